@@ -1,0 +1,200 @@
+// The handle a benchmark function receives: says what to time and how to count it.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "benchkit/black_box.hpp"
+
+namespace benchkit {
+
+namespace detail {
+
+// Implemented by the measuring engine. A routine calls start() and stop() around exactly
+// the code to be timed; everything outside that pair (making inputs, dropping outputs) is
+// not timed.
+class Timer {
+ public:
+  virtual void start() = 0;
+  virtual void stop() = 0;
+  // For iter_custom: the user measured `ns` for the whole batch themselves.
+  virtual void record_elapsed_ns(double ns) = 0;
+  // Largest number of inputs of about `bytes_each` bytes to hold at once (at least 1).
+  virtual std::size_t input_batch_limit(std::size_t bytes_each) = 0;
+  // Heap bytes currently in use by the process, or -1 when unknown (to size input batches).
+  virtual std::int64_t heap_bytes_in_use() = 0;
+
+ protected:
+  ~Timer() = default;
+};
+
+// A type-erased loop: run `iterations` iterations of the user's code, timing only the
+// measured part through `timer`.
+struct Routine {
+  void* object = nullptr;
+  void (*run)(void* object, std::uint64_t iterations, Timer& timer) = nullptr;
+};
+
+struct BencherState;
+
+template <class F>
+inline void run_iterations(F& f, std::uint64_t iterations) {
+  for (std::uint64_t i = 0; i < iterations; ++i) {
+    if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
+      f();
+      clobber_memory();
+    } else {
+      do_not_optimize(f());
+    }
+  }
+}
+
+}  // namespace detail
+
+template <class Make>
+class Inputs;
+
+class Bencher {
+ public:
+  explicit Bencher(detail::BencherState& state) : state_(&state) {}
+  Bencher(const Bencher&) = delete;
+  Bencher& operator=(const Bencher&) = delete;
+
+  // Times `f()` repeatedly; its return value is black-boxed and destroyed inside the timed
+  // region (use with_inputs(...).bench_values(...) when dropping the output is costly).
+  template <class F>
+  void iter(F&& f) {
+    auto loop = [&f](std::uint64_t iterations, detail::Timer& timer) {
+      timer.start();
+      detail::run_iterations(f, iterations);
+      timer.stop();
+    };
+    run_routine(loop);
+  }
+
+  // The user measures: `f(iterations)` runs `iterations` iterations and returns the time they
+  // took, as a std::chrono duration or as nanoseconds in a double. For GPU work, work spread
+  // over threads, or anything the wall clock around the call would mismeasure.
+  template <class F>
+  void iter_custom(F&& f) {
+    auto loop = [&f](std::uint64_t iterations, detail::Timer& timer) {
+      auto elapsed = f(iterations);
+      if constexpr (std::is_arithmetic_v<decltype(elapsed)>) {
+        timer.record_elapsed_ns(static_cast<double>(elapsed));
+      } else {
+        timer.record_elapsed_ns(
+            std::chrono::duration<double, std::nano>(elapsed).count());
+      }
+    };
+    run_routine(loop);
+  }
+
+  // Inputs made by `make()` before timing starts; see Inputs::bench_refs and bench_values.
+  template <class Make>
+  Inputs<std::decay_t<Make>> with_inputs(Make&& make) {
+    return Inputs<std::decay_t<Make>>(*this, std::forward<Make>(make));
+  }
+
+  // Work done per iteration, to report throughput (MiB/s, items/s) beside time.
+  Bencher& throughput_bytes(std::uint64_t bytes_per_iteration);
+  Bencher& throughput_items(std::uint64_t items_per_iteration);
+  // A named value reported with the result (a ratio, a size, a count of anything).
+  Bencher& counter(std::string_view name, double value);
+
+  // The benchmark's full name, e.g. "hash_text/size=64".
+  const std::string& name() const;
+
+ private:
+  template <class Make>
+  friend class Inputs;
+
+  template <class Loop>
+  void run_routine(Loop& loop) {
+    detail::Routine routine;
+    routine.object = &loop;
+    routine.run = [](void* object, std::uint64_t iterations, detail::Timer& timer) {
+      (*static_cast<Loop*>(object))(iterations, timer);
+    };
+    run(routine);
+  }
+  void run(detail::Routine routine);
+
+  detail::BencherState* state_;
+};
+
+// Inputs built outside the timed region, in batches; outputs are kept until the batch's
+// timing has stopped, then destroyed with the inputs. The number of inputs held at once is
+// capped (by bytes, see Timer::input_batch_limit), so a large input shrinks the batch instead
+// of exhausting memory; a batch is then timed in several pieces whose times are added.
+template <class Make>
+class Inputs {
+ public:
+  Inputs(Bencher& bencher, Make make) : bencher_(bencher), make_(std::move(make)) {}
+
+  // f(Input&): the input is mutated in place (sorting a vector, say).
+  template <class F>
+  void bench_refs(F&& f) {
+    bench([&f](Input& input) -> decltype(auto) { return f(input); });
+  }
+
+  // f(Input): the input is consumed (moved into f).
+  template <class F>
+  void bench_values(F&& f) {
+    bench([&f](Input& input) -> decltype(auto) { return f(std::move(input)); });
+  }
+
+ private:
+  using Input = std::invoke_result_t<Make&>;
+
+  template <class Call>
+  void bench(Call call) {
+    using Output = std::invoke_result_t<Call&, Input&>;
+    constexpr bool has_output = !std::is_void_v<Output>;
+    using Stored = std::conditional_t<has_output, std::optional<Output>, char>;
+
+    auto loop = [this, &call](std::uint64_t iterations, detail::Timer& timer) {
+      std::size_t limit = timer.input_batch_limit(sizeof(Input) + sizeof(Stored));
+      std::uint64_t done = 0;
+      while (done < iterations) {
+        const std::size_t count = static_cast<std::size_t>(
+            std::min<std::uint64_t>(iterations - done, static_cast<std::uint64_t>(limit)));
+        const std::int64_t heap_before = timer.heap_bytes_in_use();
+        std::vector<Input> inputs;
+        inputs.reserve(count);
+        for (std::size_t i = 0; i < count; ++i) inputs.push_back(make_());
+        std::vector<Stored> outputs(count);
+        timer.start();
+        for (std::size_t i = 0; i < count; ++i) {
+          if constexpr (has_output) {
+            outputs[i].emplace(call(inputs[i]));
+          } else {
+            call(inputs[i]);
+            clobber_memory();
+          }
+        }
+        timer.stop();
+        // Shrink the next batch when these inputs turned out to hold much heap memory.
+        const std::int64_t heap_after = timer.heap_bytes_in_use();
+        if (heap_before >= 0 && heap_after > heap_before && count > 0) {
+          const auto heap_each = static_cast<std::size_t>(heap_after - heap_before) / count;
+          limit = timer.input_batch_limit(sizeof(Input) + sizeof(Stored) + heap_each);
+        }
+        done += count;
+        // outputs, then inputs, are destroyed here: after timing stopped.
+      }
+    };
+    bencher_.run_routine(loop);
+  }
+
+  Bencher& bencher_;
+  Make make_;
+};
+
+}  // namespace benchkit

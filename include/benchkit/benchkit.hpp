@@ -1,0 +1,8 @@
+// benchkit: performance measurement people can trust. The one header a benchmark includes.
+#pragma once
+
+#include "benchkit/bencher.hpp"
+#include "benchkit/black_box.hpp"
+#include "benchkit/data.hpp"
+#include "benchkit/registry.hpp"
+#include "benchkit/result.hpp"

@@ -1,0 +1,278 @@
+// Registering benchmarks (BENCHKIT, BENCHKIT_TEMPLATE) and running them from code (Bench).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "benchkit/bencher.hpp"
+#include "benchkit/result.hpp"
+
+namespace benchkit {
+
+// One value of a benchmark parameter: an integer, a floating-point number or a string.
+class ParamValue {
+ public:
+  template <class T>
+    requires std::is_integral_v<T>
+  ParamValue(T value) : value_(static_cast<std::int64_t>(value)) {}  // NOLINT: implicit on purpose
+  template <class T>
+    requires std::is_floating_point_v<T>
+  ParamValue(T value) : value_(static_cast<double>(value)) {}  // NOLINT
+  ParamValue(const char* value) : value_(std::string(value)) {}   // NOLINT
+  ParamValue(std::string value) : value_(std::move(value)) {}     // NOLINT
+
+  // Converts to the parameter type of the benchmark function; throws std::invalid_argument
+  // when the value does not fit the type (a string given for an integer parameter).
+  template <class T>
+  T as() const {
+    using U = std::remove_cvref_t<T>;
+    if constexpr (std::is_integral_v<U>) {
+      return static_cast<U>(as_int());
+    } else if constexpr (std::is_floating_point_v<U>) {
+      return static_cast<U>(as_double());
+    } else if constexpr (std::is_enum_v<U>) {
+      return static_cast<U>(as_int());
+    } else {
+      return U(as_string());
+    }
+  }
+
+  std::int64_t as_int() const;
+  double as_double() const;
+  const std::string& as_string() const;
+  // How the value appears in a benchmark name: 64, 0.5, text.
+  std::string to_string() const;
+
+ private:
+  std::variant<std::int64_t, double, std::string> value_;
+};
+
+// Per-benchmark settings; unset values fall back to the run's (command-line) settings.
+struct BenchSettings {
+  std::optional<std::size_t> sample_size;
+  std::optional<std::chrono::nanoseconds> time_budget;
+  std::optional<std::chrono::nanoseconds> warm_up;
+};
+
+namespace detail {
+
+using ErasedFunction = void (*)();
+using Invoker = void (*)(ErasedFunction function, Bencher& bencher,
+                         const std::vector<ParamValue>& values);
+
+// Build facts of the translation unit that registered a benchmark (the user's code).
+struct BuildFacts {
+  const char* compiler;
+  const char* build_type;
+  bool optimized;
+  bool assertions;
+};
+
+#ifndef BENCHKIT_CONSUMER_BUILD_TYPE
+#define BENCHKIT_CONSUMER_BUILD_TYPE ""
+#endif
+
+inline constexpr BuildFacts this_build_facts() {
+  return BuildFacts{
+#ifdef __VERSION__
+      __VERSION__,
+#else
+      "unknown",
+#endif
+      BENCHKIT_CONSUMER_BUILD_TYPE,
+#ifdef __OPTIMIZE__
+      true,
+#else
+      false,
+#endif
+#ifdef NDEBUG
+      false,
+#else
+      true,
+#endif
+  };
+}
+
+template <class... Args>
+struct InvokerFor {
+  template <std::size_t... I>
+  static void call(void (*function)(Bencher&, Args...), Bencher& bencher,
+                   const std::vector<ParamValue>& values, std::index_sequence<I...>) {
+    function(bencher, values[I].template as<Args>()...);
+  }
+  static void invoke(ErasedFunction erased, Bencher& bencher,
+                     const std::vector<ParamValue>& values) {
+    auto function = reinterpret_cast<void (*)(Bencher&, Args...)>(erased);
+    call(function, bencher, values, std::index_sequence_for<Args...>{});
+  }
+};
+
+// "int", "std::vector<int>": the type's name as the compiler spells it.
+template <class T>
+std::string_view type_name() {
+  std::string_view pretty = __PRETTY_FUNCTION__;
+  const auto start = pretty.find("T = ") + 4;
+  const auto end = pretty.find_first_of(";]", start);
+  return pretty.substr(start, end - start);
+}
+
+}  // namespace detail
+
+// A registered benchmark (or family of benchmarks): parameters combine as a cartesian product
+// and each combination is a benchmark of its own named "fn/key=value/...".
+class Registration {
+ public:
+  Registration(std::string name, std::string file, int line, detail::BuildFacts facts);
+
+  // Adds a parameter; the function receives the values in the order params were added.
+  Registration& param(std::string name, std::initializer_list<ParamValue> values);
+  Registration& param(std::string name, std::vector<ParamValue> values);
+
+  // Minimum number of samples before the precision rule may stop sampling. Default 30 (the
+  // run's --sample-size); lower it only for benchmarks whose iterations take seconds.
+  Registration& sample_size(std::size_t samples);
+  // Sampling time after which the benchmark stops even if the precision target was not met.
+  // Default 1 s (the run's --time-budget). Raise it for noisy benchmarks that matter.
+  Registration& time_budget(std::chrono::nanoseconds budget);
+  // Time spent running the code before any sample is kept. Default 50 ms (--warm-up).
+  Registration& warm_up(std::chrono::nanoseconds duration);
+
+  const std::string& name() const { return name_; }
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const detail::BuildFacts& build_facts() const { return facts_; }
+  const BenchSettings& settings() const { return settings_; }
+  const std::vector<std::pair<std::string, std::vector<ParamValue>>>& params() const {
+    return params_;
+  }
+  struct Variant {
+    std::string suffix;  // "<int>" for a type parameter, empty otherwise
+    detail::ErasedFunction function;
+    detail::Invoker invoker;
+    std::size_t arity;  // parameters the function takes after Bencher&
+  };
+  const std::vector<Variant>& variants() const { return variants_; }
+
+  template <class... Args>
+  Registration& add_function(void (*function)(Bencher&, Args...), std::string suffix = {}) {
+    variants_.push_back(Variant{std::move(suffix), reinterpret_cast<detail::ErasedFunction>(function),
+                                &detail::InvokerFor<Args...>::invoke, sizeof...(Args)});
+    return *this;
+  }
+
+ private:
+  std::string name_;
+  std::string file_;
+  int line_;
+  detail::BuildFacts facts_;
+  BenchSettings settings_;
+  std::vector<std::pair<std::string, std::vector<ParamValue>>> params_;
+  std::vector<Variant> variants_;
+};
+
+// A function template registered once per type with .types<A, B, ...>().
+template <class Instantiate>
+class TemplateRegistration {
+ public:
+  explicit TemplateRegistration(Registration& registration) : registration_(registration) {}
+  template <class... Types>
+  Registration& types() {
+    (registration_.add_function(Instantiate::template get<Types>(),
+                                "<" + std::string(detail::type_name<Types>()) + ">"),
+     ...);
+    return registration_;
+  }
+
+ private:
+  Registration& registration_;
+};
+
+// The process-wide list of registered benchmarks, in registration order.
+Registration& register_benchmark(std::string name, std::string file, int line,
+                                 detail::BuildFacts facts);
+const std::vector<std::unique_ptr<Registration>>& registered_benchmarks();
+
+// Runs benchmarks from code: a custom main, a test, a notebook-style driver.
+class Bench {
+ public:
+  Bench();
+  ~Bench();
+  Bench(Bench&&) noexcept;
+  Bench& operator=(Bench&&) noexcept;
+
+  // Minimum samples before the precision rule may stop. Default 30: enough for the
+  // order-statistic CI of the median to be meaningful and for rank tests to have power.
+  Bench& sample_size(std::size_t samples);
+  std::size_t sample_size() const;
+  // Sampling budget per benchmark. Default 1 s: suites stay fast; raise for precision.
+  Bench& time_budget(std::chrono::nanoseconds budget);
+  std::chrono::nanoseconds time_budget() const;
+  // Warm-up per benchmark. Default 50 ms, enough for caches, branch predictors and lazy
+  // initialisation; raise it for code that JITs, fills large caches or ramps frequency.
+  Bench& warm_up(std::chrono::nanoseconds duration);
+  std::chrono::nanoseconds warm_up() const;
+  // Target half-width of the median's 95% CI, relative to the median. Default 0.01 (±1%).
+  Bench& precision(double relative_half_width);
+  double precision() const;
+  // Seed recorded in the result and handed to random choices benchkit makes. Default 0.
+  Bench& seed(std::uint64_t value);
+  std::uint64_t seed() const;
+  // Smoke mode: every benchmark runs one iteration, no statistics. Default off.
+  Bench& test_mode(bool enabled);
+  bool test_mode() const;
+
+  // Measures one benchmark given as a callable taking Bencher&.
+  BenchmarkResult run(std::string name, const std::function<void(Bencher&)>& body);
+  // Measures the registered benchmarks whose full name matches `filter` (ECMAScript regex,
+  // searched anywhere in the name; empty matches all), with the run's context filled in.
+  RunResult run_registered(const std::string& filter = {});
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// The bench binary's main: parses the standard flags (see --help) and runs the registered
+// benchmarks. benchkit::main calls it; a custom main may too.
+int run_main(int argc, char** argv);
+
+}  // namespace benchkit
+
+#define BENCHKIT_CONCAT_INNER(a, b) a##b
+#define BENCHKIT_CONCAT(a, b) BENCHKIT_CONCAT_INNER(a, b)
+
+// BENCHKIT(fn): fn is `void fn(benchkit::Bencher&, P1, P2, ...)`, one P per .param(...).
+#define BENCHKIT(fn)                                                                        \
+  [[maybe_unused]] static ::benchkit::Registration& BENCHKIT_CONCAT(benchkit_reg_, __LINE__) = \
+      ::benchkit::register_benchmark(#fn, __FILE__, __LINE__,                                  \
+                                     ::benchkit::detail::this_build_facts())                   \
+          .add_function(&fn)
+
+// BENCHKIT_TEMPLATE(fn).types<A, B>(): fn is a function template whose first template
+// parameter is a type; each type is a benchmark named "fn<A>".
+#define BENCHKIT_TEMPLATE(fn)                                                               \
+  namespace {                                                                               \
+  struct BENCHKIT_CONCAT(benchkit_inst_, __LINE__) {                                          \
+    template <class T>                                                                      \
+    static auto get() {                                                                     \
+      return &fn<T>;                                                                        \
+    }                                                                                       \
+  };                                                                                        \
+  }                                                                                         \
+  [[maybe_unused]] static ::benchkit::Registration& BENCHKIT_CONCAT(benchkit_reg_, __LINE__) = \
+      ::benchkit::TemplateRegistration<BENCHKIT_CONCAT(benchkit_inst_, __LINE__)>(            \
+          ::benchkit::register_benchmark(#fn, __FILE__, __LINE__,                              \
+                                         ::benchkit::detail::this_build_facts()))

@@ -1,0 +1,118 @@
+// The values a run produces: raw samples, estimates, diagnostics and the run's context.
+// Micro benchmarks, scenario phases and commands all produce this one shape.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace benchkit {
+
+// One sample: `iters` iterations that took `ns` nanoseconds, as read from the clock (before
+// any overhead is subtracted). `counters` holds per-sample hardware counters when they were
+// available (instructions, cycles, branches, branch_misses) and allocation counts when the
+// benchkit::alloc target is linked (allocations, allocated_bytes); all totals for the sample.
+struct Sample {
+  std::uint64_t iters = 1;
+  double ns = 0.0;
+  std::map<std::string, double> counters;
+};
+
+// A point estimate with the bounds of its confidence interval (equal to the estimate when no
+// interval could be computed, for instance with a single sample).
+struct Estimate {
+  double value = 0.0;
+  double lower = 0.0;
+  double upper = 0.0;
+  double confidence = 0.95;
+};
+
+// Everything derived from the samples; recomputed from them when a result file omits it.
+// All times are nanoseconds per iteration after overhead subtraction.
+struct Estimates {
+  Estimate median;
+  Estimate mean;
+  double min = 0.0;
+  double max = 0.0;
+  double stddev = 0.0;
+  double mad = 0.0;  // median absolute deviation, scaled by 1.4826 to estimate sigma
+  double iqr = 0.0;
+  double mdape = 0.0;  // median absolute percentage error around the median, as a fraction
+  std::size_t outliers_low = 0;
+  std::size_t outliers_high = 0;
+  std::size_t outliers_severe = 0;
+  double outlier_variance = 0.0;  // share of the variance explained by outliers, 0..1
+  std::optional<double> bytes_per_second;
+  std::optional<double> items_per_second;
+};
+
+// A typed finding about a measurement, with advice on what to do about it.
+struct Diagnostic {
+  std::string code;      // stable identifier, e.g. "few_samples"
+  std::string severity;  // "info", "warning"
+  std::string message;   // what was seen and what to do, in one or two sentences
+};
+
+// Memory observed while a benchmark ran.
+struct Memory {
+  std::optional<std::int64_t> peak_rss_bytes;    // high-water mark during the benchmark
+  std::optional<std::int64_t> rss_growth_bytes;  // resident set after minus before
+  std::string peak_rss_method;                   // how the peak was isolated
+};
+
+struct BenchmarkResult {
+  std::string name;  // "fn/key=value/..." for parameterised benchmarks
+  std::string kind = "micro";
+  std::map<std::string, std::string> params;
+  std::vector<Sample> samples;
+  std::optional<std::uint64_t> bytes_per_iteration;
+  std::optional<std::uint64_t> items_per_iteration;
+  std::map<std::string, double> counters;  // user counters, set with Bencher::counter
+  double overhead_ns_per_sample = 0.0;     // subtracted once from each sample
+  double overhead_ns_per_iter = 0.0;       // subtracted per iteration
+  std::uint64_t warm_up_iters = 0;
+  double warm_up_ns = 0.0;
+  Memory memory;
+  Estimates estimates;
+  std::vector<Diagnostic> diagnostics;
+
+  // Nanoseconds per iteration of each sample, overhead subtracted, never below zero.
+  std::vector<double> per_iteration_ns() const;
+};
+
+// Where and how a run was made. Every field is optional in a file read back.
+struct Context {
+  std::string date;  // ISO 8601, UTC
+  std::string tool_version;
+  std::string hostname;
+  std::string os;
+  std::string kernel;
+  std::string cpu_model;
+  int logical_cpus = 0;
+  std::string compiler;    // compiler of the benchmark binary
+  std::string build_type;  // of the benchmark binary: Release, Debug, ...
+  bool optimized = true;   // __OPTIMIZE__ was defined where the benchmarks were compiled
+  bool assertions = false;  // NDEBUG was not defined there
+  std::string library_flags;
+  std::string git_commit;
+  std::string git_branch;
+  std::optional<bool> git_dirty;
+  std::string executable;
+  std::string executable_sha256;
+  std::string command_line;
+  std::uint64_t seed = 0;
+  std::map<std::string, std::string> tags;
+  std::map<std::string, std::string> clock;  // clock name, resolution and read cost
+  std::vector<std::string> notes;            // run-wide notes, e.g. counters unavailable
+};
+
+struct RunResult {
+  static constexpr const char* schema = "benchkit/result";
+  static constexpr int version = 1;
+  Context context;
+  std::vector<BenchmarkResult> benchmarks;
+};
+
+}  // namespace benchkit
