@@ -89,8 +89,7 @@ class Bencher {
       if constexpr (std::is_arithmetic_v<decltype(elapsed)>) {
         timer.record_elapsed_ns(static_cast<double>(elapsed));
       } else {
-        timer.record_elapsed_ns(
-            std::chrono::duration<double, std::nano>(elapsed).count());
+        timer.record_elapsed_ns(std::chrono::duration<double, std::nano>(elapsed).count());
       }
     };
     run_routine(loop);

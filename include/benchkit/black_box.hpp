@@ -22,14 +22,16 @@ inline void do_not_optimize(const T& value) {
 template <class T>
 inline void do_not_optimize(T& value) {
   if constexpr (std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(void*)) {
-    asm volatile("" : "+r,m"(value) : : "memory");
+    asm volatile("" : "+r"(value) : : "memory");
   } else {
     asm volatile("" : "+m"(value) : : "memory");
   }
 }
 
 // Every write to memory before this point must be considered visible to someone.
-inline void clobber_memory() { asm volatile("" : : : "memory"); }
+inline void clobber_memory() {
+  asm volatile("" : : : "memory");
+}
 
 // Returns `value` unchanged, but the compiler can assume nothing about it: use it on inputs
 // (so constant folding cannot precompute the work) and on outputs (so the work is kept).

@@ -25,13 +25,13 @@ namespace benchkit {
 class ParamValue {
  public:
   template <class T>
-    requires std::is_integral_v<T>
-  ParamValue(T value) : value_(static_cast<std::int64_t>(value)) {}  // NOLINT: implicit on purpose
+  requires std::is_integral_v<T> ParamValue(T value)
+      : value_(static_cast<std::int64_t>(value)) {}  // NOLINT: implicit on purpose
   template <class T>
-    requires std::is_floating_point_v<T>
-  ParamValue(T value) : value_(static_cast<double>(value)) {}  // NOLINT
-  ParamValue(const char* value) : value_(std::string(value)) {}   // NOLINT
-  ParamValue(std::string value) : value_(std::move(value)) {}     // NOLINT
+  requires std::is_floating_point_v<T> ParamValue(T value)
+      : value_(static_cast<double>(value)) {}                    // NOLINT
+  ParamValue(const char* value) : value_(std::string(value)) {}  // NOLINT
+  ParamValue(std::string value) : value_(std::move(value)) {}    // NOLINT
 
   // Converts to the parameter type of the benchmark function; throws std::invalid_argument
   // when the value does not fit the type (a string given for an integer parameter).
@@ -167,7 +167,8 @@ class Registration {
 
   template <class... Args>
   Registration& add_function(void (*function)(Bencher&, Args...), std::string suffix = {}) {
-    variants_.push_back(Variant{std::move(suffix), reinterpret_cast<detail::ErasedFunction>(function),
+    variants_.push_back(Variant{std::move(suffix),
+                                reinterpret_cast<detail::ErasedFunction>(function),
                                 &detail::InvokerFor<Args...>::invoke, sizeof...(Args)});
     return *this;
   }
@@ -255,7 +256,7 @@ int run_main(int argc, char** argv);
 #define BENCHKIT_CONCAT(a, b) BENCHKIT_CONCAT_INNER(a, b)
 
 // BENCHKIT(fn): fn is `void fn(benchkit::Bencher&, P1, P2, ...)`, one P per .param(...).
-#define BENCHKIT(fn)                                                                        \
+#define BENCHKIT(fn)                                                                           \
   [[maybe_unused]] static ::benchkit::Registration& BENCHKIT_CONCAT(benchkit_reg_, __LINE__) = \
       ::benchkit::register_benchmark(#fn, __FILE__, __LINE__,                                  \
                                      ::benchkit::detail::this_build_facts())                   \
@@ -263,16 +264,16 @@ int run_main(int argc, char** argv);
 
 // BENCHKIT_TEMPLATE(fn).types<A, B>(): fn is a function template whose first template
 // parameter is a type; each type is a benchmark named "fn<A>".
-#define BENCHKIT_TEMPLATE(fn)                                                               \
-  namespace {                                                                               \
-  struct BENCHKIT_CONCAT(benchkit_inst_, __LINE__) {                                          \
-    template <class T>                                                                      \
-    static auto get() {                                                                     \
-      return &fn<T>;                                                                        \
-    }                                                                                       \
-  };                                                                                        \
-  }                                                                                         \
+#define BENCHKIT_TEMPLATE(fn)                                                                  \
+  namespace {                                                                                  \
+  struct BENCHKIT_CONCAT(benchkit_inst_, __LINE__) {                                           \
+    template <class T>                                                                         \
+    static auto get() {                                                                        \
+      return &fn<T>;                                                                           \
+    }                                                                                          \
+  };                                                                                           \
+  }                                                                                            \
   [[maybe_unused]] static ::benchkit::Registration& BENCHKIT_CONCAT(benchkit_reg_, __LINE__) = \
-      ::benchkit::TemplateRegistration<BENCHKIT_CONCAT(benchkit_inst_, __LINE__)>(            \
+      ::benchkit::TemplateRegistration<BENCHKIT_CONCAT(benchkit_inst_, __LINE__)>(             \
           ::benchkit::register_benchmark(#fn, __FILE__, __LINE__,                              \
                                          ::benchkit::detail::this_build_facts()))

@@ -1,5 +1,197 @@
-// Placeholder replaced by the bench-binary command line (in progress).
+// The bench binary's command line: parse the flags, run, report. Exit status: 0 success,
+// 1 a benchmark failed, 2 a usage or input error.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
 #include "benchkit/registry.hpp"
+#include "cli/bench_runner.hpp"
+#include "cli/duration.hpp"
+#include "report/reporter.hpp"
+#include "store/atomic_file.hpp"
+
 namespace benchkit {
-int run_main(int, char**) { return 0; }
+namespace {
+
+constexpr int kUsageError = 2;
+
+struct Flags {
+  std::string filter;
+  bool exact = false;
+  bool list = false;
+  bool test = false;
+  std::string time_budget;
+  std::string warm_up;
+  std::size_t sample_size = 0;
+  double precision = 0.0;
+  std::uint64_t seed = 0;
+  std::string format;
+  std::string out;
+  bool quiet = false;
+  std::string color = "auto";
+  bool no_counters = false;
+};
+
+bool want_color(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color && *no_color) return false;
+  return isatty(STDOUT_FILENO) != 0;
 }
+
+std::string command_line(int argc, char** argv) {
+  std::string text;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0) text += ' ';
+    text += argv[i];
+  }
+  return text;
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv) {
+  Flags flags;
+  CLI::App app{
+      "Runs the benchmarks registered in this binary with BENCHKIT(...) and reports the median "
+      "time per iteration with its 95% confidence interval.\n"
+      "Sampling stops once the interval is within ±1% of the median (after at least 30 "
+      "samples) or when the time budget is spent.",
+      argc > 0 ? argv[0] : "bench"};
+  app.add_option("--filter", flags.filter,
+                 "Run only benchmarks whose name matches this regular expression (searched "
+                 "anywhere in the name, e.g. 'sort|hash' or '^codec/level=3')");
+  app.add_flag("--exact", flags.exact, "Treat --filter as a whole benchmark name, not a regex");
+  app.add_flag("--list", flags.list, "List the benchmark names and exit");
+  app.add_flag("--test", flags.test,
+               "Smoke test: run each benchmark once, no statistics (what CTest should call)");
+  app.add_option("--time-budget", flags.time_budget,
+                 "Sampling time per benchmark before it stops even if imprecise (default 1s; "
+                 "units ns, us, ms, s, m)");
+  app.add_option("--warm-up", flags.warm_up, "Warm-up time per benchmark (default 50ms)");
+  app.add_option("--sample-size", flags.sample_size,
+                 "Minimum samples per benchmark before the precision rule may stop (default 30)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
+  app.add_option("--precision", flags.precision,
+                 "Target half-width of the median's 95% CI, relative (default 0.01 = ±1%)")
+      ->check(CLI::Range(1e-6, 1.0));
+  app.add_option("--seed", flags.seed, "Seed recorded with the results (default 0)");
+  app.add_option("--format", flags.format,
+                 "Output format: console, json, markdown or csv (default console; json when "
+                 "--out is given)")
+      ->check(CLI::IsMember({"console", "json", "markdown", "md", "csv"}));
+  app.add_option("--out", flags.out,
+                 "Write the results in --format to this file (atomically), and keep the console "
+                 "table on stdout");
+  app.add_flag("--quiet,-q", flags.quiet, "No console table and no progress");
+  app.add_option("--color", flags.color, "Colour: auto, always or never (NO_COLOR is honoured)")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--no-counters", flags.no_counters, "Do not open hardware counters");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::ParseError& error) {
+    std::cerr << fmt::format("error: {}\nRun {} --help to see every flag.\n", error.what(),
+                             argc > 0 ? argv[0] : "the benchmark binary");
+    return kUsageError;
+  }
+
+  cli::RunSettings settings;
+  settings.seed = flags.seed;
+  settings.counters = !flags.no_counters;
+  settings.engine.test_mode = flags.test;
+  if (flags.sample_size > 0) settings.engine.min_samples = flags.sample_size;
+  if (flags.precision > 0) settings.engine.precision = flags.precision;
+  auto duration_flag = [&](const std::string& text, const char* name, std::int64_t& target) {
+    if (text.empty()) return true;
+    const auto ns = cli::parse_duration_ns(text);
+    if (!ns || *ns <= 0) {
+      std::cerr << fmt::format(
+          "error: {} \"{}\" is not a positive duration; write e.g. 500ms, 2s or 100us\n", name,
+          text);
+      return false;
+    }
+    target = *ns;
+    return true;
+  };
+  if (!duration_flag(flags.time_budget, "--time-budget", settings.engine.time_budget_ns) ||
+      !duration_flag(flags.warm_up, "--warm-up", settings.engine.warm_up_ns)) {
+    return kUsageError;
+  }
+
+  std::vector<measure::Instance> chosen;
+  try {
+    chosen = cli::select(measure::expand_registered(), flags.filter, flags.exact);
+  } catch (const std::invalid_argument& error) {
+    std::cerr << "error: " << error.what() << "\n";
+    return kUsageError;
+  }
+
+  if (flags.list) {
+    for (const auto& instance : chosen) std::cout << instance.name << "\n";
+    return 0;
+  }
+  if (chosen.empty()) {
+    if (measure::expand_registered().empty()) {
+      std::cerr << "error: this binary registers no benchmarks; add BENCHKIT(function) next to a "
+                   "function taking benchkit::Bencher&\n";
+    } else {
+      std::cerr << fmt::format(
+          "error: no benchmark matches --filter \"{}\"; run with --list to see the names\n",
+          flags.filter);
+    }
+    return kUsageError;
+  }
+
+  std::string format_name = flags.format;
+  if (format_name.empty()) format_name = flags.out.empty() ? "console" : "json";
+  const report::Format format = report::parse_format(format_name).value();
+
+  const bool progress_visible = !flags.quiet && isatty(STDERR_FILENO) != 0;
+  cli::Progress progress;
+  progress.started = [&](std::size_t index, std::size_t total, const std::string& name) {
+    if (progress_visible) {
+      std::cerr << fmt::format("\r\033[K[{}/{}] {}", index + 1, total, name) << std::flush;
+    }
+  };
+  progress.failed = [&](const std::string& name, const std::string& error) {
+    if (progress_visible) std::cerr << "\r\033[K";
+    std::cerr << fmt::format("error: {} failed: {}\n", name, error);
+  };
+
+  std::size_t failures = 0;
+  RunResult run = cli::run_instances(settings, chosen, progress, failures);
+  if (progress_visible) std::cerr << "\r\033[K" << std::flush;
+  run.context.command_line = command_line(argc, argv);
+
+  const report::Options options{want_color(flags.color)};
+  if (!flags.out.empty()) {
+    const std::string text = report::make_reporter(format, options)->render(run);
+    const auto written = store::write_file_atomically(flags.out, text);
+    if (!written) {
+      std::cerr << "error: " << written.error().message << "\n";
+      return kUsageError;
+    }
+    if (!flags.quiet) {
+      std::cout << report::make_reporter(report::Format::console, options)->render(run);
+      std::cout << fmt::format("results written to {}\n", flags.out);
+    }
+  } else if (!flags.quiet || format != report::Format::console) {
+    std::cout << report::make_reporter(format, options)->render(run);
+  }
+  std::cout.flush();
+  if (failures > 0) {
+    std::cerr << fmt::format("{} benchmark(s) failed\n", failures);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace benchkit

@@ -1,0 +1,56 @@
+#include "analysis/estimates.hpp"
+
+#include <cmath>
+
+#include "stats/intervals.hpp"
+#include "stats/summary.hpp"
+
+namespace benchkit::analysis {
+
+void compute_estimates(BenchmarkResult& result) {
+  Estimates estimates;
+  const std::vector<double> times = result.per_iteration_ns();
+  if (times.empty()) {
+    result.estimates = estimates;
+    return;
+  }
+  const std::vector<double> sorted = stats::sorted_copy(times);
+  const double median = stats::quantile_sorted(sorted, 0.5);
+  const stats::Interval median_interval = stats::median_ci_sorted(sorted, 0.95);
+  estimates.median =
+      Estimate{median, median_interval.lower, median_interval.upper, median_interval.confidence};
+  const double mean = stats::mean(times);
+  const double sd = stats::stddev(times);
+  // Mean ± 1.96 standard errors: the normal approximation, adequate for n >= 30 samples that
+  // are themselves averages of many iterations (central limit theorem).
+  const double half_width =
+      times.size() > 1 ? 1.96 * sd / std::sqrt(static_cast<double>(times.size())) : 0.0;
+  estimates.mean =
+      Estimate{mean, mean - half_width, mean + half_width, times.size() > 1 ? 0.95 : 0};
+  estimates.min = sorted.front();
+  estimates.max = sorted.back();
+  estimates.stddev = sd;
+  estimates.mad = stats::mad(times);
+  estimates.iqr = stats::iqr(times);
+  estimates.mdape = stats::mdape(times);
+  const stats::TukeyCounts outliers = stats::tukey_outliers(times);
+  estimates.outliers_low = outliers.low_mild + outliers.low_severe;
+  estimates.outliers_high = outliers.high_mild + outliers.high_severe;
+  estimates.outliers_severe = outliers.low_severe + outliers.high_severe;
+  estimates.outlier_variance = stats::outlier_variance(times);
+  if (median > 0.0) {
+    if (result.bytes_per_iteration) {
+      estimates.bytes_per_second = static_cast<double>(*result.bytes_per_iteration) * 1e9 / median;
+    }
+    if (result.items_per_iteration) {
+      estimates.items_per_second = static_cast<double>(*result.items_per_iteration) * 1e9 / median;
+    }
+  }
+  result.estimates = estimates;
+}
+
+void compute_estimates(RunResult& run) {
+  for (BenchmarkResult& benchmark : run.benchmarks) compute_estimates(benchmark);
+}
+
+}  // namespace benchkit::analysis

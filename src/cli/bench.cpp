@@ -1,0 +1,89 @@
+// benchkit::Bench: the programmatic front of the engine.
+#include <stdexcept>
+
+#include "benchkit/registry.hpp"
+#include "cli/bench_runner.hpp"
+
+namespace benchkit {
+
+struct Bench::Impl {
+  cli::RunSettings settings;
+};
+
+Bench::Bench() : impl_(std::make_unique<Impl>()) {}
+Bench::~Bench() = default;
+Bench::Bench(Bench&&) noexcept = default;
+Bench& Bench::operator=(Bench&&) noexcept = default;
+
+Bench& Bench::sample_size(std::size_t samples) {
+  impl_->settings.engine.min_samples = samples;
+  return *this;
+}
+std::size_t Bench::sample_size() const {
+  return impl_->settings.engine.min_samples;
+}
+
+Bench& Bench::time_budget(std::chrono::nanoseconds budget) {
+  impl_->settings.engine.time_budget_ns = budget.count();
+  return *this;
+}
+std::chrono::nanoseconds Bench::time_budget() const {
+  return std::chrono::nanoseconds(impl_->settings.engine.time_budget_ns);
+}
+
+Bench& Bench::warm_up(std::chrono::nanoseconds duration) {
+  impl_->settings.engine.warm_up_ns = duration.count();
+  return *this;
+}
+std::chrono::nanoseconds Bench::warm_up() const {
+  return std::chrono::nanoseconds(impl_->settings.engine.warm_up_ns);
+}
+
+Bench& Bench::precision(double relative_half_width) {
+  if (!(relative_half_width > 0.0)) {
+    throw std::invalid_argument("Bench::precision must be positive, e.g. 0.01 for ±1%");
+  }
+  impl_->settings.engine.precision = relative_half_width;
+  return *this;
+}
+double Bench::precision() const {
+  return impl_->settings.engine.precision;
+}
+
+Bench& Bench::seed(std::uint64_t value) {
+  impl_->settings.seed = value;
+  return *this;
+}
+std::uint64_t Bench::seed() const {
+  return impl_->settings.seed;
+}
+
+Bench& Bench::test_mode(bool enabled) {
+  impl_->settings.engine.test_mode = enabled;
+  return *this;
+}
+bool Bench::test_mode() const {
+  return impl_->settings.engine.test_mode;
+}
+
+BenchmarkResult Bench::run(std::string name, const std::function<void(Bencher&)>& body) {
+  measure::Probes probes;
+  probes.memory = &measure::process_memory();
+  probes.allocations = measure::allocation_reader();
+  return cli::run_one(impl_->settings, name, body, probes);
+}
+
+RunResult Bench::run_registered(const std::string& filter) {
+  const auto chosen = cli::select(measure::expand_registered(), filter, false);
+  std::size_t failures = 0;
+  std::string first_error;
+  cli::Progress progress;
+  progress.failed = [&](const std::string& name, const std::string& error) {
+    if (first_error.empty()) first_error = name + ": " + error;
+  };
+  RunResult run = cli::run_instances(impl_->settings, chosen, progress, failures);
+  if (failures > 0) throw std::runtime_error(first_error);
+  return run;
+}
+
+}  // namespace benchkit

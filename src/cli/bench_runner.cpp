@@ -1,0 +1,146 @@
+#include "cli/bench_runner.hpp"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <regex>
+#include <set>
+#include <stdexcept>
+
+#include "analysis/estimates.hpp"
+#include "benchkit_build_info.hpp"
+#include "clock/perf_counters.hpp"
+#include "system/context.hpp"
+
+namespace benchkit::cli {
+
+const ProcessClock& process_clock() {
+  static const ProcessClock instance = [] {
+    ProcessClock result;
+    result.clock = &clock::steady_clock();
+    result.calibration = clock::calibrate_clock(*result.clock);
+    result.overhead = measure::Engine::calibrate_overhead(*result.clock);
+    return result;
+  }();
+  return instance;
+}
+
+std::vector<measure::Instance> select(const std::vector<measure::Instance>& instances,
+                                      const std::string& pattern, bool exact) {
+  std::vector<measure::Instance> chosen;
+  if (pattern.empty()) return instances;
+  if (exact) {
+    for (const auto& instance : instances) {
+      if (instance.name == pattern) chosen.push_back(instance);
+    }
+    return chosen;
+  }
+  std::regex expression;
+  try {
+    expression = std::regex(pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& error) {
+    throw std::invalid_argument(fmt::format(
+        "--filter \"{}\" is not a valid regular expression ({}); escape special characters "
+        "such as < > ( ) with a backslash, or use --exact NAME",
+        pattern, error.what()));
+  }
+  for (const auto& instance : instances) {
+    if (std::regex_search(instance.name, expression)) chosen.push_back(instance);
+  }
+  return chosen;
+}
+
+measure::Settings settings_for(const RunSettings& run, const BenchSettings& own) {
+  measure::Settings settings = run.engine;
+  if (own.sample_size) settings.min_samples = *own.sample_size;
+  if (own.time_budget) settings.time_budget_ns = own.time_budget->count();
+  if (own.warm_up) settings.warm_up_ns = own.warm_up->count();
+  return settings;
+}
+
+BenchmarkResult run_one(const RunSettings& settings, const std::string& name,
+                        const std::function<void(Bencher&)>& body, measure::Probes probes) {
+  const ProcessClock& clock = process_clock();
+  measure::Engine engine(*clock.clock, clock.calibration, clock.overhead, settings.engine, probes);
+  BenchmarkResult result = engine.measure(name, body);
+  analysis::compute_estimates(result);
+  return result;
+}
+
+namespace {
+
+Context base_context(const RunSettings& settings, const ProcessClock& clock) {
+  Context context = system::collect_context();
+  context.tool_version = build_info::version;
+  context.library_flags = build_info::library_flags;
+  context.seed = settings.seed;
+  context.clock["name"] = std::string(clock.clock->name());
+  context.clock["resolution_ns"] = fmt::format("{}", clock.calibration.resolution_ns);
+  context.clock["read_cost_ns"] = fmt::format("{}", clock.calibration.read_cost_ns);
+  context.clock["overhead_ns_per_sample"] = fmt::format("{:.2f}", clock.overhead.per_sample_ns);
+  context.clock["overhead_ns_per_iter"] = fmt::format("{:.3f}", clock.overhead.per_iteration_ns);
+  return context;
+}
+
+}  // namespace
+
+RunResult run_instances(const RunSettings& settings, const std::vector<measure::Instance>& chosen,
+                        const Progress& progress, std::size_t& failures) {
+  const ProcessClock& clock = process_clock();
+  RunResult run;
+  run.context = base_context(settings, clock);
+
+  std::unique_ptr<clock::CounterGroup> counters;
+  if (settings.counters && !settings.engine.test_mode) {
+    counters = clock::open_hardware_counters();
+    if (!counters->available()) {
+      run.context.notes.push_back(counters->unavailable_reason());
+      counters.reset();
+    }
+  }
+  measure::Probes probes;
+  probes.counters = counters.get();
+  probes.memory = &measure::process_memory();
+  probes.allocations = measure::allocation_reader();
+
+  // Build facts come from the translation units that registered the benchmarks.
+  std::set<std::string> unoptimised;
+  for (const measure::Instance& instance : chosen) {
+    const detail::BuildFacts& facts = instance.registration->build_facts();
+    run.context.compiler = facts.compiler;
+    run.context.build_type = facts.build_type;
+    if (!facts.optimized) {
+      run.context.optimized = false;
+      unoptimised.insert(instance.registration->file());
+    }
+    if (facts.assertions) run.context.assertions = true;
+  }
+  if (!unoptimised.empty()) {
+    run.context.notes.push_back(fmt::format(
+        "benchmarks in {} were compiled without optimisation: timings of a debug build say "
+        "little about release performance; build with -O2 (CMAKE_BUILD_TYPE=Release)",
+        *unoptimised.begin()));
+  }
+
+  failures = 0;
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const measure::Instance& instance = chosen[i];
+    if (progress.started) progress.started(i, chosen.size(), instance.name);
+    RunSettings own = settings;
+    own.engine = settings_for(settings, instance.registration->settings());
+    try {
+      auto body = [&instance](Bencher& bencher) {
+        instance.variant->invoker(instance.variant->function, bencher, instance.values);
+      };
+      BenchmarkResult result = run_one(own, instance.name, body, probes);
+      result.params = instance.params;
+      run.benchmarks.push_back(std::move(result));
+    } catch (const std::exception& error) {
+      ++failures;
+      if (progress.failed) progress.failed(instance.name, error.what());
+    }
+  }
+  return run;
+}
+
+}  // namespace benchkit::cli

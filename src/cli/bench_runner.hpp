@@ -1,0 +1,51 @@
+// Running benchmarks in this process: the wiring behind Bench and the bench binary's main.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "benchkit/registry.hpp"
+#include "measure/engine.hpp"
+#include "measure/instances.hpp"
+
+namespace benchkit::cli {
+
+struct RunSettings {
+  measure::Settings engine;
+  std::uint64_t seed = 0;
+  bool counters = true;  // try hardware counters
+};
+
+// The real clock, calibrated once per process (the first call pays about 20-60 ms).
+struct ProcessClock {
+  clock::Clock* clock = nullptr;
+  clock::Calibration calibration;
+  measure::Overhead overhead;
+};
+const ProcessClock& process_clock();
+
+// The instances whose name matches: `exact` compares whole names, otherwise `pattern` is an
+// ECMAScript regex searched in the name. Throws std::invalid_argument for a bad regex.
+std::vector<measure::Instance> select(const std::vector<measure::Instance>& instances,
+                                      const std::string& pattern, bool exact);
+
+// Engine settings for one registration: its own settings override the run's.
+measure::Settings settings_for(const RunSettings& run, const BenchSettings& own);
+
+// Measures one benchmark and computes its estimates. Exceptions from the benchmark propagate.
+BenchmarkResult run_one(const RunSettings& settings, const std::string& name,
+                        const std::function<void(Bencher&)>& body, measure::Probes probes);
+
+struct Progress {
+  std::function<void(std::size_t index, std::size_t total, const std::string& name)> started;
+  std::function<void(const std::string& name, const std::string& error)> failed;
+};
+
+// Runs the given instances; a benchmark that throws is reported through `progress.failed` and
+// left out. `failures` counts them.
+RunResult run_instances(const RunSettings& settings, const std::vector<measure::Instance>& chosen,
+                        const Progress& progress, std::size_t& failures);
+
+}  // namespace benchkit::cli

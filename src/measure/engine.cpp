@@ -1,0 +1,346 @@
+#include "measure/engine.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <stdexcept>
+
+#include "stats/intervals.hpp"
+
+namespace benchkit::measure {
+
+// The timer a routine drives: accumulates the time (and counters) between start() and stop().
+class Engine::SampleTimer final : public detail::Timer {
+ public:
+  SampleTimer(clock::Clock& clock, const Probes& probes, std::size_t input_batch_bytes)
+      : clock_(clock), probes_(probes), input_batch_bytes_(input_batch_bytes) {}
+
+  void reset() {
+    elapsed_ns_ = 0.0;
+    segments_ = 0;
+    custom_ = false;
+    running_ = false;
+    counter_totals_ = {};
+    allocations_ = {};
+  }
+
+  void start() override {
+    if (probes_.allocations) allocation_start_ = probes_.allocations();
+    if (probes_.counters) counter_start_ = probes_.counters->read();
+    running_ = true;
+    started_at_ = clock_.now_ns();
+  }
+
+  void stop() override {
+    const std::int64_t stopped_at = clock_.now_ns();
+    if (!running_) return;
+    running_ = false;
+    elapsed_ns_ += static_cast<double>(stopped_at - started_at_);
+    ++segments_;
+    if (probes_.counters) {
+      const clock::CounterValues now = probes_.counters->read();
+      for (std::size_t i = 0; i < now.values.size(); ++i) {
+        counter_totals_.values[i] += now.values[i] - counter_start_.values[i];
+      }
+    }
+    if (probes_.allocations) {
+      const AllocationTotals now = probes_.allocations();
+      allocations_.count += now.count - allocation_start_.count;
+      allocations_.bytes += now.bytes - allocation_start_.bytes;
+    }
+  }
+
+  void record_elapsed_ns(double ns) override {
+    elapsed_ns_ += std::max(0.0, ns);
+    ++segments_;
+    custom_ = true;
+  }
+
+  std::size_t input_batch_limit(std::size_t bytes_each) override {
+    return std::max<std::size_t>(1, input_batch_bytes_ / std::max<std::size_t>(bytes_each, 1));
+  }
+
+  std::int64_t heap_bytes_in_use() override {
+    return probes_.memory ? probes_.memory->heap_bytes_in_use() : -1;
+  }
+
+  double elapsed_ns() const { return elapsed_ns_; }
+  int segments() const { return segments_; }
+  bool custom() const { return custom_; }
+
+  void fill_counters(Sample& sample) const {
+    if (probes_.counters) {
+      const auto names = clock::CounterGroup::names();
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        sample.counters[names[i]] = counter_totals_.values[i];
+      }
+    }
+    if (probes_.allocations) {
+      sample.counters["allocations"] = static_cast<double>(allocations_.count);
+      sample.counters["allocated_bytes"] = static_cast<double>(allocations_.bytes);
+    }
+  }
+
+ private:
+  clock::Clock& clock_;
+  const Probes& probes_;
+  std::size_t input_batch_bytes_;
+  std::int64_t started_at_ = 0;
+  double elapsed_ns_ = 0.0;
+  int segments_ = 0;
+  bool custom_ = false;
+  bool running_ = false;
+  clock::CounterValues counter_start_{};
+  clock::CounterValues counter_totals_{};
+  AllocationTotals allocation_start_{};
+  AllocationTotals allocations_{};
+};
+
+Engine::Engine(clock::Clock& clock, clock::Calibration calibration, Overhead overhead,
+               Settings settings, Probes probes)
+    : clock_(clock),
+      calibration_(calibration),
+      overhead_(overhead),
+      settings_(settings),
+      probes_(probes) {
+  settings_.min_samples = std::max<std::size_t>(1, settings_.min_samples);
+  settings_.max_samples = std::max(settings_.max_samples, settings_.min_samples);
+}
+
+std::int64_t Engine::sample_target_ns(std::int64_t time_budget_ns, std::size_t min_samples) const {
+  const double by_resolution = calibration_.resolution_ns * settings_.resolution_multiple;
+  double target = std::max(by_resolution, static_cast<double>(settings_.min_sample_ns));
+  target = std::min(target, static_cast<double>(settings_.max_sample_ns));
+  // The budget must hold the minimum number of samples.
+  const double share = static_cast<double>(time_budget_ns) / static_cast<double>(min_samples);
+  target = std::min(target, std::max(share, by_resolution));
+  return static_cast<std::int64_t>(target);
+}
+
+BenchmarkResult Engine::measure(const std::string& name,
+                                const std::function<void(Bencher&)>& body) {
+  BenchmarkResult result;
+  result.name = name;
+  result.overhead_ns_per_sample = overhead_.per_sample_ns;
+  result.overhead_ns_per_iter = overhead_.per_iteration_ns;
+  detail::BencherState state;
+  state.engine = this;
+  state.result = &result;
+  Bencher bencher(state);
+
+  std::optional<std::int64_t> rss_before;
+  bool peak_was_reset = false;
+  if (probes_.memory) {
+    peak_was_reset = probes_.memory->reset_peak();
+    rss_before = probes_.memory->rss_bytes();
+  }
+  try {
+    body(bencher);
+  } catch (const std::exception& error) {
+    throw std::runtime_error(fmt::format("benchmark {} threw: {}", name, error.what()));
+  } catch (...) {
+    throw std::runtime_error(
+        fmt::format("benchmark {} threw an exception that is not a "
+                    "std::exception",
+                    name));
+  }
+  if (!state.measured) {
+    throw std::runtime_error(fmt::format(
+        "benchmark {} measured nothing: its function must call b.iter(...), b.iter_custom(...) "
+        "or b.with_inputs(...).bench_refs/bench_values(...) exactly once",
+        name));
+  }
+  if (probes_.memory) {
+    result.memory.peak_rss_bytes = probes_.memory->peak_rss_bytes();
+    result.memory.peak_rss_method = peak_was_reset
+                                        ? "VmHWM after reset by /proc/self/clear_refs"
+                                        : "VmHWM since process start (the kernel refused a reset)";
+    const auto rss_after = probes_.memory->rss_bytes();
+    if (rss_before && rss_after) result.memory.rss_growth_bytes = *rss_after - *rss_before;
+  }
+  return result;
+}
+
+void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
+  BenchmarkResult& result = *state.result;
+  if (state.measured) {
+    throw std::runtime_error(fmt::format(
+        "benchmark {} measured twice: call iter, iter_custom or with_inputs once per benchmark "
+        "(register a second benchmark for the second routine)",
+        result.name));
+  }
+  state.measured = true;
+
+  SampleTimer timer(clock_, probes_, settings_.input_batch_bytes);
+  auto run_batch = [&](std::uint64_t iterations) {
+    timer.reset();
+    routine.run(routine.object, iterations, timer);
+    if (timer.segments() == 0) {
+      throw std::runtime_error(fmt::format(
+          "benchmark {}: the routine never started and stopped the timer", result.name));
+    }
+    return timer.elapsed_ns();
+  };
+  auto record = [&](std::uint64_t iterations, double elapsed) {
+    Sample sample;
+    sample.iters = iterations;
+    sample.ns = elapsed;
+    timer.fill_counters(sample);
+    result.samples.push_back(std::move(sample));
+  };
+
+  if (settings_.test_mode) {
+    record(1, run_batch(1));
+    return;
+  }
+
+  const std::int64_t target = sample_target_ns(settings_.time_budget_ns, settings_.min_samples);
+  // Below 100 resolutions a reading is too coarse to extrapolate from: grow by 10x instead.
+  const double trustworthy_ns = 100.0 * calibration_.resolution_ns;
+
+  // Warm-up: grow the iteration count until one batch reaches the sample target, and keep
+  // running at that size until the warm-up time is spent. All of it is discarded.
+  std::uint64_t iterations = 1;
+  double last_elapsed = 0.0;
+  std::uint64_t last_iterations = 1;
+  const std::int64_t warm_up_start = clock_.now_ns();
+  for (;;) {
+    last_elapsed = run_batch(iterations);
+    last_iterations = iterations;
+    result.warm_up_iters += iterations;
+    result.warm_up_ns += last_elapsed;
+    const std::int64_t spent = clock_.now_ns() - warm_up_start;
+    const bool long_enough = last_elapsed >= static_cast<double>(target) * 0.9;
+    if (!long_enough) {
+      std::uint64_t next;
+      if (last_elapsed < trustworthy_ns) {
+        next = iterations * 10;
+      } else {
+        // Straight to the target, with a 10% margin so the next batch lands above it.
+        const double predicted =
+            static_cast<double>(iterations) * static_cast<double>(target) * 1.1 / last_elapsed;
+        next = static_cast<std::uint64_t>(std::ceil(std::min(predicted, 1e12)));
+        next = std::clamp<std::uint64_t>(next, iterations + 1, iterations * 100);
+      }
+      iterations = next;
+      // A benchmark that cannot reach the target within the budget (optimised away, or the
+      // clock not moving) stops growing here; the diagnostics flag it.
+      if (spent < settings_.time_budget_ns && iterations < 1'000'000'000'000ULL) continue;
+      break;
+    }
+    if (spent >= settings_.warm_up_ns) break;
+  }
+  // Freeze one iteration count for every sample: flat sampling.
+  if (last_elapsed > 0.0) {
+    const double per_iteration = last_elapsed / static_cast<double>(last_iterations);
+    iterations = static_cast<std::uint64_t>(
+        std::max(1.0, std::round(static_cast<double>(target) / per_iteration)));
+  }
+
+  // Sampling.
+  const std::int64_t sampling_start = clock_.now_ns();
+  std::vector<double> per_iteration;
+  per_iteration.reserve(settings_.min_samples * 2);
+  const double overhead_per_sample = overhead_.per_sample_ns;
+  const double overhead_per_iteration = overhead_.per_iteration_ns;
+  for (;;) {
+    const double elapsed = run_batch(iterations);
+    record(iterations, elapsed);
+    const double n = static_cast<double>(iterations);
+    per_iteration.push_back(
+        std::max(0.0, elapsed - overhead_per_sample - overhead_per_iteration * n) / n);
+    const std::size_t count = result.samples.size();
+    const std::int64_t spent = clock_.now_ns() - sampling_start;
+    if (count >= settings_.max_samples) break;
+    if (count >= settings_.min_samples) {
+      if (spent >= settings_.time_budget_ns) break;
+      std::vector<double> sorted = per_iteration;
+      std::sort(sorted.begin(), sorted.end());
+      const stats::Interval interval = stats::median_ci_sorted(sorted, 0.95);
+      const double middle = sorted[sorted.size() / 2];
+      const double half_width = std::max(interval.upper - middle, middle - interval.lower);
+      if (middle > 0.0 && half_width <= settings_.precision * middle) break;
+      continue;
+    }
+    // Fewer than the minimum: go on, unless the budget cannot hold the minimum because single
+    // samples are too slow, or setup outside the timed region ate 10 budgets.
+    const double projected = static_cast<double>(spent) / static_cast<double>(count) *
+                             static_cast<double>(settings_.min_samples);
+    if (spent >= settings_.time_budget_ns &&
+        (projected > 2.0 * static_cast<double>(settings_.time_budget_ns) ||
+         spent >= 10 * settings_.time_budget_ns)) {
+      result.diagnostics.push_back(Diagnostic{
+          "few_samples", "warning",
+          fmt::format("only {} samples of the {} wanted fit in the {:.3g} s budget (one "
+                      "iteration takes {:.3g} ms); the interval is wide. Raise the budget "
+                      "(--time-budget or .time_budget()) or lower .sample_size() knowingly",
+                      count, settings_.min_samples,
+                      static_cast<double>(settings_.time_budget_ns) / 1e9, elapsed / n / 1e6)});
+      break;
+    }
+  }
+}
+
+Overhead Engine::calibrate_overhead(clock::Clock& clock) {
+  Settings settings;
+  Engine engine(clock, clock::Calibration{}, Overhead{}, settings);
+  detail::BencherState state;
+  BenchmarkResult scratch;
+  state.engine = &engine;
+  state.result = &scratch;
+  SampleTimer timer(clock, engine.probes_, settings.input_batch_bytes);
+
+  auto empty = [] {};
+  auto loop = [&empty](std::uint64_t iterations, detail::Timer& t) {
+    t.start();
+    detail::run_iterations(empty, iterations);
+    t.stop();
+  };
+  auto time_loop = [&](std::uint64_t iterations) {
+    timer.reset();
+    loop(iterations, timer);
+    return timer.elapsed_ns();
+  };
+  Overhead overhead;
+  // Fixed cost of one timed region: the median of 1000 empty regions. The median (not the
+  // minimum) because the engine subtracts it from every sample, typical ones included.
+  std::vector<double> empty_regions;
+  empty_regions.reserve(1000);
+  for (int i = 0; i < 1000; ++i) empty_regions.push_back(time_loop(0));
+  std::nth_element(empty_regions.begin(), empty_regions.begin() + 500, empty_regions.end());
+  overhead.per_sample_ns = empty_regions[500];
+  overhead.per_iteration_ns = clock::calibrate_loop_overhead(
+      [&](std::uint64_t iterations) { return time_loop(iterations); });
+  return overhead;
+}
+
+}  // namespace benchkit::measure
+
+namespace benchkit {
+
+void Bencher::run(detail::Routine routine) {
+  state_->engine->run_routine(routine, *state_);
+}
+
+Bencher& Bencher::throughput_bytes(std::uint64_t bytes_per_iteration) {
+  state_->result->bytes_per_iteration = bytes_per_iteration;
+  return *this;
+}
+
+Bencher& Bencher::throughput_items(std::uint64_t items_per_iteration) {
+  state_->result->items_per_iteration = items_per_iteration;
+  return *this;
+}
+
+Bencher& Bencher::counter(std::string_view name, double value) {
+  state_->result->counters[std::string(name)] = value;
+  return *this;
+}
+
+const std::string& Bencher::name() const {
+  return state_->result->name;
+}
+
+}  // namespace benchkit

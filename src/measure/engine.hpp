@@ -1,0 +1,101 @@
+// The in-process measuring engine: warm-up, iteration counts, sampling and stopping.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "benchkit/bencher.hpp"
+#include "benchkit/result.hpp"
+#include "clock/calibration.hpp"
+#include "clock/clock.hpp"
+#include "clock/perf_counters.hpp"
+#include "measure/memory.hpp"
+
+namespace benchkit::measure {
+
+struct Settings {
+  // At least 30 samples: the smallest n at which the order-statistic CI of the median is
+  // reasonably tight (ranks 10 and 21 at 95%) and rank tests have useful power.
+  std::size_t min_samples = 30;
+  // Hard cap on kept samples, so a long budget on a fast benchmark cannot exhaust memory.
+  std::size_t max_samples = 10'000;
+  // Sampling budget: 1 s keeps a suite of dozens of benchmarks under a minute; google/benchmark
+  // maintainers call "run until a CI is satisfied" the ideal (issues #908, #746).
+  std::int64_t time_budget_ns = 1'000'000'000;
+  // 50 ms of warm-up: enough for caches, branch predictors and lazy initialisation of typical
+  // code while keeping a 3-benchmark suite near one second.
+  std::int64_t warm_up_ns = 50'000'000;
+  // Stop once the 95% CI of the median is within ±1% of it (METHODS.md, recommendation 6).
+  double precision = 0.01;
+  // Each sample lasts at least 1000 clock resolutions, so quantisation error stays below 0.1%,
+  // and at least 1 ms (nanobench and Catch2 use the same floor); at most 100 ms.
+  double resolution_multiple = 1000.0;
+  std::int64_t min_sample_ns = 1'000'000;
+  std::int64_t max_sample_ns = 100'000'000;
+  // Inputs held at once by with_inputs: 64 MiB, far below this machine's memory yet enough
+  // for thousands of typical inputs per batch.
+  std::size_t input_batch_bytes = 64u << 20;
+  // One iteration, one sample, no statistics: the --test smoke mode.
+  bool test_mode = false;
+};
+
+// Things the engine reads besides the clock; each may be null.
+struct Probes {
+  clock::CounterGroup* counters = nullptr;
+  ProcessMemory* memory = nullptr;
+  AllocationReader allocations = nullptr;
+};
+
+// What the engine subtracts: the fixed cost of one timed region (two clock reads and the
+// calls around them) and the cost per iteration of an empty measured loop.
+struct Overhead {
+  double per_sample_ns = 0.0;
+  double per_iteration_ns = 0.0;
+};
+
+class Engine {
+ public:
+  Engine(clock::Clock& clock, clock::Calibration calibration, Overhead overhead, Settings settings,
+         Probes probes = {});
+
+  // Runs `body` once; the body calls one of Bencher's iter / iter_custom / with_inputs, which
+  // runs the whole measurement. Throws std::runtime_error when the body measures nothing or
+  // measures twice, or when it throws (the message names the benchmark).
+  BenchmarkResult measure(const std::string& name, const std::function<void(Bencher&)>& body);
+
+  const Settings& settings() const { return settings_; }
+  const clock::Calibration& calibration() const { return calibration_; }
+  const Overhead& overhead() const { return overhead_; }
+
+  // Measures the overhead of timing an empty loop through the same machinery a benchmark uses.
+  static Overhead calibrate_overhead(clock::Clock& clock);
+
+  // Target duration of one sample for this engine's settings and clock.
+  std::int64_t sample_target_ns(std::int64_t time_budget_ns, std::size_t min_samples) const;
+
+ private:
+  friend class benchkit::Bencher;
+  class SampleTimer;
+  void run_routine(detail::Routine routine, detail::BencherState& state);
+
+  clock::Clock& clock_;
+  clock::Calibration calibration_;
+  Overhead overhead_;
+  Settings settings_;
+  Probes probes_;
+};
+
+}  // namespace benchkit::measure
+
+namespace benchkit::detail {
+
+// What a Bencher writes to while a benchmark function runs.
+struct BencherState {
+  measure::Engine* engine = nullptr;
+  BenchmarkResult* result = nullptr;
+  bool measured = false;
+};
+
+}  // namespace benchkit::detail

@@ -1,0 +1,66 @@
+#include <malloc.h>
+
+#include <atomic>
+#include <fstream>
+#include <string>
+
+#include "measure/memory.hpp"
+
+namespace benchkit::measure {
+namespace {
+
+std::optional<std::int64_t> status_field(const char* field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  const std::string prefix = std::string(field) + ":";
+  while (std::getline(in, line)) {
+    if (line.compare(0, prefix.size(), prefix) == 0) {
+      try {
+        return std::stoll(line.substr(prefix.size())) * 1024;  // reported in kB
+      } catch (...) {
+        return std::nullopt;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+class LinuxProcessMemory final : public ProcessMemory {
+ public:
+  std::optional<std::int64_t> rss_bytes() override { return status_field("VmRSS"); }
+  std::optional<std::int64_t> peak_rss_bytes() override { return status_field("VmHWM"); }
+  bool reset_peak() override {
+    // Writing 5 to clear_refs resets the peak RSS (Linux >= 4.0, Documentation/filesystems/proc).
+    std::ofstream out("/proc/self/clear_refs");
+    if (!out) return false;
+    out << "5";
+    out.flush();
+    return static_cast<bool>(out);
+  }
+  std::int64_t heap_bytes_in_use() override {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    const struct mallinfo2 info = mallinfo2();
+    return static_cast<std::int64_t>(info.uordblks + info.hblkhd);
+#else
+    return -1;
+#endif
+  }
+};
+
+std::atomic<AllocationReader> installed_reader{nullptr};
+
+}  // namespace
+
+ProcessMemory& process_memory() {
+  static LinuxProcessMemory instance;
+  return instance;
+}
+
+void set_allocation_reader(AllocationReader reader) {
+  installed_reader.store(reader);
+}
+AllocationReader allocation_reader() {
+  return installed_reader.load();
+}
+
+}  // namespace benchkit::measure

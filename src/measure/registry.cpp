@@ -1,0 +1,153 @@
+#include <fmt/format.h>
+
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+#include "benchkit/registry.hpp"
+#include "measure/instances.hpp"
+
+namespace benchkit {
+
+std::int64_t ParamValue::as_int() const {
+  if (const auto* i = std::get_if<std::int64_t>(&value_)) return *i;
+  if (const auto* d = std::get_if<double>(&value_)) return static_cast<std::int64_t>(*d);
+  throw std::invalid_argument("parameter value \"" + std::get<std::string>(value_) +
+                              "\" is text but the benchmark function takes a number");
+}
+
+double ParamValue::as_double() const {
+  if (const auto* d = std::get_if<double>(&value_)) return *d;
+  if (const auto* i = std::get_if<std::int64_t>(&value_)) return static_cast<double>(*i);
+  throw std::invalid_argument("parameter value \"" + std::get<std::string>(value_) +
+                              "\" is text but the benchmark function takes a number");
+}
+
+const std::string& ParamValue::as_string() const {
+  if (const auto* s = std::get_if<std::string>(&value_)) return *s;
+  throw std::invalid_argument("parameter value " + to_string() +
+                              " is a number but the benchmark function takes text");
+}
+
+std::string ParamValue::to_string() const {
+  if (const auto* i = std::get_if<std::int64_t>(&value_)) return std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&value_)) return fmt::format("{}", *d);
+  return std::get<std::string>(value_);
+}
+
+Registration::Registration(std::string name, std::string file, int line, detail::BuildFacts facts)
+    : name_(std::move(name)), file_(std::move(file)), line_(line), facts_(facts) {}
+
+Registration& Registration::param(std::string name, std::initializer_list<ParamValue> values) {
+  return param(std::move(name), std::vector<ParamValue>(values));
+}
+
+Registration& Registration::param(std::string name, std::vector<ParamValue> values) {
+  if (name.empty() || name.find_first_of("/=") != std::string::npos) {
+    throw std::invalid_argument(fmt::format(
+        "benchmark {}: parameter name \"{}\" must be non-empty without '/' or '='", name_, name));
+  }
+  if (values.empty()) {
+    throw std::invalid_argument(
+        fmt::format("benchmark {}: parameter {} has no values", name_, name));
+  }
+  params_.emplace_back(std::move(name), std::move(values));
+  return *this;
+}
+
+Registration& Registration::sample_size(std::size_t samples) {
+  settings_.sample_size = samples;
+  return *this;
+}
+
+Registration& Registration::time_budget(std::chrono::nanoseconds budget) {
+  settings_.time_budget = budget;
+  return *this;
+}
+
+Registration& Registration::warm_up(std::chrono::nanoseconds duration) {
+  settings_.warm_up = duration;
+  return *this;
+}
+
+namespace {
+std::vector<std::unique_ptr<Registration>>& registry() {
+  static std::vector<std::unique_ptr<Registration>> instance;
+  return instance;
+}
+}  // namespace
+
+Registration& register_benchmark(std::string name, std::string file, int line,
+                                 detail::BuildFacts facts) {
+  registry().push_back(
+      std::make_unique<Registration>(std::move(name), std::move(file), line, facts));
+  return *registry().back();
+}
+
+const std::vector<std::unique_ptr<Registration>>& registered_benchmarks() {
+  return registry();
+}
+
+}  // namespace benchkit
+
+namespace benchkit::measure {
+
+std::vector<Instance> expand(const std::vector<const Registration*>& registrations) {
+  std::vector<Instance> instances;
+  std::set<std::string> names;
+  for (const Registration* registration : registrations) {
+    const auto& params = registration->params();
+    for (const Registration::Variant& variant : registration->variants()) {
+      if (variant.arity != params.size()) {
+        throw std::invalid_argument(fmt::format(
+            "benchmark {} ({}:{}) takes {} parameter(s) after Bencher& but {} .param(...) "
+            "call(s) were made; add or remove .param so they match",
+            registration->name(), registration->file(), registration->line(), variant.arity,
+            params.size()));
+      }
+      // Odometer over the parameter values: the last parameter varies fastest.
+      std::vector<std::size_t> position(params.size(), 0);
+      for (;;) {
+        Instance instance;
+        instance.registration = registration;
+        instance.variant = &variant;
+        instance.name = registration->name() + variant.suffix;
+        for (std::size_t p = 0; p < params.size(); ++p) {
+          const ParamValue& value = params[p].second[position[p]];
+          instance.values.push_back(value);
+          instance.params[params[p].first] = value.to_string();
+          instance.name += "/" + params[p].first + "=" + value.to_string();
+        }
+        if (!names.insert(instance.name).second) {
+          throw std::invalid_argument(fmt::format(
+              "two benchmarks are named {}: register each function once and keep parameter "
+              "values distinct",
+              instance.name));
+        }
+        instances.push_back(std::move(instance));
+        std::size_t p = params.size();
+        while (p > 0) {
+          --p;
+          if (++position[p] < params[p].second.size()) break;
+          position[p] = 0;
+          if (p == 0) {
+            p = params.size() + 1;  // wrapped around: done
+            break;
+          }
+        }
+        if (params.empty() || p == params.size() + 1) break;
+      }
+    }
+  }
+  return instances;
+}
+
+std::vector<Instance> expand_registered() {
+  std::vector<const Registration*> registrations;
+  for (const auto& registration : registered_benchmarks()) {
+    registrations.push_back(registration.get());
+  }
+  return expand(registrations);
+}
+
+}  // namespace benchkit::measure

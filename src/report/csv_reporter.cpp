@@ -1,0 +1,53 @@
+// One row per benchmark, in nanoseconds per iteration, for spreadsheets and scripts (RFC 4180).
+#include <fmt/format.h>
+
+#include "report/reporter.hpp"
+
+namespace benchkit::report {
+namespace {
+
+std::string quote(const std::string& field) {
+  if (field.find_first_of(",\"\n") == std::string::npos) return field;
+  std::string out = "\"";
+  for (char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string optional_number(const std::optional<double>& value) {
+  return value ? fmt::format("{}", *value) : "";
+}
+
+class CsvReporter final : public Reporter {
+ public:
+  std::string render(const RunResult& run) const override {
+    std::string out =
+        "name,kind,median_ns,median_lower_ns,median_upper_ns,mean_ns,stddev_ns,min_ns,max_ns,"
+        "mad_ns,samples,iterations_per_sample,bytes_per_second,items_per_second,diagnostics\n";
+    for (const BenchmarkResult& b : run.benchmarks) {
+      const Estimates& e = b.estimates;
+      std::string codes;
+      for (const Diagnostic& d : b.diagnostics) {
+        if (!codes.empty()) codes += ";";
+        codes += d.code;
+      }
+      const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", quote(b.name), b.kind,
+                         e.median.value, e.median.lower, e.median.upper, e.mean.value, e.stddev,
+                         e.min, e.max, e.mad, b.samples.size(), iterations,
+                         optional_number(e.bytes_per_second), optional_number(e.items_per_second),
+                         quote(codes));
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_csv_reporter() {
+  return std::make_unique<CsvReporter>();
+}
+
+}  // namespace benchkit::report

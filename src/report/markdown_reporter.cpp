@@ -1,0 +1,62 @@
+// A Markdown table, ready to paste into a pull request or an issue.
+#include <fmt/format.h>
+
+#include "report/reporter.hpp"
+
+namespace benchkit::report {
+namespace {
+
+// Pipes would split a cell.
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\";
+    out += c;
+  }
+  return out;
+}
+
+class MarkdownReporter final : public Reporter {
+ public:
+  std::string render(const RunResult& run) const override {
+    std::string out =
+        "| benchmark | median | 95% CI | throughput | samples | diagnostics |\n"
+        "|---|---:|---|---:|---:|---|\n";
+    for (const BenchmarkResult& b : run.benchmarks) {
+      const Estimates& e = b.estimates;
+      std::string throughput;
+      if (e.bytes_per_second) throughput = format_bytes_per_second(*e.bytes_per_second);
+      if (e.items_per_second) {
+        if (!throughput.empty()) throughput += ", ";
+        throughput += format_items_per_second(*e.items_per_second);
+      }
+      std::string flags;
+      for (const Diagnostic& d : b.diagnostics) {
+        if (!flags.empty()) flags += ", ";
+        flags += "`" + d.code + "`";
+      }
+      const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
+      out += fmt::format("| `{}` | {} | {} … {} | {} | {} × {} | {} |\n", escape(b.name),
+                         format_duration(e.median.value), format_duration(e.median.lower),
+                         format_duration(e.median.upper), throughput, b.samples.size(), iterations,
+                         flags);
+    }
+    bool any = false;
+    for (const BenchmarkResult& b : run.benchmarks) {
+      for (const Diagnostic& d : b.diagnostics) {
+        if (!any) out += "\n";
+        any = true;
+        out += fmt::format("- `{}` **{}**: {}\n", escape(b.name), d.code, d.message);
+      }
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_markdown_reporter() {
+  return std::make_unique<MarkdownReporter>();
+}
+
+}  // namespace benchkit::report

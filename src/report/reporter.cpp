@@ -1,0 +1,75 @@
+#include "report/reporter.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace benchkit::report {
+
+std::unique_ptr<Reporter> make_console_reporter(Options options);
+std::unique_ptr<Reporter> make_json_reporter();
+std::unique_ptr<Reporter> make_markdown_reporter();
+std::unique_ptr<Reporter> make_csv_reporter();
+
+model::Result<Format> parse_format(std::string_view name) {
+  if (name == "console") return Format::console;
+  if (name == "json") return Format::json;
+  if (name == "markdown" || name == "md") return Format::markdown;
+  if (name == "csv") return Format::csv;
+  return model::Error{
+      fmt::format("unknown format \"{}\" (expected console, json, markdown or csv)", name)};
+}
+
+std::unique_ptr<Reporter> make_reporter(Format format, Options options) {
+  switch (format) {
+    case Format::console:
+      return make_console_reporter(options);
+    case Format::json:
+      return make_json_reporter();
+    case Format::markdown:
+      return make_markdown_reporter();
+    case Format::csv:
+      return make_csv_reporter();
+  }
+  return make_console_reporter(options);
+}
+
+namespace {
+// Three significant digits: enough to see a 1% change, few enough to read at a glance.
+std::string three_digits(double value) {
+  if (value == 0.0) return "0";
+  const double magnitude = std::floor(std::log10(std::fabs(value)));
+  const int decimals = std::max(0, 2 - static_cast<int>(magnitude));
+  return fmt::format("{:.{}f}", value, decimals);
+}
+}  // namespace
+
+std::string format_duration(double ns) {
+  if (!std::isfinite(ns)) return "n/a";
+  const double magnitude = std::fabs(ns);
+  if (magnitude < 1e3) return three_digits(ns) + " ns";
+  if (magnitude < 1e6) return three_digits(ns / 1e3) + " µs";
+  if (magnitude < 1e9) return three_digits(ns / 1e6) + " ms";
+  return three_digits(ns / 1e9) + " s";
+}
+
+std::string format_bytes(double bytes) {
+  const double kib = 1024.0;
+  if (bytes < kib) return three_digits(bytes) + " B";
+  if (bytes < kib * kib) return three_digits(bytes / kib) + " KiB";
+  if (bytes < kib * kib * kib) return three_digits(bytes / kib / kib) + " MiB";
+  return three_digits(bytes / kib / kib / kib) + " GiB";
+}
+
+std::string format_bytes_per_second(double bytes_per_second) {
+  return format_bytes(bytes_per_second) + "/s";
+}
+
+std::string format_items_per_second(double items_per_second) {
+  if (items_per_second < 1e3) return three_digits(items_per_second) + " /s";
+  if (items_per_second < 1e6) return three_digits(items_per_second / 1e3) + " k/s";
+  if (items_per_second < 1e9) return three_digits(items_per_second / 1e6) + " M/s";
+  return three_digits(items_per_second / 1e9) + " G/s";
+}
+
+}  // namespace benchkit::report

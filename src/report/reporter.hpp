@@ -1,0 +1,39 @@
+// Output formats for a run, one file per format behind one interface.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "benchkit/result.hpp"
+#include "model/error.hpp"
+
+namespace benchkit::report {
+
+enum class Format { console, json, markdown, csv };
+
+// "console", "json", "markdown", "csv"; the error lists the accepted names.
+model::Result<Format> parse_format(std::string_view name);
+
+struct Options {
+  bool color = false;  // ANSI colours in console output
+};
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  virtual std::string render(const RunResult& run) const = 0;
+};
+
+std::unique_ptr<Reporter> make_reporter(Format format, Options options = {});
+
+// Shared number formatting: "12.3 ns", "4.56 µs", "7.89 ms", "1.23 s" (3 significant digits).
+std::string format_duration(double ns);
+// "812 MiB/s", "1.23 GiB/s".
+std::string format_bytes_per_second(double bytes_per_second);
+// "12.3 M/s".
+std::string format_items_per_second(double items_per_second);
+// "1.5 MiB".
+std::string format_bytes(double bytes);
+
+}  // namespace benchkit::report

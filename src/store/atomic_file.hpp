@@ -1,0 +1,23 @@
+// Writing files so that a reader never sees half of one and a crash loses nothing old.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "model/error.hpp"
+
+namespace benchkit::store {
+
+struct Written {
+  std::string path;
+};
+
+// Writes `content` to a temporary file beside `path`, flushes it to disk, then renames it over
+// `path`. Creates missing parent folders. On failure `path` is untouched and the error names
+// the file and the system's reason.
+model::Result<Written> write_file_atomically(const std::string& path, std::string_view content);
+
+// Reads a whole file; the error names the file and the reason.
+model::Result<std::string> read_file(const std::string& path);
+
+}  // namespace benchkit::store

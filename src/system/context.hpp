@@ -1,0 +1,21 @@
+// Reads where a run happens: host, OS, CPU, git state, executable. Used by every result writer.
+#pragma once
+
+#include <string>
+
+#include "benchkit/result.hpp"
+
+namespace benchkit::system {
+
+// Fills date, hostname, OS, kernel, CPU model and count, git commit/branch/dirty (of the
+// current directory, when it is inside a repository) and the executable's path and SHA-256.
+// Missing information stays empty; nothing here throws.
+Context collect_context();
+
+// ISO 8601 UTC time of now, e.g. "2026-11-29T23:09:43Z".
+std::string utc_now_iso8601();
+
+// Hex SHA-256 of a file's contents; empty when the file cannot be read.
+std::string sha256_of_file(const std::string& path);
+
+}  // namespace benchkit::system
