@@ -70,15 +70,17 @@ struct BenchmarkResult {
   std::optional<std::uint64_t> bytes_per_iteration;
   std::optional<std::uint64_t> items_per_iteration;
   std::map<std::string, double> counters;  // user counters, set with Bencher::counter
-  double overhead_ns_per_sample = 0.0;     // subtracted once from each sample
-  double overhead_ns_per_iter = 0.0;       // subtracted per iteration
+  // Cost of timing an empty region (two clock reads), subtracted once from each sample. The
+  // cost of the loop itself (about one cycle per iteration) is not subtracted: it overlaps with
+  // the measured work, and subtracting it makes one-cycle operations read as zero.
+  double overhead_ns_per_sample = 0.0;
   std::uint64_t warm_up_iters = 0;
   double warm_up_ns = 0.0;
   Memory memory;
   Estimates estimates;
   std::vector<Diagnostic> diagnostics;
 
-  // Nanoseconds per iteration of each sample, overhead subtracted, never below zero.
+  // Nanoseconds per iteration of each sample, per-sample overhead subtracted, never below 0.
   std::vector<double> per_iteration_ns() const;
 };
 

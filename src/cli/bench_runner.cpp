@@ -78,7 +78,8 @@ Context base_context(const RunSettings& settings, const ProcessClock& clock) {
   context.clock["resolution_ns"] = fmt::format("{}", clock.calibration.resolution_ns);
   context.clock["read_cost_ns"] = fmt::format("{}", clock.calibration.read_cost_ns);
   context.clock["overhead_ns_per_sample"] = fmt::format("{:.2f}", clock.overhead.per_sample_ns);
-  context.clock["overhead_ns_per_iter"] = fmt::format("{:.3f}", clock.overhead.per_iteration_ns);
+  context.clock["loop_overhead_ns_per_iter"] =
+      fmt::format("{:.3f}", clock.overhead.per_iteration_ns);
   return context;
 }
 

@@ -124,7 +124,6 @@ BenchmarkResult Engine::measure(const std::string& name,
   BenchmarkResult result;
   result.name = name;
   result.overhead_ns_per_sample = overhead_.per_sample_ns;
-  result.overhead_ns_per_iter = overhead_.per_iteration_ns;
   detail::BencherState state;
   state.engine = this;
   state.result = &result;
@@ -244,13 +243,11 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
   std::vector<double> per_iteration;
   per_iteration.reserve(settings_.min_samples * 2);
   const double overhead_per_sample = overhead_.per_sample_ns;
-  const double overhead_per_iteration = overhead_.per_iteration_ns;
   for (;;) {
     const double elapsed = run_batch(iterations);
     record(iterations, elapsed);
     const double n = static_cast<double>(iterations);
-    per_iteration.push_back(
-        std::max(0.0, elapsed - overhead_per_sample - overhead_per_iteration * n) / n);
+    per_iteration.push_back(std::max(0.0, elapsed - overhead_per_sample) / n);
     const std::size_t count = result.samples.size();
     const std::int64_t spent = clock_.now_ns() - sampling_start;
     if (count >= settings_.max_samples) break;

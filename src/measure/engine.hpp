@@ -48,8 +48,10 @@ struct Probes {
   AllocationReader allocations = nullptr;
 };
 
-// What the engine subtracts: the fixed cost of one timed region (two clock reads and the
-// calls around them) and the cost per iteration of an empty measured loop.
+// The fixed cost of one timed region (two clock reads and the calls around them), which the
+// engine subtracts from every sample, and the cost per iteration of an empty measured loop,
+// which it records but does not subtract (see BenchmarkResult::overhead_ns_per_sample); the
+// diagnostics compare a benchmark against it to spot work that was optimised away.
 struct Overhead {
   double per_sample_ns = 0.0;
   double per_iteration_ns = 0.0;

@@ -61,8 +61,7 @@ ordered_json benchmark_json(const BenchmarkResult& b) {
   if (b.bytes_per_iteration) j["bytes_per_iteration"] = *b.bytes_per_iteration;
   if (b.items_per_iteration) j["items_per_iteration"] = *b.items_per_iteration;
   if (!b.counters.empty()) j["counters"] = b.counters;
-  j["overhead"] = {{"ns_per_sample", b.overhead_ns_per_sample},
-                   {"ns_per_iter", b.overhead_ns_per_iter}};
+  j["overhead"] = {{"ns_per_sample", b.overhead_ns_per_sample}};
   j["warm_up"] = {{"iters", b.warm_up_iters}, {"ns", b.warm_up_ns}};
   ordered_json memory = ordered_json::object();
   if (b.memory.peak_rss_bytes) memory["peak_rss_bytes"] = *b.memory.peak_rss_bytes;
@@ -276,7 +275,6 @@ struct Reader {
     b.counters = number_map(j, "counters", path);
     if (const ordered_json* overhead = member(j, "overhead")) {
       b.overhead_ns_per_sample = number(*overhead, "ns_per_sample", path + ".overhead", false);
-      b.overhead_ns_per_iter = number(*overhead, "ns_per_iter", path + ".overhead", false);
     }
     if (const ordered_json* warm = member(j, "warm_up")) {
       b.warm_up_iters = count(*warm, "iters", path + ".warm_up", false);

@@ -22,12 +22,16 @@ void require_finite(std::span<const double> values, const char* what, std::size_
 
 double mean(std::span<const double> values) {
   require_finite(values, "mean");
-  // Incremental mean: no overflow of a running sum of large values.
-  double result = 0.0;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    result += (values[i] - result) / static_cast<double>(i + 1);
+  // Neumaier's compensated sum: the rounding error stays O(ε) instead of O(nε), which matters
+  // when thousands of large nanosecond values are summed.
+  double sum = 0.0;
+  double compensation = 0.0;
+  for (double value : values) {
+    const double next = sum + value;
+    compensation += std::fabs(sum) >= std::fabs(value) ? (sum - next) + value : (value - next) + sum;
+    sum = next;
   }
-  return result;
+  return (sum + compensation) / static_cast<double>(values.size());
 }
 
 double variance(std::span<const double> values) {
@@ -150,33 +154,39 @@ TukeyCounts tukey_outliers(std::span<const double> values) {
 double outlier_variance(std::span<const double> values) {
   require_finite(values, "outlier_variance", 0);
   if (values.size() < 2) return 0.0;
-  // Haskell criterion's model: the observed variance σ_b² mixes the variance of "good" samples
-  // σ_g² = min(μ_g/4, σ_b/√n)² (with μ_g = μ/n per-iteration scale folded in) and outliers. The
-  // share is the smallest (over the number c of outliers) of var_out(c)/σ_b², where
-  // var_out(c) = ((n - c)/n)(σ_b² - (n - c)σ_g²)... clamped to [0, 1].
   const double n = static_cast<double>(values.size());
   const double mu = mean(values);
   const double sigma_b = stddev(values);
-  if (sigma_b == 0.0) return 0.0;
-  const double mu_g = mu / n;
-  const double sigma_g = std::min(mu_g / 4.0, sigma_b / std::sqrt(n));
+  // The model is about durations: a non-positive mean leaves no scale for the "good" spread.
+  if (sigma_b == 0.0 || mu <= 0.0) return 0.0;
   const double variance_b = sigma_b * sigma_b;
+  // Haskell criterion's model (Analysis.outlierVariance, kept by Catch2): per-sample mean
+  // μ_a = μ/n, the "good" samples have a mean of at least μ_g = μ_a/2, and a standard deviation
+  // σ_g = min(μ_g/4, σ_b/√n), i.e. min(μ/(8n), σ_b/√n); c of the n samples are outliers.
+  const double mu_a = mu / n;
+  const double mu_g_min = mu_a / 2.0;
+  const double sigma_g = std::min(mu_g_min / 4.0, sigma_b / std::sqrt(n));
   const double variance_g = sigma_g * sigma_g;
+  // Variance left to the outliers when c of them are present: concave in n - c, so its minimum
+  // over 1 <= c <= c_max lies at c = 1 or at c = c_max.
   auto var_out = [&](double c) {
-    const double share = n - c;
-    return (share / n) * (variance_b - share * variance_g);
+    const double good = n - c;
+    return (good / n) * (variance_b - good * variance_g);
   };
-  // The count of outliers c that would explain the spread, from the quadratic in the model.
-  const double k = mu - mu_g;
-  const double d = k * k;
-  const double ad = n * d;
-  const double k0 = -n * ad;
-  const double k1 = variance_b - n * variance_g + ad;
-  const double det = k1 * k1 - 4.0 * variance_g * k0;
-  const double c_max = std::floor(-2.0 * k0 / (k1 + std::sqrt(std::max(0.0, det))));
-  const double candidate_one = var_out(1.0);
-  const double candidate_max = c_max > 0.0 && c_max < n ? var_out(c_max) : candidate_one;
-  const double share = std::min(candidate_one, candidate_max) / variance_b;
+  // The largest outlier count c compatible with the observed σ_b when the good mean is x: the
+  // root of σ_g² c² + k1 c + k0 = 0 (k1 = σ_b² - nσ_g² + n d, k0 = -n² d, d = (μ_a - x)²),
+  // taken in the cancellation-free form -2k0 / (k1 + √det) and truncated to an integer.
+  auto c_max = [&](double x) {
+    const double gap = mu_a - x;
+    const double d = gap * gap;
+    const double k0 = -n * n * d;
+    const double k1 = variance_b - n * variance_g + n * d;
+    const double det = k1 * k1 - 4.0 * variance_g * k0;
+    return std::trunc(-2.0 * k0 / (k1 + std::sqrt(det)));
+  };
+  // c_max <= n always holds (the root is at most -k0/k1 <= n); the clamp only guards rounding.
+  const double c_limit = std::clamp(std::min(c_max(0.0), c_max(mu_g_min)), 1.0, n);
+  const double share = std::min(var_out(1.0), var_out(c_limit)) / variance_b;
   return std::clamp(share, 0.0, 1.0);
 }
 

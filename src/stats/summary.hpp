@@ -62,9 +62,14 @@ struct TukeyCounts {
 // Fewer than 4 values: no fences can be placed; all counts 0.
 TukeyCounts tukey_outliers(std::span<const double> values);
 
-// Share of the variance (0..1) explained by outliers, as in Haskell's criterion and Catch2:
-// with mean μ, sample σ_b and n values, σ_g = min(μ/8n... ) see the .cpp for the derivation.
-// Fewer than 2 values or zero spread: 0.
+// Share of the variance (0..1) explained by outliers, as in Haskell's criterion
+// (Analysis.outlierVariance) and Catch2: with mean μ, sample standard deviation σ_b (n - 1) and
+// n values, the "good" samples are modelled with mean >= μ/(2n) and standard deviation
+// σ_g = min(μ/(8n), σ_b/√n); the result is min(var_out(1), var_out(c_max)) / σ_b² with
+// var_out(c) = ((n - c)/n)(σ_b² - (n - c)σ_g²) and c_max the largest outlier count the model
+// allows (see the .cpp). Catch2 uses the n-denominator σ_b; the difference is O(1/n).
+// Criterion labels < 1% unaffected, < 10% slight, < 50% moderate, else severe.
+// Fewer than 2 values, zero spread, or a mean <= 0 (the model is about durations): 0.
 double outlier_variance(std::span<const double> values);
 
 // A sorted copy.
