@@ -28,8 +28,12 @@ void check_options(const BootstrapOptions& options, const char* what) {
   }
 }
 
-double normal_quantile(double p) { return boost::math::quantile(boost::math::normal(), p); }
-double normal_cdf(double z) { return boost::math::cdf(boost::math::normal(), z); }
+double normal_quantile(double p) {
+  return boost::math::quantile(boost::math::normal(), p);
+}
+double normal_cdf(double z) {
+  return boost::math::cdf(boost::math::normal(), z);
+}
 
 // Fills standard_error and bias from the replicates.
 void describe_replicates(std::span<const double> replicates, BootstrapResult& result) {
@@ -52,10 +56,11 @@ BootstrapResult degenerate(double estimate, double confidence, BootstrapMethod m
 Interval bca_interval(std::span<const double> sorted, double estimate, double acceleration,
                       double confidence) {
   const auto count = static_cast<double>(sorted.size());
-  const auto below = static_cast<double>(
-      std::lower_bound(sorted.begin(), sorted.end(), estimate) - sorted.begin());
-  const auto equal = static_cast<double>(
-      std::upper_bound(sorted.begin(), sorted.end(), estimate) - sorted.begin()) - below;
+  const auto below = static_cast<double>(std::lower_bound(sorted.begin(), sorted.end(), estimate) -
+                                         sorted.begin());
+  const auto equal = static_cast<double>(std::upper_bound(sorted.begin(), sorted.end(), estimate) -
+                                         sorted.begin()) -
+                     below;
   // Ties count half, so a statistic with many tied replicates (the median) gets no spurious bias;
   // the clamp keeps z0 finite when every replicate lies on one side.
   const double share = std::clamp((below + 0.5 * equal) / count, 0.5 / count, 1.0 - 0.5 / count);
@@ -136,7 +141,8 @@ BootstrapResult bootstrap_mean(std::span<const double> values, const BootstrapOp
       const double shift = sum / count;
       const double resample_variance = (squares - sum * shift) / (count - 1.0);
       // A resample without spread has no t; it is dropped (see min_studentized_size).
-      if (resample_variance > 0.0) t_values.push_back(shift / (std::sqrt(resample_variance) / root_n));
+      if (resample_variance > 0.0)
+        t_values.push_back(shift / (std::sqrt(resample_variance) / root_n));
     } else {
       for (std::size_t i = 0; i < n; ++i) sum += centred[generator.below(n)];
     }
@@ -154,9 +160,9 @@ BootstrapResult bootstrap_mean(std::span<const double> values, const BootstrapOp
     if (t_values.size() < 2) return degenerate(center, 0.0, method, options);
     std::sort(t_values.begin(), t_values.end());
     const double scale = sample_sd / root_n;
-    result.interval = Interval{center - quantile_sorted(t_values, 1.0 - lower_tail) * scale,
-                               center - quantile_sorted(t_values, lower_tail) * scale,
-                               options.confidence};
+    result.interval =
+        Interval{center - quantile_sorted(t_values, 1.0 - lower_tail) * scale,
+                 center - quantile_sorted(t_values, lower_tail) * scale, options.confidence};
     return result;
   }
   std::sort(replicates.begin(), replicates.end());
@@ -185,8 +191,8 @@ std::vector<double> bootstrap_replicates(std::span<const double> values, const S
     for (std::size_t i = 0; i < n; ++i) resample[i] = values[generator.below(n)];
     replicates[r] = statistic(resample);
     if (!std::isfinite(replicates[r])) {
-      throw std::invalid_argument("bootstrap: the statistic returned a non-finite value on resample " +
-                                  std::to_string(r));
+      throw std::invalid_argument(
+          "bootstrap: the statistic returned a non-finite value on resample " + std::to_string(r));
     }
   }
   return replicates;
@@ -237,8 +243,9 @@ BootstrapResult bootstrap(std::span<const double> values, const Statistic& stati
     }
     jackknife[group] = statistic(kept);
     if (!std::isfinite(jackknife[group])) {
-      throw std::invalid_argument("bootstrap: the statistic returned a non-finite value on a "
-                                  "jackknife subsample");
+      throw std::invalid_argument(
+          "bootstrap: the statistic returned a non-finite value on a "
+          "jackknife subsample");
     }
   }
   result.interval =

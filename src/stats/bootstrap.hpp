@@ -60,7 +60,8 @@ using Statistic = std::function<double(std::span<const double>)>;
 // Edge cases: empty or NaN/inf: throws std::invalid_argument. One value: [x, x] with
 // confidence 0 (no information about spread). All values equal: [x, x] at the nominal level.
 // resamples < 2 or confidence outside (0, 1): throws.
-BootstrapResult bootstrap_mean(std::span<const double> values, const BootstrapOptions& options = {});
+BootstrapResult bootstrap_mean(std::span<const double> values,
+                               const BootstrapOptions& options = {});
 
 // Bootstrap CI of any statistic (e.g. the median, a trimmed mean). Method automatic = bca;
 // studentized throws (it needs a standard error for every replicate). The BCa acceleration uses

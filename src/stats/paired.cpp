@@ -17,14 +17,17 @@ namespace {
 // Same cut-off as the Mann–Whitney test (R's wilcox.test).
 constexpr std::size_t exact_size_limit = 50;
 
-double normal_quantile(double p) { return boost::math::quantile(boost::math::normal(), p); }
+double normal_quantile(double p) {
+  return boost::math::quantile(boost::math::normal(), p);
+}
 double normal_upper_tail(double z) {
   return boost::math::cdf(boost::math::complement(boost::math::normal(), z));
 }
 
 }  // namespace
 
-std::vector<double> log_ratios(std::span<const double> baseline, std::span<const double> candidate) {
+std::vector<double> log_ratios(std::span<const double> baseline,
+                               std::span<const double> candidate) {
   require_finite(baseline, "log_ratios (baseline)", 0);
   require_finite(candidate, "log_ratios (candidate)", 0);
   if (baseline.size() != candidate.size()) {
@@ -134,9 +137,9 @@ ShiftEstimate hodges_lehmann_center(std::span<const double> differences, double 
     k = bound < 1.0 ? 1 : static_cast<std::size_t>(bound);
     accepted = 1.0 - normal_upper_tail((static_cast<double>(k) - 0.5 - centre) / sigma);
   }
-  result.interval = Interval{kth_walsh_average(sorted, k),
-                             kth_walsh_average(sorted, averages - k + 1),
-                             std::max(0.0, 1.0 - 2.0 * accepted)};
+  result.interval =
+      Interval{kth_walsh_average(sorted, k), kth_walsh_average(sorted, averages - k + 1),
+               std::max(0.0, 1.0 - 2.0 * accepted)};
   return result;
 }
 
@@ -152,9 +155,8 @@ PairedComparison paired_ratio(std::span<const double> baseline, std::span<const 
                              sign_interval.confidence};
   const ShiftEstimate center = hodges_lehmann_center(ratios, confidence);
   result.pseudo_median_ratio = std::exp(center.shift);
-  result.pseudo_median_interval = Interval{std::exp(center.interval.lower),
-                                           std::exp(center.interval.upper),
-                                           center.interval.confidence};
+  result.pseudo_median_interval = Interval{
+      std::exp(center.interval.lower), std::exp(center.interval.upper), center.interval.confidence};
   result.p_value = wilcoxon_signed_rank(ratios).p_value;
   result.sign_p_value = sign_test(ratios).p_value;
   return result;

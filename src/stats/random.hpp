@@ -33,6 +33,17 @@ class Xoshiro256 {
     for (auto& word : state_) word = splitmix64(expander);
   }
 
+  // A generator in exactly this state (not all zero), for checks against published outputs.
+  static Xoshiro256 from_state(std::uint64_t s0, std::uint64_t s1, std::uint64_t s2,
+                               std::uint64_t s3) {
+    Xoshiro256 generator;
+    generator.state_[0] = s0;
+    generator.state_[1] = s1;
+    generator.state_[2] = s2;
+    generator.state_[3] = s3;
+    return generator;
+  }
+
   std::uint64_t next() {
     const std::uint64_t result = rotate_left(state_[1] * 5, 7) * 9;
     const std::uint64_t shifted = state_[1] << 17;
@@ -79,7 +90,9 @@ class Xoshiro256 {
     return high_high + (high_low >> 32) + (middle >> 32);
 #endif
   }
-  static std::uint64_t rotate_left(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  static std::uint64_t rotate_left(std::uint64_t x, int k) {
+    return (x << k) | (x >> (64 - k));
+  }
   std::uint64_t state_[4] = {};
 };
 

@@ -28,7 +28,8 @@ double mean(std::span<const double> values) {
   double compensation = 0.0;
   for (double value : values) {
     const double next = sum + value;
-    compensation += std::fabs(sum) >= std::fabs(value) ? (sum - next) + value : (value - next) + sum;
+    compensation +=
+        std::fabs(sum) >= std::fabs(value) ? (sum - next) + value : (value - next) + sum;
     sum = next;
   }
   return (sum + compensation) / static_cast<double>(values.size());
@@ -47,7 +48,9 @@ double variance(std::span<const double> values) {
   return m2 / static_cast<double>(values.size() - 1);
 }
 
-double stddev(std::span<const double> values) { return std::sqrt(variance(values)); }
+double stddev(std::span<const double> values) {
+  return std::sqrt(variance(values));
+}
 
 double min(std::span<const double> values) {
   require_finite(values, "min");

@@ -29,7 +29,9 @@ void check_confidence(double confidence, const char* what) {
   }
 }
 
-double normal_quantile(double p) { return boost::math::quantile(boost::math::normal(), p); }
+double normal_quantile(double p) {
+  return boost::math::quantile(boost::math::normal(), p);
+}
 double normal_upper_tail(double z) {
   return boost::math::cdf(boost::math::complement(boost::math::normal(), z));
 }
@@ -126,8 +128,8 @@ RatioEstimate ratio_of_medians(std::span<const double> baseline, std::span<const
   const double spread = std::sqrt(median_variance(base_logs) + median_variance(candidate_logs));
   const double half_width = normal_quantile((1.0 + confidence) / 2.0) * spread;
   const double log_ratio = std::log(result.ratio);
-  result.interval = Interval{std::exp(log_ratio - half_width), std::exp(log_ratio + half_width),
-                             confidence};
+  result.interval =
+      Interval{std::exp(log_ratio - half_width), std::exp(log_ratio + half_width), confidence};
   return result;
 }
 
@@ -181,8 +183,8 @@ MannWhitneyResult mann_whitney(std::span<const double> baseline, std::span<const
     return result;
   }
   const double total = count_m + count_n;
-  const double variance = count_m * count_n / 12.0 *
-                          ((total + 1.0) - ranking.tie_term / (total * (total - 1.0)));
+  const double variance =
+      count_m * count_n / 12.0 * ((total + 1.0) - ranking.tie_term / (total * (total - 1.0)));
   if (!(variance > 0.0)) return result;  // every value tied: no evidence either way
   const double distance = std::fabs(result.u - count_m * count_n / 2.0);
   result.z = std::max(0.0, distance - 0.5) / std::sqrt(variance);
@@ -217,7 +219,8 @@ WelchResult welch_t_test(std::span<const double> baseline, std::span<const doubl
       squared_error * squared_error /
       (base_share * base_share / (m - 1.0) + candidate_share * candidate_share / (n - 1.0));
   result.t = result.difference / standard_error;
-  result.p_value = std::min(1.0, 2.0 * t_upper_tail(std::fabs(result.t), result.degrees_of_freedom));
+  result.p_value =
+      std::min(1.0, 2.0 * t_upper_tail(std::fabs(result.t), result.degrees_of_freedom));
   const double critical = boost::math::quantile(boost::math::students_t(result.degrees_of_freedom),
                                                 (1.0 + confidence) / 2.0);
   result.interval = Interval{result.difference - critical * standard_error,
@@ -278,10 +281,11 @@ BrunnerMunzelResult brunner_munzel(std::span<const double> baseline,
   result.statistic = count_m * count_n * gap / ((count_m + count_n) * std::sqrt(weighted));
   const double base_term = count_m * base_variance;
   const double candidate_term = count_n * candidate_variance;
-  result.degrees_of_freedom = weighted * weighted / (base_term * base_term / (count_m - 1.0) +
-                                                     candidate_term * candidate_term / (count_n - 1.0));
-  result.p_value = std::min(
-      1.0, 2.0 * t_upper_tail(std::fabs(result.statistic), result.degrees_of_freedom));
+  result.degrees_of_freedom =
+      weighted * weighted /
+      (base_term * base_term / (count_m - 1.0) + candidate_term * candidate_term / (count_n - 1.0));
+  result.p_value =
+      std::min(1.0, 2.0 * t_upper_tail(std::fabs(result.statistic), result.degrees_of_freedom));
   return result;
 }
 
