@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "benchkit/registry.hpp"
@@ -148,6 +149,22 @@ int run_main(int argc, char** argv) {
           flags.filter);
     }
     return kUsageError;
+  }
+
+  // A bad --out path is found now, not after a long run whose results it would lose.
+  if (!flags.out.empty()) {
+    const std::filesystem::path out(flags.out);
+    const std::filesystem::path folder =
+        out.has_parent_path() ? out.parent_path() : std::filesystem::path(".");
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error || access(folder.c_str(), W_OK) != 0) {
+      std::cerr << fmt::format("error: cannot write --out {}: folder {} {}\n", flags.out,
+                               folder.string(),
+                               error ? "cannot be created (" + error.message() + ")"
+                                     : std::string("is not writable"));
+      return kUsageError;
+    }
   }
 
   std::string format_name = flags.format;

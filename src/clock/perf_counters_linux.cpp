@@ -49,8 +49,8 @@ class LinuxCounterGroup final : public CounterGroup {
           reason_ += " (kernel.perf_event_paranoid is " + paranoid_level() +
                      "; `sudo sysctl kernel.perf_event_paranoid=1` allows user-space counting)";
         } else if (error == ENOENT || error == EOPNOTSUPP || error == ENODEV) {
-          reason_ += " (this CPU or virtual machine exposes no hardware counters; time is still "
-                     "measured, and `--mode instructions` needs real counters)";
+          reason_ += " (this CPU or virtual machine exposes no hardware counters; time is "
+                     "measured as usual)";
         }
         close_all();
         return;

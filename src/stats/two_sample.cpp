@@ -39,6 +39,20 @@ double t_upper_tail(double t, double degrees_of_freedom) {
   return boost::math::cdf(boost::math::complement(boost::math::students_t(degrees_of_freedom), t));
 }
 
+// The exact null distribution for sizes (m, n), remembered for the last pair of sizes asked on
+// this thread: a suite compares many benchmarks with the same sample counts.
+const std::vector<double>& cached_null_distribution(std::size_t m, std::size_t n) {
+  thread_local std::size_t cached_m = 0;
+  thread_local std::size_t cached_n = 0;
+  thread_local std::vector<double> cached;
+  if (cached.empty() || cached_m != m || cached_n != n) {
+    cached = mann_whitney_null_distribution(m, n);
+    cached_m = m;
+    cached_n = n;
+  }
+  return cached;
+}
+
 bool use_exact(TestMethod method, std::size_t m, std::size_t n, bool ties) {
   if (ties) return false;
   switch (method) {
@@ -63,7 +77,7 @@ ShiftRank shift_rank(std::size_t m, std::size_t n, double confidence) {
   const std::size_t pairs = m * n;
   ShiftRank rank;
   if (m < exact_size_limit && n < exact_size_limit) {
-    const auto distribution = mann_whitney_null_distribution(m, n);
+    const auto& distribution = cached_null_distribution(m, n);
     // k = 1 ([min D, max D]) is the fallback whatever its coverage; a larger k is admissible
     // while P(U <= k - 1) <= tail.
     double cumulative = 0.0;  // P(U <= u)
@@ -178,7 +192,7 @@ MannWhitneyResult mann_whitney(std::span<const double> baseline, std::span<const
                                   " and " + std::to_string(n) +
                                   " values is too costly; use TestMethod::asymptotic");
     }
-    const auto distribution = mann_whitney_null_distribution(m, n);
+    const auto& distribution = cached_null_distribution(m, n);
     result.p_value = two_sided_discrete_p_value(distribution, result.u);
     return result;
   }

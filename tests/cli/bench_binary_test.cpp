@@ -1,0 +1,136 @@
+// The bench binary as a user runs it: a real process with real flags.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "model/result_json.hpp"
+#include "store/atomic_file.hpp"
+#include "support/run_command.hpp"
+
+namespace benchkit {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_command;
+
+const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+// Short budgets keep the suite fast; these tests check behaviour, not timings.
+const std::string kFast = " --time-budget 20ms --warm-up 1ms --sample-size 5";
+
+TEST(BenchBinary, ListsBenchmarkNames) {
+  const auto result = run_command(kBench + " --list");
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.out, "add/amount=1\nadd/amount=2\ncopy_string\nmay_fail\n");
+}
+
+TEST(BenchBinary, FilterSelectsByRegexAndExactByName) {
+  EXPECT_EQ(run_command(kBench + " --list --filter 'amount=2|copy'").out,
+            "add/amount=2\ncopy_string\n");
+  EXPECT_EQ(run_command(kBench + " --list --exact --filter add/amount=1").out, "add/amount=1\n");
+}
+
+TEST(BenchBinary, TestModeRunsEachBenchmarkOnce) {
+  const auto result = run_command(kBench + " --test --format json");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  auto parsed = model::from_json(result.out, "stdout");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_EQ(parsed->run.benchmarks.size(), 4u);
+  for (const auto& benchmark : parsed->run.benchmarks) {
+    ASSERT_EQ(benchmark.samples.size(), 1u) << benchmark.name;
+    EXPECT_EQ(benchmark.samples[0].iters, 1u);
+  }
+}
+
+TEST(BenchBinary, WritesAValidResultFileWithItsContext) {
+  const std::string out = ::testing::TempDir() + "/bench-result.json";
+  std::filesystem::remove(out);
+  const auto result = run_command(kBench + kFast + " --seed 42 --out " + out);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("copy_string"));  // the console table is still printed
+  EXPECT_THAT(result.out, HasSubstr("results written to " + out));
+  auto text = store::read_file(out);
+  ASSERT_TRUE(text);
+  auto parsed = model::from_json(*text, out);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  const RunResult& run = parsed->run;
+  EXPECT_EQ(run.context.seed, 42u);
+  EXPECT_EQ(run.context.executable_sha256.size(), 64u);
+  EXPECT_FALSE(run.context.hostname.empty());
+  EXPECT_FALSE(run.context.kernel.empty());
+  EXPECT_EQ(run.context.build_type, "Release");
+  EXPECT_THAT(run.context.command_line, HasSubstr("--seed 42"));
+  ASSERT_EQ(run.benchmarks.size(), 4u);
+  for (const auto& benchmark : run.benchmarks) {
+    EXPECT_GE(benchmark.samples.size(), 5u) << benchmark.name;
+    EXPECT_GT(benchmark.estimates.median.value, 0.0) << benchmark.name;
+    EXPECT_LE(benchmark.estimates.median.lower, benchmark.estimates.median.value);
+    EXPECT_GE(benchmark.estimates.median.upper, benchmark.estimates.median.value);
+    EXPECT_TRUE(benchmark.memory.peak_rss_bytes.has_value());
+  }
+  EXPECT_EQ(run.benchmarks[0].params.at("amount"), "1");
+  EXPECT_TRUE(run.benchmarks[2].estimates.bytes_per_second.has_value());
+}
+
+TEST(BenchBinary, OtherFormatsGoToStdout) {
+  const auto csv = run_command(kBench + kFast + " --filter copy --format csv");
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_THAT(csv.out, HasSubstr("name,kind,median_ns"));
+  EXPECT_THAT(csv.out, HasSubstr("copy_string,micro,"));
+  const auto markdown = run_command(kBench + kFast + " --filter copy --format markdown");
+  EXPECT_THAT(markdown.out, HasSubstr("| `copy_string` |"));
+}
+
+TEST(BenchBinary, AFailingBenchmarkIsNamedAndTheOthersStillRun) {
+  const auto result = run_command("SAMPLE_BENCH_FAIL=1 " + kBench + " --test");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, HasSubstr("may_fail failed: benchmark may_fail threw: asked to fail"));
+  EXPECT_THAT(result.out, HasSubstr("copy_string"));
+}
+
+struct UsageError {
+  const char* flags;
+  const char* message;
+};
+
+class BenchBinaryUsage : public ::testing::TestWithParam<UsageError> {};
+
+TEST_P(BenchBinaryUsage, ExitsWithStatusTwoAndSaysWhatIsWrong) {
+  const auto result = run_command(kBench + " " + GetParam().flags);
+  EXPECT_EQ(result.exit_code, 2) << GetParam().flags;
+  EXPECT_THAT(result.err, HasSubstr(GetParam().message)) << GetParam().flags;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Flags, BenchBinaryUsage,
+    ::testing::Values(UsageError{"--bogus", "--bogus"},
+                      UsageError{"--time-budget 5x", "--time-budget \"5x\" is not a positive"},
+                      UsageError{"--warm-up 0", "--warm-up \"0\" is not a positive"},
+                      UsageError{"--sample-size 0", "--sample-size"},
+                      UsageError{"--format xml", "--format"},
+                      UsageError{"--color sometimes", "--color"},
+                      UsageError{"--filter nothing-matches", "run with --list"},
+                      UsageError{"--filter '('", "not a valid regular expression"},
+                      UsageError{"--test --out /proc/no/such/dir/x.json", "cannot"}));
+
+TEST(BenchBinary, HelpExplainsTheFlags) {
+  const auto result = run_command(kBench + " --help");
+  EXPECT_EQ(result.exit_code, 0);
+  for (const char* flag : {"--filter", "--exact", "--list", "--test", "--time-budget",
+                           "--warm-up", "--sample-size", "--seed", "--format", "--out",
+                           "--quiet", "--color"}) {
+    EXPECT_THAT(result.out, HasSubstr(flag));
+  }
+}
+
+TEST(BenchBinary, ColourFollowsTheFlagAndNoColor) {
+  const auto always = run_command(kBench + " --test --filter copy --color always");
+  EXPECT_THAT(always.out, HasSubstr("\033["));
+  const auto never = run_command(kBench + " --test --filter copy --color never");
+  EXPECT_EQ(never.out.find("\033["), std::string::npos);
+  const auto no_color = run_command("NO_COLOR=1 " + kBench + " --test --filter copy");
+  EXPECT_EQ(no_color.out.find("\033["), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchkit

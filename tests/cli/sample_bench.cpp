@@ -1,0 +1,25 @@
+// A bench binary for the command-line tests: small benchmarks, one that can be made to fail.
+#include <benchkit/benchkit.hpp>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+static void add(benchkit::Bencher& b, int amount) {
+  int total = 0;
+  b.iter([&] { return total += benchkit::black_box(amount); });
+}
+BENCHKIT(add).param("amount", {1, 2});
+
+static void copy_string(benchkit::Bencher& b) {
+  const std::string text(1000, 'x');
+  b.throughput_bytes(text.size());
+  b.iter([&] { return std::string(text); });
+}
+BENCHKIT(copy_string);
+
+static void may_fail(benchkit::Bencher& b) {
+  if (std::getenv("SAMPLE_BENCH_FAIL")) throw std::runtime_error("asked to fail");
+  b.iter([] { return 1; });
+}
+BENCHKIT(may_fail);

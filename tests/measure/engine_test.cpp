@@ -1,0 +1,288 @@
+#include "measure/engine.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "analysis/estimates.hpp"
+#include "fakes/fake_clock.hpp"
+
+namespace benchkit::measure {
+namespace {
+
+using benchkit::testing::FakeClock;
+
+clock::Calibration one_ns_clock() {
+  clock::Calibration calibration;
+  calibration.resolution_ns = 1.0;
+  return calibration;
+}
+
+Engine make_engine(FakeClock& clock, Settings settings = {}, Overhead overhead = {}) {
+  return Engine(clock, one_ns_clock(), overhead, settings);
+}
+
+std::vector<double> per_iteration(const BenchmarkResult& result) {
+  return result.per_iteration_ns();
+}
+
+TEST(Engine, MeasuresTheTimeSpentInsideTheClosure) {
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  const BenchmarkResult result =
+      engine.measure("steady", [&](Bencher& b) { b.iter([&] { clock.advance(100); }); });
+  ASSERT_GE(result.samples.size(), 30u);
+  for (double value : per_iteration(result)) EXPECT_DOUBLE_EQ(value, 100.0);
+}
+
+TEST(Engine, SamplesAreFlatAndLongEnoughForTheClockResolution) {
+  FakeClock clock;
+  Settings settings;
+  Engine engine(clock, [] {
+    clock::Calibration calibration;
+    calibration.resolution_ns = 20.0;  // 1000 x 20 ns = 20 us, below the 1 ms floor
+    return calibration;
+  }(), Overhead{}, settings);
+  const BenchmarkResult result =
+      engine.measure("flat", [&](Bencher& b) { b.iter([&] { clock.advance(100); }); });
+  ASSERT_FALSE(result.samples.empty());
+  const std::uint64_t iterations = result.samples.front().iters;
+  for (const Sample& sample : result.samples) EXPECT_EQ(sample.iters, iterations);
+  // 1 ms floor / 100 ns per iteration.
+  EXPECT_EQ(iterations, 10'000u);
+  EXPECT_GE(result.samples.front().ns, settings.min_sample_ns);
+}
+
+TEST(Engine, IterationCountReachesTheTargetInFewSteps) {
+  FakeClock clock;
+  Settings settings;
+  settings.warm_up_ns = 0;  // count the growth steps only
+  Engine engine = make_engine(clock, settings);
+  int batches = 0;
+  std::vector<std::uint64_t> batch_sizes;
+  const BenchmarkResult result = engine.measure("growth", [&](Bencher& b) {
+    b.iter_custom([&](std::uint64_t iterations) {
+      ++batches;
+      batch_sizes.push_back(iterations);
+      clock.advance(static_cast<std::int64_t>(iterations) * 3);
+      return static_cast<double>(iterations) * 3.0;  // 3 ns per iteration
+    });
+  });
+  const std::size_t warm_up_batches = batch_sizes.size() - result.samples.size();
+  EXPECT_LE(warm_up_batches, 5u) << "growth took too many steps";
+  EXPECT_GE(result.samples.front().ns, 0.9 * static_cast<double>(settings.min_sample_ns));
+}
+
+TEST(Engine, StopsAtTheMinimumWhenTheMedianIsAlreadyPrecise) {
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  const BenchmarkResult result =
+      engine.measure("precise", [&](Bencher& b) { b.iter([&] { clock.advance(50); }); });
+  EXPECT_EQ(result.samples.size(), 30u);
+}
+
+TEST(Engine, KeepsSamplingNoisyWorkUntilTheBudgetIsSpent) {
+  FakeClock clock;
+  Settings settings;
+  settings.time_budget_ns = 200'000'000;
+  Engine engine = make_engine(clock, settings);
+  std::uint64_t state = 12345;
+  const BenchmarkResult result = engine.measure("noisy", [&](Bencher& b) {
+    b.iter_custom([&](std::uint64_t iterations) {
+      // Each batch's time varies by ±50%: the median CI cannot reach ±1% within the budget.
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const double factor = 0.5 + static_cast<double>(state >> 40) / static_cast<double>(1 << 24);
+      const double ns = static_cast<double>(iterations) * 100.0 * factor;
+      clock.advance(static_cast<std::int64_t>(ns));
+      return ns;
+    });
+  });
+  EXPECT_GT(result.samples.size(), 30u);
+  double sampled = 0;
+  for (const Sample& sample : result.samples) sampled += sample.ns;
+  EXPECT_GE(sampled, 0.9 * static_cast<double>(settings.time_budget_ns));
+  EXPECT_LE(sampled, 1.2 * static_cast<double>(settings.time_budget_ns));
+}
+
+TEST(Engine, SlowIterationsTakeFewerSamplesAndSaySo) {
+  FakeClock clock;
+  Settings settings;
+  settings.time_budget_ns = 1'000'000'000;
+  Engine engine = make_engine(clock, settings);
+  const BenchmarkResult result =
+      engine.measure("slow", [&](Bencher& b) { b.iter([&] { clock.advance(200'000'000); }); });
+  EXPECT_LT(result.samples.size(), 30u);
+  EXPECT_GE(result.samples.size(), 5u);
+  ASSERT_EQ(result.diagnostics.size(), 1u);
+  EXPECT_EQ(result.diagnostics[0].code, "few_samples");
+  EXPECT_THAT(result.diagnostics[0].message, ::testing::HasSubstr("--time-budget"));
+}
+
+struct Tracked {
+  static inline int alive = 0;
+  static inline int peak_alive = 0;
+  FakeClock* clock = nullptr;
+  std::vector<int> payload;
+  explicit Tracked(FakeClock* c) : clock(c), payload(16, 1) {
+    ++alive;
+    peak_alive = std::max(peak_alive, alive);
+  }
+  Tracked(Tracked&& other) noexcept : clock(other.clock), payload(std::move(other.payload)) {
+    ++alive;
+    peak_alive = std::max(peak_alive, alive);
+  }
+  Tracked(const Tracked&) = delete;
+  ~Tracked() {
+    --alive;
+    if (clock) clock->advance(1'000'000);  // a slow drop: must not be timed
+  }
+};
+
+TEST(Engine, SetupAndDropsAreNeverInsideTheTimedRegion) {
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  const BenchmarkResult result = engine.measure("refs", [&](Bencher& b) {
+    b.with_inputs([&] {
+       clock.advance(5'000'000);  // a slow setup: must not be timed
+       return Tracked(&clock);
+     }).bench_refs([&](Tracked& input) {
+      clock.advance(250);
+      return input.payload.size();
+    });
+  });
+  for (double value : per_iteration(result)) EXPECT_DOUBLE_EQ(value, 250.0);
+}
+
+TEST(Engine, OutputsOfBenchValuesAreDroppedAfterTiming) {
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  const BenchmarkResult result = engine.measure("values", [&](Bencher& b) {
+    b.with_inputs([] { return 7; }).bench_values([&](int value) {
+      clock.advance(40);
+      return Tracked(value > 0 ? &clock : nullptr);  // destroyed later, advancing the clock
+    });
+  });
+  for (double value : per_iteration(result)) EXPECT_DOUBLE_EQ(value, 40.0);
+}
+
+TEST(Engine, LargeInputsShrinkTheBatchInsteadOfExhaustingMemory) {
+  FakeClock clock;
+  Settings settings;
+  settings.input_batch_bytes = 10 * sizeof(Tracked);  // room for about 5 inputs and outputs
+  Engine engine = make_engine(clock, settings);
+  Tracked::peak_alive = 0;
+  const BenchmarkResult result = engine.measure("capped", [&](Bencher& b) {
+    b.with_inputs([] { return Tracked(nullptr); }).bench_refs([&](Tracked&) {
+      clock.advance(100);
+    });
+  });
+  EXPECT_GT(result.samples.front().iters, 100u) << "the sample is still many iterations";
+  EXPECT_LE(Tracked::peak_alive, 12) << "but never more than the cap's inputs at once";
+  for (double value : per_iteration(result)) EXPECT_DOUBLE_EQ(value, 100.0);
+}
+
+TEST(Engine, SubtractsThePerSampleOverhead) {
+  FakeClock clock;
+  clock.tick_per_read = 10;  // each read of the clock costs 10 ns of fake time
+  Overhead overhead;
+  overhead.per_sample_ns = 10;  // the stop() read lands inside the region
+  Engine engine = make_engine(clock, Settings{}, overhead);
+  const BenchmarkResult result =
+      engine.measure("overhead", [&](Bencher& b) { b.iter([&] { clock.advance(1'000'000); }); });
+  for (double value : per_iteration(result)) EXPECT_DOUBLE_EQ(value, 1'000'000.0);
+}
+
+TEST(Engine, IterCustomUsesTheUsersTime) {
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  const BenchmarkResult result = engine.measure("custom", [&](Bencher& b) {
+    b.iter_custom([&](std::uint64_t iterations) {
+      clock.advance(static_cast<std::int64_t>(iterations));  // wall time differs from reported
+      return std::chrono::nanoseconds(static_cast<std::int64_t>(iterations) * 500);
+    });
+  });
+  for (double value : per_iteration(result)) EXPECT_DOUBLE_EQ(value, 500.0);
+}
+
+TEST(Engine, TestModeRunsOneIteration) {
+  FakeClock clock;
+  Settings settings;
+  settings.test_mode = true;
+  Engine engine = make_engine(clock, settings);
+  int calls = 0;
+  const BenchmarkResult result = engine.measure("smoke", [&](Bencher& b) {
+    b.iter([&] {
+      ++calls;
+      clock.advance(10);
+    });
+  });
+  EXPECT_EQ(calls, 1);
+  ASSERT_EQ(result.samples.size(), 1u);
+  EXPECT_EQ(result.samples[0].iters, 1u);
+}
+
+TEST(Engine, ABodyThatMeasuresNothingIsAnError) {
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  try {
+    engine.measure("lazy", [](Bencher&) {});
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_THAT(error.what(), ::testing::HasSubstr("lazy measured nothing"));
+  }
+}
+
+TEST(Engine, ABodyThatMeasuresTwiceIsAnError) {
+  FakeClock clock;
+  Settings settings;
+  settings.test_mode = true;
+  Engine engine = make_engine(clock, settings);
+  EXPECT_THROW(engine.measure("twice",
+                              [&](Bencher& b) {
+                                b.iter([] {});
+                                b.iter([] {});
+                              }),
+               std::runtime_error);
+}
+
+TEST(Engine, AnExceptionFromTheBenchmarkNamesIt) {
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  try {
+    engine.measure("throws", [](Bencher& b) { b.iter([]() -> int { throw std::logic_error("boom"); }); });
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& error) {
+    EXPECT_THAT(error.what(), ::testing::HasSubstr("throws threw: boom"));
+  }
+}
+
+TEST(Engine, ThroughputAndCountersAreRecorded) {
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  BenchmarkResult result = engine.measure("throughput", [&](Bencher& b) {
+    b.throughput_bytes(1000).throughput_items(10).counter("ratio", 2.5);
+    b.iter([&] { clock.advance(1000); });
+  });
+  analysis::compute_estimates(result);
+  ASSERT_TRUE(result.estimates.bytes_per_second.has_value());
+  EXPECT_DOUBLE_EQ(*result.estimates.bytes_per_second, 1e9);  // 1000 bytes per µs
+  EXPECT_DOUBLE_EQ(*result.estimates.items_per_second, 1e7);
+  EXPECT_DOUBLE_EQ(result.counters.at("ratio"), 2.5);
+}
+
+TEST(Engine, WarmUpRunsTheCodeBeforeSampling) {
+  FakeClock clock;
+  Settings settings;
+  settings.warm_up_ns = 50'000'000;
+  Engine engine = make_engine(clock, settings);
+  const BenchmarkResult result =
+      engine.measure("warm", [&](Bencher& b) { b.iter([&] { clock.advance(1000); }); });
+  EXPECT_GE(result.warm_up_ns, 50'000'000.0 * 0.9);
+  EXPECT_GT(result.warm_up_iters, 0u);
+}
+
+}  // namespace
+}  // namespace benchkit::measure

@@ -1,0 +1,121 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "benchkit/registry.hpp"
+#include "measure/engine.hpp"
+#include "measure/instances.hpp"
+
+namespace benchkit::measure {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+void no_params(Bencher&) {}
+void two_params(Bencher&, int, std::string) {}
+template <class T>
+void typed(Bencher&, std::size_t) {}
+
+std::vector<std::string> names(const std::vector<Instance>& instances) {
+  std::vector<std::string> result;
+  for (const auto& instance : instances) result.push_back(instance.name);
+  return result;
+}
+
+Registration make(const std::string& name) {
+  return Registration(name, "file.cpp", 1, detail::this_build_facts());
+}
+
+TEST(Registry, APlainFunctionIsOneBenchmark) {
+  Registration r = make("no_params");
+  r.add_function(&no_params);
+  EXPECT_THAT(names(expand({&r})), ElementsAre("no_params"));
+}
+
+TEST(Registry, ParametersCombineAsACartesianProductLastFastest) {
+  Registration r = make("two_params");
+  r.add_function(&two_params).param("n", {1, 2}).param("kind", {"a", "b", "c"});
+  EXPECT_THAT(names(expand({&r})),
+              ElementsAre("two_params/n=1/kind=a", "two_params/n=1/kind=b", "two_params/n=1/kind=c",
+                          "two_params/n=2/kind=a", "two_params/n=2/kind=b",
+                          "two_params/n=2/kind=c"));
+  const auto instances = expand({&r});
+  EXPECT_EQ(instances[4].params.at("n"), "2");
+  EXPECT_EQ(instances[4].params.at("kind"), "b");
+}
+
+TEST(Registry, TypesBecomeNameSuffixes) {
+  Registration r = make("typed");
+  r.add_function(&typed<int>, "<int>").add_function(&typed<double>, "<double>");
+  r.param("size", {8});
+  EXPECT_THAT(names(expand({&r})), ElementsAre("typed<int>/size=8", "typed<double>/size=8"));
+}
+
+TEST(Registry, ParameterValuesReachTheFunction) {
+  static int seen_number = 0;
+  static std::string seen_text;
+  struct Local {
+    static void capture(Bencher&, int number, std::string text) {
+      seen_number = number;
+      seen_text = text;
+    }
+  };
+  Registration r = make("capture");
+  r.add_function(&Local::capture).param("number", {42}).param("text", {"hello"});
+  const auto instances = expand({&r});
+  ASSERT_EQ(instances.size(), 1u);
+  detail::BencherState state;
+  Bencher bencher(state);
+  instances[0].variant->invoker(instances[0].variant->function, bencher, instances[0].values);
+  EXPECT_EQ(seen_number, 42);
+  EXPECT_EQ(seen_text, "hello");
+}
+
+TEST(Registry, AMismatchedParameterCountNamesTheFunctionAndTheFix) {
+  Registration r = make("two_params");
+  r.add_function(&two_params).param("n", {1});
+  try {
+    expand({&r});
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_THAT(error.what(), HasSubstr("two_params"));
+    EXPECT_THAT(error.what(), HasSubstr("takes 2 parameter(s)"));
+    EXPECT_THAT(error.what(), HasSubstr(".param"));
+  }
+}
+
+TEST(Registry, DuplicateNamesAreRefused) {
+  Registration a = make("same");
+  a.add_function(&no_params);
+  Registration b = make("same");
+  b.add_function(&no_params);
+  EXPECT_THROW(expand({&a, &b}), std::invalid_argument);
+}
+
+TEST(Registry, BadParameterNamesAndEmptyValueListsAreRefused) {
+  Registration r = make("bad");
+  EXPECT_THROW(r.param("a/b", {1}), std::invalid_argument);
+  EXPECT_THROW(r.param("", {1}), std::invalid_argument);
+  EXPECT_THROW(r.param("n", std::vector<ParamValue>{}), std::invalid_argument);
+}
+
+TEST(ParamValue, ConvertsToTheFunctionsTypesAndRefusesMismatches) {
+  EXPECT_EQ(ParamValue(64).as<std::size_t>(), 64u);
+  EXPECT_DOUBLE_EQ(ParamValue(0.5).as<double>(), 0.5);
+  EXPECT_EQ(ParamValue("text").as<std::string>(), "text");
+  EXPECT_EQ(ParamValue(0.5).to_string(), "0.5");
+  EXPECT_EQ(ParamValue(1 << 20).to_string(), "1048576");
+  EXPECT_THROW(ParamValue("text").as<int>(), std::invalid_argument);
+  EXPECT_THROW(ParamValue(3).as<std::string>(), std::invalid_argument);
+}
+
+TEST(TypeName, SpellsTheType) {
+  EXPECT_EQ(detail::type_name<int>(), "int");
+  EXPECT_EQ(detail::type_name<std::vector<int>>(), "std::vector<int>");
+}
+
+}  // namespace
+}  // namespace benchkit::measure

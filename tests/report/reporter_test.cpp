@@ -1,0 +1,50 @@
+#include "report/reporter.hpp"
+
+#include <gtest/gtest.h>
+
+#include "support/golden.hpp"
+#include "support/sample_run.hpp"
+
+namespace benchkit::report {
+namespace {
+
+TEST(Reporters, ConsoleMatchesTheGoldenFile) {
+  testing::expect_golden("console.txt",
+                         make_reporter(Format::console)->render(testing::sample_run()));
+}
+
+TEST(Reporters, MarkdownMatchesTheGoldenFile) {
+  testing::expect_golden("report.md", make_reporter(Format::markdown)->render(testing::sample_run()));
+}
+
+TEST(Reporters, CsvMatchesTheGoldenFile) {
+  testing::expect_golden("report.csv", make_reporter(Format::csv)->render(testing::sample_run()));
+}
+
+TEST(Reporters, ColourIsOnlyUsedWhenAsked) {
+  const RunResult run = testing::sample_run();
+  EXPECT_EQ(make_reporter(Format::console)->render(run).find("\033["), std::string::npos);
+  EXPECT_NE(make_reporter(Format::console, Options{true})->render(run).find("\033["),
+            std::string::npos);
+}
+
+TEST(Formats, ParseNamesAndRefuseOthers) {
+  EXPECT_EQ(parse_format("json").value(), Format::json);
+  EXPECT_EQ(parse_format("md").value(), Format::markdown);
+  auto bad = parse_format("xml");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("console, json, markdown or csv"), std::string::npos);
+}
+
+TEST(Units, DurationsUseThreeSignificantDigits) {
+  EXPECT_EQ(format_duration(0.7504), "0.750 ns");
+  EXPECT_EQ(format_duration(12.34), "12.3 ns");
+  EXPECT_EQ(format_duration(4567), "4.57 µs");
+  EXPECT_EQ(format_duration(10'180'000), "10.2 ms");
+  EXPECT_EQ(format_duration(2.5e9), "2.50 s");
+  EXPECT_EQ(format_bytes_per_second(1.5 * 1024 * 1024 * 1024), "1.50 GiB/s");
+  EXPECT_EQ(format_items_per_second(2.7e9), "2.70 G/s");
+}
+
+}  // namespace
+}  // namespace benchkit::report
