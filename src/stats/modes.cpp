@@ -39,7 +39,7 @@ ModeResult kde_modes(std::span<const double> values, const ModeOptions& options)
   ModeResult result;
   if (points.front() == points.back()) {
     result.count = 1;
-    result.locations = {to_units(points.front())};
+    result.locations = {values[0]};  // the value itself, not exp(log(value))
     result.heights = {1.0};
     return result;
   }
