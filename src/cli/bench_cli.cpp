@@ -159,10 +159,9 @@ int run_main(int argc, char** argv) {
     std::error_code error;
     std::filesystem::create_directories(folder, error);
     if (error || access(folder.c_str(), W_OK) != 0) {
-      std::cerr << fmt::format("error: cannot write --out {}: folder {} {}\n", flags.out,
-                               folder.string(),
-                               error ? "cannot be created (" + error.message() + ")"
-                                     : std::string("is not writable"));
+      std::cerr << fmt::format(
+          "error: cannot write --out {}: folder {} {}\n", flags.out, folder.string(),
+          error ? "cannot be created (" + error.message() + ")" : std::string("is not writable"));
       return kUsageError;
     }
   }

@@ -1,3 +1,6 @@
-int main() {
-  return 0;
+// The `benchkit` command's entry point.
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  return benchkit::cli::run_tool(argc, argv);
 }

@@ -29,7 +29,9 @@ class Result {
     return std::get<T>(state_);
   }
   T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
   T& operator*() { return value(); }
+  const T& operator*() const { return value(); }
   const Error& error() const { return std::get<Error>(state_); }
 
  private:

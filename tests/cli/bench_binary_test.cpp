@@ -116,9 +116,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(BenchBinary, HelpExplainsTheFlags) {
   const auto result = run_command(kBench + " --help");
   EXPECT_EQ(result.exit_code, 0);
-  for (const char* flag : {"--filter", "--exact", "--list", "--test", "--time-budget",
-                           "--warm-up", "--sample-size", "--seed", "--format", "--out",
-                           "--quiet", "--color"}) {
+  for (const char* flag : {"--filter", "--exact", "--list", "--test", "--time-budget", "--warm-up",
+                           "--sample-size", "--seed", "--format", "--out", "--quiet", "--color"}) {
     EXPECT_THAT(result.out, HasSubstr(flag));
   }
 }

@@ -43,7 +43,8 @@ TEST(Payload, TheFirstBytesOfRandomArePinned) {
 
 double compression_ratio(const std::string& input) {
   std::vector<char> output(ZSTD_compressBound(input.size()));
-  const std::size_t size = ZSTD_compress(output.data(), output.size(), input.data(), input.size(), 3);
+  const std::size_t size =
+      ZSTD_compress(output.data(), output.size(), input.data(), input.size(), 3);
   return static_cast<double>(input.size()) / static_cast<double>(size);
 }
 

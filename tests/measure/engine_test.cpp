@@ -41,11 +41,14 @@ TEST(Engine, MeasuresTheTimeSpentInsideTheClosure) {
 TEST(Engine, SamplesAreFlatAndLongEnoughForTheClockResolution) {
   FakeClock clock;
   Settings settings;
-  Engine engine(clock, [] {
-    clock::Calibration calibration;
-    calibration.resolution_ns = 20.0;  // 1000 x 20 ns = 20 us, below the 1 ms floor
-    return calibration;
-  }(), Overhead{}, settings);
+  Engine engine(
+      clock,
+      [] {
+        clock::Calibration calibration;
+        calibration.resolution_ns = 20.0;  // 1000 x 20 ns = 20 us, below the 1 ms floor
+        return calibration;
+      }(),
+      Overhead{}, settings);
   const BenchmarkResult result =
       engine.measure("flat", [&](Bencher& b) { b.iter([&] { clock.advance(100); }); });
   ASSERT_FALSE(result.samples.empty());
@@ -252,7 +255,8 @@ TEST(Engine, AnExceptionFromTheBenchmarkNamesIt) {
   FakeClock clock;
   Engine engine = make_engine(clock);
   try {
-    engine.measure("throws", [](Bencher& b) { b.iter([]() -> int { throw std::logic_error("boom"); }); });
+    engine.measure("throws",
+                   [](Bencher& b) { b.iter([]() -> int { throw std::logic_error("boom"); }); });
     FAIL() << "expected an error";
   } catch (const std::runtime_error& error) {
     EXPECT_THAT(error.what(), ::testing::HasSubstr("throws threw: boom"));

@@ -38,10 +38,9 @@ TEST(Registry, APlainFunctionIsOneBenchmark) {
 TEST(Registry, ParametersCombineAsACartesianProductLastFastest) {
   Registration r = make("two_params");
   r.add_function(&two_params).param("n", {1, 2}).param("kind", {"a", "b", "c"});
-  EXPECT_THAT(names(expand({&r})),
-              ElementsAre("two_params/n=1/kind=a", "two_params/n=1/kind=b", "two_params/n=1/kind=c",
-                          "two_params/n=2/kind=a", "two_params/n=2/kind=b",
-                          "two_params/n=2/kind=c"));
+  EXPECT_THAT(names(expand({&r})), ElementsAre("two_params/n=1/kind=a", "two_params/n=1/kind=b",
+                                               "two_params/n=1/kind=c", "two_params/n=2/kind=a",
+                                               "two_params/n=2/kind=b", "two_params/n=2/kind=c"));
   const auto instances = expand({&r});
   EXPECT_EQ(instances[4].params.at("n"), "2");
   EXPECT_EQ(instances[4].params.at("kind"), "b");

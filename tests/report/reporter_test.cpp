@@ -14,7 +14,8 @@ TEST(Reporters, ConsoleMatchesTheGoldenFile) {
 }
 
 TEST(Reporters, MarkdownMatchesTheGoldenFile) {
-  testing::expect_golden("report.md", make_reporter(Format::markdown)->render(testing::sample_run()));
+  testing::expect_golden("report.md",
+                         make_reporter(Format::markdown)->render(testing::sample_run()));
 }
 
 TEST(Reporters, CsvMatchesTheGoldenFile) {

@@ -1,0 +1,21 @@
+// The `benchkit` command's subcommands, one file each: add_X_command registers the
+// subcommand on the app and returns the function to run when it was chosen.
+#pragma once
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace benchkit::cli {
+
+// Exit status of a subcommand: 0 success, 1 a finding (e.g. a regression), 2 usage/input error.
+using CommandRunner = std::function<int()>;
+
+CommandRunner add_report_command(CLI::App& app);
+
+// The whole command; tool_main.cpp only calls this.
+int run_tool(int argc, char** argv);
+
+}  // namespace benchkit::cli

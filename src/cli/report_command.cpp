@@ -1,0 +1,67 @@
+// `benchkit report FILE`: renders a result file in any format, recomputing absent estimates.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+
+#include "analysis/estimates.hpp"
+#include "cli/commands.hpp"
+#include "model/result_json.hpp"
+#include "report/reporter.hpp"
+#include "store/atomic_file.hpp"
+
+namespace benchkit::cli {
+
+namespace {
+struct ReportOptions {
+  std::string file;
+  std::string format = "console";
+  std::string out;
+  bool recompute = false;
+};
+}  // namespace
+
+CommandRunner add_report_command(CLI::App& app) {
+  auto options = std::make_shared<ReportOptions>();
+  CLI::App* command = app.add_subcommand(
+      "report",
+      "Show a result file (from a bench binary's --out, or any file in the benchkit/result "
+      "format) as a table, Markdown, CSV or JSON. Estimates absent from the file are computed "
+      "from its samples.");
+  command->add_option("file", options->file, "Result file (JSON)")->required();
+  command->add_option("--format", options->format, "console, json, markdown or csv")
+      ->check(CLI::IsMember({"console", "json", "markdown", "md", "csv"}));
+  command->add_option("--out", options->out, "Write to this file (atomically) instead of stdout");
+  command->add_flag("--recompute", options->recompute,
+                    "Recompute every estimate from the samples, even those in the file");
+  return [command, options]() -> int {
+    if (!command->parsed()) return -1;
+    const auto text = store::read_file(options->file);
+    if (!text) {
+      std::cerr << "error: " << text.error().message << "\n";
+      return 2;
+    }
+    auto parsed = model::from_json(*text, options->file);
+    if (!parsed) {
+      std::cerr << "error: " << parsed.error().message << "\n";
+      return 2;
+    }
+    RunResult run = parsed->run;
+    if (options->recompute || !parsed->estimates_present) analysis::compute_estimates(run);
+    const auto format = report::parse_format(options->format);
+    const std::string rendered = report::make_reporter(format.value())->render(run);
+    if (options->out.empty()) {
+      std::cout << rendered;
+      return 0;
+    }
+    const auto written = store::write_file_atomically(options->out, rendered);
+    if (!written) {
+      std::cerr << "error: " << written.error().message << "\n";
+      return 2;
+    }
+    return 0;
+  };
+}
+
+}  // namespace benchkit::cli

@@ -1,0 +1,57 @@
+// The `benchkit` command: subcommands wired together; each lives in its own *_command.cpp.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <vector>
+
+#include "benchkit_build_info.hpp"
+#include "cli/commands.hpp"
+
+namespace benchkit::cli {
+
+int run_tool(int argc, char** argv) {
+  CLI::App app{
+      "benchkit: performance measurement people can trust.\n"
+      "Bench binaries (linked with benchkit::main) measure; this command works on "
+      "their results.",
+      "benchkit"};
+  app.set_version_flag("--version", build_info::version);
+  app.require_subcommand(1);
+  std::vector<CommandRunner> runners;
+  runners.push_back(add_report_command(app));
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string name = argv[1];
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      known = known || sub->get_name() == name;
+    }
+    if (!known) {
+      std::cerr << fmt::format(
+          "error: unknown subcommand \"{}\"; run benchkit --help to see the "
+          "subcommands\n",
+          name);
+      return 2;
+    }
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForVersion& version) {
+    return app.exit(version);
+  } catch (const CLI::ParseError& error) {
+    std::cerr << fmt::format(
+        "error: {}\nRun benchkit --help to see the subcommands, or "
+        "benchkit SUBCOMMAND --help for one.\n",
+        error.what());
+    return 2;
+  }
+  for (const CommandRunner& runner : runners) {
+    const int status = runner();
+    if (status >= 0) return status;
+  }
+  return 2;
+}
+
+}  // namespace benchkit::cli

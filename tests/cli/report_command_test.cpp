@@ -1,0 +1,57 @@
+// `benchkit report` as a user runs it.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "support/run_command.hpp"
+
+namespace benchkit {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_command;
+
+const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
+
+std::string write_temp(const std::string& name, const std::string& content) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << content;
+  return path;
+}
+
+TEST(ReportCommand, ComputesEstimatesOfAMinimalFile) {
+  const std::string path =
+      write_temp("minimal.json",
+                 R"({"schema":"benchkit/result","version":1,"benchmarks":[{"name":"external",
+          "samples":[{"iters":10,"ns":1000},{"iters":10,"ns":3000},{"iters":10,"ns":2000}]}]})");
+  const auto result = run_command(kTool + " report " + path + " --format csv");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("external,micro,200,100,300,"));
+}
+
+TEST(ReportCommand, AMissingFileIsNamed) {
+  const auto result = run_command(kTool + " report /no/such/result.json");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr("cannot read /no/such/result.json"));
+}
+
+TEST(ReportCommand, AMalformedFileNamesThePlace) {
+  const std::string path = write_temp(
+      "bad.json",
+      R"({"schema":"benchkit/result","version":1,"benchmarks":[{"name":"a","samples":[{"iters":1}]}]})");
+  const auto result = run_command(kTool + " report " + path);
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr("benchmarks[0].samples[0].ns: missing"));
+}
+
+TEST(Tool, UnknownSubcommandsAndFlagsAreUsageErrors) {
+  EXPECT_EQ(run_command(kTool + " frobnicate").exit_code, 2);
+  EXPECT_THAT(run_command(kTool + " frobnicate").err, HasSubstr("unknown subcommand"));
+  EXPECT_EQ(run_command(kTool + " report --bogus x").exit_code, 2);
+  EXPECT_EQ(run_command(kTool).exit_code, 2);
+  EXPECT_EQ(run_command(kTool + " --version").exit_code, 0);
+}
+
+}  // namespace
+}  // namespace benchkit
