@@ -16,7 +16,7 @@
 namespace benchkit::stats {
 
 enum class BootstrapMethod {
-  // studentized for bootstrap_mean, bca for any other statistic.
+  // studentized for bootstrap_mean (bca below 5 values), bca for any other statistic.
   automatic,
   // The (1-c)/2 and (1+c)/2 type-7 quantiles of the replicates (Efron 1979; Criterion.rs).
   percentile,

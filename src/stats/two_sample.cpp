@@ -18,7 +18,7 @@ namespace {
 
 // R's wilcox.test and our automatic choice: exact below 50 values a side.
 constexpr std::size_t exact_size_limit = 50;
-// Work budget of an explicitly requested exact distribution, min(m,n) · m · n · max(m,n) cells
+// Work budget of an explicitly requested exact distribution, (m·n)² cells
 // (about 0.1 s); beyond it the normal approximation is accurate to well under 10⁻³ anyway.
 constexpr double max_exact_cells = 4e7;
 

@@ -58,8 +58,9 @@ ShiftEstimate hodges_lehmann_shift(std::span<const double> baseline,
 // u/(m·n) estimates P(candidate > baseline) + ½ P(=) (the "probability of superiority").
 // Exact: the permutation distribution of U (ranks.hpp). Asymptotic: z = (|u - mn/2| - ½)/σ_U,
 // σ_U² = mn/12 · ((N + 1) - Σ(t³ - t)/(N(N - 1))), p = 2(1 - Φ(z)), at most 1 (scipy's
-// mannwhitneyu with use_continuity=True). Explicit exact is refused (throws) past m·n·min(m,n)
-// > 4·10⁷ cells of work. Empty side: throws. Every value tied (σ_U = 0): p = 1, z = 0.
+// mannwhitneyu with use_continuity=True). Explicit exact is refused (throws) when its work,
+// (m·n)² cells, exceeds 4·10⁷ (about 20 × 300 values). Empty side: throws. Every value tied (σ_U =
+// 0): p = 1, z = 0.
 struct MannWhitneyResult {
   double u = 0.0;
   double probability_of_superiority = 0.5;  // u / (m·n)

@@ -45,7 +45,8 @@ TEST(HierarchicalCalibration, ProcessIsTheUnitOfVariation) {
   // change. A sample-level test would see 400 samples a side and flag the process-to-process
   // differences most of the time; the process-level test must keep its 5% level, and the ratio
   // interval must cover 1.
-  const std::size_t trials = testing::sanitized ? 100 : 400;
+  // Under the sanitizer a few trials check memory and UB only; the rates are not asserted.
+  const std::size_t trials = testing::sanitized ? 30 : 400;
   HierarchicalOptions options;
   options.resamples = 500;  // enough for a 95% percentile interval's coverage at this precision
   Draw draw(55);
@@ -65,6 +66,7 @@ TEST(HierarchicalCalibration, ProcessIsTheUnitOfVariation) {
       "[calibration] hierarchical compare, 8 processes x 50 samples: false alarms "
       "%.1f%%, ratio CI coverage %.1f%% over %zu trials\n",
       100.0 * rate, 100.0 * coverage, trials);
+  if (testing::sanitized) return;
   EXPECT_LE(rate, 0.09);
   EXPECT_GE(coverage, 0.88);  // a percentile bootstrap over 8 units under-covers a little
 }
