@@ -1,0 +1,48 @@
+// The once-per-run warnings about the machine (frequency scaling, turbo, high load, virtual
+// machine): typed values with advice, derived from the checks, printed once per run and
+// silenced with --no-machine-warnings or BENCHKIT_NO_MACHINE_WARNINGS=1.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchkit/result.hpp"
+#include "system/checks.hpp"
+#include "system/machine_files.hpp"
+
+namespace benchkit::system {
+
+enum class MachineWarningKind { frequency_scaling, turbo, high_load, virtual_machine };
+
+// "frequency_scaling", "turbo", "high_load", "virtual_machine".
+std::string_view to_string(MachineWarningKind kind);
+
+struct MachineWarning {
+  MachineWarningKind kind;
+  std::string message;  // what was seen, e.g. "CPU frequency scaling: governor powersave ..."
+  std::string advice;   // what to do, with the command where there is one
+};
+
+// One warning per check among frequency_governor, turbo, load and virtual_machine whose status
+// is `warning`, in that order. Checks that are `ok` or `unknown` give none.
+std::vector<MachineWarning> machine_warnings(const std::vector<Check>& checks);
+
+// Reads the four checks from `files` (RootedMachineFiles("/") for this machine) and returns
+// their warnings.
+std::vector<MachineWarning> machine_warnings(const MachineFiles& files);
+
+// As Diagnostics with codes "machine_<kind>" and severity "warning", for a result's context.
+std::vector<Diagnostic> to_diagnostics(const std::vector<MachineWarning>& warnings);
+
+// The lines to print once per run: "warning: <message>\n  <advice>\n" for each.
+std::string format_machine_warnings(const std::vector<MachineWarning>& warnings);
+
+// Whether BENCHKIT_NO_MACHINE_WARNINGS, given its value (nullptr when unset), silences the
+// warnings: any value but "", "0", "false", "no" and "off" does.
+bool machine_warnings_silenced(const char* environment_value);
+
+// machine_warnings_silenced(getenv("BENCHKIT_NO_MACHINE_WARNINGS")).
+bool machine_warnings_silenced_by_environment();
+
+}  // namespace benchkit::system
