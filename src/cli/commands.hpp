@@ -14,6 +14,7 @@ namespace benchkit::cli {
 using CommandRunner = std::function<int()>;
 
 CommandRunner add_report_command(CLI::App& app);
+CommandRunner add_system_command(CLI::App& app);
 
 // The whole command; tool_main.cpp only calls this.
 int run_tool(int argc, char** argv);
