@@ -74,7 +74,10 @@ std::optional<std::set<int>> parse_cpu_list(std::string_view text) {
     const auto first = parse_cpu_number(group.substr(0, dash));
     const auto last =
         dash == std::string_view::npos ? first : parse_cpu_number(group.substr(dash + 1));
-    if (!first || !last || *last < *first) return std::nullopt;
+    // Far above the largest CPU count Linux builds for (CONFIG_NR_CPUS is at most 8192 with
+    // MAXSMP): a bigger number is garbage, and expanding it would exhaust memory.
+    constexpr int kMaxCpu = 1 << 16;
+    if (!first || !last || *last < *first || *last > kMaxCpu) return std::nullopt;
     if (size == 1) used = 1;
     for (int cpu = *first; cpu <= *last; ++cpu) {
       if ((cpu - *first) % size < used) cpus.insert(cpu);

@@ -20,6 +20,7 @@ TEST(ParseCpuList, RejectsMalformedAndMachineDependentLists) {
   EXPECT_FALSE(parse_cpu_list("all"));
   EXPECT_FALSE(parse_cpu_list("0-7:3/2"));
   EXPECT_FALSE(parse_cpu_list("0-7:1"));
+  EXPECT_FALSE(parse_cpu_list("0-2000000000"));  // garbage, not a machine
 }
 
 TEST(KernelParameter, FindsValuesAndBareFlags) {
