@@ -18,6 +18,12 @@ struct Sample {
   std::uint64_t iters = 1;
   double ns = 0.0;
   std::map<std::string, double> counters;
+  // Which worker process took the sample (0 for a single-process run): with several, the
+  // process, not the sample, is the unit of variation when comparing.
+  std::uint32_t process = 0;
+  // The round of an interleaved run (A B B A ...): samples of two runs with the same round
+  // were taken side by side and are compared as pairs.
+  std::optional<std::uint32_t> round;
 };
 
 // A point estimate with the bounds of its confidence interval (equal to the estimate when no
@@ -76,6 +82,11 @@ struct BenchmarkResult {
   double overhead_ns_per_sample = 0.0;
   std::uint64_t warm_up_iters = 0;
   double warm_up_ns = 0.0;
+  // Time of the very first call of the measured code (in the warm-up): lazy initialisation
+  // shows here.
+  std::optional<double> first_iteration_ns;
+  // Time spent outside the timed region while sampling (making inputs, dropping outputs).
+  double untimed_ns = 0.0;
   Memory memory;
   Estimates estimates;
   std::vector<Diagnostic> diagnostics;
@@ -107,7 +118,8 @@ struct Context {
   std::uint64_t seed = 0;
   std::map<std::string, std::string> tags;
   std::map<std::string, std::string> clock;  // clock name, resolution and read cost
-  std::vector<std::string> notes;            // run-wide notes, e.g. counters unavailable
+  // Run-wide findings, printed once: debug build, frequency scaling, counters unavailable...
+  std::vector<Diagnostic> warnings;
 };
 
 struct RunResult {

@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
 #include "benchkit_build_info.hpp"
 #include "clock/perf_counters.hpp"
@@ -64,6 +65,10 @@ BenchmarkResult run_one(const RunSettings& settings, const std::string& name,
   measure::Engine engine(*clock.clock, clock.calibration, clock.overhead, settings.engine, probes);
   BenchmarkResult result = engine.measure(name, body);
   analysis::compute_estimates(result);
+  if (!settings.engine.test_mode) {
+    analysis::diagnose(result, analysis::ClockFacts{clock.calibration.resolution_ns,
+                                                    clock.overhead.per_iteration_ns});
+  }
   return result;
 }
 
@@ -95,7 +100,8 @@ RunResult run_instances(const RunSettings& settings, const std::vector<measure::
   if (settings.counters && !settings.engine.test_mode) {
     counters = clock::open_hardware_counters();
     if (!counters->available()) {
-      run.context.notes.push_back(counters->unavailable_reason());
+      run.context.warnings.push_back(
+          Diagnostic{"counters_unavailable", "info", counters->unavailable_reason()});
       counters.reset();
     }
   }
@@ -117,10 +123,12 @@ RunResult run_instances(const RunSettings& settings, const std::vector<measure::
     if (facts.assertions) run.context.assertions = true;
   }
   if (!unoptimised.empty()) {
-    run.context.notes.push_back(fmt::format(
-        "benchmarks in {} were compiled without optimisation: timings of a debug build say "
-        "little about release performance; build with -O2 (CMAKE_BUILD_TYPE=Release)",
-        *unoptimised.begin()));
+    run.context.warnings.push_back(Diagnostic{
+        "debug_build", "warning",
+        fmt::format(
+            "benchmarks in {} were compiled without optimisation: timings of a debug build say "
+            "little about release performance; build with -O2 (CMAKE_BUILD_TYPE=Release)",
+            *unoptimised.begin())});
   }
 
   failures = 0;

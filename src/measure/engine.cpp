@@ -187,11 +187,20 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
     sample.iters = iterations;
     sample.ns = elapsed;
     timer.fill_counters(sample);
+    // The resident set after each sample, outside the timed region: memory that grows with
+    // the iterations run shows as a rising series (the memory_growth diagnostic).
+    if (probes_.memory) {
+      if (const auto rss = probes_.memory->rss_bytes()) {
+        sample.counters["rss_bytes"] = static_cast<double>(*rss);
+      }
+    }
     result.samples.push_back(std::move(sample));
   };
 
   if (settings_.test_mode) {
-    record(1, run_batch(1));
+    const double elapsed = run_batch(1);
+    result.first_iteration_ns = elapsed;
+    record(1, elapsed);
     return;
   }
 
@@ -208,6 +217,7 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
   for (;;) {
     last_elapsed = run_batch(iterations);
     last_iterations = iterations;
+    if (!result.first_iteration_ns) result.first_iteration_ns = last_elapsed;
     result.warm_up_iters += iterations;
     result.warm_up_ns += last_elapsed;
     const std::int64_t spent = clock_.now_ns() - warm_up_start;
@@ -244,7 +254,10 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
   per_iteration.reserve(settings_.min_samples * 2);
   const double overhead_per_sample = overhead_.per_sample_ns;
   for (;;) {
+    const std::int64_t batch_start = clock_.now_ns();
     const double elapsed = run_batch(iterations);
+    result.untimed_ns +=
+        std::max(0.0, static_cast<double>(clock_.now_ns() - batch_start) - elapsed);
     record(iterations, elapsed);
     const double n = static_cast<double>(iterations);
     per_iteration.push_back(std::max(0.0, elapsed - overhead_per_sample) / n);

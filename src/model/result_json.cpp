@@ -42,7 +42,11 @@ ordered_json context_json(const Context& c) {
   j["seed"] = c.seed;
   j["tags"] = c.tags;
   j["clock"] = c.clock;
-  j["notes"] = c.notes;
+  ordered_json warnings = ordered_json::array();
+  for (const Diagnostic& d : c.warnings) {
+    warnings.push_back({{"code", d.code}, {"severity", d.severity}, {"message", d.message}});
+  }
+  j["warnings"] = std::move(warnings);
   return j;
 }
 
@@ -54,6 +58,8 @@ ordered_json benchmark_json(const BenchmarkResult& b) {
   ordered_json samples = ordered_json::array();
   for (const Sample& s : b.samples) {
     ordered_json sample{{"iters", s.iters}, {"ns", s.ns}};
+    if (s.process != 0) sample["process"] = s.process;
+    if (s.round) sample["round"] = *s.round;
     if (!s.counters.empty()) sample["counters"] = s.counters;
     samples.push_back(std::move(sample));
   }
@@ -63,6 +69,8 @@ ordered_json benchmark_json(const BenchmarkResult& b) {
   if (!b.counters.empty()) j["counters"] = b.counters;
   j["overhead"] = {{"ns_per_sample", b.overhead_ns_per_sample}};
   j["warm_up"] = {{"iters", b.warm_up_iters}, {"ns", b.warm_up_ns}};
+  if (b.first_iteration_ns) j["warm_up"]["first_iteration_ns"] = *b.first_iteration_ns;
+  j["untimed_ns"] = b.untimed_ns;
   ordered_json memory = ordered_json::object();
   if (b.memory.peak_rss_bytes) memory["peak_rss_bytes"] = *b.memory.peak_rss_bytes;
   if (b.memory.rss_growth_bytes) memory["rss_growth_bytes"] = *b.memory.rss_growth_bytes;
@@ -178,6 +186,23 @@ struct Reader {
     return result;
   }
 
+  std::vector<Diagnostic> diagnostics(const ordered_json& object, const char* key,
+                                      const std::string& path) const {
+    std::vector<Diagnostic> result;
+    const ordered_json* list = member(object, key);
+    if (!list) return result;
+    const std::string where = path + "." + key;
+    if (!list->is_array()) fail(where, "expected an array");
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string here = fmt::format("{}[{}]", where, i);
+      const ordered_json& d = (*list)[i];
+      if (!d.is_object()) fail(here, "expected an object with code and message");
+      result.push_back(
+          Diagnostic{text(d, "code", here), text(d, "severity", here), text(d, "message", here)});
+    }
+    return result;
+  }
+
   Estimate estimate(const ordered_json& object, const char* key, const std::string& path) const {
     Estimate e;
     const ordered_json* value = member(object, key);
@@ -226,12 +251,7 @@ struct Reader {
     c.seed = count(j, "seed", path, false);
     c.tags = text_map(j, "tags", path);
     c.clock = text_map(j, "clock", path);
-    if (const ordered_json* notes = member(j, "notes")) {
-      if (!notes->is_array()) fail("context.notes", "expected an array of strings");
-      for (const auto& note : *notes) {
-        if (note.is_string()) c.notes.push_back(note.get<std::string>());
-      }
-    }
+    c.warnings = diagnostics(j, "warnings", "context");
     return c;
   }
 
@@ -264,6 +284,9 @@ struct Reader {
       sample.ns = number(s, "ns", here, true);
       if (!(sample.ns >= 0)) fail(here + ".ns", "must be a non-negative number of nanoseconds");
       sample.counters = number_map(s, "counters", here);
+      sample.process = static_cast<std::uint32_t>(count(s, "process", here, false));
+      if (member(s, "round"))
+        sample.round = static_cast<std::uint32_t>(count(s, "round", here, true));
       b.samples.push_back(std::move(sample));
     }
     if (member(j, "bytes_per_iteration")) {
@@ -273,12 +296,16 @@ struct Reader {
       b.items_per_iteration = count(j, "items_per_iteration", path, true);
     }
     b.counters = number_map(j, "counters", path);
+    b.untimed_ns = number(j, "untimed_ns", path, false);
     if (const ordered_json* overhead = member(j, "overhead")) {
       b.overhead_ns_per_sample = number(*overhead, "ns_per_sample", path + ".overhead", false);
     }
     if (const ordered_json* warm = member(j, "warm_up")) {
       b.warm_up_iters = count(*warm, "iters", path + ".warm_up", false);
       b.warm_up_ns = number(*warm, "ns", path + ".warm_up", false);
+      if (member(*warm, "first_iteration_ns")) {
+        b.first_iteration_ns = number(*warm, "first_iteration_ns", path + ".warm_up", true);
+      }
     }
     if (const ordered_json* memory = member(j, "memory")) {
       const std::string here = path + ".memory";
@@ -320,16 +347,7 @@ struct Reader {
     } else {
       has_estimates = false;
     }
-    if (const ordered_json* diagnostics = member(j, "diagnostics")) {
-      if (!diagnostics->is_array()) fail(path + ".diagnostics", "expected an array");
-      for (std::size_t i = 0; i < diagnostics->size(); ++i) {
-        const std::string here = fmt::format("{}.diagnostics[{}]", path, i);
-        const ordered_json& d = (*diagnostics)[i];
-        if (!d.is_object()) fail(here, "expected an object with code and message");
-        b.diagnostics.push_back(
-            Diagnostic{text(d, "code", here), text(d, "severity", here), text(d, "message", here)});
-      }
-    }
+    b.diagnostics = diagnostics(j, "diagnostics", path);
     return b;
   }
 };

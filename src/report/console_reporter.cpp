@@ -93,9 +93,11 @@ class ConsoleReporter final : public Reporter {
         out += fmt::format("{} [{}]: {}\n", b.name, d.code, d.message);
       }
     }
-    if (!run.context.notes.empty()) {
+    if (!run.context.warnings.empty()) {
       out += "\n";
-      for (const std::string& note : run.context.notes) out += "note: " + note + "\n";
+      for (const Diagnostic& warning : run.context.warnings) {
+        out += fmt::format("{} [{}]: {}\n", warning.severity, warning.code, warning.message);
+      }
     }
     return out;
   }

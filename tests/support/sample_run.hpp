@@ -27,7 +27,7 @@ inline RunResult sample_run() {
   c.command_line = "/tmp/bench --out result.json";
   c.seed = 7;
   c.clock["name"] = "steady_clock";
-  c.notes.push_back("hardware counters unavailable: example");
+  c.warnings.push_back({"counters_unavailable", "info", "hardware counters unavailable: example"});
 
   BenchmarkResult hash;
   hash.name = "hash/size=64";

@@ -1,0 +1,218 @@
+#include "analysis/diagnostics.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "stats/modes.hpp"
+#include "stats/summary.hpp"
+#include "stats/trend.hpp"
+
+namespace benchkit::analysis {
+namespace {
+
+// A trend must be this unlikely under "no trend" to be reported: a suite runs many benchmarks,
+// and at 0.001 a hundred clean benchmarks raise a false drift flag one time in ten.
+constexpr double kTrendSignificance = 0.001;
+// ... and large enough to matter: 5% between the first and the last fifth of the samples
+// (smaller drifts are within what a shared machine does on its own).
+constexpr double kDriftMagnitude = 0.05;
+// Memory growth below 1 MiB is allocator and page-granularity noise.
+constexpr double kMemoryGrowthBytes = 1024.0 * 1024.0;
+// A first call more than 100 times the median and more than 1 ms longer is a one-off cost
+// (lazy initialisation), not the cold caches every first call pays.
+constexpr double kColdFirstRatio = 100.0;
+constexpr double kColdFirstExcessNs = 1e6;
+// The first samples (median of the first 3) 50% slower than the rest: the cost leaked past the
+// warm-up into the samples.
+constexpr double kColdSamplesRatio = 1.5;
+// Within 2 empty-loop iterations of nothing: indistinguishable from no work at all.
+constexpr double kEmptyLoopMultiple = 2.0;
+// nanobench's threshold for "unstable": half the samples more than 5% from the median.
+constexpr double kUnstableMdape = 0.05;
+// Making inputs 5 times slower than measuring them, and at least 100 ms of it, makes the suite
+// slow for nothing.
+constexpr double kSlowSetupRatio = 5.0;
+constexpr double kSlowSetupNs = 100e6;
+// Below 10 samples trends and modes cannot be told from noise.
+constexpr std::size_t kMinSamplesForShape = 10;
+
+bool has(const BenchmarkResult& result, const char* code) {
+  return std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                     [&](const Diagnostic& d) { return d.code == code; });
+}
+
+void add(BenchmarkResult& result, const char* code, std::string message) {
+  if (!has(result, code)) result.diagnostics.push_back({code, "warning", std::move(message)});
+}
+
+std::string duration(double ns) {
+  if (ns < 1e3) return fmt::format("{:.3g} ns", ns);
+  if (ns < 1e6) return fmt::format("{:.3g} µs", ns / 1e3);
+  if (ns < 1e9) return fmt::format("{:.3g} ms", ns / 1e6);
+  return fmt::format("{:.3g} s", ns / 1e9);
+}
+
+double median_of(std::vector<double> values) {
+  return stats::median(values);
+}
+
+// Median of the first and of the last fifth (at least 2 values each).
+std::pair<double, double> ends(const std::vector<double>& series) {
+  const std::size_t part = std::max<std::size_t>(2, series.size() / 5);
+  std::vector<double> first(series.begin(), series.begin() + static_cast<std::ptrdiff_t>(part));
+  std::vector<double> last(series.end() - static_cast<std::ptrdiff_t>(part), series.end());
+  return {median_of(first), median_of(last)};
+}
+
+void check_drift(BenchmarkResult& result, const std::vector<double>& times) {
+  if (times.size() < kMinSamplesForShape) return;
+  const stats::TrendResult trend = stats::mann_kendall(times);
+  if (trend.p_value >= kTrendSignificance) return;
+  const auto [first, last] = ends(times);
+  if (first <= 0) return;
+  const double change = last / first - 1.0;
+  if (std::fabs(change) < kDriftMagnitude) return;
+  add(result, code::drift,
+      fmt::format("time per iteration {} {:.0f}% from the first to the last samples ({} → {}, "
+                  "Mann–Kendall p = {:.1g}): typical of state that grows between iterations, "
+                  "such as a buffer cleared outside the timed closure so that every iteration "
+                  "appends to it. Reset such state inside the closure, or make a fresh input "
+                  "per iteration with with_inputs",
+                  change > 0 ? "rose" : "fell", std::fabs(change) * 100.0, duration(first),
+                  duration(last), trend.p_value));
+}
+
+void check_memory_growth(BenchmarkResult& result) {
+  std::vector<double> rss;
+  double iterations = 0;
+  for (const Sample& sample : result.samples) {
+    const auto it = sample.counters.find("rss_bytes");
+    if (it == sample.counters.end()) return;
+    rss.push_back(it->second);
+    iterations += static_cast<double>(sample.iters);
+  }
+  if (rss.size() < kMinSamplesForShape) return;
+  const double growth = rss.back() - rss.front();
+  if (growth < kMemoryGrowthBytes) return;
+  const stats::TrendResult trend = stats::mann_kendall(rss);
+  if (trend.p_value >= kTrendSignificance || trend.s <= 0) return;
+  const double first_iterations = static_cast<double>(result.samples.front().iters);
+  const double per_iteration = growth / std::max(1.0, iterations - first_iterations);
+  add(result, code::memory_growth,
+      fmt::format("resident memory grew by {:.1f} MiB over the samples, about {:.3g} bytes per "
+                  "iteration: the benchmark keeps something from every iteration (a container "
+                  "appended to and cleared outside the closure, a cache without bound). Clear "
+                  "it inside the closure or use with_inputs so each iteration starts fresh",
+                  growth / 1024.0 / 1024.0, per_iteration));
+}
+
+void check_cold_start(BenchmarkResult& result, const std::vector<double>& times) {
+  const double median = result.estimates.median.value;
+  if (median <= 0) return;
+  if (result.first_iteration_ns && result.warm_up_iters > 0) {
+    const double first = *result.first_iteration_ns;
+    if (first > kColdFirstRatio * median && first - median > kColdFirstExcessNs) {
+      add(result, code::cold_start,
+          fmt::format("the first call took {} ({:.0f}× the median of {}): lazy initialisation "
+                      "(a regex compiled, a table built, a cache filled) inside the measured "
+                      "code. The warm-up absorbed it here, but a one-shot run would not: do it "
+                      "before measuring, outside the closure",
+                      duration(first), first / median, duration(median)));
+      return;
+    }
+  }
+  if (times.size() < kMinSamplesForShape) return;
+  std::vector<double> head(times.begin(), times.begin() + 3);
+  const double head_median = median_of(head);
+  if (head_median > kColdSamplesRatio * median) {
+    add(result, code::cold_start,
+        fmt::format("the first samples ran {:.1f}× slower than the median ({} against {}): "
+                    "something is initialised lazily in the measured code or caches are still "
+                    "cold. Set it up before measuring, or raise the warm-up (--warm-up)",
+                    head_median / median, duration(head_median), duration(median)));
+  }
+}
+
+void check_resolution(BenchmarkResult& result, const ClockFacts& clock) {
+  const double median = result.estimates.median.value;
+  if (result.samples.empty()) return;
+  const double iterations = static_cast<double>(result.samples.front().iters);
+  const bool sample_too_short =
+      result.samples.size() > 1 && median * iterations < 1000.0 * clock.resolution_ns;
+  const bool empty_loop =
+      clock.loop_overhead_ns > 0 && median <= kEmptyLoopMultiple * clock.loop_overhead_ns;
+  if (!sample_too_short && !empty_loop) return;
+  add(result, code::below_resolution,
+      fmt::format("{} per iteration is {}: the work may have been optimised away. Pass inputs "
+                  "through benchkit::black_box, return the result from the closure, or do more "
+                  "work per iteration",
+                  duration(median),
+                  empty_loop ? fmt::format("within {:.0f}× the cost of an empty loop iteration "
+                                           "({})",
+                                           kEmptyLoopMultiple, duration(clock.loop_overhead_ns))
+                             : fmt::format("too short to time: a sample lasts under 1000 clock "
+                                           "ticks of {}",
+                                           duration(clock.resolution_ns))));
+}
+
+void check_unstable(BenchmarkResult& result) {
+  if (result.samples.size() < kMinSamplesForShape) return;
+  const double mdape = result.estimates.mdape;
+  if (mdape < kUnstableMdape) return;
+  add(result, code::unstable,
+      fmt::format("half the samples are more than {:.1f}% from the median (threshold {:.0f}%): "
+                  "the machine is busy or the work varies between iterations. Close other "
+                  "programs, pin the benchmark to a core (taskset), or give it more time "
+                  "(--time-budget) so the median settles",
+                  mdape * 100.0, kUnstableMdape * 100.0));
+}
+
+void check_modes(BenchmarkResult& result, const std::vector<double>& times) {
+  if (times.size() < 2 * kMinSamplesForShape) return;
+  if (std::any_of(times.begin(), times.end(), [](double t) { return t <= 0; })) return;
+  const stats::ModeResult modes = stats::kde_modes(times);
+  if (modes.count < 2) return;
+  std::string where;
+  for (std::size_t i = 0; i < modes.locations.size(); ++i) {
+    if (i > 0) where += ", ";
+    where += duration(modes.locations[i]);
+  }
+  add(result, code::multimodal,
+      fmt::format("the samples fall into {} groups (around {}): the code has several "
+                  "performance states (two paths, a cache that sometimes hits, a frequency "
+                  "change, a migration between cores). The median mixes them: find which state "
+                  "each sample is in, or pin the benchmark to a core",
+                  modes.count, where));
+}
+
+void check_setup(BenchmarkResult& result) {
+  double timed = 0;
+  for (const Sample& sample : result.samples) timed += sample.ns;
+  if (result.untimed_ns < kSlowSetupNs || result.untimed_ns < kSlowSetupRatio * timed) return;
+  add(result, code::slow_setup,
+      fmt::format("making inputs and dropping outputs took {}, {:.0f}× the {} measured: the "
+                  "suite is slow for nothing. Build one input before measuring and copy it in "
+                  "with_inputs, or measure more work per input",
+                  duration(result.untimed_ns), result.untimed_ns / std::max(timed, 1.0),
+                  duration(timed)));
+}
+
+}  // namespace
+
+void diagnose(BenchmarkResult& result, const ClockFacts& clock) {
+  if (result.samples.empty()) return;
+  const std::vector<double> times = result.per_iteration_ns();
+  check_resolution(result, clock);
+  check_drift(result, times);
+  check_memory_growth(result);
+  check_cold_start(result, times);
+  check_unstable(result);
+  check_modes(result, times);
+  check_setup(result);
+}
+
+}  // namespace benchkit::analysis

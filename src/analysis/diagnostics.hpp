@@ -1,0 +1,31 @@
+// Findings about a measurement that make its numbers less trustworthy, each a typed code with
+// advice (docs/diagnostics.md lists them with their thresholds).
+#pragma once
+
+#include "benchkit/result.hpp"
+
+namespace benchkit::analysis {
+
+// What the diagnostics need to know about the clock of the run.
+struct ClockFacts {
+  double resolution_ns = 1.0;
+  double loop_overhead_ns = 0.0;  // per iteration of an empty measured loop; 0 = unknown
+};
+
+// Appends to result.diagnostics every finding that applies (a code already present is not
+// added twice). Needs result.estimates (compute_estimates first). Pure: reads only `result`.
+void diagnose(BenchmarkResult& result, const ClockFacts& clock);
+
+// The codes, for tests and documentation.
+namespace code {
+inline constexpr const char* drift = "drift";
+inline constexpr const char* memory_growth = "memory_growth";
+inline constexpr const char* cold_start = "cold_start";
+inline constexpr const char* below_resolution = "below_resolution";
+inline constexpr const char* unstable = "unstable";
+inline constexpr const char* multimodal = "multimodal";
+inline constexpr const char* slow_setup = "slow_setup";
+inline constexpr const char* few_samples = "few_samples";
+}  // namespace code
+
+}  // namespace benchkit::analysis
