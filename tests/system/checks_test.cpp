@@ -522,6 +522,19 @@ TEST(CpuQuotaRule, CgroupV2TakesTheTightestAncestor) {
          "0.50 CPUs (/sys/fs/cgroup/a/cpu.max = 50000 100000)");
 }
 
+TEST(ThisMachine, EveryCheckRunsAndSaysSomething) {
+  const RootedMachineFiles files;
+  const auto checks = run_checks(files, probe_hardware_counters);
+  ASSERT_EQ(checks.size(), kAllIds.size());
+  for (const Check& check : checks) {
+    EXPECT_FALSE(check.value.empty()) << check.id;
+    if (check.status == Status::warning) EXPECT_FALSE(check.advice.empty()) << check.id;
+  }
+  // Every Linux machine has /proc/cpuinfo and /proc/loadavg.
+  EXPECT_NE(get(checks, "logical_cpus").status, Status::unknown);
+  EXPECT_NE(get(checks, "load").status, Status::unknown);
+}
+
 TEST(RunTimeChecks, AreTheFourBehindTheRunWarnings) {
   const RootedMachineFiles files(fixture("amd-vm"));
   std::vector<std::string> ids;
