@@ -528,7 +528,9 @@ TEST(ThisMachine, EveryCheckRunsAndSaysSomething) {
   ASSERT_EQ(checks.size(), kAllIds.size());
   for (const Check& check : checks) {
     EXPECT_FALSE(check.value.empty()) << check.id;
-    if (check.status == Status::warning) EXPECT_FALSE(check.advice.empty()) << check.id;
+    if (check.status == Status::warning) {
+      EXPECT_FALSE(check.advice.empty()) << check.id;
+    }
   }
   // Every Linux machine has /proc/cpuinfo and /proc/loadavg.
   EXPECT_NE(get(checks, "logical_cpus").status, Status::unknown);
