@@ -9,11 +9,17 @@
 #include <filesystem>
 #include <iostream>
 
+#include "analysis/compare.hpp"
 #include "benchkit/registry.hpp"
 #include "cli/bench_runner.hpp"
+#include "cli/commands.hpp"
 #include "cli/duration.hpp"
+#include "cli/result_files.hpp"
+#include "model/result_json.hpp"
+#include "report/comparison.hpp"
 #include "report/reporter.hpp"
 #include "store/atomic_file.hpp"
+#include "store/baselines.hpp"
 
 namespace benchkit {
 namespace {
@@ -35,6 +41,12 @@ struct Flags {
   bool quiet = false;
   std::string color = "auto";
   bool no_counters = false;
+  std::string save_baseline;
+  std::string baseline;
+  std::string baseline_file;
+  double noise_threshold = 0.02;
+  std::string adjustment = "holm";
+  bool fail_on_regression = false;
 };
 
 bool want_color(const std::string& mode) {
@@ -93,6 +105,17 @@ int run_main(int argc, char** argv) {
   app.add_option("--color", flags.color, "Colour: auto, always or never (NO_COLOR is honoured)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("--no-counters", flags.no_counters, "Do not open hardware counters");
+  app.add_option("--save-baseline", flags.save_baseline,
+                 "Save this run as baseline NAME (under .benchkit/baselines/, or $BENCHKIT_DIR)");
+  auto* baseline_option =
+      app.add_option("--baseline", flags.baseline,
+                     "Compare this run against saved baseline NAME and give verdicts");
+  app.add_option("--baseline-file", flags.baseline_file,
+                 "Compare this run against a result file (any --out of a bench binary)")
+      ->excludes(baseline_option);
+  cli::add_comparison_flags(app, flags.noise_threshold, flags.adjustment);
+  app.add_flag("--fail-on-regression", flags.fail_on_regression,
+               "Exit with status 1 when a benchmark regressed against the baseline (for CI)");
 
   try {
     app.parse(argc, argv);
@@ -151,6 +174,29 @@ int run_main(int argc, char** argv) {
     return kUsageError;
   }
 
+  // A missing or damaged baseline, or a bad baseline name, is found before the run.
+  std::optional<RunResult> baseline;
+  if (!flags.save_baseline.empty()) {
+    if (const auto path = store::baseline_path(flags.save_baseline); !path) {
+      std::cerr << "error: --save-baseline: " << path.error().message << "\n";
+      return kUsageError;
+    }
+  }
+  if (!flags.baseline.empty() || !flags.baseline_file.empty()) {
+    auto loaded = flags.baseline.empty() ? cli::load_result_file(flags.baseline_file)
+                                         : cli::load_baseline(flags.baseline);
+    if (!loaded) {
+      std::cerr << "error: " << loaded.error().message << "\n";
+      return kUsageError;
+    }
+    baseline = std::move(*loaded);
+  }
+  if (flags.fail_on_regression && !baseline) {
+    std::cerr << "error: --fail-on-regression needs --baseline NAME or --baseline-file PATH to "
+                 "compare against\n";
+    return kUsageError;
+  }
+
   // A bad --out path is found now, not after a long run whose results it would lose.
   if (!flags.out.empty()) {
     const std::filesystem::path out(flags.out);
@@ -188,6 +234,15 @@ int run_main(int argc, char** argv) {
   run.context.command_line = command_line(argc, argv);
 
   const report::Options options{want_color(flags.color)};
+  std::optional<analysis::Comparison> comparison;
+  if (baseline) {
+    comparison = analysis::compare(
+        *baseline, run, cli::comparison_settings(flags.noise_threshold, flags.adjustment));
+  }
+  // stdout carries one document: with a baseline and a machine format (json, csv, markdown)
+  // that is the comparison; the results themselves then go to --out.
+  const bool comparison_on_stdout =
+      comparison && flags.out.empty() && format != report::Format::console;
   if (!flags.out.empty()) {
     const std::string text = report::make_reporter(format, options)->render(run);
     const auto written = store::write_file_atomically(flags.out, text);
@@ -199,15 +254,33 @@ int run_main(int argc, char** argv) {
       std::cout << report::make_reporter(report::Format::console, options)->render(run);
       std::cout << fmt::format("results written to {}\n", flags.out);
     }
-  } else if (!flags.quiet || format != report::Format::console) {
+  } else if (!comparison_on_stdout && (!flags.quiet || format != report::Format::console)) {
     std::cout << report::make_reporter(format, options)->render(run);
+  }
+  int status = 0;
+  if (!flags.save_baseline.empty()) {
+    const auto saved = store::save_baseline(flags.save_baseline, model::to_json(run));
+    if (!saved) {
+      std::cerr << "error: " << saved.error().message << "\n";
+      status = kUsageError;
+    } else if (!flags.quiet && !comparison_on_stdout) {
+      std::cout << fmt::format("baseline {} saved to {}\n", flags.save_baseline, saved->path);
+    }
+  }
+  if (comparison) {
+    if (comparison_on_stdout) {
+      std::cout << report::render_comparison(*comparison, format, options);
+    } else if (!flags.quiet) {
+      std::cout << "\n" << report::render_comparison(*comparison, report::Format::console, options);
+    }
+    if (flags.fail_on_regression && comparison->any_regression()) status = 1;
   }
   std::cout.flush();
   if (failures > 0) {
     std::cerr << fmt::format("{} benchmark(s) failed\n", failures);
     return 1;
   }
-  return 0;
+  return status;
 }
 
 }  // namespace benchkit

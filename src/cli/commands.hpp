@@ -3,6 +3,9 @@
 #pragma once
 
 #include <functional>
+#include <string>
+
+#include "analysis/compare.hpp"
 
 namespace CLI {
 class App;
@@ -14,7 +17,13 @@ namespace benchkit::cli {
 using CommandRunner = std::function<int()>;
 
 CommandRunner add_report_command(CLI::App& app);
+CommandRunner add_compare_command(CLI::App& app);
 CommandRunner add_system_command(CLI::App& app);
+
+// --noise-threshold and --adjust, shared by `compare` and the bench binary.
+void add_comparison_flags(CLI::App& command, double& noise_threshold, std::string& adjustment);
+analysis::CompareSettings comparison_settings(double noise_threshold,
+                                              const std::string& adjustment);
 
 // The whole command; tool_main.cpp only calls this.
 int run_tool(int argc, char** argv);

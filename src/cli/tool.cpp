@@ -20,6 +20,7 @@ int run_tool(int argc, char** argv) {
   app.require_subcommand(1);
   std::vector<CommandRunner> runners;
   runners.push_back(add_report_command(app));
+  runners.push_back(add_compare_command(app));
   runners.push_back(add_system_command(app));
   if (argc > 1 && argv[1][0] != '-') {
     const std::string name = argv[1];

@@ -1,0 +1,80 @@
+// A workload with a tunable amount of work, to measure how often verdicts are right.
+// BENCHKIT_WORK_SCALE (default 1) multiplies the work of every benchmark: 1.05 makes each one
+// 5% slower in a way no compiler can see through. bench/verdicts/measure_rates drives it.
+#include <benchkit/benchkit.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace {
+
+double work_scale() {
+  const char* text = std::getenv("BENCHKIT_WORK_SCALE");
+  return text ? std::strtod(text, nullptr) : 1.0;
+}
+
+std::uint64_t scaled(std::uint64_t amount) {
+  return static_cast<std::uint64_t>(std::llround(static_cast<double>(amount) * work_scale()));
+}
+
+// Compute bound: a dependent chain of multiply-xorshift steps.
+void alu(benchkit::Bencher& b, int steps) {
+  const std::uint64_t count = scaled(static_cast<std::uint64_t>(steps));
+  b.iter([&] {
+    std::uint64_t x = benchkit::black_box(std::uint64_t{0x9E3779B97F4A7C15ULL});
+    for (std::uint64_t i = 0; i < count; ++i) {
+      x ^= x >> 29;
+      x *= 0xBF58476D1CE4E5B9ULL;
+    }
+    return x;
+  });
+}
+BENCHKIT(alu).param("steps", {100, 10'000});
+
+// Memory bound: summing a buffer that fits in L2, and one that does not fit in the caches.
+void sum_buffer(benchkit::Bencher& b, std::size_t kib) {
+  const std::size_t count = scaled(kib * 1024 / sizeof(std::uint32_t));
+  std::vector<std::uint32_t> values(count, 3);
+  b.throughput_bytes(count * sizeof(std::uint32_t));
+  b.iter([&] { return std::accumulate(values.begin(), values.end(), std::uint64_t{0}); });
+}
+BENCHKIT(sum_buffer).param("kib", {128, 16384});
+
+// Allocation: building and dropping many small strings.
+void strings(benchkit::Bencher& b) {
+  const std::size_t count = scaled(200);
+  b.iter([&] {
+    std::vector<std::string> out;
+    out.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) out.emplace_back(40, static_cast<char>('a' + i % 26));
+    return out.size();
+  });
+}
+BENCHKIT(strings);
+
+// Branchy: sorting a fresh copy of random integers (inputs made outside the timed region).
+void sort_copy(benchkit::Bencher& b) {
+  const std::vector<int> source = benchkit::data::random_ints(scaled(2000), 5);
+  b.with_inputs([&] { return source; }).bench_refs([](std::vector<int>& v) {
+    std::sort(v.begin(), v.end());
+  });
+}
+BENCHKIT(sort_copy);
+
+// Floating point: a short series, enough work to be far above the clock.
+void series(benchkit::Bencher& b) {
+  const std::uint64_t terms = scaled(5000);
+  b.iter([&] {
+    double total = 0;
+    for (std::uint64_t k = 1; k <= terms; ++k) total += 1.0 / (static_cast<double>(k) * k);
+    return total;
+  });
+}
+BENCHKIT(series);
+
+}  // namespace

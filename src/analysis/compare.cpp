@@ -1,0 +1,317 @@
+#include "analysis/compare.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "stats/hierarchical.hpp"
+#include "stats/multiple.hpp"
+#include "stats/paired.hpp"
+#include "stats/power.hpp"
+#include "stats/summary.hpp"
+#include "stats/two_sample.hpp"
+
+namespace benchkit::analysis {
+
+const char* to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::regressed:
+      return "regressed";
+    case Verdict::improved:
+      return "improved";
+    case Verdict::unchanged:
+      return "unchanged";
+    case Verdict::inconclusive:
+      return "inconclusive";
+    case Verdict::added:
+      return "added";
+    case Verdict::removed:
+      return "removed";
+  }
+  return "inconclusive";
+}
+
+const char* to_string(Design design) {
+  switch (design) {
+    case Design::independent:
+      return "independent samples";
+    case Design::processes:
+      return "processes";
+    case Design::paired:
+      return "paired rounds";
+  }
+  return "independent samples";
+}
+
+std::size_t Comparison::count(Verdict verdict) const {
+  return static_cast<std::size_t>(
+      std::count_if(benchmarks.begin(), benchmarks.end(),
+                    [&](const BenchmarkComparison& b) { return b.verdict == verdict; }));
+}
+
+namespace {
+
+// Times must be positive for ratios and logs: a sample whose overhead-corrected time is 0
+// (below the clock's resolution) is floored at a thousandth of a nanosecond.
+std::vector<double> positive_times(const BenchmarkResult& result) {
+  std::vector<double> times = result.per_iteration_ns();
+  for (double& t : times) t = std::max(t, 1e-3);
+  return times;
+}
+
+std::map<std::uint32_t, std::vector<double>> by_process(const BenchmarkResult& result) {
+  std::map<std::uint32_t, std::vector<double>> groups;
+  const std::vector<double> times = positive_times(result);
+  for (std::size_t i = 0; i < times.size(); ++i)
+    groups[result.samples[i].process].push_back(times[i]);
+  return groups;
+}
+
+// Per-round medians, for rounds present on both sides.
+bool paired_rounds(const BenchmarkResult& baseline, const BenchmarkResult& candidate,
+                   std::vector<double>& base_rounds, std::vector<double>& candidate_rounds) {
+  auto rounds = [](const BenchmarkResult& result) {
+    std::map<std::uint32_t, std::vector<double>> groups;
+    const std::vector<double> times = positive_times(result);
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      if (!result.samples[i].round) return std::map<std::uint32_t, std::vector<double>>{};
+      groups[*result.samples[i].round].push_back(times[i]);
+    }
+    return groups;
+  };
+  const auto base = rounds(baseline);
+  const auto cand = rounds(candidate);
+  for (const auto& [round, values] : base) {
+    const auto other = cand.find(round);
+    if (other == cand.end()) continue;
+    std::vector<double> a = values;
+    std::vector<double> b = other->second;
+    std::nth_element(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(a.size() / 2), a.end());
+    std::nth_element(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(b.size() / 2), b.end());
+    base_rounds.push_back(a[a.size() / 2]);
+    candidate_rounds.push_back(b[b.size() / 2]);
+  }
+  // A sign-test interval needs 6 rounds to reach 95% (1 - 2/2^6 = 0.969).
+  return base_rounds.size() >= 6;
+}
+
+void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& candidate,
+                    const CompareSettings& settings, BenchmarkComparison& out) {
+  std::vector<double> base_rounds;
+  std::vector<double> candidate_rounds;
+  const auto base_processes = by_process(baseline);
+  const auto candidate_processes = by_process(candidate);
+  if (paired_rounds(baseline, candidate, base_rounds, candidate_rounds)) {
+    out.design = Design::paired;
+    const stats::PairedComparison paired =
+        stats::paired_ratio(base_rounds, candidate_rounds, settings.confidence);
+    out.ratio = paired.ratio;
+    out.ratio_lower = paired.interval.lower;
+    out.ratio_upper = paired.interval.upper;
+    out.p_value = paired.p_value;
+    const std::vector<double> logs = stats::log_ratios(base_rounds, candidate_rounds);
+    // Paired: the detectable change is that of a one-sample test on the log ratios, which the
+    // two-sample formula gives with half the variance on each side.
+    const double spread = logs.size() > 1 ? stats::stddev(logs) : 0.0;
+    out.minimum_detectable_change =
+        stats::minimum_detectable_change(spread / std::sqrt(2.0), logs.size(),
+                                         spread / std::sqrt(2.0), logs.size(), settings.alpha,
+                                         settings.power)
+            .relative_change;
+    return;
+  }
+  if (base_processes.size() > 1 || candidate_processes.size() > 1) {
+    out.design = Design::processes;
+    std::vector<std::vector<double>> base_groups;
+    std::vector<std::vector<double>> candidate_groups;
+    for (const auto& [process, values] : base_processes) base_groups.push_back(values);
+    for (const auto& [process, values] : candidate_processes) candidate_groups.push_back(values);
+    stats::HierarchicalOptions options;
+    options.confidence = settings.confidence;
+    options.resamples = 2000;  // per benchmark of a suite; the interval's Monte Carlo error
+                               // at 2,000 replicates is about 0.5% of its width
+    const stats::HierarchicalComparison result =
+        stats::hierarchical_compare(base_groups, candidate_groups, options);
+    out.ratio = result.ratio;
+    out.ratio_lower = result.interval.lower;
+    out.ratio_upper = result.interval.upper;
+    out.p_value = result.process_level ? result.p_value : 1.0;
+    if (base_groups.size() >= 2 && candidate_groups.size() >= 2) {
+      std::vector<double> base_medians;
+      std::vector<double> candidate_medians;
+      for (const auto& g : base_groups) base_medians.push_back(std::log(stats::median(g)));
+      for (const auto& g : candidate_groups)
+        candidate_medians.push_back(std::log(stats::median(g)));
+      out.minimum_detectable_change =
+          stats::minimum_detectable_change(stats::stddev(base_medians), base_medians.size(),
+                                           stats::stddev(candidate_medians),
+                                           candidate_medians.size(), settings.alpha, settings.power)
+              .relative_change;
+    }
+    if (!result.process_level) {
+      out.note =
+          "one side has a single process, so the variation between processes is "
+          "unknown; run both sides in several processes (benchkit run --processes)";
+    }
+    return;
+  }
+  out.design = Design::independent;
+  const std::vector<double> base = positive_times(baseline);
+  const std::vector<double> cand = positive_times(candidate);
+  const stats::RatioEstimate ratio = stats::ratio_of_medians(base, cand, settings.confidence);
+  out.ratio = ratio.ratio;
+  out.ratio_lower = ratio.interval.lower;
+  out.ratio_upper = ratio.interval.upper;
+  // Brunner–Munzel rather than Mann–Whitney: two runs rarely have the same spread, and
+  // Mann–Whitney's false-alarm rate rises when spreads differ (docs/statistics.md).
+  if (base.size() >= 2 && cand.size() >= 2) {
+    out.p_value = stats::brunner_munzel(base, cand).p_value;
+    out.minimum_detectable_change =
+        stats::minimum_detectable_change(base, cand, settings.alpha, settings.power)
+            .relative_change;
+  } else {
+    out.p_value = 1.0;
+    out.note = "fewer than 2 samples on a side: no test is possible";
+  }
+}
+
+std::vector<double> adjust(const std::vector<double>& p, Adjustment adjustment) {
+  switch (adjustment) {
+    case Adjustment::holm:
+      return stats::holm_adjusted(p);
+    case Adjustment::benjamini_hochberg:
+      return stats::benjamini_hochberg_adjusted(p);
+    case Adjustment::none:
+      return p;
+  }
+  return p;
+}
+
+std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& settings) {
+  std::string text;
+  if (c.minimum_detectable_change) {
+    text = fmt::format("this comparison could detect changes of about {:.1f}% or more; ",
+                       *c.minimum_detectable_change * 100.0);
+  }
+  if (c.minimum_detectable_change && *c.minimum_detectable_change > settings.noise_threshold) {
+    text += fmt::format(
+        "to resolve ±{:.0f}%, take more samples (raise --time-budget) or run in several "
+        "processes (benchkit run --processes)",
+        settings.noise_threshold * 100.0);
+  } else {
+    text +=
+        "the interval straddles the noise threshold: the change is close to it; a longer "
+        "run (--time-budget) narrows the interval";
+  }
+  return text;
+}
+
+}  // namespace
+
+Comparison compare(const RunResult& baseline, const RunResult& candidate,
+                   const CompareSettings& settings) {
+  Comparison comparison;
+  comparison.settings = settings;
+  std::map<std::string, const BenchmarkResult*> base_by_name;
+  for (const BenchmarkResult& b : baseline.benchmarks) base_by_name[b.name] = &b;
+  std::set<std::string> seen;
+
+  std::vector<std::size_t> tested;  // indices into comparison.benchmarks
+  for (const BenchmarkResult& cand : candidate.benchmarks) {
+    BenchmarkComparison out;
+    out.name = cand.name;
+    out.candidate_median = cand.estimates.median.value;
+    for (const Diagnostic& d : cand.diagnostics) out.candidate_diagnostics.push_back(d.code);
+    const auto found = base_by_name.find(cand.name);
+    if (found == base_by_name.end()) {
+      out.verdict = Verdict::added;
+      comparison.benchmarks.push_back(std::move(out));
+      continue;
+    }
+    seen.insert(cand.name);
+    const BenchmarkResult& base = *found->second;
+    out.baseline_median = base.estimates.median.value;
+    if (base.samples.empty() || cand.samples.empty()) {
+      out.verdict = Verdict::inconclusive;
+      out.note = "no samples on one side";
+      comparison.benchmarks.push_back(std::move(out));
+      continue;
+    }
+    measure_effect(base, cand, settings, out);
+    const auto throughput = [](const BenchmarkResult& r) {
+      return r.estimates.bytes_per_second ? r.estimates.bytes_per_second
+                                          : r.estimates.items_per_second;
+    };
+    if (throughput(base) && throughput(cand) && *throughput(base) > 0) {
+      out.throughput_change = *throughput(cand) / *throughput(base) - 1.0;
+    }
+    tested.push_back(comparison.benchmarks.size());
+    comparison.benchmarks.push_back(std::move(out));
+  }
+  for (const BenchmarkResult& base : baseline.benchmarks) {
+    if (seen.count(base.name) ||
+        std::any_of(comparison.benchmarks.begin(), comparison.benchmarks.end(),
+                    [&](const auto& c) { return c.name == base.name; })) {
+      continue;
+    }
+    BenchmarkComparison out;
+    out.name = base.name;
+    out.baseline_median = base.estimates.median.value;
+    out.verdict = Verdict::removed;
+    comparison.benchmarks.push_back(std::move(out));
+  }
+
+  // Significance across the whole suite, then the verdicts.
+  std::vector<double> p_values;
+  for (std::size_t index : tested) p_values.push_back(comparison.benchmarks[index].p_value);
+  const std::vector<double> adjusted = adjust(p_values, settings.adjustment);
+  const double upper_threshold = 1.0 + settings.noise_threshold;
+  const double lower_threshold = 1.0 - settings.noise_threshold;
+  for (std::size_t i = 0; i < tested.size(); ++i) {
+    BenchmarkComparison& c = comparison.benchmarks[tested[i]];
+    c.p_adjusted = adjusted[i];
+    const bool significant = c.p_adjusted < settings.alpha;
+    if (significant && c.ratio_lower > upper_threshold) {
+      c.verdict = Verdict::regressed;
+    } else if (significant && c.ratio_upper < lower_threshold) {
+      c.verdict = Verdict::improved;
+    } else if (c.ratio_lower >= lower_threshold && c.ratio_upper <= upper_threshold) {
+      c.verdict = Verdict::unchanged;
+    } else {
+      c.verdict = Verdict::inconclusive;
+      const std::string advice = sharpen_advice(c, settings);
+      c.note = c.note.empty() ? advice : c.note + "; " + advice;
+    }
+  }
+
+  // Regressions first, then improvements, inconclusive, unchanged, added, removed; by name.
+  auto rank = [](Verdict v) {
+    switch (v) {
+      case Verdict::regressed:
+        return 0;
+      case Verdict::improved:
+        return 1;
+      case Verdict::inconclusive:
+        return 2;
+      case Verdict::unchanged:
+        return 3;
+      case Verdict::added:
+        return 4;
+      case Verdict::removed:
+        return 5;
+    }
+    return 6;
+  };
+  std::stable_sort(comparison.benchmarks.begin(), comparison.benchmarks.end(),
+                   [&](const BenchmarkComparison& a, const BenchmarkComparison& b) {
+                     if (rank(a.verdict) != rank(b.verdict))
+                       return rank(a.verdict) < rank(b.verdict);
+                     return a.name < b.name;
+                   });
+  return comparison;
+}
+
+}  // namespace benchkit::analysis

@@ -1,0 +1,70 @@
+// Comparing a run against a baseline: effect sizes, significance across the suite, verdicts.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "benchkit/result.hpp"
+
+namespace benchkit::analysis {
+
+enum class Verdict { regressed, improved, unchanged, inconclusive, added, removed };
+const char* to_string(Verdict verdict);
+
+enum class Adjustment { holm, benjamini_hochberg, none };
+
+struct CompareSettings {
+  // ±2% noise threshold: below it a change is not worth a verdict on a shared machine.
+  // Criterion's 1% gives false regressions in practice (mozilla/neqo raised it to 3%);
+  // METHODS.md recommendation 11.
+  double noise_threshold = 0.02;
+  double alpha = 0.05;  // family-wise, after adjustment
+  double confidence = 0.95;
+  // Holm controls the chance of any false alarm in the suite, under any dependence.
+  Adjustment adjustment = Adjustment::holm;
+  double power = 0.8;  // for the minimum detectable change
+};
+
+// How the two sides were compared, chosen from the shape of the data.
+enum class Design {
+  independent,  // samples of one process each: ratio of medians, Brunner–Munzel test
+  processes,    // samples nested in several processes: two-level bootstrap, Welch on processes
+  paired,       // interleaved rounds present on both sides: per-round ratios, signed-rank test
+};
+const char* to_string(Design design);
+
+struct BenchmarkComparison {
+  std::string name;
+  Verdict verdict = Verdict::inconclusive;
+  Design design = Design::independent;
+  double baseline_median = 0.0;   // ns per iteration
+  double candidate_median = 0.0;  // ns per iteration
+  double ratio = 1.0;             // candidate / baseline time: above 1 is slower
+  double ratio_lower = 1.0;
+  double ratio_upper = 1.0;
+  double p_value = 1.0;
+  double p_adjusted = 1.0;
+  // The smallest slow-down this comparison could detect (relative, e.g. 0.03 = 3%); empty when
+  // it cannot be computed (fewer than 2 samples a side).
+  std::optional<double> minimum_detectable_change;
+  // Throughput change (candidate / baseline - 1) when both sides declare work per iteration.
+  std::optional<double> throughput_change;
+  std::string note;  // why inconclusive, and what would sharpen the answer
+  std::vector<std::string> candidate_diagnostics;
+};
+
+struct Comparison {
+  CompareSettings settings;
+  std::vector<BenchmarkComparison> benchmarks;  // regressions first, then by name
+  std::size_t count(Verdict verdict) const;
+  bool any_regression() const { return count(Verdict::regressed) > 0; }
+};
+
+// Compares every benchmark present in both runs, and lists those in only one as added or
+// removed. Runs must have their estimates computed. A benchmark with no sample on a side is
+// inconclusive, with a note.
+Comparison compare(const RunResult& baseline, const RunResult& candidate,
+                   const CompareSettings& settings = {});
+
+}  // namespace benchkit::analysis

@@ -1,0 +1,94 @@
+// `benchkit compare BASE NEW`: the verdicts of a new run against a baseline.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+
+#include "analysis/compare.hpp"
+#include "cli/commands.hpp"
+#include "cli/result_files.hpp"
+#include "report/comparison.hpp"
+#include "store/atomic_file.hpp"
+
+namespace benchkit::cli {
+
+namespace {
+struct CompareOptions {
+  std::string base;
+  std::string candidate;
+  std::string format = "console";
+  std::string out;
+  double noise_threshold = 0.02;
+  std::string adjustment = "holm";
+  bool fail_on_regression = false;
+};
+}  // namespace
+
+void add_comparison_flags(CLI::App& command, double& noise_threshold, std::string& adjustment) {
+  command
+      .add_option("--noise-threshold", noise_threshold,
+                  "Changes within ±this fraction are 'unchanged' (default 0.02 = ±2%)")
+      ->check(CLI::Range(0.0, 1.0));
+  command
+      .add_option("--adjust", adjustment,
+                  "Correction of p-values across the benchmarks: holm (default), bh "
+                  "(Benjamini-Hochberg) or none")
+      ->check(CLI::IsMember({"holm", "bh", "none"}));
+}
+
+analysis::CompareSettings comparison_settings(double noise_threshold,
+                                              const std::string& adjustment) {
+  analysis::CompareSettings settings;
+  settings.noise_threshold = noise_threshold;
+  settings.adjustment = adjustment == "bh"     ? analysis::Adjustment::benjamini_hochberg
+                        : adjustment == "none" ? analysis::Adjustment::none
+                                               : analysis::Adjustment::holm;
+  return settings;
+}
+
+CommandRunner add_compare_command(CLI::App& app) {
+  auto options = std::make_shared<CompareOptions>();
+  CLI::App* command = app.add_subcommand(
+      "compare",
+      "Compare a new run against a baseline: ratio of medians with its 95% CI, a rank test "
+      "adjusted across all benchmarks, and a verdict per benchmark (regressed, improved, "
+      "unchanged, inconclusive). BASE and NEW are result files or baseline names. Exit status: "
+      "0, or 1 with --fail-on-regression when a benchmark regressed; 2 for bad input.");
+  command->add_option("base", options->base, "Baseline: a result file or a baseline name")
+      ->required();
+  command->add_option("new", options->candidate, "New run: a result file or a baseline name")
+      ->required();
+  command->add_option("--format", options->format, "console, markdown, json or csv")
+      ->check(CLI::IsMember({"console", "markdown", "md", "json", "csv"}));
+  command->add_option("--out", options->out, "Write to this file instead of stdout");
+  add_comparison_flags(*command, options->noise_threshold, options->adjustment);
+  command->add_flag("--fail-on-regression", options->fail_on_regression,
+                    "Exit with status 1 when any benchmark regressed (for CI)");
+  return [command, options]() -> int {
+    if (!command->parsed()) return -1;
+    auto base = load_file_or_baseline(options->base);
+    if (!base) {
+      std::cerr << "error: " << base.error().message << "\n";
+      return 2;
+    }
+    auto candidate = load_file_or_baseline(options->candidate);
+    if (!candidate) {
+      std::cerr << "error: " << candidate.error().message << "\n";
+      return 2;
+    }
+    const analysis::Comparison comparison = analysis::compare(
+        *base, *candidate, comparison_settings(options->noise_threshold, options->adjustment));
+    const auto format = report::parse_format(options->format).value();
+    const std::string text = report::render_comparison(comparison, format);
+    if (options->out.empty()) {
+      std::cout << text;
+    } else if (const auto written = store::write_file_atomically(options->out, text); !written) {
+      std::cerr << "error: " << written.error().message << "\n";
+      return 2;
+    }
+    return options->fail_on_regression && comparison.any_regression() ? 1 : 0;
+  };
+}
+
+}  // namespace benchkit::cli

@@ -1,0 +1,228 @@
+#include "report/comparison.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace benchkit::report {
+namespace {
+
+using analysis::BenchmarkComparison;
+using analysis::Verdict;
+
+std::string percent(double ratio) {
+  return fmt::format("{:+.1f}%", (ratio - 1.0) * 100.0);
+}
+
+std::string change_cell(const BenchmarkComparison& c) {
+  if (c.verdict == Verdict::added || c.verdict == Verdict::removed) return "";
+  return percent(c.ratio);
+}
+
+std::string interval_cell(const BenchmarkComparison& c) {
+  if (c.verdict == Verdict::added || c.verdict == Verdict::removed) return "";
+  return fmt::format("[{}, {}]", percent(c.ratio_lower), percent(c.ratio_upper));
+}
+
+std::string time_cell(double ns, bool present) {
+  return present ? format_duration(ns) : "";
+}
+
+std::string throughput_cell(const BenchmarkComparison& c) {
+  return c.throughput_change ? fmt::format("{:+.1f}%", *c.throughput_change * 100.0) : "";
+}
+
+std::string p_cell(const BenchmarkComparison& c) {
+  if (c.verdict == Verdict::added || c.verdict == Verdict::removed) return "";
+  return c.p_adjusted < 0.001 ? "<0.001" : fmt::format("{:.3f}", c.p_adjusted);
+}
+
+std::string settings_line(const analysis::Comparison& comparison) {
+  const auto& s = comparison.settings;
+  const char* adjustment = s.adjustment == analysis::Adjustment::holm ? "Holm-adjusted"
+                           : s.adjustment == analysis::Adjustment::benjamini_hochberg
+                               ? "Benjamini–Hochberg-adjusted"
+                               : "unadjusted";
+  return fmt::format("noise threshold ±{:.1f}%, {} p < {}, {:.0f}% intervals of new/baseline time",
+                     s.noise_threshold * 100.0, adjustment, s.alpha, s.confidence * 100.0);
+}
+
+std::vector<std::vector<std::string>> rows(const analysis::Comparison& comparison) {
+  std::vector<std::vector<std::string>> result;
+  for (const BenchmarkComparison& c : comparison.benchmarks) {
+    result.push_back({c.name, time_cell(c.baseline_median, c.verdict != Verdict::added),
+                      time_cell(c.candidate_median, c.verdict != Verdict::removed), change_cell(c),
+                      interval_cell(c), throughput_cell(c), p_cell(c), to_string(c.verdict)});
+  }
+  return result;
+}
+
+const std::vector<std::string> kHeaders = {"benchmark", "baseline",   "new",      "change",
+                                           "95% CI",    "throughput", "p (adj.)", "verdict"};
+
+std::size_t width(const std::string& text) {
+  std::size_t w = 0;
+  for (unsigned char c : text) w += (c & 0xC0) != 0x80;
+  return w;
+}
+
+std::string console(const analysis::Comparison& comparison, Options options) {
+  const auto table = rows(comparison);
+  std::vector<std::size_t> widths(kHeaders.size());
+  for (std::size_t c = 0; c < kHeaders.size(); ++c) widths[c] = width(kHeaders[c]);
+  for (const auto& row : table) {
+    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], width(row[c]));
+  }
+  std::string out;
+  auto emit = [&](const std::vector<std::string>& cells, const BenchmarkComparison* c) {
+    std::string line;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const bool right = i >= 1 && i <= 3;
+      const std::string fill(widths[i] - width(cells[i]), ' ');
+      std::string cell = right ? fill + cells[i] : cells[i] + fill;
+      if (options.color && c && i == cells.size() - 1) {
+        if (c->verdict == Verdict::regressed) cell = fmt::format("\033[31;1m{}\033[0m", cell);
+        if (c->verdict == Verdict::improved) cell = fmt::format("\033[32;1m{}\033[0m", cell);
+        if (c->verdict == Verdict::inconclusive) cell = fmt::format("\033[33m{}\033[0m", cell);
+      }
+      if (i) line += "  ";
+      line += cell;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  };
+  emit(kHeaders, nullptr);
+  for (std::size_t i = 0; i < table.size(); ++i) emit(table[i], &comparison.benchmarks[i]);
+  out += fmt::format("\n{} ({})\n", comparison_summary(comparison), settings_line(comparison));
+  for (const BenchmarkComparison& c : comparison.benchmarks) {
+    if (!c.note.empty()) out += fmt::format("{} [{}]: {}\n", c.name, to_string(c.verdict), c.note);
+  }
+  return out;
+}
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '|') out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
+std::string markdown(const analysis::Comparison& comparison) {
+  std::string out = fmt::format("**{}**\n\n", comparison_summary(comparison));
+  out += "| benchmark | baseline | new | change | 95% CI | throughput | p (adj.) | verdict |\n";
+  out += "|---|---:|---:|---:|---|---:|---:|---|\n";
+  const auto table = rows(comparison);
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const auto& row = table[i];
+    const Verdict verdict = comparison.benchmarks[i].verdict;
+    const std::string shown = verdict == Verdict::regressed || verdict == Verdict::improved
+                                  ? fmt::format("**{}**", row[7])
+                                  : row[7];
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", escape(row[0]), row[1],
+                       row[2], row[3], row[4], row[5], row[6], shown);
+  }
+  out += fmt::format("\n<sub>{}</sub>\n", settings_line(comparison));
+  bool any = false;
+  for (const BenchmarkComparison& c : comparison.benchmarks) {
+    if (c.note.empty()) continue;
+    if (!any) out += "\n";
+    any = true;
+    out += fmt::format("- `{}`: {}\n", escape(c.name), c.note);
+  }
+  return out;
+}
+
+std::string json(const analysis::Comparison& comparison) {
+  nlohmann::ordered_json root;
+  root["schema"] = "benchkit/comparison";
+  root["version"] = 1;
+  const auto& s = comparison.settings;
+  root["settings"] = {{"noise_threshold", s.noise_threshold},
+                      {"alpha", s.alpha},
+                      {"confidence", s.confidence},
+                      {"adjustment", s.adjustment == analysis::Adjustment::holm ? "holm"
+                                     : s.adjustment == analysis::Adjustment::benjamini_hochberg
+                                         ? "benjamini_hochberg"
+                                         : "none"}};
+  nlohmann::ordered_json summary;
+  for (Verdict v : {Verdict::regressed, Verdict::improved, Verdict::inconclusive,
+                    Verdict::unchanged, Verdict::added, Verdict::removed}) {
+    summary[to_string(v)] = comparison.count(v);
+  }
+  root["summary"] = summary;
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const BenchmarkComparison& c : comparison.benchmarks) {
+    nlohmann::ordered_json item;
+    item["name"] = c.name;
+    item["verdict"] = to_string(c.verdict);
+    if (c.verdict != Verdict::added && c.verdict != Verdict::removed) {
+      item["design"] = to_string(c.design);
+      item["baseline_median_ns"] = c.baseline_median;
+      item["new_median_ns"] = c.candidate_median;
+      item["ratio"] = c.ratio;
+      item["ratio_lower"] = c.ratio_lower;
+      item["ratio_upper"] = c.ratio_upper;
+      item["p_value"] = c.p_value;
+      item["p_adjusted"] = c.p_adjusted;
+      if (c.minimum_detectable_change) {
+        item["minimum_detectable_change"] = *c.minimum_detectable_change;
+      }
+      if (c.throughput_change) item["throughput_change"] = *c.throughput_change;
+    }
+    if (!c.note.empty()) item["note"] = c.note;
+    if (!c.candidate_diagnostics.empty()) item["diagnostics"] = c.candidate_diagnostics;
+    list.push_back(std::move(item));
+  }
+  root["benchmarks"] = std::move(list);
+  return root.dump(2) + "\n";
+}
+
+std::string csv(const analysis::Comparison& comparison) {
+  std::string out = "name,baseline_ns,new_ns,ratio,ratio_lower,ratio_upper,p_adjusted,verdict\n";
+  for (const BenchmarkComparison& c : comparison.benchmarks) {
+    std::string name = c.name;
+    if (name.find_first_of(",\"") != std::string::npos) {
+      std::string quoted = "\"";
+      for (char ch : name) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+      name = quoted + "\"";
+    }
+    out += fmt::format("{},{},{},{},{},{},{},{}\n", name, c.baseline_median, c.candidate_median,
+                       c.ratio, c.ratio_lower, c.ratio_upper, c.p_adjusted, to_string(c.verdict));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string comparison_summary(const analysis::Comparison& comparison) {
+  std::string text =
+      fmt::format("{} regressed, {} improved, {} inconclusive, {} unchanged",
+                  comparison.count(Verdict::regressed), comparison.count(Verdict::improved),
+                  comparison.count(Verdict::inconclusive), comparison.count(Verdict::unchanged));
+  if (comparison.count(Verdict::added)) {
+    text += fmt::format(", {} added", comparison.count(Verdict::added));
+  }
+  if (comparison.count(Verdict::removed)) {
+    text += fmt::format(", {} removed", comparison.count(Verdict::removed));
+  }
+  return text;
+}
+
+std::string render_comparison(const analysis::Comparison& comparison, Format format,
+                              Options options) {
+  switch (format) {
+    case Format::console:
+      return console(comparison, options);
+    case Format::markdown:
+      return markdown(comparison);
+    case Format::json:
+      return json(comparison);
+    case Format::csv:
+      return csv(comparison);
+  }
+  return console(comparison, options);
+}
+
+}  // namespace benchkit::report
