@@ -117,6 +117,10 @@ struct Context {
   std::string command_line;
   std::uint64_t seed = 0;
   std::map<std::string, std::string> tags;
+  // Facts about the machine (memory, physical cores, virtualisation, caches) and the status of
+  // each machine check (`benchkit system`), as "status: value".
+  std::map<std::string, std::string> machine;
+  std::map<std::string, std::string> checks;
   std::map<std::string, std::string> clock;  // clock name, resolution and read cost
   // Run-wide findings, printed once: debug build, frequency scaling, counters unavailable...
   std::vector<Diagnostic> warnings;

@@ -56,6 +56,9 @@ struct BenchmarkComparison {
 
 struct Comparison {
   CompareSettings settings;
+  // Set by the caller when the two runs were made on different machines or builds: one line
+  // saying which fields differ, shown above the table.
+  std::string context_warning;
   std::vector<BenchmarkComparison> benchmarks;  // regressions first, then by name
   std::size_t count(Verdict verdict) const;
   bool any_regression() const { return count(Verdict::regressed) > 0; }

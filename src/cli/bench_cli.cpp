@@ -47,6 +47,8 @@ struct Flags {
   double noise_threshold = 0.02;
   std::string adjustment = "holm";
   bool fail_on_regression = false;
+  bool no_machine_warnings = false;
+  std::vector<std::string> tags;
 };
 
 bool want_color(const std::string& mode) {
@@ -114,6 +116,16 @@ int run_main(int argc, char** argv) {
                  "Compare this run against a result file (any --out of a bench binary)")
       ->excludes(baseline_option);
   cli::add_comparison_flags(app, flags.noise_threshold, flags.adjustment);
+  app.add_flag("--no-machine-warnings", flags.no_machine_warnings,
+               "Do not warn about the machine (frequency scaling, turbo, load, virtual machine); "
+               "BENCHKIT_NO_MACHINE_WARNINGS=1 does the same");
+  app.add_option("--tag", flags.tags, "Label the results: --tag key=value (repeatable)")
+      ->check([](const std::string& text) {
+        const auto equals = text.find('=');
+        return equals == std::string::npos || equals == 0
+                   ? std::string("a tag is key=value, e.g. --tag compiler=clang")
+                   : std::string();
+      });
   app.add_flag("--fail-on-regression", flags.fail_on_regression,
                "Exit with status 1 when a benchmark regressed against the baseline (for CI)");
 
@@ -130,6 +142,11 @@ int run_main(int argc, char** argv) {
   cli::RunSettings settings;
   settings.seed = flags.seed;
   settings.counters = !flags.no_counters;
+  settings.machine_warnings = !flags.no_machine_warnings;
+  for (const std::string& tag : flags.tags) {
+    const auto equals = tag.find('=');
+    settings.tags[tag.substr(0, equals)] = tag.substr(equals + 1);
+  }
   settings.engine.test_mode = flags.test;
   if (flags.sample_size > 0) settings.engine.min_samples = flags.sample_size;
   if (flags.precision > 0) settings.engine.precision = flags.precision;
@@ -238,6 +255,7 @@ int run_main(int argc, char** argv) {
   if (baseline) {
     comparison = analysis::compare(
         *baseline, run, cli::comparison_settings(flags.noise_threshold, flags.adjustment));
+    comparison->context_warning = cli::context_differences(baseline->context, run.context);
   }
   // stdout carries one document: with a baseline and a machine format (json, csv, markdown)
   // that is the comparison; the results themselves then go to --out.

@@ -11,7 +11,11 @@
 #include "analysis/estimates.hpp"
 #include "benchkit_build_info.hpp"
 #include "clock/perf_counters.hpp"
+#include "system/checks.hpp"
 #include "system/context.hpp"
+#include "system/fingerprint.hpp"
+#include "system/machine_files.hpp"
+#include "system/machine_warnings.hpp"
 
 namespace benchkit::cli {
 
@@ -83,6 +87,17 @@ Context base_context(const RunSettings& settings, const ProcessClock& clock) {
   context.clock["resolution_ns"] = fmt::format("{}", clock.calibration.resolution_ns);
   context.clock["read_cost_ns"] = fmt::format("{}", clock.calibration.read_cost_ns);
   context.clock["overhead_ns_per_sample"] = fmt::format("{:.2f}", clock.overhead.per_sample_ns);
+  context.tags = settings.tags;
+  const system::RootedMachineFiles files("/");
+  const std::vector<system::Check> checks = system::run_checks(files);
+  context.checks = system::check_summary(checks);
+  context.machine = system::machine_facts(files);
+  // Printed once per run (in the table's footer), never per benchmark.
+  if (settings.machine_warnings && !system::machine_warnings_silenced_by_environment()) {
+    for (Diagnostic& warning : system::to_diagnostics(system::machine_warnings(checks))) {
+      context.warnings.push_back(std::move(warning));
+    }
+  }
   context.clock["loop_overhead_ns_per_iter"] =
       fmt::format("{:.3f}", clock.overhead.per_iteration_ns);
   return context;
@@ -150,6 +165,11 @@ RunResult run_instances(const RunSettings& settings, const std::vector<measure::
     }
   }
   return run;
+}
+
+std::string context_differences(const Context& baseline, const Context& candidate) {
+  return system::describe_differences(
+      system::compare_contexts(baseline, candidate, baseline.machine, candidate.machine));
 }
 
 }  // namespace benchkit::cli

@@ -15,8 +15,13 @@ namespace benchkit::cli {
 struct RunSettings {
   measure::Settings engine;
   std::uint64_t seed = 0;
-  bool counters = true;  // try hardware counters
+  bool counters = true;          // try hardware counters
+  bool machine_warnings = true;  // --no-machine-warnings turns them off
+  std::map<std::string, std::string> tags;
 };
+
+// The machine and build differences between two runs, as one line ("" when alike).
+std::string context_differences(const Context& baseline, const Context& candidate);
 
 // The real clock, calibrated once per process (the first call pays about 20-60 ms).
 struct ProcessClock {

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "analysis/compare.hpp"
+#include "cli/bench_runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/result_files.hpp"
 #include "report/comparison.hpp"
@@ -77,8 +78,9 @@ CommandRunner add_compare_command(CLI::App& app) {
       std::cerr << "error: " << candidate.error().message << "\n";
       return 2;
     }
-    const analysis::Comparison comparison = analysis::compare(
+    analysis::Comparison comparison = analysis::compare(
         *base, *candidate, comparison_settings(options->noise_threshold, options->adjustment));
+    comparison.context_warning = context_differences(base->context, candidate->context);
     const auto format = report::parse_format(options->format).value();
     const std::string text = report::render_comparison(comparison, format);
     if (options->out.empty()) {

@@ -214,14 +214,23 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
   double last_elapsed = 0.0;
   std::uint64_t last_iterations = 1;
   const std::int64_t warm_up_start = clock_.now_ns();
+  // Making inputs outside the timed region can cost far more than the timed work (Divan
+  // #80: sample sizes grew without bound). A batch whose wall time is over 10 sample targets
+  // stops the growth; the iteration count then follows wall time, and slow_setup says why.
+  const double wall_cap = 10.0 * static_cast<double>(target);
+  bool capped_by_setup = false;
+  double last_wall = 0.0;
   for (;;) {
+    const std::int64_t batch_start = clock_.now_ns();
     last_elapsed = run_batch(iterations);
+    last_wall = static_cast<double>(clock_.now_ns() - batch_start);
     last_iterations = iterations;
     if (!result.first_iteration_ns) result.first_iteration_ns = last_elapsed;
     result.warm_up_iters += iterations;
     result.warm_up_ns += last_elapsed;
     const std::int64_t spent = clock_.now_ns() - warm_up_start;
-    const bool long_enough = last_elapsed >= static_cast<double>(target) * 0.9;
+    capped_by_setup = last_wall > wall_cap && last_wall > 2.0 * last_elapsed;
+    const bool long_enough = last_elapsed >= static_cast<double>(target) * 0.9 || capped_by_setup;
     if (!long_enough) {
       std::uint64_t next;
       if (last_elapsed < trustworthy_ns) {
@@ -233,6 +242,17 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
         next = static_cast<std::uint64_t>(std::ceil(std::min(predicted, 1e12)));
         next = std::clamp<std::uint64_t>(next, iterations + 1, iterations * 100);
       }
+      // Never grow a batch past the wall-time cap either.
+      if (last_wall > 0.0) {
+        const double wall_limit = static_cast<double>(iterations) * wall_cap / last_wall;
+        next = std::min<std::uint64_t>(
+            next, std::max<std::uint64_t>(iterations, static_cast<std::uint64_t>(wall_limit)));
+      }
+      if (next == iterations) {
+        capped_by_setup = true;
+        if (spent >= settings_.warm_up_ns) break;
+        continue;
+      }
       iterations = next;
       // A benchmark that cannot reach the target within the budget (optimised away, or the
       // clock not moving) stops growing here; the diagnostics flag it.
@@ -242,7 +262,10 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
     if (spent >= settings_.warm_up_ns) break;
   }
   // Freeze one iteration count for every sample: flat sampling.
-  if (last_elapsed > 0.0) {
+  if (capped_by_setup && last_wall > 0.0) {
+    iterations = static_cast<std::uint64_t>(
+        std::max(1.0, std::floor(static_cast<double>(last_iterations) * wall_cap / last_wall)));
+  } else if (last_elapsed > 0.0) {
     const double per_iteration = last_elapsed / static_cast<double>(last_iterations);
     iterations = static_cast<std::uint64_t>(
         std::max(1.0, std::round(static_cast<double>(target) / per_iteration)));

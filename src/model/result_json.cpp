@@ -41,6 +41,8 @@ ordered_json context_json(const Context& c) {
   j["command_line"] = c.command_line;
   j["seed"] = c.seed;
   j["tags"] = c.tags;
+  j["machine"] = c.machine;
+  j["checks"] = c.checks;
   j["clock"] = c.clock;
   ordered_json warnings = ordered_json::array();
   for (const Diagnostic& d : c.warnings) {
@@ -250,6 +252,8 @@ struct Reader {
     c.command_line = text(j, "command_line", path);
     c.seed = count(j, "seed", path, false);
     c.tags = text_map(j, "tags", path);
+    c.machine = text_map(j, "machine", path);
+    c.checks = text_map(j, "checks", path);
     c.clock = text_map(j, "clock", path);
     c.warnings = diagnostics(j, "warnings", "context");
     return c;

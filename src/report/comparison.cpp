@@ -91,6 +91,9 @@ std::string console(const analysis::Comparison& comparison, Options options) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   };
+  if (!comparison.context_warning.empty()) {
+    out += fmt::format("warning: {}\n\n", comparison.context_warning);
+  }
   emit(kHeaders, nullptr);
   for (std::size_t i = 0; i < table.size(); ++i) emit(table[i], &comparison.benchmarks[i]);
   out += fmt::format("\n{} ({})\n", comparison_summary(comparison), settings_line(comparison));
@@ -111,6 +114,9 @@ std::string escape(const std::string& text) {
 
 std::string markdown(const analysis::Comparison& comparison) {
   std::string out = fmt::format("**{}**\n\n", comparison_summary(comparison));
+  if (!comparison.context_warning.empty()) {
+    out += fmt::format("> ⚠️ {}\n\n", comparison.context_warning);
+  }
   out += "| benchmark | baseline | new | change | 95% CI | throughput | p (adj.) | verdict |\n";
   out += "|---|---:|---:|---:|---|---:|---:|---|\n";
   const auto table = rows(comparison);
@@ -152,6 +158,7 @@ std::string json(const analysis::Comparison& comparison) {
     summary[to_string(v)] = comparison.count(v);
   }
   root["summary"] = summary;
+  if (!comparison.context_warning.empty()) root["context_warning"] = comparison.context_warning;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const BenchmarkComparison& c : comparison.benchmarks) {
     nlohmann::ordered_json item;

@@ -187,6 +187,22 @@ TEST(Engine, LargeInputsShrinkTheBatchInsteadOfExhaustingMemory) {
   for (double value : per_iteration(result)) EXPECT_DOUBLE_EQ(value, 100.0);
 }
 
+TEST(Engine, SlowInputsDoNotMakeTheBatchGrowWithoutBound) {
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  const BenchmarkResult result = engine.measure("slow inputs", [&](Bencher& b) {
+    b.with_inputs([&] {
+       clock.advance(1'000'000);  // 1 ms to make each input
+       return 1;
+     }).bench_refs([&](int&) { clock.advance(2); });  // 2 ns of measured work
+  });
+  ASSERT_FALSE(result.samples.empty());
+  // Growing to 1 ms of measured work would need 500,000 inputs (500 s of set-up per sample);
+  // the wall-time cap (10 sample targets) keeps a batch near 10 inputs.
+  EXPECT_LE(result.samples.front().iters, 20u);
+  EXPECT_GT(result.untimed_ns, 100.0 * result.samples.front().ns);
+}
+
 TEST(Engine, SubtractsThePerSampleOverhead) {
   FakeClock clock;
   clock.tick_per_read = 10;  // each read of the clock costs 10 ns of fake time

@@ -1,0 +1,176 @@
+#include "analysis/compare.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "analysis/estimates.hpp"
+
+namespace benchkit::analysis {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A benchmark whose per-iteration times are `center` ns with lognormal noise of `spread`.
+BenchmarkResult benchmark(const std::string& name, double center, double spread, int samples,
+                          unsigned seed, std::uint32_t process = 0) {
+  BenchmarkResult result;
+  result.name = name;
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> noise(0.0, spread);
+  for (int i = 0; i < samples; ++i) {
+    Sample sample;
+    sample.iters = 100;
+    sample.ns = 100 * center * std::exp(noise(rng));
+    sample.process = process;
+    result.samples.push_back(sample);
+  }
+  compute_estimates(result);
+  return result;
+}
+
+RunResult run_of(std::vector<BenchmarkResult> benchmarks) {
+  RunResult run;
+  run.benchmarks = std::move(benchmarks);
+  return run;
+}
+
+const BenchmarkComparison& find(const Comparison& comparison, const std::string& name) {
+  for (const auto& c : comparison.benchmarks) {
+    if (c.name == name) return c;
+  }
+  throw std::runtime_error("no comparison named " + name);
+}
+
+TEST(Compare, ATenPercentSlowdownIsARegression) {
+  const Comparison c = compare(run_of({benchmark("a", 100, 0.01, 50, 1)}),
+                               run_of({benchmark("a", 110, 0.01, 50, 2)}));
+  const auto& a = find(c, "a");
+  EXPECT_EQ(a.verdict, Verdict::regressed);
+  EXPECT_NEAR(a.ratio, 1.10, 0.01);
+  EXPECT_GT(a.ratio_lower, 1.02);
+  EXPECT_LT(a.p_adjusted, 0.05);
+  EXPECT_TRUE(c.any_regression());
+  EXPECT_EQ(a.design, Design::independent);
+}
+
+TEST(Compare, ATenPercentSpeedupIsAnImprovement) {
+  const Comparison c = compare(run_of({benchmark("a", 100, 0.01, 50, 1)}),
+                               run_of({benchmark("a", 90, 0.01, 50, 2)}));
+  EXPECT_EQ(find(c, "a").verdict, Verdict::improved);
+  EXPECT_FALSE(c.any_regression());
+}
+
+TEST(Compare, ASmallSignificantChangeInsideTheThresholdIsUnchanged) {
+  const Comparison c = compare(run_of({benchmark("a", 100, 0.002, 200, 1)}),
+                               run_of({benchmark("a", 100.8, 0.002, 200, 2)}));
+  const auto& a = find(c, "a");
+  EXPECT_LT(a.p_adjusted, 0.05) << "the change is real";
+  EXPECT_EQ(a.verdict, Verdict::unchanged) << "but smaller than the noise threshold";
+}
+
+TEST(Compare, NoisyDataIsInconclusiveAndSaysWhatCouldBeDetected) {
+  const Comparison c =
+      compare(run_of({benchmark("a", 100, 0.2, 30, 1)}), run_of({benchmark("a", 104, 0.2, 30, 2)}));
+  const auto& a = find(c, "a");
+  EXPECT_EQ(a.verdict, Verdict::inconclusive);
+  ASSERT_TRUE(a.minimum_detectable_change.has_value());
+  EXPECT_GT(*a.minimum_detectable_change, 0.05);
+  EXPECT_THAT(a.note, HasSubstr("could detect changes of about"));
+  EXPECT_THAT(a.note, HasSubstr("--time-budget"));
+}
+
+TEST(Compare, TheNoiseThresholdIsASetting) {
+  CompareSettings wide;
+  wide.noise_threshold = 0.2;
+  const Comparison c = compare(run_of({benchmark("a", 100, 0.01, 50, 1)}),
+                               run_of({benchmark("a", 110, 0.01, 50, 2)}), wide);
+  EXPECT_EQ(find(c, "a").verdict, Verdict::unchanged);
+}
+
+TEST(Compare, BenchmarksInOneRunOnlyAreAddedOrRemoved) {
+  const Comparison c = compare(run_of({benchmark("old", 100, 0.01, 30, 1)}),
+                               run_of({benchmark("new", 100, 0.01, 30, 2)}));
+  EXPECT_EQ(find(c, "old").verdict, Verdict::removed);
+  EXPECT_EQ(find(c, "new").verdict, Verdict::added);
+}
+
+TEST(Compare, PValuesAreAdjustedAcrossTheSuiteAndRegressionsComeFirst) {
+  const Comparison c =
+      compare(run_of({benchmark("a", 100, 0.05, 30, 1), benchmark("z", 100, 0.01, 50, 3)}),
+              run_of({benchmark("a", 100, 0.05, 30, 2), benchmark("z", 120, 0.01, 50, 4)}));
+  ASSERT_EQ(c.benchmarks.size(), 2u);
+  EXPECT_EQ(c.benchmarks[0].name, "z");
+  EXPECT_EQ(c.benchmarks[0].verdict, Verdict::regressed);
+  for (const auto& b : c.benchmarks) EXPECT_GE(b.p_adjusted, b.p_value);
+}
+
+TEST(Compare, ThroughputChangeIsReportedAndTheVerdictFollowsTime) {
+  BenchmarkResult base = benchmark("io", 100, 0.01, 50, 1);
+  BenchmarkResult slower = benchmark("io", 110, 0.01, 50, 2);
+  base.bytes_per_iteration = slower.bytes_per_iteration = 1000;
+  compute_estimates(base);
+  compute_estimates(slower);
+  const auto& io = find(compare(run_of({base}), run_of({slower})), "io");
+  EXPECT_EQ(io.verdict, Verdict::regressed);
+  ASSERT_TRUE(io.throughput_change.has_value());
+  EXPECT_NEAR(*io.throughput_change, 1.0 / 1.10 - 1.0, 0.01);
+}
+
+TEST(Compare, SeveralProcessesMakeTheProcessTheUnit) {
+  // Three processes a side whose medians differ by ±5%: per-sample statistics would call a
+  // 3% difference certain; per-process statistics must not.
+  auto side = [](double center, unsigned seed) {
+    BenchmarkResult result;
+    result.name = "p";
+    const double offsets[] = {0.95, 1.0, 1.05};
+    for (std::uint32_t p = 0; p < 3; ++p) {
+      const auto part = benchmark("p", center * offsets[p], 0.002, 40, seed + p, p);
+      result.samples.insert(result.samples.end(), part.samples.begin(), part.samples.end());
+    }
+    compute_estimates(result);
+    return result;
+  };
+  const auto& p = find(compare(run_of({side(100, 1)}), run_of({side(103, 10)})), "p");
+  EXPECT_EQ(p.design, Design::processes);
+  EXPECT_NE(p.verdict, Verdict::regressed);
+  EXPECT_GT(p.ratio_upper - p.ratio_lower, 0.04) << "the interval reflects process spread";
+}
+
+TEST(Compare, InterleavedRoundsArePaired) {
+  // Drift common to both sides (each round slower than the last) cancels in paired ratios.
+  auto side = [](double factor) {
+    BenchmarkResult result;
+    result.name = "r";
+    for (std::uint32_t round = 0; round < 12; ++round) {
+      Sample sample;
+      sample.iters = 1;
+      sample.ns = factor * 100.0 * (1.0 + 0.05 * round) * (1.0 + 0.001 * (round % 3));
+      sample.round = round;
+      result.samples.push_back(sample);
+    }
+    compute_estimates(result);
+    return result;
+  };
+  const auto& r = find(compare(run_of({side(1.0)}), run_of({side(1.10)})), "r");
+  EXPECT_EQ(r.design, Design::paired);
+  EXPECT_NEAR(r.ratio, 1.10, 1e-9);
+  EXPECT_EQ(r.verdict, Verdict::regressed);
+}
+
+TEST(Compare, SameDistributionRarelyGivesAVerdictOfChange) {
+  // 200 A/A comparisons of iid data: a false "regressed" or "improved" must stay rare.
+  int false_alarms = 0;
+  for (unsigned trial = 0; trial < 200; ++trial) {
+    const Comparison c = compare(run_of({benchmark("a", 100, 0.02, 30, 2 * trial)}),
+                                 run_of({benchmark("a", 100, 0.02, 30, 2 * trial + 1)}));
+    const Verdict v = c.benchmarks[0].verdict;
+    false_alarms += v == Verdict::regressed || v == Verdict::improved;
+  }
+  EXPECT_LE(false_alarms, 2);
+}
+
+}  // namespace
+}  // namespace benchkit::analysis

@@ -1,0 +1,125 @@
+// The diagnostics' logic on constructed samples; diagnostics_real_test.cpp runs real defects.
+#include "analysis/diagnostics.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "analysis/estimates.hpp"
+
+namespace benchkit::analysis {
+namespace {
+
+std::vector<std::string> codes(const BenchmarkResult& result) {
+  std::vector<std::string> out;
+  for (const auto& d : result.diagnostics) out.push_back(d.code);
+  return out;
+}
+
+BenchmarkResult from_times(const std::vector<double>& per_iteration, std::uint64_t iters = 1000) {
+  BenchmarkResult result;
+  result.name = "b";
+  for (double t : per_iteration) {
+    Sample sample;
+    sample.iters = iters;
+    sample.ns = t * static_cast<double>(iters);
+    result.samples.push_back(sample);
+  }
+  compute_estimates(result);
+  return result;
+}
+
+std::vector<double> noisy(int n, double center, double spread, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> noise(0.0, spread);
+  std::vector<double> out;
+  for (int i = 0; i < n; ++i) out.push_back(center * std::exp(noise(rng)));
+  return out;
+}
+
+const ClockFacts kClock{20.0, 0.4};
+
+TEST(Diagnostics, CleanSamplesRaiseNothing) {
+  BenchmarkResult result = from_times(noisy(100, 500, 0.01, 1));
+  result.warm_up_iters = 100;
+  result.first_iteration_ns = 2000;
+  diagnose(result, kClock);
+  EXPECT_TRUE(result.diagnostics.empty()) << ::testing::PrintToString(codes(result));
+}
+
+TEST(Diagnostics, DriftIsASteadyRise) {
+  std::vector<double> times = noisy(60, 500, 0.01, 2);
+  for (std::size_t i = 0; i < times.size(); ++i) times[i] *= 1.0 + 0.01 * static_cast<double>(i);
+  BenchmarkResult result = from_times(times);
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Contains("drift"));
+  EXPECT_THAT(result.diagnostics[0].message, ::testing::HasSubstr("rose"));
+}
+
+TEST(Diagnostics, MemoryGrowthIsARisingResidentSet) {
+  BenchmarkResult result = from_times(noisy(40, 500, 0.01, 3));
+  for (std::size_t i = 0; i < result.samples.size(); ++i) {
+    result.samples[i].counters["rss_bytes"] = 50e6 + 1e6 * static_cast<double>(i);
+  }
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Contains("memory_growth"));
+}
+
+TEST(Diagnostics, ColdStartFromAnExpensiveFirstCall) {
+  BenchmarkResult result = from_times(noisy(50, 500, 0.01, 4));
+  result.warm_up_iters = 1000;
+  result.first_iteration_ns = 20e6;  // 20 ms first call, 500 ns afterwards
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Contains("cold_start"));
+}
+
+TEST(Diagnostics, ColdStartFromSlowFirstSamples) {
+  std::vector<double> times = noisy(50, 500, 0.01, 5);
+  times[0] = times[1] = times[2] = 2000;
+  BenchmarkResult result = from_times(times);
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Contains("cold_start"));
+}
+
+TEST(Diagnostics, BelowResolutionNearTheEmptyLoop) {
+  BenchmarkResult result = from_times(noisy(50, 0.5, 0.01, 6), 1'000'000);
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Contains("below_resolution"));
+}
+
+TEST(Diagnostics, UnstableAboveFivePercentMdape) {
+  BenchmarkResult result = from_times(noisy(60, 500, 0.15, 7));
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Contains("unstable"));
+  EXPECT_THAT(result.diagnostics.back().message, ::testing::HasSubstr("threshold 5%"));
+}
+
+TEST(Diagnostics, MultimodalForTwoStates) {
+  std::vector<double> times = noisy(60, 500, 0.01, 8);
+  const std::vector<double> slow = noisy(60, 800, 0.01, 9);
+  times.insert(times.end(), slow.begin(), slow.end());
+  std::shuffle(times.begin(), times.end(), std::mt19937(1));
+  BenchmarkResult result = from_times(times);
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Contains("multimodal"));
+}
+
+TEST(Diagnostics, SlowSetupWhenInputsCostMoreThanTheWork) {
+  BenchmarkResult result = from_times(noisy(30, 500, 0.01, 10));
+  result.untimed_ns = 2e9;  // 2 s making inputs for 15 ms of measured work
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Contains("slow_setup"));
+}
+
+TEST(Diagnostics, ACodeIsNeverAddedTwice) {
+  BenchmarkResult result = from_times(noisy(60, 500, 0.15, 11));
+  diagnose(result, kClock);
+  diagnose(result, kClock);
+  const auto all = codes(result);
+  EXPECT_EQ(std::count(all.begin(), all.end(), "unstable"), 1);
+}
+
+}  // namespace
+}  // namespace benchkit::analysis
