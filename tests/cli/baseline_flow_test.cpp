@@ -1,0 +1,129 @@
+// Baselines and verdicts as a user drives them: save, compare, gate CI.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "support/run_command.hpp"
+
+namespace benchkit {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_command;
+
+const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
+const std::string kFast = " --filter copy --time-budget 100ms --warm-up 5ms --no-machine-warnings";
+
+class BaselineFlow : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = ::testing::TempDir() + "/benchkit-flow-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(folder_);
+    std::filesystem::create_directories(folder_);
+    env_ = "BENCHKIT_DIR=" + folder_ + " ";
+  }
+  void TearDown() override { std::filesystem::remove_all(folder_); }
+  std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+  std::string folder_;
+  std::string env_;
+};
+
+TEST_F(BaselineFlow, ARegressionIsFoundAndGatesCi) {
+  const auto saved = run_command(env_ + kBench + kFast + " --save-baseline main");
+  ASSERT_EQ(saved.exit_code, 0) << saved.err;
+  EXPECT_THAT(saved.out, HasSubstr("baseline main saved to " + folder_ + "/baselines/main.json"));
+
+  const auto slower = run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kBench + kFast +
+                                  " --baseline main --fail-on-regression");
+  EXPECT_EQ(slower.exit_code, 1) << slower.out << slower.err;
+  EXPECT_THAT(slower.out, HasSubstr("regressed"));
+  EXPECT_THAT(slower.out, HasSubstr("1 regressed"));
+
+  const auto markdown = run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kBench + kFast +
+                                    " --baseline main --format markdown");
+  EXPECT_EQ(markdown.exit_code, 0) << "without --fail-on-regression the run succeeds";
+  EXPECT_THAT(markdown.out, ::testing::StartsWith("**1 regressed, 0 improved"));
+  EXPECT_THAT(markdown.out, HasSubstr("| `copy_string` |"));
+}
+
+TEST_F(BaselineFlow, CompareCommandReadsFilesAndBaselineNames) {
+  ASSERT_EQ(run_command(env_ + kBench + kFast + " --quiet --save-baseline before").exit_code, 0);
+  const std::string after = folder_ + "/after.json";
+  ASSERT_EQ(run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kBench + kFast + " --quiet --out " + after)
+                .exit_code,
+            0);
+  const auto console = run_command(env_ + kTool + " compare before " + after);
+  ASSERT_EQ(console.exit_code, 0) << console.err;
+  EXPECT_THAT(console.out, HasSubstr("copy_string"));
+  EXPECT_THAT(console.out, HasSubstr("regressed"));
+  const auto gated = run_command(env_ + kTool + " compare before " + after + " --fail-on-regression");
+  EXPECT_EQ(gated.exit_code, 1);
+  const auto json = run_command(env_ + kTool + " compare before " + after + " --format json");
+  EXPECT_THAT(json.out, HasSubstr("\"schema\": \"benchkit/comparison\""));
+  EXPECT_THAT(json.out, HasSubstr("\"regressed\": 1"));
+  // The threshold and the adjustment are settings, and the output says which were used.
+  const auto wide = run_command(env_ + kTool + " compare before " + after +
+                                " --noise-threshold 0.05 --adjust bh");
+  EXPECT_THAT(wide.out, HasSubstr("noise threshold ±5.0%, Benjamini–Hochberg-adjusted"));
+}
+
+TEST_F(BaselineFlow, AMissingBaselineStopsBeforeRunningAndSaysHowToCreateIt) {
+  const auto result = run_command(env_ + kBench + kFast + " --baseline nothing");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr("--save-baseline nothing"));
+  EXPECT_EQ(result.out, "") << "nothing ran";
+}
+
+TEST_F(BaselineFlow, ADamagedBaselineIsNamedAndLeftAsItWas) {
+  std::filesystem::create_directories(folder_ + "/baselines");
+  const std::string path = folder_ + "/baselines/main.json";
+  std::ofstream(path) << R"({"schema": "benchkit/result", "version": 1, "benchm)";
+  const auto result = run_command(env_ + kBench + kFast + " --baseline main");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr(path));
+  EXPECT_THAT(result.err, HasSubstr("truncated"));
+  EXPECT_EQ(slurp(path), R"({"schema": "benchkit/result", "version": 1, "benchm)");
+}
+
+TEST_F(BaselineFlow, BadBaselineNamesAndFlagCombinationsAreUsageErrors) {
+  EXPECT_EQ(run_command(env_ + kBench + " --save-baseline ../up").exit_code, 2);
+  EXPECT_EQ(run_command(env_ + kBench + " --fail-on-regression").exit_code, 2);
+  EXPECT_EQ(run_command(env_ + kBench + " --baseline a --baseline-file b").exit_code, 2);
+  EXPECT_EQ(run_command(env_ + kBench + " --noise-threshold 2").exit_code, 2);
+  EXPECT_EQ(run_command(env_ + kTool + " compare nothing-here also-nothing").exit_code, 2);
+}
+
+TEST_F(BaselineFlow, TagsAndMachineFactsAreInTheResult) {
+  const std::string out = folder_ + "/tagged.json";
+  ASSERT_EQ(run_command(kBench + " --test --tag compiler=gcc --tag run=7 --out " + out).exit_code, 0);
+  const std::string text = slurp(out);
+  EXPECT_THAT(text, HasSubstr("\"compiler\": \"gcc\""));
+  EXPECT_THAT(text, HasSubstr("\"run\": \"7\""));
+  EXPECT_THAT(text, HasSubstr("\"machine\": {"));
+  EXPECT_THAT(text, HasSubstr("\"checks\": {"));
+  EXPECT_EQ(run_command(kBench + " --test --tag novalue").exit_code, 2);
+}
+
+TEST_F(BaselineFlow, MachineWarningsCanBeSilenced) {
+  // Whatever this machine warns about, the switch and the variable remove every such warning.
+  for (const std::string& quiet : {kBench + " --test --no-machine-warnings --format json",
+                                   "BENCHKIT_NO_MACHINE_WARNINGS=1 " + kBench +
+                                       " --test --format json"}) {
+    const auto result = run_command(quiet);
+    ASSERT_EQ(result.exit_code, 0);
+    EXPECT_EQ(result.out.find("\"code\": \"machine_"), std::string::npos) << quiet;
+  }
+}
+
+}  // namespace
+}  // namespace benchkit
