@@ -4,18 +4,22 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "analysis/compare.hpp"
+#include "analysis/estimates.hpp"
 #include "benchkit/registry.hpp"
 #include "cli/bench_runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
 #include "cli/result_files.hpp"
+#include "model/merge.hpp"
 #include "model/result_json.hpp"
+#include "process/spawn.hpp"
 #include "report/comparison.hpp"
 #include "report/reporter.hpp"
 #include "store/atomic_file.hpp"
@@ -49,7 +53,67 @@ struct Flags {
   bool fail_on_regression = false;
   bool no_machine_warnings = false;
   std::vector<std::string> tags;
+  std::size_t processes = 1;
+  std::string worker_out;  // set in a worker process: where to write its results
+  std::size_t worker_index = 0;
 };
+
+// Runs the suite in `flags.processes` fresh worker processes of this same executable, one
+// after the other, each with a share of the time budget and the benchmarks in a rotated order
+// (so each benchmark's processes are spread over the whole run), and merges their samples.
+// Returns the merged run, or an error naming the worker that failed.
+model::Result<RunResult> run_in_workers(const Flags& flags, const cli::RunSettings& settings,
+                                        std::size_t benchmark_count) {
+  const std::string self = process::self_executable();
+  char folder_template[] = "/tmp/benchkit-workers-XXXXXX";
+  const char* folder = mkdtemp(folder_template);
+  if (!folder) return model::Error{"cannot create a temporary folder for the worker results"};
+  std::vector<RunResult> runs;
+  std::string failure;
+  for (std::size_t k = 0; k < flags.processes && failure.empty(); ++k) {
+    const std::string out = fmt::format("{}/worker-{}.json", folder, k);
+    std::vector<std::string> argv = {self,
+                                     "--worker-out",
+                                     out,
+                                     "--worker-index",
+                                     std::to_string(k),
+                                     "--processes",
+                                     std::to_string(flags.processes)};
+    if (!flags.filter.empty()) argv.insert(argv.end(), {"--filter", flags.filter});
+    if (flags.exact) argv.push_back("--exact");
+    // Each process gets its share of the budget and of the minimum sample count.
+    argv.insert(argv.end(),
+                {"--time-budget",
+                 fmt::format("{}ns", settings.engine.time_budget_ns /
+                                         static_cast<std::int64_t>(flags.processes)),
+                 "--warm-up", fmt::format("{}ns", settings.engine.warm_up_ns), "--sample-size",
+                 std::to_string(std::max<std::size_t>(
+                     5, (settings.engine.min_samples + flags.processes - 1) / flags.processes)),
+                 "--precision", fmt::format("{}", settings.engine.precision), "--seed",
+                 std::to_string(settings.seed)});
+    if (flags.no_counters) argv.push_back("--no-counters");
+    if (flags.no_machine_warnings) argv.push_back("--no-machine-warnings");
+    for (const std::string& tag : flags.tags) argv.insert(argv.end(), {"--tag", tag});
+    const auto exit = process::run_and_wait(argv);
+    if (!exit) {
+      failure = exit.error().message;
+    } else if (!exit->ok() && exit->exit_code != 1) {
+      failure = fmt::format("worker process {} of {} {}", k + 1, flags.processes, exit->describe());
+    } else if (auto loaded = cli::load_result_file(out); !loaded) {
+      failure = fmt::format("worker process {} of {} left no readable result: {}", k + 1,
+                            flags.processes, loaded.error().message);
+    } else {
+      runs.push_back(std::move(*loaded));
+    }
+    std::filesystem::remove(out);
+  }
+  std::filesystem::remove_all(folder);
+  if (!failure.empty()) return model::Error{failure};
+  RunResult merged = model::merge_processes(runs);
+  analysis::compute_estimates(merged);
+  (void)benchmark_count;
+  return merged;
+}
 
 bool want_color(const std::string& mode) {
   if (mode == "always") return true;
@@ -126,6 +190,13 @@ int run_main(int argc, char** argv) {
                    ? std::string("a tag is key=value, e.g. --tag compiler=clang")
                    : std::string();
       });
+  app.add_option("--processes", flags.processes,
+                 "Run the suite in N fresh processes, one after another, and merge them: the "
+                 "process becomes the unit of variation, so comparisons account for what "
+                 "changes between runs (memory layout, machine state). Default 1")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
+  app.add_option("--worker-out", flags.worker_out)->group("");
+  app.add_option("--worker-index", flags.worker_index)->group("");
   app.add_flag("--fail-on-regression", flags.fail_on_regression,
                "Exit with status 1 when a benchmark regressed against the baseline (for CI)");
 
@@ -245,8 +316,44 @@ int run_main(int argc, char** argv) {
     std::cerr << fmt::format("error: {} failed: {}\n", name, error);
   };
 
+  // A worker: run the benchmarks in rotated order, write the result, nothing else.
+  if (!flags.worker_out.empty()) {
+    const std::size_t shift = chosen.empty()
+                                  ? 0
+                                  : flags.worker_index * chosen.size() /
+                                        std::max<std::size_t>(1, flags.processes) % chosen.size();
+    std::rotate(chosen.begin(), chosen.begin() + static_cast<std::ptrdiff_t>(shift), chosen.end());
+    std::size_t worker_failures = 0;
+    cli::Progress silent;
+    silent.failed = progress.failed;
+    RunResult run = cli::run_instances(settings, chosen, silent, worker_failures);
+    run.context.command_line = command_line(argc, argv);
+    const auto written = store::write_file_atomically(flags.worker_out, model::to_json(run));
+    if (!written) {
+      std::cerr << "error: " << written.error().message << "\n";
+      return kUsageError;
+    }
+    return worker_failures > 0 ? 1 : 0;
+  }
+
   std::size_t failures = 0;
-  RunResult run = cli::run_instances(settings, chosen, progress, failures);
+  RunResult run;
+  if (flags.processes > 1 && !flags.test) {
+    if (progress_visible) {
+      std::cerr << fmt::format("running {} benchmarks in {} fresh processes…", chosen.size(),
+                               flags.processes)
+                << std::flush;
+    }
+    auto merged = run_in_workers(flags, settings, chosen.size());
+    if (progress_visible) std::cerr << "\r\033[K" << std::flush;
+    if (!merged) {
+      std::cerr << "error: " << merged.error().message << "\n";
+      return 1;
+    }
+    run = std::move(*merged);
+  } else {
+    run = cli::run_instances(settings, chosen, progress, failures);
+  }
   if (progress_visible) std::cerr << "\r\033[K" << std::flush;
   run.context.command_line = command_line(argc, argv);
 

@@ -66,7 +66,8 @@ TEST_F(BaselineFlow, CompareCommandReadsFilesAndBaselineNames) {
   ASSERT_EQ(console.exit_code, 0) << console.err;
   EXPECT_THAT(console.out, HasSubstr("copy_string"));
   EXPECT_THAT(console.out, HasSubstr("regressed"));
-  const auto gated = run_command(env_ + kTool + " compare before " + after + " --fail-on-regression");
+  const auto gated =
+      run_command(env_ + kTool + " compare before " + after + " --fail-on-regression");
   EXPECT_EQ(gated.exit_code, 1);
   const auto json = run_command(env_ + kTool + " compare before " + after + " --format json");
   EXPECT_THAT(json.out, HasSubstr("\"schema\": \"benchkit/comparison\""));
@@ -105,7 +106,8 @@ TEST_F(BaselineFlow, BadBaselineNamesAndFlagCombinationsAreUsageErrors) {
 
 TEST_F(BaselineFlow, TagsAndMachineFactsAreInTheResult) {
   const std::string out = folder_ + "/tagged.json";
-  ASSERT_EQ(run_command(kBench + " --test --tag compiler=gcc --tag run=7 --out " + out).exit_code, 0);
+  ASSERT_EQ(run_command(kBench + " --test --tag compiler=gcc --tag run=7 --out " + out).exit_code,
+            0);
   const std::string text = slurp(out);
   EXPECT_THAT(text, HasSubstr("\"compiler\": \"gcc\""));
   EXPECT_THAT(text, HasSubstr("\"run\": \"7\""));
@@ -116,9 +118,9 @@ TEST_F(BaselineFlow, TagsAndMachineFactsAreInTheResult) {
 
 TEST_F(BaselineFlow, MachineWarningsCanBeSilenced) {
   // Whatever this machine warns about, the switch and the variable remove every such warning.
-  for (const std::string& quiet : {kBench + " --test --no-machine-warnings --format json",
-                                   "BENCHKIT_NO_MACHINE_WARNINGS=1 " + kBench +
-                                       " --test --format json"}) {
+  for (const std::string& quiet :
+       {kBench + " --test --no-machine-warnings --format json",
+        "BENCHKIT_NO_MACHINE_WARNINGS=1 " + kBench + " --test --format json"}) {
     const auto result = run_command(quiet);
     ASSERT_EQ(result.exit_code, 0);
     EXPECT_EQ(result.out.find("\"code\": \"machine_"), std::string::npos) << quiet;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "model/result_json.hpp"
 #include "store/atomic_file.hpp"
@@ -129,6 +130,36 @@ TEST(BenchBinary, ColourFollowsTheFlagAndNoColor) {
   EXPECT_EQ(never.out.find("\033["), std::string::npos);
   const auto no_color = run_command("NO_COLOR=1 " + kBench + " --test --filter copy");
   EXPECT_EQ(no_color.out.find("\033["), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchkit
+
+namespace benchkit {
+namespace {
+
+TEST(BenchBinaryProcesses, SamplesFromSeveralProcessesAreMergedAndNumbered) {
+  const std::string out = ::testing::TempDir() + "/processes.json";
+  const auto result =
+      testing::run_command(kBench + kFast + " --filter copy --processes 3 --out " + out);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  auto text = store::read_file(out);
+  ASSERT_TRUE(text);
+  auto parsed = model::from_json(*text, out);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_EQ(parsed->run.benchmarks.size(), 1u);
+  std::set<std::uint32_t> processes;
+  for (const auto& sample : parsed->run.benchmarks[0].samples) processes.insert(sample.process);
+  EXPECT_EQ(processes, (std::set<std::uint32_t>{0, 1, 2}));
+  EXPECT_GT(parsed->run.benchmarks[0].estimates.median.value, 0.0);
+}
+
+TEST(BenchBinaryProcesses, ACrashingWorkerIsReportedWithItsSignal) {
+  const auto result = testing::run_command("SAMPLE_BENCH_CRASH=1 " + kBench + kFast +
+                                           " --filter may_fail --processes 2");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err,
+              ::testing::HasSubstr("worker process 1 of 2 killed by signal 6 (SIGABRT)"));
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ BENCHKIT(copy_string);
 
 static void may_fail(benchkit::Bencher& b) {
   if (std::getenv("SAMPLE_BENCH_FAIL")) throw std::runtime_error("asked to fail");
+  if (std::getenv("SAMPLE_BENCH_CRASH")) std::abort();
   b.iter([] { return 1; });
 }
 BENCHKIT(may_fail);

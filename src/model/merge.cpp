@@ -1,0 +1,61 @@
+#include "model/merge.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace benchkit::model {
+namespace {
+
+void add_unique(std::vector<Diagnostic>& into, const std::vector<Diagnostic>& from) {
+  for (const Diagnostic& d : from) {
+    const bool present = std::any_of(into.begin(), into.end(),
+                                     [&](const Diagnostic& e) { return e.code == d.code; });
+    if (!present) into.push_back(d);
+  }
+}
+
+}  // namespace
+
+RunResult merge_processes(const std::vector<RunResult>& runs) {
+  RunResult merged;
+  if (runs.empty()) return merged;
+  merged.context = runs.front().context;
+  std::map<std::string, std::size_t> index;
+  for (std::size_t process = 0; process < runs.size(); ++process) {
+    const RunResult& run = runs[process];
+    add_unique(merged.context.warnings, run.context.warnings);
+    for (const BenchmarkResult& benchmark : run.benchmarks) {
+      auto found = index.find(benchmark.name);
+      if (found == index.end()) {
+        index[benchmark.name] = merged.benchmarks.size();
+        BenchmarkResult copy = benchmark;
+        for (Sample& sample : copy.samples) sample.process = static_cast<std::uint32_t>(process);
+        merged.benchmarks.push_back(std::move(copy));
+        continue;
+      }
+      BenchmarkResult& into = merged.benchmarks[found->second];
+      for (Sample sample : benchmark.samples) {
+        sample.process = static_cast<std::uint32_t>(process);
+        into.samples.push_back(std::move(sample));
+      }
+      into.warm_up_iters += benchmark.warm_up_iters;
+      into.warm_up_ns += benchmark.warm_up_ns;
+      into.untimed_ns += benchmark.untimed_ns;
+      if (benchmark.memory.peak_rss_bytes &&
+          (!into.memory.peak_rss_bytes ||
+           *benchmark.memory.peak_rss_bytes > *into.memory.peak_rss_bytes)) {
+        into.memory.peak_rss_bytes = benchmark.memory.peak_rss_bytes;
+      }
+      if (benchmark.memory.rss_growth_bytes &&
+          (!into.memory.rss_growth_bytes ||
+           *benchmark.memory.rss_growth_bytes > *into.memory.rss_growth_bytes)) {
+        into.memory.rss_growth_bytes = benchmark.memory.rss_growth_bytes;
+      }
+      add_unique(into.diagnostics, benchmark.diagnostics);
+      for (const auto& [name, value] : benchmark.counters) into.counters[name] = value;
+    }
+  }
+  return merged;
+}
+
+}  // namespace benchkit::model

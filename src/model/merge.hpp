@@ -1,0 +1,17 @@
+// Merging the results of one suite run in several processes into one result.
+#pragma once
+
+#include <vector>
+
+#include "benchkit/result.hpp"
+
+namespace benchkit::model {
+
+// Appends the samples of every benchmark of every run, numbering each run's samples with its
+// process index (0, 1, ...), in the order of the first run's benchmarks (benchmarks that only
+// later runs have follow). Warm-up and untimed totals add up; peak memory is the largest;
+// diagnostics and run warnings are the union by code. The context is the first run's.
+// Estimates are not recomputed here (model does no statistics): call compute_estimates.
+RunResult merge_processes(const std::vector<RunResult>& runs);
+
+}  // namespace benchkit::model

@@ -1,0 +1,25 @@
+// Running a child process directly (no shell) and waiting for it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model/error.hpp"
+
+namespace benchkit::process {
+
+struct Exit {
+  int exit_code = -1;  // when the child exited
+  int signal = 0;      // when a signal ended it (exit_code is then -1)
+  bool ok() const { return signal == 0 && exit_code == 0; }
+  std::string describe() const;  // "exited with status 3", "killed by signal 11 (SIGSEGV)"
+};
+
+// Spawns argv[0] with `argv` (searched in PATH when it has no '/'), inheriting stdin, stdout
+// and stderr, and waits for it. The error names the program when it cannot be started.
+model::Result<Exit> run_and_wait(const std::vector<std::string>& argv);
+
+// The path of the running executable (/proc/self/exe).
+std::string self_executable();
+
+}  // namespace benchkit::process

@@ -1,0 +1,48 @@
+#include "model/merge.hpp"
+
+#include <gtest/gtest.h>
+
+namespace benchkit::model {
+namespace {
+
+RunResult run_with(const std::string& name, int samples, double peak, const char* diagnostic) {
+  RunResult run;
+  run.context.hostname = "host-" + name;
+  BenchmarkResult b;
+  b.name = name;
+  for (int i = 0; i < samples; ++i) b.samples.push_back(Sample{10, 100.0 + i, {}, 0, {}});
+  b.memory.peak_rss_bytes = static_cast<std::int64_t>(peak);
+  b.warm_up_iters = 5;
+  b.untimed_ns = 1.0;
+  if (diagnostic) b.diagnostics.push_back({diagnostic, "warning", "x"});
+  run.benchmarks.push_back(b);
+  run.context.warnings.push_back({"machine_turbo", "warning", "turbo"});
+  return run;
+}
+
+TEST(Merge, SamplesAreNumberedByProcessAndTotalsCombine) {
+  RunResult first = run_with("a", 3, 1000, "drift");
+  RunResult second = run_with("a", 2, 3000, "drift");
+  second.benchmarks.push_back(run_with("b", 1, 10, nullptr).benchmarks[0]);
+  const RunResult merged = merge_processes({first, second});
+  ASSERT_EQ(merged.benchmarks.size(), 2u);
+  const BenchmarkResult& a = merged.benchmarks[0];
+  ASSERT_EQ(a.samples.size(), 5u);
+  EXPECT_EQ(a.samples[0].process, 0u);
+  EXPECT_EQ(a.samples[3].process, 1u);
+  EXPECT_EQ(*a.memory.peak_rss_bytes, 3000);
+  EXPECT_EQ(a.warm_up_iters, 10u);
+  EXPECT_DOUBLE_EQ(a.untimed_ns, 2.0);
+  EXPECT_EQ(a.diagnostics.size(), 1u) << "the union by code";
+  EXPECT_EQ(merged.benchmarks[1].name, "b");
+  EXPECT_EQ(merged.benchmarks[1].samples[0].process, 1u);
+  EXPECT_EQ(merged.context.hostname, "host-a");
+  EXPECT_EQ(merged.context.warnings.size(), 1u);
+}
+
+TEST(Merge, NothingToMergeGivesAnEmptyRun) {
+  EXPECT_TRUE(merge_processes({}).benchmarks.empty());
+}
+
+}  // namespace
+}  // namespace benchkit::model
