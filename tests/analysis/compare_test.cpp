@@ -113,7 +113,8 @@ TEST(Compare, ThroughputChangeIsReportedAndTheVerdictFollowsTime) {
   base.bytes_per_iteration = slower.bytes_per_iteration = 1000;
   compute_estimates(base);
   compute_estimates(slower);
-  const auto& io = find(compare(run_of({base}), run_of({slower})), "io");
+  const Comparison comparison = compare(run_of({base}), run_of({slower}));
+  const auto& io = find(comparison, "io");
   EXPECT_EQ(io.verdict, Verdict::regressed);
   ASSERT_TRUE(io.throughput_change.has_value());
   EXPECT_NEAR(*io.throughput_change, 1.0 / 1.10 - 1.0, 0.01);
@@ -133,7 +134,8 @@ TEST(Compare, SeveralProcessesMakeTheProcessTheUnit) {
     compute_estimates(result);
     return result;
   };
-  const auto& p = find(compare(run_of({side(100, 1)}), run_of({side(103, 10)})), "p");
+  const Comparison comparison = compare(run_of({side(100, 1)}), run_of({side(103, 10)}));
+  const auto& p = find(comparison, "p");
   EXPECT_EQ(p.design, Design::processes);
   EXPECT_NE(p.verdict, Verdict::regressed);
   EXPECT_GT(p.ratio_upper - p.ratio_lower, 0.04) << "the interval reflects process spread";
@@ -154,7 +156,8 @@ TEST(Compare, InterleavedRoundsArePaired) {
     compute_estimates(result);
     return result;
   };
-  const auto& r = find(compare(run_of({side(1.0)}), run_of({side(1.10)})), "r");
+  const Comparison comparison = compare(run_of({side(1.0)}), run_of({side(1.10)}));
+  const auto& r = find(comparison, "r");
   EXPECT_EQ(r.design, Design::paired);
   EXPECT_NEAR(r.ratio, 1.10, 1e-9);
   EXPECT_EQ(r.verdict, Verdict::regressed);

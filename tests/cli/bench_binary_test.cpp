@@ -59,7 +59,7 @@ TEST(BenchBinary, WritesAValidResultFileWithItsContext) {
   EXPECT_EQ(run.context.executable_sha256.size(), 64u);
   EXPECT_FALSE(run.context.hostname.empty());
   EXPECT_FALSE(run.context.kernel.empty());
-  EXPECT_EQ(run.context.build_type, "Release");
+  EXPECT_EQ(run.context.build_type, BENCHKIT_TEST_BUILD_TYPE);
   EXPECT_THAT(run.context.command_line, HasSubstr("--seed 42"));
   ASSERT_EQ(run.benchmarks.size(), 4u);
   for (const auto& benchmark : run.benchmarks) {
