@@ -76,12 +76,16 @@ using Invoker = void (*)(ErasedFunction function, Bencher& bencher,
 struct BuildFacts {
   const char* compiler;
   const char* build_type;
+  const char* flags;
   bool optimized;
   bool assertions;
 };
 
 #ifndef BENCHKIT_CONSUMER_BUILD_TYPE
 #define BENCHKIT_CONSUMER_BUILD_TYPE ""
+#endif
+#ifndef BENCHKIT_CONSUMER_FLAGS
+#define BENCHKIT_CONSUMER_FLAGS ""
 #endif
 
 inline constexpr BuildFacts this_build_facts() {
@@ -92,6 +96,7 @@ inline constexpr BuildFacts this_build_facts() {
       "unknown",
 #endif
       BENCHKIT_CONSUMER_BUILD_TYPE,
+      BENCHKIT_CONSUMER_FLAGS,
 #ifdef __OPTIMIZE__
       true,
 #else

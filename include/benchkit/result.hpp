@@ -104,10 +104,11 @@ struct Context {
   std::string kernel;
   std::string cpu_model;
   int logical_cpus = 0;
-  std::string compiler;     // compiler of the benchmark binary
-  std::string build_type;   // of the benchmark binary: Release, Debug, ...
-  bool optimized = true;    // __OPTIMIZE__ was defined where the benchmarks were compiled
-  bool assertions = false;  // NDEBUG was not defined there
+  std::string compiler;       // compiler of the benchmark binary
+  std::string build_type;     // of the benchmark binary: Release, Debug, ...
+  bool optimized = true;      // __OPTIMIZE__ was defined where the benchmarks were compiled
+  bool assertions = false;    // NDEBUG was not defined there
+  std::string compile_flags;  // of the benchmark binary: CMAKE_CXX_FLAGS(_<CONFIG>) and options
   std::string library_flags;
   std::string git_commit;
   std::string git_branch;

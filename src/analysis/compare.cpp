@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "stats/distributions.hpp"
 #include "stats/hierarchical.hpp"
 #include "stats/multiple.hpp"
 #include "stats/paired.hpp"
@@ -98,6 +99,42 @@ bool paired_rounds(const BenchmarkResult& baseline, const BenchmarkResult& candi
   return base_rounds.size() >= 6;
 }
 
+double log_median(const std::vector<double>& values) {
+  return std::log(stats::median(values));
+}
+
+// One side ran in a single process, the other in several: the between-process spread of the
+// side that has it stands for both (a pooled t on log process medians with that side's degrees
+// of freedom). Both sides single: nothing is known about between-run variation.
+void one_sided_process_test(const std::vector<std::vector<double>>& base,
+                            const std::vector<std::vector<double>>& candidate,
+                            const CompareSettings& settings, BenchmarkComparison& out) {
+  const auto& several = base.size() > 1 ? base : candidate;
+  if (several.size() < 2 || (base.size() > 1 && candidate.size() > 1)) return;
+  std::vector<double> logs;
+  for (const auto& process : several) logs.push_back(log_median(process));
+  const double spread = stats::stddev(logs);
+  double base_mean = 0;
+  for (const auto& process : base) base_mean += log_median(process);
+  base_mean /= static_cast<double>(base.size());
+  double candidate_mean = 0;
+  for (const auto& process : candidate) candidate_mean += log_median(process);
+  candidate_mean /= static_cast<double>(candidate.size());
+  const double difference = candidate_mean - base_mean;
+  const double degrees_of_freedom = static_cast<double>(several.size() - 1);
+  const double standard_error = spread * std::sqrt(1.0 / static_cast<double>(base.size()) +
+                                                   1.0 / static_cast<double>(candidate.size()));
+  out.ratio = std::exp(difference);
+  out.note =
+      "one side ran in a single process: the other side's spread between processes "
+      "stands for both";
+  if (standard_error <= 0.0) return;
+  const double t = stats::student_t_quantile(0.5 + settings.confidence / 2.0, degrees_of_freedom);
+  out.ratio_lower = std::exp(difference - t * standard_error);
+  out.ratio_upper = std::exp(difference + t * standard_error);
+  out.p_value = stats::student_t_two_sided_p(difference / standard_error, degrees_of_freedom);
+}
+
 void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& candidate,
                     const CompareSettings& settings, BenchmarkComparison& out) {
   std::vector<double> base_rounds;
@@ -152,9 +189,7 @@ void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& cand
               .relative_change;
     }
     if (!result.process_level) {
-      out.note =
-          "one side has a single process, so the variation between processes is "
-          "unknown; run both sides in several processes (benchkit run --processes)";
+      one_sided_process_test(base_groups, candidate_groups, settings, out);
     }
     return;
   }
@@ -264,6 +299,17 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     comparison.benchmarks.push_back(std::move(out));
   }
 
+  if (std::any_of(comparison.benchmarks.begin(), comparison.benchmarks.end(),
+                  [](const BenchmarkComparison& c) {
+                    return c.design == Design::independent && c.verdict != Verdict::added &&
+                           c.verdict != Verdict::removed;
+                  })) {
+    comparison.design_warning =
+        "each side ran in a single process, so what changes between runs (memory layout, "
+        "machine state) is not in these intervals and a verdict can be a false alarm; run both "
+        "sides with --processes 3 or more (the default when saving or comparing baselines)";
+  }
+
   // Significance across the whole suite, then the verdicts.
   std::vector<double> p_values;
   for (std::size_t index : tested) p_values.push_back(comparison.benchmarks[index].p_value);
@@ -282,7 +328,14 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
       c.verdict = Verdict::unchanged;
     } else {
       c.verdict = Verdict::inconclusive;
-      const std::string advice = sharpen_advice(c, settings);
+      const bool beyond = c.ratio_lower > upper_threshold || c.ratio_upper < lower_threshold;
+      const std::string advice =
+          beyond ? fmt::format(
+                       "the change lies beyond the noise threshold but is not "
+                       "significant after adjustment (p = {:.2g}); more processes or "
+                       "samples would settle it",
+                       c.p_adjusted)
+                 : sharpen_advice(c, settings);
       c.note = c.note.empty() ? advice : c.note + "; " + advice;
     }
   }

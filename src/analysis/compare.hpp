@@ -59,6 +59,9 @@ struct Comparison {
   // Set by the caller when the two runs were made on different machines or builds: one line
   // saying which fields differ, shown above the table.
   std::string context_warning;
+  // Set when a benchmark was compared from one process a side: what varies between runs is
+  // then not in its interval.
+  std::string design_warning;
   std::vector<BenchmarkComparison> benchmarks;  // regressions first, then by name
   std::size_t count(Verdict verdict) const;
   bool any_regression() const { return count(Verdict::regressed) > 0; }

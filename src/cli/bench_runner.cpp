@@ -131,6 +131,7 @@ RunResult run_instances(const RunSettings& settings, const std::vector<measure::
     const detail::BuildFacts& facts = instance.registration->build_facts();
     run.context.compiler = facts.compiler;
     run.context.build_type = facts.build_type;
+    run.context.compile_flags = facts.flags;
     if (!facts.optimized) {
       run.context.optimized = false;
       unoptimised.insert(instance.registration->file());

@@ -30,6 +30,7 @@ ordered_json context_json(const Context& c) {
   j["build_type"] = c.build_type;
   j["optimized"] = c.optimized;
   j["assertions"] = c.assertions;
+  j["compile_flags"] = c.compile_flags;
   j["library_flags"] = c.library_flags;
   ordered_json git;
   git["commit"] = c.git_commit;
@@ -238,6 +239,7 @@ struct Reader {
     if (const auto* a = member(j, "assertions"); a && a->is_boolean()) {
       c.assertions = a->get<bool>();
     }
+    c.compile_flags = text(j, "compile_flags", path);
     c.library_flags = text(j, "library_flags", path);
     if (const ordered_json* git = member(j, "git")) {
       if (!git->is_object()) fail("context.git", "expected an object");

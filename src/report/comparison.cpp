@@ -94,6 +94,9 @@ std::string console(const analysis::Comparison& comparison, Options options) {
   if (!comparison.context_warning.empty()) {
     out += fmt::format("warning: {}\n\n", comparison.context_warning);
   }
+  if (!comparison.design_warning.empty()) {
+    out += fmt::format("note: {}\n\n", comparison.design_warning);
+  }
   emit(kHeaders, nullptr);
   for (std::size_t i = 0; i < table.size(); ++i) emit(table[i], &comparison.benchmarks[i]);
   out += fmt::format("\n{} ({})\n", comparison_summary(comparison), settings_line(comparison));
@@ -116,6 +119,9 @@ std::string markdown(const analysis::Comparison& comparison) {
   std::string out = fmt::format("**{}**\n\n", comparison_summary(comparison));
   if (!comparison.context_warning.empty()) {
     out += fmt::format("> ⚠️ {}\n\n", comparison.context_warning);
+  }
+  if (!comparison.design_warning.empty()) {
+    out += fmt::format("> {}\n\n", comparison.design_warning);
   }
   out += "| benchmark | baseline | new | change | 95% CI | throughput | p (adj.) | verdict |\n";
   out += "|---|---:|---:|---:|---|---:|---:|---|\n";
@@ -159,6 +165,7 @@ std::string json(const analysis::Comparison& comparison) {
   }
   root["summary"] = summary;
   if (!comparison.context_warning.empty()) root["context_warning"] = comparison.context_warning;
+  if (!comparison.design_warning.empty()) root["design_warning"] = comparison.design_warning;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const BenchmarkComparison& c : comparison.benchmarks) {
     nlohmann::ordered_json item;

@@ -57,7 +57,9 @@ Fingerprint build_fingerprint(const Context& context) {
   Fingerprint fingerprint;
   put(fingerprint, "compiler", context.compiler);
   put(fingerprint, "build_type", context.build_type);
-  put(fingerprint, "flags", context.library_flags);
+  // The benchmark binary's own flags when they were captured, else the library's.
+  put(fingerprint, "flags",
+      context.compile_flags.empty() ? context.library_flags : context.compile_flags);
   // Only meaningful once a compiler was recorded: a context with no build facts at all has
   // these at their defaults, which say nothing.
   if (!context.compiler.empty() || !context.build_type.empty()) {

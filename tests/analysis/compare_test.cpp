@@ -141,6 +141,31 @@ TEST(Compare, SeveralProcessesMakeTheProcessTheUnit) {
   EXPECT_GT(p.ratio_upper - p.ratio_lower, 0.04) << "the interval reflects process spread";
 }
 
+TEST(Compare, OneSideInOneProcessBorrowsTheOtherSidesProcessSpread) {
+  BenchmarkResult base;
+  base.name = "m";
+  const double offsets[] = {0.99, 1.0, 1.01};
+  for (std::uint32_t p = 0; p < 3; ++p) {
+    const auto part = benchmark("m", 100 * offsets[p], 0.002, 30, 20 + p, p);
+    base.samples.insert(base.samples.end(), part.samples.begin(), part.samples.end());
+  }
+  compute_estimates(base);
+  const Comparison much_slower =
+      compare(run_of({base}), run_of({benchmark("m", 130, 0.002, 30, 9)}));
+  EXPECT_EQ(much_slower.benchmarks[0].design, Design::processes);
+  EXPECT_EQ(much_slower.benchmarks[0].verdict, Verdict::regressed);
+  EXPECT_THAT(much_slower.benchmarks[0].note, HasSubstr("single process"));
+  const Comparison same = compare(run_of({base}), run_of({benchmark("m", 100, 0.002, 30, 9)}));
+  EXPECT_NE(same.benchmarks[0].verdict, Verdict::regressed);
+  EXPECT_NE(same.benchmarks[0].verdict, Verdict::improved);
+}
+
+TEST(Compare, SingleProcessRunsCarryAWarning) {
+  const Comparison c = compare(run_of({benchmark("a", 100, 0.01, 50, 1)}),
+                               run_of({benchmark("a", 100, 0.01, 50, 2)}));
+  EXPECT_THAT(c.design_warning, HasSubstr("--processes 3"));
+}
+
 TEST(Compare, InterleavedRoundsArePaired) {
   // Drift common to both sides (each round slower than the last) cancels in paired ratios.
   auto side = [](double factor) {

@@ -36,4 +36,6 @@ listed=$("$work/consumer/consumer_bench" --list)
 [ "$listed" = $'make_vector/size=16\nconcatenate' ] || { echo "unexpected --list: $listed" >&2; exit 1; }
 json=$("$work/consumer/consumer_alloc_bench" --test --format json --filter make_vector)
 echo "$json" | grep -q '"allocations": 1' || { echo "benchkit::alloc did not count: $json" >&2; exit 1; }
-echo "consumer ($mode): built, ran, counted allocations"
+echo "$json" | grep -q '"compile_flags": "-O3 -DNDEBUG' ||
+  { echo "the consumer's compile flags were not recorded: $json" >&2; exit 1; }
+echo "consumer ($mode): built, ran, counted allocations, recorded its flags"
