@@ -6,6 +6,10 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+# ccache: paths relative to the checkout, so that a fresh clone elsewhere (as CI makes) reuses
+# what an earlier build compiled.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: all deps configure build demo test test-release test-asan format clean
 
