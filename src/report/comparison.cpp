@@ -60,25 +60,20 @@ std::vector<std::vector<std::string>> rows(const analysis::Comparison& compariso
 const std::vector<std::string> kHeaders = {"benchmark", "baseline",   "new",      "change",
                                            "95% CI",    "throughput", "p (adj.)", "verdict"};
 
-std::size_t width(const std::string& text) {
-  std::size_t w = 0;
-  for (unsigned char c : text) w += (c & 0xC0) != 0x80;
-  return w;
-}
-
 std::string console(const analysis::Comparison& comparison, Options options) {
   const auto table = rows(comparison);
   std::vector<std::size_t> widths(kHeaders.size());
-  for (std::size_t c = 0; c < kHeaders.size(); ++c) widths[c] = width(kHeaders[c]);
+  for (std::size_t c = 0; c < kHeaders.size(); ++c) widths[c] = display_width(kHeaders[c]);
   for (const auto& row : table) {
-    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], width(row[c]));
+    for (std::size_t c = 0; c < row.size(); ++c)
+      widths[c] = std::max(widths[c], display_width(row[c]));
   }
   std::string out;
   auto emit = [&](const std::vector<std::string>& cells, const BenchmarkComparison* c) {
     std::string line;
     for (std::size_t i = 0; i < cells.size(); ++i) {
       const bool right = i >= 1 && i <= 3;
-      const std::string fill(widths[i] - width(cells[i]), ' ');
+      const std::string fill(widths[i] - display_width(cells[i]), ' ');
       std::string cell = right ? fill + cells[i] : cells[i] + fill;
       if (options.color && c && i == cells.size() - 1) {
         if (c->verdict == Verdict::regressed) cell = fmt::format("\033[31;1m{}\033[0m", cell);

@@ -8,15 +8,6 @@
 namespace benchkit::report {
 namespace {
 
-// Display width of UTF-8 text (µ and ± are one column but two bytes).
-std::size_t display_width(const std::string& text) {
-  std::size_t width = 0;
-  for (unsigned char c : text) {
-    if ((c & 0xC0) != 0x80) ++width;
-  }
-  return width;
-}
-
 std::string pad(const std::string& text, std::size_t width, bool right) {
   const std::size_t w = display_width(text);
   if (w >= width) return text;
@@ -34,12 +25,7 @@ class ConsoleReporter final : public Reporter {
     std::vector<std::vector<std::string>> rows;
     for (const BenchmarkResult& b : run.benchmarks) {
       const Estimates& e = b.estimates;
-      std::string throughput;
-      if (e.bytes_per_second) throughput = format_bytes_per_second(*e.bytes_per_second);
-      if (e.items_per_second) {
-        if (!throughput.empty()) throughput += ", ";
-        throughput += format_items_per_second(*e.items_per_second);
-      }
+      const std::string throughput = format_throughput(e);
       const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
       const std::string samples = fmt::format("{} × {}", b.samples.size(), iterations);
       // Spread: MAD relative to the median, the robust counterpart of the CV.

@@ -24,12 +24,7 @@ class MarkdownReporter final : public Reporter {
         "|---|---:|---|---:|---:|---|\n";
     for (const BenchmarkResult& b : run.benchmarks) {
       const Estimates& e = b.estimates;
-      std::string throughput;
-      if (e.bytes_per_second) throughput = format_bytes_per_second(*e.bytes_per_second);
-      if (e.items_per_second) {
-        if (!throughput.empty()) throughput += ", ";
-        throughput += format_items_per_second(*e.items_per_second);
-      }
+      const std::string throughput = format_throughput(e);
       std::string flags;
       for (const Diagnostic& d : b.diagnostics) {
         if (!flags.empty()) flags += ", ";

@@ -61,6 +61,22 @@ std::string format_bytes(double bytes) {
   return three_digits(bytes / kib / kib / kib) + " GiB";
 }
 
+std::string format_throughput(const Estimates& estimates) {
+  std::string text;
+  if (estimates.bytes_per_second) text = format_bytes_per_second(*estimates.bytes_per_second);
+  if (estimates.items_per_second) {
+    if (!text.empty()) text += ", ";
+    text += format_items_per_second(*estimates.items_per_second);
+  }
+  return text;
+}
+
+std::size_t display_width(const std::string& text) {
+  std::size_t width = 0;
+  for (unsigned char c : text) width += (c & 0xC0) != 0x80;  // count all but continuation bytes
+  return width;
+}
+
 std::string format_bytes_per_second(double bytes_per_second) {
   return format_bytes(bytes_per_second) + "/s";
 }

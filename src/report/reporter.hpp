@@ -35,5 +35,9 @@ std::string format_bytes_per_second(double bytes_per_second);
 std::string format_items_per_second(double items_per_second);
 // "1.5 MiB".
 std::string format_bytes(double bytes);
+// "1.17 GiB/s", "65.6 M/s", both joined by ", ", or "" when the benchmark declares no work.
+std::string format_throughput(const Estimates& estimates);
+// Columns a UTF-8 string takes in a terminal (µ and … are one column, two or three bytes).
+std::size_t display_width(const std::string& text);
 
 }  // namespace benchkit::report
