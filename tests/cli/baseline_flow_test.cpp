@@ -129,3 +129,29 @@ TEST_F(BaselineFlow, MachineWarningsCanBeSilenced) {
 
 }  // namespace
 }  // namespace benchkit
+
+namespace benchkit {
+namespace {
+
+TEST(CompareContexts, RunsFromDifferentMachinesGetAOneLineWarning) {
+  const std::string folder = ::testing::TempDir();
+  auto write = [&](const std::string& name, const std::string& cpu) {
+    const std::string path = folder + "/" + name;
+    std::ofstream(path) << R"({"schema":"benchkit/result","version":1,"context":{"cpu_model":")"
+                        << cpu
+                        << R"(","logical_cpus":2,"kernel":"Linux 6.1"},"benchmarks":[{"name":"a",
+      "samples":[{"iters":1,"ns":100},{"iters":1,"ns":101},{"iters":1,"ns":102}]}]})";
+    return path;
+  };
+  const std::string left = write("left.json", "CPU One");
+  const std::string right = write("right.json", "CPU Two");
+  const auto result = testing::run_command(kTool + " compare " + left + " " + right);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("warning: "));
+  EXPECT_THAT(result.out, HasSubstr("cpu_model"));
+  const auto same = testing::run_command(kTool + " compare " + left + " " + left);
+  EXPECT_EQ(same.out.find("cpu_model"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchkit
