@@ -60,6 +60,7 @@ struct Flags {
   std::size_t processes = 0;
   std::string worker_out;  // set in a worker process: where to write its results
   std::size_t worker_index = 0;
+  bool worker_progress = false;  // a worker whose parent shows progress on a terminal
 };
 
 // Runs the suite in `flags.processes` fresh worker processes of this same executable, one
@@ -67,7 +68,7 @@ struct Flags {
 // (so each benchmark's processes are spread over the whole run), and merges their samples.
 // Returns the merged run, or an error naming the worker that failed.
 model::Result<RunResult> run_in_workers(const Flags& flags, const cli::RunSettings& settings,
-                                        std::size_t benchmark_count) {
+                                        bool show_progress) {
   const std::string self = process::self_executable();
   char folder_template[] = "/tmp/benchkit-workers-XXXXXX";
   const char* folder = mkdtemp(folder_template);
@@ -96,6 +97,7 @@ model::Result<RunResult> run_in_workers(const Flags& flags, const cli::RunSettin
                  "--precision", fmt::format("{}", settings.engine.precision), "--seed",
                  std::to_string(settings.seed)});
     if (flags.no_counters) argv.push_back("--no-counters");
+    if (show_progress) argv.push_back("--worker-progress");
     if (flags.no_machine_warnings) argv.push_back("--no-machine-warnings");
     for (const std::string& tag : flags.tags) argv.insert(argv.end(), {"--tag", tag});
     const auto exit = process::run_and_wait(argv);
@@ -115,7 +117,6 @@ model::Result<RunResult> run_in_workers(const Flags& flags, const cli::RunSettin
   if (!failure.empty()) return model::Error{failure};
   RunResult merged = model::merge_processes(runs);
   analysis::compute_estimates(merged);
-  (void)benchmark_count;
   return merged;
 }
 
@@ -203,6 +204,7 @@ int run_main(int argc, char** argv) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
   app.add_option("--worker-out", flags.worker_out)->group("");
   app.add_option("--worker-index", flags.worker_index)->group("");
+  app.add_flag("--worker-progress", flags.worker_progress)->group("");
   app.add_flag("--fail-on-regression", flags.fail_on_regression,
                "Exit with status 1 when a benchmark regressed against the baseline (for CI)");
 
@@ -336,9 +338,16 @@ int run_main(int argc, char** argv) {
                                         std::max<std::size_t>(1, flags.processes) % chosen.size();
     std::rotate(chosen.begin(), chosen.begin() + static_cast<std::ptrdiff_t>(shift), chosen.end());
     std::size_t worker_failures = 0;
-    cli::Progress silent;
-    silent.failed = progress.failed;
-    RunResult run = cli::run_instances(settings, chosen, silent, worker_failures);
+    cli::Progress worker_progress;
+    worker_progress.failed = progress.failed;
+    if (flags.worker_progress) {
+      worker_progress.started = [&](std::size_t index, std::size_t total, const std::string& name) {
+        std::cerr << fmt::format("\r\033[K[process {}/{}] [{}/{}] {}", flags.worker_index + 1,
+                                 flags.processes, index + 1, total, name)
+                  << std::flush;
+      };
+    }
+    RunResult run = cli::run_instances(settings, chosen, worker_progress, worker_failures);
     run.context.command_line = command_line(argc, argv);
     const auto written = store::write_file_atomically(flags.worker_out, model::to_json(run));
     if (!written) {
@@ -351,12 +360,7 @@ int run_main(int argc, char** argv) {
   std::size_t failures = 0;
   RunResult run;
   if (flags.processes > 1 && !flags.test) {
-    if (progress_visible) {
-      std::cerr << fmt::format("running {} benchmarks in {} fresh processes…", chosen.size(),
-                               flags.processes)
-                << std::flush;
-    }
-    auto merged = run_in_workers(flags, settings, chosen.size());
+    auto merged = run_in_workers(flags, settings, progress_visible);
     if (progress_visible) std::cerr << "\r\033[K" << std::flush;
     if (!merged) {
       std::cerr << "error: " << merged.error().message << "\n";
