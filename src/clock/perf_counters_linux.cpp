@@ -49,8 +49,9 @@ class LinuxCounterGroup final : public CounterGroup {
           reason_ += " (kernel.perf_event_paranoid is " + paranoid_level() +
                      "; `sudo sysctl kernel.perf_event_paranoid=1` allows user-space counting)";
         } else if (error == ENOENT || error == EOPNOTSUPP || error == ENODEV) {
-          reason_ += " (this CPU or virtual machine exposes no hardware counters; time is "
-                     "measured as usual)";
+          reason_ +=
+              " (this CPU or virtual machine exposes no hardware counters; time is "
+              "measured as usual)";
         }
         close_all();
         return;
@@ -62,8 +63,9 @@ class LinuxCounterGroup final : public CounterGroup {
     // A group the kernel never schedules reads zero forever; treat that as unavailable.
     CounterValues probe = read();
     if (probe.values[0] <= 0.0) {
-      reason_ = "hardware counters unavailable: the counter group opened but never ran "
-                "(the PMU is taken by another tool or not virtualised)";
+      reason_ =
+          "hardware counters unavailable: the counter group opened but never ran "
+          "(the PMU is taken by another tool or not virtualised)";
       close_all();
     }
   }
@@ -81,7 +83,8 @@ class LinuxCounterGroup final : public CounterGroup {
       std::uint64_t time_running;
       std::uint64_t values[4];
     } buffer{};
-    if (::read(fds_[0], &buffer, sizeof(buffer)) < static_cast<ssize_t>(3 * sizeof(std::uint64_t))) {
+    if (::read(fds_[0], &buffer, sizeof(buffer)) <
+        static_cast<ssize_t>(3 * sizeof(std::uint64_t))) {
       return result;
     }
     // Multiplexed counters ran only part of the time: scale up to the whole interval.

@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "system/check_ids.hpp"
+
 #include <cerrno>
 #include <set>
 
@@ -25,29 +27,7 @@ CounterProbe probe_that(bool opened, int error_number, std::string detail) {
   return [=] { return CounterProbeResult{opened, error_number, detail}; };
 }
 
-const std::vector<std::string> kAllIds = {"cpu_model",
-                                          "logical_cpus",
-                                          "physical_cores",
-                                          "smt",
-                                          "cpu_caches",
-                                          "frequency_governor",
-                                          "frequency_driver",
-                                          "turbo",
-                                          "frequency_range",
-                                          "isolcpus",
-                                          "nohz_full",
-                                          "rcu_nocbs",
-                                          "aslr",
-                                          "load",
-                                          "virtual_machine",
-                                          "container",
-                                          "cpu_quota",
-                                          "perf_event_paranoid",
-                                          "hardware_counters",
-                                          "swap",
-                                          "memory",
-                                          "transparent_hugepages",
-                                          "power_supply"};
+const std::vector<std::string>& kAllIds = kDocumentedCheckIds;
 
 // The check with `id`; fails the test (and returns an empty check) when it is missing.
 Check get(const std::vector<Check>& checks, const std::string& id) {

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "system/check_ids.hpp"
+
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -16,29 +18,8 @@ using testing::run_command;
 
 const std::string kBenchkit = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
 
-const std::set<std::string> kIds = {"cpu_model",
-                                    "logical_cpus",
-                                    "physical_cores",
-                                    "smt",
-                                    "cpu_caches",
-                                    "frequency_governor",
-                                    "frequency_driver",
-                                    "turbo",
-                                    "frequency_range",
-                                    "isolcpus",
-                                    "nohz_full",
-                                    "rcu_nocbs",
-                                    "aslr",
-                                    "load",
-                                    "virtual_machine",
-                                    "container",
-                                    "cpu_quota",
-                                    "perf_event_paranoid",
-                                    "hardware_counters",
-                                    "swap",
-                                    "memory",
-                                    "transparent_hugepages",
-                                    "power_supply"};
+const std::set<std::string> kIds(system::kDocumentedCheckIds.begin(),
+                                 system::kDocumentedCheckIds.end());
 
 TEST(SystemCommand, JsonIsValidWithEveryCheckAndAllowedStatuses) {
   const auto result = run_command(kBenchkit + " system --json");
