@@ -123,6 +123,9 @@ struct Context {
   std::map<std::string, std::string> machine;
   std::map<std::string, std::string> checks;
   std::map<std::string, std::string> clock;  // clock name, resolution and read cost
+  // The bench process's own peak resident set over the whole run (per-benchmark peaks reset
+  // the kernel's high-water mark, so tools reading it at exit see only the last stretch).
+  std::optional<std::int64_t> process_peak_rss_bytes;
   // Run-wide findings, printed once: debug build, frequency scaling, counters unavailable...
   std::vector<Diagnostic> warnings;
 };

@@ -165,6 +165,7 @@ RunResult run_instances(const RunSettings& settings, const std::vector<measure::
       if (progress.failed) progress.failed(instance.name, error.what());
     }
   }
+  run.context.process_peak_rss_bytes = measure::process_memory().lifetime_peak_rss_bytes();
   return run;
 }
 

@@ -16,6 +16,8 @@ class ProcessMemory {
   virtual std::optional<std::int64_t> peak_rss_bytes() = 0;
   // Resets the high-water mark to the current RSS; false when the kernel refuses.
   virtual bool reset_peak() = 0;
+  // The process's own peak over its whole life, across resets (each reset keeps what it clears).
+  virtual std::optional<std::int64_t> lifetime_peak_rss_bytes() = 0;
   // Bytes handed out by malloc and not yet freed, or -1 when unknown.
   virtual std::int64_t heap_bytes_in_use() = 0;
 };

@@ -1,5 +1,6 @@
 #include <malloc.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <string>
@@ -30,12 +31,17 @@ class LinuxProcessMemory final : public ProcessMemory {
   std::optional<std::int64_t> rss_bytes() override { return status_field("VmRSS"); }
   std::optional<std::int64_t> peak_rss_bytes() override { return status_field("VmHWM"); }
   bool reset_peak() override {
+    remember_peak();
     // Writing 5 to clear_refs resets the peak RSS (Linux >= 4.0, Documentation/filesystems/proc).
     std::ofstream out("/proc/self/clear_refs");
     if (!out) return false;
     out << "5";
     out.flush();
     return static_cast<bool>(out);
+  }
+  std::optional<std::int64_t> lifetime_peak_rss_bytes() override {
+    remember_peak();
+    return lifetime_peak_ > 0 ? std::optional<std::int64_t>(lifetime_peak_) : std::nullopt;
   }
   std::int64_t heap_bytes_in_use() override {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
@@ -45,6 +51,12 @@ class LinuxProcessMemory final : public ProcessMemory {
     return -1;
 #endif
   }
+
+ private:
+  void remember_peak() {
+    if (const auto peak = peak_rss_bytes()) lifetime_peak_ = std::max(lifetime_peak_, *peak);
+  }
+  std::int64_t lifetime_peak_ = 0;
 };
 
 std::atomic<AllocationReader> installed_reader{nullptr};

@@ -24,6 +24,11 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
   for (std::size_t process = 0; process < runs.size(); ++process) {
     const RunResult& run = runs[process];
     add_unique(merged.context.warnings, run.context.warnings);
+    if (run.context.process_peak_rss_bytes &&
+        (!merged.context.process_peak_rss_bytes ||
+         *run.context.process_peak_rss_bytes > *merged.context.process_peak_rss_bytes)) {
+      merged.context.process_peak_rss_bytes = run.context.process_peak_rss_bytes;
+    }
     for (const BenchmarkResult& benchmark : run.benchmarks) {
       auto found = index.find(benchmark.name);
       if (found == index.end()) {

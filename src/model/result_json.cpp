@@ -45,6 +45,7 @@ ordered_json context_json(const Context& c) {
   j["machine"] = c.machine;
   j["checks"] = c.checks;
   j["clock"] = c.clock;
+  if (c.process_peak_rss_bytes) j["process_peak_rss_bytes"] = *c.process_peak_rss_bytes;
   ordered_json warnings = ordered_json::array();
   for (const Diagnostic& d : c.warnings) {
     warnings.push_back({{"code", d.code}, {"severity", d.severity}, {"message", d.message}});
@@ -257,6 +258,10 @@ struct Reader {
     c.machine = text_map(j, "machine", path);
     c.checks = text_map(j, "checks", path);
     c.clock = text_map(j, "clock", path);
+    if (member(j, "process_peak_rss_bytes")) {
+      c.process_peak_rss_bytes =
+          static_cast<std::int64_t>(number(j, "process_peak_rss_bytes", path, true));
+    }
     c.warnings = diagnostics(j, "warnings", "context");
     return c;
   }
