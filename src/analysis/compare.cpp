@@ -287,11 +287,7 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     comparison.benchmarks.push_back(std::move(out));
   }
   for (const BenchmarkResult& base : baseline.benchmarks) {
-    if (seen.count(base.name) ||
-        std::any_of(comparison.benchmarks.begin(), comparison.benchmarks.end(),
-                    [&](const auto& c) { return c.name == base.name; })) {
-      continue;
-    }
+    if (!seen.insert(base.name).second) continue;  // compared above, or listed already
     BenchmarkComparison out;
     out.name = base.name;
     out.baseline_median = base.estimates.median.value;

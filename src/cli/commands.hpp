@@ -25,6 +25,10 @@ void add_comparison_flags(CLI::App& command, double& noise_threshold, std::strin
 analysis::CompareSettings comparison_settings(double noise_threshold,
                                               const std::string& adjustment);
 
+// Prints `text` on stdout, or writes it atomically to `out` when that is not empty. Returns the
+// exit status: 0, or 2 (after saying why) when the file cannot be written.
+int print_or_write(const std::string& text, const std::string& out);
+
 // The whole command; tool_main.cpp only calls this.
 int run_tool(int argc, char** argv);
 

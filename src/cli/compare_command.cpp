@@ -10,7 +10,6 @@
 #include "cli/commands.hpp"
 #include "cli/result_files.hpp"
 #include "report/comparison.hpp"
-#include "store/atomic_file.hpp"
 
 namespace benchkit::cli {
 
@@ -82,12 +81,10 @@ CommandRunner add_compare_command(CLI::App& app) {
         *base, *candidate, comparison_settings(options->noise_threshold, options->adjustment));
     comparison.context_warning = context_differences(base->context, candidate->context);
     const auto format = report::parse_format(options->format).value();
-    const std::string text = report::render_comparison(comparison, format);
-    if (options->out.empty()) {
-      std::cout << text;
-    } else if (const auto written = store::write_file_atomically(options->out, text); !written) {
-      std::cerr << "error: " << written.error().message << "\n";
-      return 2;
+    if (const int status =
+            print_or_write(report::render_comparison(comparison, format), options->out);
+        status != 0) {
+      return status;
     }
     return options->fail_on_regression && comparison.any_regression() ? 1 : 0;
   };

@@ -7,9 +7,8 @@
 
 #include "analysis/estimates.hpp"
 #include "cli/commands.hpp"
-#include "model/result_json.hpp"
+#include "cli/result_files.hpp"
 #include "report/reporter.hpp"
-#include "store/atomic_file.hpp"
 
 namespace benchkit::cli {
 
@@ -37,30 +36,14 @@ CommandRunner add_report_command(CLI::App& app) {
                     "Recompute every estimate from the samples, even those in the file");
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
-    const auto text = store::read_file(options->file);
-    if (!text) {
-      std::cerr << "error: " << text.error().message << "\n";
+    auto run = load_result_file(options->file);  // estimates absent from it are computed
+    if (!run) {
+      std::cerr << "error: " << run.error().message << "\n";
       return 2;
     }
-    auto parsed = model::from_json(*text, options->file);
-    if (!parsed) {
-      std::cerr << "error: " << parsed.error().message << "\n";
-      return 2;
-    }
-    RunResult run = parsed->run;
-    if (options->recompute || !parsed->estimates_present) analysis::compute_estimates(run);
+    if (options->recompute) analysis::compute_estimates(*run);
     const auto format = report::parse_format(options->format);
-    const std::string rendered = report::make_reporter(format.value())->render(run);
-    if (options->out.empty()) {
-      std::cout << rendered;
-      return 0;
-    }
-    const auto written = store::write_file_atomically(options->out, rendered);
-    if (!written) {
-      std::cerr << "error: " << written.error().message << "\n";
-      return 2;
-    }
-    return 0;
+    return print_or_write(report::make_reporter(format.value())->render(*run), options->out);
   };
 }
 

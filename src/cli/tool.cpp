@@ -7,8 +7,21 @@
 
 #include "benchkit_build_info.hpp"
 #include "cli/commands.hpp"
+#include "store/atomic_file.hpp"
 
 namespace benchkit::cli {
+
+int print_or_write(const std::string& text, const std::string& out) {
+  if (out.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  if (const auto written = store::write_file_atomically(out, text); !written) {
+    std::cerr << "error: " << written.error().message << "\n";
+    return 2;
+  }
+  return 0;
+}
 
 int run_tool(int argc, char** argv) {
   CLI::App app{

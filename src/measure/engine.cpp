@@ -273,8 +273,10 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
 
   // Sampling.
   const std::int64_t sampling_start = clock_.now_ns();
-  std::vector<double> per_iteration;
-  per_iteration.reserve(settings_.min_samples * 2);
+  // Per-iteration times kept sorted as they arrive: the stopping rule reads the median's
+  // interval after every sample, and an insertion is linear where a fresh sort is n log n.
+  std::vector<double> sorted;
+  sorted.reserve(settings_.min_samples * 2);
   const double overhead_per_sample = overhead_.per_sample_ns;
   for (;;) {
     const std::int64_t batch_start = clock_.now_ns();
@@ -283,14 +285,13 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
         std::max(0.0, static_cast<double>(clock_.now_ns() - batch_start) - elapsed);
     record(iterations, elapsed);
     const double n = static_cast<double>(iterations);
-    per_iteration.push_back(std::max(0.0, elapsed - overhead_per_sample) / n);
+    const double time = std::max(0.0, elapsed - overhead_per_sample) / n;
+    sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), time), time);
     const std::size_t count = result.samples.size();
     const std::int64_t spent = clock_.now_ns() - sampling_start;
     if (count >= settings_.max_samples) break;
     if (count >= settings_.min_samples) {
       if (spent >= settings_.time_budget_ns) break;
-      std::vector<double> sorted = per_iteration;
-      std::sort(sorted.begin(), sorted.end());
       const stats::Interval interval = stats::median_ci_sorted(sorted, 0.95);
       const double middle = sorted[sorted.size() / 2];
       const double half_width = std::max(interval.upper - middle, middle - interval.lower);

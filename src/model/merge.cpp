@@ -6,6 +6,10 @@
 namespace benchkit::model {
 namespace {
 
+void keep_max(std::optional<std::int64_t>& into, const std::optional<std::int64_t>& from) {
+  if (from && (!into || *from > *into)) into = from;
+}
+
 void add_unique(std::vector<Diagnostic>& into, const std::vector<Diagnostic>& from) {
   for (const Diagnostic& d : from) {
     const bool present = std::any_of(into.begin(), into.end(),
@@ -24,11 +28,7 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
   for (std::size_t process = 0; process < runs.size(); ++process) {
     const RunResult& run = runs[process];
     add_unique(merged.context.warnings, run.context.warnings);
-    if (run.context.process_peak_rss_bytes &&
-        (!merged.context.process_peak_rss_bytes ||
-         *run.context.process_peak_rss_bytes > *merged.context.process_peak_rss_bytes)) {
-      merged.context.process_peak_rss_bytes = run.context.process_peak_rss_bytes;
-    }
+    keep_max(merged.context.process_peak_rss_bytes, run.context.process_peak_rss_bytes);
     for (const BenchmarkResult& benchmark : run.benchmarks) {
       auto found = index.find(benchmark.name);
       if (found == index.end()) {
@@ -46,16 +46,8 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
       into.warm_up_iters += benchmark.warm_up_iters;
       into.warm_up_ns += benchmark.warm_up_ns;
       into.untimed_ns += benchmark.untimed_ns;
-      if (benchmark.memory.peak_rss_bytes &&
-          (!into.memory.peak_rss_bytes ||
-           *benchmark.memory.peak_rss_bytes > *into.memory.peak_rss_bytes)) {
-        into.memory.peak_rss_bytes = benchmark.memory.peak_rss_bytes;
-      }
-      if (benchmark.memory.rss_growth_bytes &&
-          (!into.memory.rss_growth_bytes ||
-           *benchmark.memory.rss_growth_bytes > *into.memory.rss_growth_bytes)) {
-        into.memory.rss_growth_bytes = benchmark.memory.rss_growth_bytes;
-      }
+      keep_max(into.memory.peak_rss_bytes, benchmark.memory.peak_rss_bytes);
+      keep_max(into.memory.rss_growth_bytes, benchmark.memory.rss_growth_bytes);
       add_unique(into.diagnostics, benchmark.diagnostics);
       for (const auto& [name, value] : benchmark.counters) into.counters[name] = value;
     }

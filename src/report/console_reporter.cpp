@@ -52,10 +52,6 @@ class ConsoleReporter final : public Reporter {
     auto emit = [&](const std::vector<std::string>& cells, bool header) {
       std::string line;
       for (std::size_t c = 0; c < cells.size(); ++c) {
-        if (widths[c] == display_width(headers[c]) && cells[c].empty() && !header &&
-            c + 1 == cells.size()) {
-          continue;
-        }
         const bool right = c == 1 || c == 4 || c == 5;
         std::string cell = pad(cells[c], widths[c], right && !header);
         if (options_.color && !header && c == 1) cell = "\033[1m" + cell + "\033[0m";
