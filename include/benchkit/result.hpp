@@ -10,6 +10,22 @@
 
 namespace benchkit {
 
+// Resources one whole process run (kind "command") or one scenario phase used, from wait4 /
+// getrusage and /proc. Every field is optional: absent when it was not measured.
+struct Resources {
+  std::optional<double> user_ns;    // CPU time in user mode
+  std::optional<double> system_ns;  // CPU time in the kernel
+  std::optional<std::int64_t> peak_rss_bytes;
+  std::optional<std::int64_t> rss_change_bytes;  // resident set after minus before (phases)
+  std::optional<std::int64_t> minor_faults;
+  std::optional<std::int64_t> major_faults;
+  std::optional<std::int64_t> voluntary_switches;
+  std::optional<std::int64_t> involuntary_switches;
+  std::optional<int> exit_code;  // a command that exited
+  std::optional<int> signal;     // a command that a signal ended
+  bool timed_out = false;        // a command stopped by --timeout
+};
+
 // One sample: `iters` iterations that took `ns` nanoseconds, as read from the clock (before
 // any overhead is subtracted). `counters` holds per-sample hardware counters when they were
 // available (instructions, cycles, branches, branch_misses) and allocation counts when the
@@ -24,6 +40,8 @@ struct Sample {
   // The round of an interleaved run (A B B A ...): samples of two runs with the same round
   // were taken side by side and are compared as pairs.
   std::optional<std::uint32_t> round;
+  // For commands and scenario phases: CPU time, memory, faults and exit status of this sample.
+  std::optional<Resources> resources;
 };
 
 // A point estimate with the bounds of its confidence interval (equal to the estimate when no
@@ -90,6 +108,13 @@ struct BenchmarkResult {
   Memory memory;
   Estimates estimates;
   std::vector<Diagnostic> diagnostics;
+  // Why the result is not valid (a scenario's failed verify, a command's failed run): a result
+  // with failures is reported but kept out of every comparison.
+  std::vector<std::string> failures;
+  // For kind "command": the command line as run (after parameter substitution).
+  std::string command;
+
+  bool valid() const { return failures.empty(); }
 
   // Nanoseconds per iteration of each sample, per-sample overhead subtracted, never below 0.
   std::vector<double> per_iteration_ns() const;

@@ -54,10 +54,31 @@ ordered_json context_json(const Context& c) {
   return j;
 }
 
+ordered_json resources_json(const Resources& r) {
+  ordered_json j = ordered_json::object();
+  auto put = [&j](const char* key, const auto& value) {
+    if (value) j[key] = *value;
+  };
+  put("user_ns", r.user_ns);
+  put("system_ns", r.system_ns);
+  put("peak_rss_bytes", r.peak_rss_bytes);
+  put("rss_change_bytes", r.rss_change_bytes);
+  put("minor_faults", r.minor_faults);
+  put("major_faults", r.major_faults);
+  put("voluntary_switches", r.voluntary_switches);
+  put("involuntary_switches", r.involuntary_switches);
+  put("exit_code", r.exit_code);
+  put("signal", r.signal);
+  if (r.timed_out) j["timed_out"] = true;
+  return j;
+}
+
 ordered_json benchmark_json(const BenchmarkResult& b) {
   ordered_json j;
   j["name"] = b.name;
   j["kind"] = b.kind;
+  if (!b.command.empty()) j["command"] = b.command;
+  if (!b.failures.empty()) j["failures"] = b.failures;
   if (!b.params.empty()) j["params"] = b.params;
   ordered_json samples = ordered_json::array();
   for (const Sample& s : b.samples) {
@@ -65,6 +86,7 @@ ordered_json benchmark_json(const BenchmarkResult& b) {
     if (s.process != 0) sample["process"] = s.process;
     if (s.round) sample["round"] = *s.round;
     if (!s.counters.empty()) sample["counters"] = s.counters;
+    if (s.resources) sample["resources"] = resources_json(*s.resources);
     samples.push_back(std::move(sample));
   }
   j["samples"] = std::move(samples);
@@ -207,6 +229,32 @@ struct Reader {
     return result;
   }
 
+  Resources resources(const ordered_json& r, const std::string& path) const {
+    const std::string here = path + ".resources";
+    if (!r.is_object()) fail(here, "expected an object");
+    Resources out;
+    auto real = [&](const char* key, std::optional<double>& into) {
+      if (member(r, key)) into = number(r, key, here, true);
+    };
+    auto whole = [&](const char* key, std::optional<std::int64_t>& into) {
+      if (member(r, key)) into = static_cast<std::int64_t>(number(r, key, here, true));
+    };
+    real("user_ns", out.user_ns);
+    real("system_ns", out.system_ns);
+    whole("peak_rss_bytes", out.peak_rss_bytes);
+    whole("rss_change_bytes", out.rss_change_bytes);
+    whole("minor_faults", out.minor_faults);
+    whole("major_faults", out.major_faults);
+    whole("voluntary_switches", out.voluntary_switches);
+    whole("involuntary_switches", out.involuntary_switches);
+    if (member(r, "exit_code"))
+      out.exit_code = static_cast<int>(number(r, "exit_code", here, true));
+    if (member(r, "signal")) out.signal = static_cast<int>(number(r, "signal", here, true));
+    if (const auto* t = member(r, "timed_out"); t && t->is_boolean())
+      out.timed_out = t->get<bool>();
+    return out;
+  }
+
   Estimate estimate(const ordered_json& object, const char* key, const std::string& path) const {
     Estimate e;
     const ordered_json* value = member(object, key);
@@ -281,6 +329,16 @@ struct Reader {
            fmt::format("unknown kind \"{}\" (expected micro, scenario or command)", b.kind));
     }
     b.params = text_map(j, "params", path);
+    b.command = text(j, "command", path);
+    if (const ordered_json* failures = member(j, "failures")) {
+      if (!failures->is_array()) fail(path + ".failures", "expected an array of strings");
+      for (std::size_t i = 0; i < failures->size(); ++i) {
+        if (!(*failures)[i].is_string()) {
+          fail(fmt::format("{}.failures[{}]", path, i), "expected a string");
+        }
+        b.failures.push_back((*failures)[i].get<std::string>());
+      }
+    }
     const ordered_json* samples = member(j, "samples");
     if (!samples || !samples->is_array()) {
       fail(path + ".samples", "missing (an array of {\"iters\": N, \"ns\": T} is required)");
@@ -298,6 +356,7 @@ struct Reader {
       sample.process = static_cast<std::uint32_t>(count(s, "process", here, false));
       if (member(s, "round"))
         sample.round = static_cast<std::uint32_t>(count(s, "round", here, true));
+      if (const ordered_json* r = member(s, "resources")) sample.resources = resources(*r, here);
       b.samples.push_back(std::move(sample));
     }
     if (member(j, "bytes_per_iteration")) {

@@ -28,6 +28,41 @@ TEST(ResultJson, RoundTripsEveryField) {
   EXPECT_EQ(parsed->run.context.git_dirty, std::optional<bool>(false));
 }
 
+TEST(ResultJson, RoundTripsResourcesAndFailuresOfCommands) {
+  RunResult run;
+  BenchmarkResult b;
+  b.name = "zstd/level=3";
+  b.kind = "command";
+  b.command = "zstd -3 -c input.bin";
+  b.failures = {"run 4 exited with status 1"};
+  Sample s;
+  s.ns = 5e6;
+  Resources r;
+  r.user_ns = 4e6;
+  r.system_ns = 1e6;
+  r.peak_rss_bytes = 3 << 20;
+  r.minor_faults = 120;
+  r.exit_code = 1;
+  r.timed_out = true;
+  s.resources = r;
+  b.samples = {s, Sample{}};
+  run.benchmarks.push_back(b);
+  auto parsed = from_json(to_json(run), "memory");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  const BenchmarkResult& back = parsed->run.benchmarks.at(0);
+  EXPECT_EQ(back.command, b.command);
+  EXPECT_EQ(back.failures, b.failures);
+  EXPECT_FALSE(back.valid());
+  ASSERT_TRUE(back.samples[0].resources.has_value());
+  EXPECT_EQ(back.samples[0].resources->peak_rss_bytes, r.peak_rss_bytes);
+  EXPECT_EQ(back.samples[0].resources->user_ns, r.user_ns);
+  EXPECT_EQ(back.samples[0].resources->exit_code, std::optional<int>(1));
+  EXPECT_FALSE(back.samples[0].resources->signal.has_value());
+  EXPECT_TRUE(back.samples[0].resources->timed_out);
+  EXPECT_FALSE(back.samples[1].resources.has_value());
+  EXPECT_EQ(to_json(parsed->run), to_json(run));
+}
+
 TEST(ResultJson, TheSmallestValidDocumentGetsItsEstimatesRecomputed) {
   const std::string minimal = R"({"schema": "benchkit/result", "version": 1,
     "benchmarks": [{"name": "external", "samples": [{"iters": 10, "ns": 1000},
