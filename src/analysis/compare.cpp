@@ -31,6 +31,8 @@ const char* to_string(Verdict verdict) {
       return "added";
     case Verdict::removed:
       return "removed";
+    case Verdict::invalid:
+      return "invalid";
   }
   return "inconclusive";
 }
@@ -269,6 +271,14 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     seen.insert(cand.name);
     const BenchmarkResult& base = *found->second;
     out.baseline_median = base.estimates.median.value;
+    if (!base.valid() || !cand.valid()) {
+      out.verdict = Verdict::invalid;
+      const BenchmarkResult& failed = base.valid() ? cand : base;
+      out.note = fmt::format("the {} run failed its checks ({}), so it is not compared",
+                             base.valid() ? "new" : "baseline", failed.failures.front());
+      comparison.benchmarks.push_back(std::move(out));
+      continue;
+    }
     if (base.samples.empty() || cand.samples.empty()) {
       out.verdict = Verdict::inconclusive;
       out.note = "no samples on one side";
@@ -298,7 +308,7 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   if (std::any_of(comparison.benchmarks.begin(), comparison.benchmarks.end(),
                   [](const BenchmarkComparison& c) {
                     return c.design == Design::independent && c.verdict != Verdict::added &&
-                           c.verdict != Verdict::removed;
+                           c.verdict != Verdict::removed && c.verdict != Verdict::invalid;
                   })) {
     comparison.design_warning =
         "each side ran in a single process, so what changes between runs (memory layout, "
@@ -336,11 +346,13 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     }
   }
 
-  // Regressions first, then improvements, inconclusive, unchanged, added, removed; by name.
+  // Regressions first, then invalid, improvements, inconclusive, unchanged, added, removed.
   auto rank = [](Verdict v) {
     switch (v) {
       case Verdict::regressed:
         return 0;
+      case Verdict::invalid:
+        return 1;
       case Verdict::improved:
         return 1;
       case Verdict::inconclusive:

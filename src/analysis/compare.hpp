@@ -9,7 +9,8 @@
 
 namespace benchkit::analysis {
 
-enum class Verdict { regressed, improved, unchanged, inconclusive, added, removed };
+// `invalid`: a side failed its checks (a scenario's verify, a failing command): not compared.
+enum class Verdict { regressed, improved, unchanged, inconclusive, added, removed, invalid };
 const char* to_string(Verdict verdict);
 
 enum class Adjustment { holm, benjamini_hochberg, none };
@@ -68,8 +69,9 @@ struct Comparison {
 };
 
 // Compares every benchmark present in both runs, and lists those in only one as added or
-// removed. Runs must have their estimates computed. A benchmark with no sample on a side is
-// inconclusive, with a note.
+// removed. A benchmark whose result on either side has failures is `invalid`, with the failures
+// in its note, and takes no part in the adjustment. Runs must have their estimates computed. A
+// benchmark with no sample on a side is inconclusive, with a note.
 Comparison compare(const RunResult& baseline, const RunResult& candidate,
                    const CompareSettings& settings = {});
 

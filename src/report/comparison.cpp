@@ -14,13 +14,19 @@ std::string percent(double ratio) {
   return fmt::format("{:+.1f}%", (ratio - 1.0) * 100.0);
 }
 
+// Whether the two sides were measured against each other (not added, removed or invalid).
+bool compared(const BenchmarkComparison& c) {
+  return c.verdict != Verdict::added && c.verdict != Verdict::removed &&
+         c.verdict != Verdict::invalid;
+}
+
 std::string change_cell(const BenchmarkComparison& c) {
-  if (c.verdict == Verdict::added || c.verdict == Verdict::removed) return "";
+  if (!compared(c)) return "";
   return percent(c.ratio);
 }
 
 std::string interval_cell(const BenchmarkComparison& c) {
-  if (c.verdict == Verdict::added || c.verdict == Verdict::removed) return "";
+  if (!compared(c)) return "";
   return fmt::format("[{}, {}]", percent(c.ratio_lower), percent(c.ratio_upper));
 }
 
@@ -33,7 +39,7 @@ std::string throughput_cell(const BenchmarkComparison& c) {
 }
 
 std::string p_cell(const BenchmarkComparison& c) {
-  if (c.verdict == Verdict::added || c.verdict == Verdict::removed) return "";
+  if (!compared(c)) return "";
   return c.p_adjusted < 0.001 ? "<0.001" : fmt::format("{:.3f}", c.p_adjusted);
 }
 
@@ -155,7 +161,7 @@ std::string json(const analysis::Comparison& comparison) {
                                          : "none"}};
   nlohmann::ordered_json summary;
   for (Verdict v : {Verdict::regressed, Verdict::improved, Verdict::inconclusive,
-                    Verdict::unchanged, Verdict::added, Verdict::removed}) {
+                    Verdict::unchanged, Verdict::added, Verdict::removed, Verdict::invalid}) {
     summary[to_string(v)] = comparison.count(v);
   }
   root["summary"] = summary;
@@ -166,7 +172,7 @@ std::string json(const analysis::Comparison& comparison) {
     nlohmann::ordered_json item;
     item["name"] = c.name;
     item["verdict"] = to_string(c.verdict);
-    if (c.verdict != Verdict::added && c.verdict != Verdict::removed) {
+    if (compared(c)) {
       item["design"] = to_string(c.design);
       item["baseline_median_ns"] = c.baseline_median;
       item["new_median_ns"] = c.candidate_median;
@@ -215,6 +221,9 @@ std::string comparison_summary(const analysis::Comparison& comparison) {
   }
   if (comparison.count(Verdict::removed)) {
     text += fmt::format(", {} removed", comparison.count(Verdict::removed));
+  }
+  if (comparison.count(Verdict::invalid)) {
+    text += fmt::format(", {} invalid", comparison.count(Verdict::invalid));
   }
   return text;
 }

@@ -97,6 +97,22 @@ TEST(Compare, BenchmarksInOneRunOnlyAreAddedOrRemoved) {
   EXPECT_EQ(find(c, "new").verdict, Verdict::added);
 }
 
+TEST(Compare, AResultThatFailedItsChecksIsInvalidAndTakesNoPartInTheAdjustment) {
+  BenchmarkResult failed = benchmark("scan/load", 150, 0.01, 30, 2);
+  failed.failures = {"verify failed after phase load: every item read back in order"};
+  const Comparison c =
+      compare(run_of({benchmark("scan/load", 100, 0.01, 30, 1), benchmark("b", 100, 0.01, 30, 3)}),
+              run_of({failed, benchmark("b", 100, 0.01, 30, 4)}));
+  const auto& load = find(c, "scan/load");
+  EXPECT_EQ(load.verdict, Verdict::invalid);
+  EXPECT_THAT(load.note, HasSubstr("new run failed its checks"));
+  EXPECT_THAT(load.note, HasSubstr("every item read back"));
+  EXPECT_FALSE(c.any_regression());  // 50% slower, but the run is not valid
+  EXPECT_EQ(c.count(Verdict::invalid), 1u);
+  // Only "b" was tested: its adjusted p-value is its raw one (one test in the family).
+  EXPECT_DOUBLE_EQ(find(c, "b").p_adjusted, find(c, "b").p_value);
+}
+
 TEST(Compare, PValuesAreAdjustedAcrossTheSuiteAndRegressionsComeFirst) {
   const Comparison c =
       compare(run_of({benchmark("a", 100, 0.05, 30, 1), benchmark("z", 100, 0.01, 50, 3)}),
