@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "analysis/compare.hpp"
 
@@ -19,6 +20,13 @@ using CommandRunner = std::function<int()>;
 CommandRunner add_report_command(CLI::App& app);
 CommandRunner add_compare_command(CLI::App& app);
 CommandRunner add_system_command(CLI::App& app);
+CommandRunner add_run_command(CLI::App& app);
+
+// For `run` and `noise`: the words after the first `--` (a command, or a bench binary's own
+// flags), kept away from the option parser. Empty when there was no `--`.
+const std::vector<std::string>& trailing_arguments();
+// The whole `benchkit ...` command line, for the results' context.
+const std::string& tool_command_line();
 
 // --noise-threshold and --adjust, shared by `compare` and the bench binary.
 void add_comparison_flags(CLI::App& command, double& noise_threshold, std::string& adjustment);

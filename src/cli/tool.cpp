@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "benchkit_build_info.hpp"
@@ -23,7 +24,30 @@ int print_or_write(const std::string& text, const std::string& out) {
   return 0;
 }
 
+namespace {
+std::vector<std::string> trailing;
+std::string whole_command_line;
+}  // namespace
+
+const std::vector<std::string>& trailing_arguments() {
+  return trailing;
+}
+const std::string& tool_command_line() {
+  return whole_command_line;
+}
+
 int run_tool(int argc, char** argv) {
+  for (int i = 0; i < argc; ++i) whole_command_line += (i ? " " : "") + std::string(argv[i]);
+  // `run` and `noise` take a command after `--`: its words are not benchkit's options.
+  if (argc > 1 && (std::string(argv[1]) == "run" || std::string(argv[1]) == "noise")) {
+    for (int i = 2; i < argc; ++i) {
+      if (std::string(argv[i]) == "--") {
+        trailing.assign(argv + i + 1, argv + argc);
+        argc = i;
+        break;
+      }
+    }
+  }
   CLI::App app{
       "benchkit: performance measurement people can trust.\n"
       "Bench binaries (linked with benchkit::main) measure; this command works on "
@@ -35,6 +59,7 @@ int run_tool(int argc, char** argv) {
   runners.push_back(add_report_command(app));
   runners.push_back(add_compare_command(app));
   runners.push_back(add_system_command(app));
+  runners.push_back(add_run_command(app));
   if (argc > 1 && argv[1][0] != '-') {
     const std::string name = argv[1];
     bool known = false;

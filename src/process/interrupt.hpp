@@ -1,0 +1,11 @@
+// Ctrl-C while whole processes run: the current run is killed and the results so far are kept.
+#pragma once
+
+namespace benchkit::process {
+
+// Installs a SIGINT/SIGTERM handler that only records the request (a second Ctrl-C ends the
+// process at once, as usual). run_one kills the running command when it sees the request.
+void install_interrupt_handler();
+bool interrupt_requested();
+
+}  // namespace benchkit::process

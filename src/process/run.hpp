@@ -1,0 +1,74 @@
+// Running one whole process and accounting for it: wall time from spawn to reap, CPU time,
+// peak RSS, faults and context switches from wait4, exit status, timeouts.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "benchkit/result.hpp"
+
+namespace benchkit::process {
+
+// Where the command's standard output goes. Standard error is always read through a pipe (its
+// last lines explain a failure) and also shown when the output is `inherit`.
+enum class Output { null, pipe, inherit, file };
+
+struct RunRequest {
+  std::vector<std::string> argv;  // argv[0] is searched in PATH when it has no '/'
+  std::vector<std::string> env;   // "KEY=VALUE" added to (or replacing in) the environment
+  std::string input_path;         // standard input; empty: /dev/null
+  Output output = Output::null;
+  std::string output_path;       // for Output::file (truncated, then appended run after run)
+  double timeout_seconds = 0.0;  // 0: none; else SIGTERM to the process group, SIGKILL 1 s later
+  std::vector<int> cpus;         // CPU affinity; empty: inherited
+};
+
+struct RunRecord {
+  bool started = false;            // false: the program could not be started (see `error`)
+  std::string error;               // why it could not be started
+  double wall_ns = 0.0;            // monotonic clock, just before fork to just after the reap
+  Resources resources;             // from wait4: CPU, peak RSS, faults, switches, exit status
+  std::string stderr_tail;         // the last lines the command wrote on standard error
+  std::uint64_t stdout_bytes = 0;  // bytes read from standard output (Output::pipe)
+  bool interrupted = false;        // Ctrl-C arrived: the command was killed, the run is void
+
+  bool ok() const {
+    return started && !resources.timed_out && !resources.signal &&
+           resources.exit_code.value_or(-1) == 0;
+  }
+  // "exited with status 3", "killed by signal 9 (SIGKILL)", "timed out after 2 s", ...
+  std::string describe(double timeout_seconds = 0.0) const;
+};
+
+// Runs processes. The real ones fork from a small helper process so that the peak RSS reported
+// is the command's own; tests use a fake.
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  virtual RunRecord run(const RunRequest& request) = 0;
+  // How peak memory is isolated, for the results ("wait4 ru_maxrss of a child forked from a
+  // small helper process", or the fallback's caveat).
+  virtual std::string peak_rss_method() const = 0;
+};
+
+// Runs the request from this process (fork, exec, wait4). The child's ru_maxrss then starts
+// from this process's anonymous memory: small for the helper, not for a large harness.
+RunRecord run_one(const RunRequest& request);
+
+// The executor for real runs: starts the helper program `benchkit-spawner` (found next to the
+// running executable, in ../libexec/benchkit, or at $BENCHKIT_SPAWNER) and sends it the
+// requests; when the helper cannot be found, runs from this process and says so in
+// `peak_rss_method` and `warning`.
+struct ExecutorChoice {
+  std::unique_ptr<Executor> executor;
+  std::string warning;  // empty when the helper runs
+};
+ExecutorChoice make_executor();
+
+// The last `max_lines` lines of `text` (without a trailing newline).
+std::string last_lines(const std::string& text, std::size_t max_lines);
+
+}  // namespace benchkit::process

@@ -1,0 +1,342 @@
+// fork, exec, poll and wait4: one run of a command, accounted for.
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+#include "process/interrupt.hpp"
+#include "process/run.hpp"
+
+extern char** environ;
+
+namespace benchkit::process {
+namespace {
+
+constexpr std::size_t kStderrKept = 16 * 1024;
+constexpr double kKillGraceSeconds = 1.0;
+
+double now_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
+}
+
+double timeval_ns(const timeval& t) {
+  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_usec) * 1e3;
+}
+
+// A file descriptor closed when it goes out of scope.
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  Fd(Fd&& other) noexcept : fd_(other.release()) {}
+  Fd& operator=(Fd&& other) noexcept {
+    reset(other.release());
+    return *this;
+  }
+  ~Fd() { reset(); }
+  int get() const { return fd_; }
+  int release() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+  void reset(int fd = -1) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+bool make_pipe(Fd& read_end, Fd& write_end) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return false;
+  read_end.reset(fds[0]);
+  write_end.reset(fds[1]);
+  return true;
+}
+
+std::string errno_text(int error) {
+  return std::strerror(error);
+}
+
+// The environment of the child: ours with the request's KEY=VALUE entries added or replaced.
+std::vector<std::string> child_environment(const std::vector<std::string>& extra) {
+  std::vector<std::string> result;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    const std::string_view text(*entry);
+    const std::string_view key = text.substr(0, text.find('='));
+    bool replaced = false;
+    for (const std::string& e : extra) {
+      replaced = replaced || std::string_view(e).substr(0, e.find('=')) == key;
+    }
+    if (!replaced) result.emplace_back(text);
+  }
+  result.insert(result.end(), extra.begin(), extra.end());
+  return result;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+  std::vector<char*> result;
+  for (std::string& s : strings) result.push_back(s.data());
+  result.push_back(nullptr);
+  return result;
+}
+
+// Reads what is available on `fd`; returns false at end of file or on an error.
+bool drain(int fd, std::string* keep, std::uint64_t* count, bool echo) {
+  char buffer[8192];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      if (count) *count += static_cast<std::uint64_t>(n);
+      if (keep) {
+        keep->append(buffer, static_cast<std::size_t>(n));
+        if (keep->size() > 2 * kStderrKept) keep->erase(0, keep->size() - kStderrKept);
+      }
+      if (echo) {
+        [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, buffer, std::size_t(n));
+      }
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
+}
+
+void set_nonblocking(int fd) {
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+}  // namespace
+
+std::string RunRecord::describe(double timeout_seconds) const {
+  if (!started) return error;
+  if (interrupted) return "interrupted";
+  if (resources.timed_out) {
+    if (timeout_seconds <= 0) return "timed out (killed)";
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", timeout_seconds);
+    return std::string("timed out after ") + seconds + " s (killed)";
+  }
+  if (resources.signal) {
+    const char* name = sigabbrev_np(*resources.signal);
+    return "killed by signal " + std::to_string(*resources.signal) +
+           (name ? std::string(" (SIG") + name + ")" : std::string());
+  }
+  return "exited with status " + std::to_string(resources.exit_code.value_or(-1));
+}
+
+std::string last_lines(const std::string& text, std::size_t max_lines) {
+  std::size_t end = text.size();
+  while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r')) --end;
+  std::size_t start = end;
+  std::size_t lines = 0;
+  while (start > 0) {
+    if (text[start - 1] == '\n' && ++lines == max_lines) break;
+    --start;
+  }
+  return text.substr(start, end - start);
+}
+
+RunRecord run_one(const RunRequest& request) {
+  RunRecord record;
+  if (request.argv.empty()) {
+    record.error = "no command given";
+    return record;
+  }
+  // Everything the child needs is prepared before fork: after it, only exec and dup2.
+  std::vector<std::string> argv = request.argv;
+  std::vector<std::string> env = child_environment(request.env);
+  std::vector<char*> argv_pointers = pointers(argv);
+  std::vector<char*> env_pointers = pointers(env);
+
+  Fd input(::open(request.input_path.empty() ? "/dev/null" : request.input_path.c_str(),
+                  O_RDONLY | O_CLOEXEC));
+  if (input.get() < 0) {
+    record.error = "cannot open the input file " + request.input_path + ": " + errno_text(errno);
+    return record;
+  }
+  Fd output;
+  Fd output_read;
+  switch (request.output) {
+    case Output::null:
+      output.reset(::open("/dev/null", O_WRONLY | O_CLOEXEC));
+      break;
+    case Output::file:
+      output.reset(
+          ::open(request.output_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+      if (output.get() < 0) {
+        record.error =
+            "cannot open the output file " + request.output_path + ": " + errno_text(errno);
+        return record;
+      }
+      break;
+    case Output::pipe:
+      if (!make_pipe(output_read, output)) {
+        record.error = "cannot create a pipe: " + errno_text(errno);
+        return record;
+      }
+      break;
+    case Output::inherit:
+      break;
+  }
+  Fd error_read;
+  Fd error_write;
+  Fd exec_read;
+  Fd exec_write;
+  if (!make_pipe(error_read, error_write) || !make_pipe(exec_read, exec_write)) {
+    record.error = "cannot create a pipe: " + errno_text(errno);
+    return record;
+  }
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (int cpu : request.cpus) CPU_SET(cpu, &cpus);
+  const bool pin = !request.cpus.empty();
+  const bool search_path = request.argv[0].find('/') == std::string::npos;
+
+  const double start = now_ns();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    record.error = "cannot fork: " + errno_text(errno);
+    return record;
+  }
+  if (pid == 0) {
+    // The child: its own process group (a timeout kills the whole tree), then exec.
+    ::setpgid(0, 0);
+    ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
+    ::signal(SIGPIPE, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (pin && sched_setaffinity(0, sizeof cpus, &cpus) != 0) {
+      const int error = errno;
+      [[maybe_unused]] auto ignored = ::write(exec_write.get(), &error, sizeof error);
+      ::_exit(127);
+    }
+    ::dup2(input.get(), STDIN_FILENO);
+    if (output.get() >= 0) ::dup2(output.get(), STDOUT_FILENO);
+    ::dup2(error_write.get(), STDERR_FILENO);
+    if (search_path) {
+      ::execvpe(argv_pointers[0], argv_pointers.data(), env_pointers.data());
+    } else {
+      ::execve(argv_pointers[0], argv_pointers.data(), env_pointers.data());
+    }
+    const int error = errno;
+    [[maybe_unused]] auto ignored = ::write(exec_write.get(), &error, sizeof error);
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // also here: no race with a kill of the group before the child ran
+  exec_write.reset();
+  error_write.reset();
+  output.reset();
+  input.reset();
+
+  // The exec pipe closes on a successful exec; an errno arrives when it failed.
+  int exec_error = 0;
+  ssize_t got = 0;
+  do {
+    got = ::read(exec_read.get(), &exec_error, sizeof exec_error);
+  } while (got < 0 && errno == EINTR);
+  if (got == static_cast<ssize_t>(sizeof exec_error)) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    record.error = (pin && exec_error == EINVAL ? "cannot pin to CPUs "
+                                                : "cannot start " + request.argv[0] + ": ") +
+                   errno_text(exec_error);
+    return record;
+  }
+  record.started = true;
+
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  set_nonblocking(error_read.get());
+  if (output_read.get() >= 0) set_nonblocking(output_read.get());
+  bool error_open = true;
+  bool output_open = output_read.get() >= 0;
+  const bool echo = request.output == Output::inherit;
+  double deadline = request.timeout_seconds > 0 ? start + request.timeout_seconds * 1e9 : 0.0;
+  bool killed = false;
+  int status = 0;
+  rusage usage{};
+  for (;;) {
+    if (interrupt_requested() && !record.interrupted) {
+      record.interrupted = true;
+      ::kill(-pid, SIGKILL);
+    }
+    const pid_t reaped = ::wait4(pid, &status, WNOHANG, &usage);
+    if (reaped == pid) break;
+    pollfd fds[3];
+    nfds_t count = 0;
+    if (pidfd >= 0) fds[count++] = pollfd{pidfd, POLLIN, 0};
+    if (error_open) fds[count++] = pollfd{error_read.get(), POLLIN, 0};
+    if (output_open) fds[count++] = pollfd{output_read.get(), POLLIN, 0};
+    int wait_ms = pidfd >= 0 ? -1 : 5;  // without a pidfd, look at the child every 5 ms
+    if (deadline > 0) {
+      const double left_ms = (deadline - now_ns()) / 1e6;
+      if (left_ms <= 0) {
+        if (!killed) {
+          record.resources.timed_out = true;
+          ::kill(-pid, SIGTERM);
+          killed = true;
+          deadline = now_ns() + kKillGraceSeconds * 1e9;
+        } else {
+          ::kill(-pid, SIGKILL);
+          deadline = 0;
+        }
+        continue;
+      }
+      const int left = static_cast<int>(std::ceil(left_ms));
+      wait_ms = wait_ms < 0 ? left : std::min(wait_ms, left);
+    }
+    const int ready = ::poll(fds, count, wait_ms);
+    if (ready < 0) continue;  // EINTR: look at the interrupt flag and the child again
+    for (nfds_t i = 0; i < count; ++i) {
+      if (fds[i].revents == 0 || fds[i].fd == pidfd) continue;
+      const bool is_error = fds[i].fd == error_read.get();
+      const bool open = drain(fds[i].fd, is_error ? &record.stderr_tail : nullptr,
+                              is_error ? nullptr : &record.stdout_bytes, is_error && echo);
+      (is_error ? error_open : output_open) = open;
+    }
+  }
+  const double end = now_ns();
+  if (pidfd >= 0) ::close(pidfd);
+  // What is left in the pipes (a background grandchild may hold them open: do not wait).
+  if (error_open) drain(error_read.get(), &record.stderr_tail, nullptr, echo);
+  if (output_open) drain(output_read.get(), nullptr, &record.stdout_bytes, false);
+  if (record.stderr_tail.size() > kStderrKept) {
+    record.stderr_tail.erase(0, record.stderr_tail.size() - kStderrKept);
+  }
+
+  record.wall_ns = end - start;
+  Resources& r = record.resources;
+  r.user_ns = timeval_ns(usage.ru_utime);
+  r.system_ns = timeval_ns(usage.ru_stime);
+  r.peak_rss_bytes = static_cast<std::int64_t>(usage.ru_maxrss) * 1024;
+  r.minor_faults = usage.ru_minflt;
+  r.major_faults = usage.ru_majflt;
+  r.voluntary_switches = usage.ru_nvcsw;
+  r.involuntary_switches = usage.ru_nivcsw;
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  return record;
+}
+
+}  // namespace benchkit::process

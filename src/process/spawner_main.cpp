@@ -1,0 +1,38 @@
+// benchkit-spawner: the small helper that benchkit's process runner forks commands from.
+//
+// A child's ru_maxrss starts from the memory of the process that forked it (the kernel keeps
+// the larger of the parent's copied pages and the new program's peak across exec), so commands
+// forked from benchkit itself would be charged benchkit's megabytes. This helper is small;
+// it reads run requests on fd 3, runs each (fork, exec, wait4) and answers on fd 4.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "process/interrupt.hpp"
+#include "process/run.hpp"
+#include "process/wire.hpp"
+
+int main() {
+  using namespace benchkit::process;
+  constexpr int kRequests = 3;
+  constexpr int kRecords = 4;
+  if (fcntl(kRequests, F_SETFD, FD_CLOEXEC) != 0 || fcntl(kRecords, F_SETFD, FD_CLOEXEC) != 0) {
+    static const char message[] =
+        "benchkit-spawner: this helper is started by benchkit, not by hand\n";
+    [[maybe_unused]] auto ignored = write(STDERR_FILENO, message, sizeof message - 1);
+    return 2;
+  }
+  install_interrupt_handler();
+  std::string frame;
+  while (wire::read_frame(kRequests, frame)) {
+    RunRecord record;
+    if (const auto request = wire::decode_request(frame)) {
+      record = run_one(*request);
+    } else {
+      record.error = "benchkit-spawner: a request could not be decoded (mismatched versions?)";
+    }
+    if (!wire::write_frame(kRecords, wire::encode(record))) return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,199 @@
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "process/wire.hpp"
+
+namespace benchkit::process::wire {
+namespace {
+
+class Writer {
+ public:
+  template <class T>
+  requires std::is_arithmetic_v<T>
+  void put(T value) { bytes_.append(reinterpret_cast<const char*>(&value), sizeof value); }
+  void put(std::string_view text) {
+    put(static_cast<std::uint32_t>(text.size()));
+    bytes_.append(text);
+  }
+  void put(const std::vector<std::string>& list) {
+    put(static_cast<std::uint32_t>(list.size()));
+    for (const std::string& s : list) put(std::string_view(s));
+  }
+  template <class T>
+  void put(const std::optional<T>& value) {
+    put(static_cast<std::uint8_t>(value.has_value()));
+    if (value) put(*value);
+  }
+  std::string take() { return std::move(bytes_); }
+
+ private:
+  std::string bytes_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
+  template <class T>
+  requires std::is_arithmetic_v<T>
+  bool get(T& value) {
+    if (bytes_.size() < sizeof value) return false;
+    std::memcpy(&value, bytes_.data(), sizeof value);
+    bytes_.remove_prefix(sizeof value);
+    return true;
+  }
+  bool get(std::string& text) {
+    std::uint32_t size = 0;
+    if (!get(size) || bytes_.size() < size) return false;
+    text.assign(bytes_.data(), size);
+    bytes_.remove_prefix(size);
+    return true;
+  }
+  bool get(std::vector<std::string>& list) {
+    std::uint32_t count = 0;
+    if (!get(count) || count > bytes_.size()) return false;
+    list.resize(count);
+    for (std::string& s : list) {
+      if (!get(s)) return false;
+    }
+    return true;
+  }
+  template <class T>
+  bool get(std::optional<T>& value) {
+    std::uint8_t present = 0;
+    if (!get(present)) return false;
+    if (!present) {
+      value.reset();
+      return true;
+    }
+    T inner{};
+    if (!get(inner)) return false;
+    value = inner;
+    return true;
+  }
+  bool done() const { return bytes_.empty(); }
+
+ private:
+  std::string_view bytes_;
+};
+
+bool write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+bool read_all(int fd, char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::read(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string encode(const RunRequest& r) {
+  Writer w;
+  w.put(r.argv);
+  w.put(r.env);
+  w.put(std::string_view(r.input_path));
+  w.put(static_cast<std::uint8_t>(r.output));
+  w.put(std::string_view(r.output_path));
+  w.put(r.timeout_seconds);
+  w.put(static_cast<std::uint32_t>(r.cpus.size()));
+  for (int cpu : r.cpus) w.put(static_cast<std::int32_t>(cpu));
+  return w.take();
+}
+
+std::optional<RunRequest> decode_request(std::string_view bytes) {
+  Reader reader(bytes);
+  RunRequest r;
+  std::uint8_t output = 0;
+  std::uint32_t cpus = 0;
+  if (!reader.get(r.argv) || !reader.get(r.env) || !reader.get(r.input_path) ||
+      !reader.get(output) || output > static_cast<std::uint8_t>(Output::file) ||
+      !reader.get(r.output_path) || !reader.get(r.timeout_seconds) || !reader.get(cpus)) {
+    return std::nullopt;
+  }
+  r.output = static_cast<Output>(output);
+  for (std::uint32_t i = 0; i < cpus; ++i) {
+    std::int32_t cpu = 0;
+    if (!reader.get(cpu)) return std::nullopt;
+    r.cpus.push_back(cpu);
+  }
+  if (!reader.done()) return std::nullopt;
+  return r;
+}
+
+std::string encode(const RunRecord& r) {
+  Writer w;
+  w.put(static_cast<std::uint8_t>(r.started));
+  w.put(std::string_view(r.error));
+  w.put(r.wall_ns);
+  const Resources& x = r.resources;
+  w.put(x.user_ns);
+  w.put(x.system_ns);
+  w.put(x.peak_rss_bytes);
+  w.put(x.rss_change_bytes);
+  w.put(x.minor_faults);
+  w.put(x.major_faults);
+  w.put(x.voluntary_switches);
+  w.put(x.involuntary_switches);
+  w.put(x.exit_code);
+  w.put(x.signal);
+  w.put(static_cast<std::uint8_t>(x.timed_out));
+  w.put(std::string_view(r.stderr_tail));
+  w.put(r.stdout_bytes);
+  w.put(static_cast<std::uint8_t>(r.interrupted));
+  return w.take();
+}
+
+std::optional<RunRecord> decode_record(std::string_view bytes) {
+  Reader reader(bytes);
+  RunRecord r;
+  Resources& x = r.resources;
+  std::uint8_t started = 0;
+  std::uint8_t timed_out = 0;
+  std::uint8_t interrupted = 0;
+  if (!reader.get(started) || !reader.get(r.error) || !reader.get(r.wall_ns) ||
+      !reader.get(x.user_ns) || !reader.get(x.system_ns) || !reader.get(x.peak_rss_bytes) ||
+      !reader.get(x.rss_change_bytes) || !reader.get(x.minor_faults) ||
+      !reader.get(x.major_faults) || !reader.get(x.voluntary_switches) ||
+      !reader.get(x.involuntary_switches) || !reader.get(x.exit_code) || !reader.get(x.signal) ||
+      !reader.get(timed_out) || !reader.get(r.stderr_tail) || !reader.get(r.stdout_bytes) ||
+      !reader.get(interrupted) || !reader.done()) {
+    return std::nullopt;
+  }
+  r.started = started != 0;
+  x.timed_out = timed_out != 0;
+  r.interrupted = interrupted != 0;
+  return r;
+}
+
+bool write_frame(int fd, std::string_view bytes) {
+  const auto size = static_cast<std::uint32_t>(bytes.size());
+  return write_all(fd, reinterpret_cast<const char*>(&size), sizeof size) &&
+         write_all(fd, bytes.data(), bytes.size());
+}
+
+bool read_frame(int fd, std::string& bytes) {
+  std::uint32_t size = 0;
+  if (!read_all(fd, reinterpret_cast<char*>(&size), sizeof size)) return false;
+  if (size > (64u << 20)) return false;
+  bytes.resize(size);
+  return read_all(fd, bytes.data(), size);
+}
+
+}  // namespace benchkit::process::wire
