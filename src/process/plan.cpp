@@ -129,14 +129,12 @@ model::Result<std::vector<PlannedCommand>> expand(const std::vector<CommandSpec>
   std::set<std::string> names;
   for (std::size_t c = 0; c < commands.size(); ++c) {
     const CommandSpec& spec = commands[c];
-    const std::string template_text = shell.empty() ? [&] {
-      std::string joined;
-      for (const std::string& word : spec.argv) {
-        joined += (joined.empty() ? "" : " ") + shell_quote(word);
-      }
-      return joined;
-    }()
-                                                    : spec.shell_command;
+    std::string template_text = spec.shell_command;
+    if (shell.empty()) {
+      template_text.clear();
+      for (const std::string& word : spec.argv)
+        template_text += (template_text.empty() ? "" : " ") + word;
+    }
     if (!parameters.empty()) {
       bool uses_any = false;
       for (const Parameter& p : parameters) {
@@ -157,11 +155,14 @@ model::Result<std::vector<PlannedCommand>> expand(const std::vector<CommandSpec>
       out.env.reserve(spec.env.size());
       for (const std::string& e : spec.env) out.env.push_back(substitute(e, values));
       if (shell.empty()) {
-        for (const std::string& word : spec.argv) out.argv.push_back(substitute(word, values));
+        for (const std::string& word : spec.argv) {
+          out.argv.push_back(substitute(word, values));
+          out.display += (out.display.empty() ? "" : " ") + shell_quote(out.argv.back());
+        }
       } else {
         out.argv = {shell, "-c", substitute(spec.shell_command, values)};
+        out.display = out.argv.back();
       }
-      out.display = substitute(template_text, values);
       if (spec.name.empty()) {
         out.name = out.display;
       } else {

@@ -1,0 +1,213 @@
+// Real processes: the helper program built with the tests, run through the real executors.
+#include "process/run.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "process/spawn.hpp"
+
+namespace benchkit::process {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
+const std::string helper = std::string(BENCHKIT_BINARY_DIR) + "/tests/process_helper";
+
+class RealRuns : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("BENCHKIT_SPAWNER", (std::string(BENCHKIT_BINARY_DIR) + "/benchkit-spawner").c_str(), 1);
+    choice_ = make_executor();
+    ASSERT_TRUE(choice_.warning.empty()) << choice_.warning;
+  }
+  RunRecord run(std::vector<std::string> argv, double timeout = 0.0) {
+    RunRequest request;
+    request.argv = std::move(argv);
+    request.timeout_seconds = timeout;
+    return choice_.executor->run(request);
+  }
+  Executor& executor() { return *choice_.executor; }
+
+ private:
+  ExecutorChoice choice_;
+};
+
+std::string temp_path(const char* name) {
+  return ::testing::TempDir() + "/benchkit-run-test-" + std::to_string(getpid()) + "-" + name;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST_F(RealRuns, ASuccessfulRunHasItsTimeAndResources) {
+  const RunRecord r = run({helper, "sleep", "20"});
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_GE(r.wall_ns, 20e6);  // it slept at least that long
+  EXPECT_EQ(r.resources.exit_code, 0);
+  EXPECT_TRUE(r.resources.user_ns.has_value());
+  EXPECT_TRUE(r.resources.system_ns.has_value());
+  EXPECT_GT(*r.resources.peak_rss_bytes, 0);
+  EXPECT_GT(*r.resources.minor_faults, 0);
+  EXPECT_GE(*r.resources.voluntary_switches, 1);  // sleeping gives the CPU away
+}
+
+TEST_F(RealRuns, ExitCodesComeBackWithTheLastLinesOfStandardError) {
+  const RunRecord r = run({helper, "exit", "3"});
+  EXPECT_TRUE(r.started);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.resources.exit_code, 3);
+  EXPECT_EQ(r.describe(), "exited with status 3");
+  const std::string tail = last_lines(r.stderr_tail, 10);
+  EXPECT_THAT(tail, HasSubstr("diagnostic line 15"));
+  EXPECT_THAT(tail, HasSubstr("diagnostic line 6"));
+  EXPECT_THAT(tail, Not(HasSubstr("diagnostic line 5\n")));
+}
+
+TEST_F(RealRuns, SignalsAreReportedByName) {
+  const RunRecord r = run({helper, "signal", std::to_string(SIGSEGV)});
+  EXPECT_EQ(r.resources.signal, SIGSEGV);
+  EXPECT_FALSE(r.resources.exit_code.has_value());
+  EXPECT_EQ(r.describe(), "killed by signal 11 (SIGSEGV)");
+}
+
+TEST_F(RealRuns, ATimeoutTerminatesTheProcessGroup) {
+  const RunRecord r = run({helper, "hang-tree"}, 0.3);
+  EXPECT_TRUE(r.resources.timed_out);
+  EXPECT_EQ(r.resources.signal, SIGTERM);
+  EXPECT_GE(r.wall_ns, 0.3e9);
+  EXPECT_LT(r.wall_ns, 30e9);  // it did end
+  EXPECT_EQ(r.describe(0.3), "timed out after 0.3 s (killed)");
+}
+
+TEST_F(RealRuns, AProcessIgnoringSigtermIsKilled) {
+  const RunRecord r = run({helper, "hang", "term"}, 0.2);
+  EXPECT_TRUE(r.resources.timed_out);
+  EXPECT_EQ(r.resources.signal, SIGKILL);
+}
+
+TEST_F(RealRuns, AMissingProgramIsNamed) {
+  const RunRecord r = run({"benchkit-no-such-program", "x"});
+  EXPECT_FALSE(r.started);
+  EXPECT_THAT(r.error, HasSubstr("cannot start benchkit-no-such-program"));
+  EXPECT_THAT(r.error, HasSubstr("No such file"));
+}
+
+TEST_F(RealRuns, PeakRssOfATwoHundredMibProgramIsWithinFivePercent) {
+  if (kSanitized) GTEST_SKIP() << "AddressSanitizer's shadow memory changes resident sizes";
+  const RunRecord r = run({helper, "touch", "200"});
+  ASSERT_TRUE(r.ok()) << r.describe();
+  const double mib = static_cast<double>(*r.resources.peak_rss_bytes) / kMiB;
+  EXPECT_GE(mib, 200 * 0.95);
+  EXPECT_LE(mib, 200 * 1.05);
+}
+
+TEST_F(RealRuns, PeakRssIsTheCommandsOwnNotTheHarnesss) {
+  if (kSanitized) GTEST_SKIP() << "AddressSanitizer's shadow memory changes resident sizes";
+  // This test process holds 300 MiB; a command forked from it directly would be charged them.
+  std::vector<char> ballast(300u << 20, 1);
+  const RunRecord through_helper = run({helper, "sleep", "0"});
+  RunRequest request;
+  request.argv = {helper, "sleep", "0"};
+  const RunRecord from_here = run_one(request);
+  EXPECT_LT(static_cast<double>(*through_helper.resources.peak_rss_bytes) / kMiB, 20.0);
+  EXPECT_GT(static_cast<double>(*from_here.resources.peak_rss_bytes) / kMiB, 250.0);
+  EXPECT_EQ(ballast[12345], 1);
+}
+
+TEST_F(RealRuns, PeakRssAgreesWithGnuTime) {
+  if (kSanitized) GTEST_SKIP() << "AddressSanitizer's shadow memory changes resident sizes";
+  if (access("/usr/bin/time", X_OK) != 0) GTEST_SKIP() << "/usr/bin/time is not installed";
+  const std::string out = temp_path("time");
+  RunRequest request;
+  request.argv = {"/usr/bin/time", "-f", "%M", "-o", out, "true"};
+  ASSERT_TRUE(executor().run(request).ok());
+  const double gnu_kib = std::stod(read_all(out));
+  std::remove(out.c_str());
+  const RunRecord ours = run({"true"});
+  const double ours_kib = static_cast<double>(*ours.resources.peak_rss_bytes) / 1024.0;
+  // The same small program: a few hundred KiB apart at most (libc mappings vary run to run).
+  EXPECT_NEAR(ours_kib, gnu_kib, std::max(512.0, 0.25 * gnu_kib))
+      << "benchkit " << ours_kib << " KiB, /usr/bin/time " << gnu_kib << " KiB";
+}
+
+TEST_F(RealRuns, CpuTimeOfABusyProgramIsCounted) {
+  const RunRecord r = run({helper, "burn", "200"});
+  ASSERT_TRUE(r.ok());
+  EXPECT_GT(*r.resources.user_ns + *r.resources.system_ns, 0.3 * 200e6);
+  EXPECT_LE(*r.resources.user_ns, r.wall_ns * 1.05 + 10e6);  // one thread: not above wall time
+}
+
+TEST_F(RealRuns, InputOutputAndEnvironmentAreWiredAsAsked) {
+  const std::string in = temp_path("in");
+  const std::string out = temp_path("out");
+  std::ofstream(in) << std::string(100000, 'x');
+  RunRequest request;
+  request.argv = {helper, "cat"};
+  request.input_path = in;
+  request.output = Output::pipe;
+  RunRecord piped = executor().run(request);
+  ASSERT_TRUE(piped.ok());
+  EXPECT_EQ(piped.stdout_bytes, 100000u);
+  request.output = Output::file;
+  request.output_path = out;
+  ASSERT_TRUE(executor().run(request).ok());
+  EXPECT_EQ(read_all(out).size(), 100000u);
+  std::remove(out.c_str());
+  RunRequest env;
+  env.argv = {helper, "env", "BENCHKIT_TEST_LEVEL"};
+  env.env = {"BENCHKIT_TEST_LEVEL=7"};
+  env.output = Output::file;
+  env.output_path = out;
+  ASSERT_TRUE(executor().run(env).ok());
+  EXPECT_EQ(read_all(out), "7");
+  std::remove(out.c_str());
+  std::remove(in.c_str());
+  RunRequest missing;
+  missing.argv = {helper, "cat"};
+  missing.input_path = "/nonexistent/input";
+  EXPECT_THAT(executor().run(missing).error, HasSubstr("cannot open the input file"));
+}
+
+TEST_F(RealRuns, PinningRestrictsTheCpus) {
+  const std::string out = temp_path("cpus");
+  RunRequest request;
+  request.argv = {helper, "cpus"};
+  request.cpus = {0};
+  request.output = Output::file;
+  request.output_path = out;
+  ASSERT_TRUE(executor().run(request).ok());
+  EXPECT_EQ(read_all(out), "0,");
+  std::remove(out.c_str());
+}
+
+TEST(CaptureOutput, ReturnsStandardOutputOrTheFailure) {
+  setenv("BENCHKIT_TEST_VALUE", "hello", 1);
+  const auto value = capture_output({helper, "env", "BENCHKIT_TEST_VALUE"}, 10);
+  ASSERT_TRUE(value) << value.error().message;
+  EXPECT_EQ(*value, "hello");
+  EXPECT_THAT(capture_output({helper, "exit", "4"}, 10).error().message,
+              HasSubstr("exited with status 4"));
+}
+
+}  // namespace
+}  // namespace benchkit::process
