@@ -71,6 +71,9 @@ TEST_F(RunCommand, TwoCommandsAreInterleavedComparedAndExported) {
   // The export is a result file like any other: compare reads it.
   const auto compared = benchkit("compare out.json out.json");
   EXPECT_EQ(compared.exit_code, 0) << compared.err;
+  const auto reported = benchkit("report out.json");
+  EXPECT_EQ(reported.exit_code, 0) << reported.err;
+  EXPECT_THAT(reported.out, HasSubstr("user / sys"));  // the whole-process table
 }
 
 TEST_F(RunCommand, ParameterListsMakeOneBenchmarkPerValue) {
