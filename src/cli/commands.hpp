@@ -19,6 +19,7 @@ using CommandRunner = std::function<int()>;
 CommandRunner add_report_command(CLI::App& app);
 CommandRunner add_compare_command(CLI::App& app);
 CommandRunner add_system_command(CLI::App& app);
+CommandRunner add_noise_command(CLI::App& app);
 
 // --noise-threshold and --adjust, shared by `compare` and the bench binary.
 void add_comparison_flags(CLI::App& command, double& noise_threshold, std::string& adjustment);
