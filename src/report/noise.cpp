@@ -314,24 +314,22 @@ std::string noise_summary(const NoiseReport& report) {
         percent(s.target_threshold),
         several ? fmt::format(" ({} needs the most)", r.set_by) : std::string());
   } else {
-    // Thresholds above 1 are beyond what --noise-threshold accepts: given as percentages.
-    auto needs = [](double threshold) {
-      return threshold <= 1.0 ? fmt::format("--noise-threshold {:.3f}", threshold)
-                              : fmt::format("a threshold of ±{}", percent(threshold));
+    // Past 1 (the most --noise-threshold accepts) thresholds are given as percentages.
+    const bool beyond = r.threshold > 1.0;
+    auto shown = [beyond](double threshold) {
+      return beyond ? "±" + percent(threshold) : fmt::format("{:.3f}", threshold);
     };
     text += fmt::format(
         " No process count up to {} a side brings {} within ±{} on this machine. At {} a side, "
-        "the bench binary's default for baselines, {} needs {}",
+        "the bench binary's default for baselines, {} needs {} {}",
         largest_count, several ? "every benchmark" : "the benchmark", percent(s.target_threshold),
-        processes_text(r.processes), r.set_by, needs(r.threshold));
+        processes_text(r.processes), r.set_by, beyond ? "a threshold of" : "--noise-threshold",
+        shown(r.threshold));
     if (r.threshold_without_noisiest) {
-      text += fmt::format(" (the others {} or less)",
-                          r.threshold_without_noisiest <= 1.0
-                              ? fmt::format("{:.3f}", *r.threshold_without_noisiest)
-                              : "±" + percent(*r.threshold_without_noisiest));
+      text += fmt::format(" (the others {} or less)", shown(*r.threshold_without_noisiest));
     }
     text += ".";
-    if (r.threshold <= 1.0) {
+    if (!beyond) {
       text +=
           fmt::format(" For at most {} false alarms per benchmark, compare with {}.", rate, use);
     } else {
@@ -339,6 +337,13 @@ std::string noise_summary(const NoiseReport& report) {
           " No threshold a comparison accepts (at most 1.0) is enough for {}: leave it out of "
           "comparisons (--filter) or find out why its speed changes between runs.",
           r.set_by);
+      if (r.threshold_without_noisiest && *r.threshold_without_noisiest <= 1.0) {
+        NoiseRecommendation others = r;
+        others.threshold = *r.threshold_without_noisiest;
+        text += fmt::format(" Without it, compare with {}.",
+                            report.example.empty() ? flags_text(others)
+                                                   : report.example + " " + flags_text(others));
+      }
     }
   }
   if (!r.within_target) {

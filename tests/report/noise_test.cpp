@@ -110,10 +110,19 @@ TEST(NoiseReport, SummaryRefusesThresholdsAComparisonCannotTake) {
   report.example = "./b --baseline NAME";
   report.analysis = analysis::analyse_noise(run);
   ASSERT_GT(report.analysis.recommendation->threshold, 1.0);
-  const std::string summary = noise_summary(report);
+  std::string summary = noise_summary(report);
+  EXPECT_THAT(summary, HasSubstr("wild needs a threshold of ±"));
   EXPECT_THAT(summary, HasSubstr("No threshold a comparison accepts"));
   EXPECT_THAT(summary, Not(HasSubstr("--noise-threshold")));
   EXPECT_THAT(summary, HasSubstr("quieter machine"));
+
+  // With a steady benchmark beside it: the flags for the rest of the suite.
+  run.benchmarks.push_back(benchmark("steady", {1000, 1001, 999, 1000.5, 999.5}));
+  report.analysis = analysis::analyse_noise(run);
+  summary = noise_summary(report);
+  EXPECT_THAT(summary, HasSubstr("(the others ±"));
+  EXPECT_THAT(summary, HasSubstr("Without it, compare with ./b --baseline NAME --processes 3 "
+                                 "--noise-threshold 0.0"));
 }
 
 TEST(NoiseReport, NothingToAnalyseIsSaid) {
