@@ -169,7 +169,8 @@ CommandRunner add_noise_command(CLI::App& app) {
       "--noise-threshold and --processes a comparison needs on this machine for at most 1% "
       "false alarms. Forms: benchkit noise ./my_bench [-- BENCH FLAGS…]; benchkit noise "
       "RESULT.json (a run made with --processes N --out); benchkit noise -- CMD ARGS… "
-      "(any program). Exit status: 0, or 2 for bad input or a failed run.");
+      "(any program, run by the command runner of benchkit run). Exit status: 0, or 2 for bad "
+      "input or a failed run.");
   // CLI11 puts the words after "--" into the same positionals as those before it. With
   // validate_positionals, a positional's validator runs as each word is read, when CLI11 has
   // already set aside a "--" it met: that tells on which side of "--" the word stood.
