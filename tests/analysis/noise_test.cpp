@@ -94,8 +94,8 @@ TEST(Noise, ReferenceValuesOfATinyRun) {
 TEST(Noise, SplitsOfFourIntoTwoPairsUseTheMeanOfProcessMedians) {
   // Medians 100, 104, 98, 101: the three splits {01|23}, {02|13}, {03|12} give |ln(mean ratio)|
   // 0.004963, 0.024815, 0.034743; the 99th percentile, exp - 1: 0.035148.
-  const RunResult run = run_of({{100}, {104}, {98}, {101}});
-  const SideThreshold* two = analyse_noise(run).benchmarks[0].at(2);
+  const NoiseAnalysis analysis = analyse_noise(run_of({{100}, {104}, {98}, {101}}));
+  const SideThreshold* two = analysis.benchmarks[0].at(2);
   ASSERT_NE(two, nullptr);
   ASSERT_TRUE(two->from_splits);
   EXPECT_EQ(two->splits, 3u);
