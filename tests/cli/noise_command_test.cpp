@@ -49,7 +49,11 @@ TEST(NoiseCommand, PrintsATableAndTheFlagsToUseOrWritesThemToAFile) {
   EXPECT_THAT(text.str(), HasSubstr("A/A noise of " + kBench + ": 3 fresh processes"));
   EXPECT_THAT(text.str(), HasSubstr("spread"));
   EXPECT_THAT(text.str(), HasSubstr("copy_string"));
-  EXPECT_THAT(text.str(), HasSubstr("--baseline NAME --processes"));
+  EXPECT_THAT(text.str(), HasSubstr("Over 3 fresh processes the process medians spread by"));
+  // The flags to use, unless this machine moved the benchmark beyond any threshold (as under a
+  // sanitizer on a busy machine): the test checks the report, not the machine.
+  EXPECT_THAT(text.str(), ::testing::AnyOf(HasSubstr("--baseline NAME --processes"),
+                                           HasSubstr("No threshold a comparison accepts")));
 }
 
 TEST(NoiseCommand, AnalysesASavedResultFile) {
