@@ -16,8 +16,15 @@ using analysis::SideThreshold;
 // of 3 when it compares baselines, and 5; the JSON has every count.
 constexpr std::size_t kShownCounts[] = {1, 3, 5};
 
+// Past 1000% the digits say nothing more (a tiny run on a wild machine reaches 10⁸%): the text
+// forms cap there; the JSON and CSV keep the numbers.
 std::string percent(double fraction) {
+  if (fraction > 10.0) return ">1000%";
   return fmt::format("{:.1f}%", fraction * 100.0);
+}
+
+std::string plus_minus(double fraction) {
+  return fraction > 10.0 ? ">±1000%" : "±" + percent(fraction);
 }
 
 std::string processes_text(std::size_t count) {
@@ -30,13 +37,13 @@ std::string flags_text(const NoiseRecommendation& r) {
 
 std::string threshold_cell(const BenchmarkNoise& b, std::size_t count) {
   const SideThreshold* side = b.at(count);
-  return side ? "±" + percent(analysis::round_threshold_up(side->threshold)) : "";
+  return side ? plus_minus(analysis::round_threshold_up(side->threshold)) : "";
 }
 
 std::string recommendation_cell(const BenchmarkNoise& b, double target) {
   if (!b.recommendation) return "see note";
   const NoiseRecommendation& r = *b.recommendation;
-  std::string text = fmt::format("{}, ±{}", processes_text(r.processes), percent(r.threshold));
+  std::string text = fmt::format("{}, {}", processes_text(r.processes), plus_minus(r.threshold));
   if (!r.within_target) text += fmt::format(" (above ±{})", percent(target));
   return text;
 }
@@ -317,7 +324,7 @@ std::string noise_summary(const NoiseReport& report) {
     // Past 1 (the most --noise-threshold accepts) thresholds are given as percentages.
     const bool beyond = r.threshold > 1.0;
     auto shown = [beyond](double threshold) {
-      return beyond ? "±" + percent(threshold) : fmt::format("{:.3f}", threshold);
+      return beyond ? plus_minus(threshold) : fmt::format("{:.3f}", threshold);
     };
     text += fmt::format(
         " No process count up to {} a side brings {} within ±{} on this machine. At {} a side, "
