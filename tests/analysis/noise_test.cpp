@@ -214,10 +214,10 @@ Rates false_alarms(double between, std::uint64_t seed) {
   constexpr std::size_t kProcesses = 10;
   constexpr std::size_t kSamples = 15;
   constexpr double kWithin = 0.002;
-  const std::size_t noise_runs = sanitized ? 45 : 1200;
+  const std::size_t noise_runs = sanitized ? 40 : 1000;
   const std::size_t fresh_per_run = 25;
   // compare costs milliseconds a call (its minimum detectable change bisects a noncentral t;
-  // with several processes a side it also bootstraps): every 15th noise run, and every 3rd
+  // with several processes a side it also bootstraps): every 20th noise run, and every 4th
   // with one process a side, the design whose alarms come closest to the bound.
   Draw draw(seed);
   Rates rates;
@@ -248,7 +248,7 @@ Rates false_alarms(double between, std::uint64_t seed) {
     const double share = static_cast<double>(alarms) / static_cast<double>(fresh_per_run);
     sum += share;
     sum_squares += share * share;
-    if (r % (k == 1 ? 3 : 15) == 0) {
+    if (r % (k == 1 ? 4 : 20) == 0) {
       RunResult base = run_of(synthetic(draw, k, kSamples, between, kWithin));
       RunResult candidate = run_of(synthetic(draw, k, kSamples, between, kWithin));
       // No compute_estimates: the verdict reads only the samples.
