@@ -13,6 +13,7 @@
 #include "analysis/compare.hpp"
 #include "analysis/estimates.hpp"
 #include "benchkit/registry.hpp"
+#include "cli/bench_handshake.hpp"
 #include "cli/bench_runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
@@ -61,6 +62,7 @@ struct Flags {
   std::string worker_out;  // set in a worker process: where to write its results
   std::size_t worker_index = 0;
   bool worker_progress = false;  // a worker whose parent shows progress on a terminal
+  bool benchkit_info = false;    // the handshake with the `benchkit` command
 };
 
 // Runs the suite in `flags.processes` fresh worker processes of this same executable, one
@@ -207,6 +209,9 @@ int run_main(int argc, char** argv) {
   app.add_flag("--worker-progress", flags.worker_progress)->group("");
   app.add_flag("--fail-on-regression", flags.fail_on_regression,
                "Exit with status 1 when a benchmark regressed against the baseline (for CI)");
+  app.add_flag("--benchkit-info", flags.benchkit_info,
+               "Print {\"benchkit\": VERSION, \"protocol\": 1} on one line and exit: how the "
+               "benchkit command recognises a bench binary");
 
   try {
     app.parse(argc, argv);
@@ -216,6 +221,10 @@ int run_main(int argc, char** argv) {
     std::cerr << fmt::format("error: {}\nRun {} --help to see every flag.\n", error.what(),
                              argc > 0 ? argv[0] : "the benchmark binary");
     return kUsageError;
+  }
+  if (flags.benchkit_info) {
+    std::cout << cli::bench_info_line() << std::flush;
+    return 0;
   }
 
   if (flags.processes == 0) {

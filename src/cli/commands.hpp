@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "analysis/compare.hpp"
+#include "benchkit/result.hpp"
+#include "model/error.hpp"
 
 namespace CLI {
 class App;
@@ -25,8 +27,15 @@ CommandRunner add_run_command(CLI::App& app);
 // For `run` and `noise`: the words after the first `--` (a command, or a bench binary's own
 // flags), kept away from the option parser. Empty when there was no `--`.
 const std::vector<std::string>& trailing_arguments();
+// Runs `argv` (no shell) `runs` times after one warm-up run, each run a fresh process, as
+// `benchkit run` does; one sample per run, each numbered as its own process. The error says
+// which run failed and how.
+model::Result<RunResult> run_command_repeatedly(const std::vector<std::string>& argv,
+                                                std::size_t runs);
+
 // The whole `benchkit ...` command line, for the results' context.
 const std::string& tool_command_line();
+CommandRunner add_noise_command(CLI::App& app);
 
 // --noise-threshold and --adjust, shared by `compare` and the bench binary.
 void add_comparison_flags(CLI::App& command, double& noise_threshold, std::string& adjustment);

@@ -15,6 +15,7 @@
 #include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
 #include "benchkit_build_info.hpp"
+#include "cli/bench_handshake.hpp"
 #include "cli/bench_runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
@@ -146,11 +147,11 @@ CommandLineLayout layout(const CLI::App& command, const RunOptions& o, std::size
   return out;
 }
 
-// Whether `program` answers the bench-binary handshake.
+// Whether `program` answers the bench-binary handshake (docs/commands.md).
 bool is_bench_binary(const std::string& program) {
   if (program.find('/') == std::string::npos || ::access(program.c_str(), X_OK) != 0) return false;
-  const auto answer = process::capture_output({program, "--benchkit-info"}, 10.0);
-  return answer && answer->find("\"benchkit\"") != std::string::npos;
+  const auto answer = probe_bench_binary(program);
+  return answer && answer->benchkit;
 }
 
 // `benchkit run ./my_bench`: the binary runs itself in fresh worker processes and merges them.
@@ -646,6 +647,38 @@ int run_commands(const CLI::App& command, RunOptions& o) {
 }
 
 }  // namespace
+
+model::Result<RunResult> run_command_repeatedly(const std::vector<std::string>& argv,
+                                                std::size_t runs) {
+  process::RoundBenchmark benchmark;
+  benchmark.command.argv = argv;
+  benchmark.command.display = joined(argv);
+  benchmark.command.name = benchmark.command.display;
+  const std::vector<process::RoundBenchmark> benchmarks = {benchmark};
+  process::RoundSettings settings;
+  settings.warmup = 1;
+  settings.runs = runs;
+  process::ExecutorChoice executor = process::make_executor();
+  const bool visible = isatty(STDERR_FILENO) != 0;
+  Observer observer(benchmarks, visible, [](const process::RoundsResult&) {});
+  process::install_interrupt_handler();
+  const process::RoundsResult rounds = process::run_rounds(
+      benchmarks, settings, *executor.executor, clock::steady_clock(), nullptr, observer);
+  observer.clear();
+  if (rounds.interrupted) return model::Error{"interrupted"};
+  if (!rounds.benchmarks[0].failure.empty()) {  // the observer has said how
+    return model::Error{benchmark.command.display + " failed; every run must succeed"};
+  }
+  RunResult run = to_results(benchmarks, rounds, executor.executor->peak_rss_method(), false);
+  for (Sample& sample : run.benchmarks[0].samples) {
+    sample.process = sample.round.value_or(0);
+    sample.round.reset();
+  }
+  run.context = system::collect_context();
+  run.context.tool_version = build_info::version;
+  run.context.command_line = tool_command_line();
+  return run;
+}
 
 CommandRunner add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();

@@ -19,12 +19,6 @@ struct Exit {
 // and stderr, and waits for it. The error names the program when it cannot be started.
 model::Result<Exit> run_and_wait(const std::vector<std::string>& argv);
 
-// Runs argv (no shell, standard input from /dev/null, standard error discarded) and returns
-// what it wrote on standard output, or an error when it could not start, failed or took longer
-// than `timeout_seconds`.
-model::Result<std::string> capture_output(const std::vector<std::string>& argv,
-                                          double timeout_seconds);
-
 // The path of the running executable (/proc/self/exe).
 std::string self_executable();
 

@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "process/run.hpp"
 #include "process/spawn.hpp"
 
 extern char** environ;
@@ -46,31 +45,6 @@ model::Result<Exit> run_and_wait(const std::vector<std::string>& argv) {
   if (WIFEXITED(status)) exit.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) exit.signal = WTERMSIG(status);
   return exit;
-}
-
-model::Result<std::string> capture_output(const std::vector<std::string>& argv,
-                                          double timeout_seconds) {
-  char path[] = "/tmp/benchkit-output-XXXXXX";
-  const int fd = ::mkstemp(path);
-  if (fd < 0)
-    return model::Error{std::string("cannot create a temporary file: ") + std::strerror(errno)};
-  ::close(fd);
-  RunRequest request;
-  request.argv = argv;
-  request.output = Output::file;
-  request.output_path = path;
-  request.timeout_seconds = timeout_seconds;
-  const RunRecord record = run_one(request);
-  std::string text;
-  if (FILE* file = std::fopen(path, "rb")) {
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
-    std::fclose(file);
-  }
-  ::unlink(path);
-  if (!record.ok()) return model::Error{argv.front() + " " + record.describe(timeout_seconds)};
-  return text;
 }
 
 std::string self_executable() {

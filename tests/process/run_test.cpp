@@ -201,14 +201,5 @@ TEST_F(RealRuns, PinningRestrictsTheCpus) {
   std::remove(out.c_str());
 }
 
-TEST(CaptureOutput, ReturnsStandardOutputOrTheFailure) {
-  setenv("BENCHKIT_TEST_VALUE", "hello", 1);
-  const auto value = capture_output({helper, "env", "BENCHKIT_TEST_VALUE"}, 10);
-  ASSERT_TRUE(value) << value.error().message;
-  EXPECT_EQ(*value, "hello");
-  EXPECT_THAT(capture_output({helper, "exit", "4"}, 10).error().message,
-              HasSubstr("exited with status 4"));
-}
-
 }  // namespace
 }  // namespace benchkit::process

@@ -1,0 +1,50 @@
+#include "cli/bench_handshake.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "benchkit_build_info.hpp"
+#include "process/capture.hpp"
+
+namespace benchkit::cli {
+
+std::string bench_info_line() {
+  return fmt::format("{{\"benchkit\": \"{}\", \"protocol\": {}}}\n", build_info::version,
+                     kBenchProtocol);
+}
+
+model::Result<Handshake> probe_bench_binary(const std::string& path) {
+  process::CaptureOptions options;
+  // A bench binary answers in milliseconds (no benchmark runs); 10 s leaves room for a loaded
+  // machine and still stops a program that took the flag as a request to do real work.
+  options.timeout = std::chrono::seconds(10);
+  options.limit = 64 * 1024;  // the answer is one short line
+  const auto answered = process::run_captured({path, "--benchkit-info"}, options);
+  if (!answered) return model::Error{answered.error().message};
+  Handshake handshake;
+  if (answered->timed_out) {
+    handshake.problem = "it did not answer --benchkit-info within 10 s";
+    return handshake;
+  }
+  if (!answered->exit.ok()) {
+    handshake.problem = "it " + answered->exit.describe() + " when asked --benchkit-info";
+    return handshake;
+  }
+  const std::string& out = answered->out;
+  const nlohmann::json answer =
+      nlohmann::json::parse(out.substr(0, out.find('\n')), nullptr, /*allow_exceptions=*/false);
+  if (!answer.is_object() || !answer.contains("benchkit") || !answer["benchkit"].is_string() ||
+      !answer.contains("protocol") || !answer["protocol"].is_number_integer()) {
+    handshake.problem = out.empty()
+                            ? "it exited without answering --benchkit-info"
+                            : "its answer to --benchkit-info was not the benchkit handshake";
+    return handshake;
+  }
+  handshake.benchkit = true;
+  handshake.version = answer["benchkit"].get<std::string>();
+  handshake.protocol = answer["protocol"].get<int>();
+  return handshake;
+}
+
+}  // namespace benchkit::cli

@@ -1,0 +1,36 @@
+// The handshake between the `benchkit` command and a bench binary (docs/noise.md, "The
+// handshake"). `./my_bench --benchkit-info` prints exactly one line and exits 0:
+//
+//   {"benchkit": "0.1.0", "protocol": 1}
+//
+// `benchkit` is the version of the library the binary was built with; `protocol` the version of
+// the command line the `benchkit` command relies on when it drives the binary (--processes,
+// --out, --quiet, --time-budget and the result file they write). It is raised only when that
+// changes incompatibly. Any other program fails the handshake: it exits non-zero, prints
+// something else, or does not answer in time.
+#pragma once
+
+#include <string>
+
+#include "model/error.hpp"
+
+namespace benchkit::cli {
+
+inline constexpr int kBenchProtocol = 1;
+
+// The line a bench binary prints for --benchkit-info, newline included.
+std::string bench_info_line();
+
+struct Handshake {
+  bool benchkit = false;  // answered as a benchkit bench binary
+  std::string version;    // its benchkit version
+  int protocol = 0;
+  // When it did not answer as one: what it did instead, e.g. "exited with status 1".
+  std::string problem;
+};
+
+// Runs `path --benchkit-info` (stdin from /dev/null, stderr discarded, killed after 10 s) and
+// reads its answer. The error is only for a program that cannot be started at all.
+model::Result<Handshake> probe_bench_binary(const std::string& path);
+
+}  // namespace benchkit::cli

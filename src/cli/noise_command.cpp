@@ -1,0 +1,243 @@
+// `benchkit noise ./my_bench`: the same bench binary in N fresh processes (an A/A experiment),
+// and per benchmark the spread between processes and the noise threshold and process count a
+// comparison needs on this machine (docs/noise.md).
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "cli/bench_handshake.hpp"
+#include "cli/commands.hpp"
+#include "cli/noise_report.hpp"
+#include "cli/result_files.hpp"
+#include "process/capture.hpp"
+
+namespace benchkit::cli {
+
+namespace {
+
+struct NoiseCommandOptions {
+  std::string target;
+  std::vector<std::string> extra;  // after --: flags for the bench binary, or the command's args
+  std::vector<std::string> stray_words;  // words after the target but before "--"
+  std::size_t processes = 10;
+  std::string format = "console";
+  std::string out;
+};
+
+// Flags of the bench binary that `benchkit noise` sets itself, or that would make the run
+// something other than one measurement in fresh processes.
+constexpr const char* kReservedFlags[] = {
+    "--processes",     "--out",           "--format",
+    "--list",          "--test",          "--baseline",
+    "--baseline-file", "--save-baseline", "--fail-on-regression",
+    "--benchkit-info", "--worker-out",    "--worker-index"};
+
+std::string hint_for_commands(const std::string& target) {
+  return fmt::format(
+      "to measure the noise of any other program, run it as a command: benchkit noise -- {} "
+      "ARGS…",
+      target);
+}
+
+// The checks on the target before anything runs. Empty when it is an executable file.
+std::string check_target(const std::string& target) {
+  std::error_code error;
+  const auto status = std::filesystem::status(target, error);
+  if (!std::filesystem::exists(status)) {
+    return fmt::format(
+        "{}: no such file; give the path of a bench binary (a program linked with "
+        "benchkit::main), e.g. benchkit noise ./build/my_bench, or {}",
+        target, hint_for_commands("PROGRAM"));
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    return fmt::format("{} is not a file (a bench binary is a program linked with benchkit::main)",
+                       target);
+  }
+  if (access(target.c_str(), X_OK) != 0) {
+    return fmt::format(
+        "{} is not executable (chmod +x it if it is a bench binary), and not a result file "
+        "either",
+        target);
+  }
+  return "";
+}
+
+// A result file written by a bench binary with --processes N --out FILE: analysed as it is.
+bool looks_like_result_file(const std::string& target) {
+  return target.size() > 5 && target.ends_with(".json") && access(target.c_str(), X_OK) != 0;
+}
+
+int measure_bench_binary(const NoiseCommandOptions& options, NoiseOptions& report) {
+  // A path without a slash is a file here, not a program to look up in PATH.
+  const std::string path =
+      options.target.find('/') == std::string::npos ? "./" + options.target : options.target;
+  if (const std::string problem = check_target(path); !problem.empty()) {
+    std::cerr << "error: " << problem << "\n";
+    return 2;
+  }
+  const auto handshake = probe_bench_binary(path);
+  if (!handshake) {
+    std::cerr << "error: " << handshake.error().message << "\n";
+    return 2;
+  }
+  if (!handshake->benchkit) {
+    std::cerr << fmt::format("error: {} is not a benchkit bench binary: {}; {}\n", options.target,
+                             handshake->problem, hint_for_commands(options.target));
+    return 2;
+  }
+  if (options.processes > 64) {
+    std::cerr << "error: a bench binary runs in at most 64 processes (--processes 64)\n";
+    return 2;
+  }
+  if (handshake->protocol != kBenchProtocol) {
+    std::cerr << fmt::format(
+        "error: {} was built with benchkit {}, which drives bench binaries by protocol {}; this "
+        "benchkit command speaks protocol {}: use the benchkit command of the binary's version\n",
+        options.target, handshake->version, handshake->protocol, kBenchProtocol);
+    return 2;
+  }
+  for (const std::string& word : options.extra) {
+    const std::string flag = word.substr(0, word.find('='));
+    if (std::find(std::begin(kReservedFlags), std::end(kReservedFlags), flag) !=
+        std::end(kReservedFlags)) {
+      std::cerr << fmt::format(
+          "error: {} after -- is not allowed: benchkit noise runs the binary with --processes "
+          "N --out FILE itself and compares nothing (use benchkit noise --processes N)\n",
+          flag);
+      return 2;
+    }
+  }
+
+  const std::filesystem::path temporary = std::filesystem::temp_directory_path();
+  std::string folder_template = (temporary / "benchkit-noise-XXXXXX").string();
+  if (!mkdtemp(folder_template.data())) {
+    std::cerr << fmt::format("error: cannot create a temporary folder in {}\n", temporary.string());
+    return 2;
+  }
+  const std::string folder = folder_template;
+  const std::string out = folder + "/result.json";
+  std::vector<std::string> argv = {path, "--processes", std::to_string(options.processes), "--out",
+                                   out};
+  argv.insert(argv.end(), options.extra.begin(), options.extra.end());
+  // Not --quiet: the binary then shows its own worker progress when stderr is a terminal; its
+  // table on stdout is discarded (the report below replaces it).
+  std::cerr << fmt::format("benchkit noise: running {} in {} fresh processes, one after another\n",
+                           options.target, options.processes);
+  process::CaptureOptions spawn;
+  spawn.out = process::Stream::discard;
+  spawn.err = process::Stream::inherit;
+  const auto finished = process::run_captured(argv, spawn);
+  auto loaded = load_result_file(out);
+  std::filesystem::remove_all(folder);
+  if (!finished) {
+    std::cerr << "error: " << finished.error().message << "\n";
+    return 2;
+  }
+  // Exit status 1 with a result: some benchmarks failed (said above), the others are measured.
+  const bool partial = finished->exit.exit_code == 1 && loaded;
+  if (!finished->exit.ok() && !partial) {
+    std::cerr << fmt::format(
+        "error: {} {} while running in {} fresh processes (its messages are above); the "
+        "command was: {}\n",
+        options.target, finished->exit.describe(), options.processes, fmt::join(argv, " "));
+    return 2;
+  }
+  if (!loaded) {
+    std::cerr << fmt::format("error: {} left no readable result: {}\n", options.target,
+                             loaded.error().message);
+    return 2;
+  }
+  if (partial) {
+    std::cerr << "warning: some benchmarks failed (see above); the others are analysed\n";
+  }
+  return report_noise(*loaded, report);
+}
+
+// `benchkit noise -- CMD ARGS…`: the command run N times, each run its own process.
+int measure_command(const NoiseCommandOptions& options) {
+  std::cerr << fmt::format("benchkit noise: running {} {} times, each a fresh process\n",
+                           fmt::join(options.extra, " "), options.processes);
+  auto run = run_command_repeatedly(options.extra, options.processes);
+  if (!run) {
+    std::cerr << "error: " << run.error().message << "\n";
+    return 2;
+  }
+  NoiseOptions report;
+  report.format = options.format;
+  report.out = options.out;
+  report.subject = fmt::format("{}", fmt::join(options.extra, " "));
+  report.example = "benchkit run --baseline NAME -- " + report.subject;
+  return report_noise(*run, report);
+}
+
+}  // namespace
+
+CommandRunner add_noise_command(CLI::App& app) {
+  auto options = std::make_shared<NoiseCommandOptions>();
+  CLI::App* command = app.add_subcommand(
+      "noise",
+      "A/A experiment: run the same bench binary in N fresh processes and report, per "
+      "benchmark, how far its median moves between processes (spread, CV) and the "
+      "--noise-threshold and --processes a comparison needs on this machine for at most 1% "
+      "false alarms. Forms: benchkit noise ./my_bench [-- BENCH FLAGS…]; benchkit noise "
+      "RESULT.json (a run made with --processes N --out); benchkit noise -- CMD ARGS… "
+      "(any program, run N times by the runner of benchkit run, each run a fresh process). Exit status: 0, or 2 for bad "
+      "input or a failed run.");
+  // The words after "--" never reach CLI11 (run_tool sets them aside): trailing_arguments().
+  command->add_option("target", options->target,
+                      "The bench binary (linked with benchkit::main), or a result file");
+  command->add_option("args", options->stray_words,
+                      "After --: flags for the bench binary (e.g. -- --time-budget 2s --filter "
+                      "sort), or the command and its arguments");
+  command
+      ->add_option("--processes", options->processes,
+                   "Fresh processes to run (default 10; at least 3, at most 64): more give "
+                   "tighter thresholds and take longer")
+      ->check(CLI::Range(std::size_t{3}, std::size_t{1000}));
+  command->add_option("--format", options->format, "console (default), markdown, json or csv")
+      ->check(CLI::IsMember({"console", "markdown", "md", "json", "csv"}));
+  command->add_option("--out", options->out, "Write the report to this file instead of stdout");
+  return [command, options]() -> int {
+    if (!command->parsed()) return -1;
+    options->extra = trailing_arguments();
+    if (options->target.empty() && !options->extra.empty()) {
+      return measure_command(*options);
+    }
+    if (options->target.empty()) {
+      std::cerr << "error: benchkit noise needs a bench binary (benchkit noise ./my_bench) or a "
+                   "command after -- (benchkit noise -- CMD ARGS…)\n";
+      return 2;
+    }
+    if (!options->stray_words.empty()) {
+      std::cerr << fmt::format(
+          "error: unexpected argument \"{}\": flags for the bench binary go after -- "
+          "(benchkit noise {} -- {})\n",
+          options->stray_words.front(), options->target, options->stray_words.front());
+      return 2;
+    }
+    NoiseOptions report;
+    report.format = options->format;
+    report.out = options->out;
+    report.subject = options->target;
+    report.example = options->target + " --baseline NAME";
+    if (looks_like_result_file(options->target)) {
+      auto loaded = load_result_file(options->target);
+      if (!loaded) {
+        std::cerr << "error: " << loaded.error().message << "\n";
+        return 2;
+      }
+      report.example = "BENCH_BINARY --baseline NAME";
+      return report_noise(*loaded, report);
+    }
+    return measure_bench_binary(*options, report);
+  };
+}
+
+}  // namespace benchkit::cli

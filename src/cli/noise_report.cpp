@@ -1,0 +1,32 @@
+#include "cli/noise_report.hpp"
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "report/noise.hpp"
+
+namespace benchkit::cli {
+
+int report_noise(const RunResult& run, const NoiseOptions& options) {
+  const auto format = report::parse_format(options.format);
+  if (!format) {
+    std::cerr << "error: " << format.error().message << "\n";
+    return 2;
+  }
+  report::NoiseReport noise;
+  noise.subject = options.subject;
+  noise.example = options.example;
+  noise.analysis = analysis::analyse_noise(run, options.settings);
+  noise.warnings = run.context.warnings;
+  if (const int status = print_or_write(report::render_noise(noise, *format), options.out);
+      status != 0) {
+    return status;
+  }
+  if (!noise.analysis.recommendation) {
+    std::cerr << "error: no benchmark ran in 2 or more processes; nothing to analyse\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace benchkit::cli

@@ -1,0 +1,121 @@
+// `benchkit noise` as a user runs it, on the real sample bench binary.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/run_command.hpp"
+
+namespace benchkit {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_command;
+
+const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
+const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+const std::string kHelper = std::string(BENCHKIT_BINARY_DIR) + "/tests/process_helper";
+// Short budgets keep the suite fast; these tests check behaviour, not timings.
+const std::string kFast = " -- --time-budget 20ms --warm-up 1ms --sample-size 5";
+
+TEST(NoiseCommand, RunsTheBenchBinaryInFreshProcesses) {
+  const auto result = run_command(kTool + " noise " + kBench + " --processes 3 --format json" +
+                                  kFast + " --filter add");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.err, HasSubstr("in 3 fresh processes"));
+  const auto document = nlohmann::json::parse(result.out);
+  EXPECT_EQ(document["schema"], "benchkit/noise");
+  EXPECT_EQ(document["processes"], 3);
+  ASSERT_EQ(document["benchmarks"].size(), 2u);  // the flags after -- reached the binary
+  for (const auto& benchmark : document["benchmarks"]) {
+    EXPECT_EQ(benchmark["process_medians_ns"].size(), 3u) << benchmark["name"];
+    EXPECT_TRUE(benchmark.contains("thresholds")) << benchmark["name"];
+  }
+  EXPECT_TRUE(document["recommendation"].is_object());
+}
+
+TEST(NoiseCommand, PrintsATableAndTheFlagsToUseOrWritesThemToAFile) {
+  const std::string out = ::testing::TempDir() + "/noise-report.txt";
+  std::filesystem::remove(out);
+  const auto result = run_command(kTool + " noise " + kBench + " --processes 3 --out " + out +
+                                  kFast + " --filter copy");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "");
+  std::ifstream file(out);
+  std::stringstream text;
+  text << file.rdbuf();
+  EXPECT_THAT(text.str(), HasSubstr("A/A noise of " + kBench + ": 3 fresh processes"));
+  EXPECT_THAT(text.str(), HasSubstr("spread"));
+  EXPECT_THAT(text.str(), HasSubstr("copy_string"));
+  EXPECT_THAT(text.str(), HasSubstr("Over 3 fresh processes the process medians spread by"));
+  // The flags to use, unless this machine moved the benchmark beyond any threshold (as under a
+  // sanitizer on a busy machine): the test checks the report, not the machine.
+  EXPECT_THAT(text.str(), ::testing::AnyOf(HasSubstr("--baseline NAME --processes"),
+                                           HasSubstr("No threshold a comparison accepts")));
+}
+
+TEST(NoiseCommand, AnalysesASavedResultFile) {
+  const std::string saved = ::testing::TempDir() + "/noise-run.json";
+  const auto run = run_command(kBench + " --processes 3 --quiet --out " + saved +
+                               " --time-budget 20ms --warm-up 1ms --filter add/amount=1");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto result = run_command(kTool + " noise " + saved + " --format csv");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("add/amount=1,3,"));
+}
+
+TEST(NoiseCommand, AFailingBinaryIsAnError) {
+  const auto result =
+      run_command("SAMPLE_BENCH_CRASH=1 " + kTool + " noise " + kBench + " --processes 3" + kFast);
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr("exited with status 1 while running in 3 fresh processes"));
+}
+
+TEST(NoiseCommand, InputErrorsExitWithStatus2AndAMessage) {
+  struct Case {
+    std::string arguments;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"/no/such/bench", "/no/such/bench: no such file"},
+      {"/bin/true", "/bin/true is not a benchkit bench binary"},
+      {"/bin/true", "benchkit noise -- /bin/true ARGS"},
+      {"/tmp", "/tmp is not a file"},
+      {kBench + " --bogus", "--bogus"},
+      {kBench + " --processes 2", "--processes"},
+      {kBench + " --format xml", "--format"},
+      {kBench + " stray", "unexpected argument \"stray\""},
+      {kBench + " -- --out x.json", "--out after -- is not allowed"},
+      {"-- " + kHelper + " exit 3", "exited with status 3"},
+      {"", "needs a bench binary"},
+  };
+  for (const Case& c : cases) {
+    const auto result = run_command(kTool + " noise " + c.arguments);
+    EXPECT_EQ(result.exit_code, 2) << c.arguments;
+    EXPECT_THAT(result.err, HasSubstr(c.message)) << c.arguments;
+  }
+}
+
+TEST(NoiseCommand, ACommandIsRunInFreshProcessesOneRunEach) {
+  const auto result =
+      run_command(kTool + " noise --processes 5 --format json -- " + kHelper + " sleep 1");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto doc = nlohmann::json::parse(result.out);
+  ASSERT_EQ(doc["benchmarks"].size(), 1u);
+  EXPECT_EQ(doc["benchmarks"][0]["processes"], 5);
+  EXPECT_THAT(result.err, HasSubstr("5 times, each a fresh process"));
+}
+
+TEST(NoiseCommand, AFileThatIsNeitherExecutableNorAResultIsNamed) {
+  const std::string path = ::testing::TempDir() + "/not-a-bench.txt";
+  std::ofstream(path) << "hello\n";
+  const auto result = run_command(kTool + " noise " + path);
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr("is not executable"));
+}
+
+}  // namespace
+}  // namespace benchkit

@@ -1,0 +1,78 @@
+#include "process/capture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+
+namespace benchkit::process {
+namespace {
+
+using namespace std::chrono_literals;
+
+CaptureOptions within(std::chrono::milliseconds timeout) {
+  CaptureOptions options;
+  options.timeout = timeout;
+  return options;
+}
+
+TEST(RunCaptured, CapturesStdoutAndTheExitStatus) {
+  const auto result = run_captured({"/bin/sh", "-c", "echo hello; echo oops >&2; exit 3"});
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->out, "hello\n");  // stderr is discarded by default
+  EXPECT_EQ(result->exit.exit_code, 3);
+  EXPECT_FALSE(result->timed_out);
+}
+
+TEST(RunCaptured, SearchesThePathAndGivesTheChildNoInput) {
+  // cat with stdin from /dev/null ends at once instead of waiting for this process's input.
+  const auto result = run_captured({"cat"}, within(10s));
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_TRUE(result->exit.ok());
+  EXPECT_EQ(result->out, "");
+}
+
+TEST(RunCaptured, KeepsAtMostTheLimitAndStillReadsToTheEnd) {
+  CaptureOptions options;
+  options.limit = 10;
+  const auto result =
+      run_captured({"/bin/sh", "-c", "head -c 200000 /dev/zero | tr '\\0' x"}, options);
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->out, "xxxxxxxxxx");
+  EXPECT_TRUE(result->exit.ok());
+}
+
+TEST(RunCaptured, KillsAChildThatOutlivesTheTimeout) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = run_captured({"sleep", "30"}, within(100ms));
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_TRUE(result->timed_out);
+  EXPECT_EQ(result->exit.signal, SIGKILL);
+  // Loose: far below the 30 s the child would take.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 20s);
+}
+
+TEST(RunCaptured, KillsAChildThatClosedItsOutputButRunsOn) {
+  const auto result = run_captured({"/bin/sh", "-c", "exec >&-; sleep 30"}, within(100ms));
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_TRUE(result->timed_out);
+}
+
+TEST(RunCaptured, DiscardsStdoutWhenAsked) {
+  CaptureOptions options;
+  options.out = Stream::discard;
+  const auto discarded = run_captured({"echo", "gone"}, options);
+  ASSERT_TRUE(discarded) << discarded.error().message;
+  EXPECT_EQ(discarded->out, "");
+  EXPECT_TRUE(discarded->exit.ok());
+}
+
+TEST(RunCaptured, AProgramThatCannotStartIsNamed) {
+  const auto result = run_captured({"/no/such/program", "--flag"});
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("/no/such/program"), std::string::npos);
+  EXPECT_FALSE(run_captured({}));
+}
+
+}  // namespace
+}  // namespace benchkit::process
