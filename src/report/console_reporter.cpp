@@ -55,15 +55,23 @@ double median_of(std::vector<double> values) {
 }
 
 // The median over the samples that have the figure, or nothing when none has it.
+// `field(sample, resources)` gives the figure of one sample, or nothing.
 template <class Field>
-std::optional<double> median_resource(const BenchmarkResult& phase, Field field) {
+std::optional<double> median_over_samples(const BenchmarkResult& phase, Field field) {
   std::vector<double> values;
   for (const Sample& sample : phase.samples) {
     if (!sample.resources) continue;
-    if (const auto value = field(*sample.resources)) values.push_back(static_cast<double>(*value));
+    if (const auto value = field(sample, *sample.resources)) {
+      values.push_back(static_cast<double>(*value));
+    }
   }
   if (values.empty()) return std::nullopt;
   return median_of(std::move(values));
+}
+
+std::optional<double> cpu_ns(const Resources& r) {
+  if (!r.user_ns || !r.system_ns) return std::nullopt;
+  return *r.user_ns + *r.system_ns;
 }
 
 // "812", "18.4 k", "2.10 M": counts of faults.
@@ -125,24 +133,26 @@ std::string scenario_block(const std::vector<const BenchmarkResult*>& phases, bo
       row.push_back(cell);
     }
     row.push_back(format_throughput(e));
-    const auto user = median_resource(*phase, [](const Resources& r) { return r.user_ns; });
-    const auto system = median_resource(*phase, [](const Resources& r) { return r.system_ns; });
-    std::string cpu;
-    if (user && system) {
-      const double total = *user + *system;
-      cpu = format_duration(total);
-      // Above 100%: the phase kept several cores busy.
-      if (e.median.value > 0) cpu += fmt::format(" ({:.0f}%)", 100.0 * total / e.median.value);
-    }
-    row.push_back(cpu);
+    const auto cpu =
+        median_over_samples(*phase, [](const Sample&, const Resources& r) { return cpu_ns(r); });
+    // CPU over wall time, run by run: above 100% the phase kept several cores busy.
+    const auto share = median_over_samples(*phase, [](const Sample& sample, const Resources& r) {
+      const auto total = cpu_ns(r);
+      return total && sample.ns > 0 ? std::optional<double>(*total / sample.ns) : std::nullopt;
+    });
+    row.push_back(cpu ? format_duration(*cpu) +
+                            (share ? fmt::format(" ({:.0f}%)", 100.0 * *share) : std::string())
+                      : "");
     row.push_back(phase->memory.peak_rss_bytes
                       ? format_bytes(static_cast<double>(*phase->memory.peak_rss_bytes))
                       : "");
-    const auto change =
-        median_resource(*phase, [](const Resources& r) { return r.rss_change_bytes; });
+    const auto change = median_over_samples(
+        *phase, [](const Sample&, const Resources& r) { return r.rss_change_bytes; });
     row.push_back(change ? signed_bytes(*change) : "");
-    const auto minor = median_resource(*phase, [](const Resources& r) { return r.minor_faults; });
-    const auto major = median_resource(*phase, [](const Resources& r) { return r.major_faults; });
+    const auto minor = median_over_samples(
+        *phase, [](const Sample&, const Resources& r) { return r.minor_faults; });
+    const auto major = median_over_samples(
+        *phase, [](const Sample&, const Resources& r) { return r.major_faults; });
     std::string faults = minor ? format_count(*minor) : "";
     if (major && *major > 0) faults += fmt::format(" + {} major", format_count(*major));
     row.push_back(faults);
