@@ -6,3 +6,4 @@
 #include "benchkit/data.hpp"
 #include "benchkit/registry.hpp"
 #include "benchkit/result.hpp"
+#include "benchkit/scenario.hpp"

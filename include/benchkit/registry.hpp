@@ -1,4 +1,5 @@
-// Registering benchmarks (BENCHKIT, BENCHKIT_TEMPLATE) and running them from code (Bench).
+// Registering benchmarks (BENCHKIT, BENCHKIT_TEMPLATE, BENCHKIT_SCENARIO) and running them from
+// code (Bench).
 #pragma once
 
 #include <chrono>
@@ -20,6 +21,8 @@
 #include "benchkit/result.hpp"
 
 namespace benchkit {
+
+class Scenario;  // benchkit/scenario.hpp
 
 // One value of a benchmark parameter: an integer, a floating-point number or a string.
 class ParamValue {
@@ -71,6 +74,8 @@ namespace detail {
 using ErasedFunction = void (*)();
 using Invoker = void (*)(ErasedFunction function, Bencher& bencher,
                          const std::vector<ParamValue>& values);
+using ScenarioInvoker = void (*)(ErasedFunction function, Scenario& scenario,
+                                 const std::vector<ParamValue>& values);
 
 // Build facts of the translation unit that registered a benchmark (the user's code).
 struct BuildFacts {
@@ -110,17 +115,18 @@ inline constexpr BuildFacts this_build_facts() {
   };
 }
 
-template <class... Args>
+// Calls a function taking `Handle&` (Bencher or Scenario) and its parameters, converted from
+// the parameter values.
+template <class Handle, class... Args>
 struct InvokerFor {
   template <std::size_t... I>
-  static void call(void (*function)(Bencher&, Args...), Bencher& bencher,
+  static void call(void (*function)(Handle&, Args...), Handle& handle,
                    const std::vector<ParamValue>& values, std::index_sequence<I...>) {
-    function(bencher, values[I].template as<Args>()...);
+    function(handle, values[I].template as<Args>()...);
   }
-  static void invoke(ErasedFunction erased, Bencher& bencher,
-                     const std::vector<ParamValue>& values) {
-    auto function = reinterpret_cast<void (*)(Bencher&, Args...)>(erased);
-    call(function, bencher, values, std::index_sequence_for<Args...>{});
+  static void invoke(ErasedFunction erased, Handle& handle, const std::vector<ParamValue>& values) {
+    auto function = reinterpret_cast<void (*)(Handle&, Args...)>(erased);
+    call(function, handle, values, std::index_sequence_for<Args...>{});
   }
 };
 
@@ -135,8 +141,8 @@ std::string_view type_name() {
 
 }  // namespace detail
 
-// A registered benchmark (or family of benchmarks): parameters combine as a cartesian product
-// and each combination is a benchmark of its own named "fn/key=value/...".
+// A registered benchmark or scenario (or family of them): parameters combine as a cartesian
+// product and each combination is a benchmark of its own named "fn/key=value/...".
 class Registration {
  public:
   Registration(std::string name, std::string file, int line, detail::BuildFacts facts);
@@ -145,6 +151,8 @@ class Registration {
   Registration& param(std::string name, std::initializer_list<ParamValue> values);
   Registration& param(std::string name, std::vector<ParamValue> values);
 
+  // The next three are for micro benchmarks; a scenario that sets them is refused when the
+  // binary starts (a scenario runs once per repetition: --repetitions).
   // Minimum number of samples before the precision rule may stop sampling. Default 30 (the
   // run's --sample-size); lower it only for benchmarks whose iterations take seconds.
   Registration& sample_size(std::size_t samples);
@@ -162,19 +170,33 @@ class Registration {
   const std::vector<std::pair<std::string, std::vector<ParamValue>>>& params() const {
     return params_;
   }
+  // One function of the registration. Exactly one of `invoker` (a micro benchmark, taking
+  // Bencher&) and `scenario_invoker` (a scenario, taking Scenario&) is set.
   struct Variant {
     std::string suffix;  // "<int>" for a type parameter, empty otherwise
     detail::ErasedFunction function;
     detail::Invoker invoker;
-    std::size_t arity;  // parameters the function takes after Bencher&
+    std::size_t arity;  // parameters the function takes after Bencher& or Scenario&
+    detail::ScenarioInvoker scenario_invoker;
   };
   const std::vector<Variant>& variants() const { return variants_; }
+  // True when the registration holds scenarios (BENCHKIT_SCENARIO), false for micro benchmarks.
+  bool is_scenario() const { return !variants_.empty() && variants_.front().scenario_invoker; }
 
   template <class... Args>
   Registration& add_function(void (*function)(Bencher&, Args...), std::string suffix = {}) {
-    variants_.push_back(Variant{std::move(suffix),
+    variants_.push_back(
+        Variant{std::move(suffix), reinterpret_cast<detail::ErasedFunction>(function),
+                &detail::InvokerFor<Bencher, Args...>::invoke, sizeof...(Args), nullptr});
+    return *this;
+  }
+  template <class... Args>
+  Registration& add_scenario(void (*function)(Scenario&, Args...)) {
+    variants_.push_back(Variant{{},
                                 reinterpret_cast<detail::ErasedFunction>(function),
-                                &detail::InvokerFor<Args...>::invoke, sizeof...(Args)});
+                                nullptr,
+                                sizeof...(Args),
+                                &detail::InvokerFor<Scenario, Args...>::invoke});
     return *this;
   }
 
@@ -235,14 +257,26 @@ class Bench {
   // Seed recorded in the result and handed to random choices benchkit makes. Default 0.
   Bench& seed(std::uint64_t value);
   std::uint64_t seed() const;
-  // Smoke mode: every benchmark runs one iteration, no statistics. Default off.
+  // Smoke mode: every benchmark runs one iteration, every scenario once, no statistics.
+  // Default off.
   Bench& test_mode(bool enabled);
   bool test_mode() const;
+  // Times each scenario runs in this process, set-up included; each run is one sample of each
+  // phase. Default 1 (a scenario is often long); raise it, or run several processes, for an
+  // interval. Micro benchmarks ignore it.
+  Bench& repetitions(std::size_t count);
+  std::size_t repetitions() const;
 
   // Measures one benchmark given as a callable taking Bencher&.
   BenchmarkResult run(std::string name, const std::function<void(Bencher&)>& body);
-  // Measures the registered benchmarks whose full name matches `filter` (ECMAScript regex,
-  // searched anywhere in the name; empty matches all), with the run's context filled in.
+  // Runs one scenario given as a callable taking Scenario&, `repetitions()` times: one result
+  // per phase (named "name/phase"), in the order the phases ran. A failed verify puts its
+  // message in every phase's `failures`; an exception propagates, naming the scenario.
+  std::vector<BenchmarkResult> run_scenario(std::string name,
+                                            const std::function<void(Scenario&)>& body);
+  // Measures the registered benchmarks and scenarios whose full name matches `filter`
+  // (ECMAScript regex, searched anywhere in the name; empty matches all), with the run's context
+  // filled in.
   RunResult run_registered(const std::string& filter = {});
 
   struct Impl;

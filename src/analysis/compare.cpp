@@ -212,6 +212,9 @@ void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& cand
   } else {
     out.p_value = 1.0;
     out.note = "fewer than 2 samples on a side: no test is possible";
+    if (candidate.kind == "scenario") {
+      out.note += " (a scenario runs once per process: add --repetitions 5 or --processes 5)";
+    }
   }
 }
 
@@ -227,7 +230,9 @@ std::vector<double> adjust(const std::vector<double>& p, Adjustment adjustment) 
   return p;
 }
 
-std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& settings) {
+// A micro benchmark takes more samples in a longer budget; a scenario takes one per run.
+std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& settings,
+                           bool scenario) {
   std::string text;
   if (c.minimum_detectable_change) {
     text = fmt::format("this comparison could detect changes of about {:.1f}% or more; ",
@@ -235,13 +240,15 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
   }
   if (c.minimum_detectable_change && *c.minimum_detectable_change > settings.noise_threshold) {
     text += fmt::format(
-        "to resolve ±{:.0f}%, take more samples (raise --time-budget) or run in several "
-        "processes (benchkit run --processes)",
-        settings.noise_threshold * 100.0);
+        "to resolve ±{:.0f}%, {} or run in several processes (benchkit run --processes)",
+        settings.noise_threshold * 100.0,
+        scenario ? "run the scenario more times (--repetitions)"
+                 : "take more samples (raise --time-budget)");
   } else {
-    text +=
-        "the interval straddles the noise threshold: the change is close to it; a longer "
-        "run (--time-budget) narrows the interval";
+    text += scenario ? "the interval straddles the noise threshold: the change is close to it; "
+                       "more runs (--repetitions) narrow the interval"
+                     : "the interval straddles the noise threshold: the change is close to it; "
+                       "a longer run (--time-budget) narrows the interval";
   }
   return text;
 }
@@ -256,7 +263,8 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   for (const BenchmarkResult& b : baseline.benchmarks) base_by_name[b.name] = &b;
   std::set<std::string> seen;
 
-  std::vector<std::size_t> tested;  // indices into comparison.benchmarks
+  std::vector<std::size_t> tested;    // indices into comparison.benchmarks
+  std::vector<bool> tested_scenario;  // whether each of them is a scenario phase
   for (const BenchmarkResult& cand : candidate.benchmarks) {
     BenchmarkComparison out;
     out.name = cand.name;
@@ -294,6 +302,7 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
       out.throughput_change = *throughput(cand) / *throughput(base) - 1.0;
     }
     tested.push_back(comparison.benchmarks.size());
+    tested_scenario.push_back(cand.kind == "scenario");
     comparison.benchmarks.push_back(std::move(out));
   }
   for (const BenchmarkResult& base : baseline.benchmarks) {
@@ -341,7 +350,7 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
                        "significant after adjustment (p = {:.2g}); more processes or "
                        "samples would settle it",
                        c.p_adjusted)
-                 : sharpen_advice(c, settings);
+                 : sharpen_advice(c, settings, tested_scenario[i]);
       c.note = c.note.empty() ? advice : c.note + "; " + advice;
     }
   }

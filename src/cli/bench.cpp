@@ -66,11 +66,25 @@ bool Bench::test_mode() const {
   return impl_->settings.engine.test_mode;
 }
 
+Bench& Bench::repetitions(std::size_t count) {
+  if (count == 0) throw std::invalid_argument("Bench::repetitions must be at least 1");
+  impl_->settings.repetitions = count;
+  return *this;
+}
+std::size_t Bench::repetitions() const {
+  return impl_->settings.repetitions;
+}
+
 BenchmarkResult Bench::run(std::string name, const std::function<void(Bencher&)>& body) {
   measure::Probes probes;
   probes.memory = &measure::process_memory();
   probes.allocations = measure::allocation_reader();
   return cli::run_one(impl_->settings, name, body, probes);
+}
+
+std::vector<BenchmarkResult> Bench::run_scenario(std::string name,
+                                                 const std::function<void(Scenario&)>& body) {
+  return cli::run_scenario(impl_->settings, name, body);
 }
 
 RunResult Bench::run_registered(const std::string& filter) {

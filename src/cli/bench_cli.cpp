@@ -1,10 +1,12 @@
 // The bench binary's command line: parse the flags, run, report. Exit status: 0 success,
-// 1 a benchmark failed, 2 a usage or input error.
+// 1 a benchmark failed (threw, or a scenario's verify failed, or --fail-on-regression found a
+// regression), 2 a usage or input error.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -54,6 +56,8 @@ struct Flags {
   bool fail_on_regression = false;
   bool no_machine_warnings = false;
   std::vector<std::string> tags;
+  std::size_t repetitions = 1;
+  std::vector<std::string> params;  // NAME=V1,V2,...
   // 0 = automatic: 3 fresh processes when the run saves or checks a baseline, 1 otherwise.
   // On a shared machine the speed changes between runs by far more than within one: one
   // process per run gave 55% false alarms in A/A comparisons against 2.4% with three
@@ -102,6 +106,8 @@ model::Result<RunResult> run_in_workers(const Flags& flags, const cli::RunSettin
     if (show_progress) argv.push_back("--worker-progress");
     if (flags.no_machine_warnings) argv.push_back("--no-machine-warnings");
     for (const std::string& tag : flags.tags) argv.insert(argv.end(), {"--tag", tag});
+    argv.insert(argv.end(), {"--repetitions", std::to_string(flags.repetitions)});
+    for (const std::string& param : flags.params) argv.insert(argv.end(), {"--param", param});
     const auto exit = process::run_and_wait(argv);
     if (!exit) {
       failure = exit.error().message;
@@ -130,6 +136,55 @@ bool want_color(const std::string& mode) {
   return isatty(STDOUT_FILENO) != 0;
 }
 
+// One --param value: an integer or a number when it reads as one, text otherwise.
+ParamValue parse_param_value(const std::string& text) {
+  std::int64_t integer = 0;
+  const char* end = text.data() + text.size();
+  if (auto [at, error] = std::from_chars(text.data(), end, integer);
+      error == std::errc() && at == end) {
+    return ParamValue(integer);
+  }
+  double number = 0.0;
+  if (auto [at, error] = std::from_chars(text.data(), end, number);
+      error == std::errc() && at == end) {
+    return ParamValue(number);
+  }
+  return ParamValue(text);
+}
+
+// --param NAME=V1,V2 (repeatable) as overrides of the registered values.
+measure::ParamOverrides parse_param_overrides(const std::vector<std::string>& params) {
+  measure::ParamOverrides overrides;
+  for (const std::string& param : params) {
+    const auto equals = param.find('=');
+    std::vector<ParamValue>& values = overrides[param.substr(0, equals)];
+    values.clear();
+    std::size_t start = equals + 1;
+    while (start <= param.size()) {
+      const auto comma = std::min(param.find(',', start), param.size());
+      if (comma > start) values.push_back(parse_param_value(param.substr(start, comma - start)));
+      start = comma + 1;
+    }
+  }
+  return overrides;
+}
+
+// The checks that failed, once per invalid scenario run (its phases all carry them) or
+// invalid benchmark, in the order of the results.
+std::vector<std::pair<std::string, std::vector<std::string>>> invalid_runs(const RunResult& run) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> invalid;
+  for (const BenchmarkResult& benchmark : run.benchmarks) {
+    if (benchmark.valid()) continue;
+    const std::string name = benchmark.kind == "scenario"
+                                 ? benchmark.name.substr(0, benchmark.name.rfind('/'))
+                                 : benchmark.name;
+    if (invalid.empty() || invalid.back().first != name) {
+      invalid.emplace_back(name, benchmark.failures);
+    }
+  }
+  return invalid;
+}
+
 std::string command_line(int argc, char** argv) {
   std::string text;
   for (int i = 0; i < argc; ++i) {
@@ -145,9 +200,12 @@ int run_main(int argc, char** argv) {
   Flags flags;
   CLI::App app{
       "Runs the benchmarks registered in this binary with BENCHKIT(...) and reports the median "
-      "time per iteration with its 95% confidence interval.\n"
+      "time per iteration with its 95% confidence interval, and the scenarios registered with "
+      "BENCHKIT_SCENARIO(...) phase by phase.\n"
       "Sampling stops once the interval is within ±1% of the median (after at least 30 "
-      "samples) or when the time budget is spent.",
+      "samples) or when the time budget is spent. A scenario runs once (--repetitions N).\n"
+      "Exit status: 0 success; 1 a benchmark threw, a scenario's verify failed or "
+      "--fail-on-regression found a regression; 2 a usage or input error.",
       argc > 0 ? argv[0] : "bench"};
   app.add_option("--filter", flags.filter,
                  "Run only benchmarks whose name matches this regular expression (searched "
@@ -167,6 +225,20 @@ int run_main(int argc, char** argv) {
                  "Target half-width of the median's 95% CI, relative (default 0.01 = ±1%)")
       ->check(CLI::Range(1e-6, 1.0));
   app.add_option("--seed", flags.seed, "Seed recorded with the results (default 0)");
+  app.add_option("--repetitions", flags.repetitions,
+                 "Run each scenario N times in this process, set-up included; each run is one "
+                 "sample of each phase (default 1: a value without an interval)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
+  app.add_option("--param", flags.params,
+                 "Replace the values of a parameter: --param items=10000000 or --param "
+                 "size=64,4096 (repeatable; applies to every benchmark and scenario with that "
+                 "parameter)")
+      ->check([](const std::string& text) {
+        const auto equals = text.find('=');
+        return equals == std::string::npos || equals == 0 || equals + 1 == text.size()
+                   ? std::string("a parameter is NAME=VALUE[,VALUE...], e.g. --param items=1000")
+                   : std::string();
+      });
   app.add_option("--format", flags.format,
                  "Output format: console, json, markdown or csv (default console; json when "
                  "--out is given)")
@@ -242,6 +314,7 @@ int run_main(int argc, char** argv) {
     settings.tags[tag.substr(0, equals)] = tag.substr(equals + 1);
   }
   settings.engine.test_mode = flags.test;
+  settings.repetitions = flags.repetitions;
   if (flags.sample_size > 0) settings.engine.min_samples = flags.sample_size;
   if (flags.precision > 0) settings.engine.precision = flags.precision;
   auto duration_flag = [&](const std::string& text, const char* name, std::int64_t& target) {
@@ -263,7 +336,8 @@ int run_main(int argc, char** argv) {
 
   std::vector<measure::Instance> chosen;
   try {
-    chosen = cli::select(measure::expand_registered(), flags.filter, flags.exact);
+    chosen = cli::select(measure::expand_registered(parse_param_overrides(flags.params)),
+                         flags.filter, flags.exact);
   } catch (const std::invalid_argument& error) {
     std::cerr << "error: " << error.what() << "\n";
     return kUsageError;
@@ -276,7 +350,8 @@ int run_main(int argc, char** argv) {
   if (chosen.empty()) {
     if (measure::expand_registered().empty()) {
       std::cerr << "error: this binary registers no benchmarks; add BENCHKIT(function) next to a "
-                   "function taking benchkit::Bencher&\n";
+                   "function taking benchkit::Bencher&, or BENCHKIT_SCENARIO(function) next to "
+                   "one taking benchkit::Scenario&\n";
     } else {
       std::cerr << fmt::format(
           "error: no benchmark matches --filter \"{}\"; run with --list to see the names\n",
@@ -426,8 +501,20 @@ int run_main(int argc, char** argv) {
     if (flags.fail_on_regression && comparison->any_regression()) status = 1;
   }
   std::cout.flush();
+  // A failed verify makes the run invalid: said on stderr whatever the format, exit status 1.
+  const auto invalid = invalid_runs(run);
+  for (const auto& [name, checks] : invalid) {
+    for (const std::string& check : checks) {
+      std::cerr << fmt::format("error: {} is invalid: {}\n", name, check);
+    }
+  }
   if (failures > 0) {
     std::cerr << fmt::format("{} benchmark(s) failed\n", failures);
+    return 1;
+  }
+  if (!invalid.empty()) {
+    std::cerr << fmt::format("{} scenario run(s) failed a check and are kept out of comparisons\n",
+                             invalid.size());
     return 1;
   }
   return status;

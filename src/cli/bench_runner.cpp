@@ -76,6 +76,18 @@ BenchmarkResult run_one(const RunSettings& settings, const std::string& name,
   return result;
 }
 
+std::vector<BenchmarkResult> run_scenario(const RunSettings& settings, const std::string& name,
+                                          const std::function<void(Scenario&)>& body) {
+  measure::ScenarioSettings scenario_settings;
+  scenario_settings.repetitions = settings.engine.test_mode ? 1 : settings.repetitions;
+  const measure::ScenarioProbes probes{&measure::process_memory(), &measure::process_usage()};
+  std::vector<BenchmarkResult> phases =
+      measure::run_scenario(*process_clock().clock, scenario_settings, probes, name, body);
+  // No diagnostics: they read the shape of many samples, and a phase has one per repetition.
+  for (BenchmarkResult& phase : phases) analysis::compute_estimates(phase);
+  return phases;
+}
+
 namespace {
 
 Context base_context(const RunSettings& settings, const ProcessClock& clock) {
@@ -154,6 +166,16 @@ RunResult run_instances(const RunSettings& settings, const std::vector<measure::
     RunSettings own = settings;
     own.engine = settings_for(settings, instance.registration->settings());
     try {
+      if (instance.is_scenario()) {
+        auto body = [&instance](Scenario& scenario) {
+          instance.variant->scenario_invoker(instance.variant->function, scenario, instance.values);
+        };
+        for (BenchmarkResult& phase : run_scenario(settings, instance.name, body)) {
+          phase.params = instance.params;
+          run.benchmarks.push_back(std::move(phase));
+        }
+        continue;
+      }
       auto body = [&instance](Bencher& bencher) {
         instance.variant->invoker(instance.variant->function, bencher, instance.values);
       };

@@ -9,11 +9,14 @@
 #include "benchkit/registry.hpp"
 #include "measure/engine.hpp"
 #include "measure/instances.hpp"
+#include "measure/scenario.hpp"
 
 namespace benchkit::cli {
 
 struct RunSettings {
   measure::Settings engine;
+  // Runs of each scenario in this process (--repetitions); --test runs each once.
+  std::size_t repetitions = 1;
   std::uint64_t seed = 0;
   bool counters = true;          // try hardware counters
   bool machine_warnings = true;  // --no-machine-warnings turns them off
@@ -43,13 +46,19 @@ measure::Settings settings_for(const RunSettings& run, const BenchSettings& own)
 BenchmarkResult run_one(const RunSettings& settings, const std::string& name,
                         const std::function<void(Bencher&)>& body, measure::Probes probes);
 
+// Runs one scenario (once in test mode, else settings.repetitions times) and computes the
+// estimates of its phases. Exceptions from the scenario propagate.
+std::vector<BenchmarkResult> run_scenario(const RunSettings& settings, const std::string& name,
+                                          const std::function<void(Scenario&)>& body);
+
 struct Progress {
   std::function<void(std::size_t index, std::size_t total, const std::string& name)> started;
   std::function<void(const std::string& name, const std::string& error)> failed;
 };
 
-// Runs the given instances; a benchmark that throws is reported through `progress.failed` and
-// left out. `failures` counts them.
+// Runs the given instances, micro benchmarks and scenarios; a benchmark or scenario that throws
+// is reported through `progress.failed` and left out. `failures` counts them (a scenario whose
+// verify failed is not counted: its results carry their failures).
 RunResult run_instances(const RunSettings& settings, const std::vector<measure::Instance>& chosen,
                         const Progress& progress, std::size_t& failures);
 

@@ -153,9 +153,7 @@ BenchmarkResult Engine::measure(const std::string& name,
   }
   if (probes_.memory) {
     result.memory.peak_rss_bytes = probes_.memory->peak_rss_bytes();
-    result.memory.peak_rss_method = peak_was_reset
-                                        ? "VmHWM after reset by /proc/self/clear_refs"
-                                        : "VmHWM since process start (the kernel refused a reset)";
+    result.memory.peak_rss_method = peak_rss_method(peak_was_reset);
     const auto rss_after = probes_.memory->rss_bytes();
     if (rss_before && rss_after) result.memory.rss_growth_bytes = *rss_after - *rss_before;
   }

@@ -15,15 +15,25 @@ struct Instance {
   const Registration* registration = nullptr;
   const Registration::Variant* variant = nullptr;
   std::vector<ParamValue> values;  // one per parameter, in registration order
+
+  // A scenario (BENCHKIT_SCENARIO) rather than a micro benchmark.
+  bool is_scenario() const { return variant && variant->scenario_invoker; }
 };
+
+// Values that replace a parameter's registered values, by parameter name (--param).
+using ParamOverrides = std::map<std::string, std::vector<ParamValue>>;
 
 // Every instance of every registration, in registration order; within one registration,
 // variants (types) first, then the parameter product with the last parameter varying fastest.
+// A parameter named in `overrides` takes the values given there instead of its own.
 // Throws std::invalid_argument when a function's parameter count does not match its
-// .param(...) calls, or when two instances would get the same name.
-std::vector<Instance> expand(const std::vector<const Registration*>& registrations);
+// .param(...) calls, when two instances would get the same name, when a scenario sets a
+// micro-benchmark setting (sample_size, time_budget, warm_up), or when an override names a
+// parameter that no registration has.
+std::vector<Instance> expand(const std::vector<const Registration*>& registrations,
+                             const ParamOverrides& overrides = {});
 
 // The whole process registry.
-std::vector<Instance> expand_registered();
+std::vector<Instance> expand_registered(const ParamOverrides& overrides = {});
 
 }  // namespace benchkit::measure

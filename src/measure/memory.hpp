@@ -25,6 +25,10 @@ class ProcessMemory {
 // /proc/self/status, /proc/self/clear_refs and mallinfo2 (glibc).
 ProcessMemory& process_memory();
 
+// How a peak read after reset_peak() was isolated, as results record it: `was_reset` is what
+// reset_peak() returned.
+const char* peak_rss_method(bool was_reset);
+
 // Counts kept by the benchkit::alloc target's replacement of operator new and delete.
 struct AllocationTotals {
   std::uint64_t count = 0;

@@ -68,6 +68,11 @@ ProcessMemory& process_memory() {
   return instance;
 }
 
+const char* peak_rss_method(bool was_reset) {
+  return was_reset ? "VmHWM after reset by /proc/self/clear_refs"
+                   : "VmHWM since process start (the kernel refused a reset)";
+}
+
 void set_allocation_reader(AllocationReader reader) {
   installed_reader.store(reader);
 }

@@ -92,18 +92,39 @@ const std::vector<std::unique_ptr<Registration>>& registered_benchmarks() {
 
 namespace benchkit::measure {
 
-std::vector<Instance> expand(const std::vector<const Registration*>& registrations) {
+std::vector<Instance> expand(const std::vector<const Registration*>& registrations,
+                             const ParamOverrides& overrides) {
   std::vector<Instance> instances;
   std::set<std::string> names;
+  std::set<std::string> known_params;
+  for (const auto& [param, values] : overrides) {
+    if (values.empty()) {
+      throw std::invalid_argument(fmt::format("--param {}: give at least one value", param));
+    }
+  }
   for (const Registration* registration : registrations) {
-    const auto& params = registration->params();
+    const BenchSettings& settings = registration->settings();
+    if (registration->is_scenario() &&
+        (settings.sample_size || settings.time_budget || settings.warm_up)) {
+      throw std::invalid_argument(fmt::format(
+          "scenario {} ({}:{}) sets .sample_size, .time_budget or .warm_up, which apply to "
+          "micro benchmarks only: a scenario runs once per repetition (--repetitions N)",
+          registration->name(), registration->file(), registration->line()));
+    }
+    auto params = registration->params();
+    for (auto& [param, values] : params) {
+      known_params.insert(param);
+      if (const auto found = overrides.find(param); found != overrides.end()) {
+        values = found->second;
+      }
+    }
     for (const Registration::Variant& variant : registration->variants()) {
       if (variant.arity != params.size()) {
         throw std::invalid_argument(fmt::format(
-            "benchmark {} ({}:{}) takes {} parameter(s) after Bencher& but {} .param(...) "
+            "benchmark {} ({}:{}) takes {} parameter(s) after {} but {} .param(...) "
             "call(s) were made; add or remove .param so they match",
             registration->name(), registration->file(), registration->line(), variant.arity,
-            params.size()));
+            registration->is_scenario() ? "Scenario&" : "Bencher&", params.size()));
       }
       // Odometer over the parameter values: the last parameter varies fastest.
       std::vector<std::size_t> position(params.size(), 0);
@@ -139,15 +160,24 @@ std::vector<Instance> expand(const std::vector<const Registration*>& registratio
       }
     }
   }
+  for (const auto& [param, values] : overrides) {
+    if (known_params.count(param) == 0) {
+      std::string list;
+      for (const std::string& known : known_params) list += (list.empty() ? "" : ", ") + known;
+      throw std::invalid_argument(
+          fmt::format("--param {}: no benchmark has a parameter named {} (the parameters are: {})",
+                      param, param, list.empty() ? "none" : list));
+    }
+  }
   return instances;
 }
 
-std::vector<Instance> expand_registered() {
+std::vector<Instance> expand_registered(const ParamOverrides& overrides) {
   std::vector<const Registration*> registrations;
   for (const auto& registration : registered_benchmarks()) {
     registrations.push_back(registration.get());
   }
-  return expand(registrations);
+  return expand(registrations, overrides);
 }
 
 }  // namespace benchkit::measure

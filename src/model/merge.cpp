@@ -49,6 +49,11 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
       keep_max(into.memory.peak_rss_bytes, benchmark.memory.peak_rss_bytes);
       keep_max(into.memory.rss_growth_bytes, benchmark.memory.rss_growth_bytes);
       add_unique(into.diagnostics, benchmark.diagnostics);
+      // A result that failed its checks in any process is invalid as a whole.
+      for (const std::string& failure : benchmark.failures) {
+        if (std::find(into.failures.begin(), into.failures.end(), failure) == into.failures.end())
+          into.failures.push_back(failure);
+      }
       for (const auto& [name, value] : benchmark.counters) into.counters[name] = value;
     }
   }

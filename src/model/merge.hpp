@@ -10,8 +10,9 @@ namespace benchkit::model {
 // Appends the samples of every benchmark of every run, numbering each run's samples with its
 // process index (0, 1, ...), in the order of the first run's benchmarks (benchmarks that only
 // later runs have follow). Warm-up and untimed totals add up; peak memory is the largest;
-// diagnostics and run warnings are the union by code. The context is the first run's.
-// Estimates are not recomputed here (model does no statistics): call compute_estimates.
+// diagnostics and run warnings are the union by code, failures the union of the messages. The
+// context is the first run's. Estimates are not recomputed here (model does no statistics): call
+// compute_estimates.
 RunResult merge_processes(const std::vector<RunResult>& runs);
 
 }  // namespace benchkit::model

@@ -1,7 +1,10 @@
-// The terminal table: one row per benchmark, then the diagnostics in full.
+// The terminal table: one row per benchmark, one block per scenario run with a row per phase,
+// then the diagnostics in full.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 
 #include "report/reporter.hpp"
 
@@ -15,6 +18,171 @@ std::string pad(const std::string& text, std::size_t width, bool right) {
   return right ? fill + text : text + fill;
 }
 
+// Columns padded to their widest cell, two spaces apart; `right` says which align right.
+// `style(row, column, cell)` may wrap a padded body cell in colour codes.
+template <class Style>
+std::string table(const std::vector<std::string>& headers,
+                  const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right,
+                  const std::string& indent, Style style) {
+  std::vector<std::size_t> widths(headers.size());
+  for (std::size_t c = 0; c < headers.size(); ++c) widths[c] = display_width(headers[c]);
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      widths[c] = std::max(widths[c], display_width(row[c]));
+    }
+  }
+  std::string out;
+  auto emit = [&](const std::vector<std::string>& cells, std::size_t row, bool header) {
+    std::string line = indent;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      std::string cell = pad(cells[c], widths[c], right[c] && !header);
+      if (!header) cell = style(row, c, cell);
+      if (c > 0) line += "  ";
+      line += cell;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  };
+  emit(headers, 0, true);
+  for (std::size_t r = 0; r < rows.size(); ++r) emit(rows[r], r, false);
+  return out;
+}
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+// The median over the samples that have the figure, or nothing when none has it.
+// `field(sample, resources)` gives the figure of one sample, or nothing.
+template <class Field>
+std::optional<double> median_over_samples(const BenchmarkResult& phase, Field field) {
+  std::vector<double> values;
+  for (const Sample& sample : phase.samples) {
+    if (!sample.resources) continue;
+    if (const auto value = field(sample, *sample.resources)) {
+      values.push_back(static_cast<double>(*value));
+    }
+  }
+  if (values.empty()) return std::nullopt;
+  return median_of(std::move(values));
+}
+
+std::optional<double> cpu_ns(const Resources& r) {
+  if (!r.user_ns || !r.system_ns) return std::nullopt;
+  return *r.user_ns + *r.system_ns;
+}
+
+// "812", "18.4 k", "2.10 M": counts of faults.
+std::string format_count(double count) {
+  if (count < 1e3) return fmt::format("{:.0f}", count);
+  if (count < 1e6) return fmt::format("{:.3g} k", count / 1e3);
+  return fmt::format("{:.3g} M", count / 1e6);
+}
+
+std::string signed_bytes(double bytes) {
+  return (bytes < 0 ? "-" : "+") + format_bytes(std::fabs(bytes));
+}
+
+// The scenario a phase result belongs to: its name without the last "/phase".
+std::string scenario_of(const BenchmarkResult& phase) {
+  return phase.name.substr(0, phase.name.rfind('/'));
+}
+
+std::string phase_of(const BenchmarkResult& phase) {
+  return phase.name.substr(phase.name.rfind('/') + 1);
+}
+
+// One scenario run: a row per phase with time, throughput, CPU and memory, then its counters,
+// its failed checks and, with a single run, how to get an interval.
+std::string scenario_block(const std::vector<const BenchmarkResult*>& phases, bool color) {
+  const BenchmarkResult& first = *phases.front();
+  std::size_t runs = 0;
+  for (const BenchmarkResult* phase : phases) runs = std::max(runs, phase->samples.size());
+  const bool interval = runs > 1;
+  std::string out =
+      fmt::format("scenario {}: {} run{}", scenario_of(first), runs, runs == 1 ? "" : "s");
+  if (!first.valid()) {
+    out += color ? "  \033[31;1mINVALID\033[0m" : "  INVALID";
+  }
+  out += "\n";
+
+  std::vector<std::string> headers = {"phase", interval ? "median" : "time"};
+  if (interval) headers.push_back("95% CI");
+  for (const char* header : {"throughput", "CPU", "peak RSS", "RSS change", "faults"}) {
+    headers.push_back(header);
+  }
+  std::vector<bool> right = {false, true};
+  if (interval) right.push_back(false);
+  for (bool r : {false, true, true, true, true}) right.push_back(r);
+
+  std::vector<std::vector<std::string>> rows;
+  for (const BenchmarkResult* phase : phases) {
+    const Estimates& e = phase->estimates;
+    std::vector<std::string> row = {phase_of(*phase), format_duration(e.median.value)};
+    if (interval) {
+      std::string cell = phase->samples.size() > 1
+                             ? fmt::format("[{} … {}]", format_duration(e.median.lower),
+                                           format_duration(e.median.upper))
+                             : "";
+      // Fewer than 6 runs cannot reach 95%: say what the interval does cover.
+      if (phase->samples.size() > 1 && e.median.confidence < 0.95) {
+        cell += fmt::format(" {:.0f}%", 100.0 * e.median.confidence);
+      }
+      row.push_back(cell);
+    }
+    row.push_back(format_throughput(e));
+    const auto cpu =
+        median_over_samples(*phase, [](const Sample&, const Resources& r) { return cpu_ns(r); });
+    // CPU over wall time, run by run: above 100% the phase kept several cores busy.
+    const auto share = median_over_samples(*phase, [](const Sample& sample, const Resources& r) {
+      const auto total = cpu_ns(r);
+      return total && sample.ns > 0 ? std::optional<double>(*total / sample.ns) : std::nullopt;
+    });
+    row.push_back(cpu ? format_duration(*cpu) +
+                            (share ? fmt::format(" ({:.0f}%)", 100.0 * *share) : std::string())
+                      : "");
+    row.push_back(phase->memory.peak_rss_bytes
+                      ? format_bytes(static_cast<double>(*phase->memory.peak_rss_bytes))
+                      : "");
+    const auto change = median_over_samples(
+        *phase, [](const Sample&, const Resources& r) { return r.rss_change_bytes; });
+    row.push_back(change ? signed_bytes(*change) : "");
+    const auto minor = median_over_samples(
+        *phase, [](const Sample&, const Resources& r) { return r.minor_faults; });
+    const auto major = median_over_samples(
+        *phase, [](const Sample&, const Resources& r) { return r.major_faults; });
+    std::string faults = minor ? format_count(*minor) : "";
+    if (major && *major > 0) faults += fmt::format(" + {} major", format_count(*major));
+    row.push_back(faults);
+    rows.push_back(std::move(row));
+  }
+  out += table(headers, rows, right, "  ", [&](std::size_t, std::size_t column, std::string cell) {
+    return color && column == 1 ? "\033[1m" + cell + "\033[0m" : cell;
+  });
+
+  if (!first.counters.empty()) {
+    std::string counters;
+    for (const auto& [name, value] : first.counters) {
+      counters += fmt::format("{}{} {:.4g}", counters.empty() ? "" : ", ", name, value);
+    }
+    out += "  counters: " + counters + "\n";
+  }
+  if (!first.memory.peak_rss_method.empty()) {
+    out += "  peak RSS: " + first.memory.peak_rss_method + "\n";
+  }
+  for (const std::string& failure : first.failures) {
+    out += fmt::format("  invalid, kept out of comparisons: {}\n", failure);
+  }
+  if (!interval) {
+    out +=
+        "  one run per phase, so no interval: repeat it (--repetitions 5) or run fresh "
+        "processes (--processes 5, or benchkit run --processes 5)\n";
+  }
+  return out;
+}
+
 class ConsoleReporter final : public Reporter {
  public:
   explicit ConsoleReporter(Options options) : options_(options) {}
@@ -23,7 +191,16 @@ class ConsoleReporter final : public Reporter {
     const std::vector<std::string> headers = {"benchmark", "median", "95% CI", "throughput",
                                               "samples",   "spread", "flags"};
     std::vector<std::vector<std::string>> rows;
+    // Scenario phases, grouped by scenario run in the order they come.
+    std::vector<std::vector<const BenchmarkResult*>> scenarios;
     for (const BenchmarkResult& b : run.benchmarks) {
+      if (b.kind == "scenario") {
+        if (scenarios.empty() || scenario_of(*scenarios.back().front()) != scenario_of(b)) {
+          scenarios.emplace_back();
+        }
+        scenarios.back().push_back(&b);
+        continue;
+      }
       const Estimates& e = b.estimates;
       const std::string throughput = format_throughput(e);
       const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
@@ -41,31 +218,21 @@ class ConsoleReporter final : public Reporter {
                                   format_duration(e.median.upper)),
                       throughput, samples, spread, flags});
     }
-    std::vector<std::size_t> widths(headers.size());
-    for (std::size_t c = 0; c < headers.size(); ++c) widths[c] = display_width(headers[c]);
-    for (const auto& row : rows) {
-      for (std::size_t c = 0; c < row.size(); ++c) {
-        widths[c] = std::max(widths[c], display_width(row[c]));
-      }
-    }
     std::string out;
-    auto emit = [&](const std::vector<std::string>& cells, bool header) {
-      std::string line;
-      for (std::size_t c = 0; c < cells.size(); ++c) {
-        const bool right = c == 1 || c == 4 || c == 5;
-        std::string cell = pad(cells[c], widths[c], right && !header);
-        if (options_.color && !header && c == 1) cell = "\033[1m" + cell + "\033[0m";
-        if (options_.color && !header && c == 6 && !cells[c].empty()) {
-          cell = "\033[33m" + cell + "\033[0m";
+    if (!rows.empty() || scenarios.empty()) {
+      const std::vector<bool> right = {false, true, false, false, true, true, false};
+      out += table(headers, rows, right, "", [&](std::size_t, std::size_t c, std::string cell) {
+        if (options_.color && c == 1) return "\033[1m" + cell + "\033[0m";
+        if (options_.color && c == 6 && cell.find_first_not_of(' ') != std::string::npos) {
+          return "\033[33m" + cell + "\033[0m";
         }
-        if (c > 0) line += "  ";
-        line += cell;
-      }
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out += line + "\n";
-    };
-    emit(headers, true);
-    for (const auto& row : rows) emit(row, false);
+        return cell;
+      });
+    }
+    for (const auto& phases : scenarios) {
+      if (!out.empty()) out += "\n";
+      out += scenario_block(phases, options_.color);
+    }
 
     bool any_diagnostic = false;
     for (const BenchmarkResult& b : run.benchmarks) {

@@ -12,6 +12,7 @@ namespace benchkit::analysis {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // A benchmark whose per-iteration times are `center` ns with lognormal noise of `spread`.
 BenchmarkResult benchmark(const std::string& name, double center, double spread, int samples,
@@ -80,6 +81,26 @@ TEST(Compare, NoisyDataIsInconclusiveAndSaysWhatCouldBeDetected) {
   EXPECT_GT(*a.minimum_detectable_change, 0.05);
   EXPECT_THAT(a.note, HasSubstr("could detect changes of about"));
   EXPECT_THAT(a.note, HasSubstr("--time-budget"));
+}
+
+TEST(Compare, AScenarioPhaseIsToldToRunMoreTimesNotToSampleLonger) {
+  BenchmarkResult base = benchmark("load", 100, 0.2, 30, 1);
+  BenchmarkResult cand = benchmark("load", 104, 0.2, 30, 2);
+  base.kind = cand.kind = "scenario";
+  const Comparison noisy = compare(run_of({base}), run_of({cand}));
+  const auto& a = find(noisy, "load");
+  EXPECT_EQ(a.verdict, Verdict::inconclusive);
+  EXPECT_THAT(a.note, HasSubstr("--repetitions"));
+  EXPECT_THAT(a.note, Not(HasSubstr("--time-budget")));
+
+  base.samples.resize(1);
+  cand.samples.resize(1);
+  compute_estimates(base);
+  compute_estimates(cand);
+  const Comparison single = compare(run_of({base}), run_of({cand}));
+  EXPECT_THAT(find(single, "load").note,
+              HasSubstr("fewer than 2 samples on a side: no test is possible (a scenario runs "
+                        "once per process: add --repetitions 5 or --processes 5)"));
 }
 
 TEST(Compare, TheNoiseThresholdIsASetting) {

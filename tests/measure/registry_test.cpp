@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "benchkit/registry.hpp"
+#include "benchkit/scenario.hpp"
 #include "measure/engine.hpp"
 #include "measure/instances.hpp"
 
@@ -15,6 +16,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 void no_params(Bencher&) {}
+void scenario_with_params(Scenario&, std::int64_t, std::string) {}
 void two_params(Bencher&, int, std::string) {}
 template <class T>
 void typed(Bencher&, std::size_t) {}
@@ -114,6 +116,73 @@ TEST(ParamValue, ConvertsToTheFunctionsTypesAndRefusesMismatches) {
 TEST(TypeName, SpellsTheType) {
   EXPECT_EQ(detail::type_name<int>(), "int");
   EXPECT_EQ(detail::type_name<std::vector<int>>(), "std::vector<int>");
+}
+
+TEST(Registry, ScenariosExpandLikeMicroBenchmarks) {
+  Registration scenario = make("scaling");
+  scenario.add_scenario(&scenario_with_params)
+      .param("items", {1'000, 2'000})
+      .param("payload", {"text", "json"});
+  Registration micro = make("no_params");
+  micro.add_function(&no_params);
+  const auto instances = expand({&scenario, &micro});
+  EXPECT_THAT(names(instances),
+              ElementsAre("scaling/items=1000/payload=text", "scaling/items=1000/payload=json",
+                          "scaling/items=2000/payload=text", "scaling/items=2000/payload=json",
+                          "no_params"));
+  EXPECT_TRUE(instances[0].is_scenario());
+  EXPECT_FALSE(instances[4].is_scenario());
+  EXPECT_TRUE(scenario.is_scenario());
+  EXPECT_FALSE(micro.is_scenario());
+}
+
+TEST(Registry, AScenarioWithAMismatchedParameterCountNamesScenario) {
+  Registration r = make("scaling");
+  r.add_scenario(&scenario_with_params).param("items", {1});
+  EXPECT_THAT([&] { expand({&r}); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("after Scenario&")));
+}
+
+TEST(Registry, AScenarioRefusesMicroBenchmarkSettings) {
+  Registration r = make("scaling");
+  r.add_scenario(&scenario_with_params).param("items", {1}).param("payload", {"x"});
+  r.sample_size(5);
+  EXPECT_THAT([&] { expand({&r}); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("--repetitions")));
+}
+
+TEST(Registry, OverridesReplaceAParametersValuesWherePresent) {
+  Registration scenario = make("scaling");
+  scenario.add_scenario(&scenario_with_params)
+      .param("items", {1'000'000})
+      .param("payload", {"text", "json"});
+  Registration micro = make("two_params");
+  micro.add_function(&two_params).param("n", {1}).param("kind", {"a"});
+  const auto instances =
+      expand({&scenario, &micro}, {{"items", {10'000'000, 100'000'000}}, {"kind", {"b"}}});
+  EXPECT_THAT(
+      names(instances),
+      ElementsAre("scaling/items=10000000/payload=text", "scaling/items=10000000/payload=json",
+                  "scaling/items=100000000/payload=text", "scaling/items=100000000/payload=json",
+                  "two_params/n=1/kind=b"));
+  EXPECT_EQ(instances[2].values[0].as<std::int64_t>(), 100'000'000);
+}
+
+TEST(Registry, AnOverrideOfAnUnknownOrEmptyParameterIsRefused) {
+  Registration r = make("two_params");
+  r.add_function(&two_params).param("n", {1}).param("kind", {"a"});
+  EXPECT_THAT(
+      [&] {
+        expand({&r}, {{"size", {1}}});
+      },
+      ::testing::ThrowsMessage<std::invalid_argument>(
+          HasSubstr("--param size: no benchmark has a parameter named size (the parameters are: "
+                    "kind, n)")));
+  EXPECT_THAT(
+      [&] {
+        expand({&r}, {{"n", {}}});
+      },
+      ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("at least one value")));
 }
 
 }  // namespace

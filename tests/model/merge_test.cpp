@@ -40,6 +40,18 @@ TEST(Merge, SamplesAreNumberedByProcessAndTotalsCombine) {
   EXPECT_EQ(merged.context.warnings.size(), 1u);
 }
 
+TEST(Merge, AResultThatFailedItsChecksInAnyProcessStaysInvalid) {
+  RunResult first = run_with("pipeline/drain", 1, 10, nullptr);
+  RunResult second = run_with("pipeline/drain", 1, 10, nullptr);
+  RunResult third = run_with("pipeline/drain", 1, 10, nullptr);
+  second.benchmarks[0].failures = {"check failed after phase drain: every item came back"};
+  third.benchmarks[0].failures = second.benchmarks[0].failures;
+  const RunResult merged = merge_processes({first, second, third});
+  ASSERT_EQ(merged.benchmarks.size(), 1u);
+  EXPECT_FALSE(merged.benchmarks[0].valid());
+  EXPECT_EQ(merged.benchmarks[0].failures.size(), 1u) << "the same message once";
+}
+
 TEST(Merge, NothingToMergeGivesAnEmptyRun) {
   EXPECT_TRUE(merge_processes({}).benchmarks.empty());
 }

@@ -13,6 +13,23 @@ TEST(Reporters, ConsoleMatchesTheGoldenFile) {
                          make_reporter(Format::console)->render(testing::sample_run()));
 }
 
+TEST(Reporters, ScenariosAreBlocksOfPhasesAfterTheTable) {
+  testing::expect_golden(
+      "console_scenarios.txt",
+      make_reporter(Format::console)->render(testing::sample_run_with_scenarios()));
+}
+
+TEST(Reporters, AScenarioOnlyRunHasNoEmptyBenchmarkTable) {
+  RunResult run = testing::sample_run_with_scenarios();
+  run.benchmarks.erase(run.benchmarks.begin(), run.benchmarks.begin() + 2);
+  run.context.warnings.clear();
+  const std::string text = make_reporter(Format::console)->render(run);
+  EXPECT_EQ(text.rfind("scenario scaling/payload=text/items=1000000: 1 run\n", 0), 0u) << text;
+  EXPECT_EQ(text.find("benchmark"), std::string::npos);
+  EXPECT_NE(make_reporter(Format::console, Options{true})->render(run).find("\033[31;1mINVALID"),
+            std::string::npos);
+}
+
 TEST(Reporters, MarkdownMatchesTheGoldenFile) {
   testing::expect_golden("report.md",
                          make_reporter(Format::markdown)->render(testing::sample_run()));

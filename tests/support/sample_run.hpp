@@ -65,4 +65,63 @@ inline RunResult sample_run() {
   return run;
 }
 
+// sample_run() followed by two scenario runs: one run of three phases with every resource and
+// a counter, and three runs of two phases whose check failed.
+inline RunResult sample_run_with_scenarios() {
+  RunResult run = sample_run();
+  // cpu_share: CPU time over wall time of each run (the last value repeats).
+  auto phase = [](const std::string& name, std::vector<double> wall_ns,
+                  std::vector<double> cpu_share, std::int64_t peak, std::int64_t change) {
+    BenchmarkResult result;
+    result.name = name;
+    result.kind = "scenario";
+    for (std::size_t i = 0; i < wall_ns.size(); ++i) {
+      const double ns = wall_ns[i];
+      const double share = cpu_share[std::min(i, cpu_share.size() - 1)];
+      Sample sample;
+      sample.ns = ns;
+      Resources resources;
+      resources.user_ns = ns * share * 0.9;
+      resources.system_ns = ns * share * 0.1;
+      resources.peak_rss_bytes = peak;
+      resources.rss_change_bytes = change;
+      resources.minor_faults = change > 0 ? change / 4096 : 12;
+      resources.major_faults = 0;
+      sample.resources = resources;
+      result.samples.push_back(sample);
+    }
+    result.memory.peak_rss_bytes = peak;
+    result.memory.peak_rss_method = "VmHWM after reset by /proc/self/clear_refs";
+    return result;
+  };
+  const std::int64_t mib = 1 << 20;
+  BenchmarkResult load =
+      phase("scaling/payload=text/items=1000000/load", {812e6}, {0.97}, 150 * mib, 72 * mib);
+  BenchmarkResult recover =
+      phase("scaling/payload=text/items=1000000/recover", {31.5e6}, {0.99}, 150 * mib, 0);
+  BenchmarkResult drain =
+      phase("scaling/payload=text/items=1000000/drain", {205e6}, {1.0}, 151 * mib, -70 * mib);
+  for (BenchmarkResult* p : {&load, &recover, &drain}) {
+    p->params = {{"payload", "text"}, {"items", "1000000"}};
+    p->items_per_iteration = 1'000'000;
+    p->bytes_per_iteration = 64'000'000;
+    p->counters = {{"compression_ratio", 3.4121}, {"segments", 70}};
+  }
+  recover.items_per_iteration.reset();
+  recover.bytes_per_iteration.reset();
+  BenchmarkResult parse =
+      phase("convert/workers=2/parse", {1.1e9, 1.3e9, 1.2e9}, {1.9}, 900 * mib, 400 * mib);
+  BenchmarkResult encode = phase("convert/workers=2/encode", {500e6, 520e6, 480e6}, {1.2, 1.9, 1.9},
+                                 1200 * mib, 300 * mib);
+  for (BenchmarkResult* p : {&parse, &encode}) {
+    p->items_per_iteration = 4'000'000;
+    p->failures = {"repetition 2 of 3: check failed after phase encode: 4000000 rows read back"};
+  }
+  for (BenchmarkResult* p : {&load, &recover, &drain, &parse, &encode}) {
+    analysis::compute_estimates(*p);
+    run.benchmarks.push_back(*p);
+  }
+  return run;
+}
+
 }  // namespace benchkit::testing

@@ -1,0 +1,94 @@
+// Scenarios: one-shot macro benchmarks of a whole pipeline, with timed phases, throughput,
+// resources per phase and integrity checks (BENCHKIT_SCENARIO).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "benchkit/bencher.hpp"
+#include "benchkit/registry.hpp"
+
+namespace benchkit {
+
+namespace detail {
+
+struct ScenarioState;
+
+// A phase's code, type-erased: run(object) calls it once.
+struct PhaseBody {
+  void* object = nullptr;
+  void (*run)(void* object) = nullptr;
+};
+
+}  // namespace detail
+
+// The handle a scenario function receives. The function's own code is set-up and is not timed
+// (generating data, opening files); each phase(...) is timed once, in the order written.
+class Scenario {
+ public:
+  // The work one phase does, for throughput: items/s and MiB/s in the report. Either may be
+  // left out; a negative count is refused. (The default member initialisers keep GCC's
+  // -Wmissing-field-initializers quiet about {.items = n}.)
+  struct Work {
+    std::optional<std::int64_t> items{};
+    std::optional<std::int64_t> bytes{};
+  };
+
+  explicit Scenario(detail::ScenarioState& state) : state_(&state) {}
+  Scenario(const Scenario&) = delete;
+  Scenario& operator=(const Scenario&) = delete;
+
+  // Times `f()` once as the phase `name` (non-empty, without '/' or '='; unique within the
+  // scenario): wall time, user and system CPU time of the whole process (all threads), peak
+  // RSS during the phase, RSS change and page faults. What f returns is black-boxed.
+  template <class F>
+  Scenario& phase(std::string_view name, Work work, F&& f) {
+    auto call = [&f] { detail::run_iterations(f, 1); };
+    run_phase(name, work, detail::PhaseBody{&call, &call_once<decltype(call)>});
+    return *this;
+  }
+  template <class F>
+  Scenario& phase(std::string_view name, F&& f) {
+    return phase(name, Work{}, std::forward<F>(f));
+  }
+
+  // Checks what must hold (every item read back, in order). When `condition` is false the
+  // whole scenario run is invalid: the message, with the phase that preceded the check, is
+  // reported on every phase, the run is kept out of comparisons and the binary exits with
+  // status 1. The scenario goes on (return early on false when later phases cannot run).
+  bool verify(bool condition, std::string_view what);
+
+  // A named value reported with every phase of the scenario (compression ratio, segments).
+  // Set in several repetitions, the mean is reported.
+  Scenario& counter(std::string_view name, double value);
+
+  // The scenario's full name, e.g. "scaling/payload=text/items=1000000".
+  const std::string& name() const;
+  // Which repetition this is, from 0 (--repetitions runs the whole function again, set-up
+  // included).
+  std::size_t repetition() const;
+
+ private:
+  template <class Call>
+  static void call_once(void* object) {
+    (*static_cast<Call*>(object))();
+  }
+  void run_phase(std::string_view name, const Work& work, detail::PhaseBody body);
+
+  detail::ScenarioState* state_;
+};
+
+}  // namespace benchkit
+
+// BENCHKIT_SCENARIO(fn): fn is `void fn(benchkit::Scenario&, P1, P2, ...)`, one P per
+// .param(...). Each parameter combination is a scenario named "fn/key=value/..." and each of
+// its phases a result named "fn/key=value/.../phase".
+#define BENCHKIT_SCENARIO(fn)                                                                  \
+  [[maybe_unused]] static ::benchkit::Registration& BENCHKIT_CONCAT(benchkit_reg_, __LINE__) = \
+      ::benchkit::register_benchmark(#fn, __FILE__, __LINE__,                                  \
+                                     ::benchkit::detail::this_build_facts())                   \
+          .add_scenario(&fn)

@@ -1,0 +1,224 @@
+#include "measure/scenario.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+#include <optional>
+#include <stdexcept>
+
+namespace benchkit {
+
+using detail::ScenarioState;
+
+namespace {
+
+std::string describe_count(const std::optional<std::int64_t>& count) {
+  return count ? std::to_string(*count) : std::string("no");
+}
+
+std::optional<std::uint64_t> as_unsigned(const std::optional<std::int64_t>& count) {
+  if (!count) return std::nullopt;
+  return static_cast<std::uint64_t>(*count);
+}
+
+// The result that collects the samples of one phase, created the first time the phase runs.
+BenchmarkResult& phase_result(ScenarioState& state, const std::string& phase,
+                              const Scenario::Work& work) {
+  const std::string full_name = state.name + "/" + phase;
+  auto found = std::find_if(state.phases->begin(), state.phases->end(),
+                            [&](const BenchmarkResult& r) { return r.name == full_name; });
+  if (found == state.phases->end()) {
+    BenchmarkResult result;
+    result.name = full_name;
+    result.kind = "scenario";
+    result.items_per_iteration = as_unsigned(work.items);
+    result.bytes_per_iteration = as_unsigned(work.bytes);
+    state.phases->push_back(std::move(result));
+    return state.phases->back();
+  }
+  if (found->items_per_iteration != as_unsigned(work.items) ||
+      found->bytes_per_iteration != as_unsigned(work.bytes)) {
+    throw std::invalid_argument(fmt::format(
+        "phase {} declared {} items and {} bytes in an earlier repetition but {} items and {} "
+        "bytes in repetition {}: a phase's work must be the same in every repetition",
+        phase, found->items_per_iteration ? std::to_string(*found->items_per_iteration) : "no",
+        found->bytes_per_iteration ? std::to_string(*found->bytes_per_iteration) : "no",
+        describe_count(work.items), describe_count(work.bytes), state.repetition + 1));
+  }
+  return *found;
+}
+
+template <class T>
+std::optional<T> difference(const std::optional<T>& after, const std::optional<T>& before) {
+  if (!after || !before) return std::nullopt;
+  return *after - *before;
+}
+
+}  // namespace
+
+void Scenario::run_phase(std::string_view name, const Work& work, detail::PhaseBody body) {
+  ScenarioState& state = *state_;
+  const std::string phase(name);
+  if (phase.empty() || phase.find_first_of("/=") != std::string::npos) {
+    throw std::invalid_argument(
+        fmt::format("phase name \"{}\" must be non-empty, without '/' or '='", phase));
+  }
+  if (!state.current_phase.empty()) {
+    throw std::invalid_argument(
+        fmt::format("phase {} started inside phase {}: phases do not nest; end one before the next",
+                    phase, state.current_phase));
+  }
+  if (std::find(state.phases_run.begin(), state.phases_run.end(), phase) !=
+      state.phases_run.end()) {
+    throw std::invalid_argument(
+        fmt::format("phase {} ran twice: give each phase of a scenario its own name", phase));
+  }
+  if ((work.items && *work.items < 0) || (work.bytes && *work.bytes < 0)) {
+    throw std::invalid_argument(
+        fmt::format("phase {}: items ({}) and bytes ({}) must not be negative", phase,
+                    describe_count(work.items), describe_count(work.bytes)));
+  }
+  BenchmarkResult& result = phase_result(state, phase, work);
+  state.phases_run.push_back(phase);
+
+  measure::ProcessMemory* memory = state.probes.memory;
+  measure::ProcessUsage* usage = state.probes.usage;
+  // Everything read before the clock starts and after it stops: the phase's time is its own.
+  const bool peak_was_reset = memory && memory->reset_peak();
+  const std::optional<std::int64_t> rss_before =
+      memory ? memory->rss_bytes() : std::optional<std::int64_t>();
+  const std::optional<measure::UsageTotals> usage_before =
+      usage ? usage->read() : std::optional<measure::UsageTotals>();
+  state.current_phase = phase;
+  const std::int64_t start = state.clock->now_ns();
+  body.run(body.object);
+  const std::int64_t stop = state.clock->now_ns();
+  state.current_phase.clear();
+  const std::optional<measure::UsageTotals> usage_after =
+      usage ? usage->read() : std::optional<measure::UsageTotals>();
+
+  Sample sample;
+  sample.iters = 1;
+  sample.ns = static_cast<double>(stop - start);
+  Resources resources;
+  if (usage_before && usage_after) {
+    resources.user_ns = usage_after->user_ns - usage_before->user_ns;
+    resources.system_ns = usage_after->system_ns - usage_before->system_ns;
+    resources.minor_faults = usage_after->minor_faults - usage_before->minor_faults;
+    resources.major_faults = usage_after->major_faults - usage_before->major_faults;
+    resources.voluntary_switches =
+        usage_after->voluntary_switches - usage_before->voluntary_switches;
+    resources.involuntary_switches =
+        usage_after->involuntary_switches - usage_before->involuntary_switches;
+  }
+  if (memory) {
+    resources.peak_rss_bytes = memory->peak_rss_bytes();
+    resources.rss_change_bytes = difference(memory->rss_bytes(), rss_before);
+    if (resources.peak_rss_bytes && (!result.memory.peak_rss_bytes ||
+                                     *resources.peak_rss_bytes > *result.memory.peak_rss_bytes)) {
+      result.memory.peak_rss_bytes = resources.peak_rss_bytes;
+    }
+    if (resources.rss_change_bytes &&
+        (!result.memory.rss_growth_bytes ||
+         *resources.rss_change_bytes > *result.memory.rss_growth_bytes)) {
+      result.memory.rss_growth_bytes = resources.rss_change_bytes;
+    }
+    // One repetition whose peak could not be isolated makes the whole phase's peak approximate.
+    if (result.memory.peak_rss_method.empty() || !peak_was_reset) {
+      result.memory.peak_rss_method = measure::peak_rss_method(peak_was_reset);
+    }
+  }
+  sample.resources = resources;
+  result.samples.push_back(std::move(sample));
+}
+
+bool Scenario::verify(bool condition, std::string_view what) {
+  if (condition) return true;
+  ScenarioState& state = *state_;
+  std::string where;
+  if (!state.current_phase.empty()) {
+    where = "during phase " + state.current_phase;
+  } else if (!state.phases_run.empty()) {
+    where = "after phase " + state.phases_run.back();
+  } else {
+    where = "before the first phase";
+  }
+  std::string message = fmt::format("check failed {}: {}", where, what);
+  if (state.repetitions > 1) {
+    message =
+        fmt::format("repetition {} of {}: {}", state.repetition + 1, state.repetitions, message);
+  }
+  state.failures->push_back(std::move(message));
+  return false;
+}
+
+Scenario& Scenario::counter(std::string_view name, double value) {
+  state_->counters[std::string(name)] = value;
+  return *this;
+}
+
+const std::string& Scenario::name() const {
+  return state_->name;
+}
+
+std::size_t Scenario::repetition() const {
+  return state_->repetition;
+}
+
+}  // namespace benchkit
+
+namespace benchkit::measure {
+
+std::vector<BenchmarkResult> run_scenario(clock::Clock& clock, const ScenarioSettings& settings,
+                                          const ScenarioProbes& probes, const std::string& name,
+                                          const std::function<void(Scenario&)>& body) {
+  std::vector<BenchmarkResult> phases;
+  std::vector<std::string> failures;
+  std::map<std::string, std::pair<double, std::size_t>> counter_sums;  // sum, repetitions
+  const std::size_t repetitions = std::max<std::size_t>(1, settings.repetitions);
+  for (std::size_t repetition = 0; repetition < repetitions; ++repetition) {
+    detail::ScenarioState state;
+    state.clock = &clock;
+    state.probes = probes;
+    state.name = name;
+    state.repetition = repetition;
+    state.repetitions = repetitions;
+    state.phases = &phases;
+    state.failures = &failures;
+    Scenario scenario(state);
+    auto where = [&state] {
+      if (!state.current_phase.empty()) return " in phase " + state.current_phase;
+      if (!state.phases_run.empty()) return " after phase " + state.phases_run.back();
+      return std::string(" before its first phase");
+    };
+    try {
+      body(scenario);
+    } catch (const std::exception& error) {
+      throw std::runtime_error(fmt::format("scenario {} threw{}: {}", name, where(), error.what()));
+    } catch (...) {
+      throw std::runtime_error(fmt::format(
+          "scenario {} threw{} an exception that is not a std::exception", name, where()));
+    }
+    for (const auto& [counter, value] : state.counters) {
+      auto& [sum, count] = counter_sums[counter];
+      sum += value;
+      ++count;
+    }
+  }
+  if (phases.empty()) {
+    throw std::runtime_error(fmt::format(
+        "scenario {} ran no phase: wrap the code to time in s.phase(\"name\", {{.items = n}}, "
+        "[&] {{ ... }})",
+        name));
+  }
+  for (BenchmarkResult& result : phases) {
+    result.failures = failures;
+    for (const auto& [counter, total] : counter_sums) {
+      result.counters[counter] = total.first / static_cast<double>(total.second);
+    }
+  }
+  return phases;
+}
+
+}  // namespace benchkit::measure
