@@ -20,15 +20,15 @@ namespace benchkit::process {
 namespace {
 
 constexpr const char* kHelperMethod =
-    "wait4 ru_maxrss of a child forked from the small benchkit-spawner helper (benchkit's own "
-    "memory is not counted)";
+    "wait4 ru_maxrss of a child started (vfork) from the small benchkit-spawner helper: "
+    "benchkit's own memory is not counted; floor about 0.8 MiB";
 
 class LocalExecutor : public Executor {
  public:
   RunRecord run(const RunRequest& request) override { return run_one(request); }
   std::string peak_rss_method() const override {
-    return "wait4 ru_maxrss of a child forked from benchkit itself (benchkit-spawner not found): "
-           "small commands show benchkit's own anonymous memory as a floor";
+    return "wait4 ru_maxrss of a child started from benchkit itself (benchkit-spawner not "
+           "found): small commands show benchkit's own memory as a floor";
   }
 };
 
@@ -108,8 +108,8 @@ ExecutorChoice make_executor() {
         "BENCHKIT_SPAWNER to its path)";
   }
   choice.warning +=
-      "; commands are forked from benchkit itself, so a small command's peak RSS "
-      "includes benchkit's own anonymous memory";
+      "; commands are started from benchkit itself, so a small command's peak RSS "
+      "includes benchkit's own memory";
   choice.executor = std::make_unique<LocalExecutor>();
   return choice;
 }

@@ -49,13 +49,13 @@ class Executor {
  public:
   virtual ~Executor() = default;
   virtual RunRecord run(const RunRequest& request) = 0;
-  // How peak memory is isolated, for the results ("wait4 ru_maxrss of a child forked from a
+  // How peak memory is isolated, for the results ("wait4 ru_maxrss of a child started from a
   // small helper process", or the fallback's caveat).
   virtual std::string peak_rss_method() const = 0;
 };
 
-// Runs the request from this process (fork, exec, wait4). The child's ru_maxrss then starts
-// from this process's anonymous memory: small for the helper, not for a large harness.
+// Runs the request from this process (vfork, exec, wait4). The child's ru_maxrss then starts
+// from this process's resident set: small for the helper, not for a large harness.
 RunRecord run_one(const RunRequest& request);
 
 // The executor for real runs: starts the helper program `benchkit-spawner` (found next to the

@@ -1,4 +1,4 @@
-// fork, exec, poll and wait4: one run of a command, accounted for.
+// vfork, exec, poll and wait4: one run of a command, accounted for.
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -124,6 +124,48 @@ void set_nonblocking(int fd) {
   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
+// What the child of vfork needs, prepared before: after vfork it may only make system calls.
+struct ChildPlan {
+  char* const* argv = nullptr;
+  char* const* env = nullptr;
+  bool search_path = false;
+  int input = -1;
+  int output = -1;  // -1: inherit
+  int error = -1;
+  cpu_set_t cpus;
+  bool pin = false;
+  volatile int exec_errno = 0;   // written by the child when it cannot exec
+  volatile int failed_step = 0;  // 1: pinning, 2: exec
+};
+
+// Runs in the vfork child: its own process group (a timeout kills the whole tree), default
+// signal handlers, the requested CPUs and file descriptors, then exec.
+[[noreturn]] __attribute__((noinline)) void exec_child(ChildPlan& plan) {
+  ::setpgid(0, 0);
+  struct sigaction fallback {};
+  fallback.sa_handler = SIG_DFL;
+  for (int number = 1; number < NSIG; ++number) ::sigaction(number, &fallback, nullptr);
+  if (plan.pin && ::sched_setaffinity(0, sizeof plan.cpus, &plan.cpus) != 0) {
+    plan.failed_step = 1;
+    plan.exec_errno = errno;
+    ::_exit(127);
+  }
+  ::dup2(plan.input, STDIN_FILENO);
+  if (plan.output >= 0) ::dup2(plan.output, STDOUT_FILENO);
+  ::dup2(plan.error, STDERR_FILENO);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  if (plan.search_path) {
+    ::execvpe(plan.argv[0], plan.argv, plan.env);
+  } else {
+    ::execve(plan.argv[0], plan.argv, plan.env);
+  }
+  plan.failed_step = 2;
+  plan.exec_errno = errno;
+  ::_exit(127);
+}
+
 }  // namespace
 
 std::string RunRecord::describe(double timeout_seconds) const {
@@ -199,69 +241,48 @@ RunRecord run_one(const RunRequest& request) {
   }
   Fd error_read;
   Fd error_write;
-  Fd exec_read;
-  Fd exec_write;
-  if (!make_pipe(error_read, error_write) || !make_pipe(exec_read, exec_write)) {
+  if (!make_pipe(error_read, error_write)) {
     record.error = "cannot create a pipe: " + errno_text(errno);
     return record;
   }
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  for (int cpu : request.cpus) CPU_SET(cpu, &cpus);
-  const bool pin = !request.cpus.empty();
-  const bool search_path = request.argv[0].find('/') == std::string::npos;
+  ChildPlan plan;
+  plan.argv = argv_pointers.data();
+  plan.env = env_pointers.data();
+  plan.search_path = request.argv[0].find('/') == std::string::npos;
+  plan.input = input.get();
+  plan.output = output.get();
+  plan.error = error_write.get();
+  CPU_ZERO(&plan.cpus);
+  for (int cpu : request.cpus) CPU_SET(cpu, &plan.cpus);
+  plan.pin = !request.cpus.empty();
 
+  // vfork: the child borrows this small process's memory until it execs, which is cheaper than
+  // copying it (fork) and keeps the command's ru_maxrss floor at this helper's own small peak.
+  // Signals stay blocked until the child has reset their handlers.
+  sigset_t all;
+  sigset_t previous;
+  sigfillset(&all);
+  sigprocmask(SIG_BLOCK, &all, &previous);
   const double start = now_ns();
-  const pid_t pid = ::fork();
+  const pid_t pid = ::vfork();
+  if (pid == 0) exec_child(plan);
+  sigprocmask(SIG_SETMASK, &previous, nullptr);
   if (pid < 0) {
-    record.error = "cannot fork: " + errno_text(errno);
+    record.error = "cannot start a process: " + errno_text(errno);
     return record;
   }
-  if (pid == 0) {
-    // The child: its own process group (a timeout kills the whole tree), then exec.
-    ::setpgid(0, 0);
-    ::signal(SIGINT, SIG_DFL);
-    ::signal(SIGTERM, SIG_DFL);
-    ::signal(SIGPIPE, SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, nullptr);
-    if (pin && sched_setaffinity(0, sizeof cpus, &cpus) != 0) {
-      const int error = errno;
-      [[maybe_unused]] auto ignored = ::write(exec_write.get(), &error, sizeof error);
-      ::_exit(127);
-    }
-    ::dup2(input.get(), STDIN_FILENO);
-    if (output.get() >= 0) ::dup2(output.get(), STDOUT_FILENO);
-    ::dup2(error_write.get(), STDERR_FILENO);
-    if (search_path) {
-      ::execvpe(argv_pointers[0], argv_pointers.data(), env_pointers.data());
-    } else {
-      ::execve(argv_pointers[0], argv_pointers.data(), env_pointers.data());
-    }
-    const int error = errno;
-    [[maybe_unused]] auto ignored = ::write(exec_write.get(), &error, sizeof error);
-    ::_exit(127);
-  }
   ::setpgid(pid, pid);  // also here: no race with a kill of the group before the child ran
-  exec_write.reset();
   error_write.reset();
   output.reset();
   input.reset();
-
-  // The exec pipe closes on a successful exec; an errno arrives when it failed.
-  int exec_error = 0;
-  ssize_t got = 0;
-  do {
-    got = ::read(exec_read.get(), &exec_error, sizeof exec_error);
-  } while (got < 0 && errno == EINTR);
-  if (got == static_cast<ssize_t>(sizeof exec_error)) {
+  // The child has exec'd or failed by now (vfork waits for either); a failure left its errno.
+  if (plan.exec_errno != 0) {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    record.error = (pin && exec_error == EINVAL ? "cannot pin to CPUs "
-                                                : "cannot start " + request.argv[0] + ": ") +
-                   errno_text(exec_error);
+    record.error = (plan.pin && plan.failed_step == 1 ? "cannot pin to CPUs: "
+                                                      : "cannot start " + request.argv[0] + ": ") +
+                   errno_text(plan.exec_errno);
     return record;
   }
   record.started = true;

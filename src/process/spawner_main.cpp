@@ -1,9 +1,10 @@
 // benchkit-spawner: the small helper that benchkit's process runner forks commands from.
 //
-// A child's ru_maxrss starts from the memory of the process that forked it (the kernel keeps
-// the larger of the parent's copied pages and the new program's peak across exec), so commands
-// forked from benchkit itself would be charged benchkit's megabytes. This helper is small;
-// it reads run requests on fd 3, runs each (fork, exec, wait4) and answers on fd 4.
+// A child's ru_maxrss starts from the memory of the process that started it (across exec the
+// kernel keeps the larger of the new program's peak and the resident set of the memory it left,
+// which after vfork is the parent's), so commands started from benchkit itself would be charged
+// benchkit's megabytes. This helper is small and statically linked; it reads run requests on
+// fd 3, runs each (vfork, exec, wait4) and answers on fd 4.
 #include <fcntl.h>
 #include <unistd.h>
 
