@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "support/run_command.hpp"
@@ -159,6 +160,24 @@ TEST_F(RunCommand, ABaselineOfCommandsIsSavedAndChecked) {
   const auto missing = benchkit(cmd + "--baseline nope");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_THAT(missing.err, HasSubstr("--save-baseline"));
+}
+
+TEST_F(RunCommand, ABenchBinaryRunsInFreshWorkerProcessesAndIsMerged) {
+  const std::string bench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+  const auto r = benchkit("run " + bench +
+                          " --processes 2 -- --time-budget 20ms --warm-up 1ms --sample-size 4 "
+                          "--filter add/amount=1 --out merged.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = json("merged.json");
+  ASSERT_EQ(doc["benchmarks"].size(), 1u);
+  std::set<int> processes;
+  for (const auto& sample : doc["benchmarks"][0]["samples"]) {
+    processes.insert(sample.value("process", 0));
+  }
+  EXPECT_EQ(processes, (std::set<int>{0, 1}));
+  // The binary's own flags go after --; before it they are refused.
+  const auto stray = benchkit("run " + bench + " --filter x");
+  EXPECT_EQ(stray.exit_code, 2);
 }
 
 struct UsageCase {
