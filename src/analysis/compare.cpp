@@ -151,6 +151,7 @@ void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& cand
     out.ratio_lower = paired.interval.lower;
     out.ratio_upper = paired.interval.upper;
     out.p_value = paired.p_value;
+    out.pairs = base_rounds.size();
     const std::vector<double> logs = stats::log_ratios(base_rounds, candidate_rounds);
     // Paired: the detectable change is that of a one-sample test on the log ratios, which the
     // two-sample formula gives with half the variance on each side.
@@ -331,6 +332,16 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   const std::vector<double> adjusted = adjust(p_values, settings.adjustment);
   const double upper_threshold = 1.0 + settings.noise_threshold;
   const double lower_threshold = 1.0 - settings.noise_threshold;
+  // The exact signed-rank test on n pairs cannot go below p = 2 / 2^n; the adjustment multiplies
+  // the smallest p-value by the number of benchmarks tested (Holm and BH alike).
+  const double family = settings.adjustment == Adjustment::none
+                            ? 1.0
+                            : static_cast<double>(std::max<std::size_t>(1, tested.size()));
+  auto rounds_needed = [&] {
+    std::size_t n = 1;
+    while (family * 2.0 / std::pow(2.0, static_cast<double>(n)) >= settings.alpha) ++n;
+    return n;
+  };
   for (std::size_t i = 0; i < tested.size(); ++i) {
     BenchmarkComparison& c = comparison.benchmarks[tested[i]];
     c.p_adjusted = adjusted[i];
@@ -343,6 +354,15 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
       c.verdict = Verdict::unchanged;
     } else {
       c.verdict = Verdict::inconclusive;
+      if (c.design == Design::paired && c.pairs < 50 &&
+          family * 2.0 / std::pow(2.0, static_cast<double>(c.pairs)) >= settings.alpha) {
+        c.note = fmt::format(
+            "{} paired rounds cannot be significant after adjusting over {} benchmarks (the "
+            "smallest p-value of {} pairs is {:.2g}); run at least {} rounds",
+            c.pairs, tested.size(), c.pairs, 2.0 / std::pow(2.0, static_cast<double>(c.pairs)),
+            rounds_needed());
+        continue;
+      }
       const bool beyond = c.ratio_lower > upper_threshold || c.ratio_upper < lower_threshold;
       const std::string advice =
           beyond ? fmt::format(

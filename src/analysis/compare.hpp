@@ -46,6 +46,7 @@ struct BenchmarkComparison {
   double ratio_upper = 1.0;
   double p_value = 1.0;
   double p_adjusted = 1.0;
+  std::size_t pairs = 0;  // paired design: the rounds present on both sides
   // The smallest slow-down this comparison could detect (relative, e.g. 0.03 = 3%); empty when
   // it cannot be computed (fewer than 2 samples a side).
   std::optional<double> minimum_detectable_change;

@@ -27,6 +27,7 @@
 #include "report/command_table.hpp"
 #include "report/comparison.hpp"
 #include "stats/intervals.hpp"
+#include "stats/summary.hpp"
 #include "store/atomic_file.hpp"
 #include "store/baselines.hpp"
 #include "system/context.hpp"
@@ -255,10 +256,7 @@ RunResult to_results(const std::vector<process::RoundBenchmark>& benchmarks,
       std::vector<double> times;
       for (const Sample& s : result.samples) times.push_back(s.ns);
       if (!times.empty()) {
-        std::sort(times.begin(), times.end());
-        shell_median = times.size() % 2
-                           ? times[times.size() / 2]
-                           : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
+        shell_median = stats::median(times);
         shell_ci = stats::median_ci(times);
       }
       continue;
@@ -569,12 +567,8 @@ int run_commands(const CLI::App& command, RunOptions& o) {
   process::install_interrupt_handler();
   const process::PrecisionCheck precise = [&o](const std::vector<double>& times) {
     if (times.size() < 2) return false;
-    std::vector<double> sorted = times;
-    std::sort(sorted.begin(), sorted.end());
-    const double median = sorted.size() % 2
-                              ? sorted[sorted.size() / 2]
-                              : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
-    const stats::Interval ci = stats::median_ci_sorted(sorted);
+    const double median = stats::median(times);
+    const stats::Interval ci = stats::median_ci(times);
     return median > 0 && std::max(median - ci.lower, ci.upper - median) <= o.precision * median;
   };
   if (!o.quiet) {

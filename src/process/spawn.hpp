@@ -15,8 +15,8 @@ struct Exit {
   std::string describe() const;  // "exited with status 3", "killed by signal 11 (SIGSEGV)"
 };
 
-// Spawns argv[0] with `argv` (searched in PATH when it has no '/'), inheriting stdin, stdout
-// and stderr, and waits for it. The error names the program when it cannot be started.
+// Spawns argv[0] with `argv` (searched in PATH when it has no '/'), stdin from /dev/null, stdout
+// and stderr inherited, and waits for it. The error names the program when it cannot start.
 model::Result<Exit> run_and_wait(const std::vector<std::string>& argv);
 
 // The path of the running executable (/proc/self/exe).

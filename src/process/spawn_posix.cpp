@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "process/capture.hpp"
 #include "process/spawn.hpp"
 
 extern char** environ;
@@ -25,26 +26,12 @@ std::string Exit::describe() const {
 }
 
 model::Result<Exit> run_and_wait(const std::vector<std::string>& argv) {
-  if (argv.empty()) return model::Error{"run_and_wait: no program given"};
-  std::vector<char*> pointers;
-  for (const std::string& argument : argv) pointers.push_back(const_cast<char*>(argument.c_str()));
-  pointers.push_back(nullptr);
-  pid_t pid = 0;
-  const int error =
-      argv[0].find('/') == std::string::npos
-          ? posix_spawnp(&pid, argv[0].c_str(), nullptr, nullptr, pointers.data(), environ)
-          : posix_spawn(&pid, argv[0].c_str(), nullptr, nullptr, pointers.data(), environ);
-  if (error != 0) {
-    return model::Error{"cannot start " + argv[0] + ": " + std::strerror(error)};
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return model::Error{"waiting for " + argv[0] + ": " + std::strerror(errno)};
-  }
-  Exit exit;
-  if (WIFEXITED(status)) exit.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) exit.signal = WTERMSIG(status);
-  return exit;
+  CaptureOptions options;
+  options.out = Stream::inherit;
+  options.err = Stream::inherit;
+  auto finished = run_captured(argv, options);
+  if (!finished) return finished.error();
+  return finished->exit;
 }
 
 std::string self_executable() {

@@ -7,13 +7,6 @@
 namespace benchkit::report {
 namespace {
 
-std::string pad(const std::string& text, std::size_t width, bool right) {
-  const std::size_t w = display_width(text);
-  if (w >= width) return text;
-  const std::string fill(width - w, ' ');
-  return right ? fill + text : text + fill;
-}
-
 // Median of one resource over the runs that have it.
 std::optional<double> median_of(const BenchmarkResult& b,
                                 std::optional<double> (*pick)(const Resources&)) {

@@ -11,13 +11,6 @@
 namespace benchkit::report {
 namespace {
 
-std::string pad(const std::string& text, std::size_t width, bool right) {
-  const std::size_t w = display_width(text);
-  if (w >= width) return text;
-  const std::string fill(width - w, ' ');
-  return right ? fill + text : text + fill;
-}
-
 // Columns padded to their widest cell, two spaces apart; `right` says which align right.
 // `style(row, column, cell)` may wrap a padded body cell in colour codes.
 template <class Style>

@@ -71,6 +71,13 @@ std::string format_throughput(const Estimates& estimates) {
   return text;
 }
 
+std::string pad(const std::string& text, std::size_t width, bool right) {
+  const std::size_t w = display_width(text);
+  if (w >= width) return text;
+  const std::string fill(width - w, ' ');
+  return right ? fill + text : text + fill;
+}
+
 std::size_t display_width(const std::string& text) {
   std::size_t width = 0;
   for (unsigned char c : text) width += (c & 0xC0) != 0x80;  // count all but continuation bytes

@@ -37,6 +37,8 @@ std::string format_items_per_second(double items_per_second);
 std::string format_bytes(double bytes);
 // "1.17 GiB/s", "65.6 M/s", both joined by ", ", or "" when the benchmark declares no work.
 std::string format_throughput(const Estimates& estimates);
+// `text` padded with spaces to `width` terminal columns, on the left when `right` (numbers).
+std::string pad(const std::string& text, std::size_t width, bool right);
 // Columns a UTF-8 string takes in a terminal (µ and … are one column, two or three bytes).
 std::size_t display_width(const std::string& text);
 

@@ -225,6 +225,38 @@ TEST(Compare, InterleavedRoundsArePaired) {
   EXPECT_EQ(r.verdict, Verdict::regressed);
 }
 
+TEST(Compare, TooFewPairedRoundsForTheSuiteSayHowManyAreNeeded) {
+  // Six rounds: the signed-rank test cannot go below p = 2/64 = 0.031; adjusted over seven
+  // benchmarks no verdict is possible, however large the change, and the note says so.
+  auto side = [](const std::string& name, double factor) {
+    BenchmarkResult result;
+    result.name = name;
+    for (std::uint32_t round = 0; round < 6; ++round) {
+      Sample sample;
+      sample.ns = factor * 100.0 * (1.0 + 0.01 * round);
+      sample.round = round;
+      result.samples.push_back(sample);
+    }
+    compute_estimates(result);
+    return result;
+  };
+  std::vector<BenchmarkResult> base;
+  std::vector<BenchmarkResult> slower;
+  for (int i = 0; i < 7; ++i) {
+    base.push_back(side("b" + std::to_string(i), 1.0));
+    slower.push_back(side("b" + std::to_string(i), 1.5));
+  }
+  const Comparison c = compare(run_of(base), run_of(slower));
+  const auto& b0 = find(c, "b0");
+  EXPECT_EQ(b0.design, Design::paired);
+  EXPECT_EQ(b0.verdict, Verdict::inconclusive);
+  EXPECT_THAT(b0.note, HasSubstr("6 paired rounds cannot be significant"));
+  EXPECT_THAT(b0.note, HasSubstr("run at least 9 rounds"));  // 7 * 2 / 2^9 < 0.05
+  // One benchmark alone: 6 rounds suffice.
+  const Comparison alone = compare(run_of({base[0]}), run_of({slower[0]}));
+  EXPECT_EQ(find(alone, "b0").verdict, Verdict::regressed);
+}
+
 TEST(Compare, SameDistributionRarelyGivesAVerdictOfChange) {
   // 200 A/A comparisons of iid data: a false "regressed" or "improved" must stay rare.
   int false_alarms = 0;
