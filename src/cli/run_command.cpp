@@ -687,11 +687,17 @@ CommandRunner add_run_command(CLI::App& app) {
       "interrupted.");
   command->add_option("program", o->positional,
                       "A bench binary, or (without --) the command to measure");
-  command->add_option("--cmd", o->commands,
-                      "A command to measure (repeatable); split into words like a shell would, "
-                      "but without one unless --shell");
-  command->add_option("--name", o->names,
-                      "Name of the --cmd before it (default: the command); may use {PARAM}");
+  command
+      ->add_option("--cmd", o->commands,
+                   "A command to measure (repeatable); split into words like a shell would, "
+                   "but without one unless --shell")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command
+      ->add_option("--name", o->names,
+                   "Name of the --cmd before it (default: the command); may use {PARAM}")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command->add_flag("--shell{/bin/sh}", o->shell,
                     "Run commands through a shell (--shell=PATH for another); its start-up "
                     "time is measured in the same rounds and subtracted");
@@ -733,8 +739,11 @@ CommandRunner add_run_command(CLI::App& app) {
                       "Standard output of the runs: null (default), pipe (read by benchkit), "
                       "inherit, or a file path");
   command->add_option("--pin", o->pin, "Run on these CPUs only, e.g. 0 or 2-3");
-  command->add_option("--env", o->env,
-                      "KEY=VALUE for the --cmd before it (for all when before every --cmd)");
+  command
+      ->add_option("--env", o->env,
+                   "KEY=VALUE for the --cmd before it (for all when before every --cmd)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command
       ->add_option("--order", o->order,
                    "Order within a round: alternate (A B, B A, ...; default) or random "

@@ -89,6 +89,16 @@ TEST_F(RunCommand, ParameterListsMakeOneBenchmarkPerValue) {
   EXPECT_EQ(doc["benchmarks"][0]["warm_up"]["iters"], 0);
 }
 
+TEST_F(RunCommand, AnOptionTakesOneValueSoTheCommandCanFollowIt) {
+  // Without a "--": the --name takes its one word and the rest is the command.
+  const auto r =
+      benchkit("run --runs 2 --warmup 0 --name nap --export-json n.json " + helper + " sleep 1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = json("n.json");
+  EXPECT_EQ(doc["benchmarks"][0]["name"], "nap");
+  EXPECT_THAT(doc["benchmarks"][0]["command"].get<std::string>(), HasSubstr("sleep 1"));
+}
+
 TEST_F(RunCommand, AFailingCommandStopsWithItsStatusAndStderrAndTheOthersFinish) {
   const auto r = benchkit("run --runs 4 --cmd '" + helper + " sleep 1' --cmd '" + helper +
                           " exit 3' --export-json f.json");
