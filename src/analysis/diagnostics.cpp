@@ -112,20 +112,25 @@ void check_memory_growth(BenchmarkResult& result) {
 
 void check_cold_start(BenchmarkResult& result, const std::vector<double>& times) {
   const double median = result.estimates.median.value;
-  if (median <= 0) return;
+  if (median < 0) return;
+  // A median of 0 (the work reads below the timer's overhead, on a loaded machine) still leaves
+  // a first call of milliseconds plainly cold.
   if (result.first_iteration_ns && result.warm_up_iters > 0) {
     const double first = *result.first_iteration_ns;
     if (first > kColdFirstRatio * median && first - median > kColdFirstExcessNs) {
+      const std::string ratio =
+          median > 0 ? fmt::format("{:.0f}× the median of {}", first / median, duration(median))
+                     : std::string("the median reads 0");
       add(result, code::cold_start,
-          fmt::format("the first call took {} ({:.0f}× the median of {}): lazy initialisation "
-                      "(a regex compiled, a table built, a cache filled) inside the measured "
-                      "code. The warm-up absorbed it here, but a one-shot run would not: do it "
-                      "before measuring, outside the closure",
-                      duration(first), first / median, duration(median)));
+          fmt::format("the first call took {} ({}): lazy initialisation (a regex compiled, a "
+                      "table built, a cache filled) inside the measured code. The warm-up "
+                      "absorbed it here, but a one-shot run would not: do it before measuring, "
+                      "outside the closure",
+                      duration(first), ratio));
       return;
     }
   }
-  if (times.size() < kMinSamplesForShape) return;
+  if (median <= 0 || times.size() < kMinSamplesForShape) return;
   std::vector<double> head(times.begin(), times.begin() + 3);
   const double head_median = median_of(head);
   if (head_median > kColdSamplesRatio * median) {
