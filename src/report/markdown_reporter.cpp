@@ -31,10 +31,14 @@ class MarkdownReporter final : public Reporter {
         flags += "`" + d.code + "`";
       }
       const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
-      out += fmt::format("| `{}` | {} | {} … {} | {} | {} × {} | {} |\n", escape(b.name),
-                         format_duration(e.median.value), format_duration(e.median.lower),
-                         format_duration(e.median.upper), throughput, b.samples.size(), iterations,
-                         flags);
+      // One sample (a scenario phase run once) has no interval: say so rather than "x … x".
+      const std::string interval = b.samples.size() < 2
+                                       ? std::string("no interval (1 sample)")
+                                       : fmt::format("{} … {}", format_duration(e.median.lower),
+                                                     format_duration(e.median.upper));
+      out += fmt::format("| `{}` | {} | {} | {} | {} × {} | {} |\n", escape(b.name),
+                         format_duration(e.median.value), interval, throughput, b.samples.size(),
+                         iterations, flags);
     }
     bool any = false;
     for (const BenchmarkResult& b : run.benchmarks) {

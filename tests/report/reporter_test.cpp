@@ -35,6 +35,15 @@ TEST(Reporters, MarkdownMatchesTheGoldenFile) {
                          make_reporter(Format::markdown)->render(testing::sample_run()));
 }
 
+TEST(Reporters, MarkdownSaysAOneSamplePhaseHasNoInterval) {
+  const RunResult run = testing::sample_run_with_scenarios();
+  const std::string text = make_reporter(Format::markdown)->render(run);
+  bool one_sample = false;
+  for (const BenchmarkResult& b : run.benchmarks) one_sample = one_sample || b.samples.size() == 1;
+  ASSERT_TRUE(one_sample);  // the sample run has a phase run once
+  EXPECT_NE(text.find("no interval (1 sample)"), std::string::npos) << text;
+}
+
 TEST(Reporters, CsvMatchesTheGoldenFile) {
   testing::expect_golden("report.csv", make_reporter(Format::csv)->render(testing::sample_run()));
 }
