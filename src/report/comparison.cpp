@@ -107,15 +107,6 @@ std::string console(const analysis::Comparison& comparison, Options options) {
   return out;
 }
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char ch : text) {
-    if (ch == '|') out += '\\';
-    out += ch;
-  }
-  return out;
-}
-
 std::string markdown(const analysis::Comparison& comparison) {
   std::string out = fmt::format("**{}**\n\n", comparison_summary(comparison));
   if (!comparison.context_warning.empty()) {
@@ -133,8 +124,8 @@ std::string markdown(const analysis::Comparison& comparison) {
     const std::string shown = verdict == Verdict::regressed || verdict == Verdict::improved
                                   ? fmt::format("**{}**", row[7])
                                   : row[7];
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", escape(row[0]), row[1],
-                       row[2], row[3], row[4], row[5], row[6], shown);
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", markdown_escape(row[0]),
+                       row[1], row[2], row[3], row[4], row[5], row[6], shown);
   }
   out += fmt::format("\n<sub>{}</sub>\n", settings_line(comparison));
   bool any = false;
@@ -142,7 +133,7 @@ std::string markdown(const analysis::Comparison& comparison) {
     if (c.note.empty()) continue;
     if (!any) out += "\n";
     any = true;
-    out += fmt::format("- `{}`: {}\n", escape(c.name), c.note);
+    out += fmt::format("- `{}`: {}\n", markdown_escape(c.name), c.note);
   }
   return out;
 }
@@ -197,12 +188,7 @@ std::string json(const analysis::Comparison& comparison) {
 std::string csv(const analysis::Comparison& comparison) {
   std::string out = "name,baseline_ns,new_ns,ratio,ratio_lower,ratio_upper,p_adjusted,verdict\n";
   for (const BenchmarkComparison& c : comparison.benchmarks) {
-    std::string name = c.name;
-    if (name.find_first_of(",\"") != std::string::npos) {
-      std::string quoted = "\"";
-      for (char ch : name) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-      name = quoted + "\"";
-    }
+    const std::string name = csv_quote(c.name);
     out += fmt::format("{},{},{},{},{},{},{},{}\n", name, c.baseline_median, c.candidate_median,
                        c.ratio, c.ratio_lower, c.ratio_upper, c.p_adjusted, to_string(c.verdict));
   }

@@ -6,16 +6,6 @@
 namespace benchkit::report {
 namespace {
 
-std::string quote(const std::string& field) {
-  if (field.find_first_of(",\"\n") == std::string::npos) return field;
-  std::string out = "\"";
-  for (char c : field) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string optional_number(const std::optional<double>& value) {
   return value ? fmt::format("{}", *value) : "";
 }
@@ -34,11 +24,11 @@ class CsvReporter final : public Reporter {
         codes += d.code;
       }
       const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", quote(b.name), b.kind,
-                         e.median.value, e.median.lower, e.median.upper, e.mean.value, e.stddev,
-                         e.min, e.max, e.mad, b.samples.size(), iterations,
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quote(b.name),
+                         b.kind, e.median.value, e.median.lower, e.median.upper, e.mean.value,
+                         e.stddev, e.min, e.max, e.mad, b.samples.size(), iterations,
                          optional_number(e.bytes_per_second), optional_number(e.items_per_second),
-                         quote(codes));
+                         csv_quote(codes));
     }
     return out;
   }

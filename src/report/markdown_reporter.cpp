@@ -6,16 +6,6 @@
 namespace benchkit::report {
 namespace {
 
-// Pipes would split a cell.
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += "\\";
-    out += c;
-  }
-  return out;
-}
-
 class MarkdownReporter final : public Reporter {
  public:
   std::string render(const RunResult& run) const override {
@@ -36,7 +26,7 @@ class MarkdownReporter final : public Reporter {
                                        ? std::string("no interval (1 sample)")
                                        : fmt::format("{} … {}", format_duration(e.median.lower),
                                                      format_duration(e.median.upper));
-      out += fmt::format("| `{}` | {} | {} | {} | {} × {} | {} |\n", escape(b.name),
+      out += fmt::format("| `{}` | {} | {} | {} | {} × {} | {} |\n", markdown_escape(b.name),
                          format_duration(e.median.value), interval, throughput, b.samples.size(),
                          iterations, flags);
     }
@@ -45,7 +35,7 @@ class MarkdownReporter final : public Reporter {
       for (const Diagnostic& d : b.diagnostics) {
         if (!any) out += "\n";
         any = true;
-        out += fmt::format("- `{}` **{}**: {}\n", escape(b.name), d.code, d.message);
+        out += fmt::format("- `{}` **{}**: {}\n", markdown_escape(b.name), d.code, d.message);
       }
     }
     return out;

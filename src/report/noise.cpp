@@ -150,25 +150,16 @@ std::string console(const NoiseReport& report) {
   return out;
 }
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char ch : text) {
-    if (ch == '|') out += '\\';
-    out += ch;
-  }
-  return out;
-}
-
 std::string markdown(const NoiseReport& report) {
   std::string out = fmt::format("**A/A noise of `{}`: {} fresh processes**\n\n",
-                                escape(report.subject), report.analysis.processes);
+                                markdown_escape(report.subject), report.analysis.processes);
   out +=
       "| benchmark | median | spread | CV | 1 process | 3 processes | 5 processes | "
       "recommended |\n";
   out += "|---|---:|---:|---:|---:|---:|---:|---|\n";
   for (const auto& row : rows(report)) {
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", escape(row[0]), row[1],
-                       row[2], row[3], row[4], row[5], row[6], row[7]);
+    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", markdown_escape(row[0]),
+                       row[1], row[2], row[3], row[4], row[5], row[6], row[7]);
   }
   out += fmt::format("\n<sub>{}</sub>\n\n{}\n", legend(report), noise_summary(report));
   bool first = true;
@@ -176,7 +167,7 @@ std::string markdown(const NoiseReport& report) {
     if (b.note.empty()) continue;
     if (first) out += "\n";
     first = false;
-    out += fmt::format("- `{}`: {}\n", escape(b.name), b.note);
+    out += fmt::format("- `{}`: {}\n", markdown_escape(b.name), b.note);
   }
   if (!report.warnings.empty()) out += "\n";
   for (const Diagnostic& warning : report.warnings) {
@@ -252,16 +243,6 @@ std::string json(const NoiseReport& report) {
   return root.dump(2) + "\n";
 }
 
-std::string quote(const std::string& field) {
-  if (field.find_first_of(",\"\n") == std::string::npos) return field;
-  std::string out = "\"";
-  for (char c : field) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string csv(const NoiseReport& report) {
   std::string out =
       "name,processes,median_ns,spread,cv,log_sd,threshold_1,threshold_3,threshold_5,"
@@ -275,12 +256,12 @@ std::string csv(const NoiseReport& report) {
       return side ? fmt::format("{}", side->threshold) : std::string();
     };
     out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{}\n", quote(b.name), b.process_medians.size(),
+        "{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quote(b.name), b.process_medians.size(),
         b.process_medians.empty() ? std::string() : fmt::format("{}", b.median), number(b.spread),
         number(b.cv), number(b.log_sd), threshold(1), threshold(3), threshold(5),
         b.recommendation ? std::to_string(b.recommendation->processes) : std::string(),
         b.recommendation ? fmt::format("{}", b.recommendation->threshold) : std::string(),
-        quote(b.note));
+        csv_quote(b.note));
   }
   return out;
 }

@@ -71,6 +71,25 @@ std::string format_throughput(const Estimates& estimates) {
   return text;
 }
 
+std::string markdown_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string csv_quote(const std::string& field) {
+  if (field.find_first_of(",\"\n") == std::string::npos) return field;
+  std::string out = "\"";
+  for (char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 std::string pad(const std::string& text, std::size_t width, bool right) {
   const std::size_t w = display_width(text);
   if (w >= width) return text;

@@ -39,6 +39,10 @@ std::string format_bytes(double bytes);
 std::string format_throughput(const Estimates& estimates);
 // `text` padded with spaces to `width` terminal columns, on the left when `right` (numbers).
 std::string pad(const std::string& text, std::size_t width, bool right);
+// A Markdown table cell: pipes escaped so they do not split the cell.
+std::string markdown_escape(const std::string& text);
+// A CSV field: quoted (quotes doubled) when it holds a comma, a quote or a newline.
+std::string csv_quote(const std::string& field);
 // Columns a UTF-8 string takes in a terminal (µ and … are one column, two or three bytes).
 std::size_t display_width(const std::string& text);
 
