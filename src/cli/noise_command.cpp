@@ -188,7 +188,8 @@ CommandRunner add_noise_command(CLI::App& app) {
       "--noise-threshold and --processes a comparison needs on this machine for at most 1% "
       "false alarms. Forms: benchkit noise ./my_bench [-- BENCH FLAGS…]; benchkit noise "
       "RESULT.json (a run made with --processes N --out); benchkit noise -- CMD ARGS… "
-      "(any program, run N times by the runner of benchkit run, each run a fresh process). Exit status: 0, or 2 for bad "
+      "(any program, run N times by the runner of benchkit run, each run a fresh process). Exit "
+      "status: 0, or 2 for bad "
       "input or a failed run.");
   // The words after "--" never reach CLI11 (run_tool sets them aside): trailing_arguments().
   command->add_option("target", options->target,

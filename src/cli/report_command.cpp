@@ -46,10 +46,9 @@ CommandRunner add_report_command(CLI::App& app) {
     if (options->recompute) analysis::compute_estimates(*run);
     const auto format = report::parse_format(options->format).value();
     // Whole-process results read best in the table `benchkit run` prints.
-    const bool commands =
-        !run->benchmarks.empty() &&
-        std::all_of(run->benchmarks.begin(), run->benchmarks.end(),
-                    [](const BenchmarkResult& b) { return b.kind == "command"; });
+    const bool commands = !run->benchmarks.empty() &&
+                          std::all_of(run->benchmarks.begin(), run->benchmarks.end(),
+                                      [](const BenchmarkResult& b) { return b.kind == "command"; });
     const std::string text = format == report::Format::console && commands
                                  ? report::render_command_table(*run)
                                  : report::make_reporter(format)->render(*run);
