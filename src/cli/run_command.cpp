@@ -72,12 +72,6 @@ struct RunOptions {
   std::size_t processes = 0;
 };
 
-std::string joined(const std::vector<std::string>& words) {
-  std::string text;
-  for (const std::string& w : words) text += (text.empty() ? "" : " ") + w;
-  return text;
-}
-
 // "0,2-3" -> {0, 2, 3}.
 model::Result<std::vector<int>> parse_cpus(const std::string& text) {
   std::vector<int> cpus;
@@ -168,7 +162,7 @@ int run_bench_binary(const RunOptions& o, const std::vector<std::string>& bench_
   argv.insert(argv.end(), {"--noise-threshold", fmt::format("{}", o.noise_threshold)});
   argv.insert(argv.end(), {"--adjust", o.adjustment});
   argv.insert(argv.end(), bench_flags.begin(), bench_flags.end());
-  if (!o.quiet) std::cerr << "benchkit run: " << joined(argv) << "\n";
+  if (!o.quiet) std::cerr << "benchkit run: " << fmt::format("{}", fmt::join(argv, " ")) << "\n";
   const auto exit = process::run_and_wait(argv);
   if (!exit) {
     std::cerr << "error: " << exit.error().message << "\n";
@@ -309,6 +303,16 @@ std::optional<analysis::Comparison> compare_to_reference(const RunResult& run,
   return analysis::compare(baseline, candidate, settings);
 }
 
+// Where whole processes were measured: the machine and the git state, not benchkit's own
+// executable (the commands are what ran).
+Context command_context(std::uint64_t seed) {
+  Context context = system::collect_context(/*identify_executable=*/false);
+  context.tool_version = build_info::version;
+  context.seed = seed;
+  context.command_line = tool_command_line();
+  return context;
+}
+
 // Writes every requested export; false (after saying why) when one cannot be written.
 bool write_exports(const RunOptions& o, const RunResult& run) {
   bool ok = true;
@@ -346,7 +350,7 @@ int run_commands(const CLI::App& command, RunOptions& o) {
   auto add_command = [&](std::vector<std::string> argv, std::string text) -> bool {
     process::CommandSpec spec;
     if (use_shell) {
-      spec.shell_command = text.empty() ? joined(argv) : text;
+      spec.shell_command = text.empty() ? fmt::format("{}", fmt::join(argv, " ")) : text;
     } else if (!argv.empty()) {
       spec.argv = std::move(argv);
     } else {
@@ -369,7 +373,8 @@ int run_commands(const CLI::App& command, RunOptions& o) {
   }
   std::vector<std::string> direct = !trailing.empty() ? trailing : o.positional;
   if (!direct.empty()) {
-    if (!add_command(direct, use_shell ? joined(direct) : std::string())) return kUsageError;
+    if (!add_command(direct, use_shell ? fmt::format("{}", fmt::join(direct, " ")) : std::string()))
+      return kUsageError;
   }
   for (const std::string& text : o.commands) {
     if (!add_command({}, text)) return kUsageError;
@@ -548,12 +553,7 @@ int run_commands(const CLI::App& command, RunOptions& o) {
   if (!executor.warning.empty() && !o.quiet) std::cerr << "note: " << executor.warning << "\n";
   const std::string rss_method = executor.executor->peak_rss_method();
 
-  Context context = system::collect_context();
-  context.tool_version = build_info::version;
-  context.seed = o.seed;
-  context.executable.clear();
-  context.executable_sha256.clear();
-  context.command_line = tool_command_line();
+  const Context context = command_context(o.seed);
   auto finished_run = [&](const process::RoundsResult& rounds) {
     RunResult run = to_results(benchmarks, rounds, rss_method, shell_probe);
     run.context = context;
@@ -646,7 +646,7 @@ model::Result<RunResult> run_command_repeatedly(const std::vector<std::string>& 
                                                 std::size_t runs) {
   process::RoundBenchmark benchmark;
   benchmark.command.argv = argv;
-  benchmark.command.display = joined(argv);
+  benchmark.command.display = fmt::format("{}", fmt::join(argv, " "));
   benchmark.command.name = benchmark.command.display;
   const std::vector<process::RoundBenchmark> benchmarks = {benchmark};
   process::RoundSettings settings;
@@ -668,9 +668,7 @@ model::Result<RunResult> run_command_repeatedly(const std::vector<std::string>& 
     sample.process = sample.round.value_or(0);
     sample.round.reset();
   }
-  run.context = system::collect_context();
-  run.context.tool_version = build_info::version;
-  run.context.command_line = tool_command_line();
+  run.context = command_context(0);
   return run;
 }
 

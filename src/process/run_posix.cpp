@@ -17,6 +17,7 @@
 
 #include "process/interrupt.hpp"
 #include "process/run.hpp"
+#include "process/spawn.hpp"
 
 extern char** environ;
 
@@ -168,6 +169,17 @@ struct ChildPlan {
 
 }  // namespace
 
+// Here rather than in spawn_posix.cpp: the spawner helper is built from this file without the
+// rest of the process layer, and RunRecord::describe uses it.
+std::string Exit::describe() const {
+  if (signal != 0) {
+    const char* name = sigabbrev_np(signal);
+    return "killed by signal " + std::to_string(signal) +
+           (name ? std::string(" (SIG") + name + ")" : std::string());
+  }
+  return "exited with status " + std::to_string(exit_code);
+}
+
 std::string RunRecord::describe(double timeout_seconds) const {
   if (!started) return error;
   if (interrupted) return "interrupted";
@@ -177,12 +189,7 @@ std::string RunRecord::describe(double timeout_seconds) const {
     std::snprintf(seconds, sizeof seconds, "%g", timeout_seconds);
     return std::string("timed out after ") + seconds + " s (killed)";
   }
-  if (resources.signal) {
-    const char* name = sigabbrev_np(*resources.signal);
-    return "killed by signal " + std::to_string(*resources.signal) +
-           (name ? std::string(" (SIG") + name + ")" : std::string());
-  }
-  return "exited with status " + std::to_string(resources.exit_code.value_or(-1));
+  return Exit{resources.exit_code.value_or(-1), resources.signal.value_or(0)}.describe();
 }
 
 std::string last_lines(const std::string& text, std::size_t max_lines) {
@@ -280,8 +287,8 @@ RunRecord run_one(const RunRequest& request) {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    record.error = (plan.pin && plan.failed_step == 1 ? "cannot pin to CPUs: "
-                                                      : "cannot start " + request.argv[0] + ": ") +
+    record.error = (plan.failed_step == 1 ? "cannot pin to CPUs: "
+                                          : "cannot start " + request.argv[0] + ": ") +
                    errno_text(plan.exec_errno);
     return record;
   }

@@ -1,29 +1,11 @@
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
-#include <cerrno>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 
 #include "process/capture.hpp"
 #include "process/spawn.hpp"
 
-extern char** environ;
-
 namespace benchkit::process {
-
-std::string Exit::describe() const {
-  if (signal != 0) {
-    const char* name = sigabbrev_np(signal);
-    return "killed by signal " + std::to_string(signal) +
-           (name ? std::string(" (SIG") + name + ")" : std::string());
-  }
-  return "exited with status " + std::to_string(exit_code);
-}
 
 model::Result<Exit> run_and_wait(const std::vector<std::string>& argv) {
   CaptureOptions options;

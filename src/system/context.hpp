@@ -8,9 +8,10 @@
 namespace benchkit::system {
 
 // Fills date, hostname, OS, kernel, CPU model and count, git commit/branch/dirty (of the
-// current directory, when it is inside a repository) and the executable's path and SHA-256.
-// Missing information stays empty; nothing here throws.
-Context collect_context();
+// current directory, when it is inside a repository) and, when `identify_executable`, the
+// running executable's path and SHA-256 (not wanted when it is only the harness, as for
+// `benchkit run`). Missing information stays empty; nothing here throws.
+Context collect_context(bool identify_executable = true);
 
 // ISO 8601 UTC time of now, e.g. "2026-11-29T23:09:43Z".
 std::string utc_now_iso8601();

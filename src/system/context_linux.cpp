@@ -96,7 +96,7 @@ std::string sha256_of_file(const std::string& path) {
   return hex;
 }
 
-Context collect_context() {
+Context collect_context(bool identify_executable) {
   Context context;
   context.date = utc_now_iso8601();
   std::array<char, 256> host{};
@@ -113,6 +113,7 @@ Context collect_context() {
     context.git_branch = git("rev-parse --abbrev-ref HEAD");
     context.git_dirty = !git("status --porcelain --untracked-files=no").empty();
   }
+  if (!identify_executable) return context;
   std::array<char, 4096> exe{};
   const ssize_t length = readlink("/proc/self/exe", exe.data(), exe.size() - 1);
   if (length > 0) {
