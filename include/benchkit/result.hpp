@@ -42,6 +42,11 @@ struct Sample {
   std::optional<std::uint32_t> round;
   // For commands and scenario phases: CPU time, memory, faults and exit status of this sample.
   std::optional<Resources> resources;
+  // Micro benchmarks: how long a fixed reference loop took around this sample (the slower of
+  // the readings just before and just after it). A shared machine switches between speeds for
+  // seconds at a time (a busy neighbour on the same physical core); samples taken while the
+  // reference loop ran slow are left out of estimates and comparisons (docs/verdicts.md).
+  std::optional<double> probe_ns;
 };
 
 // A point estimate with the bounds of its confidence interval (equal to the estimate when no
@@ -70,6 +75,9 @@ struct Estimates {
   double outlier_variance = 0.0;  // share of the variance explained by outliers, 0..1
   std::optional<double> bytes_per_second;
   std::optional<double> items_per_second;
+  // Samples left out because the machine ran slow while they were taken (see Sample::probe_ns);
+  // every estimate above is computed from the others.
+  std::size_t slow_samples = 0;
 };
 
 // A typed finding about a measurement, with advice on what to do about it.

@@ -25,6 +25,9 @@ struct CompareSettings {
   // Holm controls the chance of any false alarm in the suite, under any dependence.
   Adjustment adjustment = Adjustment::holm;
   double power = 0.8;  // for the minimum detectable change
+  // Compare every sample, including those taken while the machine ran slow (machine_speed.hpp).
+  // By default both sides are cut at the same machine speed: the faster level of the two runs.
+  bool all_samples = false;
 };
 
 // How the two sides were compared, chosen from the shape of the data.
@@ -54,6 +57,9 @@ struct BenchmarkComparison {
   std::optional<double> throughput_change;
   std::string note;  // why inconclusive, and what would sharpen the answer
   std::vector<std::string> candidate_diagnostics;
+  // Samples of each side left out because the machine ran slow while they were taken.
+  std::size_t baseline_slow_samples = 0;
+  std::size_t candidate_slow_samples = 0;
 };
 
 struct Comparison {

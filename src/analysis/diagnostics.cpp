@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/machine_speed.hpp"
 #include "stats/modes.hpp"
 #include "stats/summary.hpp"
 #include "stats/trend.hpp"
@@ -164,8 +165,8 @@ void check_resolution(BenchmarkResult& result, const ClockFacts& clock) {
                                            duration(clock.resolution_ns))));
 }
 
-void check_unstable(BenchmarkResult& result) {
-  if (result.samples.size() < kMinSamplesForShape) return;
+void check_unstable(BenchmarkResult& result, const std::vector<double>& times) {
+  if (times.size() < kMinSamplesForShape) return;
   const double mdape = result.estimates.mdape;
   if (mdape < kUnstableMdape) return;
   add(result, code::unstable,
@@ -210,12 +211,15 @@ void check_setup(BenchmarkResult& result) {
 
 void diagnose(BenchmarkResult& result, const ClockFacts& clock) {
   if (result.samples.empty()) return;
-  const std::vector<double> times = result.per_iteration_ns();
+  // The shape of the times is read from the samples taken at one machine speed: a machine that
+  // slowed down for a second is not a benchmark that drifts, has two modes or is unstable (the
+  // run's machine_speed warning says it once). Memory is read from every sample.
+  const std::vector<double> times = steady_samples(result).steady.per_iteration_ns();
   check_resolution(result, clock);
   check_drift(result, times);
   check_memory_growth(result);
   check_cold_start(result, times);
-  check_unstable(result);
+  check_unstable(result, times);
   check_modes(result, times);
   check_setup(result);
 }

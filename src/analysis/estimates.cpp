@@ -1,5 +1,7 @@
 #include "analysis/estimates.hpp"
 
+#include "analysis/machine_speed.hpp"
+
 #include <cmath>
 
 #include "stats/intervals.hpp"
@@ -9,7 +11,10 @@ namespace benchkit::analysis {
 
 void compute_estimates(BenchmarkResult& result) {
   Estimates estimates;
-  const std::vector<double> times = result.per_iteration_ns();
+  // Only the samples taken while the machine ran at its usual speed (analysis/machine_speed.hpp).
+  const SteadySelection selection = steady_samples(result);
+  estimates.slow_samples = selection.slow;
+  const std::vector<double> times = selection.steady.per_iteration_ns();
   if (times.empty()) {
     result.estimates = estimates;
     return;

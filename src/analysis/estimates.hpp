@@ -6,9 +6,11 @@
 namespace benchkit::analysis {
 
 // Fills `result.estimates` from `result.samples` (per-iteration times after overhead
-// subtraction): median with its distribution-free 95% CI, mean with a normal-theory 95% CI,
-// min, max, stddev, MAD, IQR, MdAPE, Tukey outlier counts, outlier variance, and throughput at
-// the median when bytes or items per iteration are set. No samples: estimates stay zero.
+// subtraction), leaving out the samples taken while the machine ran slow (machine_speed.hpp;
+// Estimates::slow_samples counts them): median with its distribution-free 95% CI, mean with a
+// normal-theory 95% CI, min, max, stddev, MAD, IQR, MdAPE, Tukey outlier counts, outlier variance,
+// and throughput at the median when bytes or items per iteration are set. No samples: estimates
+// stay zero.
 void compute_estimates(BenchmarkResult& result);
 
 // Recomputes the estimates of every benchmark in the run (for files that omit them).

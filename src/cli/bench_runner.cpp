@@ -9,6 +9,7 @@
 
 #include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
+#include "analysis/machine_speed.hpp"
 #include "benchkit_build_info.hpp"
 #include "clock/perf_counters.hpp"
 #include "system/checks.hpp"
@@ -136,6 +137,11 @@ RunResult run_instances(const RunSettings& settings, const std::vector<measure::
   probes.counters = counters.get();
   probes.memory = &measure::process_memory();
   probes.allocations = measure::allocation_reader();
+  std::unique_ptr<measure::SpeedProbe> speed;
+  if (!settings.engine.test_mode) {
+    speed = measure::make_reference_probe(*clock.clock);
+    probes.speed = speed.get();
+  }
 
   // Build facts come from the translation units that registered the benchmarks.
   std::set<std::string> unoptimised;
@@ -188,6 +194,7 @@ RunResult run_instances(const RunSettings& settings, const std::vector<measure::
     }
   }
   run.context.process_peak_rss_bytes = measure::process_memory().lifetime_peak_rss_bytes();
+  analysis::note_machine_speed(run);
   return run;
 }
 

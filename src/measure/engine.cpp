@@ -276,12 +276,20 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
   std::vector<double> sorted;
   sorted.reserve(settings_.min_samples * 2);
   const double overhead_per_sample = overhead_.per_sample_ns;
+  // The machine's speed just before and just after each sample; the slower reading is the
+  // sample's, so a change of speed during the sample marks it slow.
+  double probe_before = probes_.speed ? probes_.speed->read_ns() : 0.0;
   for (;;) {
     const std::int64_t batch_start = clock_.now_ns();
     const double elapsed = run_batch(iterations);
     result.untimed_ns +=
         std::max(0.0, static_cast<double>(clock_.now_ns() - batch_start) - elapsed);
     record(iterations, elapsed);
+    if (probes_.speed) {
+      const double probe_after = probes_.speed->read_ns();
+      result.samples.back().probe_ns = std::max(probe_before, probe_after);
+      probe_before = probe_after;
+    }
     const double n = static_cast<double>(iterations);
     const double time = std::max(0.0, elapsed - overhead_per_sample) / n;
     sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), time), time);

@@ -12,6 +12,7 @@
 #include "clock/clock.hpp"
 #include "clock/perf_counters.hpp"
 #include "measure/memory.hpp"
+#include "measure/speed_probe.hpp"
 
 namespace benchkit::measure {
 
@@ -46,6 +47,8 @@ struct Probes {
   clock::CounterGroup* counters = nullptr;
   ProcessMemory* memory = nullptr;
   AllocationReader allocations = nullptr;
+  // Read before the first sample and after each one: Sample::probe_ns.
+  SpeedProbe* speed = nullptr;
 };
 
 // The fixed cost of one timed region (two clock reads and the calls around them), which the

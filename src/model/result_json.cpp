@@ -85,6 +85,7 @@ ordered_json benchmark_json(const BenchmarkResult& b) {
     ordered_json sample{{"iters", s.iters}, {"ns", s.ns}};
     if (s.process != 0) sample["process"] = s.process;
     if (s.round) sample["round"] = *s.round;
+    if (s.probe_ns) sample["probe_ns"] = *s.probe_ns;
     if (!s.counters.empty()) sample["counters"] = s.counters;
     if (s.resources) sample["resources"] = resources_json(*s.resources);
     samples.push_back(std::move(sample));
@@ -118,6 +119,7 @@ ordered_json benchmark_json(const BenchmarkResult& b) {
                            {"variance_share", e.outlier_variance}};
   if (e.bytes_per_second) estimates["bytes_per_second"] = *e.bytes_per_second;
   if (e.items_per_second) estimates["items_per_second"] = *e.items_per_second;
+  if (e.slow_samples > 0) estimates["slow_samples"] = e.slow_samples;
   j["estimates"] = std::move(estimates);
   ordered_json diagnostics = ordered_json::array();
   for (const Diagnostic& d : b.diagnostics) {
@@ -357,6 +359,10 @@ struct Reader {
       if (member(s, "round"))
         sample.round = static_cast<std::uint32_t>(count(s, "round", here, true));
       if (const ordered_json* r = member(s, "resources")) sample.resources = resources(*r, here);
+      if (member(s, "probe_ns")) {
+        sample.probe_ns = number(s, "probe_ns", here, true);
+        if (!(*sample.probe_ns > 0)) fail(here + ".probe_ns", "must be a positive number");
+      }
       b.samples.push_back(std::move(sample));
     }
     if (member(j, "bytes_per_iteration")) {
@@ -411,6 +417,7 @@ struct Reader {
       if (member(*e, "bytes_per_second")) {
         out.bytes_per_second = number(*e, "bytes_per_second", here, true);
       }
+      out.slow_samples = count(*e, "slow_samples", here, false);
       if (member(*e, "items_per_second")) {
         out.items_per_second = number(*e, "items_per_second", here, true);
       }

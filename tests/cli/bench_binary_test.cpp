@@ -68,6 +68,12 @@ TEST(BenchBinary, WritesAValidResultFileWithItsContext) {
     EXPECT_LE(benchmark.estimates.median.lower, benchmark.estimates.median.value);
     EXPECT_GE(benchmark.estimates.median.upper, benchmark.estimates.median.value);
     EXPECT_TRUE(benchmark.memory.peak_rss_bytes.has_value());
+    // Every sample records the machine's speed around it (the reference loop's time).
+    for (const Sample& sample : benchmark.samples) {
+      ASSERT_TRUE(sample.probe_ns.has_value()) << benchmark.name;
+      EXPECT_GT(*sample.probe_ns, 0.0);
+    }
+    EXPECT_LE(benchmark.estimates.slow_samples, benchmark.samples.size());
   }
   EXPECT_EQ(run.benchmarks[0].params.at("amount"), "1");
   EXPECT_TRUE(run.benchmarks[2].estimates.bytes_per_second.has_value());

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -302,6 +303,71 @@ TEST(Engine, WarmUpRunsTheCodeBeforeSampling) {
       engine.measure("warm", [&](Bencher& b) { b.iter([&] { clock.advance(1000); }); });
   EXPECT_GE(result.warm_up_ns, 50'000'000.0 * 0.9);
   EXPECT_GT(result.warm_up_iters, 0u);
+}
+
+}  // namespace
+}  // namespace benchkit::measure
+
+namespace benchkit::measure {
+namespace {
+
+// Reads scripted values, one per call, and counts the calls.
+class ScriptedProbe final : public SpeedProbe {
+ public:
+  explicit ScriptedProbe(std::vector<double> script) : script_(std::move(script)) {}
+  double read_ns() override {
+    const double value = script_[std::min(calls, script_.size() - 1)];
+    ++calls;
+    return value;
+  }
+  std::size_t calls = 0;
+
+ private:
+  std::vector<double> script_;
+};
+
+TEST(EngineSpeedProbe, EachSampleCarriesTheSlowerReadingAroundIt) {
+  FakeClock clock;
+  Settings settings;
+  settings.min_samples = 30;
+  settings.max_samples = 30;
+  // Reading k is taken before sample k and after sample k-1: sample k gets max(k, k+1).
+  std::vector<double> script;
+  for (int k = 0; k <= 30; ++k) script.push_back(k == 10 ? 5000.0 : 2000.0 + k);
+  ScriptedProbe probe(script);
+  Probes probes;
+  probes.speed = &probe;
+  Engine engine(clock, one_ns_clock(), Overhead{}, settings, probes);
+  const BenchmarkResult result =
+      engine.measure("probed", [&](Bencher& b) { b.iter([&] { clock.advance(100); }); });
+  ASSERT_EQ(result.samples.size(), 30u);
+  EXPECT_EQ(probe.calls, 31u);
+  for (std::size_t k = 0; k < 30; ++k) {
+    ASSERT_TRUE(result.samples[k].probe_ns.has_value());
+    const double expected = (k == 9 || k == 10) ? 5000.0 : 2000.0 + static_cast<double>(k + 1);
+    EXPECT_DOUBLE_EQ(*result.samples[k].probe_ns, expected) << "sample " << k;
+  }
+}
+
+TEST(EngineSpeedProbe, WithoutAProbeSamplesHaveNoReading) {
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  const BenchmarkResult result =
+      engine.measure("plain", [&](Bencher& b) { b.iter([&] { clock.advance(100); }); });
+  ASSERT_FALSE(result.samples.empty());
+  EXPECT_FALSE(result.samples.front().probe_ns.has_value());
+}
+
+TEST(EngineSpeedProbe, TheReferenceLoopTakesATimeOnTheRealClock) {
+  auto probe = make_reference_probe(clock::steady_clock());
+  // Sorting 256 integers takes over 2,000 comparisons: far above 100 ns on any CPU, and far
+  // below a second on any machine that runs the tests (loose bounds: the machine is shared).
+  for (int i = 0; i < 3; ++i) {
+    const double reading = probe->read_ns();
+    EXPECT_TRUE(std::isfinite(reading));
+    EXPECT_GT(reading, 100.0);
+    EXPECT_LT(reading, 1e9);
+  }
 }
 
 }  // namespace

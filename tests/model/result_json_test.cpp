@@ -63,6 +63,29 @@ TEST(ResultJson, RoundTripsResourcesAndFailuresOfCommands) {
   EXPECT_EQ(to_json(parsed->run), to_json(run));
 }
 
+TEST(ResultJson, RoundTripsMachineSpeedReadingsAndTheSlowSampleCount) {
+  RunResult run;
+  BenchmarkResult b;
+  b.name = "sort";
+  Sample fast;
+  fast.iters = 10;
+  fast.ns = 1000;
+  fast.probe_ns = 1800.5;
+  Sample unread;
+  unread.iters = 10;
+  unread.ns = 1100;
+  b.samples = {fast, unread};
+  b.estimates.slow_samples = 7;
+  run.benchmarks.push_back(b);
+  auto parsed = from_json(to_json(run), "memory");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  const BenchmarkResult& back = parsed->run.benchmarks.at(0);
+  EXPECT_EQ(back.samples[0].probe_ns, std::optional<double>(1800.5));
+  EXPECT_FALSE(back.samples[1].probe_ns.has_value());
+  EXPECT_EQ(back.estimates.slow_samples, 7u);
+  EXPECT_EQ(to_json(parsed->run), to_json(run));
+}
+
 TEST(ResultJson, TheSmallestValidDocumentGetsItsEstimatesRecomputed) {
   const std::string minimal = R"({"schema": "benchkit/result", "version": 1,
     "benchmarks": [{"name": "external", "samples": [{"iters": 10, "ns": 1000},
@@ -121,6 +144,11 @@ INSTANTIATE_TEST_SUITE_P(
                  R"({"schema": "benchkit/result", "version": 1,
                      "benchmarks": [{"name": "a", "samples": [{"iters": 1, "ns": -5}]}]})",
                  "non-negative"},
+        BadInput{"zero probe",
+                 R"({"schema": "benchkit/result", "version": 1,
+                     "benchmarks": [{"name": "a", "samples": [{"iters": 1, "ns": 5,
+                                                               "probe_ns": 0}]}]})",
+                 "samples[0].probe_ns: must be a positive number"},
         BadInput{"no name",
                  R"({"schema": "benchkit/result", "version": 1, "benchmarks": [{"samples": []}]})",
                  "benchmarks[0].name: missing"},

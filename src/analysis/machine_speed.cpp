@@ -1,0 +1,125 @@
+#include "analysis/machine_speed.hpp"
+
+#include "analysis/diagnostics.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace benchkit::analysis {
+
+std::optional<double> probe_level(const BenchmarkResult& result) {
+  std::vector<double> readings;
+  for (const Sample& sample : result.samples) {
+    if (sample.probe_ns) readings.push_back(*sample.probe_ns);
+  }
+  if (readings.empty()) return std::nullopt;
+  std::sort(readings.begin(), readings.end());
+  if (readings.size() < kMinSteadySamples) return readings.front();
+  // The fastest reading with kMinSteadySamples readings within kSlowProbeFactor of it: a speed
+  // the machine kept for a while, not a passing moment.
+  for (std::size_t i = 0; i + kMinSteadySamples <= readings.size(); ++i) {
+    if (readings[i + kMinSteadySamples - 1] <= readings[i] * kSlowProbeFactor) return readings[i];
+  }
+  return readings.front();
+}
+
+SteadySelection steady_samples(const BenchmarkResult& result, double level) {
+  SteadySelection selection;
+  selection.level = level;
+  selection.steady = result;
+  selection.steady.samples.clear();
+  const double cutoff = level * kSlowProbeFactor;
+  for (const Sample& sample : result.samples) {
+    if (sample.probe_ns && level > 0.0 && *sample.probe_ns > cutoff) {
+      ++selection.slow;
+      selection.slowest = std::max(selection.slowest, *sample.probe_ns / level);
+      continue;
+    }
+    selection.steady.samples.push_back(sample);
+  }
+  return selection;
+}
+
+SteadySelection steady_samples(const BenchmarkResult& result) {
+  const std::optional<double> level = probe_level(result);
+  if (level) {
+    SteadySelection selection = steady_samples(result, *level);
+    if (selection.steady.samples.size() >= kMinSteadySamples || selection.slow == 0) {
+      return selection;
+    }
+  }
+  SteadySelection everything;
+  everything.steady = result;
+  everything.level = level.value_or(0.0);
+  return everything;
+}
+
+std::optional<double> run_probe_level(const RunResult& run) {
+  std::optional<double> fastest;
+  for (const BenchmarkResult& benchmark : run.benchmarks) {
+    const std::optional<double> level = probe_level(benchmark);
+    if (level && (!fastest || *level < *fastest)) fastest = level;
+  }
+  return fastest;
+}
+
+void note_machine_speed(RunResult& run) {
+  auto drop = [](std::vector<Diagnostic>& list, const char* code) {
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](const Diagnostic& d) { return d.code == code; }),
+               list.end());
+  };
+  drop(run.context.warnings, code::machine_speed);
+  const std::optional<double> run_level = run_probe_level(run);
+  if (!run_level) return;
+  std::size_t total = 0;
+  std::size_t slow = 0;
+  double slowest = 1.0;
+  std::vector<std::string> all_slow;  // benchmarks measured only while the machine ran slow
+  for (BenchmarkResult& benchmark : run.benchmarks) {
+    const std::optional<double> level = probe_level(benchmark);
+    if (!level) continue;
+    total += benchmark.samples.size();
+    slow += benchmark.estimates.slow_samples;
+    const SteadySelection selection = steady_samples(benchmark);
+    if (selection.slow > 0) slowest = std::max(slowest, selection.slowest);
+    const double ratio = *level / *run_level;
+    if (ratio <= kSlowProbeFactor) continue;
+    slowest = std::max(slowest, ratio);
+    all_slow.push_back(fmt::format("{} ({:.2f}×)", benchmark.name, ratio));
+    // Its shape is the slow machine's: spread, modes and trends of a neighbour's load say
+    // nothing about the benchmark, so those flags are withheld (the warning below says so).
+    for (const char* shape : {code::unstable, code::multimodal, code::drift})
+      drop(benchmark.diagnostics, shape);
+  }
+  if (slow == 0 && all_slow.empty()) return;
+  std::string text = fmt::format(
+      "the machine ran slow during {} of {} samples ({:.0f}%): a reference loop timed between "
+      "samples took up to {:.1f}× its fastest time (another program, or a neighbour on the same "
+      "physical core of a virtual machine). Those samples stay in the results but are left out "
+      "of medians, diagnostics and comparisons (docs/verdicts.md, \"Machine speed\")",
+      slow, total,
+      100.0 * static_cast<double>(slow) / static_cast<double>(std::max<std::size_t>(1, total)),
+      slowest);
+  if (!all_slow.empty()) {
+    constexpr std::size_t kNamed = 5;
+    std::string names;
+    for (std::size_t i = 0; i < std::min(kNamed, all_slow.size()); ++i) {
+      names += (i > 0 ? ", " : "") + all_slow[i];
+    }
+    if (all_slow.size() > kNamed) names += fmt::format(" and {} more", all_slow.size() - kNamed);
+    text += fmt::format(
+        ". {} {} measured only while it ran slow ({}): {} likely too high and {} "
+        "unstable/multimodal/drift flags are withheld; run again when the machine is quiet, or "
+        "raise --time-budget so that each benchmark spans a fast period",
+        all_slow.size(), all_slow.size() == 1 ? "benchmark was" : "benchmarks were", names,
+        all_slow.size() == 1 ? "its median is" : "their medians are",
+        all_slow.size() == 1 ? "its" : "their");
+  }
+  run.context.warnings.push_back(Diagnostic{code::machine_speed, "warning", std::move(text)});
+}
+
+}  // namespace benchkit::analysis
