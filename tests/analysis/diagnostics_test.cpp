@@ -106,6 +106,26 @@ TEST(Diagnostics, MultimodalForTwoStates) {
   EXPECT_THAT(codes(result), ::testing::Contains("multimodal"));
 }
 
+TEST(Diagnostics, AFewSlowSamplesAreNotAState) {
+  // 3 of 30 samples 20% slower (an interrupt or a neighbour's burst, as seen on the examples):
+  // a bump in the density, not a performance state of the code.
+  std::vector<double> times = noisy(27, 500, 0.01, 21);
+  const std::vector<double> spikes = noisy(3, 600, 0.01, 22);
+  times.insert(times.begin() + 10, spikes.begin(), spikes.end());
+  BenchmarkResult result = from_times(times);
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("multimodal")));
+
+  // 9 of 30 (30%) is a state.
+  std::vector<double> states = noisy(21, 500, 0.01, 23);
+  const std::vector<double> slow = noisy(9, 600, 0.01, 24);
+  states.insert(states.end(), slow.begin(), slow.end());
+  std::shuffle(states.begin(), states.end(), std::mt19937(2));
+  BenchmarkResult two = from_times(states);
+  diagnose(two, kClock);
+  EXPECT_THAT(codes(two), ::testing::Contains("multimodal"));
+}
+
 TEST(Diagnostics, SlowSetupWhenInputsCostMoreThanTheWork) {
   BenchmarkResult result = from_times(noisy(30, 500, 0.01, 10));
   result.untimed_ns = 2e9;  // 2 s making inputs for 15 ms of measured work
