@@ -38,18 +38,6 @@ const char* to_string(Verdict verdict) {
   return "inconclusive";
 }
 
-const char* to_string(SpeedHandling handling) {
-  switch (handling) {
-    case SpeedHandling::adjust:
-      return "adjust";
-    case SpeedHandling::cut:
-      return "cut";
-    case SpeedHandling::ignore:
-      return "ignore";
-  }
-  return "adjust";
-}
-
 const char* to_string(Design design) {
   switch (design) {
     case Design::independent:
@@ -310,39 +298,17 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
       comparison.benchmarks.push_back(std::move(out));
       continue;
     }
-    // The machine's speed (machine_speed.hpp): both sides brought to the faster of the two
-    // levels. Runs on different CPU models keep their own levels (the loop's time differs).
-    const std::optional<double> base_level = probe_level(base);
-    const std::optional<double> cand_level = probe_level(cand);
-    const bool comparable_levels =
-        base_level && cand_level && baseline.context.cpu_model == candidate.context.cpu_model;
+    // Both sides at one machine speed: the samples within kSlowProbeFactor of the faster of the
+    // two levels. Runs on different CPU models keep their own levels (the loop's time differs).
     SteadySelection base_steady{base, 0, 0.0, 1.0};
     SteadySelection cand_steady{cand, 0, 0.0, 1.0};
     double speed_gap = 1.0;  // how much slower one side's machine was throughout, when it was
-    bool adjusted = false;
-    if (settings.machine_speed == SpeedHandling::adjust && comparable_levels) {
-      const double level = std::min(*base_level, *cand_level);
-      const std::optional<double> base_power = speed_sensitivity(base);
-      const std::optional<double> cand_power = speed_sensitivity(cand);
-      // A side that never ran at the shared speed is adjusted only with its own sensitivity.
-      const bool base_ok = *base_level <= level * kSlowProbeFactor || base_power;
-      const bool cand_ok = *cand_level <= level * kSlowProbeFactor || cand_power;
-      if ((base_power || cand_power) && base_ok && cand_ok) {
-        const double base_b = base_power ? *base_power : *cand_power;
-        const double cand_b = cand_power ? *cand_power : *base_power;
-        base_steady = SteadySelection{at_level(base, level, base_b), 0, level, 1.0};
-        cand_steady = SteadySelection{at_level(cand, level, cand_b), 0, level, 1.0};
-        base_steady.slow = steady_samples(base, level).slow;
-        cand_steady.slow = steady_samples(cand, level).slow;
-        out.speed_handling = SpeedHandling::adjust;
-        out.speed_power = 0.5 * (base_b + cand_b);
-        adjusted = true;
-      }
-    }
-    if (!adjusted && settings.machine_speed != SpeedHandling::ignore) {
+    if (!settings.all_samples) {
       base_steady = steady_samples(base);
       cand_steady = steady_samples(cand);
-      if (comparable_levels) {
+      const std::optional<double> base_level = probe_level(base);
+      const std::optional<double> cand_level = probe_level(cand);
+      if (base_level && cand_level && baseline.context.cpu_model == candidate.context.cpu_model) {
         const double level = std::min(*base_level, *cand_level);
         SteadySelection base_cut = steady_samples(base, level);
         SteadySelection cand_cut = steady_samples(cand, level);
@@ -354,7 +320,6 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
           speed_gap = std::max(*base_level, *cand_level) / level;
         }
       }
-      if (base_level || cand_level) out.speed_handling = SpeedHandling::cut;
     }
     out.baseline_slow_samples = base_steady.slow;
     out.candidate_slow_samples = cand_steady.slow;

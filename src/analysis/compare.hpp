@@ -15,15 +15,6 @@ const char* to_string(Verdict verdict);
 
 enum class Adjustment { holm, benjamini_hochberg, none };
 
-// adjust: scale every sample to the shared machine speed with the benchmark's measured
-//   sensitivity to it (speed_sensitivity), so that no sample is lost; when no process saw two
-//   speeds, or one side never saw the shared speed, fall back to cut.
-// cut: keep only the samples taken at the shared speed (the faster of the two levels); a side
-//   measured only while the machine ran slow keeps its own and widens the interval.
-// ignore: compare every sample as it is.
-enum class SpeedHandling { adjust, cut, ignore };
-const char* to_string(SpeedHandling handling);
-
 struct CompareSettings {
   // ±2% noise threshold: below it a change is not worth a verdict on a shared machine.
   // Criterion's 1% gives false regressions in practice (mozilla/neqo raised it to 3%);
@@ -34,8 +25,9 @@ struct CompareSettings {
   // Holm controls the chance of any false alarm in the suite, under any dependence.
   Adjustment adjustment = Adjustment::holm;
   double power = 0.8;  // for the minimum detectable change
-  // What to do with the samples taken while the machine ran slow (machine_speed.hpp).
-  SpeedHandling machine_speed = SpeedHandling::adjust;
+  // Compare every sample, including those taken while the machine ran slow (machine_speed.hpp).
+  // By default both sides are cut at the same machine speed: the faster level of the two runs.
+  bool all_samples = false;
 };
 
 // How the two sides were compared, chosen from the shape of the data.
@@ -65,12 +57,9 @@ struct BenchmarkComparison {
   std::optional<double> throughput_change;
   std::string note;  // why inconclusive, and what would sharpen the answer
   std::vector<std::string> candidate_diagnostics;
-  // Samples of each side taken while the machine ran slow, and what was done with them: scaled
-  // with `speed_power` (adjust) or left out (cut).
+  // Samples of each side left out because the machine ran slow while they were taken.
   std::size_t baseline_slow_samples = 0;
   std::size_t candidate_slow_samples = 0;
-  std::optional<SpeedHandling> speed_handling;
-  std::optional<double> speed_power;
 };
 
 struct Comparison {

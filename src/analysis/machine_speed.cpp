@@ -5,8 +5,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -57,60 +55,6 @@ SteadySelection steady_samples(const BenchmarkResult& result) {
   everything.steady = result;
   everything.level = level.value_or(0.0);
   return everything;
-}
-
-namespace {
-
-double median_of(std::vector<double> values) {
-  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-  std::nth_element(values.begin(), middle, values.end());
-  if (values.size() % 2 == 1) return *middle;
-  return 0.5 * (*middle + *std::max_element(values.begin(), middle));
-}
-
-}  // namespace
-
-std::optional<double> speed_sensitivity(const BenchmarkResult& result) {
-  constexpr std::size_t kPerSpeed = 3;
-  std::map<std::uint32_t, BenchmarkResult> processes;
-  for (const Sample& sample : result.samples) {
-    if (!sample.probe_ns || sample.ns <= 0.0) continue;
-    BenchmarkResult& process = processes[sample.process];
-    process.overhead_ns_per_sample = result.overhead_ns_per_sample;
-    process.samples.push_back(sample);
-  }
-  std::vector<double> powers;
-  for (const auto& [index, process] : processes) {
-    const std::optional<double> level = probe_level(process);
-    if (!level) continue;
-    const std::vector<double> times = process.per_iteration_ns();
-    std::vector<double> fast_time, fast_probe, slow_time, slow_probe;
-    for (std::size_t i = 0; i < times.size(); ++i) {
-      if (times[i] <= 0.0) continue;
-      const double probe = *process.samples[i].probe_ns;
-      const bool slow = probe > *level * kSlowProbeFactor;
-      (slow ? slow_time : fast_time).push_back(std::log(times[i]));
-      (slow ? slow_probe : fast_probe).push_back(std::log(probe));
-    }
-    if (fast_time.size() < kPerSpeed || slow_time.size() < kPerSpeed) continue;
-    const double probe_gap = median_of(slow_probe) - median_of(fast_probe);
-    if (probe_gap < std::log(kSlowProbeFactor)) continue;
-    powers.push_back((median_of(slow_time) - median_of(fast_time)) / probe_gap);
-  }
-  if (powers.empty()) return std::nullopt;
-  return std::clamp(median_of(powers), 0.0, 3.0);
-}
-
-BenchmarkResult at_level(const BenchmarkResult& result, double level, double power) {
-  BenchmarkResult adjusted = result;
-  for (Sample& sample : adjusted.samples) {
-    if (sample.probe_ns && *sample.probe_ns > 0.0) {
-      // The overhead subtracted later is the clock's, not the machine's: scale the rest.
-      const double overhead = std::min(sample.ns, result.overhead_ns_per_sample);
-      sample.ns = overhead + (sample.ns - overhead) * std::pow(level / *sample.probe_ns, power);
-    }
-  }
-  return adjusted;
 }
 
 std::optional<double> run_probe_level(const RunResult& run) {

@@ -41,21 +41,6 @@ SteadySelection steady_samples(const BenchmarkResult& result, double level);
 // is kept (slow = 0): too few to describe anything alone.
 SteadySelection steady_samples(const BenchmarkResult& result);
 
-// How strongly a benchmark's time follows the machine's speed: the power b in
-// time ∝ reading^b. Estimated within each process that saw two speeds (at least 3 samples at
-// its level and 3 more than kSlowProbeFactor above it): the difference of the median log times
-// of the two groups over the difference of their median log readings; the median over such
-// processes, clipped to [0, 3]. Within a process, so that what differs between processes (memory
-// layout) does not enter. None when no process saw two speeds. On the development VM: sorting
-// about 1.0, allocation 1.4, an L2-sized sum 1.5, a chain of multiplications 0.0
-// (bench/verdicts/speed_trace).
-std::optional<double> speed_sensitivity(const BenchmarkResult& result);
-
-// A copy in which every sample with a reading is scaled to the time it would have taken at
-// `level`: ns × (level / probe_ns)^power. Samples at the level are unchanged; samples without
-// a reading too.
-BenchmarkResult at_level(const BenchmarkResult& result, double level, double power);
-
 // The fastest level among the benchmarks of a run (none without readings).
 std::optional<double> run_probe_level(const RunResult& run);
 

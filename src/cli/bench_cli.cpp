@@ -53,7 +53,7 @@ struct Flags {
   std::string baseline;
   std::string baseline_file;
   double noise_threshold = 0.02;
-  std::string machine_speed = "adjust";
+  bool all_samples = false;
   std::string adjustment = "holm";
   bool fail_on_regression = false;
   bool no_machine_warnings = false;
@@ -261,7 +261,7 @@ int run_main(int argc, char** argv) {
   app.add_option("--baseline-file", flags.baseline_file,
                  "Compare this run against a result file (any --out of a bench binary)")
       ->excludes(baseline_option);
-  cli::add_comparison_flags(app, flags.noise_threshold, flags.adjustment, &flags.machine_speed);
+  cli::add_comparison_flags(app, flags.noise_threshold, flags.adjustment, &flags.all_samples);
   app.add_flag("--no-machine-warnings", flags.no_machine_warnings,
                "Do not warn about the machine (frequency scaling, turbo, load, virtual machine); "
                "BENCHKIT_NO_MACHINE_WARNINGS=1 does the same");
@@ -465,7 +465,7 @@ int run_main(int argc, char** argv) {
   if (baseline) {
     comparison = analysis::compare(
         *baseline, run,
-        cli::comparison_settings(flags.noise_threshold, flags.adjustment, flags.machine_speed));
+        cli::comparison_settings(flags.noise_threshold, flags.adjustment, flags.all_samples));
     comparison->context_warning = cli::context_differences(baseline->context, run.context);
   }
   // stdout carries one document: with a baseline and a machine format (json, csv, markdown)

@@ -38,12 +38,11 @@ const std::string& tool_command_line();
 CommandRunner add_noise_command(CLI::App& app);
 
 // --noise-threshold and --adjust, shared by `compare` and the bench binary.
-// `machine_speed` (when given) adds --machine-speed adjust|cut|ignore: what to do with the
-// samples taken while the machine ran slow (micro benchmarks).
+// `all_samples` (when given) adds --all-samples: keep the samples taken while the machine ran slow.
 void add_comparison_flags(CLI::App& command, double& noise_threshold, std::string& adjustment,
-                          std::string* machine_speed = nullptr);
+                          bool* all_samples = nullptr);
 analysis::CompareSettings comparison_settings(double noise_threshold, const std::string& adjustment,
-                                              const std::string& machine_speed = "adjust");
+                                              bool all_samples = false);
 
 // Prints `text` on stdout, or writes it atomically to `out` when that is not empty. Returns the
 // exit status: 0, or 2 (after saying why) when the file cannot be written.

@@ -22,12 +22,12 @@ struct CompareOptions {
   double noise_threshold = 0.02;
   std::string adjustment = "holm";
   bool fail_on_regression = false;
-  std::string machine_speed = "adjust";
+  bool all_samples = false;
 };
 }  // namespace
 
 void add_comparison_flags(CLI::App& command, double& noise_threshold, std::string& adjustment,
-                          std::string* machine_speed) {
+                          bool* all_samples) {
   command
       .add_option("--noise-threshold", noise_threshold,
                   "Changes within ±this fraction are 'unchanged' (default 0.02 = ±2%)")
@@ -37,23 +37,18 @@ void add_comparison_flags(CLI::App& command, double& noise_threshold, std::strin
                   "Correction of p-values across the benchmarks: holm (default), bh "
                   "(Benjamini-Hochberg) or none")
       ->check(CLI::IsMember({"holm", "bh", "none"}));
-  if (machine_speed) {
-    command
-        .add_option("--machine-speed", *machine_speed,
-                    "Samples taken while the machine ran slow (read from a reference loop timed "
-                    "between samples): adjust (default) scales them to the shared speed with the "
-                    "benchmark's measured sensitivity, cut leaves them out, ignore compares every "
-                    "sample as it is (docs/verdicts.md)")
-        ->check(CLI::IsMember({"adjust", "cut", "ignore"}));
+  if (all_samples) {
+    command.add_flag("--all-samples", *all_samples,
+                     "Compare every sample, also those taken while the machine ran slow (by "
+                     "default both sides are cut at one machine speed, read from a reference "
+                     "loop timed between samples; docs/verdicts.md)");
   }
 }
 
 analysis::CompareSettings comparison_settings(double noise_threshold, const std::string& adjustment,
-                                              const std::string& machine_speed) {
+                                              bool all_samples) {
   analysis::CompareSettings settings;
-  settings.machine_speed = machine_speed == "cut"      ? analysis::SpeedHandling::cut
-                           : machine_speed == "ignore" ? analysis::SpeedHandling::ignore
-                                                       : analysis::SpeedHandling::adjust;
+  settings.all_samples = all_samples;
   settings.noise_threshold = noise_threshold;
   settings.adjustment = adjustment == "bh"     ? analysis::Adjustment::benjamini_hochberg
                         : adjustment == "none" ? analysis::Adjustment::none
@@ -77,7 +72,7 @@ CommandRunner add_compare_command(CLI::App& app) {
       ->check(CLI::IsMember({"console", "markdown", "md", "json", "csv"}));
   command->add_option("--out", options->out, "Write to this file instead of stdout");
   add_comparison_flags(*command, options->noise_threshold, options->adjustment,
-                       &options->machine_speed);
+                       &options->all_samples);
   command->add_flag("--fail-on-regression", options->fail_on_regression,
                     "Exit with status 1 when any benchmark regressed (for CI)");
   return [command, options]() -> int {
@@ -94,7 +89,7 @@ CommandRunner add_compare_command(CLI::App& app) {
     }
     analysis::Comparison comparison = analysis::compare(
         *base, *candidate,
-        comparison_settings(options->noise_threshold, options->adjustment, options->machine_speed));
+        comparison_settings(options->noise_threshold, options->adjustment, options->all_samples));
     comparison.context_warning = context_differences(base->context, candidate->context);
     const auto format = report::parse_format(options->format).value();
     if (const int status =

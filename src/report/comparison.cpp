@@ -176,12 +176,9 @@ std::string json(const analysis::Comparison& comparison) {
         item["minimum_detectable_change"] = *c.minimum_detectable_change;
       }
       if (c.throughput_change) item["throughput_change"] = *c.throughput_change;
-      if (c.speed_handling) {
-        item["machine_speed"] = {
-            {"handling", to_string(*c.speed_handling)},
-            {"slow_samples",
-             {{"baseline", c.baseline_slow_samples}, {"new", c.candidate_slow_samples}}}};
-        if (c.speed_power) item["machine_speed"]["power"] = *c.speed_power;
+      if (c.baseline_slow_samples + c.candidate_slow_samples > 0) {
+        item["slow_samples_left_out"] = {{"baseline", c.baseline_slow_samples},
+                                         {"new", c.candidate_slow_samples}};
       }
     }
     if (!c.note.empty()) item["note"] = c.note;

@@ -3,7 +3,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -179,7 +178,7 @@ TEST(MachineSpeedCompare, AnUnchangedBenchmarkIsNotARegressionBecauseTheMachineS
   EXPECT_EQ(steady.candidate_slow_samples, 60u);
   // Reading every sample, the same files give a false regression.
   CompareSettings all;
-  all.machine_speed = SpeedHandling::ignore;
+  all.all_samples = true;
   EXPECT_EQ(only(compare(base, cand, all)).verdict, Verdict::regressed);
 }
 
@@ -203,7 +202,7 @@ TEST(MachineSpeedCompare, ASideMeasuredOnlyWhileSlowWidensTheInterval) {
   EXPECT_LT(c.ratio_lower, 1.0 / 1.5 * 1.05);
   EXPECT_GT(c.ratio_upper, 1.05);
   CompareSettings all;
-  all.machine_speed = SpeedHandling::ignore;
+  all.all_samples = true;
   EXPECT_EQ(only(compare(base, cand, all)).verdict, Verdict::improved);
 }
 
@@ -213,79 +212,6 @@ TEST(MachineSpeedCompare, AChangeFarBeyondTheMachinesPartIsStillAVerdict) {
   const RunResult base = run_of({switching("b", 100.0, slow_between(60, 0, 60), 17)});
   const RunResult cand = run_of({switching("b", 500.0, slow_between(60, 0, 0), 18)});
   EXPECT_EQ(only(compare(base, cand)).verdict, Verdict::regressed);
-}
-
-TEST(MachineSpeed, SensitivityIsThePowerOfTheReadingsRatioSeenInTheTimes) {
-  // Readings 1.6× slower and times 1.5× slower: power log 1.5 / log 1.6 = 0.86.
-  const BenchmarkResult sensitive = switching("s", 100.0, slow_between(60, 20, 40), 31, 1.5);
-  ASSERT_TRUE(speed_sensitivity(sensitive).has_value());
-  EXPECT_NEAR(*speed_sensitivity(sensitive), std::log(1.5) / std::log(1.6), 0.05);
-  const BenchmarkResult insensitive = switching("i", 100.0, slow_between(60, 20, 40), 32, 1.0);
-  EXPECT_NEAR(*speed_sensitivity(insensitive), 0.0, 0.05);
-  // No process saw two speeds: nothing to estimate from.
-  EXPECT_FALSE(speed_sensitivity(switching("f", 100.0, slow_between(60, 0, 0), 33)).has_value());
-  // Scaling to the level brings the slow samples back: the median of all samples is the fast
-  // time again.
-  const BenchmarkResult back = at_level(sensitive, 2000.0, *speed_sensitivity(sensitive));
-  std::vector<double> times = back.per_iteration_ns();
-  std::sort(times.begin(), times.end());
-  EXPECT_NEAR(times[times.size() / 2], 100.0, 1.5);
-  EXPECT_LT(times.back(), 105.0);
-}
-
-// A run in `processes` fresh processes: process k ran at a speed `k_slow[k]` times slower
-// throughout (its readings and, by `slowdown`, its times), and switched to 1.6× slower for
-// samples 10-19 of 30.
-BenchmarkResult processes(const std::string& name, double fast_ns,
-                          const std::vector<double>& k_slow, double slowdown, unsigned seed) {
-  BenchmarkResult all;
-  all.name = name;
-  for (std::size_t k = 0; k < k_slow.size(); ++k) {
-    BenchmarkResult one = switching(name, fast_ns, slow_between(30, 10, 20), seed + k, slowdown,
-                                    static_cast<std::uint32_t>(k));
-    const double power = std::log(slowdown) / std::log(1.6);
-    for (Sample& sample : one.samples) {
-      *sample.probe_ns *= k_slow[k];
-      sample.ns *= std::pow(k_slow[k], power);
-      all.samples.push_back(sample);
-    }
-  }
-  compute_estimates(all);
-  return all;
-}
-
-TEST(MachineSpeedCompare, AdjustingKeepsEveryProcessOfACodeTheMachineDoesNotSlow) {
-  // A multiply chain (power 0): processes ran at speeds up to 1.3× apart, so cutting at the
-  // fastest speed would leave one or two processes a side. Adjusting keeps all six, and a 5%
-  // slow-down is found.
-  const std::vector<double> speeds_a{1.0, 1.3, 1.25, 1.2, 1.3, 1.15};
-  const std::vector<double> speeds_b{1.3, 1.0, 1.2, 1.3, 1.25, 1.2};
-  const RunResult base = run_of({processes("chain", 100.0, speeds_a, 1.0, 40)});
-  const RunResult cand = run_of({processes("chain", 105.0, speeds_b, 1.0, 50)});
-  const BenchmarkComparison c = only(compare(base, cand));
-  EXPECT_EQ(c.verdict, Verdict::regressed);
-  EXPECT_EQ(c.design, Design::processes);
-  ASSERT_TRUE(c.speed_handling.has_value());
-  EXPECT_EQ(*c.speed_handling, SpeedHandling::adjust);
-  ASSERT_TRUE(c.speed_power.has_value());
-  EXPECT_NEAR(*c.speed_power, 0.0, 0.1);
-}
-
-TEST(MachineSpeedCompare, AdjustingRemovesTheMachinesPartFromASensitiveCode) {
-  // Sorting (power 1): the same code, the new run's processes caught the machine slower. As
-  // they are, the times read as a regression; adjusted, they do not.
-  const std::vector<double> fast{1.0, 1.05, 1.0, 1.02, 1.0, 1.04};
-  const std::vector<double> slower{1.3, 1.35, 1.25, 1.3, 1.4, 1.3};
-  const RunResult base = run_of({processes("sort", 100.0, fast, 1.6, 60)});
-  const RunResult cand = run_of({processes("sort", 100.0, slower, 1.6, 70)});
-  const BenchmarkComparison adjusted = only(compare(base, cand));
-  EXPECT_NE(adjusted.verdict, Verdict::regressed);
-  EXPECT_NE(adjusted.verdict, Verdict::improved);
-  EXPECT_NEAR(adjusted.ratio, 1.0, 0.03);
-  EXPECT_EQ(adjusted.speed_handling, std::optional<SpeedHandling>(SpeedHandling::adjust));
-  CompareSettings ignore;
-  ignore.machine_speed = SpeedHandling::ignore;
-  EXPECT_EQ(only(compare(base, cand, ignore)).verdict, Verdict::regressed);
 }
 
 }  // namespace
