@@ -382,6 +382,20 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
         "sides with --processes 3 or more (the default when saving or comparing baselines)";
   }
 
+  std::size_t base_slow = 0;
+  std::size_t cand_slow = 0;
+  for (const BenchmarkComparison& c : comparison.benchmarks) {
+    base_slow += c.baseline_slow_samples;
+    cand_slow += c.candidate_slow_samples;
+  }
+  if (base_slow + cand_slow > 0) {
+    comparison.speed_note = fmt::format(
+        "the machine ran slow during {} of the baseline's samples and {} of the new run's (a "
+        "reference loop timed between samples ran over {:.2f}× its usual time); they were left "
+        "out, so both sides are compared at one machine speed (--all-samples keeps them)",
+        base_slow, cand_slow, kSlowProbeFactor);
+  }
+
   // Significance across the whole suite, then the verdicts.
   std::vector<double> p_values;
   for (std::size_t index : tested) p_values.push_back(comparison.benchmarks[index].p_value);

@@ -70,6 +70,8 @@ struct Comparison {
   // Set when a benchmark was compared from one process a side: what varies between runs is
   // then not in its interval.
   std::string design_warning;
+  // Set when samples taken while the machine ran slow were left out: how many on each side.
+  std::string speed_note;
   std::vector<BenchmarkComparison> benchmarks;  // regressions first, then by name
   std::size_t count(Verdict verdict) const;
   bool any_regression() const { return count(Verdict::regressed) > 0; }

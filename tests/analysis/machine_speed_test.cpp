@@ -173,9 +173,12 @@ TEST(MachineSpeedCompare, AnUnchangedBenchmarkIsNotARegressionBecauseTheMachineS
   // Same code; the new run caught the machine slow for 60% of its samples.
   const RunResult base = run_of({switching("b", 100.0, slow_between(100, 0, 0), 11)});
   const RunResult cand = run_of({switching("b", 100.0, slow_between(100, 20, 80), 12)});
-  const BenchmarkComparison steady = only(compare(base, cand));
+  const Comparison comparison = compare(base, cand);
+  const BenchmarkComparison steady = only(comparison);
   EXPECT_EQ(steady.verdict, Verdict::unchanged);
   EXPECT_EQ(steady.candidate_slow_samples, 60u);
+  EXPECT_THAT(comparison.speed_note,
+              HasSubstr("0 of the baseline's samples and 60 of the new run's"));
   // Reading every sample, the same files give a false regression.
   CompareSettings all;
   all.all_samples = true;
