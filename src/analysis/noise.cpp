@@ -7,7 +7,6 @@
 #include <map>
 #include <numeric>
 
-#include "analysis/machine_speed.hpp"
 #include "stats/distributions.hpp"
 #include "stats/summary.hpp"
 
@@ -20,10 +19,8 @@ constexpr std::size_t kSideCounts[] = {1, 2, 3, 5, 10, 15, 20, 25, 30};
 constexpr std::size_t kAlwaysShown = 5;
 
 // Times must be positive for ratios and logs, as in compare: a time of 0 (below the clock's
-// resolution) is floored at a thousandth of a nanosecond. Like compare, only the samples taken at
-// the benchmark's machine speed count (machine_speed.hpp); a process with none drops out.
-std::vector<double> process_medians(const BenchmarkResult& benchmark) {
-  const BenchmarkResult result = steady_samples(benchmark).steady;
+// resolution) is floored at a thousandth of a nanosecond.
+std::vector<double> process_medians(const BenchmarkResult& result) {
   std::map<std::uint32_t, std::vector<double>> groups;
   const std::vector<double> times = result.per_iteration_ns();
   for (std::size_t i = 0; i < times.size(); ++i) {
