@@ -2,28 +2,14 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 namespace benchkit::report {
 namespace {
 
-// Median of one resource over the runs that have it.
-std::optional<double> median_of(const BenchmarkResult& b,
-                                std::optional<double> (*pick)(const Resources&)) {
-  std::vector<double> values;
-  for (const Sample& s : b.samples) {
-    if (!s.resources) continue;
-    if (const auto v = pick(*s.resources)) values.push_back(*v);
-  }
-  if (values.empty()) return std::nullopt;
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
-}
-
 std::string cpu_cell(const BenchmarkResult& b) {
-  const auto user = median_of(b, [](const Resources& r) { return r.user_ns; });
-  const auto sys = median_of(b, [](const Resources& r) { return r.system_ns; });
+  const auto user =
+      median_over_samples(b, [](const Sample&, const Resources& r) { return r.user_ns; });
+  const auto sys =
+      median_over_samples(b, [](const Sample&, const Resources& r) { return r.system_ns; });
   if (!user && !sys) return "";
   return fmt::format("{} / {}", user ? format_duration(*user) : "?",
                      sys ? format_duration(*sys) : "?");
@@ -49,27 +35,11 @@ std::string render_command_table(const RunResult& run, Options options) {
          b.memory.peak_rss_bytes ? format_bytes(static_cast<double>(*b.memory.peak_rss_bytes)) : "",
          std::to_string(b.samples.size())});
   }
-  std::vector<std::size_t> widths(headers.size());
-  for (std::size_t c = 0; c < headers.size(); ++c) widths[c] = display_width(headers[c]);
-  for (const auto& row : rows) {
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      widths[c] = std::max(widths[c], display_width(row[c]));
-    }
-  }
-  std::string out;
-  auto emit = [&](const std::vector<std::string>& cells, bool header) {
-    std::string line;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      const bool right = c == 1 || c >= 5;
-      std::string cell = pad(cells[c], widths[c], right && !header);
-      if (options.color && !header && c == 1) cell = "\033[1m" + cell + "\033[0m";
-      line += (c == 0 ? "" : "  ") + cell;
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  };
-  emit(headers, true);
-  for (const auto& row : rows) emit(row, false);
+  // Numbers align right: the median and the columns from user / sys on.
+  const std::vector<bool> right = {false, true, false, false, false, true, true, true};
+  std::string out = render_table(headers, rows, right, "", [&](std::size_t c, std::string cell) {
+    return options.color && c == 1 ? "\033[1m" + cell + "\033[0m" : cell;
+  });
 
   std::string notes;
   for (const BenchmarkResult& b : run.benchmarks) {

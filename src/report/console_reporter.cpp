@@ -11,57 +11,6 @@
 namespace benchkit::report {
 namespace {
 
-// Columns padded to their widest cell, two spaces apart; `right` says which align right.
-// `style(row, column, cell)` may wrap a padded body cell in colour codes.
-template <class Style>
-std::string table(const std::vector<std::string>& headers,
-                  const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right,
-                  const std::string& indent, Style style) {
-  std::vector<std::size_t> widths(headers.size());
-  for (std::size_t c = 0; c < headers.size(); ++c) widths[c] = display_width(headers[c]);
-  for (const auto& row : rows) {
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      widths[c] = std::max(widths[c], display_width(row[c]));
-    }
-  }
-  std::string out;
-  auto emit = [&](const std::vector<std::string>& cells, std::size_t row, bool header) {
-    std::string line = indent;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      std::string cell = pad(cells[c], widths[c], right[c] && !header);
-      if (!header) cell = style(row, c, cell);
-      if (c > 0) line += "  ";
-      line += cell;
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  };
-  emit(headers, 0, true);
-  for (std::size_t r = 0; r < rows.size(); ++r) emit(rows[r], r, false);
-  return out;
-}
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
-}
-
-// The median over the samples that have the figure, or nothing when none has it.
-// `field(sample, resources)` gives the figure of one sample, or nothing.
-template <class Field>
-std::optional<double> median_over_samples(const BenchmarkResult& phase, Field field) {
-  std::vector<double> values;
-  for (const Sample& sample : phase.samples) {
-    if (!sample.resources) continue;
-    if (const auto value = field(sample, *sample.resources)) {
-      values.push_back(static_cast<double>(*value));
-    }
-  }
-  if (values.empty()) return std::nullopt;
-  return median_of(std::move(values));
-}
-
 std::optional<double> cpu_ns(const Resources& r) {
   if (!r.user_ns || !r.system_ns) return std::nullopt;
   return *r.user_ns + *r.system_ns;
@@ -151,7 +100,7 @@ std::string scenario_block(const std::vector<const BenchmarkResult*>& phases, bo
     row.push_back(faults);
     rows.push_back(std::move(row));
   }
-  out += table(headers, rows, right, "  ", [&](std::size_t, std::size_t column, std::string cell) {
+  out += render_table(headers, rows, right, "  ", [&](std::size_t column, std::string cell) {
     return color && column == 1 ? "\033[1m" + cell + "\033[0m" : cell;
   });
 
@@ -214,7 +163,7 @@ class ConsoleReporter final : public Reporter {
     std::string out;
     if (!rows.empty() || scenarios.empty()) {
       const std::vector<bool> right = {false, true, false, false, true, true, false};
-      out += table(headers, rows, right, "", [&](std::size_t, std::size_t c, std::string cell) {
+      out += render_table(headers, rows, right, "", [&](std::size_t c, std::string cell) {
         if (options_.color && c == 1) return "\033[1m" + cell + "\033[0m";
         if (options_.color && c == 6 && cell.find_first_not_of(' ') != std::string::npos) {
           return "\033[33m" + cell + "\033[0m";

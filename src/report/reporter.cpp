@@ -1,5 +1,7 @@
 #include "report/reporter.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -112,6 +114,47 @@ std::string format_items_per_second(double items_per_second) {
   if (items_per_second < 1e6) return three_digits(items_per_second / 1e3) + " k/s";
   if (items_per_second < 1e9) return three_digits(items_per_second / 1e6) + " M/s";
   return three_digits(items_per_second / 1e9) + " G/s";
+}
+
+std::string render_table(const std::vector<std::string>& headers,
+                         const std::vector<std::vector<std::string>>& rows,
+                         const std::vector<bool>& right, const std::string& indent,
+                         const CellStyle& style) {
+  std::vector<std::size_t> widths(headers.size());
+  for (std::size_t c = 0; c < headers.size(); ++c) widths[c] = display_width(headers[c]);
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      widths[c] = std::max(widths[c], display_width(row[c]));
+    }
+  }
+  std::string out;
+  auto emit = [&](const std::vector<std::string>& cells, bool header) {
+    std::string line = indent;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      std::string cell = pad(cells[c], widths[c], right[c] && !header);
+      if (!header && style) cell = style(c, cell);
+      if (c > 0) line += "  ";
+      line += cell;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  };
+  emit(headers, true);
+  for (const auto& row : rows) emit(row, false);
+  return out;
+}
+
+std::optional<double> median_over_samples(const BenchmarkResult& result,
+                                          const ResourceField& field) {
+  std::vector<double> values;
+  for (const Sample& sample : result.samples) {
+    if (!sample.resources) continue;
+    if (const auto value = field(sample, *sample.resources)) values.push_back(*value);
+  }
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
 }
 
 }  // namespace benchkit::report

@@ -1,9 +1,12 @@
 // Output formats for a run, one file per format behind one interface.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
@@ -45,5 +48,21 @@ std::string markdown_escape(const std::string& text);
 std::string csv_quote(const std::string& field);
 // Columns a UTF-8 string takes in a terminal (µ and … are one column, two or three bytes).
 std::size_t display_width(const std::string& text);
+
+// A terminal table: columns padded to their widest cell, two spaces apart, each line starting
+// with `indent` and without trailing spaces. `right[c]` aligns column c's body cells right (the
+// headers stay left). `style(column, cell)`, when given, may wrap a padded body cell in colour
+// codes.
+using CellStyle = std::function<std::string(std::size_t column, std::string cell)>;
+std::string render_table(const std::vector<std::string>& headers,
+                         const std::vector<std::vector<std::string>>& rows,
+                         const std::vector<bool>& right, const std::string& indent = "",
+                         const CellStyle& style = {});
+
+// The median of a figure over the samples whose resources have it (commands, scenario phases),
+// or nothing when none has it. `field(sample, resources)` gives one sample's figure, or nothing.
+using ResourceField = std::function<std::optional<double>(const Sample&, const Resources&)>;
+std::optional<double> median_over_samples(const BenchmarkResult& result,
+                                          const ResourceField& field);
 
 }  // namespace benchkit::report
