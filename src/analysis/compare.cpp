@@ -299,31 +299,36 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
       continue;
     }
     // Both sides at one machine speed: the samples within kSlowProbeFactor of the faster of the
-    // two levels. Runs on different CPU models keep their own levels (the loop's time differs).
-    SteadySelection base_steady{base, 0, 0.0, 1.0};
-    SteadySelection cand_steady{cand, 0, 0.0, 1.0};
+    // two levels. Runs on different CPU models keep their own levels (the loop's time differs),
+    // and so do two runs one of which has too few samples at the shared speed.
+    std::optional<SteadySelection> base_steady;
+    std::optional<SteadySelection> cand_steady;
     double speed_gap = 1.0;  // how much slower one side's machine was throughout, when it was
+    bool base_slower = false;
     if (!settings.all_samples) {
-      base_steady = steady_samples(base);
-      cand_steady = steady_samples(cand);
       const std::optional<double> base_level = probe_level(base);
       const std::optional<double> cand_level = probe_level(cand);
       if (base_level && cand_level && baseline.context.cpu_model == candidate.context.cpu_model) {
         const double level = std::min(*base_level, *cand_level);
-        SteadySelection base_cut = steady_samples(base, level);
-        SteadySelection cand_cut = steady_samples(cand, level);
-        if (base_cut.steady.samples.size() >= kMinSteadySamples &&
-            cand_cut.steady.samples.size() >= kMinSteadySamples) {
-          base_steady = std::move(base_cut);
-          cand_steady = std::move(cand_cut);
-        } else {
+        base_steady = steady_samples(base, level);
+        cand_steady = steady_samples(cand, level);
+        if (base_steady->steady.samples.size() < kMinSteadySamples ||
+            cand_steady->steady.samples.size() < kMinSteadySamples) {
           speed_gap = std::max(*base_level, *cand_level) / level;
+          base_slower = *base_level > *cand_level;
+          base_steady.reset();
+          cand_steady.reset();
         }
       }
+      if (!base_steady) {
+        base_steady = steady_samples(base);
+        cand_steady = steady_samples(cand);
+      }
     }
-    out.baseline_slow_samples = base_steady.slow;
-    out.candidate_slow_samples = cand_steady.slow;
-    measure_effect(base_steady.steady, cand_steady.steady, settings, out);
+    out.baseline_slow_samples = base_steady ? base_steady->slow : 0;
+    out.candidate_slow_samples = cand_steady ? cand_steady->slow : 0;
+    measure_effect(base_steady ? base_steady->steady : base,
+                   cand_steady ? cand_steady->steady : cand, settings, out);
     if (speed_gap > 1.0) {
       // One side was measured only while the machine ran slower: its own steady samples are
       // compared, and the interval is widened to cover the machine's part. In the slow periods
@@ -333,12 +338,11 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
       const double widen = std::pow(speed_gap, kSpeedGapPower);
       out.ratio_lower /= widen;
       out.ratio_upper *= widen;
-      const bool base_slow = *probe_level(base) > *probe_level(cand);
       const std::string gap_note = fmt::format(
           "the {} run was measured only while the machine ran slow (a reference loop timed "
           "between samples took {:.2f}× its time in the other run), so the interval is widened "
           "by {:.2f}× to cover the machine's part; run again for a sharper answer",
-          base_slow ? "baseline" : "new", speed_gap, widen);
+          base_slower ? "baseline" : "new", speed_gap, widen);
       out.note = out.note.empty() ? gap_note : out.note + "; " + gap_note;
     }
     if (out.design == Design::independent &&

@@ -84,8 +84,15 @@ void note_machine_speed(RunResult& run) {
     if (!level) continue;
     total += benchmark.samples.size();
     slow += benchmark.estimates.slow_samples;
-    const SteadySelection selection = steady_samples(benchmark);
-    if (selection.slow > 0) slowest = std::max(slowest, selection.slowest);
+    // compute_estimates left out the samples read above kSlowProbeFactor × this level: the
+    // slowest of them is the slowest reading.
+    if (benchmark.estimates.slow_samples > 0) {
+      double highest = 0.0;
+      for (const Sample& sample : benchmark.samples) {
+        if (sample.probe_ns) highest = std::max(highest, *sample.probe_ns);
+      }
+      slowest = std::max(slowest, highest / *level);
+    }
     const double ratio = *level / *run_level;
     if (ratio <= kSlowProbeFactor) continue;
     slowest = std::max(slowest, ratio);
