@@ -22,6 +22,8 @@
 #include "benchkit/black_box.hpp"
 #include "clock/clock.hpp"
 #include "measure/speed_probe.hpp"
+#include "stats/summary.hpp"
+#include "stats/trend.hpp"
 
 namespace {
 
@@ -114,32 +116,12 @@ const Work kWork[] = {{"sort_2000", sort_copy},
                       {"mul_chain", multiply_chain}};
 constexpr std::size_t kKinds = sizeof(kWork) / sizeof(kWork[0]);
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
+double median(const std::vector<double>& v) {
+  return v.empty() ? 0.0 : benchkit::stats::median(v);
 }
 
-// Spearman's rank correlation (no ties expected in timings).
 double rank_correlation(const std::vector<double>& x, const std::vector<double>& y) {
-  auto ranks = [](const std::vector<double>& v) {
-    std::vector<std::size_t> order(v.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
-    std::vector<double> r(v.size());
-    for (std::size_t i = 0; i < order.size(); ++i) r[order[i]] = static_cast<double>(i);
-    return r;
-  };
-  const std::vector<double> a = ranks(x);
-  const std::vector<double> b = ranks(y);
-  const double mean = (static_cast<double>(x.size()) - 1.0) / 2.0;
-  double ab = 0, aa = 0, bb = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    ab += (a[i] - mean) * (b[i] - mean);
-    aa += (a[i] - mean) * (a[i] - mean);
-    bb += (b[i] - mean) * (b[i] - mean);
-  }
-  return aa > 0 && bb > 0 ? ab / std::sqrt(aa * bb) : 0.0;
+  return benchkit::stats::spearman(x, y).coefficient;
 }
 
 }  // namespace
