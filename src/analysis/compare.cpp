@@ -94,15 +94,32 @@ bool paired_rounds(const BenchmarkResult& baseline, const BenchmarkResult& candi
   for (const auto& [round, values] : base) {
     const auto other = cand.find(round);
     if (other == cand.end()) continue;
-    std::vector<double> a = values;
-    std::vector<double> b = other->second;
-    std::nth_element(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(a.size() / 2), a.end());
-    std::nth_element(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(b.size() / 2), b.end());
-    base_rounds.push_back(a[a.size() / 2]);
-    candidate_rounds.push_back(b[b.size() / 2]);
+    const std::vector<double>& a = values;
+    const std::vector<double>& b = other->second;
+    const double base_median = stats::median(a);
+    if (a.size() == b.size() && a.size() > 1) {
+      // Samples taken in turns (side-by-side comparisons): sample k of each side was taken next
+      // to the other's, so the round's ratio is the median of their ratios. When the machine
+      // changes speed within the round, a ratio of the two medians can compare a fast median
+      // with a slow one; the pairs each stay within one speed. (For rounds whose samples were
+      // not taken in turns, the pairs are arbitrary and the median of their ratios is still
+      // an estimate of the round's shift.)
+      std::vector<double> logs(a.size());
+      for (std::size_t k = 0; k < a.size(); ++k) logs[k] = std::log(b[k] / a[k]);
+      base_rounds.push_back(base_median);
+      candidate_rounds.push_back(base_median * std::exp(stats::median(logs)));
+    } else {
+      base_rounds.push_back(base_median);
+      candidate_rounds.push_back(stats::median(b));
+    }
   }
   // A sign-test interval needs 6 rounds to reach 95% (1 - 2/2^6 = 0.969).
   return base_rounds.size() >= 6;
+}
+
+bool every_sample_has_a_round(const BenchmarkResult& result) {
+  return std::all_of(result.samples.begin(), result.samples.end(),
+                     [](const Sample& sample) { return sample.round.has_value(); });
 }
 
 double log_median(const std::vector<double>& values) {
@@ -305,7 +322,11 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     std::optional<SteadySelection> cand_steady;
     double speed_gap = 1.0;  // how much slower one side's machine was throughout, when it was
     bool base_slower = false;
-    if (!settings.all_samples) {
+    // Interleaved rounds on both sides: each round's two sides were measured together (in turns,
+    // or one process right after the other), so the machine's speed is shared within a round
+    // and cancels in its ratio; no sample is left out.
+    const bool paired = every_sample_has_a_round(base) && every_sample_has_a_round(cand);
+    if (!settings.all_samples && !paired) {
       const std::optional<double> base_level = probe_level(base);
       const std::optional<double> cand_level = probe_level(cand);
       if (base_level && cand_level && baseline.context.cpu_model == candidate.context.cpu_model) {

@@ -72,6 +72,9 @@ struct Comparison {
   std::string design_warning;
   // Set when samples taken while the machine ran slow were left out: how many on each side.
   std::string speed_note;
+  // Set by the caller: how the baseline was measured, when not from its saved samples alone
+  // (a side-by-side comparison), or why it was not.
+  std::string method_note;
   std::vector<BenchmarkComparison> benchmarks;  // regressions first, then by name
   std::size_t count(Verdict verdict) const;
   bool any_regression() const { return count(Verdict::regressed) > 0; }

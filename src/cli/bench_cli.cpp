@@ -7,10 +7,14 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <set>
+#include <sstream>
 
 #include "analysis/compare.hpp"
 #include "analysis/estimates.hpp"
@@ -21,8 +25,10 @@
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
 #include "cli/result_files.hpp"
+#include "cli/side_by_side.hpp"
 #include "model/merge.hpp"
 #include "model/result_json.hpp"
+#include "process/capture.hpp"
 #include "process/spawn.hpp"
 #include "report/comparison.hpp"
 #include "report/reporter.hpp"
@@ -69,6 +75,11 @@ struct Flags {
   std::size_t worker_index = 0;
   bool worker_progress = false;  // a worker whose parent shows progress on a terminal
   bool benchkit_info = false;    // the handshake with the `benchkit` command
+  // Side-by-side comparisons (--baseline NAME with the baseline's executable kept): rounds of
+  // fresh process pairs per benchmark; --saved-samples compares the saved samples instead.
+  std::size_t rounds = 10;
+  bool saved_samples = false;
+  int turns_fd = -1;  // set in a worker of a side-by-side comparison
 };
 
 // Runs the suite in `flags.processes` fresh worker processes of this same executable, one
@@ -129,6 +140,105 @@ model::Result<RunResult> run_in_workers(const Flags& flags, const cli::RunSettin
   analysis::compute_estimates(merged);
   analysis::note_machine_speed(merged);
   return merged;
+}
+
+// The binary kept with --baseline NAME when the comparison can run it side by side; otherwise
+// nothing, and `note` says why the saved samples are compared instead.
+std::optional<std::string> side_by_side_binary(const Flags& flags, bool have_baseline,
+                                               std::string& note) {
+  if (flags.baseline.empty() || !have_baseline || flags.saved_samples || flags.test ||
+      !flags.worker_out.empty() || flags.turns_fd >= 0) {
+    return std::nullopt;
+  }
+  const auto kept = store::baseline_executable(flags.baseline);
+  if (!kept) {
+    note = fmt::format(
+        "compared with the samples saved in baseline {}: no bench binary was kept with it to run "
+        "again side by side (save it with this version's --save-baseline to get that)",
+        flags.baseline);
+    return std::nullopt;
+  }
+  const auto handshake = cli::probe_bench_binary(*kept);
+  if (!handshake || !handshake->benchkit || !handshake->turns) {
+    note = fmt::format(
+        "compared with the samples saved in baseline {}: its kept binary {} cannot run side by "
+        "side ({})",
+        flags.baseline, *kept,
+        !handshake             ? handshake.error().message
+        : !handshake->benchkit ? handshake->problem
+                               : "it was built with a benchkit that cannot take turns");
+    return std::nullopt;
+  }
+  return kept;
+}
+
+// Runs the chosen benchmarks side by side with `baseline_binary` (cli/side_by_side.hpp).
+// Benchmarks that binary does not have run here alone, and are reported as added.
+model::Result<cli::SideBySideRuns> run_beside(const Flags& flags, const cli::RunSettings& settings,
+                                              const std::vector<measure::Instance>& chosen,
+                                              const std::string& baseline_binary,
+                                              bool show_progress, const cli::Progress& progress,
+                                              std::size_t& failures) {
+  std::vector<std::string> params;
+  for (const std::string& param : flags.params) params.insert(params.end(), {"--param", param});
+  std::vector<std::string> list_argv = {baseline_binary, "--list"};
+  list_argv.insert(list_argv.end(), params.begin(), params.end());
+  process::CaptureOptions options;
+  options.timeout = std::chrono::seconds(30);
+  const auto listed = process::run_captured(list_argv, options);
+  if (!listed || !listed->exit.ok()) {
+    return model::Error{fmt::format(
+        "the baseline's binary {} could not list its benchmarks ({}); compare against the saved "
+        "samples with --saved-samples",
+        baseline_binary, listed ? listed->exit.describe() : listed.error().message)};
+  }
+  std::set<std::string> theirs;
+  std::istringstream lines(listed->out);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty()) theirs.insert(line);
+  }
+  cli::SideBySide plan;
+  plan.baseline_executable = baseline_binary;
+  plan.candidate_executable = process::self_executable();
+  std::vector<measure::Instance> only_here;
+  for (const measure::Instance& instance : chosen) {
+    if (theirs.count(instance.name)) {
+      plan.benchmarks.push_back(instance.name);
+    } else {
+      only_here.push_back(instance);
+    }
+  }
+  plan.rounds = flags.rounds;
+  plan.round_budget_ns = std::max<std::int64_t>(
+      1'000'000, settings.engine.time_budget_ns / static_cast<std::int64_t>(flags.rounds));
+  plan.worker_flags = {"--warm-up",     fmt::format("{}ns", settings.engine.warm_up_ns),
+                       "--seed",        std::to_string(settings.seed),
+                       "--repetitions", std::to_string(flags.repetitions)};
+  plan.worker_flags.insert(plan.worker_flags.end(), params.begin(), params.end());
+  for (const std::string& tag : flags.tags)
+    plan.worker_flags.insert(plan.worker_flags.end(), {"--tag", tag});
+  if (flags.no_counters) plan.worker_flags.push_back("--no-counters");
+  if (flags.no_machine_warnings) plan.worker_flags.push_back("--no-machine-warnings");
+  plan.clock = cli::process_clock().clock;
+  const std::size_t total = plan.benchmarks.size();
+  plan.progress = [&](std::size_t round, std::size_t index, const std::string& name) {
+    if (show_progress) {
+      std::cerr << fmt::format("\r\033[K[round {}/{}] [{}/{}] {} (baseline and new in turns)",
+                               round + 1, flags.rounds, index + 1, total, name)
+                << std::flush;
+    }
+  };
+  auto runs = plan.benchmarks.empty() ? model::Result<cli::SideBySideRuns>(cli::SideBySideRuns{})
+                                      : cli::run_side_by_side(plan);
+  if (!runs) return runs;
+  if (!only_here.empty()) {
+    RunResult alone = cli::run_instances(settings, only_here, progress, failures);
+    if (runs->candidate.benchmarks.empty()) runs->candidate.context = alone.context;
+    for (BenchmarkResult& result : alone.benchmarks) {
+      runs->candidate.benchmarks.push_back(std::move(result));
+    }
+  }
+  return runs;
 }
 
 bool want_color(const std::string& mode) {
@@ -255,9 +365,20 @@ int run_main(int argc, char** argv) {
   app.add_flag("--no-counters", flags.no_counters, "Do not open hardware counters");
   app.add_option("--save-baseline", flags.save_baseline,
                  "Save this run as baseline NAME (under .benchkit/baselines/, or $BENCHKIT_DIR)");
-  auto* baseline_option =
-      app.add_option("--baseline", flags.baseline,
-                     "Compare this run against saved baseline NAME and give verdicts");
+  auto* baseline_option = app.add_option(
+      "--baseline", flags.baseline,
+      "Compare against saved baseline NAME and give verdicts. When the baseline kept its bench "
+      "binary (every --save-baseline does), that binary is run again side by side with this "
+      "one, sample by sample in turns, so that both see the machine in the same state "
+      "(docs/verdicts.md)");
+  app.add_option("--rounds", flags.rounds,
+                 "Side-by-side comparisons: fresh process pairs per benchmark, each with "
+                 "--time-budget / N of sampling a side (default 10)")
+      ->check(CLI::Range(std::size_t{2}, std::size_t{1000}));
+  app.add_flag("--saved-samples", flags.saved_samples,
+               "With --baseline: compare against the samples saved with the baseline instead of "
+               "running its binary again side by side");
+  app.add_option("--turns-fd", flags.turns_fd)->group("");
   app.add_option("--baseline-file", flags.baseline_file,
                  "Compare this run against a result file (any --out of a bench binary)")
       ->excludes(baseline_option);
@@ -285,7 +406,8 @@ int run_main(int argc, char** argv) {
   app.add_flag("--fail-on-regression", flags.fail_on_regression,
                "Exit with status 1 when a benchmark regressed against the baseline (for CI)");
   app.add_flag("--benchkit-info", flags.benchkit_info,
-               "Print {\"benchkit\": VERSION, \"protocol\": 1} on one line and exit: how the "
+               "Print {\"benchkit\": VERSION, \"protocol\": 1, \"turns\": true} on one line and "
+               "exit: how the "
                "benchkit command recognises a bench binary");
 
   try {
@@ -446,7 +568,39 @@ int run_main(int argc, char** argv) {
 
   std::size_t failures = 0;
   RunResult run;
-  if (flags.processes > 1 && !flags.test) {
+  // A worker of a side-by-side comparison: one sample per turn, then its result.
+  std::optional<cli::TurnGate> gate;
+  if (flags.turns_fd >= 0) {
+    gate.emplace(flags.turns_fd);
+    settings.gate = &*gate;
+  }
+  std::string method_note;
+  const std::optional<std::string> side_by_side_with =
+      side_by_side_binary(flags, baseline.has_value(), method_note);
+  if (side_by_side_with) {
+    auto measured = run_beside(flags, settings, chosen, *side_by_side_with, progress_visible,
+                               progress, failures);
+    if (progress_visible) std::cerr << "\r\033[K" << std::flush;
+    if (!measured) {
+      std::cerr << "error: " << measured.error().message << "\n";
+      return 1;
+    }
+    std::set<std::string> rerun;
+    for (const BenchmarkResult& b : measured->baseline.benchmarks) rerun.insert(b.name);
+    // Compared: the baseline binary's new samples; benchmarks it no longer ran keep the saved
+    // ones. The saved context (commit, build, time) still describes the baseline.
+    for (BenchmarkResult& saved : baseline->benchmarks) {
+      if (!rerun.count(saved.name)) measured->baseline.benchmarks.push_back(std::move(saved));
+    }
+    measured->baseline.context = baseline->context;
+    baseline = std::move(measured->baseline);
+    run = std::move(measured->candidate);
+    method_note = fmt::format(
+        "baseline {}: its bench binary ran again beside this one, {} rounds of fresh process "
+        "pairs per benchmark taking samples in turns, so both met the machine in the same "
+        "state (--saved-samples compares the saved samples instead)",
+        flags.baseline, flags.rounds);
+  } else if (flags.processes > 1 && !flags.test && flags.turns_fd < 0) {
     auto merged = run_in_workers(flags, settings, progress_visible);
     if (progress_visible) std::cerr << "\r\033[K" << std::flush;
     if (!merged) {
@@ -467,6 +621,7 @@ int run_main(int argc, char** argv) {
         *baseline, run,
         cli::comparison_settings(flags.noise_threshold, flags.adjustment, flags.all_samples));
     comparison->context_warning = cli::context_differences(baseline->context, run.context);
+    comparison->method_note = method_note;
   }
   // stdout carries one document: with a baseline and a machine format (json, csv, markdown)
   // that is the comparison; the results themselves then go to --out.
@@ -492,8 +647,21 @@ int run_main(int argc, char** argv) {
     if (!saved) {
       std::cerr << "error: " << saved.error().message << "\n";
       status = kUsageError;
-    } else if (!flags.quiet && !comparison_on_stdout) {
-      std::cout << fmt::format("baseline {} saved to {}\n", flags.save_baseline, saved->path);
+    } else {
+      // The binary too, so that --baseline can run it again beside a new build.
+      const auto kept =
+          store::save_baseline_executable(flags.save_baseline, process::self_executable());
+      if (!kept) {
+        std::cerr << fmt::format(
+            "warning: the bench binary was not kept with baseline {} ({}): comparisons against "
+            "it will use its saved samples\n",
+            flags.save_baseline, kept.error().message);
+      }
+      if (!flags.quiet && !comparison_on_stdout) {
+        std::cout << fmt::format(
+            "baseline {} saved to {}{}\n", flags.save_baseline, saved->path,
+            kept ? fmt::format(" (with its bench binary, {})", kept->path) : std::string());
+      }
     }
   }
   if (comparison) {

@@ -10,8 +10,8 @@
 namespace benchkit::cli {
 
 std::string bench_info_line() {
-  return fmt::format("{{\"benchkit\": \"{}\", \"protocol\": {}}}\n", build_info::version,
-                     kBenchProtocol);
+  return fmt::format("{{\"benchkit\": \"{}\", \"protocol\": {}, \"turns\": true}}\n",
+                     build_info::version, kBenchProtocol);
 }
 
 model::Result<Handshake> probe_bench_binary(const std::string& path) {
@@ -44,6 +44,7 @@ model::Result<Handshake> probe_bench_binary(const std::string& path) {
   handshake.benchkit = true;
   handshake.version = answer["benchkit"].get<std::string>();
   handshake.protocol = answer["protocol"].get<int>();
+  handshake.turns = answer.contains("turns") && answer["turns"] == true;
   return handshake;
 }
 

@@ -1,13 +1,15 @@
 // The handshake between the `benchkit` command and a bench binary (docs/noise.md, "The
 // handshake"). `./my_bench --benchkit-info` prints exactly one line and exits 0:
 //
-//   {"benchkit": "0.1.0", "protocol": 1}
+//   {"benchkit": "0.1.0", "protocol": 1, "turns": true}
 //
 // `benchkit` is the version of the library the binary was built with; `protocol` the version of
 // the command line the `benchkit` command relies on when it drives the binary (--processes,
 // --out, --quiet, --time-budget and the result file they write). It is raised only when that
 // changes incompatibly. Any other program fails the handshake: it exits non-zero, prints
-// something else, or does not answer in time.
+// something else, or does not answer in time. `turns` (optional, an addition within protocol 1):
+// the binary can sample in turns with another (--turns-fd, process/turns.hpp), which
+// side-by-side baseline comparisons need.
 #pragma once
 
 #include <string>
@@ -25,6 +27,7 @@ struct Handshake {
   bool benchkit = false;  // answered as a benchkit bench binary
   std::string version;    // its benchkit version
   int protocol = 0;
+  bool turns = false;  // it can sample in turns (side-by-side comparisons)
   // When it did not answer as one: what it did instead, e.g. "exited with status 1".
   std::string problem;
 };

@@ -142,6 +142,7 @@ RunResult run_instances(const RunSettings& settings, const std::vector<measure::
     speed = measure::make_reference_probe(*clock.clock);
     probes.speed = speed.get();
   }
+  probes.gate = settings.engine.test_mode ? nullptr : settings.gate;
 
   // Build facts come from the translation units that registered the benchmarks.
   std::set<std::string> unoptimised;

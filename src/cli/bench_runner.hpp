@@ -21,6 +21,9 @@ struct RunSettings {
   bool counters = true;          // try hardware counters
   bool machine_warnings = true;  // --no-machine-warnings turns them off
   std::map<std::string, std::string> tags;
+  // Set in a worker of a side-by-side comparison: samples are taken in turns with the other
+  // build's worker (process/turns.hpp).
+  measure::SampleGate* gate = nullptr;
 };
 
 // The machine and build differences between two runs, as one line ("" when alike).

@@ -280,6 +280,11 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
   // sample's, so a change of speed during the sample marks it slow.
   double probe_before = probes_.speed ? probes_.speed->read_ns() : 0.0;
   for (;;) {
+    if (probes_.gate) {
+      if (!probes_.gate->next_sample()) break;
+      // The other side sampled while this one waited: read the machine's speed afresh.
+      if (probes_.speed) probe_before = probes_.speed->read_ns();
+    }
     const std::int64_t batch_start = clock_.now_ns();
     const double elapsed = run_batch(iterations);
     result.untimed_ns +=
@@ -295,6 +300,7 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
     sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), time), time);
     const std::size_t count = result.samples.size();
     const std::int64_t spent = clock_.now_ns() - sampling_start;
+    if (probes_.gate) continue;  // the gate decides when sampling ends
     if (count >= settings_.max_samples) break;
     if (count >= settings_.min_samples) {
       if (spent >= settings_.time_budget_ns) break;

@@ -42,6 +42,18 @@ struct Settings {
   bool test_mode = false;
 };
 
+// Lockstep sampling: another process measures the same benchmark of another build, and the two
+// take turns sample by sample, so that both see the machine in the same state (benchkit's
+// side-by-side baseline comparison). The engine asks before every sample whether to take it; the
+// answer may block until the other side's sample is done.
+class SampleGate {
+ public:
+  virtual ~SampleGate() = default;
+  // True: take one sample now. False: stop sampling (the gate alone decides when to stop, so
+  // the time budget, the precision rule and the sample cap do not apply).
+  virtual bool next_sample() = 0;
+};
+
 // Things the engine reads besides the clock; each may be null.
 struct Probes {
   clock::CounterGroup* counters = nullptr;
@@ -49,6 +61,8 @@ struct Probes {
   AllocationReader allocations = nullptr;
   // Read before the first sample and after each one: Sample::probe_ns.
   SpeedProbe* speed = nullptr;
+  // When set, sampling is driven by the gate (warm-up still runs first, ungated).
+  SampleGate* gate = nullptr;
 };
 
 // The fixed cost of one timed region (two clock reads and the calls around them), which the

@@ -98,6 +98,7 @@ std::string console(const analysis::Comparison& comparison, Options options) {
   if (!comparison.design_warning.empty()) {
     out += fmt::format("note: {}\n\n", comparison.design_warning);
   }
+  if (!comparison.method_note.empty()) out += fmt::format("note: {}\n\n", comparison.method_note);
   if (!comparison.speed_note.empty()) out += fmt::format("note: {}\n\n", comparison.speed_note);
   emit(kHeaders, nullptr);
   for (std::size_t i = 0; i < table.size(); ++i) emit(table[i], &comparison.benchmarks[i]);
@@ -116,6 +117,7 @@ std::string markdown(const analysis::Comparison& comparison) {
   if (!comparison.design_warning.empty()) {
     out += fmt::format("> {}\n\n", comparison.design_warning);
   }
+  if (!comparison.method_note.empty()) out += fmt::format("> {}\n\n", comparison.method_note);
   if (!comparison.speed_note.empty()) out += fmt::format("> {}\n\n", comparison.speed_note);
   out += "| benchmark | baseline | new | change | 95% CI | throughput | p (adj.) | verdict |\n";
   out += "|---|---:|---:|---:|---|---:|---:|---|\n";
@@ -161,6 +163,7 @@ std::string json(const analysis::Comparison& comparison) {
   if (!comparison.context_warning.empty()) root["context_warning"] = comparison.context_warning;
   if (!comparison.design_warning.empty()) root["design_warning"] = comparison.design_warning;
   if (!comparison.speed_note.empty()) root["machine_speed_note"] = comparison.speed_note;
+  if (!comparison.method_note.empty()) root["method_note"] = comparison.method_note;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const BenchmarkComparison& c : comparison.benchmarks) {
     nlohmann::ordered_json item;

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <fmt/format.h>
+
 namespace benchkit::store {
 
 namespace fs = std::filesystem;
@@ -37,10 +39,50 @@ model::Result<std::string> baseline_path(std::string_view name) {
   return baselines_folder() + "/" + shown + ".json";
 }
 
+namespace {
+std::string executable_path(const std::string& result_path) {
+  return result_path.substr(0, result_path.size() - 5) + ".bin";  // NAME.json -> NAME.bin
+}
+}  // namespace
+
 model::Result<Written> save_baseline(std::string_view name, std::string_view content) {
   const auto path = baseline_path(name);
   if (!path) return path.error();
-  return write_file_atomically(*path, content);
+  auto written = write_file_atomically(*path, content);
+  if (written) {
+    std::error_code ignored;
+    fs::remove(executable_path(*path), ignored);
+  }
+  return written;
+}
+
+model::Result<Written> save_baseline_executable(std::string_view name,
+                                                const std::string& executable) {
+  const auto path = baseline_path(name);
+  if (!path) return path.error();
+  const auto bytes = read_file(executable);
+  if (!bytes) return bytes.error();
+  const std::string target = executable_path(*path);
+  auto written = write_file_atomically(target, *bytes);
+  if (!written) return written;
+  std::error_code error;
+  fs::permissions(target,
+                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                      fs::perms::others_read | fs::perms::others_exec,
+                  error);
+  if (error) {
+    return model::Error{fmt::format("cannot make {} executable: {}", target, error.message())};
+  }
+  return written;
+}
+
+std::optional<std::string> baseline_executable(std::string_view name) {
+  const auto path = baseline_path(name);
+  if (!path) return std::nullopt;
+  const std::string candidate = executable_path(*path);
+  std::error_code error;
+  if (!fs::is_regular_file(candidate, error)) return std::nullopt;
+  return candidate;
 }
 
 std::vector<std::string> list_baselines() {

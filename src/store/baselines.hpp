@@ -1,6 +1,7 @@
 // Named baselines: result files under .benchkit/baselines/ (or $BENCHKIT_DIR/baselines/).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,8 +18,18 @@ std::string benchkit_directory();
 // contain a path separator, "..", a NUL or start with '.', so that it cannot escape the folder.
 model::Result<std::string> baseline_path(std::string_view name);
 
-// Writes `content` (a result document) as baseline `name`, atomically.
+// Writes `content` (a result document) as baseline `name`, atomically. An executable kept with
+// an earlier baseline of that name is removed: it measured something else.
 model::Result<Written> save_baseline(std::string_view name, std::string_view content);
+
+// Keeps a copy of the bench binary that produced baseline `name` (NAME.bin beside NAME.json,
+// written atomically, mode 0755), so that later comparisons can run it again side by side with
+// the new build. Call after save_baseline.
+model::Result<Written> save_baseline_executable(std::string_view name,
+                                                const std::string& executable);
+
+// The executable kept with baseline `name`, when there is one.
+std::optional<std::string> baseline_executable(std::string_view name);
 
 // The content of baseline `name`. A missing baseline is an error that names the folder, lists
 // the baselines that exist and says how to create this one.

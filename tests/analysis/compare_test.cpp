@@ -225,6 +225,54 @@ TEST(Compare, InterleavedRoundsArePaired) {
   EXPECT_EQ(r.verdict, Verdict::regressed);
 }
 
+// Samples taken in turns (a side-by-side comparison): in every round the machine switches from
+// fast (100 ns) to slow (180 ns) near the middle of the round, and the slow samples carry slow
+// probe readings. Sample k of both sides shares the machine's state, except the pair taken
+// across the switch: the candidate's sample comes after the baseline's, so its switch comes one
+// sample earlier. Then a ratio of the two sides' medians is 1.0, 1.29 or 1.4 in turn (a median
+// falls on either side of the switch), and the median of the pairs' ratios is the true one.
+BenchmarkResult turns(double factor, bool with_probe, bool candidate) {
+  BenchmarkResult result;
+  result.name = "t";
+  for (std::uint32_t round = 0; round < 12; ++round) {
+    const std::size_t switch_at = 19 + round % 3 - (candidate ? 1 : 0);  // of 40 samples
+    for (std::size_t k = 0; k < 40; ++k) {
+      const bool slow = k >= switch_at;
+      Sample sample;
+      sample.iters = 1;
+      // A little noise of its own per sample, the same pattern on both sides.
+      sample.ns = factor * (slow ? 180.0 : 100.0) * (1.0 + 0.002 * static_cast<double>(k % 5));
+      if (with_probe) sample.probe_ns = slow ? 3000.0 : 2000.0;
+      sample.round = round;
+      sample.process = round;
+      result.samples.push_back(sample);
+    }
+  }
+  compute_estimates(result);
+  return result;
+}
+
+TEST(Compare, SamplesTakenInTurnsArePairedWithinTheirRound) {
+  for (const bool with_probe : {false, true}) {
+    const Comparison same =
+        compare(run_of({turns(1.0, with_probe, false)}), run_of({turns(1.0, with_probe, true)}));
+    const auto& a = find(same, "t");
+    EXPECT_EQ(a.design, Design::paired);
+    EXPECT_NEAR(a.ratio, 1.0, 1e-9);
+    EXPECT_EQ(a.verdict, Verdict::unchanged) << "with probe readings: " << with_probe;
+    // Paired rounds share the machine's state: no sample is left out as slow.
+    EXPECT_EQ(a.baseline_slow_samples, 0u);
+    EXPECT_EQ(a.candidate_slow_samples, 0u);
+
+    const Comparison slower =
+        compare(run_of({turns(1.0, with_probe, false)}), run_of({turns(1.05, with_probe, true)}));
+    const auto& b = find(slower, "t");
+    EXPECT_NEAR(b.ratio, 1.05, 1e-9);
+    EXPECT_NEAR(b.ratio_lower, 1.05, 1e-9);
+    EXPECT_EQ(b.verdict, Verdict::regressed);
+  }
+}
+
 TEST(Compare, TooFewPairedRoundsForTheSuiteSayHowManyAreNeeded) {
   // Six rounds: the signed-rank test cannot go below p = 2/64 = 0.031; adjusted over seven
   // benchmarks no verdict is possible, however large the change, and the note says so.

@@ -47,17 +47,80 @@ TEST_F(BaselineFlow, ARegressionIsFoundAndGatesCi) {
   ASSERT_EQ(saved.exit_code, 0) << saved.err;
   EXPECT_THAT(saved.out, HasSubstr("baseline main saved to " + folder_ + "/baselines/main.json"));
 
+  // The slow-down comes from the environment, which a side-by-side run would give the
+  // baseline's kept binary too: these compare the saved samples.
   const auto slower = run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kBench + kFast +
-                                  " --baseline main --fail-on-regression");
+                                  " --baseline main --saved-samples --fail-on-regression");
   EXPECT_EQ(slower.exit_code, 1) << slower.out << slower.err;
   EXPECT_THAT(slower.out, HasSubstr("regressed"));
   EXPECT_THAT(slower.out, HasSubstr("1 regressed"));
 
   const auto markdown = run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kBench + kFast +
-                                    " --baseline main --format markdown");
+                                    " --baseline main --saved-samples --format markdown");
   EXPECT_EQ(markdown.exit_code, 0) << "without --fail-on-regression the run succeeds";
   EXPECT_THAT(markdown.out, ::testing::StartsWith("**1 regressed, 0 improved"));
   EXPECT_THAT(markdown.out, HasSubstr("| `copy_string` |"));
+}
+
+const std::string kSlowBuild = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench_slow";
+// Side by side: a few short rounds.
+const std::string kBeside =
+    " --filter copy --time-budget 60ms --warm-up 5ms --no-machine-warnings --rounds 6";
+
+TEST_F(BaselineFlow, TheBaselinesBinaryRunsAgainBesideANewBuild) {
+  const auto saved = run_command(env_ + kBench + kFast + " --save-baseline main");
+  ASSERT_EQ(saved.exit_code, 0) << saved.err;
+  EXPECT_THAT(saved.out, HasSubstr("(with its bench binary, " + folder_ + "/baselines/main.bin)"));
+
+  // Another build, sixteen times slower at copy_string: found, and the gate closes.
+  const auto slower =
+      run_command(env_ + kSlowBuild + kBeside + " --baseline main --fail-on-regression");
+  EXPECT_EQ(slower.exit_code, 1) << slower.out << slower.err;
+  EXPECT_THAT(slower.out, HasSubstr("its bench binary ran again beside this one, 6 rounds"));
+  EXPECT_THAT(slower.out, HasSubstr("1 regressed"));
+
+  // The paired rounds are the design, in the JSON too.
+  const auto json = run_command(env_ + kSlowBuild + kBeside + " --baseline main --format json");
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, HasSubstr("\"design\": \"paired rounds\""));
+  EXPECT_THAT(json.out, HasSubstr("\"method_note\": \"baseline main: its bench binary ran"));
+  EXPECT_THAT(json.out, HasSubstr("\"regressed\": 1"));
+
+  // The same build beside itself: no regression.
+  const auto same = run_command(env_ + kBench + kBeside + " --baseline main --fail-on-regression");
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_THAT(same.out, HasSubstr("0 regressed"));
+}
+
+TEST_F(BaselineFlow, WithoutAUsableKeptBinaryTheSavedSamplesAreCompared) {
+  ASSERT_EQ(run_command(env_ + kBench + kFast + " --quiet --save-baseline main").exit_code, 0);
+  const std::string kept = folder_ + "/baselines/main.bin";
+  ASSERT_TRUE(std::filesystem::exists(kept));
+
+  // Asked for.
+  const auto asked = run_command(env_ + kSlowBuild + kFast + " --baseline main --saved-samples");
+  EXPECT_EQ(asked.exit_code, 0) << asked.err;
+  EXPECT_THAT(asked.out, ::testing::Not(HasSubstr("ran again beside")));
+  EXPECT_THAT(asked.out, HasSubstr("regressed"));
+
+  // A kept file that is not a bench binary any more.
+  std::filesystem::remove(kept);
+  std::ofstream(kept) << "#!/bin/sh\nexit 3\n";
+  std::filesystem::permissions(kept, std::filesystem::perms::owner_all);
+  const auto broken = run_command(env_ + kSlowBuild + kFast + " --baseline main");
+  EXPECT_EQ(broken.exit_code, 0) << broken.err;
+  EXPECT_THAT(broken.out, HasSubstr("compared with the samples saved in baseline main: its kept "
+                                    "binary " +
+                                    kept +
+                                    " cannot run side by side (it exited with "
+                                    "status 3"));
+  EXPECT_THAT(broken.out, HasSubstr("regressed"));
+
+  // None kept (saved by an older version, or by benchkit run).
+  std::filesystem::remove(kept);
+  const auto none = run_command(env_ + kSlowBuild + kFast + " --baseline main");
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_THAT(none.out, HasSubstr("no bench binary was kept with it"));
 }
 
 TEST_F(BaselineFlow, CompareCommandReadsFilesAndBaselineNames) {

@@ -13,8 +13,8 @@ const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_ben
 TEST(BenchHandshake, TheBinaryPrintsExactlyOneLine) {
   const auto result = testing::run_command(kBench + " --benchkit-info");
   EXPECT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_EQ(result.out,
-            std::string("{\"benchkit\": \"") + build_info::version + "\", \"protocol\": 1}\n");
+  EXPECT_EQ(result.out, std::string("{\"benchkit\": \"") + build_info::version +
+                            "\", \"protocol\": 1, \"turns\": true}\n");
   EXPECT_EQ(result.out, bench_info_line());
 }
 
@@ -24,6 +24,7 @@ TEST(BenchHandshake, ProbeRecognisesABenchBinary) {
   EXPECT_TRUE(handshake->benchkit) << handshake->problem;
   EXPECT_EQ(handshake->version, build_info::version);
   EXPECT_EQ(handshake->protocol, kBenchProtocol);
+  EXPECT_TRUE(handshake->turns) << "this version samples in turns (side-by-side comparisons)";
 }
 
 TEST(BenchHandshake, OtherProgramsFailItAndSayHow) {

@@ -372,3 +372,72 @@ TEST(EngineSpeedProbe, TheReferenceLoopTakesATimeOnTheRealClock) {
 
 }  // namespace
 }  // namespace benchkit::measure
+
+namespace benchkit::measure {
+namespace {
+
+// Allows a fixed number of samples and records how many iterations had run at each call.
+class CountingGate final : public SampleGate {
+ public:
+  CountingGate(std::size_t allowed, const std::size_t& iterations_run)
+      : allowed_(allowed), iterations_run_(iterations_run) {}
+  bool next_sample() override {
+    iterations_at_call.push_back(iterations_run_);
+    return iterations_at_call.size() <= allowed_;
+  }
+  std::vector<std::size_t> iterations_at_call;
+
+ private:
+  std::size_t allowed_;
+  const std::size_t& iterations_run_;
+};
+
+TEST(EngineGate, TheGateAloneDecidesHowManySamplesAreTaken) {
+  for (const std::size_t allowed : {std::size_t{3}, std::size_t{75}}) {
+    FakeClock clock;
+    Settings settings;
+    settings.min_samples = 30;            // more than 3: the gate overrides the minimum
+    settings.max_samples = 40;            // fewer than 75: and the cap
+    settings.time_budget_ns = 1'000'000;  // and a budget that 75 samples of 1 ms overrun
+    std::size_t iterations = 0;
+    CountingGate gate(allowed, iterations);
+    Probes probes;
+    probes.gate = &gate;
+    Engine engine(clock, one_ns_clock(), Overhead{}, settings, probes);
+    const BenchmarkResult result = engine.measure("gated", [&](Bencher& b) {
+      b.iter([&] {
+        ++iterations;
+        clock.advance(1000);
+      });
+    });
+    EXPECT_EQ(result.samples.size(), allowed);
+    // One call per sample and the refusal that ended sampling.
+    EXPECT_EQ(gate.iterations_at_call.size(), allowed + 1);
+  }
+}
+
+TEST(EngineGate, WarmUpRunsBeforeTheFirstTurnAndEachTurnIsOneSample) {
+  FakeClock clock;
+  std::size_t iterations = 0;
+  CountingGate gate(5, iterations);
+  Probes probes;
+  probes.gate = &gate;
+  Engine engine(clock, one_ns_clock(), Overhead{}, Settings{}, probes);
+  const BenchmarkResult result = engine.measure("gated", [&](Bencher& b) {
+    b.iter([&] {
+      ++iterations;
+      clock.advance(1000);
+    });
+  });
+  ASSERT_EQ(result.samples.size(), 5u);
+  // The warm-up had run when the first turn was asked for; between two turns exactly one
+  // sample's iterations ran.
+  EXPECT_EQ(gate.iterations_at_call.front(), static_cast<std::size_t>(result.warm_up_iters));
+  for (std::size_t k = 0; k < 5; ++k) {
+    EXPECT_EQ(gate.iterations_at_call[k + 1] - gate.iterations_at_call[k], result.samples[k].iters)
+        << "turn " << k;
+  }
+}
+
+}  // namespace
+}  // namespace benchkit::measure

@@ -3,8 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 
 namespace benchkit::store {
 namespace {
@@ -63,6 +65,31 @@ TEST_F(Baselines, AFailedWriteLeavesTheOldBaseline) {
   std::filesystem::create_directories(blocker);
   EXPECT_FALSE(save_baseline("main", "new"));
   EXPECT_EQ(read_baseline("main").value(), "old");
+}
+
+TEST_F(Baselines, TheBenchBinaryIsKeptBesideItsResultsAndDroppedWithThem) {
+  EXPECT_FALSE(baseline_executable("main")) << "nothing saved yet";
+  ASSERT_TRUE(save_baseline("main", R"({"schema": "benchkit/result", "version": 1})"));
+  EXPECT_FALSE(baseline_executable("main")) << "results alone keep no binary";
+  const auto kept = save_baseline_executable("main", "/bin/true");
+  ASSERT_TRUE(kept) << kept.error().message;
+  EXPECT_EQ(kept->path, folder_ + "/baselines/main.bin");
+  ASSERT_EQ(baseline_executable("main"), std::optional<std::string>(kept->path));
+  EXPECT_EQ(access(kept->path.c_str(), X_OK), 0) << "the copy can be run";
+  EXPECT_EQ(std::filesystem::file_size(kept->path), std::filesystem::file_size("/bin/true"));
+  EXPECT_EQ(std::system(kept->path.c_str()), 0);
+  // Saving new results under the name drops the binary: it measured something else.
+  ASSERT_TRUE(save_baseline("main", R"({"schema": "benchkit/result", "version": 1})"));
+  EXPECT_FALSE(baseline_executable("main"));
+  EXPECT_FALSE(std::filesystem::exists(kept->path));
+}
+
+TEST_F(Baselines, KeepingABinaryChecksTheNameAndTheSource) {
+  EXPECT_FALSE(save_baseline_executable("../up", "/bin/true"));
+  const auto missing = save_baseline_executable("main", folder_ + "/no-such-binary");
+  ASSERT_FALSE(missing);
+  EXPECT_THAT(missing.error().message, HasSubstr("no-such-binary"));
+  EXPECT_FALSE(baseline_executable("main"));
 }
 
 }  // namespace

@@ -1,0 +1,150 @@
+#include "cli/side_by_side.hpp"
+
+#include <fmt/format.h>
+#include <stdlib.h>
+
+#include <array>
+#include <filesystem>
+#include <optional>
+
+#include "analysis/estimates.hpp"
+#include "analysis/machine_speed.hpp"
+#include "cli/result_files.hpp"
+#include "model/merge.hpp"
+#include "process/turns.hpp"
+
+namespace benchkit::cli {
+
+bool TurnGate::next_sample() {
+  return process::await_turn(fd_);
+}
+
+namespace {
+
+constexpr std::array<const char*, 2> kSideNames = {"baseline", "new"};
+
+std::vector<std::string> worker_argv(const SideBySide& plan, std::size_t side,
+                                     const std::string& name, const std::string& out) {
+  std::vector<std::string> argv = {side == 0 ? plan.baseline_executable : plan.candidate_executable,
+                                   "--quiet",
+                                   "--processes",
+                                   "1",
+                                   "--filter",
+                                   name,
+                                   "--exact",
+                                   "--time-budget",
+                                   fmt::format("{}ns", plan.round_budget_ns),
+                                   "--out",
+                                   out,
+                                   "--turns-fd",
+                                   std::to_string(process::kTurnFd)};
+  argv.insert(argv.end(), plan.worker_flags.begin(), plan.worker_flags.end());
+  return argv;
+}
+
+}  // namespace
+
+model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan) {
+  if (!plan.clock) return model::Error{"run_side_by_side needs a clock"};
+  char folder_template[] = "/tmp/benchkit-side-by-side-XXXXXX";
+  const char* made = mkdtemp(folder_template);
+  if (!made) return model::Error{"cannot create a temporary folder for the worker results"};
+  const std::string folder = made;
+  struct Cleanup {
+    std::string folder;
+    ~Cleanup() {
+      std::error_code ignored;
+      std::filesystem::remove_all(folder, ignored);
+    }
+  } cleanup{folder};
+
+  const std::vector<int> cpus = plan.cpus.empty() ? process::allowed_cpus() : plan.cpus;
+  std::array<std::vector<RunResult>, 2> rounds;
+  for (std::size_t round = 0; round < plan.rounds; ++round) {
+    const std::optional<int> cpu =
+        cpus.empty() ? std::nullopt : std::optional<int>(cpus[round % cpus.size()]);
+    std::array<RunResult, 2> this_round;
+    for (std::size_t index = 0; index < plan.benchmarks.size(); ++index) {
+      const std::string& name = plan.benchmarks[index];
+      if (plan.progress) plan.progress(round, index, name);
+      // Who starts alternates by round and benchmark, so that neither build always samples
+      // first or always warms up while the other waits.
+      const std::size_t first = (round + index) % 2;
+      const std::array<std::size_t, 2> order = {first, 1 - first};
+      std::array<std::string, 2> outs;
+      std::array<std::optional<process::TurnTaker>, 2> workers;
+      std::array<bool, 2> taking_turns = {false, false};
+      std::array<process::Exit, 2> exits;
+      auto failure = [&](std::size_t side, const std::string& what) {
+        return model::Error{fmt::format("the {} build's worker for {} (round {} of {}) {}",
+                                        kSideNames[side], name, round + 1, plan.rounds, what)};
+      };
+      // One at a time: each worker sets up and warms up while the other waits in a read.
+      for (const std::size_t side : order) {
+        outs[side] = fmt::format("{}/{}-{}-{}.json", folder, kSideNames[side], round, index);
+        auto spawned = process::TurnTaker::spawn(worker_argv(plan, side, name, outs[side]), cpu);
+        if (!spawned) return spawned.error();
+        workers[side].emplace(std::move(*spawned));
+        taking_turns[side] = workers[side]->wait_ready();
+        // A worker that does not ask for turns ran to its end (a scenario, which runs once per
+        // process; or a failure, which its exit status tells).
+        if (!taking_turns[side]) exits[side] = workers[side]->finish();
+      }
+      // Turns in the order A B, B A, A B, ...: a drift within the round hits both alike.
+      std::array<std::int64_t, 2> spent = {0, 0};
+      std::array<std::size_t, 2> turns = {0, 0};
+      // Both take the same number of turns, so that sample k of one side and sample k of the
+      // other were taken next to each other (the comparison pairs them).
+      auto wants_more = [&](std::size_t side) {
+        return taking_turns[side] &&
+               (spent[side] < plan.round_budget_ns || turns[side] < plan.min_turns);
+      };
+      for (std::size_t pair = 0; wants_more(0) || wants_more(1); ++pair) {
+        const std::array<std::size_t, 2> turn_order =
+            pair % 2 == 0 ? order : std::array<std::size_t, 2>{order[1], order[0]};
+        for (const std::size_t side : turn_order) {
+          if (!taking_turns[side]) continue;
+          const std::int64_t start = plan.clock->now_ns();
+          if (!workers[side]->give_turn()) {
+            exits[side] = workers[side]->finish();
+            taking_turns[side] = false;
+            return failure(side, fmt::format("stopped in the middle of sampling: it {}",
+                                             exits[side].describe()));
+          }
+          spent[side] += plan.clock->now_ns() - start;
+          ++turns[side];
+        }
+      }
+      for (const std::size_t side : order) {
+        if (taking_turns[side]) exits[side] = workers[side]->finish();
+      }
+      for (const std::size_t side : order) {
+        if (!exits[side].ok()) return failure(side, exits[side].describe());
+        auto loaded = load_result_file(outs[side]);
+        if (!loaded) {
+          return failure(side, "left no readable result: " + loaded.error().message);
+        }
+        if (this_round[side].benchmarks.empty()) this_round[side].context = loaded->context;
+        for (BenchmarkResult& result : loaded->benchmarks) {
+          this_round[side].benchmarks.push_back(std::move(result));
+        }
+      }
+    }
+    for (std::size_t side = 0; side < 2; ++side)
+      rounds[side].push_back(std::move(this_round[side]));
+  }
+
+  SideBySideRuns runs;
+  std::array<RunResult*, 2> merged = {&runs.baseline, &runs.candidate};
+  for (std::size_t side = 0; side < 2; ++side) {
+    *merged[side] = model::merge_processes(rounds[side]);
+    for (BenchmarkResult& result : merged[side]->benchmarks) {
+      for (Sample& sample : result.samples) sample.round = sample.process;
+    }
+    analysis::compute_estimates(*merged[side]);
+    analysis::note_machine_speed(*merged[side]);
+  }
+  return runs;
+}
+
+}  // namespace benchkit::cli

@@ -1,0 +1,65 @@
+// A side-by-side comparison: the baseline's bench binary (kept with the baseline) and the new
+// one measured together, sample by sample in turns, in fresh process pairs.
+//
+// On a shared machine the speed of the same code changes by more than the changes people look
+// for, from one second to the next (docs/verdicts.md); a baseline measured yesterday and a run
+// measured now differ by that much even when nothing changed. Measured in turns, a millisecond
+// apart, both builds see the machine in the same state, and their ratio keeps only what the
+// change did.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "benchkit/result.hpp"
+#include "clock/clock.hpp"
+#include "measure/engine.hpp"
+#include "model/error.hpp"
+
+namespace benchkit::cli {
+
+// The worker's end: one sample per turn given over process::kTurnFd-style descriptor `fd`.
+class TurnGate final : public measure::SampleGate {
+ public:
+  explicit TurnGate(int fd) : fd_(fd) {}
+  bool next_sample() override;
+
+ private:
+  int fd_;
+};
+
+struct SideBySide {
+  std::string baseline_executable;
+  std::string candidate_executable;
+  // Benchmark (instance) names, each run alone in its own process pair: --filter NAME --exact.
+  std::vector<std::string> benchmarks;
+  // Fresh process pairs per benchmark; the comparison pairs them (Design::paired).
+  std::size_t rounds = 10;
+  // Sampling time of each side in each round.
+  std::int64_t round_budget_ns = 100'000'000;
+  // Both workers of a round run on one CPU, so that they share its state (on a virtual machine,
+  // two CPUs can run at different speeds for seconds: a neighbour on one physical core but not
+  // the other). Round r uses cpus[r % size]; empty: the CPUs this process may use.
+  std::vector<int> cpus;
+  // At least this many samples a side in each round, whatever the budget.
+  std::size_t min_turns = 3;
+  // Flags given to both workers besides the ones this sets (--warm-up, --param, --seed, ...).
+  std::vector<std::string> worker_flags;
+  clock::Clock* clock = nullptr;  // times the turns against the budget; required
+  // Called before each benchmark of each round.
+  std::function<void(std::size_t round, std::size_t index, const std::string& name)> progress;
+};
+
+// The two runs, one round per process pair: each sample carries `round` and `process` equal to
+// its round. Benchmarks keep their order. The error names the build, benchmark and round whose
+// worker failed (crashed, threw, or wrote no result).
+struct SideBySideRuns {
+  RunResult baseline;
+  RunResult candidate;
+};
+model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan);
+
+}  // namespace benchkit::cli

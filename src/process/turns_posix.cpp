@@ -1,0 +1,155 @@
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "process/turns.hpp"
+
+extern char** environ;
+
+namespace benchkit::process {
+
+namespace {
+
+bool send_byte(int fd, char byte) {
+  for (;;) {
+    const ssize_t sent = send(fd, &byte, 1, MSG_NOSIGNAL);
+    if (sent == 1) return true;
+    if (sent < 0 && errno == EINTR) continue;
+    return false;
+  }
+}
+
+// The next byte, or '\0' at end of file or on an error.
+char receive_byte(int fd) {
+  char byte = 0;
+  for (;;) {
+    const ssize_t got = recv(fd, &byte, 1, 0);
+    if (got == 1) return byte;
+    if (got < 0 && errno == EINTR) continue;
+    return '\0';
+  }
+}
+
+Exit exit_of(int status) {
+  Exit exit;
+  if (WIFEXITED(status)) exit.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) exit.signal = WTERMSIG(status);
+  return exit;
+}
+
+}  // namespace
+
+bool await_turn(int fd) {
+  return send_byte(fd, 'R') && receive_byte(fd) == 'G';
+}
+
+std::vector<int> allowed_cpus() {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+model::Result<TurnTaker> TurnTaker::spawn(const std::vector<std::string>& argv,
+                                          std::optional<int> cpu) {
+  if (argv.empty()) return model::Error{"no program to run"};
+  // The child inherits this process's CPU mask: narrowed to `cpu` for the spawn, then restored.
+  cpu_set_t previous;
+  CPU_ZERO(&previous);
+  const bool pinned = cpu && sched_getaffinity(0, sizeof(previous), &previous) == 0;
+  if (pinned) {
+    cpu_set_t only;
+    CPU_ZERO(&only);
+    CPU_SET(*cpu, &only);
+    if (sched_setaffinity(0, sizeof(only), &only) != 0) {
+      return model::Error{fmt::format("cannot run on CPU {}: {}", *cpu, std::strerror(errno))};
+    }
+  }
+  struct Restore {
+    bool pinned;
+    cpu_set_t* previous;
+    ~Restore() {
+      if (pinned) sched_setaffinity(0, sizeof(*previous), previous);
+    }
+  } restore{pinned, &previous};
+  int pair[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+    return model::Error{fmt::format("cannot create a socket pair: {}", std::strerror(errno))};
+  }
+  // The child's end is moved above kTurnFd first, so that the dup2 onto kTurnFd always clears
+  // close-on-exec (a dup2 of a descriptor onto itself would not).
+  const int child_end = fcntl(pair[1], F_DUPFD_CLOEXEC, 10);
+  close(pair[1]);
+  if (child_end < 0) {
+    close(pair[0]);
+    return model::Error{fmt::format("cannot set up the socket: {}", std::strerror(errno))};
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, child_end, kTurnFd);
+  std::vector<char*> pointers;
+  for (const std::string& arg : argv) pointers.push_back(const_cast<char*>(arg.c_str()));
+  pointers.push_back(nullptr);
+  pid_t pid = -1;
+  const int error = posix_spawn(&pid, argv[0].c_str(), &actions, nullptr, pointers.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(child_end);
+  if (error != 0) {
+    close(pair[0]);
+    return model::Error{fmt::format("cannot run {}: {}", argv[0], std::strerror(error))};
+  }
+  return TurnTaker(pid, pair[0]);
+}
+
+TurnTaker::TurnTaker(TurnTaker&& other) noexcept : pid_(other.pid_), fd_(other.fd_) {
+  other.pid_ = -1;
+  other.fd_ = -1;
+}
+
+TurnTaker::~TurnTaker() {
+  if (fd_ >= 0) close(fd_);
+  if (pid_ > 0) {
+    kill(pid_, SIGKILL);
+    int status = 0;
+    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+}
+
+bool TurnTaker::wait_ready() {
+  return receive_byte(fd_) == 'R';
+}
+
+bool TurnTaker::give_turn() {
+  return send_byte(fd_, 'G') && receive_byte(fd_) == 'R';
+}
+
+Exit TurnTaker::finish() {
+  if (fd_ >= 0) {
+    send_byte(fd_, 'S');
+    close(fd_);
+    fd_ = -1;
+  }
+  int status = 0;
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+  return exit_of(status);
+}
+
+}  // namespace benchkit::process

@@ -1,0 +1,162 @@
+// Side-by-side comparisons with real processes: the turn-taking protocol between the controller
+// and a real bench binary, and the rounds of process pairs the controller runs.
+#include "cli/side_by_side.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "cli/result_files.hpp"
+#include "clock/clock.hpp"
+#include "process/turns.hpp"
+
+namespace benchkit::cli {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+const std::string kScenarioBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/scenario_bench";
+
+std::string temp_file(const std::string& name) {
+  return ::testing::TempDir() + "/benchkit-side-by-side-" + name;
+}
+
+TEST(TurnTaker, ABenchBinaryTakesExactlyTheTurnsItIsGiven) {
+  const std::string out = temp_file("turns.json");
+  std::filesystem::remove(out);
+  auto worker = process::TurnTaker::spawn({kBench, "--quiet", "--processes", "1", "--filter",
+                                           "add/amount=1", "--exact", "--time-budget", "10ms",
+                                           "--warm-up", "1ms", "--no-machine-warnings", "--out",
+                                           out, "--turns-fd", std::to_string(process::kTurnFd)});
+  ASSERT_TRUE(worker) << worker.error().message;
+  ASSERT_TRUE(worker->wait_ready()) << "a micro benchmark asks for its first turn";
+  for (int turn = 0; turn < 7; ++turn) ASSERT_TRUE(worker->give_turn()) << "turn " << turn;
+  const process::Exit exit = worker->finish();
+  EXPECT_TRUE(exit.ok()) << exit.describe();
+  const auto loaded = load_result_file(out);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  ASSERT_EQ(loaded->benchmarks.size(), 1u);
+  // Seven turns, seven samples: neither the 30-sample minimum nor the budget applies.
+  EXPECT_EQ(loaded->benchmarks[0].samples.size(), 7u);
+  std::filesystem::remove(out);
+}
+
+TEST(TurnTaker, AProgramThatTakesNoTurnsIsSeenToEnd) {
+  auto quiet = process::TurnTaker::spawn({"/bin/true"});
+  ASSERT_TRUE(quiet) << quiet.error().message;
+  EXPECT_FALSE(quiet->wait_ready());
+  EXPECT_TRUE(quiet->finish().ok());
+
+  auto killed = process::TurnTaker::spawn({"/bin/sh", "-c", "kill -9 $$"});
+  ASSERT_TRUE(killed);
+  EXPECT_FALSE(killed->wait_ready());
+  const process::Exit exit = killed->finish();
+  EXPECT_EQ(exit.signal, SIGKILL) << exit.describe();
+
+  const auto missing = process::TurnTaker::spawn({"/no/such/program"});
+  ASSERT_FALSE(missing);
+  EXPECT_THAT(missing.error().message, HasSubstr("/no/such/program"));
+}
+
+TEST(TurnTaker, APinnedWorkerRunsOnItsCpuOnly) {
+  const std::vector<int> cpus = process::allowed_cpus();
+  ASSERT_FALSE(cpus.empty());
+  // The worker writes down the CPUs it may run on.
+  const std::string out = temp_file("mask.txt");
+  auto worker = process::TurnTaker::spawn(
+      {"/bin/sh", "-c", "grep Cpus_allowed_list /proc/self/status > " + out}, cpus.back());
+  ASSERT_TRUE(worker) << worker.error().message;
+  EXPECT_FALSE(worker->wait_ready());
+  ASSERT_TRUE(worker->finish().ok());
+  std::ifstream in(out);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_THAT(line, ::testing::EndsWith("\t" + std::to_string(cpus.back())));
+  EXPECT_EQ(process::allowed_cpus(), cpus) << "the controller's own mask is restored";
+  std::filesystem::remove(out);
+}
+
+SideBySide plan_for(const std::string& baseline, const std::string& candidate,
+                    std::vector<std::string> benchmarks, std::size_t rounds) {
+  SideBySide plan;
+  plan.baseline_executable = baseline;
+  plan.candidate_executable = candidate;
+  plan.benchmarks = std::move(benchmarks);
+  plan.rounds = rounds;
+  plan.round_budget_ns = 5'000'000;
+  plan.worker_flags = {"--warm-up", "1ms", "--no-machine-warnings"};
+  plan.clock = &clock::steady_clock();
+  return plan;
+}
+
+TEST(SideBySide, EachRoundIsAProcessPairWithSamplesTakenInTurns) {
+  std::vector<std::string> seen;
+  SideBySide plan = plan_for(kBench, kBench, {"add/amount=1", "copy_string"}, 3);
+  plan.progress = [&](std::size_t round, std::size_t index, const std::string& name) {
+    seen.push_back(std::to_string(round) + ":" + std::to_string(index) + ":" + name);
+  };
+  const auto runs = run_side_by_side(plan);
+  ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_THAT(seen, ElementsAre("0:0:add/amount=1", "0:1:copy_string", "1:0:add/amount=1",
+                                "1:1:copy_string", "2:0:add/amount=1", "2:1:copy_string"));
+  for (const RunResult* run : {&runs->baseline, &runs->candidate}) {
+    ASSERT_EQ(run->benchmarks.size(), 2u);
+    EXPECT_EQ(run->benchmarks[0].name, "add/amount=1");
+    EXPECT_EQ(run->benchmarks[1].name, "copy_string");
+    EXPECT_GT(run->benchmarks[0].estimates.median.value, 0.0) << "estimates are computed";
+  }
+  for (std::size_t b = 0; b < 2; ++b) {
+    std::map<std::uint32_t, std::size_t> base_counts;
+    std::map<std::uint32_t, std::size_t> new_counts;
+    for (const Sample& s : runs->baseline.benchmarks[b].samples) {
+      ASSERT_TRUE(s.round.has_value());
+      EXPECT_EQ(*s.round, s.process);
+      ++base_counts[*s.round];
+    }
+    for (const Sample& s : runs->candidate.benchmarks[b].samples) {
+      ASSERT_TRUE(s.round.has_value());
+      ++new_counts[*s.round];
+    }
+    EXPECT_EQ(base_counts.size(), 3u) << "three rounds";
+    // Turns are given in pairs: both sides of a round hold the same number of samples, at
+    // least the minimum of 3.
+    EXPECT_EQ(base_counts, new_counts);
+    for (const auto& [round, count] : base_counts) EXPECT_GE(count, plan.min_turns);
+  }
+}
+
+TEST(SideBySide, AScenarioRunsOnceASideInEachRound) {
+  SideBySide plan = plan_for(kScenarioBench, kScenarioBench, {"pipeline/items=200000"}, 2);
+  const auto runs = run_side_by_side(plan);
+  ASSERT_TRUE(runs) << runs.error().message;
+  ASSERT_EQ(runs->candidate.benchmarks.size(), 3u) << "its three phases";
+  for (const BenchmarkResult& phase : runs->candidate.benchmarks) {
+    std::set<std::uint32_t> rounds;
+    for (const Sample& s : phase.samples) rounds.insert(s.round.value());
+    EXPECT_EQ(rounds, (std::set<std::uint32_t>{0, 1})) << phase.name;
+    EXPECT_EQ(phase.samples.size(), 2u) << phase.name;
+  }
+}
+
+TEST(SideBySide, AFailingWorkerIsNamedWithItsBuildBenchmarkAndRound) {
+  const auto failed = run_side_by_side(plan_for("/bin/false", kBench, {"copy_string"}, 2));
+  ASSERT_FALSE(failed);
+  EXPECT_THAT(failed.error().message,
+              HasSubstr("the baseline build's worker for copy_string (round 1 of 2)"));
+  EXPECT_THAT(failed.error().message, HasSubstr("exited with status 1"));
+
+  // A benchmark the new build cannot run: its worker finds no match and exits with status 2.
+  const auto unknown = run_side_by_side(plan_for(kBench, kBench, {"no_such_benchmark"}, 2));
+  ASSERT_FALSE(unknown);
+  EXPECT_THAT(unknown.error().message, HasSubstr("worker for no_such_benchmark"));
+}
+
+}  // namespace
+}  // namespace benchkit::cli
