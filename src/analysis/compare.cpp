@@ -261,16 +261,22 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
                        *c.minimum_detectable_change * 100.0);
   }
   if (c.minimum_detectable_change && *c.minimum_detectable_change > settings.noise_threshold) {
+    if (c.design == Design::paired) {
+      // Rounds are the unit: what varies from one process pair to the next is what limits it.
+      text += fmt::format("to resolve ±{:.0f}%, run more rounds (--rounds)",
+                          settings.noise_threshold * 100.0);
+      return text;
+    }
     text += fmt::format(
         "to resolve ±{:.0f}%, {} or run in several processes (benchkit run --processes)",
         settings.noise_threshold * 100.0,
         scenario ? "run the scenario more times (--repetitions)"
                  : "take more samples (raise --time-budget)");
   } else {
-    text += scenario ? "the interval straddles the noise threshold: the change is close to it; "
-                       "more runs (--repetitions) narrow the interval"
-                     : "the interval straddles the noise threshold: the change is close to it; "
-                       "a longer run (--time-budget) narrows the interval";
+    text += "the interval straddles the noise threshold: the change is close to it; ";
+    text += c.design == Design::paired ? "more rounds (--rounds) narrow the interval"
+            : scenario                 ? "more runs (--repetitions) narrow the interval"
+                                       : "a longer run (--time-budget) narrows the interval";
   }
   return text;
 }

@@ -397,8 +397,8 @@ int run_main(int argc, char** argv) {
                  "Run the suite in N fresh processes, one after another, and merge them: the "
                  "process becomes the unit of variation, so comparisons account for what "
                  "changes between runs (memory layout, machine state). Default: 3 when saving "
-                 "or comparing against a baseline, else 1 (docs/verdicts.md has the measured "
-                 "false-alarm rates)")
+                 "a baseline or comparing with saved samples, else 1 (docs/verdicts.md has the "
+                 "measured false-alarm rates). A side-by-side comparison uses --rounds instead")
       ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
   app.add_option("--worker-out", flags.worker_out)->group("");
   app.add_option("--worker-index", flags.worker_index)->group("");

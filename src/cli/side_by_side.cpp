@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <optional>
@@ -67,9 +68,10 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan) {
     for (std::size_t index = 0; index < plan.benchmarks.size(); ++index) {
       const std::string& name = plan.benchmarks[index];
       if (plan.progress) plan.progress(round, index, name);
-      // Who starts alternates by round and benchmark, so that neither build always samples
-      // first or always warms up while the other waits.
-      const std::size_t first = (round + index) % 2;
+      // Who starts alternates by benchmark and, once every CPU had a round, by round: neither
+      // build always samples first or warms up while the other waits, on any CPU.
+      const std::size_t cycle = round / std::max<std::size_t>(1, cpus.size());
+      const std::size_t first = (cycle + index) % 2;
       const std::array<std::size_t, 2> order = {first, 1 - first};
       std::array<std::string, 2> outs;
       std::array<std::optional<process::TurnTaker>, 2> workers;
