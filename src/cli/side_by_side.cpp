@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <map>
 #include <optional>
 
 #include "analysis/estimates.hpp"
@@ -44,6 +45,21 @@ std::vector<std::string> worker_argv(const SideBySide& plan, std::size_t side,
 }
 
 }  // namespace
+
+void keep_recurring_diagnostics(RunResult& merged, const std::vector<RunResult>& rounds) {
+  for (BenchmarkResult& result : merged.benchmarks) {
+    std::map<std::string, std::size_t> fired;
+    std::size_t ran = 0;
+    for (const RunResult& round : rounds) {
+      for (const BenchmarkResult& one : round.benchmarks) {
+        if (one.name != result.name) continue;
+        ++ran;
+        for (const Diagnostic& d : one.diagnostics) ++fired[d.code];
+      }
+    }
+    std::erase_if(result.diagnostics, [&](const Diagnostic& d) { return 2 * fired[d.code] < ran; });
+  }
+}
 
 model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan) {
   if (!plan.clock) return model::Error{"run_side_by_side needs a clock"};
@@ -140,6 +156,7 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan) {
   std::array<RunResult*, 2> merged = {&runs.baseline, &runs.candidate};
   for (std::size_t side = 0; side < 2; ++side) {
     *merged[side] = model::merge_processes(rounds[side]);
+    keep_recurring_diagnostics(*merged[side], rounds[side]);
     for (BenchmarkResult& result : merged[side]->benchmarks) {
       for (Sample& sample : result.samples) sample.round = sample.process;
     }

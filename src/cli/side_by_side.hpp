@@ -62,4 +62,10 @@ struct SideBySideRuns {
 };
 model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan);
 
+// Keeps a diagnostic of `merged` (the merge of `rounds`, which holds any round's flags) only when
+// it came up in at least half of the rounds that ran the benchmark. A defect of the code
+// (state growing between iterations, a cold start, memory growth) comes up in every process;
+// a state the machine passed through during one round would otherwise flag the whole run.
+void keep_recurring_diagnostics(RunResult& merged, const std::vector<RunResult>& rounds);
+
 }  // namespace benchkit::cli

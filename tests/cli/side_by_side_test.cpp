@@ -158,5 +158,35 @@ TEST(SideBySide, AFailingWorkerIsNamedWithItsBuildBenchmarkAndRound) {
   EXPECT_THAT(unknown.error().message, HasSubstr("worker for no_such_benchmark"));
 }
 
+RunResult round_with(const std::vector<std::pair<std::string, std::vector<std::string>>>& flags) {
+  RunResult run;
+  for (const auto& [name, codes] : flags) {
+    BenchmarkResult result;
+    result.name = name;
+    for (const std::string& code : codes) result.diagnostics.push_back({code, "warning", code});
+    run.benchmarks.push_back(result);
+  }
+  return run;
+}
+
+TEST(SideBySide, OnlyFlagsThatCameUpInHalfTheRoundsAreKept) {
+  // Four rounds: drift in all four (a defect of the code), multimodal in one (a passing state
+  // of the machine), unstable in exactly two.
+  std::vector<RunResult> rounds = {
+      round_with({{"a", {"drift", "multimodal", "unstable"}}, {"b", {}}}),
+      round_with({{"a", {"drift", "unstable"}}, {"b", {"cold_start"}}}),
+      round_with({{"a", {"drift"}}, {"b", {"cold_start"}}}),
+      round_with({{"a", {"drift"}}, {"b", {"cold_start"}}}),
+  };
+  RunResult merged =
+      round_with({{"a", {"drift", "multimodal", "unstable"}}, {"b", {"cold_start"}}});  // the union
+  keep_recurring_diagnostics(merged, rounds);
+  std::vector<std::string> kept_a;
+  for (const Diagnostic& d : merged.benchmarks[0].diagnostics) kept_a.push_back(d.code);
+  EXPECT_THAT(kept_a, ElementsAre("drift", "unstable"));
+  ASSERT_EQ(merged.benchmarks[1].diagnostics.size(), 1u);
+  EXPECT_EQ(merged.benchmarks[1].diagnostics[0].code, "cold_start");
+}
+
 }  // namespace
 }  // namespace benchkit::cli
