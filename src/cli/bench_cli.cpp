@@ -407,8 +407,7 @@ int run_main(int argc, char** argv) {
                "Exit with status 1 when a benchmark regressed against the baseline (for CI)");
   app.add_flag("--benchkit-info", flags.benchkit_info,
                "Print {\"benchkit\": VERSION, \"protocol\": 1, \"turns\": true} on one line and "
-               "exit: how the "
-               "benchkit command recognises a bench binary");
+               "exit: how the benchkit command recognises a bench binary");
 
   try {
     app.parse(argc, argv);
