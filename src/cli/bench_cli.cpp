@@ -506,6 +506,12 @@ int run_main(int argc, char** argv) {
                  "compare against\n";
     return kUsageError;
   }
+  if ((app.count("--rounds") > 0 || flags.saved_samples) && flags.baseline.empty()) {
+    std::cerr << fmt::format(
+        "error: {} applies to comparisons against a saved baseline: add --baseline NAME\n",
+        flags.saved_samples ? "--saved-samples" : "--rounds");
+    return kUsageError;
+  }
 
   // A bad --out path is found now, not after a long run whose results it would lose.
   if (!flags.out.empty()) {

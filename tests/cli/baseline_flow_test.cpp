@@ -168,6 +168,12 @@ TEST_F(BaselineFlow, BadBaselineNamesAndFlagCombinationsAreUsageErrors) {
   EXPECT_EQ(run_command(env_ + kBench + " --fail-on-regression").exit_code, 2);
   EXPECT_EQ(run_command(env_ + kBench + " --baseline a --baseline-file b").exit_code, 2);
   EXPECT_EQ(run_command(env_ + kBench + " --noise-threshold 2").exit_code, 2);
+  // Side-by-side settings without a baseline to compare with.
+  const auto rounds = run_command(env_ + kBench + " --rounds 20");
+  EXPECT_EQ(rounds.exit_code, 2);
+  EXPECT_THAT(rounds.err, HasSubstr("--rounds applies to comparisons against a saved baseline"));
+  EXPECT_EQ(run_command(env_ + kBench + " --saved-samples").exit_code, 2);
+  EXPECT_EQ(run_command(env_ + kBench + " --baseline main --rounds 1").exit_code, 2);
   EXPECT_EQ(run_command(env_ + kTool + " compare nothing-here also-nothing").exit_code, 2);
 }
 
