@@ -82,6 +82,27 @@ struct Flags {
   int turns_fd = -1;  // set in a worker of a side-by-side comparison
 };
 
+// --param flags as given, for a bench binary this one starts.
+std::vector<std::string> param_flags(const Flags& flags) {
+  std::vector<std::string> argv;
+  for (const std::string& param : flags.params) argv.insert(argv.end(), {"--param", param});
+  return argv;
+}
+
+// The flags of this run that every worker it starts gets, whether the workers run one after
+// another or side by side: what changes what a benchmark measures or records.
+std::vector<std::string> shared_worker_flags(const Flags& flags, const cli::RunSettings& settings) {
+  std::vector<std::string> argv = {"--warm-up",     fmt::format("{}ns", settings.engine.warm_up_ns),
+                                   "--seed",        std::to_string(settings.seed),
+                                   "--repetitions", std::to_string(flags.repetitions)};
+  if (flags.no_counters) argv.push_back("--no-counters");
+  if (flags.no_machine_warnings) argv.push_back("--no-machine-warnings");
+  for (const std::string& tag : flags.tags) argv.insert(argv.end(), {"--tag", tag});
+  const std::vector<std::string> params = param_flags(flags);
+  argv.insert(argv.end(), params.begin(), params.end());
+  return argv;
+}
+
 // Runs the suite in `flags.processes` fresh worker processes of this same executable, one
 // after the other, each with a share of the time budget and the benchmarks in a rotated order
 // (so each benchmark's processes are spread over the whole run), and merges their samples.
@@ -110,17 +131,13 @@ model::Result<RunResult> run_in_workers(const Flags& flags, const cli::RunSettin
                 {"--time-budget",
                  fmt::format("{}ns", settings.engine.time_budget_ns /
                                          static_cast<std::int64_t>(flags.processes)),
-                 "--warm-up", fmt::format("{}ns", settings.engine.warm_up_ns), "--sample-size",
+                 "--sample-size",
                  std::to_string(std::max<std::size_t>(
                      5, (settings.engine.min_samples + flags.processes - 1) / flags.processes)),
-                 "--precision", fmt::format("{}", settings.engine.precision), "--seed",
-                 std::to_string(settings.seed)});
-    if (flags.no_counters) argv.push_back("--no-counters");
+                 "--precision", fmt::format("{}", settings.engine.precision)});
     if (show_progress) argv.push_back("--worker-progress");
-    if (flags.no_machine_warnings) argv.push_back("--no-machine-warnings");
-    for (const std::string& tag : flags.tags) argv.insert(argv.end(), {"--tag", tag});
-    argv.insert(argv.end(), {"--repetitions", std::to_string(flags.repetitions)});
-    for (const std::string& param : flags.params) argv.insert(argv.end(), {"--param", param});
+    const std::vector<std::string> shared = shared_worker_flags(flags, settings);
+    argv.insert(argv.end(), shared.begin(), shared.end());
     const auto exit = process::run_and_wait(argv);
     if (!exit) {
       failure = exit.error().message;
@@ -179,9 +196,8 @@ model::Result<cli::SideBySideRuns> run_beside(const Flags& flags, const cli::Run
                                               const std::string& baseline_binary,
                                               bool show_progress, const cli::Progress& progress,
                                               std::size_t& failures) {
-  std::vector<std::string> params;
-  for (const std::string& param : flags.params) params.insert(params.end(), {"--param", param});
   std::vector<std::string> list_argv = {baseline_binary, "--list"};
+  const std::vector<std::string> params = param_flags(flags);
   list_argv.insert(list_argv.end(), params.begin(), params.end());
   process::CaptureOptions options;
   options.timeout = std::chrono::seconds(30);
@@ -211,14 +227,7 @@ model::Result<cli::SideBySideRuns> run_beside(const Flags& flags, const cli::Run
   plan.rounds = flags.rounds;
   plan.round_budget_ns = std::max<std::int64_t>(
       1'000'000, settings.engine.time_budget_ns / static_cast<std::int64_t>(flags.rounds));
-  plan.worker_flags = {"--warm-up",     fmt::format("{}ns", settings.engine.warm_up_ns),
-                       "--seed",        std::to_string(settings.seed),
-                       "--repetitions", std::to_string(flags.repetitions)};
-  plan.worker_flags.insert(plan.worker_flags.end(), params.begin(), params.end());
-  for (const std::string& tag : flags.tags)
-    plan.worker_flags.insert(plan.worker_flags.end(), {"--tag", tag});
-  if (flags.no_counters) plan.worker_flags.push_back("--no-counters");
-  if (flags.no_machine_warnings) plan.worker_flags.push_back("--no-machine-warnings");
+  plan.worker_flags = shared_worker_flags(flags, settings);
   plan.clock = cli::process_clock().clock;
   const std::size_t total = plan.benchmarks.size();
   plan.progress = [&](std::size_t round, std::size_t index, const std::string& name) {
