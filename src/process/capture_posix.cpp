@@ -21,20 +21,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-Exit decode(int status) {
-  Exit exit;
-  if (WIFEXITED(status)) exit.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) exit.signal = WTERMSIG(status);
-  return exit;
-}
-
-int wait_blocking(pid_t pid) {
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return status;
-}
-
 // Milliseconds left until `deadline` for poll(): -1 (no limit) without one, never below 0.
 int poll_timeout(const std::optional<Clock::time_point>& deadline) {
   if (!deadline) return -1;
@@ -108,7 +94,7 @@ model::Result<Captured> run_captured(const std::vector<std::string>& argv,
     int status = 0;
     const pid_t done = waitpid(pid, &status, WNOHANG);
     if (done == pid) {
-      result.exit = decode(status);
+      result.exit = exit_from_status(status);
       return result;
     }
     if (done < 0 && errno != EINTR) break;
@@ -119,7 +105,7 @@ model::Result<Captured> run_captured(const std::vector<std::string>& argv,
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   if (result.timed_out) kill(pid, SIGKILL);
-  result.exit = decode(wait_blocking(pid));
+  result.exit = wait_for_exit(pid);
   return result;
 }
 

@@ -1,6 +1,8 @@
 // Running a child process directly (no shell) and waiting for it.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -14,6 +16,12 @@ struct Exit {
   bool ok() const { return signal == 0 && exit_code == 0; }
   std::string describe() const;  // "exited with status 3", "killed by signal 11 (SIGSEGV)"
 };
+
+// How a child ended, from the status waitpid reported.
+Exit exit_from_status(int status);
+
+// Waits for child `pid` to end (retrying when a signal interrupts the wait) and says how.
+Exit wait_for_exit(pid_t pid);
 
 // Spawns argv[0] with `argv` (searched in PATH when it has no '/'), stdin from /dev/null, stdout
 // and stderr inherited, and waits for it. The error names the program when it cannot start.

@@ -1,11 +1,27 @@
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
+#include <cerrno>
 
 #include "process/capture.hpp"
 #include "process/spawn.hpp"
 
 namespace benchkit::process {
+
+Exit exit_from_status(int status) {
+  Exit exit;
+  if (WIFEXITED(status)) exit.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) exit.signal = WTERMSIG(status);
+  return exit;
+}
+
+Exit wait_for_exit(pid_t pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return exit_from_status(status);
+}
 
 model::Result<Exit> run_and_wait(const std::vector<std::string>& argv) {
   CaptureOptions options;

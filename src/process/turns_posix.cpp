@@ -3,7 +3,6 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -37,13 +36,6 @@ char receive_byte(int fd) {
     if (got < 0 && errno == EINTR) continue;
     return '\0';
   }
-}
-
-Exit exit_of(int status) {
-  Exit exit;
-  if (WIFEXITED(status)) exit.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) exit.signal = WTERMSIG(status);
-  return exit;
 }
 
 }  // namespace
@@ -125,9 +117,7 @@ TurnTaker::~TurnTaker() {
   if (fd_ >= 0) close(fd_);
   if (pid_ > 0) {
     kill(pid_, SIGKILL);
-    int status = 0;
-    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
+    wait_for_exit(pid_);
   }
 }
 
@@ -145,11 +135,9 @@ Exit TurnTaker::finish() {
     close(fd_);
     fd_ = -1;
   }
-  int status = 0;
-  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-  }
+  const Exit exit = wait_for_exit(pid_);
   pid_ = -1;
-  return exit_of(status);
+  return exit;
 }
 
 }  // namespace benchkit::process
