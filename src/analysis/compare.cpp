@@ -77,14 +77,19 @@ std::map<std::uint32_t, std::vector<double>> by_process(const BenchmarkResult& r
   return groups;
 }
 
+bool every_sample_has_a_round(const BenchmarkResult& result) {
+  return std::all_of(result.samples.begin(), result.samples.end(),
+                     [](const Sample& sample) { return sample.round.has_value(); });
+}
+
 // Per-round medians, for rounds present on both sides.
 bool paired_rounds(const BenchmarkResult& baseline, const BenchmarkResult& candidate,
                    std::vector<double>& base_rounds, std::vector<double>& candidate_rounds) {
   auto rounds = [](const BenchmarkResult& result) {
     std::map<std::uint32_t, std::vector<double>> groups;
+    if (!every_sample_has_a_round(result)) return groups;
     const std::vector<double> times = positive_times(result);
     for (std::size_t i = 0; i < times.size(); ++i) {
-      if (!result.samples[i].round) return std::map<std::uint32_t, std::vector<double>>{};
       groups[*result.samples[i].round].push_back(times[i]);
     }
     return groups;
@@ -115,11 +120,6 @@ bool paired_rounds(const BenchmarkResult& baseline, const BenchmarkResult& candi
   }
   // A sign-test interval needs 6 rounds to reach 95% (1 - 2/2^6 = 0.969).
   return base_rounds.size() >= 6;
-}
-
-bool every_sample_has_a_round(const BenchmarkResult& result) {
-  return std::all_of(result.samples.begin(), result.samples.end(),
-                     [](const Sample& sample) { return sample.round.has_value(); });
 }
 
 double log_median(const std::vector<double>& values) {

@@ -295,12 +295,12 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
       result.samples.back().probe_ns = std::max(probe_before, probe_after);
       probe_before = probe_after;
     }
+    if (probes_.gate) continue;  // the gate decides when sampling ends: no stopping rule
     const double n = static_cast<double>(iterations);
     const double time = std::max(0.0, elapsed - overhead_per_sample) / n;
     sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), time), time);
     const std::size_t count = result.samples.size();
     const std::int64_t spent = clock_.now_ns() - sampling_start;
-    if (probes_.gate) continue;  // the gate decides when sampling ends
     if (count >= settings_.max_samples) break;
     if (count >= settings_.min_samples) {
       if (spent >= settings_.time_budget_ns) break;
