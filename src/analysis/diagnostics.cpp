@@ -18,6 +18,14 @@ namespace {
 // A trend must be this unlikely under "no trend" to be reported: a suite runs many benchmarks,
 // and at 0.001 a hundred clean benchmarks raise a false drift flag one time in ten.
 constexpr double kTrendSignificance = 0.001;
+// The trend is tested on the medians of this many consecutive blocks of samples, not on the
+// samples: the Mann–Kendall test assumes independent values, and a shared machine's slow
+// phases (a neighbour busy for a second) make neighbouring samples alike, so that on the samples
+// themselves a phase at the start or the end passed as a trend at p < 1e-15 (bench/verdicts/
+// example_flags found 8 such flags in 100 clean benchmark runs). State growing between
+// iterations moves every block the same way (10 blocks in order: p = 8e-5); a phase moves one
+// or two.
+constexpr std::size_t kTrendBlocks = 10;
 // ... and large enough to matter: 5% between the first and the last fifth of the samples
 // (smaller drifts are within what a shared machine does on its own).
 constexpr double kDriftMagnitude = 0.05;
@@ -32,7 +40,11 @@ constexpr double kColdFirstExcessNs = 1e6;
 constexpr double kColdSamplesRatio = 1.5;
 // Within 2 empty-loop iterations of nothing: indistinguishable from no work at all.
 constexpr double kEmptyLoopMultiple = 2.0;
-// nanobench's threshold for "unstable": half the samples more than 5% from the median.
+// nanobench's threshold for "unstable": half the samples more than 5% from the median. It must
+// hold from one sample to the next as well (the median difference between consecutive samples,
+// divided by √2, which equals the MdAPE for independent samples): a machine that runs slower for
+// a few seconds spreads the samples of a steady benchmark without making it unstable, and on
+// the examples that was the cause of every unstable flag but one.
 constexpr double kUnstableMdape = 0.05;
 // Making inputs 5 times slower than measuring them, and at least 100 ms of it, makes the suite
 // slow for nothing.
@@ -44,6 +56,15 @@ constexpr double kSlowSetupNs = 100e6;
 // 20-30 in about one benchmark run in ten (bench/verdicts/example_flags).
 constexpr double kMinModeShare = 0.15;
 constexpr std::size_t kMinModeSamples = 5;
+// Modes closer than this (as a ratio) are not reported: the two virtual CPUs of a shared
+// machine, or one CPU before and after a neighbour's burst, differ by that much, and two
+// states that close move the median by a few percent at most.
+constexpr double kMinModeSeparation = 1.10;
+// Modes that come in long stretches of consecutive samples (a runs test with p below this) are
+// phases of the machine, not states of the code: the code's states follow its inputs and paths,
+// sample after sample. On the examples every false multimodal flag with modes more than 10%
+// apart had its modes in stretches (runs test z from -3 to -12).
+constexpr double kPhaseSignificance = 0.001;
 // Below 10 samples trends and modes cannot be told from noise.
 constexpr std::size_t kMinSamplesForShape = 10;
 
@@ -75,9 +96,22 @@ std::pair<double, double> ends(const std::vector<double>& series) {
   return {median_of(first), median_of(last)};
 }
 
+// Medians of `blocks` consecutive, equal (to one sample) stretches of `series`.
+std::vector<double> block_medians(const std::vector<double>& series, std::size_t blocks) {
+  std::vector<double> medians;
+  const std::size_t n = series.size();
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const auto first = series.begin() + static_cast<std::ptrdiff_t>(b * n / blocks);
+    const auto last = series.begin() + static_cast<std::ptrdiff_t>((b + 1) * n / blocks);
+    medians.push_back(median_of(std::vector<double>(first, last)));
+  }
+  return medians;
+}
+
 void check_drift(BenchmarkResult& result, const std::vector<double>& times) {
   if (times.size() < kMinSamplesForShape) return;
-  const stats::TrendResult trend = stats::mann_kendall(times);
+  const stats::TrendResult trend =
+      stats::mann_kendall(block_medians(times, std::min(kTrendBlocks, times.size())));
   if (trend.p_value >= kTrendSignificance) return;
   const auto [first, last] = ends(times);
   if (first <= 0) return;
@@ -85,12 +119,13 @@ void check_drift(BenchmarkResult& result, const std::vector<double>& times) {
   if (std::fabs(change) < kDriftMagnitude) return;
   add(result, code::drift,
       fmt::format("time per iteration {} {:.0f}% from the first to the last samples ({} → {}, "
-                  "Mann–Kendall p = {:.1g}): typical of state that grows between iterations, "
+                  "Mann–Kendall p = {:.1g} over the medians of {} blocks): typical of state that "
+                  "grows between iterations, "
                   "such as a buffer cleared outside the timed closure so that every iteration "
                   "appends to it. Reset such state inside the closure, or make a fresh input "
                   "per iteration with with_inputs",
                   change > 0 ? "rose" : "fell", std::fabs(change) * 100.0, duration(first),
-                  duration(last), trend.p_value));
+                  duration(last), trend.p_value, std::min(kTrendBlocks, times.size())));
 }
 
 void check_memory_growth(BenchmarkResult& result) {
@@ -171,31 +206,48 @@ void check_resolution(BenchmarkResult& result, const ClockFacts& clock) {
                                            duration(clock.resolution_ns))));
 }
 
+// The median relative difference between consecutive samples, over √2.
+double successive_dispersion(const std::vector<double>& times) {
+  const double median = median_of(times);
+  if (median <= 0) return 0.0;
+  std::vector<double> steps;
+  for (std::size_t i = 1; i < times.size(); ++i)
+    steps.push_back(std::fabs(times[i] - times[i - 1]));
+  return median_of(steps) / std::sqrt(2.0) / median;
+}
+
 void check_unstable(BenchmarkResult& result, const std::vector<double>& times) {
   if (times.size() < kMinSamplesForShape) return;
   const double mdape = result.estimates.mdape;
   if (mdape < kUnstableMdape) return;
+  const double successive = successive_dispersion(times);
+  if (successive < kUnstableMdape) return;
   add(result, code::unstable,
-      fmt::format("half the samples are more than {:.1f}% from the median (threshold {:.0f}%): "
-                  "the machine is busy or the work varies between iterations. Close other "
+      fmt::format("half the samples are more than {:.1f}% from the median, and consecutive "
+                  "samples differ as much ({:.1f}%; threshold {:.0f}%): the machine is busy or "
+                  "the work varies between iterations. Close other "
                   "programs, pin the benchmark to a core (taskset), or give it more time "
                   "(--time-budget) so the median settles",
-                  mdape * 100.0, kUnstableMdape * 100.0));
+                  mdape * 100.0, successive * 100.0, kUnstableMdape * 100.0));
 }
 
 // The samples nearest each mode (split halfway between neighbouring modes, on the log scale the
 // modes are found on); modes holding fewer than kMinModeShare of them, or fewer than
 // kMinModeSamples, are dropped.
+// The index of the mode nearest `t` (split halfway between neighbouring modes, on the log scale);
+// `locations` ascending.
+std::size_t nearest_mode(double t, const std::vector<double>& locations) {
+  std::size_t nearest = 0;
+  for (std::size_t m = 1; m < locations.size(); ++m) {
+    if (std::log(t) > 0.5 * (std::log(locations[m - 1]) + std::log(locations[m]))) nearest = m;
+  }
+  return nearest;
+}
+
 std::vector<double> substantial_modes(const std::vector<double>& times,
                                       const std::vector<double>& locations) {
   std::vector<std::size_t> counts(locations.size(), 0);
-  for (double t : times) {
-    std::size_t nearest = 0;
-    for (std::size_t m = 1; m < locations.size(); ++m) {
-      if (std::log(t) > 0.5 * (std::log(locations[m - 1]) + std::log(locations[m]))) nearest = m;
-    }
-    ++counts[nearest];
-  }
+  for (double t : times) ++counts[nearest_mode(t, locations)];
   std::vector<double> kept;
   const double n = static_cast<double>(times.size());
   for (std::size_t m = 0; m < locations.size(); ++m) {
@@ -210,18 +262,27 @@ void check_modes(BenchmarkResult& result, const std::vector<double>& times) {
   if (std::any_of(times.begin(), times.end(), [](double t) { return t <= 0; })) return;
   const stats::ModeResult modes = stats::kde_modes(times);
   if (modes.count < 2) return;
-  const std::vector<double> kept = substantial_modes(times, modes.locations);
+  const std::vector<double> substantial = substantial_modes(times, modes.locations);
+  // Modes within kMinModeSeparation of the last one kept count as that one.
+  std::vector<double> kept;
+  for (const double location : substantial) {
+    if (kept.empty() || location >= kMinModeSeparation * kept.back()) kept.push_back(location);
+  }
   if (kept.size() < 2) return;
+  std::vector<std::size_t> labels;
+  labels.reserve(times.size());
+  for (const double t : times) labels.push_back(nearest_mode(t, kept));
+  if (stats::runs_test(labels).clustered_p_value < kPhaseSignificance) return;
   std::string where;
   for (std::size_t i = 0; i < kept.size(); ++i) {
     if (i > 0) where += ", ";
     where += duration(kept[i]);
   }
   add(result, code::multimodal,
-      fmt::format("the samples fall into {} groups (around {}): the code has several "
-                  "performance states (two paths, a cache that sometimes hits, a frequency "
-                  "change, a migration between cores). The median mixes them: find which state "
-                  "each sample is in, or pin the benchmark to a core",
+      fmt::format("the samples fall into {} groups (around {}) and switch between them from "
+                  "sample to sample: the code has several performance states (two paths, a "
+                  "cache that sometimes hits, memory that sometimes lands badly). The median "
+                  "mixes them: find which state each sample is in and measure each alone",
                   kept.size(), where));
 }
 

@@ -164,4 +164,33 @@ LinearFit least_squares(std::span<const double> x, std::span<const double> y) {
   return fit;
 }
 
+RunsResult runs_test(std::span<const std::size_t> labels) {
+  RunsResult result;
+  if (labels.empty()) return result;
+  result.runs = 1;
+  for (std::size_t i = 1; i < labels.size(); ++i) {
+    if (labels[i] != labels[i - 1]) ++result.runs;
+  }
+  std::vector<double> counts;
+  for (const std::size_t label : labels) {
+    if (label >= counts.size()) counts.resize(label + 1, 0.0);
+    counts[label] += 1.0;
+  }
+  const auto n = static_cast<double>(labels.size());
+  double squares = 0.0;
+  double cubes = 0.0;
+  for (const double c : counts) {
+    squares += c * c;
+    cubes += c * c * c;
+  }
+  result.expected = 1.0 + (n * n - squares) / n;
+  if (labels.size() < 2) return result;
+  const double variance =
+      (squares * (squares + n * (n + 1.0)) - 2.0 * n * cubes - n * n * n) / (n * n * (n - 1.0));
+  if (!(variance > 0.0)) return result;  // one category: every order is the same
+  result.z = (static_cast<double>(result.runs) - result.expected) / std::sqrt(variance);
+  result.clustered_p_value = boost::math::cdf(boost::math::normal(), result.z);
+  return result;
+}
+
 }  // namespace benchkit::stats

@@ -51,4 +51,19 @@ struct LinearFit {
 };
 LinearFit least_squares(std::span<const double> x, std::span<const double> y);
 
+// Wald–Wolfowitz runs test of `labels` taken in order (k categories, Mood 1940): a run is a
+// maximal stretch of equal labels. Under "the order is random", with n_i labels of category i
+// and n = Σ n_i: E[R] = 1 + (n² - Σ n_i²)/n and
+// Var R = [Σn_i² (Σn_i² + n(n+1)) - 2n Σn_i³ - n³] / (n²(n-1)); z = (R - E[R])/√Var R (no
+// continuity correction). Too few runs (z far below 0) means the categories come in long
+// stretches: a state that persists in time. clustered_p_value is the one-sided
+// Φ(z). Fewer than 2 labels or a single category: z = 0, p = 1.
+struct RunsResult {
+  std::size_t runs = 0;
+  double expected = 0.0;
+  double z = 0.0;
+  double clustered_p_value = 1.0;
+};
+RunsResult runs_test(std::span<const std::size_t> labels);
+
 }  // namespace benchkit::stats

@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -139,6 +140,60 @@ TEST(Diagnostics, ACodeIsNeverAddedTwice) {
   diagnose(result, kClock);
   const auto all = codes(result);
   EXPECT_EQ(std::count(all.begin(), all.end(), "unstable"), 1);
+}
+
+// A shared machine's phases (a neighbour busy for a while) move a stretch of consecutive samples
+// together. They are not the benchmark's drift, states or instability; the flags below each came
+// up on the clean examples before the diagnostics looked at how the samples follow each other.
+std::vector<double> in_phases(const std::vector<double>& levels, int per_phase, unsigned seed) {
+  std::vector<double> times;
+  unsigned s = seed;
+  for (const double level : levels) {
+    const std::vector<double> phase = noisy(per_phase, level, 0.01, s++);
+    times.insert(times.end(), phase.begin(), phase.end());
+  }
+  return times;
+}
+
+TEST(Diagnostics, ASlowPhaseAtTheStartIsNotADrift) {
+  // 12 of 60 samples 12% slower at the start: Mann–Kendall on the samples says p < 1e-6, and the
+  // first fifth is 12% above the last. Only two of the ten blocks moved.
+  BenchmarkResult result = from_times(in_phases({560, 500, 500, 500, 500}, 12, 30));
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("drift")));
+}
+
+TEST(Diagnostics, StatesInLongStretchesArePhasesNotModes) {
+  // 40 samples at 500, 40 at 650, 40 at 500: two well-separated groups, but each in one stretch.
+  BenchmarkResult result = from_times(in_phases({500, 650, 500}, 40, 40));
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("multimodal")));
+  // The same samples shuffled: the code switches state from sample to sample.
+  std::vector<double> shuffled = in_phases({500, 650, 500}, 40, 40);
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(3));
+  BenchmarkResult states = from_times(shuffled);
+  diagnose(states, kClock);
+  EXPECT_THAT(codes(states), ::testing::Contains("multimodal"));
+}
+
+TEST(Diagnostics, ModesCloserThanTenPercentAreOne) {
+  // Two interleaved groups 6% apart (as the two virtual CPUs of the development VM).
+  std::vector<double> times = noisy(40, 500, 0.005, 50);
+  const std::vector<double> other = noisy(40, 530, 0.005, 51);
+  times.insert(times.end(), other.begin(), other.end());
+  std::shuffle(times.begin(), times.end(), std::mt19937(4));
+  BenchmarkResult result = from_times(times);
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("multimodal")));
+}
+
+TEST(Diagnostics, SlowPhasesDoNotMakeASteadyBenchmarkUnstable) {
+  // Phases of 10 samples alternating between 500 and 600: half the samples are about 9% from
+  // the median, but consecutive samples differ by 1%.
+  BenchmarkResult result = from_times(in_phases({500, 600, 500, 600, 500, 600}, 10, 60));
+  ASSERT_GE(result.estimates.mdape, 0.05);
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("unstable")));
 }
 
 }  // namespace

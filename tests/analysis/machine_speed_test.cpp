@@ -100,13 +100,17 @@ TEST(MachineSpeed, ShapeDiagnosticsIgnoreTheMachineSwitchingSpeed) {
   EXPECT_FALSE(has_code(result, code::multimodal));
   EXPECT_FALSE(has_code(result, code::unstable));
 
-  // The same times without readings are flagged: the diagnostics would see a drift.
+  // The same times without readings (the slow half kept): the order of the samples shows a
+  // phase too, one step between two stretches, which is neither a drift (the trend is tested on
+  // block medians: five blocks up, five down) nor two states (the runs test sees two
+  // stretches).
   BenchmarkResult blind = result;
   blind.diagnostics.clear();
   for (Sample& sample : blind.samples) sample.probe_ns.reset();
   compute_estimates(blind);
   diagnose(blind, ClockFacts{1.0, 0.0});
-  EXPECT_TRUE(has_code(blind, code::drift) || has_code(blind, code::multimodal));
+  EXPECT_FALSE(has_code(blind, code::drift));
+  EXPECT_FALSE(has_code(blind, code::multimodal));
 }
 
 TEST(MachineSpeed, ARealDriftIsStillFoundWhileTheMachineSwitchesSpeed) {

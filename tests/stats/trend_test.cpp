@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
@@ -77,6 +78,51 @@ TEST(Trend, LeastSquaresRecoversPerIterationTimeAndOverhead) {
   EXPECT_NEAR(fit.intercept, 50.0, 1e-10);
   EXPECT_NEAR(fit.r_squared, 1.0, 1e-12);
   EXPECT_NEAR(fit.slope_standard_error, 0.0, 1e-10);
+}
+
+TEST(Runs, CountsRunsAndMatchesTheTwoCategoryFormula) {
+  // 0 0 | 1 1 1 | 0 | 1: 4 runs; three 0s and four 1s.
+  const std::vector<std::size_t> labels = {0, 0, 1, 1, 1, 0, 1};
+  const RunsResult result = runs_test(labels);
+  EXPECT_EQ(result.runs, 4u);
+  // Two categories: E[R] = 2 n1 n2 / n + 1, Var R = 2 n1 n2 (2 n1 n2 - n) / (n² (n - 1)).
+  const double expected = 2.0 * 3 * 4 / 7 + 1;
+  const double variance = 2.0 * 3 * 4 * (2.0 * 3 * 4 - 7) / (49.0 * 6);
+  EXPECT_NEAR(result.expected, expected, 1e-12);
+  EXPECT_NEAR(result.z, (4 - expected) / std::sqrt(variance), 1e-12);
+  EXPECT_NEAR(result.clustered_p_value, 0.5 * std::erfc(-result.z / std::sqrt(2.0)), 1e-12);
+}
+
+TEST(Runs, ThreeCategoriesAndEdgeCases) {
+  // 0 1 2 0 1 2: every label a run of its own, as many runs as possible: z > 0.
+  EXPECT_GT(runs_test(std::vector<std::size_t>{0, 1, 2, 0, 1, 2}).z, 0.0);
+  EXPECT_EQ(runs_test(std::vector<std::size_t>{}).clustered_p_value, 1.0);
+  EXPECT_EQ(runs_test(std::vector<std::size_t>(20, 1)).clustered_p_value, 1.0);
+  // Two long stretches: a state that persisted in time.
+  std::vector<std::size_t> stretches(40, 0);
+  stretches.insert(stretches.end(), 40, 1);
+  EXPECT_LT(runs_test(stretches).clustered_p_value, 1e-10);
+}
+
+TEST(RunsCalibration, FalseClusteringOnShuffledLabels) {
+  // Three categories in random order: "clustered at p < 0.01" must come up about 1% of the time
+  // (the normal approximation is slightly off at n = 60).
+  const std::size_t trials = testing::sanitized ? 2000 : 8000;
+  Draw draw(9);
+  std::size_t alarms = 0;
+  for (std::size_t trial = 0; trial < trials; ++trial) {
+    std::vector<std::size_t> labels(60);
+    for (std::size_t& label : labels)
+      label = draw.uniform() < 0.5 ? 0 : (draw.uniform() < 0.6 ? 1 : 2);
+    if (runs_test(labels).clustered_p_value < 0.01) ++alarms;
+  }
+  const double rate = static_cast<double>(alarms) / static_cast<double>(trials);
+  std::printf(
+      "[calibration] runs test, 60 shuffled labels: clustered at p < 0.01 in %.2f%% of %zu "
+      "trials\n",
+      100.0 * rate, trials);
+  EXPECT_GE(rate, 0.003);
+  EXPECT_LE(rate, 0.02);
 }
 
 }  // namespace
