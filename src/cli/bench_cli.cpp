@@ -78,6 +78,9 @@ struct Flags {
   // Side-by-side comparisons (--baseline NAME with the baseline's executable kept): rounds of
   // fresh process pairs per benchmark; --saved-samples compares the saved samples instead.
   std::size_t rounds = 10;
+  // Benchmarks still inconclusive after `rounds` get more, `rounds` at a time, up to this
+  // (0: three times `rounds`).
+  std::size_t max_rounds = 0;
   bool saved_samples = false;
   int turns_fd = -1;  // set in a worker of a side-by-side comparison
 };
@@ -189,6 +192,27 @@ std::optional<std::string> side_by_side_binary(const Flags& flags, bool have_bas
   return kept;
 }
 
+std::size_t max_rounds_of(const Flags& flags) {
+  return flags.max_rounds > 0 ? flags.max_rounds : 3 * flags.rounds;
+}
+
+// How many rounds the benchmarks of a side-by-side run had: "10", or "10-30" when the undecided
+// ones got more.
+std::string rounds_taken(const RunResult& run) {
+  std::size_t fewest = 0;
+  std::size_t most = 0;
+  for (const BenchmarkResult& result : run.benchmarks) {
+    std::set<std::uint32_t> rounds;
+    for (const Sample& sample : result.samples) {
+      if (sample.round) rounds.insert(*sample.round);
+    }
+    if (rounds.empty()) continue;
+    fewest = fewest == 0 ? rounds.size() : std::min(fewest, rounds.size());
+    most = std::max(most, rounds.size());
+  }
+  return fewest == most ? fmt::format("{}", most) : fmt::format("{}-{}", fewest, most);
+}
+
 // Runs the chosen benchmarks side by side with `baseline_binary` (cli/side_by_side.hpp).
 // Benchmarks that binary does not have run here alone, and are reported as added.
 model::Result<cli::SideBySideRuns> run_beside(const Flags& flags, const cli::RunSettings& settings,
@@ -225,20 +249,33 @@ model::Result<cli::SideBySideRuns> run_beside(const Flags& flags, const cli::Run
     }
   }
   plan.rounds = flags.rounds;
+  plan.max_rounds = max_rounds_of(flags);
   plan.round_budget_ns = std::max<std::int64_t>(
       1'000'000, settings.engine.time_budget_ns / static_cast<std::int64_t>(flags.rounds));
   plan.worker_flags = shared_worker_flags(flags, settings);
   plan.clock = cli::process_clock().clock;
-  const std::size_t total = plan.benchmarks.size();
-  plan.progress = [&](std::size_t round, std::size_t index, const std::string& name) {
+  plan.progress = [&](std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
+                      const std::string& name) {
     if (show_progress) {
-      std::cerr << fmt::format("\r\033[K[round {}/{}] [{}/{}] {} (baseline and new in turns)",
-                               round + 1, flags.rounds, index + 1, total, name)
+      std::cerr << fmt::format("\r\033[K[round {}/{}] [{}/{}] {} (baseline and new in turns{})",
+                               round + 1, planned, index + 1, count, name,
+                               round >= flags.rounds ? "; more rounds: still inconclusive" : "")
                 << std::flush;
     }
   };
+  // More rounds for the benchmarks the comparison cannot decide yet.
+  const analysis::CompareSettings compare_settings =
+      cli::comparison_settings(flags.noise_threshold, flags.adjustment, flags.all_samples);
+  const cli::Undecided undecided = [&](const cli::SideBySideRuns& so_far) {
+    std::vector<std::string> names;
+    for (const auto& c :
+         analysis::compare(so_far.baseline, so_far.candidate, compare_settings).benchmarks) {
+      if (c.verdict == analysis::Verdict::inconclusive) names.push_back(c.name);
+    }
+    return names;
+  };
   auto runs = plan.benchmarks.empty() ? model::Result<cli::SideBySideRuns>(cli::SideBySideRuns{})
-                                      : cli::run_side_by_side(plan);
+                                      : cli::run_side_by_side(plan, undecided);
   if (!runs) return runs;
   if (!only_here.empty()) {
     RunResult alone = cli::run_instances(settings, only_here, progress, failures);
@@ -384,6 +421,11 @@ int run_main(int argc, char** argv) {
                  "Side-by-side comparisons: fresh process pairs per benchmark, each with "
                  "--time-budget / N of sampling a side (default 10)")
       ->check(CLI::Range(std::size_t{2}, std::size_t{1000}));
+  app.add_option("--max-rounds", flags.max_rounds,
+                 "Side-by-side comparisons: benchmarks still inconclusive after --rounds get "
+                 "more rounds, --rounds at a time, up to N (default 3 x --rounds; equal to "
+                 "--rounds: no more)")
+      ->check(CLI::Range(std::size_t{2}, std::size_t{3000}));
   app.add_flag("--saved-samples", flags.saved_samples,
                "With --baseline: compare against the samples saved with the baseline instead of "
                "running its binary again side by side");
@@ -493,6 +535,14 @@ int run_main(int argc, char** argv) {
     return kUsageError;
   }
 
+  if (flags.max_rounds > 0 && flags.max_rounds < flags.rounds) {
+    std::cerr << fmt::format(
+        "error: --max-rounds {} is below --rounds {}: give at least as many (equal: no rounds "
+        "beyond --rounds)\n",
+        flags.max_rounds, flags.rounds);
+    return kUsageError;
+  }
+
   // A missing or damaged baseline, or a bad baseline name, is found before the run.
   std::optional<RunResult> baseline;
   if (!flags.save_baseline.empty()) {
@@ -515,10 +565,13 @@ int run_main(int argc, char** argv) {
                  "compare against\n";
     return kUsageError;
   }
-  if ((app.count("--rounds") > 0 || flags.saved_samples) && flags.baseline.empty()) {
+  if ((app.count("--rounds") > 0 || app.count("--max-rounds") > 0 || flags.saved_samples) &&
+      flags.baseline.empty()) {
     std::cerr << fmt::format(
         "error: {} applies to comparisons against a saved baseline: add --baseline NAME\n",
-        flags.saved_samples ? "--saved-samples" : "--rounds");
+        flags.saved_samples             ? "--saved-samples"
+        : app.count("--max-rounds") > 0 ? "--max-rounds"
+                                        : "--rounds");
     return kUsageError;
   }
 
@@ -612,8 +665,12 @@ int run_main(int argc, char** argv) {
     method_note = fmt::format(
         "baseline {}: its bench binary ran again beside this one, {} rounds of fresh process "
         "pairs per benchmark taking samples in turns, so both met the machine in the same "
-        "state (--saved-samples compares the saved samples instead)",
-        flags.baseline, flags.rounds);
+        "state{} (--saved-samples compares the saved samples instead)",
+        flags.baseline, rounds_taken(run),
+        max_rounds_of(flags) > flags.rounds
+            ? fmt::format("; benchmarks still inconclusive after {} got more, up to {}",
+                          flags.rounds, max_rounds_of(flags))
+            : "");
   } else if (flags.processes > 1 && !flags.test && flags.turns_fd < 0) {
     auto merged = run_in_workers(flags, settings, progress_visible);
     if (progress_visible) std::cerr << "\r\033[K" << std::flush;

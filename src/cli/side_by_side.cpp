@@ -13,6 +13,7 @@
 #include "analysis/machine_speed.hpp"
 #include "cli/result_files.hpp"
 #include "model/merge.hpp"
+#include "process/placement.hpp"
 #include "process/turns.hpp"
 
 namespace benchkit::cli {
@@ -61,7 +62,27 @@ void keep_recurring_diagnostics(RunResult& merged, const std::vector<RunResult>&
   }
 }
 
-model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan) {
+namespace {
+
+// The merge of every round so far, one side at a time, with estimates.
+SideBySideRuns merge_rounds(const std::array<std::vector<RunResult>, 2>& rounds) {
+  SideBySideRuns runs;
+  std::array<RunResult*, 2> merged = {&runs.baseline, &runs.candidate};
+  for (std::size_t side = 0; side < 2; ++side) {
+    *merged[side] = model::merge_processes(rounds[side]);
+    keep_recurring_diagnostics(*merged[side], rounds[side]);
+    for (BenchmarkResult& result : merged[side]->benchmarks) {
+      for (Sample& sample : result.samples) sample.round = sample.process;
+    }
+    analysis::compute_estimates(*merged[side]);
+    analysis::note_machine_speed(*merged[side]);
+  }
+  return runs;
+}
+
+}  // namespace
+
+model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Undecided& undecided) {
   if (!plan.clock) return model::Error{"run_side_by_side needs a clock"};
   char folder_template[] = "/tmp/benchkit-side-by-side-XXXXXX";
   const char* made = mkdtemp(folder_template);
@@ -77,93 +98,110 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan) {
 
   const std::vector<int> cpus = plan.cpus.empty() ? process::allowed_cpus() : plan.cpus;
   std::array<std::vector<RunResult>, 2> rounds;
-  for (std::size_t round = 0; round < plan.rounds; ++round) {
+  process::PlacementShuffle shuffle;
+  // Benchmark `index` (of plan.benchmarks) in `round` of `planned`: one process pair taking
+  // turns. Its results are appended to this_round.
+  auto run_pair = [&](std::size_t round, std::size_t planned, std::size_t index,
+                      std::array<RunResult, 2>& this_round) -> std::optional<model::Error> {
     const std::optional<int> cpu =
         cpus.empty() ? std::nullopt : std::optional<int>(cpus[round % cpus.size()]);
-    std::array<RunResult, 2> this_round;
-    for (std::size_t index = 0; index < plan.benchmarks.size(); ++index) {
-      const std::string& name = plan.benchmarks[index];
-      if (plan.progress) plan.progress(round, index, name);
-      // Who starts alternates by benchmark and, once every CPU had a round, by round: neither
-      // build always samples first or warms up while the other waits, on any CPU.
-      const std::size_t cycle = round / std::max<std::size_t>(1, cpus.size());
-      const std::size_t first = (cycle + index) % 2;
-      const std::array<std::size_t, 2> order = {first, 1 - first};
-      std::array<std::string, 2> outs;
-      std::array<std::optional<process::TurnTaker>, 2> workers;
-      std::array<bool, 2> taking_turns = {false, false};
-      std::array<process::Exit, 2> exits;
-      auto failure = [&](std::size_t side, const std::string& what) {
-        return model::Error{fmt::format("the {} build's worker for {} (round {} of {}) {}",
-                                        kSideNames[side], name, round + 1, plan.rounds, what)};
-      };
-      // One at a time: each worker sets up and warms up while the other waits in a read.
-      for (const std::size_t side : order) {
-        outs[side] = fmt::format("{}/{}-{}-{}.json", folder, kSideNames[side], round, index);
-        auto spawned = process::TurnTaker::spawn(worker_argv(plan, side, name, outs[side]), cpu);
-        if (!spawned) return spawned.error();
-        workers[side].emplace(std::move(*spawned));
-        taking_turns[side] = workers[side]->wait_ready();
-        // A worker that does not ask for turns ran to its end (a scenario, which runs once per
-        // process; or a failure, which its exit status tells).
-        if (!taking_turns[side]) exits[side] = workers[side]->finish();
-      }
-      // Turns in the order A B, B A, A B, ...: a drift within the round hits both alike.
-      std::array<std::int64_t, 2> spent = {0, 0};
-      std::array<std::size_t, 2> turns = {0, 0};
-      // Both take the same number of turns, so that sample k of one side and sample k of the
-      // other were taken next to each other (the comparison pairs them).
-      auto wants_more = [&](std::size_t side) {
-        return taking_turns[side] &&
-               (spent[side] < plan.round_budget_ns || turns[side] < plan.min_turns);
-      };
-      for (std::size_t pair = 0; wants_more(0) || wants_more(1); ++pair) {
-        const std::array<std::size_t, 2> turn_order =
-            pair % 2 == 0 ? order : std::array<std::size_t, 2>{order[1], order[0]};
-        for (const std::size_t side : turn_order) {
-          if (!taking_turns[side]) continue;
-          const std::int64_t start = plan.clock->now_ns();
-          if (!workers[side]->give_turn()) {
-            exits[side] = workers[side]->finish();
-            taking_turns[side] = false;
-            return failure(side, fmt::format("stopped in the middle of sampling: it {}",
-                                             exits[side].describe()));
-          }
-          spent[side] += plan.clock->now_ns() - start;
-          ++turns[side];
+    const std::string& name = plan.benchmarks[index];
+    // Who starts alternates by benchmark and, once every CPU had a round, by round: neither
+    // build always samples first or warms up while the other waits, on any CPU.
+    const std::size_t cycle = round / std::max<std::size_t>(1, cpus.size());
+    const std::size_t first = (cycle + index) % 2;
+    const std::array<std::size_t, 2> order = {first, 1 - first};
+    std::array<std::string, 2> outs;
+    std::array<std::optional<process::TurnTaker>, 2> workers;
+    std::array<bool, 2> taking_turns = {false, false};
+    std::array<process::Exit, 2> exits;
+    auto failure = [&](std::size_t side, const std::string& what) {
+      return model::Error{fmt::format("the {} build's worker for {} (round {} of {}) {}",
+                                      kSideNames[side], name, round + 1, planned, what)};
+    };
+    // One at a time: each worker sets up and warms up while the other waits in a read. Its
+    // memory lands at a random place in the free lists (process/placement.hpp), so that no
+    // build keeps the same physical pages round after round.
+    for (const std::size_t side : order) {
+      outs[side] = fmt::format("{}/{}-{}-{}.json", folder, kSideNames[side], round, index);
+      shuffle.hold();
+      auto spawned = process::TurnTaker::spawn(worker_argv(plan, side, name, outs[side]), cpu);
+      if (!spawned) return spawned.error();
+      workers[side].emplace(std::move(*spawned));
+      taking_turns[side] = workers[side]->wait_ready();
+      shuffle.release();
+      // A worker that does not ask for turns ran to its end (a scenario, which runs once per
+      // process; or a failure, which its exit status tells).
+      if (!taking_turns[side]) exits[side] = workers[side]->finish();
+    }
+    // Turns in the order A B, B A, A B, ...: a drift within the round hits both alike.
+    std::array<std::int64_t, 2> spent = {0, 0};
+    std::array<std::size_t, 2> turns = {0, 0};
+    // Both take the same number of turns, so that sample k of one side and sample k of the
+    // other were taken next to each other (the comparison pairs them).
+    auto wants_more = [&](std::size_t side) {
+      return taking_turns[side] &&
+             (spent[side] < plan.round_budget_ns || turns[side] < plan.min_turns);
+    };
+    for (std::size_t pair = 0; wants_more(0) || wants_more(1); ++pair) {
+      const std::array<std::size_t, 2> turn_order =
+          pair % 2 == 0 ? order : std::array<std::size_t, 2>{order[1], order[0]};
+      for (const std::size_t side : turn_order) {
+        if (!taking_turns[side]) continue;
+        const std::int64_t start = plan.clock->now_ns();
+        if (!workers[side]->give_turn()) {
+          exits[side] = workers[side]->finish();
+          taking_turns[side] = false;
+          return failure(side, fmt::format("stopped in the middle of sampling: it {}",
+                                           exits[side].describe()));
         }
-      }
-      for (const std::size_t side : order) {
-        if (taking_turns[side]) exits[side] = workers[side]->finish();
-      }
-      for (const std::size_t side : order) {
-        if (!exits[side].ok()) return failure(side, exits[side].describe());
-        auto loaded = load_result_file(outs[side]);
-        if (!loaded) {
-          return failure(side, "left no readable result: " + loaded.error().message);
-        }
-        if (this_round[side].benchmarks.empty()) this_round[side].context = loaded->context;
-        for (BenchmarkResult& result : loaded->benchmarks) {
-          this_round[side].benchmarks.push_back(std::move(result));
-        }
+        spent[side] += plan.clock->now_ns() - start;
+        ++turns[side];
       }
     }
-    for (std::size_t side = 0; side < 2; ++side)
-      rounds[side].push_back(std::move(this_round[side]));
-  }
+    for (const std::size_t side : order) {
+      if (taking_turns[side]) exits[side] = workers[side]->finish();
+    }
+    for (const std::size_t side : order) {
+      if (!exits[side].ok()) return failure(side, exits[side].describe());
+      auto loaded = load_result_file(outs[side]);
+      if (!loaded) return failure(side, "left no readable result: " + loaded.error().message);
+      if (this_round[side].benchmarks.empty()) this_round[side].context = loaded->context;
+      for (BenchmarkResult& result : loaded->benchmarks) {
+        this_round[side].benchmarks.push_back(std::move(result));
+      }
+    }
+    return std::nullopt;
+  };
 
-  SideBySideRuns runs;
-  std::array<RunResult*, 2> merged = {&runs.baseline, &runs.candidate};
-  for (std::size_t side = 0; side < 2; ++side) {
-    *merged[side] = model::merge_processes(rounds[side]);
-    keep_recurring_diagnostics(*merged[side], rounds[side]);
-    for (BenchmarkResult& result : merged[side]->benchmarks) {
-      for (Sample& sample : result.samples) sample.round = sample.process;
+  // Every benchmark for `plan.rounds` rounds; then, `plan.rounds` at a time, the ones still
+  // undecided, up to plan.max_rounds.
+  std::vector<std::size_t> active(plan.benchmarks.size());
+  for (std::size_t i = 0; i < active.size(); ++i) active[i] = i;
+  const std::size_t batch = std::max<std::size_t>(1, plan.rounds);
+  const std::size_t most = std::max(plan.max_rounds, batch);
+  std::size_t done = 0;
+  while (!active.empty()) {
+    const std::size_t planned = std::min(most, done + batch);
+    for (std::size_t round = done; round < planned; ++round) {
+      std::array<RunResult, 2> this_round;
+      for (std::size_t k = 0; k < active.size(); ++k) {
+        if (plan.progress) {
+          plan.progress(round, planned, k, active.size(), plan.benchmarks[active[k]]);
+        }
+        if (auto failed = run_pair(round, planned, active[k], this_round)) return *failed;
+      }
+      for (std::size_t side = 0; side < 2; ++side)
+        rounds[side].push_back(std::move(this_round[side]));
     }
-    analysis::compute_estimates(*merged[side]);
-    analysis::note_machine_speed(*merged[side]);
+    done = planned;
+    if (done >= most || !undecided) break;
+    const std::vector<std::string> open = undecided(merge_rounds(rounds));
+    std::erase_if(active, [&](std::size_t index) {
+      return std::find(open.begin(), open.end(), plan.benchmarks[index]) == open.end();
+    });
   }
-  return runs;
+  return merge_rounds(rounds);
 }
 
 }  // namespace benchkit::cli

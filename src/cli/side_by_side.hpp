@@ -38,6 +38,9 @@ struct SideBySide {
   std::vector<std::string> benchmarks;
   // Fresh process pairs per benchmark; the comparison pairs them (Design::paired).
   std::size_t rounds = 10;
+  // Benchmarks that `undecided` names after the first `rounds` get more rounds, `rounds` at a
+  // time, until `undecided` lets them go or they had max_rounds (below `rounds`: `rounds`).
+  std::size_t max_rounds = 0;
   // Sampling time of each side in each round.
   std::int64_t round_budget_ns = 100'000'000;
   // Both workers of a round run on one CPU, so that they share its state (on a virtual machine,
@@ -49,8 +52,11 @@ struct SideBySide {
   // Flags given to both workers besides the ones this sets (--warm-up, --param, --seed, ...).
   std::vector<std::string> worker_flags;
   clock::Clock* clock = nullptr;  // times the turns against the budget; required
-  // Called before each benchmark of each round.
-  std::function<void(std::size_t round, std::size_t index, const std::string& name)> progress;
+  // Called before each benchmark of each round: the round (from 0), the rounds planned so far,
+  // the benchmark's place among this round's `count` and its name.
+  std::function<void(std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
+                     const std::string& name)>
+      progress;
 };
 
 // The two runs, one round per process pair: each sample carries `round` and `process` equal to
@@ -60,7 +66,13 @@ struct SideBySideRuns {
   RunResult baseline;
   RunResult candidate;
 };
-model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan);
+
+// Given the runs so far, the benchmarks whose comparison is not decided yet (for instance
+// inconclusive): they get another batch of rounds. Empty: none.
+using Undecided = std::function<std::vector<std::string>(const SideBySideRuns&)>;
+
+model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan,
+                                               const Undecided& undecided = {});
 
 // Keeps a diagnostic of `merged` (the merge of `rounds`, which holds any round's flags) only when
 // it came up in at least half of the rounds that ran the benchmark. A defect of the code

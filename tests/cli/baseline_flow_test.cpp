@@ -77,6 +77,7 @@ TEST_F(BaselineFlow, TheBaselinesBinaryRunsAgainBesideANewBuild) {
       run_command(env_ + kSlowBuild + kBeside + " --baseline main --fail-on-regression");
   EXPECT_EQ(slower.exit_code, 1) << slower.out << slower.err;
   EXPECT_THAT(slower.out, HasSubstr("its bench binary ran again beside this one, 6 rounds"));
+  EXPECT_THAT(slower.out, HasSubstr("benchmarks still inconclusive after 6 got more, up to 18"));
   EXPECT_THAT(slower.out, HasSubstr("1 regressed"));
 
   // The paired rounds are the design, in the JSON too.
@@ -86,10 +87,13 @@ TEST_F(BaselineFlow, TheBaselinesBinaryRunsAgainBesideANewBuild) {
   EXPECT_THAT(json.out, HasSubstr("\"method_note\": \"baseline main: its bench binary ran"));
   EXPECT_THAT(json.out, HasSubstr("\"regressed\": 1"));
 
-  // The same build beside itself: no regression.
-  const auto same = run_command(env_ + kBench + kBeside + " --baseline main --fail-on-regression");
+  // The same build beside itself: no regression. --max-rounds equal to --rounds: no more rounds.
+  const auto same = run_command(env_ + kBench + kBeside +
+                                " --max-rounds 6 --baseline main --fail-on-regression");
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
   EXPECT_THAT(same.out, HasSubstr("0 regressed"));
+  EXPECT_THAT(same.out, HasSubstr("6 rounds of fresh process pairs"));
+  EXPECT_THAT(same.out, ::testing::Not(HasSubstr("got more")));
 }
 
 TEST_F(BaselineFlow, WithoutAUsableKeptBinaryTheSavedSamplesAreCompared) {
@@ -174,6 +178,12 @@ TEST_F(BaselineFlow, BadBaselineNamesAndFlagCombinationsAreUsageErrors) {
   EXPECT_THAT(rounds.err, HasSubstr("--rounds applies to comparisons against a saved baseline"));
   EXPECT_EQ(run_command(env_ + kBench + " --saved-samples").exit_code, 2);
   EXPECT_EQ(run_command(env_ + kBench + " --baseline main --rounds 1").exit_code, 2);
+  const auto most = run_command(env_ + kBench + " --max-rounds 20");
+  EXPECT_EQ(most.exit_code, 2);
+  EXPECT_THAT(most.err, HasSubstr("--max-rounds applies to comparisons against a saved baseline"));
+  const auto fewer = run_command(env_ + kBench + " --baseline main --rounds 10 --max-rounds 5");
+  EXPECT_EQ(fewer.exit_code, 2);
+  EXPECT_THAT(fewer.err, HasSubstr("--max-rounds 5 is below --rounds 10"));
   EXPECT_EQ(run_command(env_ + kTool + " compare nothing-here also-nothing").exit_code, 2);
 }
 

@@ -99,7 +99,10 @@ SideBySide plan_for(const std::string& baseline, const std::string& candidate,
 TEST(SideBySide, EachRoundIsAProcessPairWithSamplesTakenInTurns) {
   std::vector<std::string> seen;
   SideBySide plan = plan_for(kBench, kBench, {"add/amount=1", "copy_string"}, 3);
-  plan.progress = [&](std::size_t round, std::size_t index, const std::string& name) {
+  plan.progress = [&](std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
+                      const std::string& name) {
+    EXPECT_EQ(planned, 3u);
+    EXPECT_EQ(count, 2u);
     seen.push_back(std::to_string(round) + ":" + std::to_string(index) + ":" + name);
   };
   const auto runs = run_side_by_side(plan);
@@ -130,6 +133,53 @@ TEST(SideBySide, EachRoundIsAProcessPairWithSamplesTakenInTurns) {
     EXPECT_EQ(base_counts, new_counts);
     for (const auto& [round, count] : base_counts) EXPECT_GE(count, plan.min_turns);
   }
+}
+
+std::map<std::string, std::set<std::uint32_t>> rounds_by_benchmark(const RunResult& run) {
+  std::map<std::string, std::set<std::uint32_t>> rounds;
+  for (const BenchmarkResult& result : run.benchmarks) {
+    for (const Sample& s : result.samples) rounds[result.name].insert(s.round.value());
+  }
+  return rounds;
+}
+
+TEST(SideBySide, UndecidedBenchmarksGetMoreRoundsABatchAtATime) {
+  SideBySide plan = plan_for(kBench, kBench, {"add/amount=1", "copy_string"}, 2);
+  plan.max_rounds = 6;
+  std::vector<std::string> seen;
+  plan.progress = [&](std::size_t round, std::size_t planned, std::size_t, std::size_t,
+                      const std::string& name) {
+    seen.push_back(std::to_string(round) + "/" + std::to_string(planned) + ":" + name);
+  };
+  std::size_t asked = 0;
+  // After the first batch only copy_string is undecided; after the second, nothing.
+  const auto runs = run_side_by_side(plan, [&](const SideBySideRuns& so_far) {
+    ++asked;
+    EXPECT_EQ(so_far.candidate.benchmarks.size(), 2u) << "the runs so far hold both benchmarks";
+    return asked == 1 ? std::vector<std::string>{"copy_string"} : std::vector<std::string>{};
+  });
+  ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_EQ(asked, 2u);
+  EXPECT_THAT(seen, ElementsAre("0/2:add/amount=1", "0/2:copy_string", "1/2:add/amount=1",
+                                "1/2:copy_string", "2/4:copy_string", "3/4:copy_string"));
+  for (const RunResult* run : {&runs->baseline, &runs->candidate}) {
+    const auto rounds = rounds_by_benchmark(*run);
+    EXPECT_EQ(rounds.at("add/amount=1"), (std::set<std::uint32_t>{0, 1}));
+    EXPECT_EQ(rounds.at("copy_string"), (std::set<std::uint32_t>{0, 1, 2, 3}));
+  }
+}
+
+TEST(SideBySide, MoreRoundsStopAtTheMaximum) {
+  SideBySide plan = plan_for(kBench, kBench, {"add/amount=1"}, 2);
+  plan.max_rounds = 5;  // batches of 2: rounds 0-1, 2-3, then only 4
+  std::size_t asked = 0;
+  const auto runs = run_side_by_side(plan, [&](const SideBySideRuns&) {
+    ++asked;
+    return std::vector<std::string>{"add/amount=1"};  // never decided
+  });
+  ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_EQ(asked, 2u) << "asked after rounds 2 and 4, not after the last";
+  EXPECT_EQ(rounds_by_benchmark(runs->candidate).at("add/amount=1").size(), 5u);
 }
 
 TEST(SideBySide, AScenarioRunsOnceASideInEachRound) {

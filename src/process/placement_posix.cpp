@@ -1,0 +1,36 @@
+#include "process/placement.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace benchkit::process {
+
+PlacementShuffle::PlacementShuffle(std::size_t max_bytes, std::uint64_t seed)
+    : max_bytes_(max_bytes), random_(seed) {}
+
+PlacementShuffle::~PlacementShuffle() {
+  release();
+}
+
+void PlacementShuffle::hold() {
+  release();
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::size_t pages = max_bytes_ / page;
+  if (pages == 0) return;
+  const std::size_t bytes = std::uniform_int_distribution<std::size_t>(0, pages)(random_) * page;
+  if (bytes == 0) return;
+  // MAP_POPULATE faults every page in now: the pages are taken from the free lists here.
+  void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  if (memory == MAP_FAILED) return;
+  memory_ = memory;
+  bytes_ = bytes;
+}
+
+void PlacementShuffle::release() {
+  if (memory_) munmap(memory_, bytes_);
+  memory_ = nullptr;
+  bytes_ = 0;
+}
+
+}  // namespace benchkit::process
