@@ -270,6 +270,9 @@ TEST(Compare, SamplesTakenInTurnsArePairedWithinTheirRound) {
     EXPECT_NEAR(b.ratio, 1.05, 1e-9);
     EXPECT_NEAR(b.ratio_lower, 1.05, 1e-9);
     EXPECT_EQ(b.verdict, Verdict::regressed);
+    // The medians shown agree with the change: the new one is the baseline's times the paired
+    // change, not the candidate's own median.
+    EXPECT_NEAR(b.candidate_median / b.baseline_median, b.ratio, 1e-12);
   }
 }
 
