@@ -81,6 +81,10 @@ struct Flags {
   // Benchmarks still inconclusive after `rounds` get more, `rounds` at a time, up to this
   // (0: three times `rounds`).
   std::size_t max_rounds = 0;
+  // How long a side-by-side worker may take to set up, to take one sample or to write its
+  // results before it is taken for hung and killed.
+  std::string worker_timeout = "120s";
+  std::int64_t worker_timeout_ns = 0;
   bool saved_samples = false;
   int turns_fd = -1;  // set in a worker of a side-by-side comparison
 };
@@ -250,6 +254,7 @@ model::Result<cli::SideBySideRuns> run_beside(const Flags& flags, const cli::Run
   }
   plan.rounds = flags.rounds;
   plan.max_rounds = max_rounds_of(flags);
+  plan.worker_timeout = std::chrono::milliseconds(flags.worker_timeout_ns / 1'000'000);
   plan.round_budget_ns = std::max<std::int64_t>(
       1'000'000, settings.engine.time_budget_ns / static_cast<std::int64_t>(flags.rounds));
   plan.worker_flags = shared_worker_flags(flags, settings);
@@ -426,6 +431,10 @@ int run_main(int argc, char** argv) {
                  "more rounds, --rounds at a time, up to N (default 3 x --rounds; equal to "
                  "--rounds: no more)")
       ->check(CLI::Range(std::size_t{2}, std::size_t{3000}));
+  app.add_option("--worker-timeout", flags.worker_timeout,
+                 "Side-by-side comparisons: a worker that takes longer than this to set up, to "
+                 "take one sample or to write its results is taken for hung, killed, and the "
+                 "comparison stops with an error naming it (default 120s)");
   app.add_flag("--saved-samples", flags.saved_samples,
                "With --baseline: compare against the samples saved with the baseline instead of "
                "running its binary again side by side");
@@ -505,7 +514,8 @@ int run_main(int argc, char** argv) {
     return true;
   };
   if (!duration_flag(flags.time_budget, "--time-budget", settings.engine.time_budget_ns) ||
-      !duration_flag(flags.warm_up, "--warm-up", settings.engine.warm_up_ns)) {
+      !duration_flag(flags.warm_up, "--warm-up", settings.engine.warm_up_ns) ||
+      !duration_flag(flags.worker_timeout, "--worker-timeout", flags.worker_timeout_ns)) {
     return kUsageError;
   }
 
@@ -565,14 +575,14 @@ int run_main(int argc, char** argv) {
                  "compare against\n";
     return kUsageError;
   }
-  if ((app.count("--rounds") > 0 || app.count("--max-rounds") > 0 || flags.saved_samples) &&
-      flags.baseline.empty()) {
-    std::cerr << fmt::format(
-        "error: {} applies to comparisons against a saved baseline: add --baseline NAME\n",
-        flags.saved_samples             ? "--saved-samples"
-        : app.count("--max-rounds") > 0 ? "--max-rounds"
-                                        : "--rounds");
-    return kUsageError;
+  for (const char* side_by_side_flag :
+       {"--rounds", "--max-rounds", "--worker-timeout", "--saved-samples"}) {
+    if (app.count(side_by_side_flag) > 0 && flags.baseline.empty()) {
+      std::cerr << fmt::format(
+          "error: {} applies to comparisons against a saved baseline: add --baseline NAME\n",
+          side_by_side_flag);
+      return kUsageError;
+    }
   }
 
   // A bad --out path is found now, not after a long run whose results it would lose.

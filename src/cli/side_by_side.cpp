@@ -116,6 +116,14 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
     std::array<bool, 2> taking_turns = {false, false};
     std::array<process::Exit, 2> exits;
     auto failure = [&](std::size_t side, const std::string& what) {
+      if (workers[side] && workers[side]->timed_out()) {
+        return model::Error{fmt::format(
+            "the {} build's worker for {} (round {} of {}) did not answer within {} s and was "
+            "killed: the benchmark hangs, or one of its iterations or its set-up takes longer "
+            "than that (raise --worker-timeout if it is only slow)",
+            kSideNames[side], name, round + 1, planned,
+            plan.worker_timeout ? plan.worker_timeout->count() / 1000.0 : 0.0)};
+      }
       return model::Error{fmt::format("the {} build's worker for {} (round {} of {}) {}",
                                       kSideNames[side], name, round + 1, planned, what)};
     };
@@ -128,6 +136,7 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
       auto spawned = process::TurnTaker::spawn(worker_argv(plan, side, name, outs[side]), cpu);
       if (!spawned) return spawned.error();
       workers[side].emplace(std::move(*spawned));
+      workers[side]->set_timeout(plan.worker_timeout);
       taking_turns[side] = workers[side]->wait_ready();
       shuffle.release();
       // A worker that does not ask for turns ran to its end (a scenario, which runs once per

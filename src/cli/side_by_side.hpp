@@ -8,9 +8,11 @@
 // change did.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,9 @@ struct SideBySide {
   // two CPUs can run at different speeds for seconds: a neighbour on one physical core but not
   // the other). Round r uses cpus[r % size]; empty: the CPUs this process may use.
   std::vector<int> cpus;
+  // How long a worker may take to set up, to take one sample, or to write its results and exit;
+  // one that takes longer is killed and the comparison stops with an error. None: for ever.
+  std::optional<std::chrono::milliseconds> worker_timeout;
   // At least this many samples a side in each round, whatever the budget.
   std::size_t min_turns = 3;
   // Flags given to both workers besides the ones this sets (--warm-up, --param, --seed, ...).

@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,12 @@ class TurnTaker {
   // A worker still running is killed and reaped.
   ~TurnTaker();
 
+  // How long wait_ready, give_turn and finish each wait for the worker (none: for ever). A
+  // worker that does not answer in time is killed: the call returns as if it had ended, and
+  // timed_out() says why.
+  void set_timeout(std::optional<std::chrono::milliseconds> timeout) { timeout_ = timeout; }
+  bool timed_out() const { return timed_out_; }
+
   // Waits until the worker asks for its first turn. False: it ended without asking (it ran
   // something that is not sampled in turns, or failed); finish() then says how it exited.
   bool wait_ready();
@@ -53,8 +60,13 @@ class TurnTaker {
 
  private:
   TurnTaker(pid_t pid, int fd) : pid_(pid), fd_(fd) {}
+  // The worker's next byte; '\0' when it closed the socket, or did not answer in time (it is
+  // then killed).
+  char receive();
   pid_t pid_ = -1;
   int fd_ = -1;
+  std::optional<std::chrono::milliseconds> timeout_;
+  bool timed_out_ = false;
 };
 
 }  // namespace benchkit::process

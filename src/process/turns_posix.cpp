@@ -1,11 +1,15 @@
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -121,12 +125,35 @@ TurnTaker::~TurnTaker() {
   }
 }
 
+char TurnTaker::receive() {
+  if (timed_out_) return '\0';
+  if (timeout_) {
+    const auto deadline = std::chrono::steady_clock::now() + *timeout_;
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      pollfd watched{fd_, POLLIN, 0};
+      const int ready =
+          poll(&watched, 1, static_cast<int>(std::max<std::int64_t>(0, left.count())));
+      if (ready > 0) break;
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0 || left.count() <= 0) {
+        timed_out_ = true;
+        kill(pid_, SIGKILL);
+        return '\0';
+      }
+      break;  // a poll error: let recv report it
+    }
+  }
+  return receive_byte(fd_);
+}
+
 bool TurnTaker::wait_ready() {
-  return receive_byte(fd_) == 'R';
+  return receive() == 'R';
 }
 
 bool TurnTaker::give_turn() {
-  return send_byte(fd_, 'G') && receive_byte(fd_) == 'R';
+  return send_byte(fd_, 'G') && receive() == 'R';
 }
 
 Exit TurnTaker::finish() {
@@ -134,6 +161,25 @@ Exit TurnTaker::finish() {
     send_byte(fd_, 'S');
     close(fd_);
     fd_ = -1;
+  }
+  // A worker that hangs while it writes its results is killed too.
+  if (timeout_ && !timed_out_) {
+    const auto deadline = std::chrono::steady_clock::now() + *timeout_;
+    for (;;) {
+      int status = 0;
+      const pid_t done = waitpid(pid_, &status, WNOHANG);
+      if (done == pid_) {
+        pid_ = -1;
+        return exit_from_status(status);
+      }
+      if (done < 0 && errno != EINTR) break;
+      if (std::chrono::steady_clock::now() >= deadline) {
+        timed_out_ = true;
+        kill(pid_, SIGKILL);
+        break;
+      }
+      usleep(1000);
+    }
   }
   const Exit exit = wait_for_exit(pid_);
   pid_ = -1;

@@ -96,6 +96,20 @@ TEST_F(BaselineFlow, TheBaselinesBinaryRunsAgainBesideANewBuild) {
   EXPECT_THAT(same.out, ::testing::Not(HasSubstr("got more")));
 }
 
+TEST_F(BaselineFlow, AHangingBenchmarkStopsASideBySideComparisonWithAMessage) {
+  ASSERT_EQ(run_command(env_ + kBench + kFast + " --quiet --save-baseline main").exit_code, 0);
+  const std::string saved = slurp(folder_ + "/baselines/main.json");
+  // Both builds hang in may_fail's second iteration; the first worker to be given that turn is
+  // killed after the timeout.
+  const auto hung = run_command(env_ + "SAMPLE_BENCH_HANG=sample " + kBench +
+                                " --filter may_fail --time-budget 60ms --warm-up 5ms "
+                                "--no-machine-warnings --baseline main --worker-timeout 1s");
+  EXPECT_EQ(hung.exit_code, 1) << hung.out << hung.err;
+  EXPECT_THAT(hung.err, HasSubstr("worker for may_fail (round 1 of 10) did not answer within 1 s"));
+  EXPECT_THAT(hung.err, HasSubstr("raise --worker-timeout"));
+  EXPECT_EQ(slurp(folder_ + "/baselines/main.json"), saved) << "the baseline is untouched";
+}
+
 TEST_F(BaselineFlow, WithoutAUsableKeptBinaryTheSavedSamplesAreCompared) {
   ASSERT_EQ(run_command(env_ + kBench + kFast + " --quiet --save-baseline main").exit_code, 0);
   const std::string kept = folder_ + "/baselines/main.bin";
@@ -184,6 +198,12 @@ TEST_F(BaselineFlow, BadBaselineNamesAndFlagCombinationsAreUsageErrors) {
   const auto fewer = run_command(env_ + kBench + " --baseline main --rounds 10 --max-rounds 5");
   EXPECT_EQ(fewer.exit_code, 2);
   EXPECT_THAT(fewer.err, HasSubstr("--max-rounds 5 is below --rounds 10"));
+  const auto timeout = run_command(env_ + kBench + " --worker-timeout 5s");
+  EXPECT_EQ(timeout.exit_code, 2);
+  EXPECT_THAT(timeout.err, HasSubstr("--worker-timeout applies to comparisons against a saved"));
+  const auto soon = run_command(env_ + kBench + " --baseline main --worker-timeout soon");
+  EXPECT_EQ(soon.exit_code, 2);
+  EXPECT_THAT(soon.err, HasSubstr("--worker-timeout \"soon\" is not a positive duration"));
   EXPECT_EQ(run_command(env_ + kTool + " compare nothing-here also-nothing").exit_code, 2);
 }
 

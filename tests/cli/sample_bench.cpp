@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <unistd.h>
+
 static void add(benchkit::Bencher& b, int amount) {
   int total = 0;
   b.iter([&] { return total += benchkit::black_box(amount); });
@@ -26,9 +28,23 @@ static void copy_string(benchkit::Bencher& b) {
 }
 BENCHKIT(copy_string);
 
+// Hangs for ever: in its set-up (SAMPLE_BENCH_HANG=setup) or in its second timed iteration
+// (SAMPLE_BENCH_HANG=sample).
+static void hang_if(const char* where) {
+  const char* hang = std::getenv("SAMPLE_BENCH_HANG");
+  if (hang && std::string(hang) == where) {
+    for (;;) pause();
+  }
+}
+
 static void may_fail(benchkit::Bencher& b) {
   if (std::getenv("SAMPLE_BENCH_FAIL")) throw std::runtime_error("asked to fail");
   if (std::getenv("SAMPLE_BENCH_CRASH")) std::abort();
-  b.iter([] { return 1; });
+  hang_if("setup");
+  int calls = 0;
+  b.iter([&] {
+    if (++calls == 2) hang_if("sample");
+    return calls;
+  });
 }
 BENCHKIT(may_fail);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -180,6 +181,20 @@ TEST(SideBySide, MoreRoundsStopAtTheMaximum) {
   ASSERT_TRUE(runs) << runs.error().message;
   EXPECT_EQ(asked, 2u) << "asked after rounds 2 and 4, not after the last";
   EXPECT_EQ(rounds_by_benchmark(runs->candidate).at("add/amount=1").size(), 5u);
+}
+
+TEST(SideBySide, AHangingWorkerIsKilledAndNamed) {
+  for (const char* where : {"setup", "sample"}) {
+    setenv("SAMPLE_BENCH_HANG", where, 1);
+    SideBySide plan = plan_for(kBench, kBench, {"may_fail"}, 2);
+    plan.worker_timeout = std::chrono::milliseconds(500);
+    const auto hung = run_side_by_side(plan);
+    unsetenv("SAMPLE_BENCH_HANG");
+    ASSERT_FALSE(hung) << where;
+    EXPECT_THAT(hung.error().message, HasSubstr("worker for may_fail (round 1 of 2)")) << where;
+    EXPECT_THAT(hung.error().message, HasSubstr("did not answer within 0.5 s and was killed"));
+    EXPECT_THAT(hung.error().message, HasSubstr("--worker-timeout"));
+  }
 }
 
 TEST(SideBySide, AScenarioRunsOnceASideInEachRound) {
