@@ -99,6 +99,16 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
   const std::vector<int> cpus = plan.cpus.empty() ? process::allowed_cpus() : plan.cpus;
   std::array<std::vector<RunResult>, 2> rounds;
   process::PlacementShuffle shuffle;
+  // The largest resident set a worker of each benchmark reached so far (0: not run yet). The
+  // shuffle takes up to twice that, at least 16 MiB and at most 256 MiB; 128 MiB before the
+  // first round says. A shift much smaller than the benchmark's memory would leave most of its
+  // pages where they were.
+  std::vector<std::int64_t> footprint(plan.benchmarks.size(), 0);
+  auto shuffle_bytes = [&](std::size_t index) -> std::size_t {
+    constexpr std::int64_t kMiB = 1 << 20;
+    if (footprint[index] <= 0) return 128 * kMiB;
+    return static_cast<std::size_t>(std::clamp(2 * footprint[index], 16 * kMiB, 256 * kMiB));
+  };
   // Benchmark `index` (of plan.benchmarks) in `round` of `planned`: one process pair taking
   // turns. Its results are appended to this_round.
   auto run_pair = [&](std::size_t round, std::size_t planned, std::size_t index,
@@ -132,7 +142,7 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
     // build keeps the same physical pages round after round.
     for (const std::size_t side : order) {
       outs[side] = fmt::format("{}/{}-{}-{}.json", folder, kSideNames[side], round, index);
-      shuffle.hold();
+      shuffle.hold(shuffle_bytes(index));
       auto spawned = process::TurnTaker::spawn(worker_argv(plan, side, name, outs[side]), cpu);
       if (!spawned) return spawned.error();
       workers[side].emplace(std::move(*spawned));
@@ -176,6 +186,8 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
       auto loaded = load_result_file(outs[side]);
       if (!loaded) return failure(side, "left no readable result: " + loaded.error().message);
       if (this_round[side].benchmarks.empty()) this_round[side].context = loaded->context;
+      footprint[index] =
+          std::max(footprint[index], loaded->context.process_peak_rss_bytes.value_or(0));
       for (BenchmarkResult& result : loaded->benchmarks) {
         this_round[side].benchmarks.push_back(std::move(result));
       }

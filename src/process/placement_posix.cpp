@@ -5,17 +5,16 @@
 
 namespace benchkit::process {
 
-PlacementShuffle::PlacementShuffle(std::size_t max_bytes, std::uint64_t seed)
-    : max_bytes_(max_bytes), random_(seed) {}
+PlacementShuffle::PlacementShuffle(std::uint64_t seed) : random_(seed) {}
 
 PlacementShuffle::~PlacementShuffle() {
   release();
 }
 
-void PlacementShuffle::hold() {
+void PlacementShuffle::hold(std::size_t max_bytes) {
   release();
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  const std::size_t pages = max_bytes_ / page;
+  const std::size_t pages = max_bytes / page;
   if (pages == 0) return;
   const std::size_t bytes = std::uniform_int_distribution<std::size_t>(0, pages)(random_) * page;
   if (bytes == 0) return;

@@ -24,11 +24,11 @@ long resident_bytes() {
 TEST(PlacementShuffle, HoldsARandomNumberOfResidentPagesUntilReleased) {
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t most = std::size_t{32} << 20;
-  PlacementShuffle shuffle(most, 7);
+  PlacementShuffle shuffle(7);
   std::set<std::size_t> amounts;
   for (int i = 0; i < 8; ++i) {
     const long before = resident_bytes();
-    shuffle.hold();
+    shuffle.hold(most);
     const std::size_t held = shuffle.held();
     EXPECT_LE(held, most);
     EXPECT_EQ(held % page, 0u);
@@ -43,14 +43,14 @@ TEST(PlacementShuffle, HoldsARandomNumberOfResidentPagesUntilReleased) {
 }
 
 TEST(PlacementShuffle, HoldingAgainReleasesFirstAndZeroHoldsNothing) {
-  PlacementShuffle none(0, 1);
-  none.hold();
-  EXPECT_EQ(none.held(), 0u);
-  PlacementShuffle shuffle(std::size_t{8} << 20, 3);
-  shuffle.hold();
+  PlacementShuffle shuffle(3);
+  shuffle.hold(0);
+  EXPECT_EQ(shuffle.held(), 0u);
+  const std::size_t most = std::size_t{8} << 20;
+  shuffle.hold(most);
   const long once = resident_bytes();
-  shuffle.hold();
-  shuffle.hold();
+  shuffle.hold(most);
+  shuffle.hold(most);
   // Three holds never stack up: at most one amount (8 MiB) is resident at a time.
   EXPECT_LE(resident_bytes(), once + (9L << 20));
 }
