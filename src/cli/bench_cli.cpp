@@ -84,6 +84,8 @@ struct Flags {
   // How long a side-by-side worker may take to set up, to take one sample or to write its
   // results before it is taken for hung and killed.
   std::string worker_timeout = "120s";
+  // A benchmark still running after this long is taken for hung: the run stops with a message.
+  std::string timeout = "300s";
   std::int64_t worker_timeout_ns = 0;
   bool saved_samples = false;
   int turns_fd = -1;  // set in a worker of a side-by-side comparison
@@ -141,7 +143,10 @@ model::Result<RunResult> run_in_workers(const Flags& flags, const cli::RunSettin
                  "--sample-size",
                  std::to_string(std::max<std::size_t>(
                      5, (settings.engine.min_samples + flags.processes - 1) / flags.processes)),
-                 "--precision", fmt::format("{}", settings.engine.precision)});
+                 "--precision", fmt::format("{}", settings.engine.precision),
+                 // Not among the shared flags: a baseline's kept binary may predate --timeout
+                 // (side by side, the controller's --worker-timeout catches a hang instead).
+                 "--timeout", fmt::format("{}ns", settings.timeout_ns)});
     if (show_progress) argv.push_back("--worker-progress");
     const std::vector<std::string> shared = shared_worker_flags(flags, settings);
     argv.insert(argv.end(), shared.begin(), shared.end());
@@ -382,6 +387,10 @@ int run_main(int argc, char** argv) {
                  "Sampling time per benchmark before it stops even if imprecise (default 1s; "
                  "units ns, us, ms, s, m)");
   app.add_option("--warm-up", flags.warm_up, "Warm-up time per benchmark (default 50ms)");
+  app.add_option("--timeout", flags.timeout,
+                 "A benchmark or scenario still running after this long (set-up, warm-up and "
+                 "sampling together) is taken for hung: the run stops with exit status 1 and a "
+                 "message naming it (default 300s)");
   app.add_option("--sample-size", flags.sample_size,
                  "Minimum samples per benchmark before the precision rule may stop (default 30)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
@@ -515,7 +524,8 @@ int run_main(int argc, char** argv) {
   };
   if (!duration_flag(flags.time_budget, "--time-budget", settings.engine.time_budget_ns) ||
       !duration_flag(flags.warm_up, "--warm-up", settings.engine.warm_up_ns) ||
-      !duration_flag(flags.worker_timeout, "--worker-timeout", flags.worker_timeout_ns)) {
+      !duration_flag(flags.worker_timeout, "--worker-timeout", flags.worker_timeout_ns) ||
+      !duration_flag(flags.timeout, "--timeout", settings.timeout_ns)) {
     return kUsageError;
   }
 

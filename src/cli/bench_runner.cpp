@@ -2,10 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <regex>
 #include <set>
 #include <stdexcept>
+#include <thread>
 
 #include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
@@ -118,6 +125,80 @@ Context base_context(const RunSettings& settings, const ProcessClock& clock) {
 
 }  // namespace
 
+namespace {
+
+std::string seconds(std::int64_t ns) {
+  return fmt::format("{:g} s", static_cast<double>(ns) / 1e9);
+}
+
+// Ends the process with a message when one benchmark runs longer than the timeout: a benchmark
+// that hangs would otherwise hang the run (and a CI job with it) without a word of which one.
+// The thread sleeps until a deadline or a change, so it takes nothing from the measurements.
+class Watchdog {
+ public:
+  explicit Watchdog(std::int64_t timeout_ns) : timeout_ns_(timeout_ns) {
+    if (timeout_ns_ > 0) thread_ = std::thread([this] { watch(); });
+  }
+  ~Watchdog() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    changed_.notify_one();
+    thread_.join();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+  void arm(const std::string& name) {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard lock(mutex_);
+      name_ = name;
+      deadline_ = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns_);
+    }
+    changed_.notify_one();
+  }
+  void disarm() {
+    if (!thread_.joinable()) return;
+    std::lock_guard lock(mutex_);
+    deadline_.reset();
+  }
+
+ private:
+  void watch() {
+    std::unique_lock lock(mutex_);
+    while (!stop_) {
+      if (!deadline_) {
+        changed_.wait(lock);
+        continue;
+      }
+      const auto deadline = *deadline_;
+      if (changed_.wait_until(lock, deadline) == std::cv_status::timeout && deadline_ &&
+          *deadline_ == deadline && !stop_) {
+        std::fprintf(stderr,
+                     "\nerror: %s did not finish within %s: it hangs, or its set-up or one of "
+                     "its iterations takes longer than that (raise --timeout if it is only "
+                     "slow). The run stops here; no result of it is written.\n",
+                     name_.c_str(), seconds(timeout_ns_).c_str());
+        std::fflush(stderr);
+        std::_Exit(1);
+      }
+    }
+  }
+
+  std::int64_t timeout_ns_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
+  std::string name_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
 RunResult run_instances(const RunSettings& settings, const std::vector<measure::Instance>& chosen,
                         const Progress& progress, std::size_t& failures) {
   const ProcessClock& clock = process_clock();
@@ -167,9 +248,15 @@ RunResult run_instances(const RunSettings& settings, const std::vector<measure::
   }
 
   failures = 0;
+  Watchdog watchdog(settings.timeout_ns);
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     const measure::Instance& instance = chosen[i];
     if (progress.started) progress.started(i, chosen.size(), instance.name);
+    watchdog.arm(instance.name);
+    struct Disarm {
+      Watchdog& watchdog;
+      ~Disarm() { watchdog.disarm(); }
+    } disarm{watchdog};
     RunSettings own = settings;
     own.engine = settings_for(settings, instance.registration->settings());
     try {

@@ -24,6 +24,9 @@ struct RunSettings {
   // Set in a worker of a side-by-side comparison: samples are taken in turns with the other
   // build's worker (process/turns.hpp).
   measure::SampleGate* gate = nullptr;
+  // A benchmark (or scenario) still running after this long ends the process with exit status
+  // 1 and a message naming it (0: no limit).
+  std::int64_t timeout_ns = 0;
 };
 
 // The machine and build differences between two runs, as one line ("" when alike).

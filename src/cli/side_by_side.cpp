@@ -100,9 +100,9 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
   std::array<std::vector<RunResult>, 2> rounds;
   process::PlacementShuffle shuffle;
   // The largest resident set a worker of each benchmark reached so far (0: not run yet). The
-  // shuffle takes up to twice that, at least 16 MiB and at most 256 MiB; 128 MiB before the
-  // first round says. A shift much smaller than the benchmark's memory would leave most of its
-  // pages where they were.
+  // shuffle takes up to twice that, at least 16 MiB and at most 256 MiB, and up to 128 MiB until
+  // a round has shown it. A shift much smaller than the benchmark's memory would leave most of
+  // its pages where they were.
   std::vector<std::int64_t> footprint(plan.benchmarks.size(), 0);
   auto shuffle_bytes = [&](std::size_t index) -> std::size_t {
     constexpr std::int64_t kMiB = 1 << 20;

@@ -88,8 +88,8 @@ TEST_F(BaselineFlow, TheBaselinesBinaryRunsAgainBesideANewBuild) {
   EXPECT_THAT(json.out, HasSubstr("\"regressed\": 1"));
 
   // The same build beside itself: no regression. --max-rounds equal to --rounds: no more rounds.
-  const auto same = run_command(env_ + kBench + kBeside +
-                                " --max-rounds 6 --baseline main --fail-on-regression");
+  const auto same =
+      run_command(env_ + kBench + kBeside + " --max-rounds 6 --baseline main --fail-on-regression");
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
   EXPECT_THAT(same.out, HasSubstr("0 regressed"));
   EXPECT_THAT(same.out, HasSubstr("6 rounds of fresh process pairs"));
@@ -186,24 +186,20 @@ TEST_F(BaselineFlow, BadBaselineNamesAndFlagCombinationsAreUsageErrors) {
   EXPECT_EQ(run_command(env_ + kBench + " --fail-on-regression").exit_code, 2);
   EXPECT_EQ(run_command(env_ + kBench + " --baseline a --baseline-file b").exit_code, 2);
   EXPECT_EQ(run_command(env_ + kBench + " --noise-threshold 2").exit_code, 2);
-  // Side-by-side settings without a baseline to compare with.
-  const auto rounds = run_command(env_ + kBench + " --rounds 20");
-  EXPECT_EQ(rounds.exit_code, 2);
-  EXPECT_THAT(rounds.err, HasSubstr("--rounds applies to comparisons against a saved baseline"));
-  EXPECT_EQ(run_command(env_ + kBench + " --saved-samples").exit_code, 2);
-  EXPECT_EQ(run_command(env_ + kBench + " --baseline main --rounds 1").exit_code, 2);
-  const auto most = run_command(env_ + kBench + " --max-rounds 20");
-  EXPECT_EQ(most.exit_code, 2);
-  EXPECT_THAT(most.err, HasSubstr("--max-rounds applies to comparisons against a saved baseline"));
-  const auto fewer = run_command(env_ + kBench + " --baseline main --rounds 10 --max-rounds 5");
-  EXPECT_EQ(fewer.exit_code, 2);
-  EXPECT_THAT(fewer.err, HasSubstr("--max-rounds 5 is below --rounds 10"));
-  const auto timeout = run_command(env_ + kBench + " --worker-timeout 5s");
-  EXPECT_EQ(timeout.exit_code, 2);
-  EXPECT_THAT(timeout.err, HasSubstr("--worker-timeout applies to comparisons against a saved"));
-  const auto soon = run_command(env_ + kBench + " --baseline main --worker-timeout soon");
-  EXPECT_EQ(soon.exit_code, 2);
-  EXPECT_THAT(soon.err, HasSubstr("--worker-timeout \"soon\" is not a positive duration"));
+  // Side-by-side settings without a baseline to compare with, or out of range.
+  auto usage_error = [&](const std::string& flags, const std::string& message) {
+    const auto result = run_command(env_ + kBench + " " + flags);
+    EXPECT_EQ(result.exit_code, 2) << flags;
+    EXPECT_THAT(result.err, HasSubstr(message)) << flags;
+  };
+  usage_error("--rounds 20", "--rounds applies to comparisons against a saved baseline");
+  usage_error("--saved-samples", "--saved-samples applies to comparisons against a saved");
+  usage_error("--max-rounds 20", "--max-rounds applies to comparisons against a saved baseline");
+  usage_error("--worker-timeout 5s", "--worker-timeout applies to comparisons against a saved");
+  usage_error("--baseline main --rounds 1", "--rounds");
+  usage_error("--baseline main --rounds 10 --max-rounds 5", "--max-rounds 5 is below --rounds 10");
+  usage_error("--baseline main --worker-timeout soon",
+              "--worker-timeout \"soon\" is not a positive duration");
   EXPECT_EQ(run_command(env_ + kTool + " compare nothing-here also-nothing").exit_code, 2);
 }
 
