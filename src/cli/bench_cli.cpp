@@ -29,6 +29,7 @@
 #include "model/merge.hpp"
 #include "model/result_json.hpp"
 #include "process/capture.hpp"
+#include "process/interrupt.hpp"
 #include "process/spawn.hpp"
 #include "report/comparison.hpp"
 #include "report/reporter.hpp"
@@ -670,7 +671,7 @@ int run_main(int argc, char** argv) {
     if (progress_visible) std::cerr << "\r\033[K" << std::flush;
     if (!measured) {
       std::cerr << "error: " << measured.error().message << "\n";
-      return 1;
+      return process::interrupt_requested() ? 130 : 1;
     }
     std::set<std::string> rerun;
     for (const BenchmarkResult& b : measured->baseline.benchmarks) rerun.insert(b.name);

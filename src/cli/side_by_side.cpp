@@ -13,6 +13,7 @@
 #include "analysis/machine_speed.hpp"
 #include "cli/result_files.hpp"
 #include "model/merge.hpp"
+#include "process/interrupt.hpp"
 #include "process/placement.hpp"
 #include "process/turns.hpp"
 
@@ -84,9 +85,20 @@ SideBySideRuns merge_rounds(const std::array<std::vector<RunResult>, 2>& rounds)
 
 model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Undecided& undecided) {
   if (!plan.clock) return model::Error{"run_side_by_side needs a clock"};
-  char folder_template[] = "/tmp/benchkit-side-by-side-XXXXXX";
-  const char* made = mkdtemp(folder_template);
-  if (!made) return model::Error{"cannot create a temporary folder for the worker results"};
+  // Ctrl-C stops the workers and still removes the temporary folder below (a second Ctrl-C
+  // ends this process at once).
+  process::install_interrupt_handler();
+  struct RestoreInterrupts {
+    ~RestoreInterrupts() { process::restore_default_interrupt_action(); }
+  } restore_interrupts;
+  const char* tmp = std::getenv("TMPDIR");
+  std::string folder_template =
+      std::string(tmp && *tmp ? tmp : "/tmp") + "/benchkit-side-by-side-XXXXXX";
+  const char* made = mkdtemp(folder_template.data());
+  if (!made) {
+    return model::Error{
+        fmt::format("cannot create a temporary folder {} for the worker results", folder_template)};
+  }
   const std::string folder = made;
   struct Cleanup {
     std::string folder;
@@ -126,6 +138,12 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
     std::array<bool, 2> taking_turns = {false, false};
     std::array<process::Exit, 2> exits;
     auto failure = [&](std::size_t side, const std::string& what) {
+      if (process::interrupt_requested()) {
+        return model::Error{fmt::format(
+            "interrupted in round {} of {} (at {}): the workers were stopped and nothing was "
+            "compared",
+            round + 1, planned, name)};
+      }
       if (workers[side] && workers[side]->timed_out()) {
         return model::Error{fmt::format(
             "the {} build's worker for {} (round {} of {}) did not answer within {} s and was "

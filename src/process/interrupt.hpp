@@ -7,5 +7,7 @@ namespace benchkit::process {
 // process at once, as usual). run_one kills the running command when it sees the request.
 void install_interrupt_handler();
 bool interrupt_requested();
+// Puts back the default action of SIGINT and SIGTERM (the request, if any, stays recorded).
+void restore_default_interrupt_action();
 
 }  // namespace benchkit::process

@@ -34,4 +34,9 @@ bool interrupt_requested() {
   return requested != 0;
 }
 
+void restore_default_interrupt_action() {
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
+}
+
 }  // namespace benchkit::process

@@ -49,6 +49,9 @@ class TurnTaker {
   // timed_out() says why.
   void set_timeout(std::optional<std::chrono::milliseconds> timeout) { timeout_ = timeout; }
   bool timed_out() const { return timed_out_; }
+  // Set when a wait ended because this process was asked to stop (process/interrupt.hpp, once
+  // its handler is installed): the worker was killed.
+  bool interrupted() const { return interrupted_; }
 
   // Waits until the worker asks for its first turn. False: it ended without asking (it ran
   // something that is not sampled in turns, or failed); finish() then says how it exited.
@@ -67,6 +70,7 @@ class TurnTaker {
   int fd_ = -1;
   std::optional<std::chrono::milliseconds> timeout_;
   bool timed_out_ = false;
+  bool interrupted_ = false;
 };
 
 }  // namespace benchkit::process

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "process/interrupt.hpp"
 #include "process/turns.hpp"
 
 extern char** environ;
@@ -126,24 +127,39 @@ TurnTaker::~TurnTaker() {
 }
 
 char TurnTaker::receive() {
-  if (timed_out_) return '\0';
-  if (timeout_) {
-    const auto deadline = std::chrono::steady_clock::now() + *timeout_;
-    for (;;) {
+  if (timed_out_ || interrupted_) return '\0';
+  if (interrupt_requested()) {
+    interrupted_ = true;
+    kill(pid_, SIGKILL);
+    return '\0';
+  }
+  const auto deadline = timeout_ ? std::chrono::steady_clock::now() + *timeout_
+                                 : std::chrono::steady_clock::time_point::max();
+  for (;;) {
+    int wait_ms = -1;
+    if (timeout_) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
           deadline - std::chrono::steady_clock::now());
-      pollfd watched{fd_, POLLIN, 0};
-      const int ready =
-          poll(&watched, 1, static_cast<int>(std::max<std::int64_t>(0, left.count())));
-      if (ready > 0) break;
-      if (ready < 0 && errno == EINTR) continue;
-      if (ready == 0 || left.count() <= 0) {
-        timed_out_ = true;
+      wait_ms = static_cast<int>(std::max<std::int64_t>(0, left.count()));
+    }
+    pollfd watched{fd_, POLLIN, 0};
+    const int ready = poll(&watched, 1, wait_ms);
+    if (ready > 0) break;
+    if (ready < 0 && errno == EINTR) {
+      // Ctrl-C (process/interrupt.hpp): stop waiting, and stop the worker.
+      if (interrupt_requested()) {
+        interrupted_ = true;
         kill(pid_, SIGKILL);
         return '\0';
       }
-      break;  // a poll error: let recv report it
+      continue;
     }
+    if (ready == 0) {
+      timed_out_ = true;
+      kill(pid_, SIGKILL);
+      return '\0';
+    }
+    break;  // a poll error: let recv report it
   }
   return receive_byte(fd_);
 }

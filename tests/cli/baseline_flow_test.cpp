@@ -110,6 +110,25 @@ TEST_F(BaselineFlow, AHangingBenchmarkStopsASideBySideComparisonWithAMessage) {
   EXPECT_EQ(slurp(folder_ + "/baselines/main.json"), saved) << "the baseline is untouched";
 }
 
+TEST_F(BaselineFlow, CtrlCStopsASideBySideComparisonAndLeavesNoTemporaryFiles) {
+  ASSERT_EQ(run_command(env_ + kBench + kFast + " --quiet --save-baseline main").exit_code, 0);
+  const std::string tmp = folder_ + "/tmp";
+  std::filesystem::create_directories(tmp);
+  // Interrupted once its workers' folder exists, that is once the comparison is under way.
+  const std::string command =
+      env_ + "TMPDIR=" + tmp + " " + kBench +
+      " --filter copy --time-budget 20s --warm-up 5ms --no-machine-warnings --baseline main & "
+      "pid=$!; while ! ls " +
+      tmp +
+      " | grep -q side-by-side; do sleep 0.05; done; "
+      "kill -INT $pid; wait $pid";
+  // In parentheses, so that the helper's 2> takes the bench binary's messages too.
+  const auto stopped = run_command("(" + command + ")");
+  EXPECT_EQ(stopped.exit_code, 130) << stopped.out << stopped.err;
+  EXPECT_THAT(stopped.err, HasSubstr("interrupted in round 1 of 10 (at copy_string)"));
+  EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "the workers' folder is removed";
+}
+
 TEST_F(BaselineFlow, WithoutAUsableKeptBinaryTheSavedSamplesAreCompared) {
   ASSERT_EQ(run_command(env_ + kBench + kFast + " --quiet --save-baseline main").exit_code, 0);
   const std::string kept = folder_ + "/baselines/main.bin";
