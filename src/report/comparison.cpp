@@ -171,6 +171,7 @@ std::string json(const analysis::Comparison& comparison) {
     item["verdict"] = to_string(c.verdict);
     if (compared(c)) {
       item["design"] = to_string(c.design);
+      if (c.design == analysis::Design::paired) item["rounds"] = c.pairs;
       item["baseline_median_ns"] = c.baseline_median;
       item["new_median_ns"] = c.candidate_median;
       item["ratio"] = c.ratio;

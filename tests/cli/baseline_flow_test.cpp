@@ -84,6 +84,7 @@ TEST_F(BaselineFlow, TheBaselinesBinaryRunsAgainBesideANewBuild) {
   const auto json = run_command(env_ + kSlowBuild + kBeside + " --baseline main --format json");
   EXPECT_EQ(json.exit_code, 0) << json.err;
   EXPECT_THAT(json.out, HasSubstr("\"design\": \"paired rounds\""));
+  EXPECT_THAT(json.out, HasSubstr("\"rounds\": 6")) << "a clear regression needs no more";
   EXPECT_THAT(json.out, HasSubstr("\"method_note\": \"baseline main: its bench binary ran"));
   EXPECT_THAT(json.out, HasSubstr("\"regressed\": 1"));
 
