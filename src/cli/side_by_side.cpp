@@ -27,9 +27,9 @@ namespace {
 
 constexpr std::array<const char*, 2> kSideNames = {"baseline", "new"};
 
-std::vector<std::string> worker_argv(const SideBySide& plan, std::size_t side,
+std::vector<std::string> worker_argv(const SideBySide& plan, const std::string& executable,
                                      const std::string& name, const std::string& out) {
-  std::vector<std::string> argv = {side == 0 ? plan.baseline_executable : plan.candidate_executable,
+  std::vector<std::string> argv = {executable,
                                    "--quiet",
                                    "--processes",
                                    "1",
@@ -121,6 +121,38 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
     if (footprint[index] <= 0) return 128 * kMiB;
     return static_cast<std::size_t>(std::clamp(2 * footprint[index], 16 * kMiB, 256 * kMiB));
   };
+  // The executables the workers of this round run: fresh copies of both builds, made while the
+  // shuffle holds memory, so that where their code lies in memory is drawn anew each round. The
+  // same bytes in two files measured apart: the test binary that the build had written hours
+  // before ran copy_string 8-12% slower than a fresh copy of itself in six A/A comparisons in a
+  // row, while fresh copies of it measured within 1-2% of each other (and so did the binary
+  // itself once relinked). Where a file's pages lie belongs to the file, not to the code, and
+  // lasts as long as the file stays cached.
+  std::array<std::string, 2> executables;
+  auto copy_executables = [&](std::size_t round) -> std::optional<model::Error> {
+    const std::array<const std::string*, 2> sources = {&plan.baseline_executable,
+                                                       &plan.candidate_executable};
+    shuffle.hold(std::size_t{64} << 20);
+    for (std::size_t side = 0; side < 2; ++side) {
+      const std::string copy = fmt::format("{}/{}-{}.bin", folder, kSideNames[side], round);
+      std::error_code error;
+      std::filesystem::copy_file(*sources[side], copy,
+                                 std::filesystem::copy_options::overwrite_existing, error);
+      if (!error) {
+        std::filesystem::permissions(copy, std::filesystem::perms::owner_all,
+                                     std::filesystem::perm_options::replace, error);
+      }
+      if (error) {
+        shuffle.release();
+        return model::Error{fmt::format("cannot copy the {} build's executable {} to {}: {}",
+                                        kSideNames[side], *sources[side], copy, error.message())};
+      }
+      if (!executables[side].empty()) std::filesystem::remove(executables[side], error);
+      executables[side] = copy;
+    }
+    shuffle.release();
+    return std::nullopt;
+  };
   // Benchmark `index` (of plan.benchmarks) in `round` of `planned`: one process pair taking
   // turns. Its results are appended to this_round.
   auto run_pair = [&](std::size_t round, std::size_t planned, std::size_t index,
@@ -161,7 +193,8 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
     for (const std::size_t side : order) {
       outs[side] = fmt::format("{}/{}-{}-{}.json", folder, kSideNames[side], round, index);
       shuffle.hold(shuffle_bytes(index));
-      auto spawned = process::TurnTaker::spawn(worker_argv(plan, side, name, outs[side]), cpu);
+      auto spawned =
+          process::TurnTaker::spawn(worker_argv(plan, executables[side], name, outs[side]), cpu);
       if (!spawned) return spawned.error();
       workers[side].emplace(std::move(*spawned));
       workers[side]->set_timeout(plan.worker_timeout);
@@ -223,6 +256,7 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
   while (!active.empty()) {
     const std::size_t planned = std::min(most, done + batch);
     for (std::size_t round = done; round < planned; ++round) {
+      if (auto failed = copy_executables(round)) return *failed;
       std::array<RunResult, 2> this_round;
       for (std::size_t k = 0; k < active.size(); ++k) {
         if (plan.progress) {

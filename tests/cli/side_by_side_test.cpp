@@ -116,6 +116,9 @@ TEST(SideBySide, EachRoundIsAProcessPairWithSamplesTakenInTurns) {
     EXPECT_EQ(run->benchmarks[1].name, "copy_string");
     EXPECT_GT(run->benchmarks[0].estimates.median.value, 0.0) << "estimates are computed";
   }
+  // The workers ran fresh copies of the two executables, made for the round.
+  EXPECT_THAT(runs->baseline.context.command_line, HasSubstr("/baseline-0.bin --quiet"));
+  EXPECT_THAT(runs->candidate.context.command_line, HasSubstr("/new-0.bin --quiet"));
   for (std::size_t b = 0; b < 2; ++b) {
     std::map<std::uint32_t, std::size_t> base_counts;
     std::map<std::uint32_t, std::size_t> new_counts;
