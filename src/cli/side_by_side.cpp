@@ -124,8 +124,8 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
   // The executables the workers of this round run: fresh copies of both builds, made while the
   // shuffle holds memory, so that where their code lies in memory is drawn anew each round. The
   // same bytes in two files measured apart: the test binary that the build had written hours
-  // before ran copy_string 8-12% slower than a fresh copy of itself in six A/A comparisons in a
-  // row, while fresh copies of it measured within 1-2% of each other (and so did the binary
+  // before ran copy_string 8-12% slower than a fresh copy of itself in 6 of 7 A/A comparisons,
+  // while fresh copies of it measured within 1-2% of each other (and so did the binary
   // itself once relinked). Where a file's pages lie belongs to the file, not to the code, and
   // lasts as long as the file stays cached.
   std::array<std::string, 2> executables;
