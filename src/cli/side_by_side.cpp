@@ -252,8 +252,8 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
   for (std::size_t i = 0; i < active.size(); ++i) active[i] = i;
   const std::size_t batch = std::max<std::size_t>(1, plan.rounds);
   const std::size_t most = std::max(plan.max_rounds, batch);
-  std::size_t done = 0;
-  while (!active.empty()) {
+  if (active.empty()) return merge_rounds(rounds);
+  for (std::size_t done = 0;;) {
     const std::size_t planned = std::min(most, done + batch);
     for (std::size_t round = done; round < planned; ++round) {
       if (auto failed = copy_executables(round)) return *failed;
@@ -268,13 +268,16 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
         rounds[side].push_back(std::move(this_round[side]));
     }
     done = planned;
-    if (done >= most || !undecided) break;
-    const std::vector<std::string> open = undecided(merge_rounds(rounds));
+    // One merge serves both the question and the answer: when nothing is left undecided, the
+    // runs that decided it are the result.
+    SideBySideRuns merged = merge_rounds(rounds);
+    if (done >= most || !undecided) return merged;
+    const std::vector<std::string> open = undecided(merged);
     std::erase_if(active, [&](std::size_t index) {
       return std::find(open.begin(), open.end(), plan.benchmarks[index]) == open.end();
     });
+    if (active.empty()) return merged;
   }
-  return merge_rounds(rounds);
 }
 
 }  // namespace benchkit::cli
