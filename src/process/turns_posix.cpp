@@ -128,14 +128,17 @@ TurnTaker::~TurnTaker() {
 
 char TurnTaker::receive() {
   if (timed_out_ || interrupted_) return '\0';
-  if (interrupt_requested()) {
-    interrupted_ = true;
+  // Stops waiting for good: the worker is killed, and `why` says for what.
+  auto give_up = [this](bool& why) {
+    why = true;
     kill(pid_, SIGKILL);
     return '\0';
-  }
+  };
   const auto deadline = timeout_ ? std::chrono::steady_clock::now() + *timeout_
                                  : std::chrono::steady_clock::time_point::max();
   for (;;) {
+    // Ctrl-C (process/interrupt.hpp), before the wait or during it (poll then says EINTR).
+    if (interrupt_requested()) return give_up(interrupted_);
     int wait_ms = -1;
     if (timeout_) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -145,20 +148,8 @@ char TurnTaker::receive() {
     pollfd watched{fd_, POLLIN, 0};
     const int ready = poll(&watched, 1, wait_ms);
     if (ready > 0) break;
-    if (ready < 0 && errno == EINTR) {
-      // Ctrl-C (process/interrupt.hpp): stop waiting, and stop the worker.
-      if (interrupt_requested()) {
-        interrupted_ = true;
-        kill(pid_, SIGKILL);
-        return '\0';
-      }
-      continue;
-    }
-    if (ready == 0) {
-      timed_out_ = true;
-      kill(pid_, SIGKILL);
-      return '\0';
-    }
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) return give_up(timed_out_);
     break;  // a poll error: let recv report it
   }
   return receive_byte(fd_);
