@@ -21,8 +21,8 @@ constexpr double kTrendSignificance = 0.001;
 // The trend is tested on the medians of this many consecutive blocks of samples, not on the
 // samples: the Mann–Kendall test assumes independent values, and a shared machine's slow
 // phases (a neighbour busy for a second) make neighbouring samples alike, so that on the samples
-// themselves a phase at the start or the end passed as a trend at p < 1e-15 (bench/verdicts/
-// example_flags found 8 such flags in 100 clean benchmark runs). State growing between
+// themselves a phase passed as a trend at p as low as 3e-19 (bench/verdicts/example_flags found
+// 9 such flags in 160 clean benchmark runs). State growing between
 // iterations moves every block the same way (10 blocks in order: p = 8e-5); a phase moves one
 // or two.
 constexpr std::size_t kTrendBlocks = 10;
@@ -67,6 +67,7 @@ constexpr double kMinModeSeparation = 1.10;
 constexpr double kPhaseSignificance = 0.001;
 // Below 10 samples trends and modes cannot be told from noise.
 constexpr std::size_t kMinSamplesForShape = 10;
+static_assert(kMinSamplesForShape >= kTrendBlocks, "every block holds at least one sample");
 
 bool has(const BenchmarkResult& result, const char* code) {
   return std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
@@ -110,8 +111,7 @@ std::vector<double> block_medians(const std::vector<double>& series, std::size_t
 
 void check_drift(BenchmarkResult& result, const std::vector<double>& times) {
   if (times.size() < kMinSamplesForShape) return;
-  const stats::TrendResult trend =
-      stats::mann_kendall(block_medians(times, std::min(kTrendBlocks, times.size())));
+  const stats::TrendResult trend = stats::mann_kendall(block_medians(times, kTrendBlocks));
   if (trend.p_value >= kTrendSignificance) return;
   const auto [first, last] = ends(times);
   if (first <= 0) return;
@@ -125,7 +125,7 @@ void check_drift(BenchmarkResult& result, const std::vector<double>& times) {
                   "appends to it. Reset such state inside the closure, or make a fresh input "
                   "per iteration with with_inputs",
                   change > 0 ? "rose" : "fell", std::fabs(change) * 100.0, duration(first),
-                  duration(last), trend.p_value, std::min(kTrendBlocks, times.size())));
+                  duration(last), trend.p_value, kTrendBlocks));
 }
 
 void check_memory_growth(BenchmarkResult& result) {
