@@ -22,6 +22,16 @@ std::vector<std::string> codes_of(const benchkit::BenchmarkResult& result) {
   return codes;
 }
 
+// The per-iteration times in order, and every message: what a failure needs to be understood.
+std::string describe(const benchkit::BenchmarkResult& result) {
+  std::string text = "ns per iteration in order:";
+  for (const auto& s : result.samples) {
+    text += " " + std::to_string(static_cast<long long>(s.ns / static_cast<double>(s.iters)));
+  }
+  for (const auto& d : result.diagnostics) text += "\n" + d.code + ": " + d.message;
+  return text;
+}
+
 benchkit::Bench quick() {
   benchkit::Bench bench;
   bench.time_budget(300ms).warm_up(5ms);
@@ -43,7 +53,7 @@ TEST(DiagnosticsReal, DriftFromABufferClearedOutsideTheClosure) {
       return std::accumulate(buffer.begin(), buffer.end(), 0L);
     });
   });
-  EXPECT_THAT(codes_of(result), ::testing::Contains("drift"));
+  EXPECT_THAT(codes_of(result), ::testing::Contains("drift")) << describe(result);
 }
 
 TEST(DiagnosticsReal, MemoryGrowthFromKeptOutputs) {
@@ -74,7 +84,7 @@ TEST(DiagnosticsReal, ColdStartFromLazyInitialisation) {
 
 TEST(DiagnosticsReal, BelowResolutionWhenTheWorkIsOptimisedAway) {
   const auto result = quick().run("empty", [](benchkit::Bencher& b) { b.iter([] {}); });
-  EXPECT_THAT(codes_of(result), ::testing::Contains("below_resolution"));
+  EXPECT_THAT(codes_of(result), ::testing::Contains("below_resolution")) << describe(result);
 }
 
 TEST(DiagnosticsReal, UnstableWhenIterationsVaryWidely) {

@@ -163,6 +163,30 @@ TEST(Diagnostics, ASlowPhaseAtTheStartIsNotADrift) {
   EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("drift")));
 }
 
+TEST(Diagnostics, ALargeRiseIsADriftEvenWhenAPhaseBreaksItsOrder) {
+  // State growing between iterations: 60 samples rising from 500 to 1,500 ns. The machine ran
+  // twice as fast for samples 40-51 (the pattern that made the real test fail on CI): two of the
+  // ten blocks drop below earlier ones, so the blocks are not in order (Mann–Kendall p > 0.001),
+  // but their slope still implies 3×.
+  std::vector<double> times = noisy(60, 500, 0.02, 60);
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    times[i] *= 1.0 + 2.0 * static_cast<double>(i) / 59.0;
+    if (i >= 40 && i < 52) times[i] *= 0.5;
+  }
+  BenchmarkResult result = from_times(times);
+  diagnose(result, kClock);
+  ASSERT_THAT(codes(result), ::testing::Contains("drift"));
+  EXPECT_THAT(result.diagnostics[0].message, ::testing::HasSubstr("slope"));
+}
+
+TEST(Diagnostics, AMachineThatTurnsSlowHalfwayIsNotADrift) {
+  // 30 samples at 500, then 30 at 1,000: as large as the rise above, but one step, which the
+  // machine makes when a neighbour starts. The best two-level fit leaves no spread.
+  BenchmarkResult result = from_times(in_phases({500, 1000}, 30, 61));
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("drift")));
+}
+
 TEST(Diagnostics, StatesInLongStretchesArePhasesNotModes) {
   // 40 samples at 500, 40 at 650, 40 at 500: two well-separated groups, but each in one stretch.
   BenchmarkResult result = from_times(in_phases({500, 650, 500}, 40, 40));
