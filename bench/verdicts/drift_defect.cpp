@@ -90,12 +90,18 @@ int main(int argc, char** argv) {
       if (drift->message.find("Mann–Kendall") != std::string::npos) ++by_order;
       continue;
     }
-    std::printf("run %d missed (%zu samples, ns per iteration in order):", run + 1,
-                result.samples.size());
+    std::printf(
+        "run %d missed (%zu samples, ns per iteration in order, * when the system "
+        "switched the benchmark out during the sample):",
+        run + 1, result.samples.size());
     for (const auto& s : result.samples) {
-      std::printf(" %.0f", s.ns / static_cast<double>(s.iters));
+      const auto it = s.counters.find("involuntary_switches");
+      const bool switched = it != s.counters.end() && it->second > 0;
+      std::printf(" %.0f%s", s.ns / static_cast<double>(s.iters), switched ? "*" : "");
     }
     std::printf("\n");
+    for (const auto& d : result.diagnostics)
+      std::printf("  %s: %s\n", d.code.c_str(), d.message.c_str());
   }
   stop = true;
   for (auto& t : busy) t.join();

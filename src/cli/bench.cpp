@@ -3,6 +3,7 @@
 
 #include "benchkit/registry.hpp"
 #include "cli/bench_runner.hpp"
+#include "measure/usage.hpp"
 
 namespace benchkit {
 
@@ -79,6 +80,7 @@ BenchmarkResult Bench::run(std::string name, const std::function<void(Bencher&)>
   measure::Probes probes;
   probes.memory = &measure::process_memory();
   probes.allocations = measure::allocation_reader();
+  probes.thread_usage = &measure::thread_usage();
   return cli::run_one(impl_->settings, name, body, probes);
 }
 

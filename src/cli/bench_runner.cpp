@@ -19,6 +19,7 @@
 #include "analysis/machine_speed.hpp"
 #include "benchkit_build_info.hpp"
 #include "clock/perf_counters.hpp"
+#include "measure/usage.hpp"
 #include "system/checks.hpp"
 #include "system/context.hpp"
 #include "system/fingerprint.hpp"
@@ -218,6 +219,7 @@ RunResult run_instances(const RunSettings& settings, const std::vector<measure::
   probes.counters = counters.get();
   probes.memory = &measure::process_memory();
   probes.allocations = measure::allocation_reader();
+  probes.thread_usage = &measure::thread_usage();
   std::unique_ptr<measure::SpeedProbe> speed;
   if (!settings.engine.test_mode) {
     speed = measure::make_reference_probe(*clock.clock);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 
 #include "stats/intervals.hpp"
@@ -24,11 +25,14 @@ class Engine::SampleTimer final : public detail::Timer {
     running_ = false;
     counter_totals_ = {};
     allocations_ = {};
+    switches_ = 0;
+    switches_known_ = probes_.thread_usage != nullptr;
   }
 
   void start() override {
     if (probes_.allocations) allocation_start_ = probes_.allocations();
     if (probes_.counters) counter_start_ = probes_.counters->read();
+    if (probes_.thread_usage) switch_start_ = involuntary_switches();
     running_ = true;
     started_at_ = clock_.now_ns();
   }
@@ -50,12 +54,21 @@ class Engine::SampleTimer final : public detail::Timer {
       allocations_.count += now.count - allocation_start_.count;
       allocations_.bytes += now.bytes - allocation_start_.bytes;
     }
+    if (probes_.thread_usage) {
+      const std::optional<std::int64_t> now = involuntary_switches();
+      if (now && switch_start_) {
+        switches_ += *now - *switch_start_;
+      } else {
+        switches_known_ = false;
+      }
+    }
   }
 
   void record_elapsed_ns(double ns) override {
     elapsed_ns_ += std::max(0.0, ns);
     ++segments_;
     custom_ = true;
+    switches_known_ = false;  // the routine timed itself: the switches were not counted around it
   }
 
   std::size_t input_batch_limit(std::size_t bytes_each) override {
@@ -81,6 +94,9 @@ class Engine::SampleTimer final : public detail::Timer {
       sample.counters["allocations"] = static_cast<double>(allocations_.count);
       sample.counters["allocated_bytes"] = static_cast<double>(allocations_.bytes);
     }
+    if (switches_known_) {
+      sample.counters["involuntary_switches"] = static_cast<double>(switches_);
+    }
   }
 
  private:
@@ -96,6 +112,15 @@ class Engine::SampleTimer final : public detail::Timer {
   clock::CounterValues counter_totals_{};
   AllocationTotals allocation_start_{};
   AllocationTotals allocations_{};
+  std::optional<std::int64_t> switch_start_;
+  std::int64_t switches_ = 0;
+  bool switches_known_ = false;
+
+  std::optional<std::int64_t> involuntary_switches() const {
+    const std::optional<UsageTotals> usage = probes_.thread_usage->read();
+    if (!usage) return std::nullopt;
+    return usage->involuntary_switches;
+  }
 };
 
 Engine::Engine(clock::Clock& clock, clock::Calibration calibration, Overhead overhead,

@@ -13,6 +13,7 @@
 #include "clock/perf_counters.hpp"
 #include "measure/memory.hpp"
 #include "measure/speed_probe.hpp"
+#include "measure/usage.hpp"
 
 namespace benchkit::measure {
 
@@ -63,6 +64,9 @@ struct Probes {
   SpeedProbe* speed = nullptr;
   // When set, sampling is driven by the gate (warm-up still runs first, ungated).
   SampleGate* gate = nullptr;
+  // The measuring thread's usage, read at every start and stop of the timer: the involuntary
+  // context switches inside the timed region, counter "involuntary_switches" of each sample.
+  ProcessUsage* thread_usage = nullptr;
 };
 
 // The fixed cost of one timed region (two clock reads and the calls around them), which the

@@ -28,4 +28,10 @@ class ProcessUsage {
 // (RUSAGE_THREAD would see the calling thread only).
 ProcessUsage& process_usage();
 
+// getrusage(RUSAGE_THREAD): the calling thread only. Its involuntary context switches are the
+// times the system took the thread off its CPU to run something else: a sample during which that
+// happened was stretched by another program's time slice. Where the system cannot tell threads
+// apart, read() returns nothing.
+ProcessUsage& thread_usage();
+
 }  // namespace benchkit::measure

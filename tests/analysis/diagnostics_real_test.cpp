@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <numeric>
 #include <random>
@@ -46,14 +47,23 @@ void spin_for(std::chrono::nanoseconds duration) {
 }
 
 TEST(DiagnosticsReal, DriftFromABufferClearedOutsideTheClosure) {
-  std::vector<int> buffer;  // the bug: never cleared inside the measured code
-  const auto result = quick().run("drift", [&](benchkit::Bencher& b) {
-    b.iter([&] {
-      buffer.push_back(1);
-      return std::accumulate(buffer.begin(), buffer.end(), 0L);
+  // A machine phase that halves the time in the middle of the run can hide the rise in one run:
+  // bench/verdicts/drift_defect found it in 40 of 40 runs on the idle machine, and in 37 and 38
+  // of 40 beside two busy loops (200% oversubscribed). Two runs must not both miss it.
+  std::string missed;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    std::vector<int> buffer;  // the bug: never cleared inside the measured code
+    const auto result = quick().run("drift", [&](benchkit::Bencher& b) {
+      b.iter([&] {
+        buffer.push_back(1);
+        return std::accumulate(buffer.begin(), buffer.end(), 0L);
+      });
     });
-  });
-  EXPECT_THAT(codes_of(result), ::testing::Contains("drift")) << describe(result);
+    const auto codes = codes_of(result);
+    if (std::find(codes.begin(), codes.end(), "drift") != codes.end()) return;
+    missed += "\nrun " + std::to_string(attempt + 1) + ": " + describe(result);
+  }
+  ADD_FAILURE() << "no drift flag in two runs of a benchmark whose buffer grows:" << missed;
 }
 
 TEST(DiagnosticsReal, MemoryGrowthFromKeptOutputs) {

@@ -187,6 +187,58 @@ TEST(Diagnostics, AMachineThatTurnsSlowHalfwayIsNotADrift) {
   EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("drift")));
 }
 
+// A rise from 500 to 1,500 ns over 60 samples, with the samples the system preempted (a
+// random half, the counter says which) stretched 4× by another program's time slice.
+BenchmarkResult rise_with_preempted_samples(bool counted) {
+  std::vector<double> times = noisy(60, 500, 0.02, 62);
+  std::mt19937 rng(63);
+  std::vector<bool> switched(times.size());
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    times[i] *= 1.0 + 2.0 * static_cast<double>(i) / 59.0;
+    switched[i] = rng() % 2 == 0;
+    if (switched[i]) times[i] *= 4.0;
+  }
+  BenchmarkResult result = from_times(times);
+  if (counted) {
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      result.samples[i].counters["involuntary_switches"] = switched[i] ? 1.0 : 0.0;
+    }
+  }
+  return result;
+}
+
+TEST(Diagnostics, PreemptedSamplesAreLeftOutOfTheCodesShape) {
+  BenchmarkResult result = rise_with_preempted_samples(true);
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Contains("drift"));
+  EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("multimodal")));
+  // The spread is real for the median, which reads every sample: unstable, with the cause.
+  ASSERT_THAT(codes(result), ::testing::Contains("unstable"));
+  for (const auto& d : result.diagnostics) {
+    if (d.code == "unstable") {
+      EXPECT_THAT(d.message, ::testing::HasSubstr("of 60 samples"));
+    }
+  }
+
+  // The same times without the counter: the 4× alternation reads as two performance states.
+  BenchmarkResult blind = rise_with_preempted_samples(false);
+  diagnose(blind, kClock);
+  EXPECT_THAT(codes(blind), ::testing::Contains("multimodal"));
+}
+
+TEST(Diagnostics, TooFewUnpreemptedSamplesKeepThemAll) {
+  // 55 of 60 samples preempted: 5 left say nothing, so all 60 are read (and the rise is found).
+  std::vector<double> times = noisy(60, 500, 0.02, 64);
+  for (std::size_t i = 0; i < times.size(); ++i)
+    times[i] *= 1.0 + 2.0 * static_cast<double>(i) / 59.0;
+  BenchmarkResult result = from_times(times);
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    result.samples[i].counters["involuntary_switches"] = i % 12 == 0 ? 0.0 : 2.0;
+  }
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Contains("drift"));
+}
+
 TEST(Diagnostics, StatesInLongStretchesArePhasesNotModes) {
   // 40 samples at 500, 40 at 650, 40 at 500: two well-separated groups, but each in one stretch.
   BenchmarkResult result = from_times(in_phases({500, 650, 500}, 40, 40));

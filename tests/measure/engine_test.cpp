@@ -10,6 +10,7 @@
 
 #include "analysis/estimates.hpp"
 #include "fakes/fake_clock.hpp"
+#include "fakes/fake_process.hpp"
 
 namespace benchkit::measure {
 namespace {
@@ -356,6 +357,79 @@ TEST(EngineSpeedProbe, WithoutAProbeSamplesHaveNoReading) {
       engine.measure("plain", [&](Bencher& b) { b.iter([&] { clock.advance(100); }); });
   ASSERT_FALSE(result.samples.empty());
   EXPECT_FALSE(result.samples.front().probe_ns.has_value());
+}
+
+TEST(EnginePreemption, SwitchesOutsideTheTimedRegionAreNotCounted) {
+  FakeClock clock;
+  Settings settings;
+  settings.min_samples = 20;
+  settings.max_samples = 20;
+  benchkit::testing::FakeProcessUsage usage;
+  Probes probes;
+  probes.thread_usage = &usage;
+  Engine engine(clock, one_ns_clock(), Overhead{}, settings, probes);
+  const BenchmarkResult result = engine.measure("untimed", [&](Bencher& b) {
+    b.with_inputs([&] {
+       // Set-up outside the timed region: a switch here belongs to no sample.
+       ++usage.totals.involuntary_switches;
+       return 0;
+     }).bench_values([&](int) {
+      clock.advance(100);
+      return 0;
+    });
+  });
+  ASSERT_EQ(result.samples.size(), 20u);
+  for (const Sample& sample : result.samples) {
+    ASSERT_EQ(sample.counters.count("involuntary_switches"), 1u);
+    EXPECT_EQ(sample.counters.at("involuntary_switches"), 0.0);
+  }
+}
+
+TEST(EnginePreemption, TimedSwitchesAreCountedAndRoutinesThatTimeThemselvesSayNothing) {
+  FakeClock clock;
+  Settings settings;
+  settings.min_samples = 30;
+  settings.max_samples = 30;
+  benchkit::testing::FakeProcessUsage usage;
+  Probes probes;
+  probes.thread_usage = &usage;
+  Engine engine(clock, one_ns_clock(), Overhead{}, settings, probes);
+  std::uint64_t iteration = 0;
+  const BenchmarkResult result = engine.measure("switched", [&](Bencher& b) {
+    b.iter([&] {
+      clock.advance(100);
+      // One switch every 1,000 iterations, inside the timed region.
+      if (++iteration % 1000 == 0) ++usage.totals.involuntary_switches;
+    });
+  });
+  ASSERT_EQ(result.samples.size(), 30u);
+  double total = 0.0;
+  for (const Sample& sample : result.samples) total += sample.counters.at("involuntary_switches");
+  std::uint64_t sampled_iterations = 0;
+  for (const Sample& sample : result.samples) sampled_iterations += sample.iters;
+  // Every switch of the sampled iterations is counted, give or take the one at each boundary.
+  EXPECT_NEAR(total, static_cast<double>(sampled_iterations) / 1000.0, 30.0);
+  EXPECT_GT(total, 0.0);
+
+  const BenchmarkResult custom = engine.measure("custom", [&](Bencher& b) {
+    b.iter_custom([&](std::uint64_t iterations) {
+      ++usage.totals.involuntary_switches;
+      clock.advance(100 * static_cast<std::int64_t>(iterations));
+      return 100.0 * static_cast<double>(iterations);
+    });
+  });
+  ASSERT_FALSE(custom.samples.empty());
+  EXPECT_EQ(custom.samples.front().counters.count("involuntary_switches"), 0u)
+      << "the engine did not time the routine, so it cannot say what happened inside";
+}
+
+TEST(EnginePreemption, WithoutAThreadUsageProbeSamplesSayNothing) {
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  const BenchmarkResult result =
+      engine.measure("plain", [&](Bencher& b) { b.iter([&] { clock.advance(100); }); });
+  ASSERT_FALSE(result.samples.empty());
+  EXPECT_EQ(result.samples.front().counters.count("involuntary_switches"), 0u);
 }
 
 TEST(EngineSpeedProbe, TheReferenceLoopTakesATimeOnTheRealClock) {
