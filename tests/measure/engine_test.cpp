@@ -359,15 +359,29 @@ TEST(EngineSpeedProbe, WithoutAProbeSamplesHaveNoReading) {
   EXPECT_FALSE(result.samples.front().probe_ns.has_value());
 }
 
-TEST(EnginePreemption, SwitchesOutsideTheTimedRegionAreNotCounted) {
+// An engine taking exactly `samples` samples, reading the switches of a fake thread.
+struct SwitchCounting {
+  explicit SwitchCounting(std::size_t samples)
+      : engine(clock, one_ns_clock(), Overhead{}, settings_for(samples), probes_for(usage)) {}
+  static Settings settings_for(std::size_t samples) {
+    Settings settings;
+    settings.min_samples = samples;
+    settings.max_samples = samples;
+    return settings;
+  }
+  static Probes probes_for(benchkit::testing::FakeProcessUsage& usage) {
+    Probes probes;
+    probes.thread_usage = &usage;
+    return probes;
+  }
   FakeClock clock;
-  Settings settings;
-  settings.min_samples = 20;
-  settings.max_samples = 20;
   benchkit::testing::FakeProcessUsage usage;
-  Probes probes;
-  probes.thread_usage = &usage;
-  Engine engine(clock, one_ns_clock(), Overhead{}, settings, probes);
+  Engine engine;
+};
+
+TEST(EnginePreemption, SwitchesOutsideTheTimedRegionAreNotCounted) {
+  SwitchCounting fixture(20);
+  auto& [clock, usage, engine] = fixture;
   const BenchmarkResult result = engine.measure("untimed", [&](Bencher& b) {
     b.with_inputs([&] {
        // Set-up outside the timed region: a switch here belongs to no sample.
@@ -386,14 +400,8 @@ TEST(EnginePreemption, SwitchesOutsideTheTimedRegionAreNotCounted) {
 }
 
 TEST(EnginePreemption, TimedSwitchesAreCountedAndRoutinesThatTimeThemselvesSayNothing) {
-  FakeClock clock;
-  Settings settings;
-  settings.min_samples = 30;
-  settings.max_samples = 30;
-  benchkit::testing::FakeProcessUsage usage;
-  Probes probes;
-  probes.thread_usage = &usage;
-  Engine engine(clock, one_ns_clock(), Overhead{}, settings, probes);
+  SwitchCounting fixture(30);
+  auto& [clock, usage, engine] = fixture;
   std::uint64_t iteration = 0;
   const BenchmarkResult result = engine.measure("switched", [&](Bencher& b) {
     b.iter([&] {
