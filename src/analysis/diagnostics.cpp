@@ -255,28 +255,28 @@ void check_resolution(BenchmarkResult& result, const ClockFacts& clock) {
   const bool sample_too_short =
       result.samples.size() > 1 && median * iterations < 1000.0 * clock.resolution_ns;
   // The empty loop's cost is calibrated as the fastest of several runs, so it is compared with
-  // the fastest sample too: on a busy machine every sample of an empty closure is stretched by
-  // the others' time slices, and beside two busy loops the median of such a benchmark
-  // sometimes exceeded twice the calibrated cost.
-  double fastest = median;
-  for (const Sample& sample : result.samples) {
-    if (sample.iters > 0)
-      fastest = std::min(fastest, sample.ns / static_cast<double>(sample.iters));
-  }
+  // the fast samples too (the 10th percentile, which one odd sample does not move): on a busy
+  // machine most samples of an empty closure are stretched by the others' time slices, and
+  // beside two busy loops their median sometimes exceeded twice the calibrated cost.
+  const double fast = stats::quantile(result.per_iteration_ns(), 0.1);
   const bool empty_loop =
-      clock.loop_overhead_ns > 0 && fastest <= kEmptyLoopMultiple * clock.loop_overhead_ns;
+      clock.loop_overhead_ns > 0 && fast <= kEmptyLoopMultiple * clock.loop_overhead_ns;
   if (!sample_too_short && !empty_loop) return;
+  const std::string what =
+      empty_loop ? fmt::format(
+                       "{} per iteration (the fastest tenth of the samples: {}) is within {:.0f}× "
+                       "the cost of an empty loop iteration ({})",
+                       duration(median), duration(fast), kEmptyLoopMultiple,
+                       duration(clock.loop_overhead_ns))
+                 : fmt::format(
+                       "{} per iteration is too short to time: a sample lasts under 1000 clock "
+                       "ticks of {}",
+                       duration(median), duration(clock.resolution_ns));
   add(result, code::below_resolution,
-      fmt::format("{} per iteration is {}: the work may have been optimised away. Pass inputs "
-                  "through benchkit::black_box, return the result from the closure, or do more "
-                  "work per iteration",
-                  duration(median),
-                  empty_loop ? fmt::format("within {:.0f}× the cost of an empty loop iteration "
-                                           "({})",
-                                           kEmptyLoopMultiple, duration(clock.loop_overhead_ns))
-                             : fmt::format("too short to time: a sample lasts under 1000 clock "
-                                           "ticks of {}",
-                                           duration(clock.resolution_ns))));
+      fmt::format("{}: the work may have been optimised away. Pass inputs through "
+                  "benchkit::black_box, return the result from the closure, or do more work per "
+                  "iteration",
+                  what));
 }
 
 // The median relative difference between consecutive samples, over √2.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <numeric>
 #include <random>
 #include <string>
@@ -27,7 +28,9 @@ std::vector<std::string> codes_of(const benchkit::BenchmarkResult& result) {
 std::string describe(const benchkit::BenchmarkResult& result) {
   std::string text = "ns per iteration in order:";
   for (const auto& s : result.samples) {
-    text += " " + std::to_string(static_cast<long long>(s.ns / static_cast<double>(s.iters)));
+    char value[32];
+    std::snprintf(value, sizeof value, " %.3g", s.ns / static_cast<double>(s.iters));
+    text += value;
   }
   for (const auto& d : result.diagnostics) text += "\n" + d.code + ": " + d.message;
   return text;

@@ -90,6 +90,25 @@ TEST(Diagnostics, BelowResolutionNearTheEmptyLoop) {
   EXPECT_THAT(codes(result), ::testing::Contains("below_resolution"));
 }
 
+TEST(Diagnostics, BelowResolutionReadsTheFastSamplesOfABusyMachine) {
+  // An empty loop (0.4 ns calibrated) on a busy machine: 4 samples in 5 stretched 3× by other
+  // programs' time slices, so the median is 1.2 ns, three times the empty loop.
+  std::vector<double> times = noisy(50, 0.45, 0.01, 65);
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    if (i % 5 != 0) times[i] *= 3.0;
+  }
+  BenchmarkResult result = from_times(times, 1'000'000);
+  ASSERT_GT(result.estimates.median.value, 2.0 * kClock.loop_overhead_ns);
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Contains("below_resolution"));
+  // Real work at 5 ns, with one odd sample at the empty loop's speed: not flagged.
+  std::vector<double> work = noisy(50, 5.0, 0.01, 66);
+  work[17] = 0.45;
+  BenchmarkResult real = from_times(work, 1'000'000);
+  diagnose(real, kClock);
+  EXPECT_THAT(codes(real), ::testing::Not(::testing::Contains("below_resolution")));
+}
+
 TEST(Diagnostics, UnstableAboveFivePercentMdape) {
   BenchmarkResult result = from_times(noisy(60, 500, 0.15, 7));
   diagnose(result, kClock);
