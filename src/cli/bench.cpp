@@ -3,7 +3,6 @@
 
 #include "benchkit/registry.hpp"
 #include "cli/bench_runner.hpp"
-#include "measure/usage.hpp"
 
 namespace benchkit {
 
@@ -77,11 +76,7 @@ std::size_t Bench::repetitions() const {
 }
 
 BenchmarkResult Bench::run(std::string name, const std::function<void(Bencher&)>& body) {
-  measure::Probes probes;
-  probes.memory = &measure::process_memory();
-  probes.allocations = measure::allocation_reader();
-  probes.thread_usage = &measure::thread_usage();
-  return cli::run_one(impl_->settings, name, body, probes);
+  return cli::run_one(impl_->settings, name, body, cli::process_probes());
 }
 
 std::vector<BenchmarkResult> Bench::run_scenario(std::string name,

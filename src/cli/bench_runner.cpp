@@ -72,6 +72,14 @@ measure::Settings settings_for(const RunSettings& run, const BenchSettings& own)
   return settings;
 }
 
+measure::Probes process_probes() {
+  measure::Probes probes;
+  probes.memory = &measure::process_memory();
+  probes.allocations = measure::allocation_reader();
+  probes.thread_usage = &measure::thread_usage();
+  return probes;
+}
+
 BenchmarkResult run_one(const RunSettings& settings, const std::string& name,
                         const std::function<void(Bencher&)>& body, measure::Probes probes) {
   const ProcessClock& clock = process_clock();
@@ -215,11 +223,8 @@ RunResult run_instances(const RunSettings& settings, const std::vector<measure::
       counters.reset();
     }
   }
-  measure::Probes probes;
+  measure::Probes probes = process_probes();
   probes.counters = counters.get();
-  probes.memory = &measure::process_memory();
-  probes.allocations = measure::allocation_reader();
-  probes.thread_usage = &measure::thread_usage();
   std::unique_ptr<measure::SpeedProbe> speed;
   if (!settings.engine.test_mode) {
     speed = measure::make_reference_probe(*clock.clock);

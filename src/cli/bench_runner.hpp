@@ -48,6 +48,11 @@ std::vector<measure::Instance> select(const std::vector<measure::Instance>& inst
 // Engine settings for one registration: its own settings override the run's.
 measure::Settings settings_for(const RunSettings& run, const BenchSettings& own);
 
+// The probes every measurement of this process reads: memory, allocations (with
+// benchkit::alloc) and the measuring thread's context switches. Hardware counters, the speed
+// probe and a gate are the runner's to add.
+measure::Probes process_probes();
+
 // Measures one benchmark and computes its estimates. Exceptions from the benchmark propagate.
 BenchmarkResult run_one(const RunSettings& settings, const std::string& name,
                         const std::function<void(Bencher&)>& body, measure::Probes probes);
