@@ -289,50 +289,52 @@ double successive_dispersion(const std::vector<double>& times) {
   return median_of(steps) / std::sqrt(2.0) / median;
 }
 
-// How many of the samples the system preempted (involuntary context switches inside the timed
-// region), and out of how many that say; {0, 0} when the samples do not say.
-std::pair<std::size_t, std::size_t> preempted(const BenchmarkResult& steady) {
-  std::size_t switched = 0;
-  std::size_t known = 0;
-  for (const Sample& sample : steady.samples) {
-    const auto it = sample.counters.find("involuntary_switches");
-    if (it == sample.counters.end()) continue;
-    ++known;
-    if (it->second > 0) ++switched;
-  }
-  return {switched, known};
-}
+// The samples the system switched out for another program (involuntary context switches inside
+// the timed region, counter "involuntary_switches"), read in one pass.
+struct Preemption {
+  std::size_t switched = 0;  // samples with at least one switch
+  std::size_t known = 0;     // samples that carry the counter
+  // The times of the samples without a switch, when every sample carries the counter and at
+  // least kMinSamplesForShape have none; otherwise all the times. A sample during which the
+  // measuring thread was switched out is stretched by another program's time slice: beside two
+  // busy loops on this 2-core machine, such samples of the buffer-growing benchmark took 2-5×
+  // the others, in an alternation that read as two performance states and hid the rise. The
+  // code's shape (drift, cold start, modes) is read without them; `unstable` reads every sample,
+  // since the median does.
+  std::vector<double> code_times;
+};
 
-// The times of the samples the system did not preempt, when at least kMinSamplesForShape are
-// left; otherwise all of them. A sample during which the measuring thread was switched out for
-// another program's time slice is stretched by that slice: beside two busy loops on this 2-core
-// machine, such samples of the buffer-growing benchmark took 2-5× the others, in an
-// alternation that read as two performance states and hid the rise. The code's shape (drift,
-// cold start, modes) is read without them; `unstable` reads every sample, since the median does.
-std::vector<double> unpreempted_times(const BenchmarkResult& steady) {
-  const std::vector<double> all = steady.per_iteration_ns();
+Preemption preemption(const BenchmarkResult& steady, const std::vector<double>& times) {
+  Preemption found;
   std::vector<double> kept;
   for (std::size_t i = 0; i < steady.samples.size(); ++i) {
     const auto& counters = steady.samples[i].counters;
     const auto it = counters.find("involuntary_switches");
-    if (it == counters.end()) return all;
-    if (it->second == 0) kept.push_back(all[i]);
+    if (it == counters.end()) continue;
+    ++found.known;
+    if (it->second > 0) {
+      ++found.switched;
+    } else {
+      kept.push_back(times[i]);
+    }
   }
-  return kept.size() >= kMinSamplesForShape ? kept : all;
+  const bool every_sample_says = found.known == steady.samples.size();
+  found.code_times = every_sample_says && kept.size() >= kMinSamplesForShape ? kept : times;
+  return found;
 }
 
 void check_unstable(BenchmarkResult& result, const std::vector<double>& times,
-                    std::pair<std::size_t, std::size_t> switched) {
+                    const Preemption& switched) {
   if (times.size() < kMinSamplesForShape) return;
   const double mdape = result.estimates.mdape;
   if (mdape < kUnstableMdape) return;
   const double successive = successive_dispersion(times);
   if (successive < kUnstableMdape) return;
-  const std::string cause = switched.first > 0
+  const std::string cause = switched.switched > 0
                                 ? fmt::format(
                                       " (the system switched the benchmark out for another "
                                       "program during {} of {} samples)",
-                                      switched.first, switched.second)
+                                      switched.switched, switched.known)
                                 : std::string();
   add(result, code::unstable,
       fmt::format("half the samples are more than {:.1f}% from the median, and consecutive "
@@ -419,13 +421,13 @@ void diagnose(BenchmarkResult& result, const ClockFacts& clock) {
   // run's machine_speed warning says it once). Memory is read from every sample.
   const BenchmarkResult steady = steady_samples(result).steady;
   const std::vector<double> times = steady.per_iteration_ns();
-  const std::vector<double> code_times = unpreempted_times(steady);
+  const Preemption switched = preemption(steady, times);
   check_resolution(result, clock);
-  check_drift(result, code_times);
+  check_drift(result, switched.code_times);
   check_memory_growth(result);
-  check_cold_start(result, code_times);
-  check_unstable(result, times, preempted(steady));
-  check_modes(result, code_times);
+  check_cold_start(result, switched.code_times);
+  check_unstable(result, times, switched);
+  check_modes(result, switched.code_times);
   check_setup(result);
 }
 
