@@ -66,6 +66,21 @@ std::optional<double> run_probe_level(const RunResult& run) {
   return fastest;
 }
 
+namespace {
+
+// The first few names, then how many more.
+std::string list_names(const std::vector<std::string>& names) {
+  constexpr std::size_t kNamed = 5;
+  std::string text;
+  for (std::size_t i = 0; i < std::min(kNamed, names.size()); ++i) {
+    text += (i > 0 ? ", " : "") + names[i];
+  }
+  if (names.size() > kNamed) text += fmt::format(" and {} more", names.size() - kNamed);
+  return text;
+}
+
+}  // namespace
+
 void note_machine_speed(RunResult& run) {
   auto drop = [](std::vector<Diagnostic>& list, const char* code) {
     list.erase(std::remove_if(list.begin(), list.end(),
@@ -78,12 +93,22 @@ void note_machine_speed(RunResult& run) {
   std::size_t total = 0;
   std::size_t slow = 0;
   double slowest = 1.0;
-  std::vector<std::string> all_slow;  // benchmarks measured only while the machine ran slow
+  std::vector<std::string> all_slow;     // benchmarks measured only while the machine ran slow
+  std::vector<std::string> mostly_slow;  // ... at their fast speed in fewer than half the samples
   for (BenchmarkResult& benchmark : run.benchmarks) {
     const std::optional<double> level = probe_level(benchmark);
     if (!level) continue;
     total += benchmark.samples.size();
     slow += benchmark.estimates.slow_samples;
+    if (2 * benchmark.estimates.slow_samples > benchmark.samples.size()) {
+      // Its fast samples are the minority, taken in the machine's brief fast moments scattered
+      // through the run: their spread and groups are the machine switching speed.
+      mostly_slow.push_back(fmt::format("{} ({} of {})", benchmark.name,
+                                        benchmark.samples.size() - benchmark.estimates.slow_samples,
+                                        benchmark.samples.size()));
+      for (const char* shape : {code::unstable, code::multimodal})
+        drop(benchmark.diagnostics, shape);
+    }
     // compute_estimates left out the samples read above kSlowProbeFactor × this level: the
     // slowest of them is the slowest reading.
     if (benchmark.estimates.slow_samples > 0) {
@@ -111,13 +136,17 @@ void note_machine_speed(RunResult& run) {
       slow, total,
       100.0 * static_cast<double>(slow) / static_cast<double>(std::max<std::size_t>(1, total)),
       slowest);
+  if (!mostly_slow.empty()) {
+    text += fmt::format(
+        ". {} {} at the fast speed in fewer than half {} samples ({}): {} unstable and "
+        "multimodal flags are withheld, since the fast samples are scattered through the run",
+        mostly_slow.size(),
+        mostly_slow.size() == 1 ? "benchmark was measured" : "benchmarks were measured",
+        mostly_slow.size() == 1 ? "its" : "their", list_names(mostly_slow),
+        mostly_slow.size() == 1 ? "its" : "their");
+  }
   if (!all_slow.empty()) {
-    constexpr std::size_t kNamed = 5;
-    std::string names;
-    for (std::size_t i = 0; i < std::min(kNamed, all_slow.size()); ++i) {
-      names += (i > 0 ? ", " : "") + all_slow[i];
-    }
-    if (all_slow.size() > kNamed) names += fmt::format(" and {} more", all_slow.size() - kNamed);
+    const std::string names = list_names(all_slow);
     text += fmt::format(
         ". {} {} measured only while it ran slow ({}): {} likely too high and {} "
         "unstable/multimodal/drift flags are withheld; run again when the machine is quiet, or "

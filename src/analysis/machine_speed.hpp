@@ -48,7 +48,9 @@ std::optional<double> run_probe_level(const RunResult& run);
 // context when samples were left out anywhere or when a benchmark's samples were all taken while
 // the machine ran slower than during the rest of the run (its level more than kSlowProbeFactor
 // above the run's; the warning names it). Such a benchmark's spread, modes and trend are the
-// machine's, so its unstable, multimodal and drift flags are withheld. Replaces an earlier
+// machine's, so its unstable, multimodal and drift flags are withheld. A benchmark with fewer
+// than half its samples at its own fast speed has its unstable and multimodal flags withheld
+// (named in the warning too). Replaces an earlier
 // warning, so it can run again after processes are merged.
 void note_machine_speed(RunResult& run);
 

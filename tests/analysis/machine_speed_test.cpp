@@ -125,6 +125,13 @@ TEST(MachineSpeed, ARealDriftIsStillFoundWhileTheMachineSwitchesSpeed) {
   EXPECT_TRUE(has_code(result, code::drift));
 }
 
+RunResult run_of_two(BenchmarkResult first, BenchmarkResult second) {
+  RunResult run;
+  run.benchmarks.push_back(std::move(first));
+  run.benchmarks.push_back(std::move(second));
+  return run;
+}
+
 TEST(MachineSpeed, TheRunWarnsOnceAndNamesBenchmarksMeasuredOnlyWhileSlow) {
   RunResult run;
   run.benchmarks.push_back(switching("mixed", 100.0, slow_between(50, 0, 20), 5));
@@ -149,6 +156,31 @@ TEST(MachineSpeed, TheRunWarnsOnceAndNamesBenchmarksMeasuredOnlyWhileSlow) {
   EXPECT_THAT(message, Not(HasSubstr("(steady")));
   // Its spread is the machine's: the unstable flag is withheld.
   EXPECT_FALSE(has_code(run.benchmarks[2], code::unstable));
+}
+
+TEST(MachineSpeed, ABenchmarkMostlyMeasuredWhileSlowHasItsSpreadAndModesWithheld) {
+  // Fast in 15 scattered samples of 50: its steady samples are the machine's brief fast moments.
+  std::vector<bool> slow(50, true);
+  for (std::size_t i = 0; i < slow.size(); i += 10) slow[i] = slow[i + 3] = slow[i + 7] = false;
+  BenchmarkResult mostly_slow = switching("mostly_slow", 100.0, slow, 8);
+  // Fast in 30 of 50: a majority, so its flags say something about the code.
+  BenchmarkResult mostly_fast = switching("mostly_fast", 100.0, slow_between(50, 30, 50), 9);
+  for (BenchmarkResult* benchmark : {&mostly_slow, &mostly_fast}) {
+    for (const char* flag : {code::unstable, code::multimodal, code::drift})
+      benchmark->diagnostics.push_back(Diagnostic{flag, "warning", "shape"});
+  }
+  RunResult run = run_of_two(mostly_slow, mostly_fast);
+  note_machine_speed(run);
+  EXPECT_FALSE(has_code(run.benchmarks[0], code::unstable));
+  EXPECT_FALSE(has_code(run.benchmarks[0], code::multimodal));
+  EXPECT_TRUE(has_code(run.benchmarks[0], code::drift));  // read from the order, kept
+  for (const char* flag : {code::unstable, code::multimodal, code::drift})
+    EXPECT_TRUE(has_code(run.benchmarks[1], flag)) << flag;
+  ASSERT_EQ(run.context.warnings.size(), 1u);
+  const std::string& message = run.context.warnings[0].message;
+  EXPECT_THAT(message, HasSubstr("1 benchmark was measured at the fast speed in fewer than half "
+                                 "its samples (mostly_slow (15 of 50))"));
+  EXPECT_THAT(message, Not(HasSubstr("mostly_fast (")));
 }
 
 TEST(MachineSpeed, NoReadingsNoWarning) {
