@@ -1,5 +1,5 @@
 // Findings about a measurement that make its numbers less trustworthy, each a typed code with
-// advice (docs/diagnostics.md lists them with their thresholds).
+// advice (docs/verdicts.md, "Diagnostics", lists them with their thresholds).
 #pragma once
 
 #include "benchkit/result.hpp"

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 
 #include "analysis/estimates.hpp"
 
@@ -109,11 +110,20 @@ TEST(Diagnostics, BelowResolutionReadsTheFastSamplesOfABusyMachine) {
   EXPECT_THAT(codes(real), ::testing::Not(::testing::Contains("below_resolution")));
 }
 
-TEST(Diagnostics, UnstableAboveFivePercentMdape) {
-  BenchmarkResult result = from_times(noisy(60, 500, 0.15, 7));
+TEST(Diagnostics, UnstableAboveTenPercentMdape) {
+  BenchmarkResult result = from_times(noisy(60, 500, 0.25, 7));
   diagnose(result, kClock);
   EXPECT_THAT(codes(result), ::testing::Contains("unstable"));
-  EXPECT_THAT(result.diagnostics.back().message, ::testing::HasSubstr("threshold 5%"));
+  EXPECT_THAT(result.diagnostics.back().message, ::testing::HasSubstr("threshold 10%"));
+}
+
+TEST(Diagnostics, AScatterOfSevenPercentIsNotUnstable) {
+  // Half the samples about 7% from the median, from one sample to the next: what a shared
+  // machine's memory traffic does to clean memory-heavy code (nanobench's 5% would flag it).
+  BenchmarkResult result = from_times(noisy(200, 500, 0.10, 12));
+  ASSERT_GE(result.estimates.mdape, 0.05);
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("unstable")));
 }
 
 TEST(Diagnostics, MultimodalForTwoStates) {
@@ -124,6 +134,15 @@ TEST(Diagnostics, MultimodalForTwoStates) {
   BenchmarkResult result = from_times(times);
   diagnose(result, kClock);
   EXPECT_THAT(codes(result), ::testing::Contains("multimodal"));
+
+  // States 16% apart, each spread 3%: the gap between them is nearly empty.
+  std::vector<double> close = noisy(150, 500, 0.03, 70);
+  const std::vector<double> other = noisy(150, 580, 0.03, 71);
+  close.insert(close.end(), other.begin(), other.end());
+  std::shuffle(close.begin(), close.end(), std::mt19937(5));
+  BenchmarkResult near_states = from_times(close);
+  diagnose(near_states, kClock);
+  EXPECT_THAT(codes(near_states), ::testing::Contains("multimodal"));
 }
 
 TEST(Diagnostics, AFewSlowSamplesAreNotAState) {
@@ -146,6 +165,19 @@ TEST(Diagnostics, AFewSlowSamplesAreNotAState) {
   EXPECT_THAT(codes(two), ::testing::Contains("multimodal"));
 }
 
+TEST(Diagnostics, TwoBumpsWithoutAGapAreOneState) {
+  // Samples spread 4% (standard deviation) around 500 and 580, alternating: the density has two
+  // bumps 16% apart, but the gap between them is full. A shared machine spreads clean code this
+  // way. (With a 3% spread the gap empties: MultimodalForTwoStates.)
+  std::vector<double> times = noisy(150, 500, 0.04, 70);
+  const std::vector<double> other = noisy(150, 580, 0.04, 71);
+  times.insert(times.end(), other.begin(), other.end());
+  std::shuffle(times.begin(), times.end(), std::mt19937(5));
+  BenchmarkResult result = from_times(times);
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("multimodal")));
+}
+
 TEST(Diagnostics, SlowSetupWhenInputsCostMoreThanTheWork) {
   BenchmarkResult result = from_times(noisy(30, 500, 0.01, 10));
   result.untimed_ns = 2e9;  // 2 s making inputs for 15 ms of measured work
@@ -154,7 +186,7 @@ TEST(Diagnostics, SlowSetupWhenInputsCostMoreThanTheWork) {
 }
 
 TEST(Diagnostics, ACodeIsNeverAddedTwice) {
-  BenchmarkResult result = from_times(noisy(60, 500, 0.15, 11));
+  BenchmarkResult result = from_times(noisy(60, 500, 0.25, 11));
   diagnose(result, kClock);
   diagnose(result, kClock);
   const auto all = codes(result);
@@ -208,7 +240,7 @@ TEST(Diagnostics, AMachineThatTurnsSlowHalfwayIsNotADrift) {
 
 // A rise from 500 to 1,500 ns over 60 samples, with the samples the system preempted (a
 // random half, the counter says which) stretched 4× by another program's time slice.
-BenchmarkResult rise_with_preempted_samples(bool counted) {
+BenchmarkResult rise_with_preempted_samples() {
   std::vector<double> times = noisy(60, 500, 0.02, 62);
   std::mt19937 rng(63);
   std::vector<bool> switched(times.size());
@@ -218,31 +250,66 @@ BenchmarkResult rise_with_preempted_samples(bool counted) {
     if (switched[i]) times[i] *= 4.0;
   }
   BenchmarkResult result = from_times(times);
-  if (counted) {
-    for (std::size_t i = 0; i < times.size(); ++i) {
-      result.samples[i].counters["involuntary_switches"] = switched[i] ? 1.0 : 0.0;
-    }
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    result.samples[i].counters["involuntary_switches"] = switched[i] ? 1.0 : 0.0;
   }
   return result;
 }
 
 TEST(Diagnostics, PreemptedSamplesAreLeftOutOfTheCodesShape) {
-  BenchmarkResult result = rise_with_preempted_samples(true);
+  BenchmarkResult result = rise_with_preempted_samples();
   diagnose(result, kClock);
   EXPECT_THAT(codes(result), ::testing::Contains("drift"));
   EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("multimodal")));
-  // The spread is real for the median, which reads every sample: unstable, with the cause.
+}
+
+TEST(Diagnostics, PreemptedSamplesAreNotAPerformanceState) {
+  // A steady 500 ns; the system switched a random half of the samples out for one time slice of
+  // another program, doubling them.
+  std::vector<double> times = noisy(80, 500, 0.02, 67);
+  std::mt19937 rng(68);
+  std::vector<bool> switched(times.size());
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    switched[i] = rng() % 2 == 0;
+    if (switched[i]) times[i] *= 2.0;
+  }
+  BenchmarkResult result = from_times(times);
+  BenchmarkResult blind = result;
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    result.samples[i].counters["involuntary_switches"] = switched[i] ? 1.0 : 0.0;
+  }
+  diagnose(result, kClock);
+  EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("multimodal")));
+  // The same times without the counter: the alternation reads as two performance states.
+  diagnose(blind, kClock);
+  EXPECT_THAT(codes(blind), ::testing::Contains("multimodal"));
+}
+
+TEST(Diagnostics, UnstableReadsPreemptedSamplesAndNamesThem) {
+  // A steady 500 ns, but the system switched a random half of the samples out, stretching them
+  // 1.5-5×. The spread is real for the median, which reads every sample: unstable, with the
+  // cause.
+  std::vector<double> times = noisy(60, 500, 0.02, 65);
+  std::mt19937 rng(66);
+  std::uniform_real_distribution<double> stretch(1.5, 5.0);
+  std::vector<bool> switched(times.size());
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    switched[i] = rng() % 2 == 0;
+    if (switched[i]) times[i] *= stretch(rng);
+  }
+  BenchmarkResult result = from_times(times);
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    result.samples[i].counters["involuntary_switches"] = switched[i] ? 1.0 : 0.0;
+    count += switched[i] ? 1 : 0;
+  }
+  diagnose(result, kClock);
   ASSERT_THAT(codes(result), ::testing::Contains("unstable"));
   for (const auto& d : result.diagnostics) {
     if (d.code == "unstable") {
-      EXPECT_THAT(d.message, ::testing::HasSubstr("of 60 samples"));
+      EXPECT_THAT(d.message, ::testing::HasSubstr(std::to_string(count) + " of 60 samples"));
     }
   }
-
-  // The same times without the counter: the 4× alternation reads as two performance states.
-  BenchmarkResult blind = rise_with_preempted_samples(false);
-  diagnose(blind, kClock);
-  EXPECT_THAT(codes(blind), ::testing::Contains("multimodal"));
 }
 
 TEST(Diagnostics, TooFewUnpreemptedSamplesKeepThemAll) {
@@ -283,10 +350,10 @@ TEST(Diagnostics, ModesCloserThanTenPercentAreOne) {
 }
 
 TEST(Diagnostics, SlowPhasesDoNotMakeASteadyBenchmarkUnstable) {
-  // Phases of 10 samples alternating between 500 and 600: half the samples are about 9% from
+  // Phases of 10 samples alternating between 500 and 700: half the samples are about 15% from
   // the median, but consecutive samples differ by 1%.
-  BenchmarkResult result = from_times(in_phases({500, 600, 500, 600, 500, 600}, 10, 60));
-  ASSERT_GE(result.estimates.mdape, 0.05);
+  BenchmarkResult result = from_times(in_phases({500, 700, 500, 700, 500, 700}, 10, 60));
+  ASSERT_GE(result.estimates.mdape, 0.10);
   diagnose(result, kClock);
   EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("unstable")));
 }
