@@ -41,6 +41,17 @@ std::vector<double> noisy(int n, double center, double spread, unsigned seed) {
   return out;
 }
 
+// n1 samples around c1 and n2 around c2 (lognormal spread, seeds `seed` and `seed + 1`),
+// shuffled together with `shuffle_seed`: samples that switch between two levels.
+std::vector<double> mixed(int n1, double c1, int n2, double c2, double spread, unsigned seed,
+                          unsigned shuffle_seed) {
+  std::vector<double> times = noisy(n1, c1, spread, seed);
+  const std::vector<double> other = noisy(n2, c2, spread, seed + 1);
+  times.insert(times.end(), other.begin(), other.end());
+  std::shuffle(times.begin(), times.end(), std::mt19937(shuffle_seed));
+  return times;
+}
+
 const ClockFacts kClock{20.0, 0.4};
 
 TEST(Diagnostics, CleanSamplesRaiseNothing) {
@@ -127,19 +138,13 @@ TEST(Diagnostics, AScatterOfSevenPercentIsNotUnstable) {
 }
 
 TEST(Diagnostics, MultimodalForTwoStates) {
-  std::vector<double> times = noisy(60, 500, 0.01, 8);
-  const std::vector<double> slow = noisy(60, 800, 0.01, 9);
-  times.insert(times.end(), slow.begin(), slow.end());
-  std::shuffle(times.begin(), times.end(), std::mt19937(1));
+  const std::vector<double> times = mixed(60, 500, 60, 800, 0.01, 8, 1);
   BenchmarkResult result = from_times(times);
   diagnose(result, kClock);
   EXPECT_THAT(codes(result), ::testing::Contains("multimodal"));
 
   // States 16% apart, each spread 3%: the gap between them is nearly empty.
-  std::vector<double> close = noisy(150, 500, 0.03, 70);
-  const std::vector<double> other = noisy(150, 580, 0.03, 71);
-  close.insert(close.end(), other.begin(), other.end());
-  std::shuffle(close.begin(), close.end(), std::mt19937(5));
+  const std::vector<double> close = mixed(150, 500, 150, 580, 0.03, 70, 5);
   BenchmarkResult near_states = from_times(close);
   diagnose(near_states, kClock);
   EXPECT_THAT(codes(near_states), ::testing::Contains("multimodal"));
@@ -156,10 +161,7 @@ TEST(Diagnostics, AFewSlowSamplesAreNotAState) {
   EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("multimodal")));
 
   // 9 of 30 (30%) is a state.
-  std::vector<double> states = noisy(21, 500, 0.01, 23);
-  const std::vector<double> slow = noisy(9, 600, 0.01, 24);
-  states.insert(states.end(), slow.begin(), slow.end());
-  std::shuffle(states.begin(), states.end(), std::mt19937(2));
+  const std::vector<double> states = mixed(21, 500, 9, 600, 0.01, 23, 2);
   BenchmarkResult two = from_times(states);
   diagnose(two, kClock);
   EXPECT_THAT(codes(two), ::testing::Contains("multimodal"));
@@ -169,10 +171,7 @@ TEST(Diagnostics, TwoBumpsWithoutAGapAreOneState) {
   // Samples spread 4% (standard deviation) around 500 and 580, alternating: the density has two
   // bumps 16% apart, but the gap between them is full. A shared machine spreads clean code this
   // way. (With a 3% spread the gap empties: MultimodalForTwoStates.)
-  std::vector<double> times = noisy(150, 500, 0.04, 70);
-  const std::vector<double> other = noisy(150, 580, 0.04, 71);
-  times.insert(times.end(), other.begin(), other.end());
-  std::shuffle(times.begin(), times.end(), std::mt19937(5));
+  const std::vector<double> times = mixed(150, 500, 150, 580, 0.04, 70, 5);
   BenchmarkResult result = from_times(times);
   diagnose(result, kClock);
   EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("multimodal")));
@@ -340,10 +339,7 @@ TEST(Diagnostics, StatesInLongStretchesArePhasesNotModes) {
 
 TEST(Diagnostics, ModesCloserThanTenPercentAreOne) {
   // Two interleaved groups 6% apart (as the two virtual CPUs of the development VM).
-  std::vector<double> times = noisy(40, 500, 0.005, 50);
-  const std::vector<double> other = noisy(40, 530, 0.005, 51);
-  times.insert(times.end(), other.begin(), other.end());
-  std::shuffle(times.begin(), times.end(), std::mt19937(4));
+  const std::vector<double> times = mixed(40, 500, 40, 530, 0.005, 50, 4);
   BenchmarkResult result = from_times(times);
   diagnose(result, kClock);
   EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("multimodal")));
