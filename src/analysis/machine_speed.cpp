@@ -100,7 +100,9 @@ void note_machine_speed(RunResult& run) {
     if (!level) continue;
     total += benchmark.samples.size();
     slow += benchmark.estimates.slow_samples;
-    if (2 * benchmark.estimates.slow_samples > benchmark.samples.size()) {
+    const double ratio = *level / *run_level;
+    const bool only_slow = ratio > kSlowProbeFactor;  // named below, with more withheld
+    if (!only_slow && 2 * benchmark.estimates.slow_samples > benchmark.samples.size()) {
       // Its fast samples are the minority, taken in the machine's brief fast moments scattered
       // through the run: their spread and groups are the machine switching speed.
       mostly_slow.push_back(fmt::format("{} ({} of {})", benchmark.name,
@@ -118,8 +120,7 @@ void note_machine_speed(RunResult& run) {
       }
       slowest = std::max(slowest, highest / *level);
     }
-    const double ratio = *level / *run_level;
-    if (ratio <= kSlowProbeFactor) continue;
+    if (!only_slow) continue;
     slowest = std::max(slowest, ratio);
     all_slow.push_back(fmt::format("{} ({:.2f}×)", benchmark.name, ratio));
     // Its shape is the slow machine's: spread, modes and trends of a neighbour's load say

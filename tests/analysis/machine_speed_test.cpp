@@ -183,6 +183,25 @@ TEST(MachineSpeed, ABenchmarkMostlyMeasuredWhileSlowHasItsSpreadAndModesWithheld
   EXPECT_THAT(message, Not(HasSubstr("mostly_fast (")));
 }
 
+TEST(MachineSpeed, ABenchmarkMeasuredOnlyWhileSlowIsNotNamedTwice) {
+  // Its fastest level is the run's slow one, and it was slower still in most of its samples:
+  // the warning names it once, as measured only while the machine ran slow.
+  BenchmarkResult fast = switching("fast", 100.0, slow_between(40, 0, 0), 10);
+  BenchmarkResult slow = switching("slow", 100.0, slow_between(40, 0, 0), 11);
+  for (std::size_t i = 0; i < slow.samples.size(); ++i) {
+    // Level 3,200 (1.6× the run's); 30 of 40 samples at 4,800.
+    *slow.samples[i].probe_ns = i % 4 == 0 ? 3200.0 : 4800.0;
+  }
+  compute_estimates(slow);
+  ASSERT_EQ(slow.estimates.slow_samples, 30u);
+  RunResult run = run_of_two(fast, slow);
+  note_machine_speed(run);
+  ASSERT_EQ(run.context.warnings.size(), 1u);
+  const std::string& message = run.context.warnings[0].message;
+  EXPECT_THAT(message, HasSubstr("1 benchmark was measured only while it ran slow (slow"));
+  EXPECT_THAT(message, Not(HasSubstr("fewer than half")));
+}
+
 TEST(MachineSpeed, NoReadingsNoWarning) {
   RunResult run;
   BenchmarkResult result;
