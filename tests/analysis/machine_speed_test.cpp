@@ -125,10 +125,9 @@ TEST(MachineSpeed, ARealDriftIsStillFoundWhileTheMachineSwitchesSpeed) {
   EXPECT_TRUE(has_code(result, code::drift));
 }
 
-RunResult run_of_two(BenchmarkResult first, BenchmarkResult second) {
+RunResult run_of(std::vector<BenchmarkResult> benchmarks) {
   RunResult run;
-  run.benchmarks.push_back(std::move(first));
-  run.benchmarks.push_back(std::move(second));
+  run.benchmarks = std::move(benchmarks);
   return run;
 }
 
@@ -169,7 +168,7 @@ TEST(MachineSpeed, ABenchmarkMostlyMeasuredWhileSlowHasItsSpreadAndModesWithheld
     for (const char* flag : {code::unstable, code::multimodal, code::drift})
       benchmark->diagnostics.push_back(Diagnostic{flag, "warning", "shape"});
   }
-  RunResult run = run_of_two(mostly_slow, mostly_fast);
+  RunResult run = run_of({mostly_slow, mostly_fast});
   note_machine_speed(run);
   EXPECT_FALSE(has_code(run.benchmarks[0], code::unstable));
   EXPECT_FALSE(has_code(run.benchmarks[0], code::multimodal));
@@ -194,7 +193,7 @@ TEST(MachineSpeed, ABenchmarkMeasuredOnlyWhileSlowIsNotNamedTwice) {
   }
   compute_estimates(slow);
   ASSERT_EQ(slow.estimates.slow_samples, 30u);
-  RunResult run = run_of_two(fast, slow);
+  RunResult run = run_of({fast, slow});
   note_machine_speed(run);
   ASSERT_EQ(run.context.warnings.size(), 1u);
   const std::string& message = run.context.warnings[0].message;
@@ -211,12 +210,6 @@ TEST(MachineSpeed, NoReadingsNoWarning) {
   run.benchmarks.push_back(result);
   note_machine_speed(run);
   EXPECT_TRUE(run.context.warnings.empty());
-}
-
-RunResult run_of(std::vector<BenchmarkResult> benchmarks) {
-  RunResult run;
-  run.benchmarks = std::move(benchmarks);
-  return run;
 }
 
 const BenchmarkComparison& only(const Comparison& comparison) {

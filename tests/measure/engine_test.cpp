@@ -350,13 +350,14 @@ TEST(EngineSpeedProbe, EachSampleCarriesTheSlowerReadingAroundIt) {
   }
 }
 
-TEST(EngineSpeedProbe, WithoutAProbeSamplesHaveNoReading) {
+TEST(EngineProbes, WithoutProbesSamplesHaveNoReadingAndNoSwitchCount) {
   FakeClock clock;
   Engine engine = make_engine(clock);
   const BenchmarkResult result =
       engine.measure("plain", [&](Bencher& b) { b.iter([&] { clock.advance(100); }); });
   ASSERT_FALSE(result.samples.empty());
   EXPECT_FALSE(result.samples.front().probe_ns.has_value());
+  EXPECT_EQ(result.samples.front().counters.count("involuntary_switches"), 0u);
 }
 
 // An engine taking exactly `samples` samples, reading the switches of a fake thread.
@@ -429,15 +430,6 @@ TEST(EnginePreemption, TimedSwitchesAreCountedAndRoutinesThatTimeThemselvesSayNo
   ASSERT_FALSE(custom.samples.empty());
   EXPECT_EQ(custom.samples.front().counters.count("involuntary_switches"), 0u)
       << "the engine did not time the routine, so it cannot say what happened inside";
-}
-
-TEST(EnginePreemption, WithoutAThreadUsageProbeSamplesSayNothing) {
-  FakeClock clock;
-  Engine engine = make_engine(clock);
-  const BenchmarkResult result =
-      engine.measure("plain", [&](Bencher& b) { b.iter([&] { clock.advance(100); }); });
-  ASSERT_FALSE(result.samples.empty());
-  EXPECT_EQ(result.samples.front().counters.count("involuntary_switches"), 0u);
 }
 
 TEST(EngineSpeedProbe, TheReferenceLoopTakesATimeOnTheRealClock) {
