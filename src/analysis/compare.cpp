@@ -516,4 +516,15 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   return comparison;
 }
 
+std::vector<std::string> undecided_at_interim_look(const RunResult& baseline,
+                                                   const RunResult& candidate,
+                                                   CompareSettings settings) {
+  settings.confidence = std::max(settings.confidence, kInterimConfidence);
+  std::vector<std::string> names;
+  for (const BenchmarkComparison& c : compare(baseline, candidate, settings).benchmarks) {
+    if (c.verdict == Verdict::inconclusive) names.push_back(c.name);
+  }
+  return names;
+}
+
 }  // namespace benchkit::analysis

@@ -87,4 +87,19 @@ struct Comparison {
 Comparison compare(const RunResult& baseline, const RunResult& candidate,
                    const CompareSettings& settings = {});
 
+// Adaptive rounds (side by side, cli/side_by_side.hpp) look at the data after every batch of
+// rounds and stop a benchmark once it is decided; up to nine looks at growing data. At each look
+// before the last, a benchmark counts as decided only when its verdict holds with
+// kInterimConfidence intervals; the last look (compare() after the final batch) uses
+// settings.confidence. Stricter early looks keep a run of lucky rounds at the start from
+// becoming a verdict: with 95% at every look, rounds scattered 7-8% (a 64 MiB memory-bound sum
+// on the development VM) gave an unchanged build `regressed` after its first 10 rounds in 1 of
+// 81 windows of real rounds (docs/verdicts.md, "More rounds when undecided").
+inline constexpr double kInterimConfidence = 0.99;
+
+// The benchmarks of both runs whose interim verdict (above) is still inconclusive.
+std::vector<std::string> undecided_at_interim_look(const RunResult& baseline,
+                                                   const RunResult& candidate,
+                                                   CompareSettings settings);
+
 }  // namespace benchkit::analysis
