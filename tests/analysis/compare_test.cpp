@@ -334,7 +334,8 @@ TEST(Compare, AnInterimLookDecidesOnlyWhatHoldsAtNinetyNinePercent) {
   // the last, the verdict would stand.
   const auto [base, cand] =
       rounds_with("edge", {0.015, 0.065, 0.025, 0.075, 0.035, 0.085, 0.045, 0.095, 0.055, -0.012});
-  const auto& last = find(compare(base, cand), "edge");
+  const Comparison at_95 = compare(base, cand);
+  const auto& last = find(at_95, "edge");
   ASSERT_EQ(last.design, Design::paired);
   EXPECT_EQ(last.verdict, Verdict::regressed);
   EXPECT_GT(last.ratio_lower, 1.02);
