@@ -13,7 +13,7 @@
 #include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
 #include "analysis/machine_speed.hpp"
-#include "cli/result_files.hpp"
+#include "session/result_files.hpp"
 
 namespace {
 
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   std::map<std::string, int> counts;
   int benchmarks = 0;
   for (int a = 1; a < argc; ++a) {
-    auto run = benchkit::cli::load_result_file(argv[a]);
+    auto run = benchkit::session::load_result_file(argv[a]);
     if (!run) {
       std::fprintf(stderr, "rediagnose: %s\n", run.error().message.c_str());
       return 2;

@@ -94,6 +94,24 @@ struct Memory {
   std::string peak_rss_method;                   // how the peak was isolated
 };
 
+// Why a benchmark has no measurement of its own: it threw, crashed, hung or ended its process
+// while it ran. Every benchmark runs isolated (docs/isolation.md), so such a benchmark is
+// recorded with this and the run goes on; its one-line message is also its `failures` entry,
+// which keeps it out of every comparison.
+struct Failure {
+  enum class Cause {
+    threw,        // an exception left the benchmark
+    crashed,      // a signal ended its process (SIGSEGV, SIGABRT from abort(), ...)
+    timed_out,    // still running after --timeout: killed
+    exited,       // it ended its process itself (exit(), quick_exit()) before it finished
+    interrupted,  // the run was stopped (Ctrl-C) while it ran
+  };
+  Cause cause = Cause::threw;
+  std::optional<int> signal;     // crashed (and timed_out: SIGKILL)
+  std::optional<int> exit_code;  // exited
+  std::string stderr_tail;       // the last lines its process wrote to standard error
+};
+
 struct BenchmarkResult {
   std::string name;  // "fn/key=value/..." for parameterised benchmarks
   std::string kind = "micro";
@@ -119,6 +137,8 @@ struct BenchmarkResult {
   // Why the result is not valid (a scenario's failed verify, a command's failed run): a result
   // with failures is reported but kept out of every comparison.
   std::vector<std::string> failures;
+  // Set when the benchmark failed to run to its end (then `failures` holds its message too).
+  std::optional<Failure> failure;
   // For kind "command": the command line as run (after parameter substitution).
   std::string command;
 

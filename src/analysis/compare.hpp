@@ -87,7 +87,7 @@ struct Comparison {
 Comparison compare(const RunResult& baseline, const RunResult& candidate,
                    const CompareSettings& settings = {});
 
-// Adaptive rounds (side by side, cli/side_by_side.hpp) look at the data after every batch of
+// Adaptive rounds (side by side, session/side_by_side.hpp) look at the data after every batch of
 // rounds and stop a benchmark once it is decided; up to nine looks at growing data. At each look
 // before the last, a benchmark counts as decided only when its verdict holds with
 // kInterimConfidence intervals; the last look (compare() after the final batch) uses

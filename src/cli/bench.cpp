@@ -2,12 +2,12 @@
 #include <stdexcept>
 
 #include "benchkit/registry.hpp"
-#include "cli/bench_runner.hpp"
+#include "session/runner.hpp"
 
 namespace benchkit {
 
 struct Bench::Impl {
-  cli::RunSettings settings;
+  session::RunSettings settings;
 };
 
 Bench::Bench() : impl_(std::make_unique<Impl>()) {}
@@ -76,23 +76,23 @@ std::size_t Bench::repetitions() const {
 }
 
 BenchmarkResult Bench::run(std::string name, const std::function<void(Bencher&)>& body) {
-  return cli::run_one(impl_->settings, name, body, cli::process_probes());
+  return session::run_one(impl_->settings, name, body, session::process_probes());
 }
 
 std::vector<BenchmarkResult> Bench::run_scenario(std::string name,
                                                  const std::function<void(Scenario&)>& body) {
-  return cli::run_scenario(impl_->settings, name, body);
+  return session::run_scenario(impl_->settings, name, body);
 }
 
 RunResult Bench::run_registered(const std::string& filter) {
-  const auto chosen = cli::select(measure::expand_registered(), filter, false);
+  const auto chosen = session::select(measure::expand_registered(), filter, false);
   std::size_t failures = 0;
   std::string first_error;
-  cli::Progress progress;
+  session::Progress progress;
   progress.failed = [&](const std::string& name, const std::string& error) {
     if (first_error.empty()) first_error = name + ": " + error;
   };
-  RunResult run = cli::run_instances(impl_->settings, chosen, progress, failures);
+  RunResult run = session::run_instances(impl_->settings, chosen, progress, failures);
   if (failures > 0) throw std::runtime_error(first_error);
   return run;
 }

@@ -6,10 +6,10 @@
 #include <memory>
 
 #include "analysis/compare.hpp"
-#include "cli/bench_runner.hpp"
 #include "cli/commands.hpp"
-#include "cli/result_files.hpp"
 #include "report/comparison.hpp"
+#include "session/result_files.hpp"
+#include "session/runner.hpp"
 
 namespace benchkit::cli {
 
@@ -77,12 +77,12 @@ CommandRunner add_compare_command(CLI::App& app) {
                     "Exit with status 1 when any benchmark regressed (for CI)");
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
-    auto base = load_file_or_baseline(options->base);
+    auto base = session::load_file_or_baseline(options->base);
     if (!base) {
       std::cerr << "error: " << base.error().message << "\n";
       return 2;
     }
-    auto candidate = load_file_or_baseline(options->candidate);
+    auto candidate = session::load_file_or_baseline(options->candidate);
     if (!candidate) {
       std::cerr << "error: " << candidate.error().message << "\n";
       return 2;
@@ -90,7 +90,7 @@ CommandRunner add_compare_command(CLI::App& app) {
     analysis::Comparison comparison = analysis::compare(
         *base, *candidate,
         comparison_settings(options->noise_threshold, options->adjustment, options->all_samples));
-    comparison.context_warning = context_differences(base->context, candidate->context);
+    comparison.context_warning = session::context_differences(base->context, candidate->context);
     const auto format = report::parse_format(options->format).value();
     if (const int status =
             print_or_write(report::render_comparison(comparison, format), options->out);

@@ -12,11 +12,11 @@
 #include <memory>
 #include <optional>
 
-#include "cli/bench_handshake.hpp"
 #include "cli/commands.hpp"
 #include "cli/noise_report.hpp"
-#include "cli/result_files.hpp"
 #include "process/capture.hpp"
+#include "process/handshake.hpp"
+#include "session/result_files.hpp"
 
 namespace benchkit::cli {
 
@@ -82,7 +82,7 @@ int measure_bench_binary(const NoiseCommandOptions& options, NoiseOptions& repor
     std::cerr << "error: " << problem << "\n";
     return 2;
   }
-  const auto handshake = probe_bench_binary(path);
+  const auto handshake = process::probe_bench_binary(path);
   if (!handshake) {
     std::cerr << "error: " << handshake.error().message << "\n";
     return 2;
@@ -96,11 +96,11 @@ int measure_bench_binary(const NoiseCommandOptions& options, NoiseOptions& repor
     std::cerr << "error: a bench binary runs in at most 64 processes (--processes 64)\n";
     return 2;
   }
-  if (handshake->protocol != kBenchProtocol) {
+  if (handshake->protocol != process::kBenchProtocol) {
     std::cerr << fmt::format(
         "error: {} was built with benchkit {}, which drives bench binaries by protocol {}; this "
         "benchkit command speaks protocol {}: use the benchkit command of the binary's version\n",
-        options.target, handshake->version, handshake->protocol, kBenchProtocol);
+        options.target, handshake->version, handshake->protocol, process::kBenchProtocol);
     return 2;
   }
   for (const std::string& word : options.extra) {
@@ -134,7 +134,7 @@ int measure_bench_binary(const NoiseCommandOptions& options, NoiseOptions& repor
   spawn.out = process::Stream::discard;
   spawn.err = process::Stream::inherit;
   const auto finished = process::run_captured(argv, spawn);
-  auto loaded = load_result_file(out);
+  auto loaded = session::load_result_file(out);
   std::filesystem::remove_all(folder);
   if (!finished) {
     std::cerr << "error: " << finished.error().message << "\n";
@@ -229,7 +229,7 @@ CommandRunner add_noise_command(CLI::App& app) {
     report.subject = options->target;
     report.example = options->target + " --baseline NAME";
     if (looks_like_result_file(options->target)) {
-      auto loaded = load_result_file(options->target);
+      auto loaded = session::load_result_file(options->target);
       if (!loaded) {
         std::cerr << "error: " << loaded.error().message << "\n";
         return 2;

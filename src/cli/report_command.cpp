@@ -8,9 +8,9 @@
 
 #include "analysis/estimates.hpp"
 #include "cli/commands.hpp"
-#include "cli/result_files.hpp"
 #include "report/command_table.hpp"
 #include "report/reporter.hpp"
+#include "session/result_files.hpp"
 
 namespace benchkit::cli {
 
@@ -38,7 +38,7 @@ CommandRunner add_report_command(CLI::App& app) {
                     "Recompute every estimate from the samples, even those in the file");
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
-    auto run = load_result_file(options->file);  // estimates absent from it are computed
+    auto run = session::load_result_file(options->file);  // estimates absent from it are computed
     if (!run) {
       std::cerr << "error: " << run.error().message << "\n";
       return 2;

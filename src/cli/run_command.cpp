@@ -15,17 +15,17 @@
 #include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
 #include "benchkit_build_info.hpp"
-#include "cli/bench_handshake.hpp"
-#include "cli/bench_runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
-#include "cli/result_files.hpp"
 #include "model/result_json.hpp"
+#include "process/handshake.hpp"
 #include "process/interrupt.hpp"
 #include "process/rounds.hpp"
 #include "process/spawn.hpp"
 #include "report/command_table.hpp"
 #include "report/comparison.hpp"
+#include "session/result_files.hpp"
+#include "session/runner.hpp"
 #include "stats/intervals.hpp"
 #include "stats/summary.hpp"
 #include "store/atomic_file.hpp"
@@ -145,7 +145,7 @@ CommandLineLayout layout(const CLI::App& command, const RunOptions& o, std::size
 // Whether `program` answers the bench-binary handshake (docs/commands.md).
 bool is_bench_binary(const std::string& program) {
   if (program.find('/') == std::string::npos || ::access(program.c_str(), X_OK) != 0) return false;
-  const auto answer = probe_bench_binary(program);
+  const auto answer = process::probe_bench_binary(program);
   return answer && answer->benchkit;
 }
 
@@ -517,7 +517,7 @@ int run_commands(const CLI::App& command, RunOptions& o) {
     }
   }
   if (!o.baseline.empty()) {
-    auto loaded = load_file_or_baseline(o.baseline);
+    auto loaded = session::load_file_or_baseline(o.baseline);
     if (!loaded) {
       std::cerr << "error: " << loaded.error().message << "\n";
       return kUsageError;
@@ -608,7 +608,7 @@ int run_commands(const CLI::App& command, RunOptions& o) {
   }
   if (baseline) {
     analysis::Comparison comparison = analysis::compare(*baseline, run, compare_settings);
-    comparison.context_warning = context_differences(baseline->context, run.context);
+    comparison.context_warning = session::context_differences(baseline->context, run.context);
     if (!o.quiet) {
       std::cout << fmt::format("\nagainst baseline {}:\n", o.baseline)
                 << report::render_comparison(comparison, report::Format::console, options);

@@ -8,8 +8,18 @@
 
 namespace benchkit::model {
 
+// What kind of failure an error is: the command line maps it to the exit status (2 for usage
+// and input, 1 for a failed run, 130 for an interrupted one), nothing else needs to.
+enum class ErrorKind {
+  usage,        // a wrong flag or value
+  input,        // a missing or damaged file, a bad name, a folder that cannot be written
+  failed,       // the run itself failed: a worker could not be started, a comparison broke
+  interrupted,  // Ctrl-C
+};
+
 struct Error {
   std::string message;
+  ErrorKind kind = ErrorKind::input;
 };
 
 // A value or an Error (std::expected arrives with C++23; this is the part benchkit needs).

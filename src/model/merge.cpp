@@ -54,6 +54,7 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
         if (std::find(into.failures.begin(), into.failures.end(), failure) == into.failures.end())
           into.failures.push_back(failure);
       }
+      if (benchmark.failure && !into.failure) into.failure = benchmark.failure;
       for (const auto& [name, value] : benchmark.counters) into.counters[name] = value;
     }
   }

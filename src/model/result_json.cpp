@@ -1,5 +1,7 @@
 #include "model/result_json.hpp"
 
+#include "model/failure.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -73,12 +75,22 @@ ordered_json resources_json(const Resources& r) {
   return j;
 }
 
+ordered_json failure_json(const Failure& f) {
+  ordered_json j;
+  j["cause"] = failure_cause_name(f.cause);
+  if (f.signal) j["signal"] = *f.signal;
+  if (f.exit_code) j["exit_code"] = *f.exit_code;
+  if (!f.stderr_tail.empty()) j["stderr_tail"] = f.stderr_tail;
+  return j;
+}
+
 ordered_json benchmark_json(const BenchmarkResult& b) {
   ordered_json j;
   j["name"] = b.name;
   j["kind"] = b.kind;
   if (!b.command.empty()) j["command"] = b.command;
   if (!b.failures.empty()) j["failures"] = b.failures;
+  if (b.failure) j["failure"] = failure_json(*b.failure);
   if (!b.params.empty()) j["params"] = b.params;
   ordered_json samples = ordered_json::array();
   for (const Sample& s : b.samples) {
@@ -231,6 +243,24 @@ struct Reader {
     return result;
   }
 
+  Failure failure_of(const ordered_json& f, const std::string& path) const {
+    const std::string here = path + ".failure";
+    if (!f.is_object()) fail(here, "expected an object with a cause");
+    Failure out;
+    const auto cause = failure_cause_from_name(text(f, "cause", here));
+    if (!cause) {
+      fail(here + ".cause",
+           "unknown cause (expected threw, crashed, timed_out, exited or "
+           "interrupted)");
+    }
+    out.cause = *cause;
+    if (member(f, "signal")) out.signal = static_cast<int>(number(f, "signal", here, true));
+    if (member(f, "exit_code"))
+      out.exit_code = static_cast<int>(number(f, "exit_code", here, true));
+    out.stderr_tail = text(f, "stderr_tail", here);
+    return out;
+  }
+
   Resources resources(const ordered_json& r, const std::string& path) const {
     const std::string here = path + ".resources";
     if (!r.is_object()) fail(here, "expected an object");
@@ -341,6 +371,7 @@ struct Reader {
         b.failures.push_back((*failures)[i].get<std::string>());
       }
     }
+    if (const ordered_json* failure = member(j, "failure")) b.failure = failure_of(*failure, path);
     const ordered_json* samples = member(j, "samples");
     if (!samples || !samples->is_array()) {
       fail(path + ".samples", "missing (an array of {\"iters\": N, \"ns\": T} is required)");

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 
+#include "model/failure.hpp"
 #include "report/reporter.hpp"
 
 namespace benchkit::report {
@@ -136,11 +137,17 @@ class ConsoleReporter final : public Reporter {
     // Scenario phases, grouped by scenario run in the order they come.
     std::vector<std::vector<const BenchmarkResult*>> scenarios;
     for (const BenchmarkResult& b : run.benchmarks) {
-      if (b.kind == "scenario") {
+      if (b.kind == "scenario" && !b.failure) {
         if (scenarios.empty() || scenario_of(*scenarios.back().front()) != scenario_of(b)) {
           scenarios.emplace_back();
         }
         scenarios.back().push_back(&b);
+        continue;
+      }
+      if (b.failure) {
+        // No measurement: the row says so, the reason follows the table.
+        rows.push_back({b.name, "failed", "", "", "", "",
+                        std::string(model::failure_cause_name(b.failure->cause))});
         continue;
       }
       const Estimates& e = b.estimates;
@@ -164,6 +171,9 @@ class ConsoleReporter final : public Reporter {
     if (!rows.empty() || scenarios.empty()) {
       const std::vector<bool> right = {false, true, false, false, true, true, false};
       out += render_table(headers, rows, right, "", [&](std::size_t c, std::string cell) {
+        if (options_.color && c == 1 && cell.find("failed") != std::string::npos) {
+          return "\033[31;1m" + cell + "\033[0m";
+        }
         if (options_.color && c == 1) return "\033[1m" + cell + "\033[0m";
         if (options_.color && c == 6 && cell.find_first_not_of(' ') != std::string::npos) {
           return "\033[33m" + cell + "\033[0m";
@@ -177,6 +187,22 @@ class ConsoleReporter final : public Reporter {
     }
 
     bool any_diagnostic = false;
+    for (const BenchmarkResult& b : run.benchmarks) {
+      if (!b.failure) continue;
+      if (!any_diagnostic) out += "\n";
+      any_diagnostic = true;
+      out += fmt::format("{} failed, kept out of comparisons: {}\n", b.name, b.failures.front());
+      if (!b.failure->stderr_tail.empty()) {
+        out += "  the last lines it wrote to stderr:\n";
+        std::size_t start = 0;
+        const std::string& tail = b.failure->stderr_tail;
+        while (start < tail.size()) {
+          const std::size_t end = std::min(tail.find('\n', start), tail.size());
+          out += "  | " + tail.substr(start, end - start) + "\n";
+          start = end + 1;
+        }
+      }
+    }
     for (const BenchmarkResult& b : run.benchmarks) {
       for (const Diagnostic& d : b.diagnostics) {
         if (!any_diagnostic) out += "\n";

@@ -391,7 +391,7 @@ TEST(Compare, SameDistributionRarelyGivesAVerdictOfChange) {
 }
 
 // Side by side, a benchmark still inconclusive after 10 rounds gets 10 more, up to 90 at default
-// settings (cli/side_by_side.hpp): up to nine looks at growing data, the interim ones at 99%
+// settings (session/side_by_side.hpp): up to nine looks at growing data, the interim ones at 99%
 // (undecided_at_interim_look), the last at 95%. Looking again when undecided must not turn noise
 // into verdicts. Rounds here scatter 7% from one process pair to the next, as those of a 64 MiB
 // memory-bound sum did on the development VM (docs/verdicts.md), with 4 samples a side in each.

@@ -1,22 +1,24 @@
 // Side-by-side comparisons with real processes: the turn-taking protocol between the controller
 // and a real bench binary, and the rounds of process pairs the controller runs.
-#include "cli/side_by_side.hpp"
+#include "session/side_by_side.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 
-#include "cli/result_files.hpp"
 #include "clock/clock.hpp"
 #include "process/turns.hpp"
+#include "session/result_files.hpp"
 
-namespace benchkit::cli {
+namespace benchkit::session {
 namespace {
 
 using ::testing::ElementsAre;
@@ -186,17 +188,44 @@ TEST(SideBySide, MoreRoundsStopAtTheMaximum) {
   EXPECT_EQ(rounds_by_benchmark(runs->candidate).at("add/amount=1").size(), 5u);
 }
 
-TEST(SideBySide, AHangingWorkerIsKilledAndNamed) {
+// The failed result of `name` on either side of `runs` (the side whose worker failed first).
+const BenchmarkResult* failed_in(const SideBySideRuns& runs, const std::string& name) {
+  for (const RunResult* side : {&runs.baseline, &runs.candidate}) {
+    for (const BenchmarkResult& b : side->benchmarks) {
+      if (b.name == name && b.failure) return &b;
+    }
+  }
+  return nullptr;
+}
+
+TEST(SideBySide, AHangingWorkerIsKilledAndRecordedAsFailed) {
   for (const char* where : {"setup", "sample"}) {
     setenv("SAMPLE_BENCH_HANG", where, 1);
-    SideBySide plan = plan_for(kBench, kBench, {"may_fail"}, 2);
+    SideBySide plan = plan_for(kBench, kBench, {"may_fail", "add/amount=1"}, 2);
     plan.worker_timeout = std::chrono::milliseconds(500);
-    const auto hung = run_side_by_side(plan);
+    std::vector<std::string> told;
+    plan.failed = [&](const std::string& name, const std::string&) { told.push_back(name); };
+    const auto runs = run_side_by_side(plan);
     unsetenv("SAMPLE_BENCH_HANG");
-    ASSERT_FALSE(hung) << where;
-    EXPECT_THAT(hung.error().message, HasSubstr("worker for may_fail (round 1 of 2)")) << where;
-    EXPECT_THAT(hung.error().message, HasSubstr("did not answer within 0.5 s and was killed"));
-    EXPECT_THAT(hung.error().message, HasSubstr("--worker-timeout"));
+    ASSERT_TRUE(runs) << where << ": " << runs.error().message;
+    const BenchmarkResult* hung = failed_in(*runs, "may_fail");
+    ASSERT_NE(hung, nullptr) << where;
+    EXPECT_EQ(hung->failure->cause, Failure::Cause::timed_out);
+    EXPECT_THAT(hung->failures.front(), HasSubstr("(round 1 of 2)")) << where;
+    EXPECT_THAT(hung->failures.front(), HasSubstr("did not answer within 0.5 s and was killed"));
+    EXPECT_THAT(hung->failures.front(), HasSubstr("--worker-timeout"));
+    EXPECT_THAT(told, ElementsAre("may_fail"));
+    // The healthy benchmark is compared as usual: both sides, both rounds.
+    for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
+      const auto healthy =
+          std::find_if(side->benchmarks.begin(), side->benchmarks.end(),
+                       [](const BenchmarkResult& b) { return b.name == "add/amount=1"; });
+      ASSERT_NE(healthy, side->benchmarks.end());
+      EXPECT_TRUE(healthy->valid());
+      std::set<std::uint32_t> rounds;
+      for (const Sample& sample : healthy->samples) rounds.insert(sample.round.value());
+      EXPECT_EQ(rounds, (std::set<std::uint32_t>{0, 1}));
+    }
   }
 }
 
@@ -213,17 +242,45 @@ TEST(SideBySide, AScenarioRunsOnceASideInEachRound) {
   }
 }
 
-TEST(SideBySide, AFailingWorkerIsNamedWithItsBuildBenchmarkAndRound) {
+TEST(SideBySide, AFailingWorkerIsRecordedWithItsBuildAndRound) {
   const auto failed = run_side_by_side(plan_for("/bin/false", kBench, {"copy_string"}, 2));
-  ASSERT_FALSE(failed);
-  EXPECT_THAT(failed.error().message,
-              HasSubstr("the baseline build's worker for copy_string (round 1 of 2)"));
-  EXPECT_THAT(failed.error().message, HasSubstr("exited with status 1"));
+  ASSERT_TRUE(failed) << failed.error().message;
+  ASSERT_EQ(failed->baseline.benchmarks.size(), 1u);
+  const BenchmarkResult& result = failed->baseline.benchmarks.front();
+  ASSERT_TRUE(result.failure);
+  EXPECT_EQ(result.failure->cause, Failure::Cause::exited);
+  EXPECT_EQ(result.failure->exit_code, 1);
+  EXPECT_THAT(result.failures.front(), HasSubstr("the baseline build's worker (round 1 of 2)"));
+  EXPECT_THAT(result.failures.front(), HasSubstr("exited with status 1"));
 
   // A benchmark the new build cannot run: its worker finds no match and exits with status 2.
   const auto unknown = run_side_by_side(plan_for(kBench, kBench, {"no_such_benchmark"}, 2));
-  ASSERT_FALSE(unknown);
-  EXPECT_THAT(unknown.error().message, HasSubstr("worker for no_such_benchmark"));
+  ASSERT_TRUE(unknown);
+  const BenchmarkResult* missing = failed_in(*unknown, "no_such_benchmark");
+  ASSERT_NE(missing, nullptr);
+  EXPECT_THAT(missing->failures.front(), HasSubstr("exited with status 2"));
+}
+
+TEST(SideBySide, ACrashingBenchmarkLeavesTheComparisonAndTheOthersGoOn) {
+  setenv("SAMPLE_BENCH_CRASH", "1", 1);
+  const auto runs =
+      run_side_by_side(plan_for(kBench, kBench, {"add/amount=1", "may_fail", "copy_string"}, 2));
+  unsetenv("SAMPLE_BENCH_CRASH");
+  ASSERT_TRUE(runs) << runs.error().message;
+  const BenchmarkResult* crashed = failed_in(*runs, "may_fail");
+  ASSERT_NE(crashed, nullptr);
+  EXPECT_EQ(crashed->failure->cause, Failure::Cause::crashed);
+  EXPECT_EQ(crashed->failure->signal, SIGABRT);
+  EXPECT_THAT(crashed->failures.front(), HasSubstr("killed by signal 6 (SIGABRT)"));
+  for (const char* healthy : {"add/amount=1", "copy_string"}) {
+    for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
+      const auto found = std::find_if(side->benchmarks.begin(), side->benchmarks.end(),
+                                      [&](const BenchmarkResult& b) { return b.name == healthy; });
+      ASSERT_NE(found, side->benchmarks.end()) << healthy;
+      EXPECT_TRUE(found->valid()) << healthy;
+      EXPECT_FALSE(found->samples.empty()) << healthy;
+    }
+  }
 }
 
 RunResult round_with(const std::vector<std::pair<std::string, std::vector<std::string>>>& flags) {
@@ -257,4 +314,4 @@ TEST(SideBySide, OnlyFlagsThatCameUpInHalfTheRoundsAreKept) {
 }
 
 }  // namespace
-}  // namespace benchkit::cli
+}  // namespace benchkit::session

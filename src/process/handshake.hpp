@@ -16,7 +16,7 @@
 
 #include "model/error.hpp"
 
-namespace benchkit::cli {
+namespace benchkit::process {
 
 inline constexpr int kBenchProtocol = 1;
 
@@ -36,4 +36,4 @@ struct Handshake {
 // reads its answer. The error is only for a program that cannot be started at all.
 model::Result<Handshake> probe_bench_binary(const std::string& path);
 
-}  // namespace benchkit::cli
+}  // namespace benchkit::process

@@ -1,4 +1,4 @@
-#include "cli/bench_handshake.hpp"
+#include "process/handshake.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include "benchkit_build_info.hpp"
 #include "process/capture.hpp"
 
-namespace benchkit::cli {
+namespace benchkit::process {
 
 std::string bench_info_line() {
   return fmt::format("{{\"benchkit\": \"{}\", \"protocol\": {}, \"turns\": true}}\n",
@@ -15,12 +15,12 @@ std::string bench_info_line() {
 }
 
 model::Result<Handshake> probe_bench_binary(const std::string& path) {
-  process::CaptureOptions options;
+  CaptureOptions options;
   // A bench binary answers in milliseconds (no benchmark runs); 10 s leaves room for a loaded
   // machine and still stops a program that took the flag as a request to do real work.
   options.timeout = std::chrono::seconds(10);
   options.limit = 64 * 1024;  // the answer is one short line
-  const auto answered = process::run_captured({path, "--benchkit-info"}, options);
+  const auto answered = run_captured({path, "--benchkit-info"}, options);
   if (!answered) return model::Error{answered.error().message};
   Handshake handshake;
   if (answered->timed_out) {
@@ -48,4 +48,4 @@ model::Result<Handshake> probe_bench_binary(const std::string& path) {
   return handshake;
 }
 
-}  // namespace benchkit::cli
+}  // namespace benchkit::process

@@ -1,4 +1,4 @@
-#include "cli/result_files.hpp"
+#include "session/result_files.hpp"
 
 #include <filesystem>
 
@@ -7,7 +7,7 @@
 #include "store/atomic_file.hpp"
 #include "store/baselines.hpp"
 
-namespace benchkit::cli {
+namespace benchkit::session {
 namespace {
 
 model::Result<RunResult> parse(const std::string& text, const std::string& origin) {
@@ -48,4 +48,4 @@ model::Result<RunResult> load_file_or_baseline(const std::string& reference) {
   return run;
 }
 
-}  // namespace benchkit::cli
+}  // namespace benchkit::session

@@ -6,7 +6,7 @@
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
 
-namespace benchkit::cli {
+namespace benchkit::session {
 
 // Reads and parses a result file; estimates absent from it are computed from the samples.
 model::Result<RunResult> load_result_file(const std::string& path);
@@ -18,4 +18,4 @@ model::Result<RunResult> load_baseline(const std::string& name);
 // which were tried.
 model::Result<RunResult> load_file_or_baseline(const std::string& reference);
 
-}  // namespace benchkit::cli
+}  // namespace benchkit::session

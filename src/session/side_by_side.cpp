@@ -1,4 +1,4 @@
-#include "cli/side_by_side.hpp"
+#include "session/side_by_side.hpp"
 
 #include <fmt/format.h>
 #include <stdlib.h>
@@ -11,13 +11,17 @@
 
 #include "analysis/estimates.hpp"
 #include "analysis/machine_speed.hpp"
-#include "cli/result_files.hpp"
 #include "model/merge.hpp"
 #include "process/interrupt.hpp"
 #include "process/placement.hpp"
 #include "process/turns.hpp"
+#include "process/worker_protocol.hpp"
+#include "session/isolated.hpp"
+#include "session/result_files.hpp"
 
-namespace benchkit::cli {
+#include <signal.h>
+
+namespace benchkit::session {
 
 bool TurnGate::next_sample() {
   return process::await_turn(fd_);
@@ -29,19 +33,8 @@ constexpr std::array<const char*, 2> kSideNames = {"baseline", "new"};
 
 std::vector<std::string> worker_argv(const SideBySide& plan, const std::string& executable,
                                      const std::string& name, const std::string& out) {
-  std::vector<std::string> argv = {executable,
-                                   "--quiet",
-                                   "--processes",
-                                   "1",
-                                   "--filter",
-                                   name,
-                                   "--exact",
-                                   "--time-budget",
-                                   fmt::format("{}ns", plan.round_budget_ns),
-                                   "--out",
-                                   out,
-                                   "--turns-fd",
-                                   std::to_string(process::kTurnFd)};
+  std::vector<std::string> argv =
+      process::worker::turns_worker_argv(executable, name, plan.round_budget_ns, out);
   argv.insert(argv.end(), plan.worker_flags.begin(), plan.worker_flags.end());
   return argv;
 }
@@ -64,6 +57,35 @@ void keep_recurring_diagnostics(RunResult& merged, const std::vector<RunResult>&
 }
 
 namespace {
+
+// A round whose worker failed: `fatal` stops the comparison (Ctrl-C, nothing can be started);
+// otherwise the benchmark is recorded as failed on `side` and the others go on.
+struct PairFailure {
+  std::string message;
+  bool fatal = false;
+  std::size_t side = 0;
+  Failure failure;
+};
+
+// The failed benchmarks in the merged runs: on the side that failed, a failed result in place of
+// its samples; the other side keeps what it measured (the comparison lists the benchmark as
+// failed, not compared).
+void mark_failed(SideBySideRuns& runs, const std::vector<std::string>& names,
+                 const std::map<std::size_t, PairFailure>& failed) {
+  for (const auto& [index, failure] : failed) {
+    RunResult& side = failure.side == 0 ? runs.baseline : runs.candidate;
+    BenchmarkResult record = failed_benchmark(names[index], failure.failure, failure.message);
+    auto found = std::find_if(side.benchmarks.begin(), side.benchmarks.end(),
+                              [&](const BenchmarkResult& b) { return b.name == names[index]; });
+    if (found == side.benchmarks.end()) {
+      side.benchmarks.push_back(std::move(record));
+    } else {
+      record.kind = found->kind;
+      record.params = found->params;
+      *found = std::move(record);
+    }
+  }
+}
 
 // The merge of every round so far, one side at a time, with estimates.
 SideBySideRuns merge_rounds(const std::array<std::vector<RunResult>, 2>& rounds) {
@@ -156,7 +178,7 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
   // Benchmark `index` (of plan.benchmarks) in `round` of `planned`: one process pair taking
   // turns. Its results are appended to this_round.
   auto run_pair = [&](std::size_t round, std::size_t planned, std::size_t index,
-                      std::array<RunResult, 2>& this_round) -> std::optional<model::Error> {
+                      std::array<RunResult, 2>& this_round) -> std::optional<PairFailure> {
     const std::optional<int> cpu =
         cpus.empty() ? std::nullopt : std::optional<int>(cpus[round % cpus.size()]);
     const std::string& name = plan.benchmarks[index];
@@ -170,22 +192,37 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
     std::array<bool, 2> taking_turns = {false, false};
     std::array<process::Exit, 2> exits;
     auto failure = [&](std::size_t side, const std::string& what) {
+      PairFailure failed;
+      failed.side = side;
       if (process::interrupt_requested()) {
-        return model::Error{fmt::format(
+        failed.fatal = true;
+        failed.message = fmt::format(
             "interrupted in round {} of {} (at {}): the workers were stopped and nothing was "
             "compared",
-            round + 1, planned, name)};
+            round + 1, planned, name);
+        return failed;
       }
       if (workers[side] && workers[side]->timed_out()) {
-        return model::Error{fmt::format(
-            "the {} build's worker for {} (round {} of {}) did not answer within {} s and was "
-            "killed: the benchmark hangs, or one of its iterations or its set-up takes longer "
-            "than that (raise --worker-timeout if it is only slow)",
-            kSideNames[side], name, round + 1, planned,
-            plan.worker_timeout ? plan.worker_timeout->count() / 1000.0 : 0.0)};
+        failed.failure.cause = Failure::Cause::timed_out;
+        failed.failure.signal = SIGKILL;
+        failed.message = fmt::format(
+            "the {} build's worker (round {} of {}) did not answer within {} s and was killed: "
+            "the benchmark hangs, or one of its iterations or its set-up takes longer than that "
+            "(raise --worker-timeout if it is only slow)",
+            kSideNames[side], round + 1, planned,
+            plan.worker_timeout ? plan.worker_timeout->count() / 1000.0 : 0.0);
+        return failed;
       }
-      return model::Error{fmt::format("the {} build's worker for {} (round {} of {}) {}",
-                                      kSideNames[side], name, round + 1, planned, what)};
+      if (exits[side].signal != 0) {
+        failed.failure.cause = Failure::Cause::crashed;
+        failed.failure.signal = exits[side].signal;
+      } else {
+        failed.failure.cause = Failure::Cause::exited;
+        if (exits[side].exit_code >= 0) failed.failure.exit_code = exits[side].exit_code;
+      }
+      failed.message = fmt::format("the {} build's worker (round {} of {}) {}", kSideNames[side],
+                                   round + 1, planned, what);
+      return failed;
     };
     // One at a time: each worker sets up and warms up while the other waits in a read. Its
     // memory lands at a random place in the free lists (process/placement.hpp), so that no
@@ -195,7 +232,7 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
       shuffle.hold(shuffle_bytes(index));
       auto spawned =
           process::TurnTaker::spawn(worker_argv(plan, executables[side], name, outs[side]), cpu);
-      if (!spawned) return spawned.error();
+      if (!spawned) return PairFailure{spawned.error().message, true, side, {}};
       workers[side].emplace(std::move(*spawned));
       workers[side]->set_timeout(plan.worker_timeout);
       taking_turns[side] = workers[side]->wait_ready();
@@ -233,9 +270,25 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
       if (taking_turns[side]) exits[side] = workers[side]->finish();
     }
     for (const std::size_t side : order) {
-      if (!exits[side].ok()) return failure(side, exits[side].describe());
+      // Exit status 1 with a result: the benchmark threw in the worker, which recorded it.
+      if (!exits[side].ok() && exits[side].exit_code != 1) {
+        return failure(side, exits[side].describe());
+      }
       auto loaded = load_result_file(outs[side]);
-      if (!loaded) return failure(side, "left no readable result: " + loaded.error().message);
+      if (!loaded) {
+        return failure(side, exits[side].ok()
+                                 ? "left no readable result: " + loaded.error().message
+                                 : exits[side].describe() + " and left no readable result");
+      }
+      for (const BenchmarkResult& result : loaded->benchmarks) {
+        if (result.failure) {
+          PairFailure failed{
+              fmt::format("the {} build's worker (round {} of {}) {}", kSideNames[side], round + 1,
+                          planned, result.failures.front()),
+              false, side, *result.failure};
+          return failed;
+        }
+      }
       if (this_round[side].benchmarks.empty()) this_round[side].context = loaded->context;
       footprint[index] =
           std::max(footprint[index], loaded->context.process_peak_rss_bytes.value_or(0));
@@ -252,7 +305,15 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
   for (std::size_t i = 0; i < active.size(); ++i) active[i] = i;
   const std::size_t batch = std::max<std::size_t>(1, plan.rounds);
   const std::size_t most = std::max(plan.max_rounds, batch);
-  if (active.empty()) return merge_rounds(rounds);
+  // Benchmarks whose worker failed in some round: they leave the comparison, recorded as failed
+  // on the side that failed.
+  std::map<std::size_t, PairFailure> failed;
+  auto result = [&]() {
+    SideBySideRuns runs = merge_rounds(rounds);
+    mark_failed(runs, plan.benchmarks, failed);
+    return runs;
+  };
+  if (active.empty()) return result();
   for (std::size_t done = 0;;) {
     const std::size_t planned = std::min(most, done + batch);
     for (std::size_t round = done; round < planned; ++round) {
@@ -262,7 +323,12 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
         if (plan.progress) {
           plan.progress(round, planned, k, active.size(), plan.benchmarks[active[k]]);
         }
-        if (auto failed = run_pair(round, planned, active[k], this_round)) return *failed;
+        if (failed.count(active[k])) continue;
+        auto pair_failed = run_pair(round, planned, active[k], this_round);
+        if (!pair_failed) continue;
+        if (pair_failed->fatal) return model::Error{pair_failed->message};
+        if (plan.failed) plan.failed(plan.benchmarks[active[k]], pair_failed->message);
+        failed.emplace(active[k], std::move(*pair_failed));
       }
       for (std::size_t side = 0; side < 2; ++side)
         rounds[side].push_back(std::move(this_round[side]));
@@ -270,8 +336,9 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
     done = planned;
     // One merge serves both the question and the answer: when nothing is left undecided, the
     // runs that decided it are the result.
-    SideBySideRuns merged = merge_rounds(rounds);
-    if (done >= most || !undecided) return merged;
+    std::erase_if(active, [&](std::size_t index) { return failed.count(index) > 0; });
+    SideBySideRuns merged = result();
+    if (done >= most || !undecided || active.empty()) return merged;
     const std::vector<std::string> open = undecided(merged);
     std::erase_if(active, [&](std::size_t index) {
       return std::find(open.begin(), open.end(), plan.benchmarks[index]) == open.end();
@@ -280,4 +347,4 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
   }
 }
 
-}  // namespace benchkit::cli
+}  // namespace benchkit::session

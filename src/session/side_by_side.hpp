@@ -21,7 +21,7 @@
 #include "measure/engine.hpp"
 #include "model/error.hpp"
 
-namespace benchkit::cli {
+namespace benchkit::session {
 
 // The worker's end: one sample per turn given over process::kTurnFd-style descriptor `fd`.
 class TurnGate final : public measure::SampleGate {
@@ -62,11 +62,15 @@ struct SideBySide {
   std::function<void(std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
                      const std::string& name)>
       progress;
+  // Called when a benchmark's worker failed (crashed, hung, exited, threw): the benchmark leaves
+  // the comparison, recorded as failed on the side that failed, and the others go on.
+  std::function<void(const std::string& name, const std::string& message)> failed;
 };
 
 // The two runs, one round per process pair: each sample carries `round` and `process` equal to
-// its round. Benchmarks keep their order. The error names the build, benchmark and round whose
-// worker failed (crashed, threw, or wrote no result).
+// its round. Benchmarks keep their order. A benchmark whose worker failed in a round is a failed
+// result (session/isolated.hpp's failed_benchmark) on that side. The error is for what stops the
+// whole comparison: Ctrl-C, or a worker that cannot be started.
 struct SideBySideRuns {
   RunResult baseline;
   RunResult candidate;
@@ -85,4 +89,4 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan,
 // a state the machine passed through during one round would otherwise flag the whole run.
 void keep_recurring_diagnostics(RunResult& merged, const std::vector<RunResult>& rounds);
 
-}  // namespace benchkit::cli
+}  // namespace benchkit::session

@@ -7,11 +7,14 @@
 #include <vector>
 
 #include "benchkit/registry.hpp"
+#include "clock/perf_counters.hpp"
 #include "measure/engine.hpp"
 #include "measure/instances.hpp"
 #include "measure/scenario.hpp"
+#include "measure/speed_probe.hpp"
+#include "model/error.hpp"
 
-namespace benchkit::cli {
+namespace benchkit::session {
 
 struct RunSettings {
   measure::Settings engine;
@@ -65,12 +68,48 @@ std::vector<BenchmarkResult> run_scenario(const RunSettings& settings, const std
 struct Progress {
   std::function<void(std::size_t index, std::size_t total, const std::string& name)> started;
   std::function<void(const std::string& name, const std::string& error)> failed;
+  // Each benchmark's results as soon as it is measured (a scenario's phases come together).
+  std::function<void(const RunResult& so_far)> measured;
 };
 
-// Runs the given instances, micro benchmarks and scenarios; a benchmark or scenario that throws
-// is reported through `progress.failed` and left out. `failures` counts them (a scenario whose
-// verify failed is not counted: its results carry their failures).
+// The run's context, collected once in the process that reports (never again per worker or
+// per benchmark): machine, build facts of the registering translation units, tool, clock,
+// seed, tags, machine warnings, and whether hardware counters can be read.
+Context run_context(const RunSettings& settings, const std::vector<measure::Instance>& chosen);
+
+// The probes of one measuring process: those of process_probes(), plus hardware counters and
+// the machine-speed probe (not in test mode), plus the settings' gate.
+struct MeasuringProbes {
+  explicit MeasuringProbes(const RunSettings& settings);
+  ~MeasuringProbes();
+  MeasuringProbes(const MeasuringProbes&) = delete;
+  MeasuringProbes& operator=(const MeasuringProbes&) = delete;
+  measure::Probes probes;
+  std::unique_ptr<clock::CounterGroup> counters;
+  std::unique_ptr<measure::SpeedProbe> speed;
+};
+
+// One benchmark or scenario measured in this process: one result, or one per scenario phase,
+// with its parameters. Exceptions from the benchmark propagate.
+std::vector<BenchmarkResult> run_instance(const RunSettings& settings,
+                                          const measure::Instance& instance,
+                                          const measure::Probes& probes);
+
+// The worker's side of the result stream (process/worker_protocol.hpp): measures the chosen
+// instances with these indices, in order, writing 'S' and 'R' frames to `fd` (a benchmark that
+// throws is sent as a failed result), then the process's peak RSS as an 'F' frame.
+void serve(const RunSettings& settings, const std::vector<measure::Instance>& chosen,
+           const std::vector<std::size_t>& indices, int fd);
+
+// A result sent by serve(): the benchmark's results (a scenario's phases).
+model::Result<std::vector<BenchmarkResult>> decode_served(const std::string& text);
+
+// Runs the given instances in this process, micro benchmarks and scenarios; a benchmark or
+// scenario that throws is reported through `progress.failed` and recorded as failed. `failures`
+// counts them (a scenario whose verify failed is not counted: its results carry their
+// failures). A benchmark still running after settings.timeout_ns ends the process with a
+// message naming it (what `measured` was given is all that is kept).
 RunResult run_instances(const RunSettings& settings, const std::vector<measure::Instance>& chosen,
                         const Progress& progress, std::size_t& failures);
 
-}  // namespace benchkit::cli
+}  // namespace benchkit::session

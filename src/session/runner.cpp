@@ -1,4 +1,4 @@
-#include "cli/bench_runner.hpp"
+#include "session/runner.hpp"
 
 #include <fmt/format.h>
 
@@ -20,13 +20,15 @@
 #include "benchkit_build_info.hpp"
 #include "clock/perf_counters.hpp"
 #include "measure/usage.hpp"
+#include "model/result_json.hpp"
+#include "process/worker_protocol.hpp"
 #include "system/checks.hpp"
 #include "system/context.hpp"
 #include "system/fingerprint.hpp"
 #include "system/machine_files.hpp"
 #include "system/machine_warnings.hpp"
 
-namespace benchkit::cli {
+namespace benchkit::session {
 
 const ProcessClock& process_clock() {
   static const ProcessClock instance = [] {
@@ -189,7 +191,8 @@ class Watchdog {
         std::fprintf(stderr,
                      "\nerror: %s did not finish within %s: it hangs, or its set-up or one of "
                      "its iterations takes longer than that (raise --timeout if it is only "
-                     "slow). The run stops here; no result of it is written.\n",
+                     "slow). Running in one process (--in-process), the run stops here; what "
+                     "finished before it is kept in --out.\n",
                      name_.c_str(), seconds(timeout_ns_).c_str());
         std::fflush(stderr);
         std::_Exit(1);
@@ -208,85 +211,153 @@ class Watchdog {
 
 }  // namespace
 
-RunResult run_instances(const RunSettings& settings, const std::vector<measure::Instance>& chosen,
-                        const Progress& progress, std::size_t& failures) {
-  const ProcessClock& clock = process_clock();
-  RunResult run;
-  run.context = base_context(settings, clock);
-
-  std::unique_ptr<clock::CounterGroup> counters;
+Context run_context(const RunSettings& settings, const std::vector<measure::Instance>& chosen) {
+  Context context = base_context(settings, process_clock());
   if (settings.counters && !settings.engine.test_mode) {
-    counters = clock::open_hardware_counters();
+    const auto counters = clock::open_hardware_counters();
     if (!counters->available()) {
-      run.context.warnings.push_back(
+      context.warnings.push_back(
           Diagnostic{"counters_unavailable", "info", counters->unavailable_reason()});
-      counters.reset();
     }
   }
-  measure::Probes probes = process_probes();
-  probes.counters = counters.get();
-  std::unique_ptr<measure::SpeedProbe> speed;
-  if (!settings.engine.test_mode) {
-    speed = measure::make_reference_probe(*clock.clock);
-    probes.speed = speed.get();
-  }
-  probes.gate = settings.engine.test_mode ? nullptr : settings.gate;
-
   // Build facts come from the translation units that registered the benchmarks.
   std::set<std::string> unoptimised;
   for (const measure::Instance& instance : chosen) {
     const detail::BuildFacts& facts = instance.registration->build_facts();
-    run.context.compiler = facts.compiler;
-    run.context.build_type = facts.build_type;
-    run.context.compile_flags = facts.flags;
+    context.compiler = facts.compiler;
+    context.build_type = facts.build_type;
+    context.compile_flags = facts.flags;
     if (!facts.optimized) {
-      run.context.optimized = false;
+      context.optimized = false;
       unoptimised.insert(instance.registration->file());
     }
-    if (facts.assertions) run.context.assertions = true;
+    if (facts.assertions) context.assertions = true;
   }
   if (!unoptimised.empty()) {
-    run.context.warnings.push_back(Diagnostic{
+    context.warnings.push_back(Diagnostic{
         "debug_build", "warning",
         fmt::format(
             "benchmarks in {} were compiled without optimisation: timings of a debug build say "
             "little about release performance; build with -O2 (CMAKE_BUILD_TYPE=Release)",
             *unoptimised.begin())});
   }
+  return context;
+}
 
+MeasuringProbes::MeasuringProbes(const RunSettings& settings) : probes(process_probes()) {
+  if (settings.counters && !settings.engine.test_mode) {
+    counters = clock::open_hardware_counters();
+    if (!counters->available()) counters.reset();
+  }
+  probes.counters = counters.get();
+  if (!settings.engine.test_mode) {
+    speed = measure::make_reference_probe(*process_clock().clock);
+    probes.speed = speed.get();
+  }
+  probes.gate = settings.engine.test_mode ? nullptr : settings.gate;
+}
+
+MeasuringProbes::~MeasuringProbes() = default;
+
+std::vector<BenchmarkResult> run_instance(const RunSettings& settings,
+                                          const measure::Instance& instance,
+                                          const measure::Probes& probes) {
+  std::vector<BenchmarkResult> results;
+  if (instance.is_scenario()) {
+    auto body = [&instance](Scenario& scenario) {
+      instance.variant->scenario_invoker(instance.variant->function, scenario, instance.values);
+    };
+    results = run_scenario(settings, instance.name, body);
+  } else {
+    RunSettings own = settings;
+    own.engine = settings_for(settings, instance.registration->settings());
+    auto body = [&instance](Bencher& bencher) {
+      instance.variant->invoker(instance.variant->function, bencher, instance.values);
+    };
+    results.push_back(run_one(own, instance.name, body, probes));
+  }
+  for (BenchmarkResult& result : results) result.params = instance.params;
+  return results;
+}
+
+namespace {
+
+BenchmarkResult threw(const measure::Instance& instance, const std::string& what) {
+  BenchmarkResult failed;
+  failed.name = instance.name;
+  failed.kind = instance.is_scenario() ? "scenario" : "micro";
+  failed.params = instance.params;
+  failed.failures.push_back(what);
+  failed.failure = Failure{Failure::Cause::threw, {}, {}, {}};
+  return failed;
+}
+
+std::vector<BenchmarkResult> run_or_record(const RunSettings& settings,
+                                           const measure::Instance& instance,
+                                           const measure::Probes& probes, bool& failed) {
+  failed = false;
+  try {
+    return run_instance(settings, instance, probes);
+  } catch (const std::exception& error) {
+    failed = true;
+    return {threw(instance, error.what())};
+  } catch (...) {
+    failed = true;
+    return {threw(instance, "an exception that is not a std::exception")};
+  }
+}
+
+}  // namespace
+
+void serve(const RunSettings& settings, const std::vector<measure::Instance>& chosen,
+           const std::vector<std::size_t>& indices, int fd) {
+  namespace worker = process::worker;
+  MeasuringProbes measuring(settings);
+  for (const std::size_t index : indices) {
+    if (index >= chosen.size()) continue;
+    const measure::Instance& instance = chosen[index];
+    if (!worker::send(fd, worker::FrameKind::started, instance.name)) return;
+    bool failed = false;
+    RunResult sent;
+    sent.benchmarks = run_or_record(settings, instance, measuring.probes, failed);
+    if (failed) {
+      std::fprintf(stderr, "error: %s failed: %s\n", instance.name.c_str(),
+                   sent.benchmarks.front().failures.front().c_str());
+    }
+    if (!worker::send(fd, worker::FrameKind::finished, model::to_json(sent))) return;
+  }
+  worker::send(fd, worker::FrameKind::fact,
+               fmt::format("peak_rss_bytes={}",
+                           measure::process_memory().lifetime_peak_rss_bytes().value_or(0)));
+}
+
+model::Result<std::vector<BenchmarkResult>> decode_served(const std::string& text) {
+  auto parsed = model::from_json(text, "a worker's result");
+  if (!parsed) return parsed.error();
+  return std::move(parsed->run.benchmarks);
+}
+
+RunResult run_instances(const RunSettings& settings, const std::vector<measure::Instance>& chosen,
+                        const Progress& progress, std::size_t& failures) {
+  RunResult run;
+  run.context = run_context(settings, chosen);
+  MeasuringProbes measuring(settings);
   failures = 0;
   Watchdog watchdog(settings.timeout_ns);
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     const measure::Instance& instance = chosen[i];
     if (progress.started) progress.started(i, chosen.size(), instance.name);
     watchdog.arm(instance.name);
-    struct Disarm {
-      Watchdog& watchdog;
-      ~Disarm() { watchdog.disarm(); }
-    } disarm{watchdog};
-    RunSettings own = settings;
-    own.engine = settings_for(settings, instance.registration->settings());
-    try {
-      if (instance.is_scenario()) {
-        auto body = [&instance](Scenario& scenario) {
-          instance.variant->scenario_invoker(instance.variant->function, scenario, instance.values);
-        };
-        for (BenchmarkResult& phase : run_scenario(settings, instance.name, body)) {
-          phase.params = instance.params;
-          run.benchmarks.push_back(std::move(phase));
-        }
-        continue;
-      }
-      auto body = [&instance](Bencher& bencher) {
-        instance.variant->invoker(instance.variant->function, bencher, instance.values);
-      };
-      BenchmarkResult result = run_one(own, instance.name, body, probes);
-      result.params = instance.params;
-      run.benchmarks.push_back(std::move(result));
-    } catch (const std::exception& error) {
+    bool failed = false;
+    std::vector<BenchmarkResult> results =
+        run_or_record(settings, instance, measuring.probes, failed);
+    watchdog.disarm();
+    if (failed) {
       ++failures;
-      if (progress.failed) progress.failed(instance.name, error.what());
+      if (progress.failed) progress.failed(instance.name, results.front().failures.front());
     }
+    for (BenchmarkResult& result : results) run.benchmarks.push_back(std::move(result));
+    if (progress.measured) progress.measured(run);
   }
   run.context.process_peak_rss_bytes = measure::process_memory().lifetime_peak_rss_bytes();
   analysis::note_machine_speed(run);
@@ -298,4 +369,4 @@ std::string context_differences(const Context& baseline, const Context& candidat
       system::compare_contexts(baseline, candidate, baseline.machine, candidate.machine));
 }
 
-}  // namespace benchkit::cli
+}  // namespace benchkit::session

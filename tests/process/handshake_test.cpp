@@ -1,11 +1,11 @@
-#include "cli/bench_handshake.hpp"
+#include "process/handshake.hpp"
 
 #include <gtest/gtest.h>
 
 #include "benchkit_build_info.hpp"
 #include "support/run_command.hpp"
 
-namespace benchkit::cli {
+namespace benchkit::process {
 namespace {
 
 const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
@@ -44,4 +44,4 @@ TEST(BenchHandshake, OtherProgramsFailItAndSayHow) {
 }
 
 }  // namespace
-}  // namespace benchkit::cli
+}  // namespace benchkit::process

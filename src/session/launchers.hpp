@@ -1,0 +1,43 @@
+// The real launchers: a benchmark forked from this process, or a fresh process of a bench
+// binary. Both workers speak the result stream of process/worker_protocol.hpp on a pipe, and
+// their standard error passes through this process (forwarded as it comes, its last lines kept
+// for the report of a benchmark that fails).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "session/launcher.hpp"
+
+namespace benchkit::session {
+
+// Runs in the child: the benchmarks with these indices, their frames written to `stream_fd`.
+using ChildBody = std::function<void(const std::vector<std::size_t>& benchmarks, int stream_fd)>;
+
+// Each worker is a fork() of this process that runs `body` and exits: nothing is loaded or
+// calibrated again, and every benchmark starts from this process's state, not from what the
+// benchmarks before it left behind (allocator state, lazily built statics, a grown heap).
+class ForkLauncher final : public Launcher {
+ public:
+  explicit ForkLauncher(ChildBody body) : body_(std::move(body)) {}
+  model::Result<std::unique_ptr<Worker>> launch(
+      const std::vector<std::size_t>& benchmarks) override;
+
+ private:
+  ChildBody body_;
+};
+
+// Each worker is `argv` plus --worker-select INDICES --worker-stream FD: a fresh process of a
+// bench binary (the same build, so that the indices name the same benchmarks).
+class ExecLauncher final : public Launcher {
+ public:
+  explicit ExecLauncher(std::vector<std::string> argv) : argv_(std::move(argv)) {}
+  model::Result<std::unique_ptr<Worker>> launch(
+      const std::vector<std::size_t>& benchmarks) override;
+
+ private:
+  std::vector<std::string> argv_;
+};
+
+}  // namespace benchkit::session

@@ -1,0 +1,327 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+
+#include "process/interrupt.hpp"
+#include "process/worker_protocol.hpp"
+#include "session/launchers.hpp"
+
+namespace benchkit::session {
+namespace {
+
+// What is kept of a worker's standard error for the report of a failed benchmark: its last 20
+// lines, at most 4 KiB (a crash's message and the lines before it; not a whole log).
+constexpr std::size_t kTailLines = 20;
+constexpr std::size_t kTailBytes = 4096;
+
+std::string last_lines(const std::string& text) {
+  std::size_t start = text.size() > kTailBytes ? text.size() - kTailBytes : 0;
+  std::size_t end = text.size();
+  while (end > start && (text[end - 1] == '\n' || text[end - 1] == '\r')) --end;
+  std::size_t lines = 0;
+  for (std::size_t at = end; at > start; --at) {
+    if (text[at - 1] == '\n' && ++lines == kTailLines) {
+      start = at;
+      break;
+    }
+  }
+  std::string tail = text.substr(start, end - start);
+  // A cut in the middle of a line starts at the next whole line.
+  if (start > 0 && text[start - 1] != '\n') {
+    const auto newline = tail.find('\n');
+    if (newline != std::string::npos) tail.erase(0, newline + 1);
+  }
+  return tail;
+}
+
+void write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t written = ::write(fd, data, size);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return;
+    data += written;
+    size -= static_cast<std::size_t>(written);
+  }
+}
+
+// A child process read through its stream pipe and its stderr pipe.
+class PipeWorker final : public Worker {
+ public:
+  PipeWorker(pid_t pid, int stream_fd, int stderr_fd)
+      : pid_(pid), stream_fd_(stream_fd), stderr_fd_(stderr_fd) {}
+  PipeWorker(const PipeWorker&) = delete;
+  PipeWorker& operator=(const PipeWorker&) = delete;
+  ~PipeWorker() override {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      reap();
+    }
+    close_fd(stream_fd_);
+    close_fd(stderr_fd_);
+  }
+
+  WorkerEvent next(std::optional<Deadline> deadline) override {
+    for (;;) {
+      if (auto frame = reader_.next()) return event_of(std::move(*frame));
+      if (reader_.broken()) return end_now(false);
+      if (stream_fd_ < 0 && stderr_fd_ < 0) return finish();
+      if (process::interrupt_requested()) return end_now(false, /*interrupted=*/true);
+      // Wake up at least every 200 ms: a worker whose pipes a grandchild keeps open has still
+      // ended when waitpid says so.
+      int wait_ms = 200;
+      if (deadline) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            *deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return end_now(true);
+        wait_ms = static_cast<int>(std::min<std::int64_t>(wait_ms, left.count() + 1));
+      }
+      pollfd fds[2];
+      nfds_t count = 0;
+      if (stream_fd_ >= 0) fds[count++] = pollfd{stream_fd_, POLLIN, 0};
+      if (stderr_fd_ >= 0) fds[count++] = pollfd{stderr_fd_, POLLIN, 0};
+      const int ready = ::poll(fds, count, wait_ms);
+      if (ready < 0 && errno != EINTR) return end_now(false);
+      if (ready <= 0) {
+        if (exited_without_waiting()) {
+          drain();
+          close_fd(stream_fd_);
+          close_fd(stderr_fd_);
+        }
+        continue;
+      }
+      for (nfds_t i = 0; i < count; ++i) {
+        if (fds[i].revents == 0) continue;
+        if (fds[i].fd == stream_fd_)
+          read_stream();
+        else if (fds[i].fd == stderr_fd_)
+          read_stderr();
+      }
+    }
+  }
+
+ private:
+  static void close_fd(int& fd) {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+
+  WorkerEvent event_of(process::worker::Frame frame) {
+    WorkerEvent event;
+    switch (frame.kind) {
+      case process::worker::FrameKind::started:
+        event.kind = WorkerEvent::Kind::started;
+        stderr_text_.clear();  // the tail of a failure is what its own benchmark wrote
+        break;
+      case process::worker::FrameKind::finished:
+        event.kind = WorkerEvent::Kind::finished;
+        break;
+      case process::worker::FrameKind::fact:
+        event.kind = WorkerEvent::Kind::fact;
+        break;
+    }
+    event.text = std::move(frame.payload);
+    return event;
+  }
+
+  void read_stream() {
+    char buffer[65536];
+    const ssize_t got = ::read(stream_fd_, buffer, sizeof buffer);
+    if (got > 0) {
+      reader_.feed(std::string_view(buffer, static_cast<std::size_t>(got)));
+    } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+      close_fd(stream_fd_);
+    }
+  }
+
+  void read_stderr() {
+    char buffer[8192];
+    const ssize_t got = ::read(stderr_fd_, buffer, sizeof buffer);
+    if (got > 0) {
+      // Passed on as it comes: a benchmark's own messages, and a crash's, reach the user.
+      write_all(STDERR_FILENO, buffer, static_cast<std::size_t>(got));
+      stderr_text_.append(buffer, static_cast<std::size_t>(got));
+      if (stderr_text_.size() > 4 * kTailBytes)
+        stderr_text_.erase(0, stderr_text_.size() - kTailBytes);
+    } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+      close_fd(stderr_fd_);
+    }
+  }
+
+  // Reads what is left in both pipes without waiting.
+  void drain() {
+    for (int round = 0; round < 64 && (stream_fd_ >= 0 || stderr_fd_ >= 0); ++round) {
+      pollfd fds[2];
+      nfds_t count = 0;
+      if (stream_fd_ >= 0) fds[count++] = pollfd{stream_fd_, POLLIN, 0};
+      if (stderr_fd_ >= 0) fds[count++] = pollfd{stderr_fd_, POLLIN, 0};
+      if (::poll(fds, count, 0) <= 0) return;
+      for (nfds_t i = 0; i < count; ++i) {
+        if (fds[i].revents == 0) continue;
+        if (fds[i].fd == stream_fd_)
+          read_stream();
+        else if (fds[i].fd == stderr_fd_)
+          read_stderr();
+      }
+    }
+  }
+
+  bool exited_without_waiting() {
+    if (pid_ <= 0) return true;
+    int status = 0;
+    const pid_t done = ::waitpid(pid_, &status, WNOHANG);
+    if (done != pid_) return false;
+    status_ = status;
+    pid_ = -1;
+    return true;
+  }
+
+  void reap() {
+    if (pid_ <= 0) return;
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    status_ = status;
+    pid_ = -1;
+  }
+
+  WorkerEvent finish() {
+    reap();
+    WorkerEvent event;
+    event.kind = WorkerEvent::Kind::ended;
+    event.end.exit = process::exit_from_status(status_);
+    event.end.stderr_tail = last_lines(stderr_text_);
+    return event;
+  }
+
+  // Kills the worker (at its deadline, on Ctrl-C, or for a broken stream) and says so.
+  WorkerEvent end_now(bool timed_out, bool interrupted = false) {
+    if (pid_ > 0) ::kill(pid_, SIGKILL);
+    reap();
+    drain();
+    close_fd(stream_fd_);
+    close_fd(stderr_fd_);
+    WorkerEvent event;
+    event.kind = WorkerEvent::Kind::ended;
+    event.end.exit = process::exit_from_status(status_);
+    event.end.timed_out = timed_out;
+    event.end.interrupted = interrupted;
+    event.end.stderr_tail = last_lines(stderr_text_);
+    return event;
+  }
+
+  pid_t pid_;
+  int stream_fd_;
+  int stderr_fd_;
+  int status_ = 0;
+  process::worker::FrameReader reader_;
+  std::string stderr_text_;
+};
+
+struct Pipes {
+  int stream[2] = {-1, -1};
+  int err[2] = {-1, -1};
+  ~Pipes() {
+    for (int fd : {stream[0], stream[1], err[0], err[1]}) {
+      if (fd >= 0) ::close(fd);
+    }
+  }
+  bool open() { return ::pipe2(stream, O_CLOEXEC) == 0 && ::pipe2(err, O_CLOEXEC) == 0; }
+  // The parent's ends, non-blocking, handed to a PipeWorker.
+  std::unique_ptr<Worker> parent_side(pid_t pid) {
+    ::close(stream[1]);
+    ::close(err[1]);
+    stream[1] = err[1] = -1;
+    ::fcntl(stream[0], F_SETFL, ::fcntl(stream[0], F_GETFL) | O_NONBLOCK);
+    ::fcntl(err[0], F_SETFL, ::fcntl(err[0], F_GETFL) | O_NONBLOCK);
+    auto worker = std::make_unique<PipeWorker>(pid, stream[0], err[0]);
+    stream[0] = err[0] = -1;
+    return worker;
+  }
+};
+
+model::Error cannot_start(const char* what) {
+  return model::Error{
+      fmt::format("cannot start a worker process ({} failed: {})", what, std::strerror(errno))};
+}
+
+}  // namespace
+
+model::Result<std::unique_ptr<Worker>> ForkLauncher::launch(
+    const std::vector<std::size_t>& benchmarks) {
+  Pipes pipes;
+  if (!pipes.open()) return cannot_start("pipe");
+  // Nothing buffered here may be written twice, once by each process.
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) return cannot_start("fork");
+  if (pid == 0) {
+    // The child: Ctrl-C ends it at once (the parent records the interruption), its standard
+    // error goes to the parent, and its end is _exit: the parent's atexit work is not its own.
+    ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
+    ::close(pipes.stream[0]);
+    ::close(pipes.err[0]);
+    ::dup2(pipes.err[1], STDERR_FILENO);
+    int status = 0;
+    try {
+      body_(benchmarks, pipes.stream[1]);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "error: %s\n", error.what());
+      status = 1;
+    } catch (...) {
+      status = 1;
+    }
+    std::cout.flush();
+    std::fflush(nullptr);
+    ::_exit(status);
+  }
+  return pipes.parent_side(pid);
+}
+
+model::Result<std::unique_ptr<Worker>> ExecLauncher::launch(
+    const std::vector<std::size_t>& benchmarks) {
+  std::vector<std::string> argv = argv_;
+  argv.insert(argv.end(),
+              {process::worker::kSelectFlag, process::worker::format_selection(benchmarks),
+               process::worker::kStreamFlag, std::to_string(process::worker::kStreamFd)});
+  std::vector<char*> pointers;
+  for (std::string& word : argv) pointers.push_back(word.data());
+  pointers.push_back(nullptr);
+  Pipes pipes;
+  if (!pipes.open()) return cannot_start("pipe");
+  std::cout.flush();
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) return cannot_start("fork");
+  if (pid == 0) {
+    // Only async-signal-safe calls between fork and exec.
+    ::signal(SIGINT, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
+    const int null = ::open("/dev/null", O_RDONLY);
+    if (null >= 0) ::dup2(null, STDIN_FILENO);
+    ::dup2(pipes.err[1], STDERR_FILENO);
+    if (pipes.stream[1] == process::worker::kStreamFd) {
+      ::fcntl(pipes.stream[1], F_SETFD, 0);
+    } else {
+      ::dup2(pipes.stream[1], process::worker::kStreamFd);  // dup2 clears close-on-exec
+    }
+    ::execv(pointers[0], pointers.data());
+    const char message[] = "error: cannot execute the bench binary\n";
+    (void)!::write(STDERR_FILENO, message, sizeof message - 1);
+    ::_exit(127);
+  }
+  return pipes.parent_side(pid);
+}
+
+}  // namespace benchkit::session

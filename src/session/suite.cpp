@@ -1,0 +1,175 @@
+#include "session/suite.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "analysis/estimates.hpp"
+#include "analysis/machine_speed.hpp"
+#include "measure/memory.hpp"
+#include "model/merge.hpp"
+#include "process/interrupt.hpp"
+#include "session/isolated.hpp"
+#include "session/launchers.hpp"
+
+namespace benchkit::session {
+namespace {
+
+std::vector<std::string> names_of(const std::vector<measure::Instance>& chosen) {
+  std::vector<std::string> names;
+  names.reserve(chosen.size());
+  for (const measure::Instance& instance : chosen) names.push_back(instance.name);
+  return names;
+}
+
+// Passes the supervisor's events on, and keeps the run so far for the checkpoints. With several
+// processes the checkpoint is the merge of them all; only the benchmark that changed has its
+// estimates computed again (the others keep theirs), so a checkpoint costs one benchmark's
+// statistics, not the whole run's.
+class Tracker final : public IsolationObserver {
+ public:
+  Tracker(SuiteObserver& observer, const Context& context, std::size_t processes, std::size_t total)
+      : observer_(observer), context_(context), processes_(processes), total_(total) {
+    runs_.resize(processes);
+  }
+
+  void begin_process(std::size_t process) {
+    process_ = process;
+    position_ = 0;
+  }
+  void started(std::size_t /*index*/, const std::string& name) override {
+    observer_.started(process_, processes_, position_++, total_, name);
+  }
+  void finished(std::size_t /*index*/, const BenchmarkResult& result) override {
+    runs_[process_].benchmarks.push_back(result);
+    changed(result.name);
+  }
+  void failed(std::size_t /*index*/, const BenchmarkResult& failed) override {
+    observer_.failed(failed);
+    runs_[process_].benchmarks.push_back(failed);
+    failed_names_.insert(failed.name);
+    changed(failed.name);
+  }
+
+  bool has_failed(const std::string& name) const { return failed_names_.count(name) > 0; }
+  std::size_t failed_count() const { return failed_names_.size(); }
+  const std::vector<RunResult>& runs() const { return runs_; }
+
+ private:
+  void changed(const std::string& name) {
+    RunResult so_far;
+    if (processes_ == 1) {
+      so_far.benchmarks = runs_.front().benchmarks;
+    } else {
+      so_far = model::merge_processes(runs_);
+      for (BenchmarkResult& benchmark : so_far.benchmarks) {
+        if (benchmark.name == name) {
+          analysis::compute_estimates(benchmark);
+          estimates_[name] = benchmark.estimates;
+        } else if (auto known = estimates_.find(benchmark.name); known != estimates_.end()) {
+          benchmark.estimates = known->second;
+        }
+      }
+    }
+    so_far.context = context_;
+    observer_.checkpoint(so_far);
+  }
+
+  SuiteObserver& observer_;
+  const Context& context_;
+  std::size_t processes_;
+  std::size_t total_;
+  std::size_t process_ = 0;
+  std::size_t position_ = 0;
+  std::vector<RunResult> runs_;
+  std::map<std::string, Estimates> estimates_;
+  std::set<std::string> failed_names_;
+};
+
+SuiteOutcome run_here(const SuiteRequest& request, SuiteObserver& observer) {
+  SuiteOutcome outcome;
+  Progress progress;
+  progress.started = [&](std::size_t index, std::size_t total, const std::string& name) {
+    observer.started(0, 1, index, total, name);
+  };
+  progress.failed = [&](const std::string& name, const std::string& message) {
+    observer.failed(failed_benchmark(name, Failure{Failure::Cause::threw, {}, {}, {}}, message));
+  };
+  progress.measured = [&](const RunResult& so_far) { observer.checkpoint(so_far); };
+  outcome.run = run_instances(request.settings, request.chosen, progress, outcome.failed);
+  return outcome;
+}
+
+}  // namespace
+
+std::vector<std::size_t> rotated_order(std::size_t count, std::size_t process,
+                                       std::size_t processes) {
+  std::vector<std::size_t> order(count);
+  for (std::size_t i = 0; i < count; ++i) order[i] = i;
+  if (count == 0) return order;
+  const std::size_t shift = process * count / std::max<std::size_t>(1, processes) % count;
+  std::rotate(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(shift), order.end());
+  return order;
+}
+
+SuiteOutcome run_suite(const SuiteRequest& request, const LauncherFactory& launchers,
+                       SuiteObserver& observer) {
+  if (request.in_process) return run_here(request, observer);
+  // Ctrl-C reaches the workers (they end at once) and this process, which records it, keeps
+  // what finished and stops.
+  process::install_interrupt_handler();
+  struct RestoreInterrupts {
+    ~RestoreInterrupts() { process::restore_default_interrupt_action(); }
+  } restore_interrupts;
+
+  const std::size_t processes = std::max<std::size_t>(1, request.processes);
+  const Context context = run_context(request.settings, request.chosen);
+  const std::vector<std::string> names = names_of(request.chosen);
+  Tracker tracker(observer, context, processes, names.size());
+  Isolation isolation;
+  if (request.settings.timeout_ns > 0) {
+    isolation.timeout = std::chrono::nanoseconds(request.settings.timeout_ns);
+  }
+  // One forked worker per benchmark; a fresh process of the suite runs its whole share, and a
+  // new one is started only after a failure.
+  isolation.per_worker = processes == 1 ? 1 : 0;
+  SuiteOutcome outcome;
+  std::optional<std::int64_t> worker_peak;
+  for (std::size_t process = 0; process < processes && !outcome.interrupted; ++process) {
+    std::vector<std::size_t> order = rotated_order(names.size(), process, processes);
+    std::erase_if(order, [&](std::size_t index) { return tracker.has_failed(names[index]); });
+    if (order.empty()) break;
+    tracker.begin_process(process);
+    const std::unique_ptr<Launcher> launcher = launchers(process);
+    const Supervised supervised =
+        supervise(*launcher, names, order, isolation, decode_served, tracker);
+    outcome.interrupted = supervised.interrupted;
+    if (supervised.worker_peak_rss_bytes) {
+      worker_peak = std::max(worker_peak.value_or(0), *supervised.worker_peak_rss_bytes);
+    }
+  }
+  outcome.failed = tracker.failed_count();
+  outcome.run = model::merge_processes(tracker.runs());
+  if (processes > 1) analysis::compute_estimates(outcome.run);
+  outcome.run.context = context;
+  const auto own_peak = measure::process_memory().lifetime_peak_rss_bytes();
+  if (worker_peak || own_peak) {
+    outcome.run.context.process_peak_rss_bytes =
+        std::max(worker_peak.value_or(0), own_peak.value_or(0));
+  }
+  analysis::note_machine_speed(outcome.run);
+  return outcome;
+}
+
+SuiteOutcome run_suite(const SuiteRequest& request, SuiteObserver& observer) {
+  const LauncherFactory launchers = [&](std::size_t) -> std::unique_ptr<Launcher> {
+    if (request.processes > 1) return std::make_unique<ExecLauncher>(request.worker_command);
+    return std::make_unique<ForkLauncher>(
+        [&](const std::vector<std::size_t>& indices, int stream_fd) {
+          serve(request.settings, request.chosen, indices, stream_fd);
+        });
+  };
+  return run_suite(request, launchers, observer);
+}
+
+}  // namespace benchkit::session

@@ -1,0 +1,68 @@
+// A bench binary's run of its registered benchmarks: each isolated in a forked worker (the
+// default), all in this process (--in-process, for debuggers), or the suite in N fresh processes
+// of this executable merged into one run (--processes N). The context is collected once, here.
+// It prints nothing: progress and failures go to a SuiteObserver.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "benchkit/result.hpp"
+#include "measure/instances.hpp"
+#include "session/launcher.hpp"
+#include "session/runner.hpp"
+
+namespace benchkit::session {
+
+struct SuiteRequest {
+  RunSettings settings;
+  std::vector<measure::Instance> chosen;
+  // Everything in this process, no worker: a crash ends the run (what finished is kept).
+  bool in_process = false;
+  // Fresh processes of the suite, one after another, each with a share of the budget and the
+  // benchmarks in a rotated order; 1: one forked worker per benchmark.
+  std::size_t processes = 1;
+  // With processes > 1: the command that starts one (this executable and the flags every
+  // process gets); the launcher adds the benchmarks and the stream.
+  std::vector<std::string> worker_command;
+};
+
+class SuiteObserver {
+ public:
+  virtual ~SuiteObserver() = default;
+  // Benchmark `index` of `total` starts, in process `process` of `processes`.
+  virtual void started(std::size_t /*process*/, std::size_t /*processes*/, std::size_t /*index*/,
+                       std::size_t /*total*/, const std::string& /*name*/) {}
+  virtual void failed(const BenchmarkResult& /*failed*/) {}
+  // After each benchmark: the run so far (estimates of what is measured so far), to be saved.
+  virtual void checkpoint(const RunResult& /*so_far*/) {}
+};
+
+struct SuiteOutcome {
+  RunResult run;
+  std::size_t failed = 0;    // benchmarks that failed to run (threw, crashed, hung, exited)
+  bool interrupted = false;  // Ctrl-C: the run stopped early; `run` holds what finished
+};
+
+// Starts the workers of process `process` (0-based) of a run.
+using LauncherFactory = std::function<std::unique_ptr<Launcher>(std::size_t process)>;
+
+// Runs the suite with workers from `launchers` (tests give fakes), or in this process.
+SuiteOutcome run_suite(const SuiteRequest& request, const LauncherFactory& launchers,
+                       SuiteObserver& observer);
+
+// Runs the suite with the real launchers: forked workers, or fresh processes of
+// request.worker_command.
+SuiteOutcome run_suite(const SuiteRequest& request, SuiteObserver& observer);
+
+// The order of the benchmarks in process `process` of `processes`: rotated so that each
+// benchmark's processes are spread over the whole run.
+std::vector<std::size_t> rotated_order(std::size_t count, std::size_t process,
+                                       std::size_t processes);
+
+}  // namespace benchkit::session
