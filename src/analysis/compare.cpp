@@ -321,8 +321,12 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     if (!base.valid() || !cand.valid()) {
       out.verdict = Verdict::invalid;
       const BenchmarkResult& failed = base.valid() ? cand : base;
-      out.note = fmt::format("the {} run failed its checks ({}), so it is not compared",
-                             base.valid() ? "new" : "baseline", failed.failures.front());
+      // A benchmark that failed to run (crashed, hung, exited, threw) says so in its message.
+      out.note =
+          failed.failure
+              ? fmt::format("it failed to run ({}), so it is not compared", failed.failures.front())
+              : fmt::format("the {} run failed its checks ({}), so it is not compared",
+                            base.valid() ? "new" : "baseline", failed.failures.front());
       comparison.benchmarks.push_back(std::move(out));
       continue;
     }

@@ -67,22 +67,23 @@ struct PairFailure {
   Failure failure;
 };
 
-// The failed benchmarks in the merged runs: on the side that failed, a failed result in place of
-// its samples; the other side keeps what it measured (the comparison lists the benchmark as
-// failed, not compared).
+// The failed benchmarks in the merged runs: on both sides a failed result in place of what they
+// measured (the message names the build whose worker failed), so that the comparison lists the
+// benchmark as failed, not compared, and the new run's results say so too.
 void mark_failed(SideBySideRuns& runs, const std::vector<std::string>& names,
                  const std::map<std::size_t, PairFailure>& failed) {
   for (const auto& [index, failure] : failed) {
-    RunResult& side = failure.side == 0 ? runs.baseline : runs.candidate;
-    BenchmarkResult record = failed_benchmark(names[index], failure.failure, failure.message);
-    auto found = std::find_if(side.benchmarks.begin(), side.benchmarks.end(),
-                              [&](const BenchmarkResult& b) { return b.name == names[index]; });
-    if (found == side.benchmarks.end()) {
-      side.benchmarks.push_back(std::move(record));
-    } else {
-      record.kind = found->kind;
-      record.params = found->params;
-      *found = std::move(record);
+    for (RunResult* side : {&runs.baseline, &runs.candidate}) {
+      BenchmarkResult record = failed_benchmark(names[index], failure.failure, failure.message);
+      auto found = std::find_if(side->benchmarks.begin(), side->benchmarks.end(),
+                                [&](const BenchmarkResult& b) { return b.name == names[index]; });
+      if (found == side->benchmarks.end()) {
+        side->benchmarks.push_back(std::move(record));
+      } else {
+        record.kind = found->kind;
+        record.params = found->params;
+        *found = std::move(record);
+      }
     }
   }
 }

@@ -63,7 +63,7 @@ struct SideBySide {
                      const std::string& name)>
       progress;
   // Called when a benchmark's worker failed (crashed, hung, exited, threw): the benchmark leaves
-  // the comparison, recorded as failed on the side that failed, and the others go on.
+  // the comparison, recorded as failed on both sides, and the others go on.
   std::function<void(const std::string& name, const std::string& message)> failed;
 };
 

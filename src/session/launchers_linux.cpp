@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -118,8 +119,10 @@ class PipeWorker final : public Worker {
     WorkerEvent event;
     switch (frame.kind) {
       case process::worker::FrameKind::started:
+        // The tail is not cut here: a frame and the stderr written after it can arrive in
+        // either order, and the lines a crash leaves would be lost. A forked worker runs one
+        // benchmark; a fresh process's tail may begin with an earlier benchmark's lines.
         event.kind = WorkerEvent::Kind::started;
-        stderr_text_.clear();  // the tail of a failure is what its own benchmark wrote
         break;
       case process::worker::FrameKind::finished:
         event.kind = WorkerEvent::Kind::finished;
@@ -248,6 +251,14 @@ struct Pipes {
   }
 };
 
+// In a child: it dies with this process. A worker outlives a supervisor killed with kill -9
+// otherwise, and a hanging benchmark would run on for ever (holding the terminal or a pipe).
+// Async-signal-safe, for use between fork and exec.
+void die_with_parent(pid_t parent) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(137);  // the parent died before the line above
+}
+
 model::Error cannot_start(const char* what) {
   return model::Error{
       fmt::format("cannot start a worker process ({} failed: {})", what, std::strerror(errno))};
@@ -263,9 +274,11 @@ model::Result<std::unique_ptr<Worker>> ForkLauncher::launch(
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) return cannot_start("fork");
   if (pid == 0) {
+    die_with_parent(parent);
     // The child: Ctrl-C ends it at once (the parent records the interruption), its standard
     // error goes to the parent, and its end is _exit: the parent's atexit work is not its own.
     ::signal(SIGINT, SIG_DFL);
@@ -302,9 +315,11 @@ model::Result<std::unique_ptr<Worker>> ExecLauncher::launch(
   if (!pipes.open()) return cannot_start("pipe");
   std::cout.flush();
   std::fflush(nullptr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) return cannot_start("fork");
   if (pid == 0) {
+    die_with_parent(parent);
     // Only async-signal-safe calls between fork and exec.
     ::signal(SIGINT, SIG_DFL);
     ::signal(SIGTERM, SIG_DFL);
