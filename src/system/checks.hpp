@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "system/counter_probe.hpp"
+#include "system/machine_facts.hpp"
 #include "system/machine_files.hpp"
 
 namespace benchkit::system {
@@ -39,13 +40,6 @@ std::vector<Check> run_run_time_checks(const MachineFiles& files);
 
 // The check with this id, or nullptr.
 const Check* find_check(const std::vector<Check>& checks, std::string_view id);
-
-// Stable facts about the machine for the fingerprint and the run context, keyed:
-// "cpu_model", "logical_cpus", "physical_cores", "memory" (total, rounded to whole GiB so that
-// a few MiB reserved by a new kernel do not count as another machine), "kernel_release",
-// "virtualization" ("none", or what runs it: "KVM", "docker", "KVM, docker"), "caches".
-// A fact the machine does not report is absent.
-std::map<std::string, std::string> machine_facts(const MachineFiles& files);
 
 // Check id -> "status: value", for storing the checks in a result's context.
 std::map<std::string, std::string> check_summary(const std::vector<Check>& checks);
