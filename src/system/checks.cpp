@@ -27,18 +27,6 @@ std::vector<std::string> wrap_words(const std::string& text, std::size_t width) 
 
 }  // namespace
 
-std::string_view to_string(Status status) {
-  switch (status) {
-    case Status::ok:
-      return "ok";
-    case Status::warning:
-      return "warning";
-    case Status::unknown:
-      return "unknown";
-  }
-  return "unknown";
-}
-
 std::vector<Check> run_checks(const MachineFiles& files, const CounterProbe& counter_probe) {
   const detail::Topology topology = detail::read_topology(files);
   const std::vector<std::string> folders = detail::cpufreq_folders(files);

@@ -5,20 +5,6 @@
 
 namespace benchkit::system {
 
-std::string_view to_string(MachineWarningKind kind) {
-  switch (kind) {
-    case MachineWarningKind::frequency_scaling:
-      return "frequency_scaling";
-    case MachineWarningKind::turbo:
-      return "turbo";
-    case MachineWarningKind::high_load:
-      return "high_load";
-    case MachineWarningKind::virtual_machine:
-      return "virtual_machine";
-  }
-  return "unknown";
-}
-
 std::vector<MachineWarning> machine_warnings(const std::vector<Check>& checks) {
   struct Source {
     const char* check_id;

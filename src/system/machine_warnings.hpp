@@ -13,16 +13,9 @@
 
 namespace benchkit::system {
 
-enum class MachineWarningKind { frequency_scaling, turbo, high_load, virtual_machine };
-
-// "frequency_scaling", "turbo", "high_load", "virtual_machine".
-std::string_view to_string(MachineWarningKind kind);
-
-struct MachineWarning {
-  MachineWarningKind kind;
-  std::string message;  // what was seen, e.g. "CPU frequency scaling: governor powersave ..."
-  std::string advice;   // what to do, with the command where there is one
-};
+// The warnings are model values (model/machine_check.hpp), rendered by report/.
+using MachineWarningKind = model::MachineWarningKind;
+using MachineWarning = model::MachineWarning;
 
 // One warning per check among frequency_governor, turbo, load and virtual_machine whose status
 // is `warning`, in that order. Checks that are `ok` or `unknown` give none.
