@@ -1,31 +1,9 @@
 #include "system/checks.hpp"
 
-#include <algorithm>
-#include <sstream>
-
 #include "system/machine_detectors.hpp"
 #include "system/rules.hpp"
 
 namespace benchkit::system {
-namespace {
-
-std::vector<std::string> wrap_words(const std::string& text, std::size_t width) {
-  std::vector<std::string> lines;
-  std::istringstream words(text);
-  std::string word;
-  std::string line;
-  while (words >> word) {
-    if (!line.empty() && line.size() + 1 + word.size() > width) {
-      lines.push_back(line);
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + word;
-  }
-  if (!line.empty()) lines.push_back(line);
-  return lines;
-}
-
-}  // namespace
 
 std::vector<Check> run_checks(const MachineFiles& files, const CounterProbe& counter_probe) {
   const detail::Topology topology = detail::read_topology(files);
@@ -83,28 +61,6 @@ std::map<std::string, std::string> check_summary(const std::vector<Check>& check
     summary[check.id] = std::string(to_string(check.status)) + ": " + check.value;
   }
   return summary;
-}
-
-std::string render_checks_table(const std::vector<Check>& checks) {
-  std::size_t title_width = 5;
-  for (const Check& check : checks) title_width = std::max(title_width, check.title.size());
-  constexpr std::size_t kStatusWidth = 9;  // "warning" and two spaces
-  // Advice is wrapped to 100 columns, the width benchkit's other tables keep to.
-  constexpr std::size_t kLineWidth = 100;
-  const std::string indent(kStatusWidth, ' ');
-  auto pad = [](std::string text, std::size_t width) {
-    if (text.size() < width) text.append(width - text.size(), ' ');
-    return text;
-  };
-  std::string table = pad("status", kStatusWidth) + pad("check", title_width + 2) + "value\n";
-  for (const Check& check : checks) {
-    table += pad(std::string(to_string(check.status)), kStatusWidth) +
-             pad(check.title, title_width + 2) + check.value + "\n";
-    for (const std::string& line : wrap_words(check.advice, kLineWidth - kStatusWidth - 2)) {
-      table += indent + "  " + line + "\n";
-    }
-  }
-  return table;
 }
 
 }  // namespace benchkit::system

@@ -36,8 +36,4 @@ const Check* find_check(const std::vector<Check>& checks, std::string_view id);
 // Check id -> "status: value", for storing the checks in a result's context.
 std::map<std::string, std::string> check_summary(const std::vector<Check>& checks);
 
-// A table for the terminal: one line per check (status, title, value), the advice indented
-// on the following line(s) for checks that have some.
-std::string render_checks_table(const std::vector<Check>& checks);
-
 }  // namespace benchkit::system

@@ -41,15 +41,6 @@ std::vector<Diagnostic> to_diagnostics(const std::vector<MachineWarning>& warnin
   return diagnostics;
 }
 
-std::string format_machine_warnings(const std::vector<MachineWarning>& warnings) {
-  std::string text;
-  for (const MachineWarning& warning : warnings) {
-    text += "warning: " + warning.message + "\n";
-    if (!warning.advice.empty()) text += "  " + warning.advice + "\n";
-  }
-  return text;
-}
-
 bool machine_warnings_silenced(const char* environment_value) {
   if (environment_value == nullptr) return false;
   const std::string value = environment_value;

@@ -28,9 +28,6 @@ std::vector<MachineWarning> machine_warnings(const MachineFiles& files);
 // As Diagnostics with codes "machine_<kind>" and severity "warning", for a result's context.
 std::vector<Diagnostic> to_diagnostics(const std::vector<MachineWarning>& warnings);
 
-// The lines to print once per run: "warning: <message>\n  <advice>\n" for each.
-std::string format_machine_warnings(const std::vector<MachineWarning>& warnings);
-
 // Whether BENCHKIT_NO_MACHINE_WARNINGS, given its value (nullptr when unset), silences the
 // warnings: any value but "", "0", "false", "no" and "off" does.
 bool machine_warnings_silenced(const char* environment_value);
