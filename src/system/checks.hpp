@@ -8,25 +8,18 @@
 #include <string_view>
 #include <vector>
 
+#include "model/machine_check.hpp"
 #include "system/counter_probe.hpp"
+#include "system/machine_facts.hpp"
 #include "system/machine_files.hpp"
 
 namespace benchkit::system {
 
-// ok: nothing to do. warning: this adds noise or bias; the advice says what to do.
-// unknown: the machine does not report it (a missing file, as on many virtual machines).
-enum class Status { ok, warning, unknown };
-
-// "ok", "warning", "unknown": the spelling used in output and JSON.
-std::string_view to_string(Status status);
-
-struct Check {
-  std::string id;     // stable identifier, e.g. "frequency_governor"
-  std::string title;  // for people, e.g. "Frequency governor"
-  Status status = Status::unknown;
-  std::string value;   // what was read, e.g. "powersave on 16 of 16 CPUs"
-  std::string advice;  // what to do and the command that does it; may be empty when ok
-};
+// The checks are model values (model/machine_check.hpp): system/ produces them, report/ renders
+// them without knowing how they were read.
+using Status = model::CheckStatus;
+using Check = model::MachineCheck;
+using model::to_string;  // "ok", "warning", "unknown"
 
 // Runs every check against `files`, in a fixed order (see docs/system-checks.md). The hardware
 // counter check calls `counter_probe`; an empty probe leaves that check `unknown`. Reads only;
@@ -40,18 +33,7 @@ std::vector<Check> run_run_time_checks(const MachineFiles& files);
 // The check with this id, or nullptr.
 const Check* find_check(const std::vector<Check>& checks, std::string_view id);
 
-// Stable facts about the machine for the fingerprint and the run context, keyed:
-// "cpu_model", "logical_cpus", "physical_cores", "memory" (total, rounded to whole GiB so that
-// a few MiB reserved by a new kernel do not count as another machine), "kernel_release",
-// "virtualization" ("none", or what runs it: "KVM", "docker", "KVM, docker"), "caches".
-// A fact the machine does not report is absent.
-std::map<std::string, std::string> machine_facts(const MachineFiles& files);
-
 // Check id -> "status: value", for storing the checks in a result's context.
 std::map<std::string, std::string> check_summary(const std::vector<Check>& checks);
-
-// A table for the terminal: one line per check (status, title, value), the advice indented
-// on the following line(s) for checks that have some.
-std::string render_checks_table(const std::vector<Check>& checks);
 
 }  // namespace benchkit::system

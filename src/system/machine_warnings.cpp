@@ -5,20 +5,6 @@
 
 namespace benchkit::system {
 
-std::string_view to_string(MachineWarningKind kind) {
-  switch (kind) {
-    case MachineWarningKind::frequency_scaling:
-      return "frequency_scaling";
-    case MachineWarningKind::turbo:
-      return "turbo";
-    case MachineWarningKind::high_load:
-      return "high_load";
-    case MachineWarningKind::virtual_machine:
-      return "virtual_machine";
-  }
-  return "unknown";
-}
-
 std::vector<MachineWarning> machine_warnings(const std::vector<Check>& checks) {
   struct Source {
     const char* check_id;
@@ -53,15 +39,6 @@ std::vector<Diagnostic> to_diagnostics(const std::vector<MachineWarning>& warnin
                            warning.message + ". " + warning.advice});
   }
   return diagnostics;
-}
-
-std::string format_machine_warnings(const std::vector<MachineWarning>& warnings) {
-  std::string text;
-  for (const MachineWarning& warning : warnings) {
-    text += "warning: " + warning.message + "\n";
-    if (!warning.advice.empty()) text += "  " + warning.advice + "\n";
-  }
-  return text;
 }
 
 bool machine_warnings_silenced(const char* environment_value) {

@@ -13,16 +13,9 @@
 
 namespace benchkit::system {
 
-enum class MachineWarningKind { frequency_scaling, turbo, high_load, virtual_machine };
-
-// "frequency_scaling", "turbo", "high_load", "virtual_machine".
-std::string_view to_string(MachineWarningKind kind);
-
-struct MachineWarning {
-  MachineWarningKind kind;
-  std::string message;  // what was seen, e.g. "CPU frequency scaling: governor powersave ..."
-  std::string advice;   // what to do, with the command where there is one
-};
+// The warnings are model values (model/machine_check.hpp), rendered by report/.
+using MachineWarningKind = model::MachineWarningKind;
+using MachineWarning = model::MachineWarning;
 
 // One warning per check among frequency_governor, turbo, load and virtual_machine whose status
 // is `warning`, in that order. Checks that are `ok` or `unknown` give none.
@@ -34,9 +27,6 @@ std::vector<MachineWarning> machine_warnings(const MachineFiles& files);
 
 // As Diagnostics with codes "machine_<kind>" and severity "warning", for a result's context.
 std::vector<Diagnostic> to_diagnostics(const std::vector<MachineWarning>& warnings);
-
-// The lines to print once per run: "warning: <message>\n  <advice>\n" for each.
-std::string format_machine_warnings(const std::vector<MachineWarning>& warnings);
 
 // Whether BENCHKIT_NO_MACHINE_WARNINGS, given its value (nullptr when unset), silences the
 // warnings: any value but "", "0", "false", "no" and "off" does.
