@@ -19,6 +19,7 @@
 #include "analysis/compare.hpp"
 #include "analysis/estimates.hpp"
 #include "analysis/machine_speed.hpp"
+#include "benchkit/bench.hpp"
 #include "benchkit/registry.hpp"
 #include "cli/bench_handshake.hpp"
 #include "cli/bench_runner.hpp"
