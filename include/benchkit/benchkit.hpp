@@ -1,6 +1,7 @@
 // benchkit: performance measurement people can trust. The one header a benchmark includes.
 #pragma once
 
+#include "benchkit/bench.hpp"
 #include "benchkit/bencher.hpp"
 #include "benchkit/black_box.hpp"
 #include "benchkit/data.hpp"

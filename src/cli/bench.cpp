@@ -1,7 +1,7 @@
 // benchkit::Bench: the programmatic front of the engine.
 #include <stdexcept>
 
-#include "benchkit/registry.hpp"
+#include "benchkit/bench.hpp"
 #include "session/runner.hpp"
 
 namespace benchkit {

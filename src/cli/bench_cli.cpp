@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "analysis/compare.hpp"
+#include "benchkit/bench.hpp"
 #include "benchkit/registry.hpp"
 #include "cli/bench_flags.hpp"
 #include "cli/commands.hpp"

@@ -31,6 +31,7 @@
 #include "store/atomic_file.hpp"
 #include "store/baselines.hpp"
 #include "system/context.hpp"
+#include "vcs/git.hpp"
 
 namespace benchkit::cli {
 namespace {
@@ -307,6 +308,7 @@ std::optional<analysis::Comparison> compare_to_reference(const RunResult& run,
 // executable (the commands are what ran).
 Context command_context(std::uint64_t seed) {
   Context context = system::collect_context(/*identify_executable=*/false);
+  vcs::record(vcs::git_facts("."), context);
   context.tool_version = build_info::version;
   context.seed = seed;
   context.command_line = tool_command_line();

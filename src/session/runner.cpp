@@ -27,6 +27,7 @@
 #include "system/fingerprint.hpp"
 #include "system/machine_files.hpp"
 #include "system/machine_warnings.hpp"
+#include "vcs/git.hpp"
 
 namespace benchkit::session {
 
@@ -111,6 +112,7 @@ namespace {
 
 Context base_context(const RunSettings& settings, const ProcessClock& clock) {
   Context context = system::collect_context();
+  vcs::record(vcs::git_facts("."), context);
   context.tool_version = build_info::version;
   context.library_flags = build_info::library_flags;
   context.seed = settings.seed;

@@ -1,4 +1,5 @@
-// Reads where a run happens: host, OS, CPU, git state, executable. Used by every result writer.
+// Reads where a run happens: host, OS, CPU, executable. Used by every result writer, which adds
+// the git state from vcs/git.hpp (system/ reads the machine, not repositories).
 #pragma once
 
 #include <string>
@@ -7,10 +8,10 @@
 
 namespace benchkit::system {
 
-// Fills date, hostname, OS, kernel, CPU model and count, git commit/branch/dirty (of the
-// current directory, when it is inside a repository) and, when `identify_executable`, the
+// Fills date, hostname, OS, kernel, CPU model and count and, when `identify_executable`, the
 // running executable's path and SHA-256 (not wanted when it is only the harness, as for
-// `benchkit run`). Missing information stays empty; nothing here throws.
+// `benchkit run`). The git fields stay empty (vcs::record fills them). Missing information
+// stays empty; nothing here throws.
 Context collect_context(bool identify_executable = true);
 
 // ISO 8601 UTC time of now, e.g. "2026-11-29T23:09:43Z".

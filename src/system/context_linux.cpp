@@ -6,7 +6,6 @@
 
 #include <array>
 #include <chrono>
-#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <memory>
@@ -22,17 +21,6 @@ std::string trim(std::string text) {
   if (begin == std::string::npos) return {};
   const auto end = text.find_last_not_of(" \t\r\n");
   return text.substr(begin, end - begin + 1);
-}
-
-// Output of a fixed git command, or empty when git is missing or this is not a repository.
-std::string git(const char* arguments) {
-  const std::string command = std::string("git ") + arguments + " 2>/dev/null";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  if (!pipe) return {};
-  std::string output;
-  std::array<char, 256> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe.get())) output += buffer.data();
-  return trim(output);
 }
 
 std::string cpu_model() {
@@ -108,11 +96,6 @@ Context collect_context(bool identify_executable) {
   }
   context.cpu_model = cpu_model();
   context.logical_cpus = static_cast<int>(std::thread::hardware_concurrency());
-  context.git_commit = git("rev-parse HEAD");
-  if (!context.git_commit.empty()) {
-    context.git_branch = git("rev-parse --abbrev-ref HEAD");
-    context.git_dirty = !git("status --porcelain --untracked-files=no").empty();
-  }
   if (!identify_executable) return context;
   std::array<char, 4096> exe{};
   const ssize_t length = readlink("/proc/self/exe", exe.data(), exe.size() - 1);

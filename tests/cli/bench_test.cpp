@@ -1,11 +1,15 @@
-// benchkit::Bench, the programmatic front, on the real clock (loose checks only).
+// benchkit::Bench, the programmatic front, on the real clock (loose checks only). It includes the
+// headers it uses, not the umbrella, so that bench.hpp stays usable on its own.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <thread>
 #include <vector>
 
-#include "benchkit/benchkit.hpp"
+#include "benchkit/bench.hpp"
+#include "benchkit/black_box.hpp"
+#include "benchkit/registry.hpp"
+#include "benchkit/scenario.hpp"
 
 namespace {
 

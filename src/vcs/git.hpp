@@ -1,0 +1,51 @@
+// The git state of a folder (commit, branch, uncommitted changes), read by running git directly
+// with an argument vector, never through a shell.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchkit/result.hpp"
+
+namespace benchkit::vcs {
+
+struct GitFacts {
+  std::string commit;  // full hash of HEAD; empty outside a repository or before its first commit
+  std::string branch;  // the checked-out branch ("main"); empty on a detached HEAD
+  // Whether tracked files differ from HEAD (in the index or the work tree; untracked files do
+  // not count, build folders are often untracked). Unset when there is no commit.
+  std::optional<bool> dirty;
+
+  bool empty() const { return commit.empty(); }
+  friend bool operator==(const GitFacts&, const GitFacts&) = default;
+};
+
+// Runs git with `arguments` (what follows "git") in `folder`; its standard output when git
+// exited with status 0, nothing when it could not start, failed or took too long.
+using GitRunner = std::function<std::optional<std::string>(const std::string& folder,
+                                                           const std::vector<std::string>&)>;
+
+// The real runner: git from PATH, stdin from /dev/null, stderr discarded, at most 10 s.
+std::optional<std::string> run_git(const std::string& folder,
+                                   const std::vector<std::string>& arguments);
+
+// The arguments git_facts passes to the runner: one `git status` that reports HEAD's commit,
+// its branch and the changed tracked files, taking no optional lock (a benchmark started beside
+// an editor's or a build's git must not make theirs fail).
+std::vector<std::string> status_arguments();
+
+// Facts from the output of status_arguments() (porcelain v2 with branch headers). Text that is
+// not such output gives empty facts.
+GitFacts parse_status(std::string_view porcelain);
+
+// The git state of `folder`; empty facts when it is not inside a repository, git is missing or
+// git fails. Prints nothing.
+GitFacts git_facts(const std::string& folder, const GitRunner& run = run_git);
+
+// Writes `facts` into the git fields of a result's context (commit, branch, dirty).
+void record(const GitFacts& facts, Context& context);
+
+}  // namespace benchkit::vcs
