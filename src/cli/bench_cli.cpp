@@ -26,8 +26,8 @@
 #include "cli/duration.hpp"
 #include "cli/result_files.hpp"
 #include "cli/side_by_side.hpp"
+#include "formats/result_json.hpp"
 #include "model/merge.hpp"
-#include "model/result_json.hpp"
 #include "process/capture.hpp"
 #include "process/interrupt.hpp"
 #include "process/spawn.hpp"
@@ -648,7 +648,7 @@ int run_main(int argc, char** argv) {
     }
     RunResult run = cli::run_instances(settings, chosen, worker_progress, worker_failures);
     run.context.command_line = command_line(argc, argv);
-    const auto written = store::write_file_atomically(flags.worker_out, model::to_json(run));
+    const auto written = store::write_file_atomically(flags.worker_out, formats::to_json(run));
     if (!written) {
       std::cerr << "error: " << written.error().message << "\n";
       return kUsageError;
@@ -737,7 +737,7 @@ int run_main(int argc, char** argv) {
   }
   int status = 0;
   if (!flags.save_baseline.empty()) {
-    const auto saved = store::save_baseline(flags.save_baseline, model::to_json(run));
+    const auto saved = store::save_baseline(flags.save_baseline, formats::to_json(run));
     if (!saved) {
       std::cerr << "error: " << saved.error().message << "\n";
       status = kUsageError;

@@ -20,7 +20,7 @@
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
 #include "cli/result_files.hpp"
-#include "model/result_json.hpp"
+#include "formats/result_json.hpp"
 #include "process/interrupt.hpp"
 #include "process/rounds.hpp"
 #include "process/spawn.hpp"
@@ -616,7 +616,7 @@ int run_commands(const CLI::App& command, RunOptions& o) {
     regressed = regressed || comparison.any_regression();
   }
   if (!o.save_baseline.empty()) {
-    const auto saved = store::save_baseline(o.save_baseline, model::to_json(run));
+    const auto saved = store::save_baseline(o.save_baseline, formats::to_json(run));
     if (!saved) {
       std::cerr << "error: " << saved.error().message << "\n";
       status = kUsageError;

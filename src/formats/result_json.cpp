@@ -1,11 +1,14 @@
-#include "model/result_json.hpp"
+#include "formats/result_json.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-namespace benchkit::model {
+namespace benchkit::formats {
+
+using model::Error;
+
 namespace {
 
 using nlohmann::ordered_json;
@@ -456,7 +459,7 @@ std::string to_json(const RunResult& run) {
   return root.dump(2) + "\n";
 }
 
-Result<ParsedRun> from_json(std::string_view text, const std::string& origin) {
+model::Result<ParsedRun> from_json(std::string_view text, const std::string& origin) {
   ordered_json root;
   try {
     root = ordered_json::parse(text.begin(), text.end());
@@ -512,4 +515,4 @@ Result<ParsedRun> from_json(std::string_view text, const std::string& origin) {
   }
 }
 
-}  // namespace benchkit::model
+}  // namespace benchkit::formats

@@ -1,4 +1,4 @@
-#include "model/result_json.hpp"
+#include "formats/result_json.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include "support/golden.hpp"
 #include "support/sample_run.hpp"
 
-namespace benchkit::model {
+namespace benchkit::formats {
 namespace {
 
 using ::testing::HasSubstr;
@@ -165,4 +165,4 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 }  // namespace
-}  // namespace benchkit::model
+}  // namespace benchkit::formats

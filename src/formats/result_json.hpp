@@ -7,7 +7,7 @@
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
 
-namespace benchkit::model {
+namespace benchkit::formats {
 
 // Serialises a run: schema "benchkit/result", version 1, context, every benchmark with its raw
 // samples, estimates and diagnostics. Indented, stable key order, ends with a newline.
@@ -21,6 +21,6 @@ struct ParsedRun {
   RunResult run;
   bool estimates_present = false;
 };
-Result<ParsedRun> from_json(std::string_view text, const std::string& origin);
+model::Result<ParsedRun> from_json(std::string_view text, const std::string& origin);
 
-}  // namespace benchkit::model
+}  // namespace benchkit::formats
