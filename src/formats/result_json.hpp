@@ -1,4 +1,6 @@
-// The versioned JSON result format (docs/result-format.md): writing and reading it.
+// The versioned benchkit result JSON (docs/result-format.md): writing and reading it, a whole
+// run or one benchmark. Each struct's fields are described once, in result_json.cpp, and that
+// one description drives both directions.
 #pragma once
 
 #include <string>
@@ -22,5 +24,16 @@ struct ParsedRun {
   bool estimates_present = false;
 };
 model::Result<ParsedRun> from_json(std::string_view text, const std::string& origin);
+
+// One benchmark as it appears in a run's "benchmarks" array, compact: one line without a
+// newline (newlines inside strings are escaped), so that a worker process can stream its
+// results one per line. Carries no schema or version: the stream that holds it must.
+std::string benchmark_to_json(const BenchmarkResult& benchmark);
+
+// Parses what benchmark_to_json wrote, with the same rules as one entry of a run's
+// "benchmarks" (name and samples required; absent estimates left all zero). Error messages
+// start with `origin` and give the path inside the benchmark ("samples[2].ns: ...").
+model::Result<BenchmarkResult> benchmark_from_json(std::string_view text,
+                                                   const std::string& origin);
 
 }  // namespace benchkit::formats
