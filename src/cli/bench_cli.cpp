@@ -18,7 +18,7 @@
 #include "benchkit/registry.hpp"
 #include "cli/bench_flags.hpp"
 #include "cli/commands.hpp"
-#include "model/result_json.hpp"
+#include "formats/result_json.hpp"
 #include "process/capture.hpp"
 #include "process/handshake.hpp"
 #include "process/interrupt.hpp"
@@ -132,7 +132,7 @@ std::string command_line(int argc, char** argv) {
 // Saves the run as baseline --save-baseline, with this bench binary so that --baseline can run
 // it again beside a new build. Returns the exit status (2 when it cannot be saved).
 int save_baseline(const BenchFlags& flags, const RunResult& run, bool quiet) {
-  const auto saved = store::save_baseline(flags.save_baseline, model::to_json(run));
+  const auto saved = store::save_baseline(flags.save_baseline, formats::to_json(run));
   if (!saved) return report_error(saved.error());
   const auto kept =
       store::save_baseline_executable(flags.save_baseline, process::self_executable());

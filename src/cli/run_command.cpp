@@ -17,7 +17,7 @@
 #include "benchkit_build_info.hpp"
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
-#include "model/result_json.hpp"
+#include "formats/result_json.hpp"
 #include "process/handshake.hpp"
 #include "process/interrupt.hpp"
 #include "process/rounds.hpp"
@@ -618,7 +618,7 @@ int run_commands(const CLI::App& command, RunOptions& o) {
     regressed = regressed || comparison.any_regression();
   }
   if (!o.save_baseline.empty()) {
-    const auto saved = store::save_baseline(o.save_baseline, model::to_json(run));
+    const auto saved = store::save_baseline(o.save_baseline, formats::to_json(run));
     if (!saved) {
       std::cerr << "error: " << saved.error().message << "\n";
       status = kUsageError;

@@ -1,12 +1,12 @@
 // The versioned result document (docs/result-format.md).
-#include "model/result_json.hpp"
+#include "formats/result_json.hpp"
 #include "report/reporter.hpp"
 
 namespace benchkit::report {
 namespace {
 class JsonReporter final : public Reporter {
  public:
-  std::string render(const RunResult& run) const override { return model::to_json(run); }
+  std::string render(const RunResult& run) const override { return formats::to_json(run); }
 };
 }  // namespace
 

@@ -20,7 +20,7 @@
 #include "benchkit_build_info.hpp"
 #include "clock/perf_counters.hpp"
 #include "measure/usage.hpp"
-#include "model/result_json.hpp"
+#include "formats/result_json.hpp"
 #include "process/worker_protocol.hpp"
 #include "system/checks.hpp"
 #include "system/context.hpp"
@@ -326,7 +326,7 @@ void serve(const RunSettings& settings, const std::vector<measure::Instance>& ch
       std::fprintf(stderr, "error: %s failed: %s\n", instance.name.c_str(),
                    sent.benchmarks.front().failures.front().c_str());
     }
-    if (!worker::send(fd, worker::FrameKind::finished, model::to_json(sent))) return;
+    if (!worker::send(fd, worker::FrameKind::finished, formats::to_json(sent))) return;
   }
   worker::send(fd, worker::FrameKind::fact,
                fmt::format("peak_rss_bytes={}",
@@ -334,7 +334,7 @@ void serve(const RunSettings& settings, const std::vector<measure::Instance>& ch
 }
 
 model::Result<std::vector<BenchmarkResult>> decode_served(const std::string& text) {
-  auto parsed = model::from_json(text, "a worker's result");
+  auto parsed = formats::from_json(text, "a worker's result");
   if (!parsed) return parsed.error();
   return std::move(parsed->run.benchmarks);
 }

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <set>
 
-#include "model/result_json.hpp"
+#include "formats/result_json.hpp"
 #include "store/atomic_file.hpp"
 #include "support/run_command.hpp"
 
@@ -34,7 +34,7 @@ TEST(BenchBinary, FilterSelectsByRegexAndExactByName) {
 TEST(BenchBinary, TestModeRunsEachBenchmarkOnce) {
   const auto result = run_command(kBench + " --test --format json");
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  auto parsed = model::from_json(result.out, "stdout");
+  auto parsed = formats::from_json(result.out, "stdout");
   ASSERT_TRUE(parsed) << parsed.error().message;
   ASSERT_EQ(parsed->run.benchmarks.size(), 4u);
   for (const auto& benchmark : parsed->run.benchmarks) {
@@ -52,7 +52,7 @@ TEST(BenchBinary, WritesAValidResultFileWithItsContext) {
   EXPECT_THAT(result.out, HasSubstr("results written to " + out));
   auto text = store::read_file(out);
   ASSERT_TRUE(text);
-  auto parsed = model::from_json(*text, out);
+  auto parsed = formats::from_json(*text, out);
   ASSERT_TRUE(parsed) << parsed.error().message;
   const RunResult& run = parsed->run;
   EXPECT_EQ(run.context.seed, 42u);
@@ -151,7 +151,7 @@ TEST(BenchBinaryProcesses, SamplesFromSeveralProcessesAreMergedAndNumbered) {
   ASSERT_EQ(result.exit_code, 0) << result.err;
   auto text = store::read_file(out);
   ASSERT_TRUE(text);
-  auto parsed = model::from_json(*text, out);
+  auto parsed = formats::from_json(*text, out);
   ASSERT_TRUE(parsed) << parsed.error().message;
   ASSERT_EQ(parsed->run.benchmarks.size(), 1u);
   std::set<std::uint32_t> processes;

@@ -9,7 +9,7 @@
 #include <map>
 #include <thread>
 
-#include "model/result_json.hpp"
+#include "formats/result_json.hpp"
 #include "support/run_command.hpp"
 
 namespace benchkit {
@@ -41,7 +41,7 @@ std::map<std::string, BenchmarkResult> read_results(const std::string& file) {
   std::ifstream in(file);
   std::stringstream text;
   text << in.rdbuf();
-  auto parsed = model::from_json(text.str(), file);
+  auto parsed = formats::from_json(text.str(), file);
   std::map<std::string, BenchmarkResult> results;
   if (!parsed) {
     ADD_FAILURE() << parsed.error().message;

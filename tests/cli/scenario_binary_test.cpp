@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <set>
 
-#include "model/result_json.hpp"
+#include "formats/result_json.hpp"
 #include "store/atomic_file.hpp"
 #include "support/run_command.hpp"
 
@@ -23,7 +23,7 @@ const std::string kPhases[] = {"pipeline/items=200000/fill", "pipeline/items=200
                                "pipeline/items=200000/drain"};
 
 RunResult parse(const std::string& text) {
-  auto parsed = model::from_json(text, "stdout");
+  auto parsed = formats::from_json(text, "stdout");
   EXPECT_TRUE(parsed) << (parsed ? "" : parsed.error().message);
   return parsed ? parsed->run : RunResult{};
 }

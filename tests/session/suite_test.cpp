@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "model/result_json.hpp"
+#include "formats/result_json.hpp"
 #include "session/fake_launcher.hpp"
 
 // Three registered benchmarks: the suite's instances (the fake launcher never runs them).
@@ -36,7 +36,7 @@ std::string served(const std::string& name) {
   result.name = name;
   for (int i = 0; i < 3; ++i) result.samples.push_back(Sample{1, 100.0 + i, {}, 0, {}, {}, {}});
   run.benchmarks.push_back(result);
-  return model::to_json(run);
+  return formats::to_json(run);
 }
 
 class Checkpoints final : public SuiteObserver {
