@@ -212,9 +212,16 @@ RunRecord run_one(const RunRequest& request) {
   }
   // Everything the child needs is prepared before fork: after it, only exec and dup2.
   std::vector<std::string> argv = request.argv;
-  std::vector<std::string> env = child_environment(request.env);
   std::vector<char*> argv_pointers = pointers(argv);
-  std::vector<char*> env_pointers = pointers(env);
+  // Without KEY=VALUE entries of its own the child gets ours as it is: copying the environment
+  // for every run was 70% of the helper's instructions per run (callgrind: 19 300 per run of
+  // `true`, 13 500 of them in child_environment, malloc and free).
+  std::vector<std::string> env;
+  std::vector<char*> env_pointers;
+  if (!request.env.empty()) {
+    env = child_environment(request.env);
+    env_pointers = pointers(env);
+  }
 
   Fd input(::open(request.input_path.empty() ? "/dev/null" : request.input_path.c_str(),
                   O_RDONLY | O_CLOEXEC));
@@ -254,7 +261,7 @@ RunRecord run_one(const RunRequest& request) {
   }
   ChildPlan plan;
   plan.argv = argv_pointers.data();
-  plan.env = env_pointers.data();
+  plan.env = request.env.empty() ? environ : env_pointers.data();
   plan.search_path = request.argv[0].find('/') == std::string::npos;
   plan.input = input.get();
   plan.output = output.get();
