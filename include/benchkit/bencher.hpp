@@ -45,6 +45,30 @@ struct Routine {
 
 struct BencherState;
 
+// The measurement seen from the benchmark's own loop: next() is the iteration count of the next
+// batch (0 once the engine has all its samples), timer() times it. The engine decides warm-up,
+// batch sizes and stopping between two calls to next(). With this the loop of iter() runs
+// inline in the benchmark function: what the user's code captures by reference stays in
+// registers. A loop behind a type-erased pointer sees those variables escaped, and the memory
+// clobber of every iteration then stores and reloads them (`x += x`: 7 instructions per
+// iteration instead of 3, 1.2 cycles instead of 1).
+class Batches {
+ public:
+  // Throws when the benchmark already measured (one routine per benchmark).
+  explicit Batches(BencherState& state);
+  ~Batches();
+  Batches(const Batches&) = delete;
+  Batches& operator=(const Batches&) = delete;
+
+  // Called once before the first batch and after each; rethrows what the engine threw.
+  std::uint64_t next();
+  Timer& timer() { return *timer_; }
+
+ private:
+  void* driver_ = nullptr;  // the engine's coroutine (src/measure/engine.cpp)
+  Timer* timer_ = nullptr;
+};
+
 template <class F>
 inline void run_iterations(F& f, std::uint64_t iterations) {
   for (std::uint64_t i = 0; i < iterations; ++i) {
@@ -72,12 +96,13 @@ class Bencher {
   // region (use with_inputs(...).bench_values(...) when dropping the output is costly).
   template <class F>
   void iter(F&& f) {
-    auto loop = [&f](std::uint64_t iterations, detail::Timer& timer) {
+    detail::Batches batches(*state_);
+    while (const std::uint64_t iterations = batches.next()) {
+      detail::Timer& timer = batches.timer();
       timer.start();
       detail::run_iterations(f, iterations);
       timer.stop();
-    };
-    run_routine(loop);
+    }
   }
 
   // The user measures: `f(iterations)` runs `iterations` iterations and returns the time they

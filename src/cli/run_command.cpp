@@ -563,8 +563,11 @@ int run_commands(const CLI::App& command, RunOptions& o) {
   };
 
   const bool visible = !o.quiet && isatty(STDERR_FILENO) != 0;
+  const bool has_exports =
+      !o.export_json.empty() || !o.export_markdown.empty() || !o.export_csv.empty();
   Observer observer(benchmarks, visible, [&](const process::RoundsResult& so_far) {
-    write_exports(o, finished_run(so_far));
+    // The estimates of every benchmark (bootstraps included) are computed only to be written.
+    if (has_exports) write_exports(o, finished_run(so_far));
   });
   process::install_interrupt_handler();
   const process::PrecisionCheck precise = [&o](const std::vector<double>& times) {

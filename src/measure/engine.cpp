@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <coroutine>
 #include <exception>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "stats/intervals.hpp"
 
@@ -123,6 +125,43 @@ class Engine::SampleTimer final : public detail::Timer {
   }
 };
 
+// The measurement as a coroutine: it runs the engine's logic (warm-up, batch sizes, sampling,
+// stopping) and suspends wherever a batch must run, with the batch's iteration count; the
+// benchmark's loop (detail::Batches) runs the batch and resumes it. So the loop sits inline in
+// the benchmark function (include/benchkit/bencher.hpp says why) while the engine keeps its
+// control flow.
+struct BatchDriver {
+  struct promise_type {
+    std::uint64_t requested = 0;  // iterations of the batch to run now
+    detail::Timer* timer = nullptr;
+    std::exception_ptr error;
+    BatchDriver get_return_object() {
+      return BatchDriver{std::coroutine_handle<promise_type>::from_promise(*this)};
+    }
+    std::suspend_always initial_suspend() noexcept { return {}; }
+    std::suspend_always final_suspend() noexcept { return {}; }
+    void return_void() {}
+    void unhandled_exception() { error = std::current_exception(); }
+  };
+  std::coroutine_handle<promise_type> handle;
+};
+
+namespace {
+
+// co_await RunBatch{n, &timer}: hands a batch of n iterations to the benchmark's loop.
+struct RunBatch {
+  std::uint64_t iterations;
+  detail::Timer* timer;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<BatchDriver::promise_type> handle) const noexcept {
+    handle.promise().requested = iterations;
+    handle.promise().timer = timer;
+  }
+  void await_resume() const noexcept {}
+};
+
+}  // namespace
+
 Engine::Engine(clock::Clock& clock, clock::Calibration calibration, Overhead overhead,
                Settings settings, Probes probes)
     : clock_(clock),
@@ -186,6 +225,13 @@ BenchmarkResult Engine::measure(const std::string& name,
 }
 
 void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
+  detail::Batches batches(state);
+  while (const std::uint64_t iterations = batches.next()) {
+    routine.run(routine.object, iterations, batches.timer());
+  }
+}
+
+BatchDriver Engine::drive(detail::BencherState& state) {
   BenchmarkResult& result = *state.result;
   if (state.measured) {
     throw std::runtime_error(fmt::format(
@@ -196,9 +242,8 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
   state.measured = true;
 
   SampleTimer timer(clock_, probes_, settings_.input_batch_bytes);
-  auto run_batch = [&](std::uint64_t iterations) {
-    timer.reset();
-    routine.run(routine.object, iterations, timer);
+  // After each batch (timer.reset() and co_await RunBatch{n, &timer} before it).
+  auto batch_elapsed = [&] {
     if (timer.segments() == 0) {
       throw std::runtime_error(fmt::format(
           "benchmark {}: the routine never started and stopped the timer", result.name));
@@ -221,10 +266,12 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
   };
 
   if (settings_.test_mode) {
-    const double elapsed = run_batch(1);
+    timer.reset();
+    co_await RunBatch{1, &timer};
+    const double elapsed = batch_elapsed();
     result.first_iteration_ns = elapsed;
     record(1, elapsed);
-    return;
+    co_return;
   }
 
   const std::int64_t target = sample_target_ns(settings_.time_budget_ns, settings_.min_samples);
@@ -244,8 +291,10 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
   bool capped_by_setup = false;
   double last_wall = 0.0;
   for (;;) {
+    timer.reset();
     const std::int64_t batch_start = clock_.now_ns();
-    last_elapsed = run_batch(iterations);
+    co_await RunBatch{iterations, &timer};
+    last_elapsed = batch_elapsed();
     last_wall = static_cast<double>(clock_.now_ns() - batch_start);
     last_iterations = iterations;
     if (!result.first_iteration_ns) result.first_iteration_ns = last_elapsed;
@@ -310,8 +359,10 @@ void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
       // The other side sampled while this one waited: read the machine's speed afresh.
       if (probes_.speed) probe_before = probes_.speed->read_ns();
     }
+    timer.reset();
     const std::int64_t batch_start = clock_.now_ns();
-    const double elapsed = run_batch(iterations);
+    co_await RunBatch{iterations, &timer};
+    const double elapsed = batch_elapsed();
     result.untimed_ns +=
         std::max(0.0, static_cast<double>(clock_.now_ns() - batch_start) - elapsed);
     record(iterations, elapsed);
@@ -390,6 +441,38 @@ Overhead Engine::calibrate_overhead(clock::Clock& clock) {
 }  // namespace benchkit::measure
 
 namespace benchkit {
+
+namespace detail {
+
+namespace {
+std::coroutine_handle<measure::BatchDriver::promise_type> driver_handle(void* address) {
+  return std::coroutine_handle<measure::BatchDriver::promise_type>::from_address(address);
+}
+}  // namespace
+
+Batches::Batches(BencherState& state) : driver_(state.engine->drive(state).handle.address()) {}
+
+Batches::~Batches() {
+  driver_handle(driver_).destroy();
+}
+
+std::uint64_t Batches::next() {
+  const auto handle = driver_handle(driver_);
+  timer_ = nullptr;
+  if (handle.done()) return 0;
+  handle.promise().requested = 0;
+  handle.resume();
+  if (handle.done()) {
+    if (std::exception_ptr error = std::exchange(handle.promise().error, nullptr)) {
+      std::rethrow_exception(error);
+    }
+    return 0;
+  }
+  timer_ = handle.promise().timer;
+  return handle.promise().requested;
+}
+
+}  // namespace detail
 
 void Bencher::run(detail::Routine routine) {
   state_->engine->run_routine(routine, *state_);

@@ -78,6 +78,8 @@ struct Overhead {
   double per_iteration_ns = 0.0;
 };
 
+struct BatchDriver;
+
 class Engine {
  public:
   Engine(clock::Clock& clock, clock::Calibration calibration, Overhead overhead, Settings settings,
@@ -100,8 +102,11 @@ class Engine {
 
  private:
   friend class benchkit::Bencher;
+  friend class benchkit::detail::Batches;
   class SampleTimer;
   void run_routine(detail::Routine routine, detail::BencherState& state);
+  // The measurement of one benchmark, suspended wherever a batch must run (engine.cpp).
+  BatchDriver drive(detail::BencherState& state);
 
   clock::Clock& clock_;
   clock::Calibration calibration_;

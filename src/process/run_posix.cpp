@@ -121,6 +121,14 @@ bool drain(int fd, std::string* keep, std::uint64_t* count, bool echo) {
   }
 }
 
+// /dev/null for reading and for writing, opened once and kept (close-on-exec): the input and
+// output of most runs, which otherwise cost two opens and two closes each.
+int dev_null(int flags) {
+  static const int read_only = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  static const int write_only = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  return flags == O_RDONLY ? read_only : write_only;
+}
+
 void set_nonblocking(int fd) {
   fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
@@ -212,21 +220,34 @@ RunRecord run_one(const RunRequest& request) {
   }
   // Everything the child needs is prepared before fork: after it, only exec and dup2.
   std::vector<std::string> argv = request.argv;
-  std::vector<std::string> env = child_environment(request.env);
   std::vector<char*> argv_pointers = pointers(argv);
-  std::vector<char*> env_pointers = pointers(env);
+  // Without KEY=VALUE entries of its own the child gets ours as it is: copying the environment
+  // for every run was 70% of the helper's instructions per run (callgrind: 19 300 per run of
+  // `true`, 13 500 of them in child_environment, malloc and free).
+  std::vector<std::string> env;
+  std::vector<char*> env_pointers;
+  if (!request.env.empty()) {
+    env = child_environment(request.env);
+    env_pointers = pointers(env);
+  }
 
-  Fd input(::open(request.input_path.empty() ? "/dev/null" : request.input_path.c_str(),
-                  O_RDONLY | O_CLOEXEC));
-  if (input.get() < 0) {
-    record.error = "cannot open the input file " + request.input_path + ": " + errno_text(errno);
+  Fd input(request.input_path.empty() ? -1
+                                      : ::open(request.input_path.c_str(), O_RDONLY | O_CLOEXEC));
+  const int input_fd = request.input_path.empty() ? dev_null(O_RDONLY) : input.get();
+  if (input_fd < 0) {
+    record.error = "cannot open the input file " +
+                   (request.input_path.empty() ? std::string("/dev/null") : request.input_path) +
+                   ": " + errno_text(errno);
     return record;
   }
   Fd output;
   Fd output_read;
   switch (request.output) {
     case Output::null:
-      output.reset(::open("/dev/null", O_WRONLY | O_CLOEXEC));
+      if (dev_null(O_WRONLY) < 0) {
+        record.error = "cannot open /dev/null for writing: " + errno_text(errno);
+        return record;
+      }
       break;
     case Output::file:
       output.reset(
@@ -254,10 +275,10 @@ RunRecord run_one(const RunRequest& request) {
   }
   ChildPlan plan;
   plan.argv = argv_pointers.data();
-  plan.env = env_pointers.data();
+  plan.env = request.env.empty() ? environ : env_pointers.data();
   plan.search_path = request.argv[0].find('/') == std::string::npos;
-  plan.input = input.get();
-  plan.output = output.get();
+  plan.input = input_fd;
+  plan.output = request.output == Output::null ? dev_null(O_WRONLY) : output.get();
   plan.error = error_write.get();
   CPU_ZERO(&plan.cpus);
   for (int cpu : request.cpus) CPU_SET(cpu, &plan.cpus);

@@ -1,14 +1,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
+#include <sha2.h>
 
 #include <array>
 #include <chrono>
 #include <ctime>
 #include <fstream>
-#include <memory>
+#include <string_view>
 #include <thread>
 
 #include "system/context.hpp"
@@ -59,29 +58,13 @@ std::string utc_now_iso8601() {
   return text.data();
 }
 
+// libmd (Debian's libmd0, 70 KiB) rather than OpenSSL's libcrypto: mapped in every bench binary
+// and every `benchkit` command, libcrypto's relocations and start-up alone kept 2.8 MiB resident
+// (smaps of bench/peers/benchkit_peers), 30% of a small suite's peak RSS.
 std::string sha256_of_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  // No configuration file and no error strings: a hash needs neither, and loading them costs
-  // about a megabyte of resident memory in every bench binary.
-  OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG | OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS, nullptr);
-  std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1) return {};
-  std::array<char, 1 << 16> buffer{};
-  while (in) {
-    in.read(buffer.data(), buffer.size());
-    if (in.gcount() > 0) EVP_DigestUpdate(context.get(), buffer.data(), in.gcount());
-  }
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  if (EVP_DigestFinal_ex(context.get(), digest.data(), &length) != 1) return {};
-  std::string hex;
-  constexpr char kDigits[] = "0123456789abcdef";
-  for (unsigned int i = 0; i < length; ++i) {
-    hex += kDigits[digest[i] >> 4];
-    hex += kDigits[digest[i] & 0xF];
-  }
-  return hex;
+  std::array<char, SHA256_DIGEST_STRING_LENGTH> hex{};
+  if (SHA256File(path.c_str(), hex.data()) == nullptr) return {};
+  return hex.data();
 }
 
 Context collect_context(bool identify_executable) {
