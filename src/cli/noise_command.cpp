@@ -155,9 +155,12 @@ int measure_bench_binary(const NoiseCommandOptions& options, NoiseOptions& repor
     return 2;
   }
   if (partial) {
-    std::cerr << "warning: some benchmarks failed (see above); the others are analysed\n";
+    std::cerr << "warning: some benchmarks failed (see above); the others are analysed (exit "
+                 "status 1)\n";
   }
-  return report_noise(*loaded, report);
+  const int status = report_noise(*loaded, report);
+  // The failed benchmarks are named above and in the report; the run still failed.
+  return partial && status == 0 ? 1 : status;
 }
 
 // `benchkit noise -- CMD ARGS…`: the command run N times, each run its own process.

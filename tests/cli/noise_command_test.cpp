@@ -67,11 +67,20 @@ TEST(NoiseCommand, AnalysesASavedResultFile) {
   EXPECT_THAT(result.out, HasSubstr("add/amount=1,3,"));
 }
 
-TEST(NoiseCommand, AFailingBinaryIsAnError) {
+TEST(NoiseCommand, ACrashingBenchmarkIsNamedAndTheOthersAreAnalysed) {
   const auto result =
       run_command("SAMPLE_BENCH_CRASH=1 " + kTool + " noise " + kBench + " --processes 3" + kFast);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err,
+              HasSubstr("may_fail failed: crashed: its process was killed by signal 6"));
+  EXPECT_THAT(result.out, HasSubstr("copy_string"));
+}
+
+TEST(NoiseCommand, ABinaryThatCannotRunIsAnError) {
+  // Every worker ends before it measures anything: nothing to analyse.
+  const auto result = run_command(kTool + " noise " + kBench + " --processes 3 -- --filter '('");
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_THAT(result.err, HasSubstr("exited with status 1 while running in 3 fresh processes"));
+  EXPECT_THAT(result.err, HasSubstr("exited with status 2 while running in 3 fresh processes"));
 }
 
 TEST(NoiseCommand, InputErrorsExitWithStatus2AndAMessage) {
