@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "report/parts.hpp"
+
 namespace benchkit::report {
 namespace {
 
@@ -17,7 +19,7 @@ std::string cpu_cell(const BenchmarkResult& b) {
 
 }  // namespace
 
-std::string render_command_table(const RunResult& run, Options options) {
+std::string parts::command_table(const RunResult& run, Options options) {
   const std::vector<std::string> headers = {"command",   "median",     "95% CI",   "mean ± σ",
                                             "min … max", "user / sys", "peak RSS", "runs"};
   std::vector<std::vector<std::string>> rows;
@@ -60,6 +62,10 @@ std::string render_command_table(const RunResult& run, Options options) {
   }
   if (!notes.empty()) out += "\n" + notes;
   return out;
+}
+
+std::string render_command_table(const RunResult& run, Options options) {
+  return parts::command_table(run, options);
 }
 
 }  // namespace benchkit::report

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report/parts.hpp"
+
 namespace benchkit::report {
 namespace {
 
@@ -66,7 +68,9 @@ std::vector<std::vector<std::string>> rows(const analysis::Comparison& compariso
 const std::vector<std::string> kHeaders = {"benchmark", "baseline",   "new",      "change",
                                            "95% CI",    "throughput", "p (adj.)", "verdict"};
 
-std::string console(const analysis::Comparison& comparison, Options options) {
+}  // namespace
+
+std::string parts::comparison_console(const analysis::Comparison& comparison, Options options) {
   const auto table = rows(comparison);
   std::vector<std::size_t> widths(kHeaders.size());
   for (std::size_t c = 0; c < kHeaders.size(); ++c) widths[c] = display_width(kHeaders[c]);
@@ -109,7 +113,7 @@ std::string console(const analysis::Comparison& comparison, Options options) {
   return out;
 }
 
-std::string markdown(const analysis::Comparison& comparison) {
+std::string parts::comparison_markdown(const analysis::Comparison& comparison) {
   std::string out = fmt::format("**{}**\n\n", comparison_summary(comparison));
   if (!comparison.context_warning.empty()) {
     out += fmt::format("> ⚠️ {}\n\n", comparison.context_warning);
@@ -142,7 +146,7 @@ std::string markdown(const analysis::Comparison& comparison) {
   return out;
 }
 
-std::string json(const analysis::Comparison& comparison) {
+std::string parts::comparison_json(const analysis::Comparison& comparison) {
   nlohmann::ordered_json root;
   root["schema"] = "benchkit/comparison";
   root["version"] = 1;
@@ -196,7 +200,7 @@ std::string json(const analysis::Comparison& comparison) {
   return root.dump(2) + "\n";
 }
 
-std::string csv(const analysis::Comparison& comparison) {
+std::string parts::comparison_csv(const analysis::Comparison& comparison) {
   std::string out = "name,baseline_ns,new_ns,ratio,ratio_lower,ratio_upper,p_adjusted,verdict\n";
   for (const BenchmarkComparison& c : comparison.benchmarks) {
     const std::string name = csv_quote(c.name);
@@ -205,8 +209,6 @@ std::string csv(const analysis::Comparison& comparison) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string comparison_summary(const analysis::Comparison& comparison) {
   std::string text =
@@ -227,17 +229,7 @@ std::string comparison_summary(const analysis::Comparison& comparison) {
 
 std::string render_comparison(const analysis::Comparison& comparison, Format format,
                               Options options) {
-  switch (format) {
-    case Format::console:
-      return console(comparison, options);
-    case Format::markdown:
-      return markdown(comparison);
-    case Format::json:
-      return json(comparison);
-    case Format::csv:
-      return csv(comparison);
-  }
-  return console(comparison, options);
+  return make_reporter(format, options)->render(Document{.comparison = &comparison});
 }
 
 }  // namespace benchkit::report

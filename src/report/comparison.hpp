@@ -14,6 +14,8 @@ std::string comparison_summary(const analysis::Comparison& comparison);
 // console: a table, then notes for inconclusive benchmarks; markdown: a one-line summary,
 // then the table, regressions first, ready for a pull-request comment; json: the
 // "benchkit/comparison" document (version 1); csv: one row per benchmark.
+// The same as make_reporter(format, options)->render({.comparison = &comparison}), kept for
+// callers not yet moved to Reporter.
 std::string render_comparison(const analysis::Comparison& comparison, Format format,
                               Options options = {});
 

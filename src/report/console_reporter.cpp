@@ -1,12 +1,16 @@
-// The terminal table: one row per benchmark, one block per scenario run with a row per phase,
-// then the diagnostics in full.
+// The terminal: for results, a table with one row per benchmark, one block per scenario run
+// with a row per phase, then the diagnostics in full (or the whole-process table of `benchkit
+// run` for commands); then each other part of the document in its terminal form.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <optional>
 
+#include "analysis/compare.hpp"
 #include "model/failure.hpp"
+#include "report/machine_checks.hpp"
+#include "report/parts.hpp"
 #include "report/reporter.hpp"
 
 namespace benchkit::report {
@@ -126,104 +130,135 @@ std::string scenario_block(const std::vector<const BenchmarkResult*>& phases, bo
   return out;
 }
 
+// The benchmark table, scenario blocks, failures, diagnostics and the run's warnings.
+std::string benchmark_table(const RunResult& run, Options options) {
+  const std::vector<std::string> headers = {"benchmark", "median", "95% CI", "throughput",
+                                            "samples",   "spread", "flags"};
+  std::vector<std::vector<std::string>> rows;
+  // Scenario phases, grouped by scenario run in the order they come.
+  std::vector<std::vector<const BenchmarkResult*>> scenarios;
+  for (const BenchmarkResult& b : run.benchmarks) {
+    if (b.kind == "scenario" && !b.failure) {
+      if (scenarios.empty() || scenario_of(*scenarios.back().front()) != scenario_of(b)) {
+        scenarios.emplace_back();
+      }
+      scenarios.back().push_back(&b);
+      continue;
+    }
+    if (b.failure) {
+      // No measurement: the row says so, the reason follows the table.
+      rows.push_back({b.name, "failed", "", "", "", "",
+                      std::string(model::failure_cause_name(b.failure->cause))});
+      continue;
+    }
+    const Estimates& e = b.estimates;
+    const std::string throughput = format_throughput(e);
+    const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
+    const std::string samples = fmt::format("{} × {}", b.samples.size(), iterations);
+    // Spread: MAD relative to the median, the robust counterpart of the CV.
+    const std::string spread =
+        e.median.value > 0 ? fmt::format("±{:.1f}%", 100.0 * e.mad / e.median.value) : "";
+    std::string flags;
+    for (const Diagnostic& d : b.diagnostics) {
+      if (!flags.empty()) flags += ",";
+      flags += d.code;
+    }
+    rows.push_back(
+        {b.name, format_duration(e.median.value),
+         fmt::format("[{} … {}]", format_duration(e.median.lower), format_duration(e.median.upper)),
+         throughput, samples, spread, flags});
+  }
+  std::string out;
+  if (!rows.empty() || scenarios.empty()) {
+    const std::vector<bool> right = {false, true, false, false, true, true, false};
+    out += render_table(headers, rows, right, "", [&](std::size_t c, std::string cell) {
+      if (options.color && c == 1 && cell.find("failed") != std::string::npos) {
+        return "\033[31;1m" + cell + "\033[0m";
+      }
+      if (options.color && c == 1) return "\033[1m" + cell + "\033[0m";
+      if (options.color && c == 6 && cell.find_first_not_of(' ') != std::string::npos) {
+        return "\033[33m" + cell + "\033[0m";
+      }
+      return cell;
+    });
+  }
+  for (const auto& phases : scenarios) {
+    if (!out.empty()) out += "\n";
+    out += scenario_block(phases, options.color);
+  }
+
+  bool any_diagnostic = false;
+  for (const BenchmarkResult& b : run.benchmarks) {
+    if (!b.failure) continue;
+    if (!any_diagnostic) out += "\n";
+    any_diagnostic = true;
+    out += fmt::format("{} failed, kept out of comparisons: {}\n", b.name, b.failures.front());
+    if (!b.failure->stderr_tail.empty()) {
+      out += "  the last lines it wrote to stderr:\n";
+      std::size_t start = 0;
+      const std::string& tail = b.failure->stderr_tail;
+      while (start < tail.size()) {
+        const std::size_t end = std::min(tail.find('\n', start), tail.size());
+        out += "  | " + tail.substr(start, end - start) + "\n";
+        start = end + 1;
+      }
+    }
+  }
+  for (const BenchmarkResult& b : run.benchmarks) {
+    for (const Diagnostic& d : b.diagnostics) {
+      if (!any_diagnostic) out += "\n";
+      any_diagnostic = true;
+      out += fmt::format("{} [{}]: {}\n", b.name, d.code, d.message);
+    }
+  }
+  if (!run.context.warnings.empty()) {
+    out += "\n";
+    for (const Diagnostic& warning : run.context.warnings) {
+      out += fmt::format("{} [{}]: {}\n", warning.severity, warning.code, warning.message);
+    }
+  }
+  return out;
+}
+
+// Whole-process results read best in the table `benchkit run` prints.
+bool all_commands(const RunResult& run) {
+  return !run.benchmarks.empty() &&
+         std::all_of(run.benchmarks.begin(), run.benchmarks.end(),
+                     [](const BenchmarkResult& b) { return b.kind == "command"; });
+}
+
 class ConsoleReporter final : public Reporter {
  public:
   explicit ConsoleReporter(Options options) : options_(options) {}
 
-  std::string render(const RunResult& run) const override {
-    const std::vector<std::string> headers = {"benchmark", "median", "95% CI", "throughput",
-                                              "samples",   "spread", "flags"};
-    std::vector<std::vector<std::string>> rows;
-    // Scenario phases, grouped by scenario run in the order they come.
-    std::vector<std::vector<const BenchmarkResult*>> scenarios;
-    for (const BenchmarkResult& b : run.benchmarks) {
-      if (b.kind == "scenario" && !b.failure) {
-        if (scenarios.empty() || scenario_of(*scenarios.back().front()) != scenario_of(b)) {
-          scenarios.emplace_back();
-        }
-        scenarios.back().push_back(&b);
-        continue;
-      }
-      if (b.failure) {
-        // No measurement: the row says so, the reason follows the table.
-        rows.push_back({b.name, "failed", "", "", "", "",
-                        std::string(model::failure_cause_name(b.failure->cause))});
-        continue;
-      }
-      const Estimates& e = b.estimates;
-      const std::string throughput = format_throughput(e);
-      const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
-      const std::string samples = fmt::format("{} × {}", b.samples.size(), iterations);
-      // Spread: MAD relative to the median, the robust counterpart of the CV.
-      const std::string spread =
-          e.median.value > 0 ? fmt::format("±{:.1f}%", 100.0 * e.mad / e.median.value) : "";
-      std::string flags;
-      for (const Diagnostic& d : b.diagnostics) {
-        if (!flags.empty()) flags += ",";
-        flags += d.code;
-      }
-      rows.push_back({b.name, format_duration(e.median.value),
-                      fmt::format("[{} … {}]", format_duration(e.median.lower),
-                                  format_duration(e.median.upper)),
-                      throughput, samples, spread, flags});
+ private:
+  Format format() const override { return Format::console; }
+  Capabilities capabilities() const override {
+    return {{Part::results, Part::comparison, Part::noise, Part::machine_checks, Part::warnings},
+            true};
+  }
+  std::string render_accepted(const Document& document) const override {
+    std::vector<std::string> rendered;
+    if (document.results) rendered.push_back(parts::results_console(*document.results, options_));
+    if (document.comparison) {
+      rendered.push_back(parts::comparison_console(*document.comparison, options_));
     }
-    std::string out;
-    if (!rows.empty() || scenarios.empty()) {
-      const std::vector<bool> right = {false, true, false, false, true, true, false};
-      out += render_table(headers, rows, right, "", [&](std::size_t c, std::string cell) {
-        if (options_.color && c == 1 && cell.find("failed") != std::string::npos) {
-          return "\033[31;1m" + cell + "\033[0m";
-        }
-        if (options_.color && c == 1) return "\033[1m" + cell + "\033[0m";
-        if (options_.color && c == 6 && cell.find_first_not_of(' ') != std::string::npos) {
-          return "\033[33m" + cell + "\033[0m";
-        }
-        return cell;
-      });
+    if (document.noise) rendered.push_back(parts::noise_console(*document.noise));
+    if (document.machine_checks) {
+      rendered.push_back(parts::machine_checks_console(*document.machine_checks));
     }
-    for (const auto& phases : scenarios) {
-      if (!out.empty()) out += "\n";
-      out += scenario_block(phases, options_.color);
-    }
-
-    bool any_diagnostic = false;
-    for (const BenchmarkResult& b : run.benchmarks) {
-      if (!b.failure) continue;
-      if (!any_diagnostic) out += "\n";
-      any_diagnostic = true;
-      out += fmt::format("{} failed, kept out of comparisons: {}\n", b.name, b.failures.front());
-      if (!b.failure->stderr_tail.empty()) {
-        out += "  the last lines it wrote to stderr:\n";
-        std::size_t start = 0;
-        const std::string& tail = b.failure->stderr_tail;
-        while (start < tail.size()) {
-          const std::size_t end = std::min(tail.find('\n', start), tail.size());
-          out += "  | " + tail.substr(start, end - start) + "\n";
-          start = end + 1;
-        }
-      }
-    }
-    for (const BenchmarkResult& b : run.benchmarks) {
-      for (const Diagnostic& d : b.diagnostics) {
-        if (!any_diagnostic) out += "\n";
-        any_diagnostic = true;
-        out += fmt::format("{} [{}]: {}\n", b.name, d.code, d.message);
-      }
-    }
-    if (!run.context.warnings.empty()) {
-      out += "\n";
-      for (const Diagnostic& warning : run.context.warnings) {
-        out += fmt::format("{} [{}]: {}\n", warning.severity, warning.code, warning.message);
-      }
-    }
-    return out;
+    if (document.warnings) rendered.push_back(format_machine_warnings(*document.warnings));
+    return parts::join(rendered);
   }
 
- private:
   Options options_;
 };
 
 }  // namespace
+
+std::string parts::results_console(const RunResult& run, Options options) {
+  return all_commands(run) ? command_table(run, options) : benchmark_table(run, options);
+}
 
 std::unique_ptr<Reporter> make_console_reporter(Options options) {
   return std::make_unique<ConsoleReporter>(options);

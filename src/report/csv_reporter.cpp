@@ -1,6 +1,8 @@
-// One row per benchmark, in nanoseconds per iteration, for spreadsheets and scripts (RFC 4180).
+// CSV for spreadsheets and scripts (RFC 4180), one document per output: for results one row per
+// benchmark in nanoseconds per iteration; for a comparison or a noise report, theirs.
 #include <fmt/format.h>
 
+#include "report/parts.hpp"
 #include "report/reporter.hpp"
 
 namespace benchkit::report {
@@ -10,27 +12,41 @@ std::string optional_number(const std::optional<double>& value) {
   return value ? fmt::format("{}", *value) : "";
 }
 
-class CsvReporter final : public Reporter {
- public:
-  std::string render(const RunResult& run) const override {
-    std::string out =
-        "name,kind,median_ns,median_lower_ns,median_upper_ns,mean_ns,stddev_ns,min_ns,max_ns,"
-        "mad_ns,samples,iterations_per_sample,bytes_per_second,items_per_second,diagnostics\n";
-    for (const BenchmarkResult& b : run.benchmarks) {
-      const Estimates& e = b.estimates;
-      std::string codes;
-      for (const Diagnostic& d : b.diagnostics) {
-        if (!codes.empty()) codes += ";";
-        codes += d.code;
-      }
-      const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quote(b.name),
-                         b.kind, e.median.value, e.median.lower, e.median.upper, e.mean.value,
-                         e.stddev, e.min, e.max, e.mad, b.samples.size(), iterations,
-                         optional_number(e.bytes_per_second), optional_number(e.items_per_second),
-                         csv_quote(codes));
+}  // namespace
+
+std::string parts::results_csv(const RunResult& run) {
+  std::string out =
+      "name,kind,median_ns,median_lower_ns,median_upper_ns,mean_ns,stddev_ns,min_ns,max_ns,"
+      "mad_ns,samples,iterations_per_sample,bytes_per_second,items_per_second,diagnostics\n";
+  for (const BenchmarkResult& b : run.benchmarks) {
+    const Estimates& e = b.estimates;
+    std::string codes;
+    for (const Diagnostic& d : b.diagnostics) {
+      if (!codes.empty()) codes += ";";
+      codes += d.code;
     }
-    return out;
+    const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
+    out +=
+        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quote(b.name), b.kind,
+                    e.median.value, e.median.lower, e.median.upper, e.mean.value, e.stddev, e.min,
+                    e.max, e.mad, b.samples.size(), iterations, optional_number(e.bytes_per_second),
+                    optional_number(e.items_per_second), csv_quote(codes));
+  }
+  return out;
+}
+
+namespace {
+
+class CsvReporter final : public Reporter {
+ private:
+  Format format() const override { return Format::csv; }
+  Capabilities capabilities() const override {
+    return {{Part::results, Part::comparison, Part::noise}, false};
+  }
+  std::string render_accepted(const Document& document) const override {
+    if (document.comparison) return parts::comparison_csv(*document.comparison);
+    if (document.noise) return parts::noise_csv(*document.noise);
+    return parts::results_csv(*document.results);
   }
 };
 

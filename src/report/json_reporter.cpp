@@ -1,13 +1,31 @@
-// The versioned result document (docs/result-format.md).
+// JSON, one versioned document per output: the result document (docs/result-format.md), or the
+// comparison, noise or system document of the part the Document holds.
 #include "formats/result_json.hpp"
+#include "report/parts.hpp"
 #include "report/reporter.hpp"
 
 namespace benchkit::report {
+
+std::string parts::results_json(const RunResult& run) {
+  return formats::to_json(run);
+}
+
 namespace {
+
 class JsonReporter final : public Reporter {
- public:
-  std::string render(const RunResult& run) const override { return formats::to_json(run); }
+ private:
+  Format format() const override { return Format::json; }
+  Capabilities capabilities() const override {
+    return {{Part::results, Part::comparison, Part::noise, Part::machine_checks}, false};
+  }
+  std::string render_accepted(const Document& document) const override {
+    if (document.comparison) return parts::comparison_json(*document.comparison);
+    if (document.noise) return parts::noise_json(*document.noise);
+    if (document.machine_checks) return parts::machine_checks_json(*document.machine_checks);
+    return parts::results_json(*document.results);
+  }
 };
+
 }  // namespace
 
 std::unique_ptr<Reporter> make_json_reporter() {

@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "report/parts.hpp"
+
 namespace benchkit::report {
 namespace {
 
@@ -68,12 +70,12 @@ std::string format_machine_warnings(const std::vector<model::MachineWarning>& wa
   return text;
 }
 
-std::string render_system_console(const SystemReport& report) {
+std::string parts::machine_checks_console(const SystemReport& report) {
   return render_checks_table(report.checks) + "\nmachine fingerprint " + report.fingerprint_id +
          "\n";
 }
 
-std::string render_system_json(const SystemReport& report) {
+std::string parts::machine_checks_json(const SystemReport& report) {
   nlohmann::ordered_json document;
   document["schema"] = kSystemSchema;
   document["version"] = kSystemSchemaVersion;
@@ -91,6 +93,14 @@ std::string render_system_json(const SystemReport& report) {
                                           {"fields", string_map_json(report.fingerprint_fields)}};
   document["fingerprint"] = {{"machine", machine}};
   return document.dump(2) + "\n";
+}
+
+std::string render_system_console(const SystemReport& report) {
+  return make_reporter(Format::console)->render(Document{.machine_checks = &report});
+}
+
+std::string render_system_json(const SystemReport& report) {
+  return make_reporter(Format::json)->render(Document{.machine_checks = &report});
 }
 
 }  // namespace benchkit::report

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/machine_check.hpp"
+#include "report/reporter.hpp"
 
 namespace benchkit::report {
 
@@ -29,12 +30,12 @@ struct SystemReport {
   std::string tool_version;
 };
 
-// The checks table, a blank line and "machine fingerprint <id>".
+// The console Reporter renders {.machine_checks = &report} as the checks table, a blank line and
+// "machine fingerprint <id>"; the json Reporter as the "benchkit/system" document, version 1
+// (keys: schema, version, tool_version, checks[] of {id, title, status, value, advice}, facts,
+// fingerprint.machine.{id, fields}), indented by two spaces, with a final newline. These two
+// are the same, kept for callers not yet moved to Reporter.
 std::string render_system_console(const SystemReport& report);
-
-// The "benchkit/system" document, version 1 (keys: schema, version, tool_version, checks[] of
-// {id, title, status, value, advice}, facts, fingerprint.machine.{id, fields}), indented by two
-// spaces, with a final newline.
 std::string render_system_json(const SystemReport& report);
 
 }  // namespace benchkit::report

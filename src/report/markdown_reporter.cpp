@@ -1,48 +1,62 @@
-// A Markdown table, ready to paste into a pull request or an issue.
+// Markdown, ready to paste into a pull request or an issue: for results a table, then the
+// diagnostics; then each other part of the document in its Markdown form.
 #include <fmt/format.h>
 
+#include "report/parts.hpp"
 #include "report/reporter.hpp"
 
 namespace benchkit::report {
 namespace {
 
 class MarkdownReporter final : public Reporter {
- public:
-  std::string render(const RunResult& run) const override {
-    std::string out =
-        "| benchmark | median | 95% CI | throughput | samples | diagnostics |\n"
-        "|---|---:|---|---:|---:|---|\n";
-    for (const BenchmarkResult& b : run.benchmarks) {
-      const Estimates& e = b.estimates;
-      const std::string throughput = format_throughput(e);
-      std::string flags;
-      for (const Diagnostic& d : b.diagnostics) {
-        if (!flags.empty()) flags += ", ";
-        flags += "`" + d.code + "`";
-      }
-      const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
-      // One sample (a scenario phase run once) has no interval: say so rather than "x … x".
-      const std::string interval = b.samples.size() < 2
-                                       ? std::string("no interval (1 sample)")
-                                       : fmt::format("{} … {}", format_duration(e.median.lower),
-                                                     format_duration(e.median.upper));
-      out += fmt::format("| `{}` | {} | {} | {} | {} × {} | {} |\n", markdown_escape(b.name),
-                         format_duration(e.median.value), interval, throughput, b.samples.size(),
-                         iterations, flags);
-    }
-    bool any = false;
-    for (const BenchmarkResult& b : run.benchmarks) {
-      for (const Diagnostic& d : b.diagnostics) {
-        if (!any) out += "\n";
-        any = true;
-        out += fmt::format("- `{}` **{}**: {}\n", markdown_escape(b.name), d.code, d.message);
-      }
-    }
-    return out;
+ private:
+  Format format() const override { return Format::markdown; }
+  Capabilities capabilities() const override {
+    return {{Part::results, Part::comparison, Part::noise}, true};
+  }
+  std::string render_accepted(const Document& document) const override {
+    std::vector<std::string> rendered;
+    if (document.results) rendered.push_back(parts::results_markdown(*document.results));
+    if (document.comparison) rendered.push_back(parts::comparison_markdown(*document.comparison));
+    if (document.noise) rendered.push_back(parts::noise_markdown(*document.noise));
+    return parts::join(rendered);
   }
 };
 
 }  // namespace
+
+std::string parts::results_markdown(const RunResult& run) {
+  std::string out =
+      "| benchmark | median | 95% CI | throughput | samples | diagnostics |\n"
+      "|---|---:|---|---:|---:|---|\n";
+  for (const BenchmarkResult& b : run.benchmarks) {
+    const Estimates& e = b.estimates;
+    const std::string throughput = format_throughput(e);
+    std::string flags;
+    for (const Diagnostic& d : b.diagnostics) {
+      if (!flags.empty()) flags += ", ";
+      flags += "`" + d.code + "`";
+    }
+    const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
+    // One sample (a scenario phase run once) has no interval: say so rather than "x … x".
+    const std::string interval = b.samples.size() < 2
+                                     ? std::string("no interval (1 sample)")
+                                     : fmt::format("{} … {}", format_duration(e.median.lower),
+                                                   format_duration(e.median.upper));
+    out += fmt::format("| `{}` | {} | {} | {} | {} × {} | {} |\n", markdown_escape(b.name),
+                       format_duration(e.median.value), interval, throughput, b.samples.size(),
+                       iterations, flags);
+  }
+  bool any = false;
+  for (const BenchmarkResult& b : run.benchmarks) {
+    for (const Diagnostic& d : b.diagnostics) {
+      if (!any) out += "\n";
+      any = true;
+      out += fmt::format("- `{}` **{}**: {}\n", markdown_escape(b.name), d.code, d.message);
+    }
+  }
+  return out;
+}
 
 std::unique_ptr<Reporter> make_markdown_reporter() {
   return std::make_unique<MarkdownReporter>();

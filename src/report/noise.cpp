@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "report/parts.hpp"
+
 namespace benchkit::report {
 namespace {
 
@@ -110,7 +112,9 @@ std::string wrap(const std::string& text, std::size_t width) {
   return out;
 }
 
-std::string console(const NoiseReport& report) {
+}  // namespace
+
+std::string parts::noise_console(const NoiseReport& report) {
   const auto table = rows(report);
   const auto& names = headers();
   std::vector<std::size_t> widths(names.size());
@@ -150,7 +154,7 @@ std::string console(const NoiseReport& report) {
   return out;
 }
 
-std::string markdown(const NoiseReport& report) {
+std::string parts::noise_markdown(const NoiseReport& report) {
   std::string out = fmt::format("**A/A noise of `{}`: {} fresh processes**\n\n",
                                 markdown_escape(report.subject), report.analysis.processes);
   out +=
@@ -176,6 +180,7 @@ std::string markdown(const NoiseReport& report) {
   return out;
 }
 
+namespace {
 nlohmann::ordered_json recommendation_json(const NoiseRecommendation& r) {
   nlohmann::ordered_json item;
   item["processes"] = r.processes;
@@ -188,7 +193,9 @@ nlohmann::ordered_json recommendation_json(const NoiseRecommendation& r) {
   return item;
 }
 
-std::string json(const NoiseReport& report) {
+}  // namespace
+
+std::string parts::noise_json(const NoiseReport& report) {
   const analysis::NoiseAnalysis& analysis = report.analysis;
   const auto& s = analysis.settings;
   nlohmann::ordered_json root;
@@ -243,7 +250,7 @@ std::string json(const NoiseReport& report) {
   return root.dump(2) + "\n";
 }
 
-std::string csv(const NoiseReport& report) {
+std::string parts::noise_csv(const NoiseReport& report) {
   std::string out =
       "name,processes,median_ns,spread,cv,log_sd,threshold_1,threshold_3,threshold_5,"
       "recommended_processes,recommended_threshold,note\n";
@@ -265,8 +272,6 @@ std::string csv(const NoiseReport& report) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string noise_summary(const NoiseReport& report) {
   const analysis::NoiseAnalysis& analysis = report.analysis;
@@ -347,18 +352,8 @@ std::string noise_summary(const NoiseReport& report) {
   return text;
 }
 
-std::string render_noise(const NoiseReport& report, Format format, Options /*options*/) {
-  switch (format) {
-    case Format::console:
-      return console(report);
-    case Format::markdown:
-      return markdown(report);
-    case Format::json:
-      return json(report);
-    case Format::csv:
-      return csv(report);
-  }
-  return console(report);
+std::string render_noise(const NoiseReport& report, Format format, Options options) {
+  return make_reporter(format, options)->render(Document{.noise = &report});
 }
 
 }  // namespace benchkit::report

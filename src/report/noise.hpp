@@ -24,6 +24,8 @@ struct NoiseReport {
 // --noise-threshold to use, notes on benchmarks not analysed; markdown: the same for a pull
 // request or a wiki; json: the "benchkit/noise" document (version 1) with every threshold;
 // csv: one row per benchmark.
+// The same as make_reporter(format, options)->render({.noise = &report}), kept for callers not
+// yet moved to Reporter.
 std::string render_noise(const NoiseReport& report, Format format, Options options = {});
 
 // The summary paragraph alone (unwrapped).

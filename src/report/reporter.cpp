@@ -1,10 +1,12 @@
 #include "report/reporter.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
+
+#include "report/parts.hpp"
 
 namespace benchkit::report {
 
@@ -20,6 +22,72 @@ model::Result<Format> parse_format(std::string_view name) {
   if (name == "csv") return Format::csv;
   return model::Error{
       fmt::format("unknown format \"{}\" (expected console, json, markdown or csv)", name)};
+}
+
+std::string_view to_string(Format format) {
+  switch (format) {
+    case Format::console:
+      return "console";
+    case Format::json:
+      return "json";
+    case Format::markdown:
+      return "markdown";
+    case Format::csv:
+      return "csv";
+  }
+  return "console";
+}
+
+std::string Reporter::refusal(const Document& document) const {
+  const std::vector<Part> held = document.parts();
+  const std::string_view name = to_string(format());
+  if (held.empty()) {
+    return fmt::format(
+        "{} report of an empty document: give it results, a comparison, a noise "
+        "report, machine checks or machine warnings",
+        name);
+  }
+  const Capabilities can = capabilities();
+  for (Part part : held) {
+    if (std::find(can.parts.begin(), can.parts.end(), part) == can.parts.end()) {
+      std::string accepted;
+      for (std::size_t i = 0; i < can.parts.size(); ++i) {
+        if (i > 0) accepted += i + 1 == can.parts.size() ? " and " : ", ";
+        accepted += to_string(can.parts[i]);
+      }
+      return fmt::format("the {} format has no form for {}: it renders {}", name, to_string(part),
+                         accepted);
+    }
+  }
+  if (held.size() > 1 && !can.several_parts) {
+    std::string parts;
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      if (i > 0) parts += i + 1 == held.size() ? " and " : ", ";
+      parts += to_string(held[i]);
+    }
+    return fmt::format(
+        "the {} format writes one document per output, not {}: render each part on its own", name,
+        parts);
+  }
+  return "";
+}
+
+std::string Reporter::render(const Document& document) const {
+  if (const std::string why = refusal(document); !why.empty()) throw std::invalid_argument(why);
+  return render_accepted(document);
+}
+
+std::string Reporter::render(const RunResult& run) const {
+  return render(Document{.results = &run});
+}
+
+std::string parts::join(const std::vector<std::string>& rendered) {
+  std::string out;
+  for (std::size_t i = 0; i < rendered.size(); ++i) {
+    if (i > 0) out += "\n";
+    out += rendered[i];
+  }
+  return out;
 }
 
 std::unique_ptr<Reporter> make_reporter(Format format, Options options) {

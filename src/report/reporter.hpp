@@ -10,6 +10,7 @@
 
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
+#include "report/document.hpp"
 
 namespace benchkit::report {
 
@@ -18,14 +19,56 @@ enum class Format { console, json, markdown, csv };
 // "console", "json", "markdown", "csv"; the error lists the accepted names.
 model::Result<Format> parse_format(std::string_view name);
 
+// "console", "json", "markdown", "csv": the name parse_format reads.
+std::string_view to_string(Format format);
+
 struct Options {
   bool color = false;  // ANSI colours in console output
 };
 
+// One reporter per format, each rendering any Document: what a format renders of each part,
+// and which documents it refuses, is written once here (a new format adds a column).
+//
+//                  console            markdown          json                 csv
+//   results        table (1)          table             benchkit/result      row per benchmark
+//   comparison     table and notes    summary, table    benchkit/comparison  row per benchmark
+//   noise          tables, summary    tables, summary   benchkit/noise       row per benchmark
+//   machine checks table, fingerprint refused           benchkit/system      refused
+//   warnings       warning lines      refused           refused              refused
+//
+// (1) the whole-process table of `benchkit run` when every benchmark is a command ("command"
+// kind), else the benchmark table with scenario blocks.
+//
+// console and markdown render every part held, in the order of Part, a blank line between two
+// parts (results then comparison is what a bench binary prints with --baseline). json and csv
+// write one document per output, so they refuse a Document holding more than one part: render
+// each part on its own. A format refuses a part it has no form for rather than leave it out,
+// so that nothing a caller asked for goes missing silently; refusal() says why beforehand.
 class Reporter {
  public:
   virtual ~Reporter() = default;
-  virtual std::string render(const RunResult& run) const = 0;
+
+  // The document in this format. Throws std::invalid_argument with refusal()'s message when
+  // the format refuses it (a programming error: the caller chose the parts and the format).
+  std::string render(const Document& document) const;
+  // A run's results alone: render({.results = &run}).
+  std::string render(const RunResult& run) const;
+
+  // Why this format refuses `document` (an empty one, a part it has no form for, several parts
+  // for json or csv), or "" when it renders it.
+  std::string refusal(const Document& document) const;
+
+ protected:
+  struct Capabilities {
+    std::vector<Part> parts;     // the parts this format renders
+    bool several_parts = false;  // whether one output may hold more than one part
+  };
+
+ private:
+  virtual Format format() const = 0;
+  virtual Capabilities capabilities() const = 0;
+  // Called only with a document that refusal() accepts.
+  virtual std::string render_accepted(const Document& document) const = 0;
 };
 
 std::unique_ptr<Reporter> make_reporter(Format format, Options options = {});
