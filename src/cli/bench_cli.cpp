@@ -24,7 +24,6 @@
 #include "process/interrupt.hpp"
 #include "process/spawn.hpp"
 #include "process/worker_protocol.hpp"
-#include "report/comparison.hpp"
 #include "report/reporter.hpp"
 #include "session/result_files.hpp"
 #include "session/runner.hpp"
@@ -207,8 +206,8 @@ class RunProgress final : public session::SuiteObserver {
     RunResult run = so_far;
     run.context.command_line = command_line_;
     // A failed checkpoint is said once; the final write reports it again as an error.
-    const auto written =
-        store::write_file_atomically(flags_.out, report::make_reporter(format_, {})->render(run));
+    const auto written = store::write_file_atomically(
+        flags_.out, report::make_reporter(format_, {})->render(report::Document{.results = &run}));
     if (!written && !warned_) {
       warned_ = true;
       clear();
@@ -425,27 +424,32 @@ int report_and_save(const BenchFlags& flags, report::Format format, Measured& me
   // that is the comparison; the results themselves then go to --out.
   const bool comparison_on_stdout =
       comparison && flags.out.empty() && format != report::Format::console;
+  const auto reporter = report::make_reporter(format, options);
+  const auto console = report::make_reporter(report::Format::console, options);
+  const report::Document results{.results = &run};
   int status = 0;
   if (!flags.out.empty()) {
-    const auto written = store::write_file_atomically(
-        flags.out, report::make_reporter(format, options)->render(run));
+    const auto written = store::write_file_atomically(flags.out, reporter->render(results));
     if (!written) status = report_error(written.error());
     if (written && !flags.quiet) {
-      std::cout << report::make_reporter(report::Format::console, options)->render(run);
+      std::cout << console->render(results);
       std::cout << fmt::format("results written to {}\n", flags.out);
     }
   } else if (!comparison_on_stdout && (!flags.quiet || format != report::Format::console)) {
-    std::cout << report::make_reporter(format, options)->render(run);
+    std::cout << reporter->render(results);
   }
   if (!flags.save_baseline.empty()) {
     const int saved = save_baseline(flags, run, comparison_on_stdout);
     if (saved != 0) status = saved;
   }
   if (comparison) {
+    // Printed apart from the results (not as one document of both) because the line saying
+    // where the baseline was saved comes between them.
+    const report::Document verdicts{.comparison = &*comparison};
     if (comparison_on_stdout) {
-      std::cout << report::render_comparison(*comparison, format, options);
+      std::cout << reporter->render(verdicts);
     } else if (!flags.quiet) {
-      std::cout << "\n" << report::render_comparison(*comparison, report::Format::console, options);
+      std::cout << "\n" << console->render(verdicts);
     }
     if (flags.fail_on_regression && comparison->any_regression() && status == 0) status = 1;
   }

@@ -7,7 +7,7 @@
 
 #include "analysis/compare.hpp"
 #include "cli/commands.hpp"
-#include "report/comparison.hpp"
+#include "report/reporter.hpp"
 #include "session/result_files.hpp"
 #include "session/runner.hpp"
 
@@ -92,9 +92,9 @@ CommandRunner add_compare_command(CLI::App& app) {
         comparison_settings(options->noise_threshold, options->adjustment, options->all_samples));
     comparison.context_warning = session::context_differences(base->context, candidate->context);
     const auto format = report::parse_format(options->format).value();
-    if (const int status =
-            print_or_write(report::render_comparison(comparison, format), options->out);
-        status != 0) {
+    const std::string text =
+        report::make_reporter(format)->render(report::Document{.comparison = &comparison});
+    if (const int status = print_or_write(text, options->out); status != 0) {
       return status;
     }
     return options->fail_on_regression && comparison.any_regression() ? 1 : 0;

@@ -4,6 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "report/noise.hpp"
+#include "report/reporter.hpp"
 
 namespace benchkit::cli {
 
@@ -18,8 +19,9 @@ int report_noise(const RunResult& run, const NoiseOptions& options) {
   noise.example = options.example;
   noise.analysis = analysis::analyse_noise(run, options.settings);
   noise.warnings = run.context.warnings;
-  if (const int status = print_or_write(report::render_noise(noise, *format), options.out);
-      status != 0) {
+  const std::string text =
+      report::make_reporter(*format)->render(report::Document{.noise = &noise});
+  if (const int status = print_or_write(text, options.out); status != 0) {
     return status;
   }
   if (!noise.analysis.recommendation) {

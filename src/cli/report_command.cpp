@@ -2,13 +2,11 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <iostream>
 #include <memory>
 
 #include "analysis/estimates.hpp"
 #include "cli/commands.hpp"
-#include "report/command_table.hpp"
 #include "report/reporter.hpp"
 #include "session/result_files.hpp"
 
@@ -45,14 +43,9 @@ CommandRunner add_report_command(CLI::App& app) {
     }
     if (options->recompute) analysis::compute_estimates(*run);
     const auto format = report::parse_format(options->format).value();
-    // Whole-process results read best in the table `benchkit run` prints.
-    const bool commands = !run->benchmarks.empty() &&
-                          std::all_of(run->benchmarks.begin(), run->benchmarks.end(),
-                                      [](const BenchmarkResult& b) { return b.kind == "command"; });
-    const std::string text = format == report::Format::console && commands
-                                 ? report::render_command_table(*run)
-                                 : report::make_reporter(format)->render(*run);
-    return print_or_write(text, options->out);
+    // The console shows whole-process results in the table `benchkit run` prints.
+    return print_or_write(report::make_reporter(format)->render(report::Document{.results = &*run}),
+                          options->out);
   };
 }
 

@@ -7,6 +7,7 @@
 #include "benchkit_build_info.hpp"
 #include "cli/commands.hpp"
 #include "report/machine_checks.hpp"
+#include "report/reporter.hpp"
 #include "system/checks.hpp"
 #include "system/context.hpp"
 #include "system/counter_probe.hpp"
@@ -41,8 +42,8 @@ CommandRunner add_system_command(CLI::App& app) {
         system::machine_fingerprint(system::collect_context(), facts);
     const report::SystemReport report{checks, facts, machine.id(), machine.fields,
                                       build_info::version};
-    std::cout << (options->json ? report::render_system_json(report)
-                                : report::render_system_console(report));
+    const report::Format format = options->json ? report::Format::json : report::Format::console;
+    std::cout << report::make_reporter(format)->render(report::Document{.machine_checks = &report});
     return 0;
   };
 }
