@@ -32,7 +32,7 @@ struct Options {
 //                  console            markdown          json                 csv
 //   results        table (1)          table             benchkit/result      row per benchmark
 //   comparison     table and notes    summary, table    benchkit/comparison  row per benchmark
-//   noise          tables, summary    tables, summary   benchkit/noise       row per benchmark
+//   noise          table, summary     table, summary    benchkit/noise       row per benchmark
 //   machine checks table, fingerprint refused           benchkit/system      refused
 //   warnings       warning lines      refused           refused              refused
 //
