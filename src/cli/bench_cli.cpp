@@ -364,6 +364,8 @@ model::Result<Measured> measure_beside(const BenchFlags& flags,
                                        const std::string& binary, RunResult saved,
                                        RunProgress& progress) {
   Measured measured;
+  // Collected once here, not by each worker of each round (they leave it out).
+  const Context context = session::run_context(settings, chosen);
   auto runs = run_beside(flags, settings, chosen, binary, progress, measured.failures);
   progress.clear();
   if (!runs) return runs.error();
@@ -375,6 +377,17 @@ model::Result<Measured> measure_beside(const BenchFlags& flags,
   runs->baseline.context = saved.context;
   measured.baseline = std::move(runs->baseline);
   measured.run = std::move(runs->candidate);
+  // The rounds' own findings (machine speed, counters) join the run's context.
+  std::vector<Diagnostic> found = std::move(measured.run.context.warnings);
+  const std::optional<std::int64_t> peak = measured.run.context.process_peak_rss_bytes;
+  measured.run.context = context;
+  measured.run.context.process_peak_rss_bytes = peak;
+  for (Diagnostic& warning : found) {
+    const bool known =
+        std::any_of(context.warnings.begin(), context.warnings.end(),
+                    [&](const Diagnostic& present) { return present.code == warning.code; });
+    if (!known) measured.run.context.warnings.push_back(std::move(warning));
+  }
   measured.method_note = fmt::format(
       "baseline {}: its bench binary ran again beside this one, {} rounds of fresh process "
       "pairs per benchmark taking samples in turns, so both met the machine in the same "
@@ -557,6 +570,7 @@ int run_main(int argc, char** argv) {
   if (flags.turns_fd >= 0) {
     gate.emplace(flags.turns_fd);
     settings->gate = &*gate;
+    settings->measuring_only = true;
   }
   const report::Format format = cli::output_format(flags);
   RunProgress progress(flags, format, command_line(argc, argv));

@@ -117,6 +117,15 @@ TEST_F(Isolation, TheSameSideBySideWithABaselineAndFailedBenchmarksAreNotCompare
     EXPECT_FALSE(results.at(name).valid()) << name;
   }
   EXPECT_TRUE(results.at("first_ok").valid());
+  // The context is the controller's, collected once (its workers leave the machine out).
+  std::ifstream file(path("r.json"));
+  std::stringstream json;
+  json << file.rdbuf();
+  const auto parsed = formats::from_json(json.str(), "r.json");
+  ASSERT_TRUE(parsed);
+  EXPECT_FALSE(parsed->run.context.checks.empty());
+  EXPECT_FALSE(parsed->run.context.executable_sha256.empty());
+  EXPECT_FALSE(parsed->run.context.clock.empty());
   // The comparison lists them as invalid, and compares the healthy ones.
   EXPECT_THAT(run.out, ::testing::ContainsRegex("segfaults [^\n]* invalid"));
   EXPECT_THAT(run.out, HasSubstr("segfaults [invalid]: it failed to run (the "));
