@@ -1,6 +1,7 @@
 // A Markdown table, ready to paste into a pull request or an issue.
 #include <fmt/format.h>
 
+#include "model/failure.hpp"
 #include "report/reporter.hpp"
 
 namespace benchkit::report {
@@ -13,6 +14,11 @@ class MarkdownReporter final : public Reporter {
         "| benchmark | median | 95% CI | throughput | samples | diagnostics |\n"
         "|---|---:|---|---:|---:|---|\n";
     for (const BenchmarkResult& b : run.benchmarks) {
+      if (b.failure) {
+        out += fmt::format("| `{}` | **failed** | | | | `{}` |\n", markdown_escape(b.name),
+                           model::failure_cause_name(b.failure->cause));
+        continue;
+      }
       const Estimates& e = b.estimates;
       const std::string throughput = format_throughput(e);
       std::string flags;
@@ -32,6 +38,12 @@ class MarkdownReporter final : public Reporter {
     }
     bool any = false;
     for (const BenchmarkResult& b : run.benchmarks) {
+      if (b.failure) {
+        if (!any) out += "\n";
+        any = true;
+        out += fmt::format("- `{}` **failed**, kept out of comparisons: {}\n",
+                           markdown_escape(b.name), markdown_escape(b.failures.front()));
+      }
       for (const Diagnostic& d : b.diagnostics) {
         if (!any) out += "\n";
         any = true;
