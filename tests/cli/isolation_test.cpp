@@ -158,6 +158,27 @@ TEST_F(Isolation, Kill9OfTheWholeRunKeepsEveryBenchmarkFinishedBeforeIt) {
   EXPECT_EQ(files, 1u);
 }
 
+TEST_F(Isolation, CtrlCStopsTheRunAndKeepsWhatFinished) {
+  const std::string out = path("r.json");
+  const std::string command = "MISBEHAVE=hangs " + kBench +
+                              " --time-budget 20ms --warm-up 2ms --sample-size 5 "
+                              "--no-machine-warnings --timeout 60s --out " +
+                              out + " 2>" + path("err") +
+                              " & pid=$!; for i in $(seq 300); do grep -q "
+                              "'hangs: about' " +
+                              path("err") +
+                              " && break; sleep 0.05; done; kill -INT $pid; wait $pid";
+  const auto run = run_command(command);
+  EXPECT_EQ(run.exit_code, 130);
+  const auto results = read_results(out);
+  EXPECT_TRUE(results.at("first_ok").valid());
+  ASSERT_TRUE(results.count("hangs"));
+  ASSERT_TRUE(results.at("hangs").failure);
+  EXPECT_EQ(results.at("hangs").failure->cause, Failure::Cause::interrupted);
+  EXPECT_FALSE(results.count("last_ok")) << "nothing runs after Ctrl-C";
+  EXPECT_THAT(run.out, HasSubstr("first_ok"));
+}
+
 TEST_F(Isolation, InProcessACrashEndsTheRunButKeepsWhatFinished) {
   const auto run = run_command("MISBEHAVE=segfaults " + kBench + kFast + " --in-process --out " +
                                path("r.json"));
