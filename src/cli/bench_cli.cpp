@@ -18,6 +18,7 @@
 #include "benchkit/registry.hpp"
 #include "cli/bench_flags.hpp"
 #include "cli/commands.hpp"
+#include "cli/terminal.hpp"
 #include "formats/result_json.hpp"
 #include "process/capture.hpp"
 #include "process/handshake.hpp"
@@ -188,7 +189,7 @@ class RunProgress final : public session::SuiteObserver {
   RunProgress(const BenchFlags& flags, report::Format format, std::string command_line)
       : flags_(flags),
         format_(format),
-        visible_(!flags.quiet && isatty(STDERR_FILENO) != 0),
+        visible_(!flags.quiet && cli::stderr_is_terminal()),
         command_line_(std::move(command_line)) {}
 
   void started(std::size_t process, std::size_t processes, std::size_t index, std::size_t total,
