@@ -18,6 +18,7 @@
 #include "benchkit/registry.hpp"
 #include "cli/bench_flags.hpp"
 #include "cli/commands.hpp"
+#include "cli/terminal.hpp"
 #include "formats/result_json.hpp"
 #include "process/capture.hpp"
 #include "process/handshake.hpp"
@@ -187,7 +188,7 @@ class RunProgress final : public session::SuiteObserver {
   RunProgress(const BenchFlags& flags, report::Format format, std::string command_line)
       : flags_(flags),
         format_(format),
-        visible_(!flags.quiet && isatty(STDERR_FILENO) != 0),
+        visible_(!flags.quiet && cli::stderr_is_terminal()),
         command_line_(std::move(command_line)) {}
 
   void started(std::size_t process, std::size_t processes, std::size_t index, std::size_t total,
@@ -363,6 +364,8 @@ model::Result<Measured> measure_beside(const BenchFlags& flags,
                                        const std::string& binary, RunResult saved,
                                        RunProgress& progress) {
   Measured measured;
+  // Collected once here, not by each worker of each round (they leave it out).
+  const Context context = session::run_context(settings, chosen);
   auto runs = run_beside(flags, settings, chosen, binary, progress, measured.failures);
   progress.clear();
   if (!runs) return runs.error();
@@ -374,6 +377,17 @@ model::Result<Measured> measure_beside(const BenchFlags& flags,
   runs->baseline.context = saved.context;
   measured.baseline = std::move(runs->baseline);
   measured.run = std::move(runs->candidate);
+  // The rounds' own findings (machine speed, counters) join the run's context.
+  std::vector<Diagnostic> found = std::move(measured.run.context.warnings);
+  const std::optional<std::int64_t> peak = measured.run.context.process_peak_rss_bytes;
+  measured.run.context = context;
+  measured.run.context.process_peak_rss_bytes = peak;
+  for (Diagnostic& warning : found) {
+    const bool known =
+        std::any_of(context.warnings.begin(), context.warnings.end(),
+                    [&](const Diagnostic& present) { return present.code == warning.code; });
+    if (!known) measured.run.context.warnings.push_back(std::move(warning));
+  }
   measured.method_note = fmt::format(
       "baseline {}: its bench binary ran again beside this one, {} rounds of fresh process "
       "pairs per benchmark taking samples in turns, so both met the machine in the same "
@@ -561,6 +575,7 @@ int run_main(int argc, char** argv) {
   if (flags.turns_fd >= 0) {
     gate.emplace(flags.turns_fd);
     settings->gate = &*gate;
+    settings->measuring_only = true;
   }
   const report::Format format = cli::output_format(flags);
   RunProgress progress(flags, format, command_line(argc, argv));

@@ -282,12 +282,4 @@ report::Format output_format(const BenchFlags& flags) {
   return report::parse_format(name).value();
 }
 
-bool want_color(const std::string& mode) {
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  const char* no_color = std::getenv("NO_COLOR");
-  if (no_color && *no_color) return false;
-  return isatty(STDOUT_FILENO) != 0;
-}
-
 }  // namespace benchkit::cli

@@ -103,7 +103,4 @@ std::optional<model::Error> check_before_running(const BenchFlags& flags, const 
 // --format, or console (json when --out is given).
 report::Format output_format(const BenchFlags& flags);
 
-// --color: always, never, or auto (a terminal on stdout, and NO_COLOR unset).
-bool want_color(const std::string& mode);
-
 }  // namespace benchkit::cli

@@ -27,11 +27,6 @@ CommandRunner add_run_command(CLI::App& app);
 // For `run` and `noise`: the words after the first `--` (a command, or a bench binary's own
 // flags), kept away from the option parser. Empty when there was no `--`.
 const std::vector<std::string>& trailing_arguments();
-// Runs `argv` (no shell) `runs` times after one warm-up run, each run a fresh process, as
-// `benchkit run` does; one sample per run, each numbered as its own process. The error says
-// which run failed and how.
-model::Result<RunResult> run_command_repeatedly(const std::vector<std::string>& argv,
-                                                std::size_t runs);
 
 // The whole `benchkit ...` command line, for the results' context.
 const std::string& tool_command_line();
@@ -43,6 +38,10 @@ void add_comparison_flags(CLI::App& command, double& noise_threshold, std::strin
                           bool* all_samples = nullptr);
 analysis::CompareSettings comparison_settings(double noise_threshold, const std::string& adjustment,
                                               bool all_samples = false);
+
+// Prints "error: MESSAGE" on stderr and returns the exit status of the error's kind: 2 for usage
+// and input, 1 for a failed run, 130 for an interrupted one.
+int report_error(const model::Error& error);
 
 // Prints `text` on stdout, or writes it atomically to `out` when that is not empty. Returns the
 // exit status: 0, or 2 (after saying why) when the file cannot be written.

@@ -6,16 +6,19 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 
+#include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/noise_report.hpp"
-#include "process/capture.hpp"
+#include "cli/terminal.hpp"
 #include "process/handshake.hpp"
+#include "process/run.hpp"
+#include "session/commands.hpp"
+#include "session/noise.hpp"
 #include "session/result_files.hpp"
 
 namespace benchkit::cli {
@@ -38,6 +41,13 @@ constexpr const char* kReservedFlags[] = {
     "--list",          "--test",          "--baseline",
     "--baseline-file", "--save-baseline", "--fail-on-regression",
     "--benchkit-info", "--worker-out",    "--worker-index"};
+
+// benchkit noise's exit status is 2 for bad input and for a failed run alike (its help says so):
+// an A/A experiment that did not run has no finding to report.
+int fail(const model::Error& error) {
+  std::cerr << "error: " << error.message << "\n";
+  return 2;
+}
 
 std::string hint_for_commands(const std::string& target) {
   return fmt::format(
@@ -115,63 +125,35 @@ int measure_bench_binary(const NoiseCommandOptions& options, NoiseOptions& repor
     }
   }
 
-  const std::filesystem::path temporary = std::filesystem::temp_directory_path();
-  std::string folder_template = (temporary / "benchkit-noise-XXXXXX").string();
-  if (!mkdtemp(folder_template.data())) {
-    std::cerr << fmt::format("error: cannot create a temporary folder in {}\n", temporary.string());
-    return 2;
-  }
-  const std::string folder = folder_template;
-  const std::string out = folder + "/result.json";
-  std::vector<std::string> argv = {path, "--processes", std::to_string(options.processes), "--out",
-                                   out};
-  argv.insert(argv.end(), options.extra.begin(), options.extra.end());
-  // Not --quiet: the binary then shows its own worker progress when stderr is a terminal; its
-  // table on stdout is discarded (the report below replaces it).
+  session::NoiseRequest request;
+  request.executable = path;
+  request.name = options.target;
+  request.processes = options.processes;
+  request.flags = options.extra;
   std::cerr << fmt::format("benchkit noise: running {} in {} fresh processes, one after another\n",
                            options.target, options.processes);
-  process::CaptureOptions spawn;
-  spawn.out = process::Stream::discard;
-  spawn.err = process::Stream::inherit;
-  const auto finished = process::run_captured(argv, spawn);
-  auto loaded = session::load_result_file(out);
-  std::filesystem::remove_all(folder);
-  if (!finished) {
-    std::cerr << "error: " << finished.error().message << "\n";
-    return 2;
-  }
-  // Exit status 1 with a result: some benchmarks failed (said above), the others are measured.
-  const bool partial = finished->exit.exit_code == 1 && loaded;
-  if (!finished->exit.ok() && !partial) {
-    std::cerr << fmt::format(
-        "error: {} {} while running in {} fresh processes (its messages are above); the "
-        "command was: {}\n",
-        options.target, finished->exit.describe(), options.processes, fmt::join(argv, " "));
-    return 2;
-  }
-  if (!loaded) {
-    std::cerr << fmt::format("error: {} left no readable result: {}\n", options.target,
-                             loaded.error().message);
-    return 2;
-  }
-  if (partial) {
+  auto measured = session::run_noise_experiment(request);
+  if (!measured) return fail(measured.error());
+  if (measured->partial) {
     std::cerr << "warning: some benchmarks failed (see above); the others are analysed (exit "
                  "status 1)\n";
   }
-  const int status = report_noise(*loaded, report);
+  const int status = report_noise(measured->run, report);
   // The failed benchmarks are named above and in the report; the run still failed.
-  return partial && status == 0 ? 1 : status;
+  return measured->partial && status == 0 ? 1 : status;
 }
 
 // `benchkit noise -- CMD ARGS…`: the command run N times, each run its own process.
 int measure_command(const NoiseCommandOptions& options) {
   std::cerr << fmt::format("benchkit noise: running {} {} times, each a fresh process\n",
                            fmt::join(options.extra, " "), options.processes);
-  auto run = run_command_repeatedly(options.extra, options.processes);
-  if (!run) {
-    std::cerr << "error: " << run.error().message << "\n";
-    return 2;
-  }
+  process::ExecutorChoice executor = process::make_executor();
+  CommandProgress progress(stderr_is_terminal());
+  auto run = session::run_command_repeatedly(options.extra, options.processes, *executor.executor,
+                                             clock::steady_clock(), progress);
+  progress.clear();
+  if (!run) return fail(run.error());
+  run->context = session::command_context(0, tool_command_line());
   NoiseOptions report;
   report.format = options.format;
   report.out = options.out;

@@ -4,40 +4,36 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <cmath>
-#include <filesystem>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <set>
+#include <optional>
 
 #include "analysis/compare.hpp"
-#include "analysis/diagnostics.hpp"
-#include "analysis/estimates.hpp"
-#include "benchkit_build_info.hpp"
+#include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
+#include "cli/terminal.hpp"
 #include "formats/result_json.hpp"
 #include "process/handshake.hpp"
-#include "process/interrupt.hpp"
+#include "process/plan.hpp"
 #include "process/rounds.hpp"
 #include "process/spawn.hpp"
 #include "report/command_table.hpp"
 #include "report/comparison.hpp"
+#include "session/commands.hpp"
 #include "session/result_files.hpp"
-#include "session/runner.hpp"
-#include "stats/intervals.hpp"
-#include "stats/summary.hpp"
 #include "store/atomic_file.hpp"
 #include "store/baselines.hpp"
-#include "system/context.hpp"
-#include "vcs/git.hpp"
 
 namespace benchkit::cli {
 namespace {
 
 constexpr int kUsageError = 2;
-constexpr const char* kShellProbe = "(shell start-up)";
 
 struct RunOptions {
   std::vector<std::string> positional;  // before `--`: a bench binary, or a command
@@ -176,143 +172,211 @@ int run_bench_binary(const RunOptions& o, const std::vector<std::string>& bench_
   return exit->exit_code;
 }
 
-// Shows progress on a terminal and writes the exports after each round (at most every 2 s).
-class Observer : public process::RoundObserver {
- public:
-  Observer(const std::vector<process::RoundBenchmark>& benchmarks, bool visible,
-           std::function<void(const process::RoundsResult&)> checkpoint)
-      : benchmarks_(benchmarks), visible_(visible), checkpoint_(std::move(checkpoint)) {}
+model::Error usage(std::string message) {
+  return model::Error{std::move(message), model::ErrorKind::usage};
+}
 
-  void run_started(std::size_t b, std::size_t round, bool warmup) override {
-    if (!visible_) return;
-    const double elapsed = seconds_since_start();
-    std::cerr << fmt::format("\r\033[K{} {} · {} · {:.1f} s", warmup ? "warm-up" : "round",
-                             round + 1, benchmarks_[b].command.name, elapsed)
-              << std::flush;
+// One command as the runner takes it: `argv` when given, else `text` split into words; through
+// the shell, the text itself.
+model::Result<process::CommandSpec> command_spec(std::vector<std::string> argv,
+                                                 const std::string& text, bool use_shell) {
+  process::CommandSpec spec;
+  if (use_shell) {
+    spec.shell_command = text.empty() ? fmt::format("{}", fmt::join(argv, " ")) : text;
+  } else if (!argv.empty()) {
+    spec.argv = std::move(argv);
+  } else {
+    auto words = process::split_words(text);
+    if (!words) return usage("--cmd " + words.error().message);
+    spec.argv = std::move(*words);
   }
-  void benchmark_failed(std::size_t b, const std::string& message) override {
-    if (visible_) std::cerr << "\r\033[K";
-    std::cerr << fmt::format("error: {}: {}\n", benchmarks_[b].command.name, message);
-  }
-  void round_finished(const process::RoundsResult& so_far) override {
-    const double now = seconds_since_start();
-    if (now - last_checkpoint_ >= 2.0) {
-      last_checkpoint_ = now;
-      checkpoint_(so_far);
-    }
-  }
-  void clear() const {
-    if (visible_) std::cerr << "\r\033[K" << std::flush;
-  }
+  return spec;
+}
 
- private:
-  double seconds_since_start() const {
-    return static_cast<double>(clock::steady_clock().now_ns() - start_) / 1e9;
+// The commands to measure: the one after -- (or without --, the words given), then every --cmd,
+// each with its --name and --env.
+model::Result<std::vector<process::CommandSpec>> command_specs(const CLI::App& command,
+                                                               const RunOptions& o) {
+  const std::vector<std::string>& trailing = trailing_arguments();
+  const bool use_shell = !o.shell.empty();
+  if (!o.positional.empty() && !trailing.empty()) {
+    return usage(fmt::format(
+        "{} is not a benchkit bench binary (it does not answer --benchkit-info), so nothing may "
+        "come before --: write benchkit run [options] -- {} ...",
+        o.positional.front(), o.positional.front()));
   }
-  const std::vector<process::RoundBenchmark>& benchmarks_;
-  bool visible_;
-  std::function<void(const process::RoundsResult&)> checkpoint_;
-  std::int64_t start_ = clock::steady_clock().now_ns();
-  double last_checkpoint_ = 0.0;
-};
+  std::vector<process::CommandSpec> specs;
+  const std::vector<std::string> direct = !trailing.empty() ? trailing : o.positional;
+  if (!direct.empty()) {
+    auto spec =
+        command_spec(direct, use_shell ? fmt::format("{}", fmt::join(direct, " ")) : "", use_shell);
+    if (!spec) return spec.error();
+    specs.push_back(std::move(*spec));
+  }
+  for (const std::string& text : o.commands) {
+    auto spec = command_spec({}, text, use_shell);
+    if (!spec) return spec.error();
+    specs.push_back(std::move(*spec));
+  }
+  if (specs.empty()) {
+    return usage(
+        "no command to run; write benchkit run -- CMD ARGS..., or --cmd \"...\" (repeatable) to "
+        "compare several");
+  }
+  const CommandLineLayout layout_of = layout(command, o, specs.size());
+  if (!layout_of.error.empty()) return usage(layout_of.error);
+  for (const std::string& e : o.env) {
+    if (e.find('=') == std::string::npos || e.front() == '=') {
+      return usage(fmt::format("--env \"{}\" is not KEY=VALUE", e));
+    }
+  }
+  for (std::size_t c = 0; c < specs.size(); ++c) {
+    specs[c].name = layout_of.name_per_command[c];
+    specs[c].env = layout_of.env_for_all;
+    specs[c].env.insert(specs[c].env.end(), layout_of.env_per_command[c].begin(),
+                        layout_of.env_per_command[c].end());
+  }
+  return specs;
+}
 
-// The results of the rounds in the result model (kind "command"); the shell probe, when there
-// is one, is subtracted from every command and not listed.
-RunResult to_results(const std::vector<process::RoundBenchmark>& benchmarks,
-                     const process::RoundsResult& rounds, const std::string& rss_method,
-                     bool with_shell_probe) {
-  RunResult run;
-  std::optional<stats::Interval> shell_ci;
-  double shell_median = 0.0;
-  for (std::size_t b = 0; b < benchmarks.size(); ++b) {
-    const process::BenchmarkOutcome& outcome = rounds.benchmarks[b];
-    BenchmarkResult result;
-    result.name = benchmarks[b].command.name;
-    result.kind = "command";
-    result.params = benchmarks[b].command.params;
-    result.command = benchmarks[b].command.display;
-    for (const process::MeasuredRun& measured : outcome.runs) {
-      Sample sample;
-      sample.iters = 1;
-      sample.ns = measured.record.wall_ns;
-      sample.round = static_cast<std::uint32_t>(measured.round);
-      sample.resources = measured.record.resources;
-      result.samples.push_back(std::move(sample));
-      if (const auto rss = measured.record.resources.peak_rss_bytes) {
-        result.memory.peak_rss_bytes = std::max(result.memory.peak_rss_bytes.value_or(0), *rss);
-      }
+// --parameter-scan and --parameter-list, in that order.
+model::Result<std::vector<process::Parameter>> parameters(const RunOptions& o) {
+  std::vector<process::Parameter> parameters;
+  for (const auto& scan : o.scans) {
+    char* end = nullptr;
+    const double min = std::strtod(scan[1].c_str(), &end);
+    const bool min_ok = end && *end == '\0' && !scan[1].empty();
+    const double max = std::strtod(scan[2].c_str(), &end);
+    const bool max_ok = end && *end == '\0' && !scan[2].empty();
+    if (!min_ok || !max_ok) {
+      return usage(fmt::format("--parameter-scan {} {} {}: MIN and MAX must be numbers", scan[0],
+                               scan[1], scan[2]));
     }
-    result.memory.peak_rss_method = rss_method;
-    result.warm_up_iters = outcome.warmups.size();
-    for (const process::RunRecord& w : outcome.warmups) result.warm_up_ns += w.wall_ns;
-    if (!outcome.warmups.empty()) result.first_iteration_ns = outcome.warmups.front().wall_ns;
-    if (!outcome.failure.empty()) result.failures.push_back(outcome.failure);
-    if (with_shell_probe && b == 0) {
-      std::vector<double> times;
-      for (const Sample& s : result.samples) times.push_back(s.ns);
-      if (!times.empty()) {
-        shell_median = stats::median(times);
-        shell_ci = stats::median_ci(times);
-      }
-      continue;
+    auto p = process::scan_parameter(scan[0], min, max, o.step);
+    if (!p) return usage(p.error().message);
+    parameters.push_back(std::move(*p));
+  }
+  for (const auto& list : o.lists) {
+    auto p = process::list_parameter(list[0], list[1]);
+    if (!p) return usage(p.error().message);
+    parameters.push_back(std::move(*p));
+  }
+  return parameters;
+}
+
+// --ignore-failure=1,2: the exit codes that count as runs.
+model::Result<std::vector<int>> ignored_exit_codes(const std::string& text) {
+  std::vector<int> codes;
+  const auto words = process::list_parameter("--ignore-failure", text);
+  for (const std::string& code : words ? words->values : std::vector<std::string>{""}) {
+    char* end = nullptr;
+    const long value = std::strtol(code.c_str(), &end, 10);
+    if (!end || *end != '\0' || value < 0 || value > 255) {
+      return usage(fmt::format(
+          "--ignore-failure={}: write exit codes 0-255 separated by commas, or --ignore-failure "
+          "alone for every failure",
+          text));
     }
-    if (shell_ci) result.overhead_ns_per_sample = shell_median;
-    analysis::compute_estimates(result);
-    if (shell_ci) {
-      // The shell's start-up is estimated too: its CI half-widths add in quadrature.
-      Estimate& m = result.estimates.median;
-      m.lower = m.value - std::hypot(m.value - m.lower, shell_median - shell_ci->lower);
-      m.upper = m.value + std::hypot(m.upper - m.value, shell_ci->upper - shell_median);
-      result.counters["shell_startup_ns"] = shell_median;
-      result.counters["shell_startup_lower_ns"] = shell_ci->lower;
-      result.counters["shell_startup_upper_ns"] = shell_ci->upper;
+    codes.push_back(static_cast<int>(value));
+  }
+  return codes;
+}
+
+// --input, --output and --pin: what every measured run gets. An --output file is truncated now.
+model::Result<process::RunRequest> run_template(const RunOptions& o) {
+  process::RunRequest run;
+  run.input_path = o.input;
+  if (!o.input.empty() && ::access(o.input.c_str(), R_OK) != 0) {
+    return usage(fmt::format("--input {}: cannot be read ({})", o.input, std::strerror(errno)));
+  }
+  if (o.output == "null") {
+    run.output = process::Output::null;
+  } else if (o.output == "pipe") {
+    run.output = process::Output::pipe;
+  } else if (o.output == "inherit") {
+    run.output = process::Output::inherit;
+  } else {
+    run.output = process::Output::file;
+    run.output_path = o.output;
+    std::ofstream truncate(o.output, std::ios::trunc);
+    if (!truncate) {
+      return usage(fmt::format(
+          "--output {}: cannot be written (use null, pipe, inherit or a file path)", o.output));
     }
-    analysis::diagnose(result, analysis::ClockFacts{});
-    run.benchmarks.push_back(std::move(result));
+  }
+  if (!o.pin.empty()) {
+    auto cpus = parse_cpus(o.pin);
+    if (!cpus) return usage(cpus.error().message);
+    run.cpus = std::move(*cpus);
   }
   return run;
 }
 
-// The comparison of every command against the reference, on the paired rounds.
-std::optional<analysis::Comparison> compare_to_reference(const RunResult& run,
-                                                         const std::string& reference,
-                                                         const analysis::CompareSettings& settings,
-                                                         std::string& error) {
-  if (run.benchmarks.size() < 2) return std::nullopt;
-  const BenchmarkResult* base = &run.benchmarks.front();
-  if (!reference.empty()) {
-    base = nullptr;
-    for (const BenchmarkResult& b : run.benchmarks) {
-      if (b.name == reference) base = &b;
-    }
-    if (!base) {
-      error =
-          fmt::format("--reference \"{}\" is not one of the benchmarks; the names are:", reference);
-      for (const BenchmarkResult& b : run.benchmarks) error += "\n  " + b.name;
-      return std::nullopt;
-    }
+model::Result<process::RoundSettings> round_settings(const RunOptions& o) {
+  process::RoundSettings settings;
+  settings.warmup = o.warmup;
+  settings.runs = o.runs;
+  settings.min_runs = o.runs > 0 ? o.runs : o.min_runs;
+  settings.max_runs = o.max_runs;
+  if (o.max_runs > 0 && o.max_runs < settings.min_runs) {
+    return usage(
+        fmt::format("--max-runs {} is below --min-runs {}", o.max_runs, settings.min_runs));
   }
-  RunResult baseline;
-  RunResult candidate;
-  for (const BenchmarkResult& b : run.benchmarks) {
-    if (&b == base) continue;
-    BenchmarkResult reference_copy = *base;
-    reference_copy.name = b.name;
-    baseline.benchmarks.push_back(std::move(reference_copy));
-    candidate.benchmarks.push_back(b);
+  const auto budget = parse_duration_ns(o.time_budget);
+  if (!budget || *budget <= 0) {
+    return usage(
+        fmt::format("--time-budget \"{}\" is not a positive duration; write e.g. 500ms, 3s or 1m",
+                    o.time_budget));
   }
-  return analysis::compare(baseline, candidate, settings);
+  settings.budget_ns = static_cast<double>(*budget);
+  settings.timeout_seconds = o.timeout;
+  settings.order = o.order == "random" ? process::Order::random : process::Order::alternate;
+  settings.seed = o.seed;
+  if (o.ignore_failure == "all") {
+    settings.ignore_all_failures = true;
+  } else if (!o.ignore_failure.empty()) {
+    auto codes = ignored_exit_codes(o.ignore_failure);
+    if (!codes) return codes.error();
+    settings.ignored_exit_codes = std::move(*codes);
+  }
+  if (!o.shell.empty()) settings.hook_shell = o.shell;
+  auto run = run_template(o);
+  if (!run) return run.error();
+  settings.run_template = std::move(*run);
+  return settings;
 }
 
-// Where whole processes were measured: the machine and the git state, not benchkit's own
-// executable (the commands are what ran).
-Context command_context(std::uint64_t seed) {
-  Context context = system::collect_context(/*identify_executable=*/false);
-  vcs::record(vcs::git_facts("."), context);
-  context.tool_version = build_info::version;
-  context.seed = seed;
-  context.command_line = tool_command_line();
-  return context;
+// --save-baseline is checked and --baseline loaded before anything runs.
+model::Result<std::optional<RunResult>> baseline_of(const RunOptions& o) {
+  if (!o.save_baseline.empty()) {
+    if (const auto path = store::baseline_path(o.save_baseline); !path) {
+      return usage("--save-baseline: " + path.error().message);
+    }
+  }
+  if (o.baseline.empty()) return std::optional<RunResult>{};
+  auto loaded = session::load_file_or_baseline(o.baseline);
+  if (!loaded) return usage(loaded.error().message);
+  return std::optional<RunResult>{std::move(*loaded)};
+}
+
+// The flags as a request to the session; the error names the flag and the fix.
+model::Result<session::CommandRequest> command_request(const CLI::App& command,
+                                                       const RunOptions& o) {
+  session::CommandRequest request;
+  auto specs = command_specs(command, o);
+  if (!specs) return specs.error();
+  request.commands = std::move(*specs);
+  auto scanned = parameters(o);
+  if (!scanned) return scanned.error();
+  request.parameters = std::move(*scanned);
+  request.shell = o.shell;
+  request.hooks = {o.setup, o.prepare, o.conclude, o.cleanup};
+  request.precision = o.precision;
+  request.reference = o.reference;
+  request.compare = comparison_settings(o.noise_threshold, o.adjustment);
+  request.checkpoints =
+      !o.export_json.empty() || !o.export_markdown.empty() || !o.export_csv.empty();
+  return request;
 }
 
 // Writes every requested export; false (after saying why) when one cannot be written.
@@ -331,294 +395,32 @@ bool write_exports(const RunOptions& o, const RunResult& run) {
   return ok;
 }
 
-int run_commands(const CLI::App& command, RunOptions& o) {
-  const std::vector<std::string>& trailing = trailing_arguments();
-  // Which form: a bench binary, `-- CMD ARGS`, or --cmd (several).
-  if (!o.positional.empty() && o.commands.empty() && is_bench_binary(o.positional.front())) {
-    if (o.positional.size() > 1) {
-      std::cerr << "error: a bench binary's own flags go after --: benchkit run "
-                << o.positional.front() << " -- --filter X\n";
-      return kUsageError;
-    }
-    return run_bench_binary(o, trailing);
-  }
-  if (o.processes != 0) {
-    std::cerr << "error: --processes applies to benchkit bench binaries (which answer "
-                 "--benchkit-info); a command's runs are each a fresh process already\n";
-    return kUsageError;
-  }
-  std::vector<process::CommandSpec> specs;
-  const bool use_shell = !o.shell.empty();
-  auto add_command = [&](std::vector<std::string> argv, std::string text) -> bool {
-    process::CommandSpec spec;
-    if (use_shell) {
-      spec.shell_command = text.empty() ? fmt::format("{}", fmt::join(argv, " ")) : text;
-    } else if (!argv.empty()) {
-      spec.argv = std::move(argv);
-    } else {
-      auto words = process::split_words(text);
-      if (!words) {
-        std::cerr << "error: --cmd " << words.error().message << "\n";
-        return false;
-      }
-      spec.argv = std::move(*words);
-    }
-    specs.push_back(std::move(spec));
-    return true;
-  };
-  if (!o.positional.empty() && !trailing.empty()) {
-    std::cerr << fmt::format(
-        "error: {} is not a benchkit bench binary (it does not answer --benchkit-info), so "
-        "nothing may come before --: write benchkit run [options] -- {} ...\n",
-        o.positional.front(), o.positional.front());
-    return kUsageError;
-  }
-  std::vector<std::string> direct = !trailing.empty() ? trailing : o.positional;
-  if (!direct.empty()) {
-    if (!add_command(direct, use_shell ? fmt::format("{}", fmt::join(direct, " ")) : std::string()))
-      return kUsageError;
-  }
-  for (const std::string& text : o.commands) {
-    if (!add_command({}, text)) return kUsageError;
-  }
-  if (specs.empty()) {
-    std::cerr << "error: no command to run; write benchkit run -- CMD ARGS..., or --cmd \"...\" "
-                 "(repeatable) to compare several\n";
-    return kUsageError;
-  }
-  const CommandLineLayout layout_of = layout(command, o, specs.size());
-  if (!layout_of.error.empty()) {
-    std::cerr << "error: " << layout_of.error << "\n";
-    return kUsageError;
-  }
-  for (const std::string& e : o.env) {
-    if (e.find('=') == std::string::npos || e.front() == '=') {
-      std::cerr << fmt::format("error: --env \"{}\" is not KEY=VALUE\n", e);
-      return kUsageError;
-    }
-  }
-  for (std::size_t c = 0; c < specs.size(); ++c) {
-    specs[c].name = layout_of.name_per_command[c];
-    specs[c].env = layout_of.env_for_all;
-    specs[c].env.insert(specs[c].env.end(), layout_of.env_per_command[c].begin(),
-                        layout_of.env_per_command[c].end());
-  }
-
-  std::vector<process::Parameter> parameters;
-  for (const auto& scan : o.scans) {
-    char* end = nullptr;
-    const double min = std::strtod(scan[1].c_str(), &end);
-    const bool min_ok = end && *end == '\0' && !scan[1].empty();
-    const double max = std::strtod(scan[2].c_str(), &end);
-    const bool max_ok = end && *end == '\0' && !scan[2].empty();
-    if (!min_ok || !max_ok) {
-      std::cerr << fmt::format("error: --parameter-scan {} {} {}: MIN and MAX must be numbers\n",
-                               scan[0], scan[1], scan[2]);
-      return kUsageError;
-    }
-    auto p = process::scan_parameter(scan[0], min, max, o.step);
-    if (!p) {
-      std::cerr << "error: " << p.error().message << "\n";
-      return kUsageError;
-    }
-    parameters.push_back(std::move(*p));
-  }
-  for (const auto& list : o.lists) {
-    auto p = process::list_parameter(list[0], list[1]);
-    if (!p) {
-      std::cerr << "error: " << p.error().message << "\n";
-      return kUsageError;
-    }
-    parameters.push_back(std::move(*p));
-  }
-  auto planned = process::expand(specs, parameters, use_shell ? o.shell : std::string());
-  if (!planned) {
-    std::cerr << "error: " << planned.error().message << "\n";
-    return kUsageError;
-  }
-
-  process::RoundSettings settings;
-  settings.warmup = o.warmup;
-  settings.runs = o.runs;
-  settings.min_runs = o.runs > 0 ? o.runs : o.min_runs;
-  settings.max_runs = o.max_runs;
-  if (o.max_runs > 0 && o.max_runs < settings.min_runs) {
-    std::cerr << fmt::format("error: --max-runs {} is below --min-runs {}\n", o.max_runs,
-                             settings.min_runs);
-    return kUsageError;
-  }
-  const auto budget = parse_duration_ns(o.time_budget);
-  if (!budget || *budget <= 0) {
-    std::cerr << fmt::format(
-        "error: --time-budget \"{}\" is not a positive duration; write e.g. 500ms, 3s or 1m\n",
-        o.time_budget);
-    return kUsageError;
-  }
-  settings.budget_ns = static_cast<double>(*budget);
-  settings.timeout_seconds = o.timeout;
-  settings.order = o.order == "random" ? process::Order::random : process::Order::alternate;
-  settings.seed = o.seed;
-  if (!o.ignore_failure.empty()) {
-    if (o.ignore_failure == "all") {
-      settings.ignore_all_failures = true;
-    } else {
-      const auto codes = process::list_parameter("--ignore-failure", o.ignore_failure);
-      for (const std::string& code : codes ? codes->values : std::vector<std::string>{""}) {
-        char* end = nullptr;
-        const long value = std::strtol(code.c_str(), &end, 10);
-        if (!end || *end != '\0' || value < 0 || value > 255) {
-          std::cerr << fmt::format(
-              "error: --ignore-failure={}: write exit codes 0-255 separated by commas, or "
-              "--ignore-failure alone for every failure\n",
-              o.ignore_failure);
-          return kUsageError;
-        }
-        settings.ignored_exit_codes.push_back(static_cast<int>(value));
-      }
-    }
-  }
-  if (use_shell) settings.hook_shell = o.shell;
-  settings.run_template.input_path = o.input;
-  if (!o.input.empty() && ::access(o.input.c_str(), R_OK) != 0) {
-    std::cerr << fmt::format("error: --input {}: cannot be read ({})\n", o.input,
-                             std::strerror(errno));
-    return kUsageError;
-  }
-  if (o.output == "null") {
-    settings.run_template.output = process::Output::null;
-  } else if (o.output == "pipe") {
-    settings.run_template.output = process::Output::pipe;
-  } else if (o.output == "inherit") {
-    settings.run_template.output = process::Output::inherit;
-  } else {
-    settings.run_template.output = process::Output::file;
-    settings.run_template.output_path = o.output;
-    std::ofstream truncate(o.output, std::ios::trunc);
-    if (!truncate) {
-      std::cerr << fmt::format(
-          "error: --output {}: cannot be written (use null, pipe, inherit or a file path)\n",
-          o.output);
-      return kUsageError;
-    }
-  }
-  if (!o.pin.empty()) {
-    auto cpus = parse_cpus(o.pin);
-    if (!cpus) {
-      std::cerr << "error: " << cpus.error().message << "\n";
-      return kUsageError;
-    }
-    settings.run_template.cpus = std::move(*cpus);
-  }
-
-  // A missing baseline is found before anything runs.
-  std::optional<RunResult> baseline;
-  if (!o.save_baseline.empty()) {
-    if (const auto path = store::baseline_path(o.save_baseline); !path) {
-      std::cerr << "error: --save-baseline: " << path.error().message << "\n";
-      return kUsageError;
-    }
-  }
-  if (!o.baseline.empty()) {
-    auto loaded = session::load_file_or_baseline(o.baseline);
-    if (!loaded) {
-      std::cerr << "error: " << loaded.error().message << "\n";
-      return kUsageError;
-    }
-    baseline = std::move(*loaded);
-  }
-  if (o.fail_on_regression && !baseline && planned->size() < 2) {
-    std::cerr << "error: --fail-on-regression needs something to compare: --baseline NAME, or "
-                 "several commands (compared with the --reference)\n";
-    return kUsageError;
-  }
-
-  std::vector<process::RoundBenchmark> benchmarks;
-  const bool shell_probe = use_shell;
-  if (shell_probe) {
-    process::RoundBenchmark probe;
-    probe.command.name = kShellProbe;
-    probe.command.argv = {o.shell, "-c", ""};
-    probe.command.display = o.shell + " -c ''";
-    benchmarks.push_back(std::move(probe));
-  }
-  for (process::PlannedCommand& p : *planned) {
-    process::RoundBenchmark b;
-    b.hooks.setup = process::substitute(o.setup, p.params);
-    b.hooks.prepare = process::substitute(o.prepare, p.params);
-    b.hooks.conclude = process::substitute(o.conclude, p.params);
-    b.hooks.cleanup = process::substitute(o.cleanup, p.params);
-    b.command = std::move(p);
-    benchmarks.push_back(std::move(b));
-  }
-
-  process::ExecutorChoice executor = process::make_executor();
-  if (!executor.warning.empty() && !o.quiet) std::cerr << "note: " << executor.warning << "\n";
-  const std::string rss_method = executor.executor->peak_rss_method();
-
-  const Context context = command_context(o.seed);
-  auto finished_run = [&](const process::RoundsResult& rounds) {
-    RunResult run = to_results(benchmarks, rounds, rss_method, shell_probe);
-    run.context = context;
-    return run;
-  };
-
-  const bool visible = !o.quiet && isatty(STDERR_FILENO) != 0;
-  const bool has_exports =
-      !o.export_json.empty() || !o.export_markdown.empty() || !o.export_csv.empty();
-  Observer observer(benchmarks, visible, [&](const process::RoundsResult& so_far) {
-    // The estimates of every benchmark (bootstraps included) are computed only to be written.
-    if (has_exports) write_exports(o, finished_run(so_far));
-  });
-  process::install_interrupt_handler();
-  const process::PrecisionCheck precise = [&o](const std::vector<double>& times) {
-    if (times.size() < 2) return false;
-    const double median = stats::median(times);
-    const stats::Interval ci = stats::median_ci(times);
-    return median > 0 && std::max(median - ci.lower, ci.upper - median) <= o.precision * median;
-  };
-  if (!o.quiet) {
-    std::cerr << fmt::format("benchkit run: {} benchmark{}{}, interleaved in rounds ({} order)\n",
-                             planned->size(), planned->size() == 1 ? "" : "s",
-                             shell_probe ? " and the shell's start-up" : "", o.order);
-  }
-  const process::RoundsResult rounds = process::run_rounds(
-      benchmarks, settings, *executor.executor, clock::steady_clock(), precise, observer);
-  observer.clear();
-  RunResult run = finished_run(rounds);
-
+// The table, the comparisons, the exports and the saved baseline; returns the exit status.
+int report_outcome(const RunOptions& o, const session::CommandOutcome& outcome) {
+  const RunResult& run = outcome.run;
   int status = write_exports(o, run) ? 0 : kUsageError;
-  const report::Options options{
-      o.color == "always" ||
-      (o.color == "auto" && isatty(STDOUT_FILENO) && std::getenv("NO_COLOR") == nullptr)};
+  const report::Options options{want_color(o.color)};
   if (!o.quiet) {
     std::cout << report::render_command_table(run, options);
-    std::cout << fmt::format("{} round{}: {}\n", rounds.rounds, rounds.rounds == 1 ? "" : "s",
-                             rounds.stop_reason);
+    std::cout << fmt::format("{} round{}: {}\n", outcome.rounds, outcome.rounds == 1 ? "" : "s",
+                             outcome.stop_reason);
   }
-  const analysis::CompareSettings compare_settings =
-      comparison_settings(o.noise_threshold, o.adjustment);
-  std::string error;
   bool regressed = false;
-  if (auto among = compare_to_reference(run, o.reference, compare_settings, error)) {
-    among->design_warning.clear();
+  if (const auto& among = outcome.against_reference) {
     if (!o.quiet) {
-      const std::string reference = o.reference.empty() ? run.benchmarks.front().name : o.reference;
-      std::cout << fmt::format("\nagainst {} (paired rounds):\n", reference)
+      std::cout << fmt::format("\nagainst {} (paired rounds):\n", outcome.reference)
                 << report::render_comparison(*among, report::Format::console, options);
     }
-    regressed = regressed || among->any_regression();
-  } else if (!error.empty()) {
-    std::cerr << "error: " << error << "\n";
-    status = kUsageError;
+    regressed = among->any_regression();
+  } else if (outcome.reference_error) {
+    status = report_error(*outcome.reference_error);
   }
-  if (baseline) {
-    analysis::Comparison comparison = analysis::compare(*baseline, run, compare_settings);
-    comparison.context_warning = session::context_differences(baseline->context, run.context);
+  if (const auto& comparison = outcome.against_baseline) {
     if (!o.quiet) {
       std::cout << fmt::format("\nagainst baseline {}:\n", o.baseline)
-                << report::render_comparison(comparison, report::Format::console, options);
+                << report::render_comparison(*comparison, report::Format::console, options);
     }
-    regressed = regressed || comparison.any_regression();
+    regressed = regressed || comparison->any_regression();
   }
   if (!o.save_baseline.empty()) {
     const auto saved = store::save_baseline(o.save_baseline, formats::to_json(run));
@@ -630,52 +432,67 @@ int run_commands(const CLI::App& command, RunOptions& o) {
     }
   }
   std::cout.flush();
-  if (rounds.interrupted) {
+  if (outcome.interrupted) {
     std::cerr << "interrupted: the runs so far are in the table"
               << (o.export_json.empty() ? "" : " and in " + o.export_json) << "\n";
     return 130;
   }
-  std::size_t failed = 0;
-  for (const BenchmarkResult& b : run.benchmarks) failed += b.valid() ? 0 : 1;
-  if (failed > 0) {
-    std::cerr << fmt::format("{} benchmark{} failed\n", failed, failed == 1 ? "" : "s");
+  if (outcome.failed > 0) {
+    std::cerr << fmt::format("{} benchmark{} failed\n", outcome.failed,
+                             outcome.failed == 1 ? "" : "s");
     return 1;
   }
   if (status != 0) return status;
   return o.fail_on_regression && regressed ? 1 : 0;
 }
 
-}  // namespace
+// `benchkit run`: a bench binary, `-- CMD ARGS`, or --cmd (several).
+int run_commands(const CLI::App& command, const RunOptions& o) {
+  if (!o.positional.empty() && o.commands.empty() && is_bench_binary(o.positional.front())) {
+    if (o.positional.size() > 1) {
+      return report_error(usage("a bench binary's own flags go after --: benchkit run " +
+                                o.positional.front() + " -- --filter X"));
+    }
+    return run_bench_binary(o, trailing_arguments());
+  }
+  if (o.processes != 0) {
+    return report_error(
+        usage("--processes applies to benchkit bench binaries (which answer --benchkit-info); a "
+              "command's runs are each a fresh process already"));
+  }
+  auto request = command_request(command, o);
+  if (!request) return report_error(request.error());
+  const auto plan = session::plan_commands(*request);
+  if (!plan) return report_error(plan.error());
+  auto settings = round_settings(o);
+  if (!settings) return report_error(settings.error());
+  request->settings = std::move(*settings);
+  auto baseline = baseline_of(o);
+  if (!baseline) return report_error(baseline.error());
+  request->baseline = std::move(*baseline);
+  if (o.fail_on_regression && !request->baseline && plan->measured() < 2) {
+    return report_error(
+        usage("--fail-on-regression needs something to compare: --baseline NAME, or several "
+              "commands (compared with the --reference)"));
+  }
 
-model::Result<RunResult> run_command_repeatedly(const std::vector<std::string>& argv,
-                                                std::size_t runs) {
-  process::RoundBenchmark benchmark;
-  benchmark.command.argv = argv;
-  benchmark.command.display = fmt::format("{}", fmt::join(argv, " "));
-  benchmark.command.name = benchmark.command.display;
-  const std::vector<process::RoundBenchmark> benchmarks = {benchmark};
-  process::RoundSettings settings;
-  settings.warmup = 1;
-  settings.runs = runs;
   process::ExecutorChoice executor = process::make_executor();
-  const bool visible = isatty(STDERR_FILENO) != 0;
-  Observer observer(benchmarks, visible, [](const process::RoundsResult&) {});
-  process::install_interrupt_handler();
-  const process::RoundsResult rounds = process::run_rounds(
-      benchmarks, settings, *executor.executor, clock::steady_clock(), nullptr, observer);
-  observer.clear();
-  if (rounds.interrupted) return model::Error{"interrupted"};
-  if (!rounds.benchmarks[0].failure.empty()) {  // the observer has said how
-    return model::Error{benchmark.command.display + " failed; every run must succeed"};
+  if (!executor.warning.empty() && !o.quiet) std::cerr << "note: " << executor.warning << "\n";
+  request->context = session::command_context(o.seed, tool_command_line());
+  CommandProgress progress(!o.quiet && stderr_is_terminal(),
+                           [&o](const RunResult& so_far) { write_exports(o, so_far); });
+  if (!o.quiet) {
+    std::cerr << fmt::format("benchkit run: {} benchmark{}{}, interleaved in rounds ({} order)\n",
+                             plan->measured(), plan->measured() == 1 ? "" : "s",
+                             plan->shell_probe ? " and the shell's start-up" : "", o.order);
   }
-  RunResult run = to_results(benchmarks, rounds, executor.executor->peak_rss_method(), false);
-  for (Sample& sample : run.benchmarks[0].samples) {
-    sample.process = sample.round.value_or(0);
-    sample.round.reset();
-  }
-  run.context = command_context(0);
-  return run;
+  const session::CommandOutcome outcome = session::run_command_rounds(
+      *request, *plan, *executor.executor, clock::steady_clock(), progress);
+  progress.clear();
+  return report_outcome(o, outcome);
 }
+
+}  // namespace
 
 CommandRunner add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();

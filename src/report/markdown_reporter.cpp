@@ -2,6 +2,7 @@
 // diagnostics; then each other part of the document in its Markdown form.
 #include <fmt/format.h>
 
+#include "model/failure.hpp"
 #include "report/parts.hpp"
 #include "report/reporter.hpp"
 
@@ -30,6 +31,11 @@ std::string parts::results_markdown(const RunResult& run) {
       "| benchmark | median | 95% CI | throughput | samples | diagnostics |\n"
       "|---|---:|---|---:|---:|---|\n";
   for (const BenchmarkResult& b : run.benchmarks) {
+    if (b.failure) {
+      out += fmt::format("| `{}` | **failed** | | | | `{}` |\n", markdown_escape(b.name),
+                         model::failure_cause_name(b.failure->cause));
+      continue;
+    }
     const Estimates& e = b.estimates;
     const std::string throughput = format_throughput(e);
     std::string flags;
@@ -49,6 +55,12 @@ std::string parts::results_markdown(const RunResult& run) {
   }
   bool any = false;
   for (const BenchmarkResult& b : run.benchmarks) {
+    if (b.failure) {
+      if (!any) out += "\n";
+      any = true;
+      out += fmt::format("- `{}` **failed**, kept out of comparisons: {}\n",
+                         markdown_escape(b.name), markdown_escape(b.failures.front()));
+    }
     for (const Diagnostic& d : b.diagnostics) {
       if (!any) out += "\n";
       any = true;

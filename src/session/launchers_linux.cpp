@@ -264,13 +264,13 @@ model::Error cannot_start(const char* what) {
       fmt::format("cannot start a worker process ({} failed: {})", what, std::strerror(errno))};
 }
 
-}  // namespace
-
-model::Result<std::unique_ptr<Worker>> ForkLauncher::launch(
-    const std::vector<std::size_t>& benchmarks) {
-  Pipes pipes;
+// Forks a worker with `pipes`: in the child, `child` runs with its stderr on the stderr pipe,
+// Ctrl-C back to its default (the parent records the interruption) and death with this process;
+// it must end the child (_exit or exec). Nothing buffered here may be written twice, once by
+// each process, so the streams are flushed first.
+template <class Child>
+model::Result<std::unique_ptr<Worker>> fork_worker(Pipes& pipes, Child child) {
   if (!pipes.open()) return cannot_start("pipe");
-  // Nothing buffered here may be written twice, once by each process.
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
@@ -278,14 +278,26 @@ model::Result<std::unique_ptr<Worker>> ForkLauncher::launch(
   const pid_t pid = ::fork();
   if (pid < 0) return cannot_start("fork");
   if (pid == 0) {
+    // Only async-signal-safe calls until `child` (which execs, or runs a forked benchmark).
     die_with_parent(parent);
-    // The child: Ctrl-C ends it at once (the parent records the interruption), its standard
-    // error goes to the parent, and its end is _exit: the parent's atexit work is not its own.
     ::signal(SIGINT, SIG_DFL);
     ::signal(SIGTERM, SIG_DFL);
+    ::dup2(pipes.err[1], STDERR_FILENO);
+    child();
+    ::_exit(127);
+  }
+  return pipes.parent_side(pid);
+}
+
+}  // namespace
+
+model::Result<std::unique_ptr<Worker>> ForkLauncher::launch(
+    const std::vector<std::size_t>& benchmarks) {
+  Pipes pipes;
+  return fork_worker(pipes, [&] {
+    // A forked benchmark ends with _exit: the parent's atexit work is not its own.
     ::close(pipes.stream[0]);
     ::close(pipes.err[0]);
-    ::dup2(pipes.err[1], STDERR_FILENO);
     int status = 0;
     try {
       body_(benchmarks, pipes.stream[1]);
@@ -298,8 +310,7 @@ model::Result<std::unique_ptr<Worker>> ForkLauncher::launch(
     std::cout.flush();
     std::fflush(nullptr);
     ::_exit(status);
-  }
-  return pipes.parent_side(pid);
+  });
 }
 
 model::Result<std::unique_ptr<Worker>> ExecLauncher::launch(
@@ -312,20 +323,9 @@ model::Result<std::unique_ptr<Worker>> ExecLauncher::launch(
   for (std::string& word : argv) pointers.push_back(word.data());
   pointers.push_back(nullptr);
   Pipes pipes;
-  if (!pipes.open()) return cannot_start("pipe");
-  std::cout.flush();
-  std::fflush(nullptr);
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) return cannot_start("fork");
-  if (pid == 0) {
-    die_with_parent(parent);
-    // Only async-signal-safe calls between fork and exec.
-    ::signal(SIGINT, SIG_DFL);
-    ::signal(SIGTERM, SIG_DFL);
+  return fork_worker(pipes, [&] {
     const int null = ::open("/dev/null", O_RDONLY);
     if (null >= 0) ::dup2(null, STDIN_FILENO);
-    ::dup2(pipes.err[1], STDERR_FILENO);
     if (pipes.stream[1] == process::worker::kStreamFd) {
       ::fcntl(pipes.stream[1], F_SETFD, 0);
     } else {
@@ -335,8 +335,7 @@ model::Result<std::unique_ptr<Worker>> ExecLauncher::launch(
     const char message[] = "error: cannot execute the bench binary\n";
     (void)!::write(STDERR_FILENO, message, sizeof message - 1);
     ::_exit(127);
-  }
-  return pipes.parent_side(pid);
+  });
 }
 
 }  // namespace benchkit::session

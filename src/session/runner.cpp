@@ -19,8 +19,8 @@
 #include "analysis/machine_speed.hpp"
 #include "benchkit_build_info.hpp"
 #include "clock/perf_counters.hpp"
-#include "measure/usage.hpp"
 #include "formats/result_json.hpp"
+#include "measure/usage.hpp"
 #include "process/worker_protocol.hpp"
 #include "system/checks.hpp"
 #include "system/context.hpp"
@@ -111,8 +111,11 @@ std::vector<BenchmarkResult> run_scenario(const RunSettings& settings, const std
 namespace {
 
 Context base_context(const RunSettings& settings, const ProcessClock& clock) {
-  Context context = system::collect_context();
-  vcs::record(vcs::git_facts("."), context);
+  Context context;
+  if (!settings.measuring_only) {
+    context = system::collect_context();
+    vcs::record(vcs::git_facts("."), context);
+  }
   context.tool_version = build_info::version;
   context.library_flags = build_info::library_flags;
   context.seed = settings.seed;
@@ -121,6 +124,11 @@ Context base_context(const RunSettings& settings, const ProcessClock& clock) {
   context.clock["read_cost_ns"] = fmt::format("{}", clock.calibration.read_cost_ns);
   context.clock["overhead_ns_per_sample"] = fmt::format("{:.2f}", clock.overhead.per_sample_ns);
   context.tags = settings.tags;
+  if (settings.measuring_only) {
+    context.clock["loop_overhead_ns_per_iter"] =
+        fmt::format("{:.3f}", clock.overhead.per_iteration_ns);
+    return context;
+  }
   const system::RootedMachineFiles files("/");
   const std::vector<system::Check> checks = system::run_checks(files);
   context.checks = system::check_summary(checks);

@@ -27,6 +27,10 @@ struct RunSettings {
   // Set in a worker of a side-by-side comparison: samples are taken in turns with the other
   // build's worker (process/turns.hpp).
   measure::SampleGate* gate = nullptr;
+  // A worker whose driver collects the run's context once for all its workers (a side-by-side
+  // round): the machine, git, executable hash and machine checks are left out, and the clock,
+  // build and tool facts kept.
+  bool measuring_only = false;
   // A benchmark (or scenario) still running after this long ends the process with exit status
   // 1 and a message naming it (0: no limit).
   std::int64_t timeout_ns = 0;

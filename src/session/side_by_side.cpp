@@ -14,6 +14,7 @@
 #include "model/merge.hpp"
 #include "process/interrupt.hpp"
 #include "process/placement.hpp"
+#include "process/temporary_folder.hpp"
 #include "process/turns.hpp"
 #include "process/worker_protocol.hpp"
 #include "session/isolated.hpp"
@@ -114,22 +115,10 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
   struct RestoreInterrupts {
     ~RestoreInterrupts() { process::restore_default_interrupt_action(); }
   } restore_interrupts;
-  const char* tmp = std::getenv("TMPDIR");
-  std::string folder_template =
-      std::string(tmp && *tmp ? tmp : "/tmp") + "/benchkit-side-by-side-XXXXXX";
-  const char* made = mkdtemp(folder_template.data());
-  if (!made) {
-    return model::Error{
-        fmt::format("cannot create a temporary folder {} for the worker results", folder_template)};
-  }
-  const std::string folder = made;
-  struct Cleanup {
-    std::string folder;
-    ~Cleanup() {
-      std::error_code ignored;
-      std::filesystem::remove_all(folder, ignored);
-    }
-  } cleanup{folder};
+  const auto made = process::make_temporary_folder("benchkit-side-by-side");
+  if (!made) return made.error();
+  const std::string folder = *made;
+  const process::FolderRemover cleanup(folder);
 
   const std::vector<int> cpus = plan.cpus.empty() ? process::allowed_cpus() : plan.cpus;
   std::array<std::vector<RunResult>, 2> rounds;

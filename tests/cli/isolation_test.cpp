@@ -117,6 +117,15 @@ TEST_F(Isolation, TheSameSideBySideWithABaselineAndFailedBenchmarksAreNotCompare
     EXPECT_FALSE(results.at(name).valid()) << name;
   }
   EXPECT_TRUE(results.at("first_ok").valid());
+  // The context is the controller's, collected once (its workers leave the machine out).
+  std::ifstream file(path("r.json"));
+  std::stringstream json;
+  json << file.rdbuf();
+  const auto parsed = formats::from_json(json.str(), "r.json");
+  ASSERT_TRUE(parsed);
+  EXPECT_FALSE(parsed->run.context.checks.empty());
+  EXPECT_FALSE(parsed->run.context.executable_sha256.empty());
+  EXPECT_FALSE(parsed->run.context.clock.empty());
   // The comparison lists them as invalid, and compares the healthy ones.
   EXPECT_THAT(run.out, ::testing::ContainsRegex("segfaults [^\n]* invalid"));
   EXPECT_THAT(run.out, HasSubstr("segfaults [invalid]: it failed to run (the "));
@@ -147,6 +156,27 @@ TEST_F(Isolation, Kill9OfTheWholeRunKeepsEveryBenchmarkFinishedBeforeIt) {
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(folder)) ++files;
   EXPECT_EQ(files, 1u);
+}
+
+TEST_F(Isolation, CtrlCStopsTheRunAndKeepsWhatFinished) {
+  const std::string out = path("r.json");
+  const std::string command = "MISBEHAVE=hangs " + kBench +
+                              " --time-budget 20ms --warm-up 2ms --sample-size 5 "
+                              "--no-machine-warnings --timeout 60s --out " +
+                              out + " 2>" + path("err") +
+                              " & pid=$!; for i in $(seq 300); do grep -q "
+                              "'hangs: about' " +
+                              path("err") +
+                              " && break; sleep 0.05; done; kill -INT $pid; wait $pid";
+  const auto run = run_command(command);
+  EXPECT_EQ(run.exit_code, 130);
+  const auto results = read_results(out);
+  EXPECT_TRUE(results.at("first_ok").valid());
+  ASSERT_TRUE(results.count("hangs"));
+  ASSERT_TRUE(results.at("hangs").failure);
+  EXPECT_EQ(results.at("hangs").failure->cause, Failure::Cause::interrupted);
+  EXPECT_FALSE(results.count("last_ok")) << "nothing runs after Ctrl-C";
+  EXPECT_THAT(run.out, HasSubstr("first_ok"));
 }
 
 TEST_F(Isolation, InProcessACrashEndsTheRunButKeepsWhatFinished) {

@@ -13,6 +13,28 @@ TEST(Reporters, ConsoleMatchesTheGoldenFile) {
                          make_reporter(Format::console)->render(testing::sample_run()));
 }
 
+TEST(Reporters, AFailedBenchmarkIsARowWithItsCauseAndItsReasonAfterTheTable) {
+  RunResult run = testing::sample_run();
+  BenchmarkResult failed;
+  failed.name = "crashes";
+  failed.failures = {"crashed: its process was killed by signal 11 (SIGSEGV)"};
+  failed.failure = Failure{Failure::Cause::crashed, 11, {}, "about to crash\nnow"};
+  run.benchmarks.push_back(failed);
+  const std::string console = make_reporter(Format::console)->render(run);
+  EXPECT_NE(console.find("crashes"), std::string::npos);
+  EXPECT_NE(console.find("failed"), std::string::npos);
+  EXPECT_NE(console.find("crashes failed, kept out of comparisons: crashed: its process was "
+                         "killed by signal 11 (SIGSEGV)\n  the last lines it wrote to stderr:\n"
+                         "  | about to crash\n  | now\n"),
+            std::string::npos)
+      << console;
+  const std::string markdown = make_reporter(Format::markdown)->render(run);
+  EXPECT_NE(markdown.find("| `crashes` | **failed** | | | | `crashed` |"), std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find("- `crashes` **failed**, kept out of comparisons: crashed:"),
+            std::string::npos);
+}
+
 TEST(Reporters, ScenariosAreBlocksOfPhasesAfterTheTable) {
   testing::expect_golden(
       "console_scenarios.txt",

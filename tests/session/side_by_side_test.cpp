@@ -48,6 +48,12 @@ TEST(TurnTaker, ABenchBinaryTakesExactlyTheTurnsItIsGiven) {
   ASSERT_EQ(loaded->benchmarks.size(), 1u);
   // Seven turns, seven samples: neither the 30-sample minimum nor the budget applies.
   EXPECT_EQ(loaded->benchmarks[0].samples.size(), 7u);
+  // A worker of a round leaves the run's context to its controller: no machine checks, no git,
+  // no executable hash, only its clock and build facts (and its peak RSS, for placement).
+  EXPECT_TRUE(loaded->context.checks.empty());
+  EXPECT_TRUE(loaded->context.executable_sha256.empty());
+  EXPECT_FALSE(loaded->context.clock.empty());
+  EXPECT_TRUE(loaded->context.process_peak_rss_bytes.has_value());
   std::filesystem::remove(out);
 }
 

@@ -1,0 +1,37 @@
+// `benchkit noise ./my_bench`: the A/A experiment on a bench binary. The binary runs its suite in
+// N fresh processes (--processes N --out FILE, the file in a temporary folder) and its merged
+// result is loaded for the analysis (analysis/noise.hpp). It prints nothing; the binary's own
+// progress and failure messages go to this process's stderr, its table is discarded.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "benchkit/result.hpp"
+#include "model/error.hpp"
+
+namespace benchkit::session {
+
+struct NoiseRequest {
+  std::string executable;  // the bench binary, a path (not looked up in PATH)
+  std::string name;        // how the user named it, for the messages
+  std::size_t processes = 10;
+  std::vector<std::string> flags;  // the bench binary's own flags (--filter, --time-budget, ...)
+};
+
+struct NoiseRun {
+  RunResult run;
+  // The binary exited with status 1 but left a result: some benchmarks failed (it said which,
+  // and they are failed results in `run`), the others were measured.
+  bool partial = false;
+};
+
+// The command that runs the experiment, writing the result to `out`.
+std::vector<std::string> noise_command(const NoiseRequest& request, const std::string& out);
+
+// Runs the experiment. The error (kind failed, or input for the temporary folder) says what the
+// binary did or which file is missing, with the command that was run.
+model::Result<NoiseRun> run_noise_experiment(const NoiseRequest& request);
+
+}  // namespace benchkit::session

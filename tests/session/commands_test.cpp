@@ -1,0 +1,240 @@
+#include "session/commands.hpp"
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "fakes/fake_clock.hpp"
+#include "fakes/fake_executor.hpp"
+
+namespace benchkit::session {
+namespace {
+
+using ::testing::ElementsAre;
+using testing::FakeClock;
+using testing::FakeExecutor;
+using ::testing::HasSubstr;
+
+process::CommandSpec command(const std::string& name) {
+  process::CommandSpec spec;
+  spec.name = name;
+  spec.argv = {name};
+  return spec;
+}
+
+// Exactly `runs` rounds, no warm-up: the tests count runs and checkpoints.
+CommandRequest request_of(std::vector<process::CommandSpec> commands, std::size_t runs) {
+  CommandRequest request;
+  request.commands = std::move(commands);
+  request.settings.warmup = 0;
+  request.settings.runs = runs;
+  request.settings.min_runs = runs;
+  return request;
+}
+
+// Runs named in `milliseconds` take that long; every run succeeds.
+FakeExecutor::Script timed(std::map<std::string, double> milliseconds) {
+  return [milliseconds](const process::RunRequest& request) {
+    std::string line;
+    for (const std::string& word : request.argv) line += (line.empty() ? "" : " ") + word;
+    return FakeExecutor::ok_after(milliseconds.at(line) * 1e6);
+  };
+}
+
+class Recorder final : public CommandObserver {
+ public:
+  void run_started(const std::string& name, std::size_t round, bool warmup,
+                   double elapsed_seconds) override {
+    started.push_back(fmt::format("{}{} {}", warmup ? "w" : "", round, name));
+    last_elapsed = elapsed_seconds;
+  }
+  void failed(const std::string& name, const std::string& message) override {
+    failures.push_back(name + ": " + message);
+  }
+  void checkpoint(const RunResult& so_far) override {
+    checkpoint_samples.push_back(so_far.benchmarks.at(0).samples.size());
+    checkpoint_seeds.push_back(so_far.context.seed);
+  }
+  std::vector<std::string> started;
+  std::vector<std::string> failures;
+  std::vector<std::size_t> checkpoint_samples;
+  std::vector<std::uint64_t> checkpoint_seeds;
+  double last_elapsed = 0.0;
+};
+
+CommandOutcome run(const CommandRequest& request, FakeExecutor::Script script, Recorder& observer) {
+  FakeClock clock;
+  FakeExecutor executor(clock, std::move(script));
+  const auto plan = plan_commands(request);
+  EXPECT_TRUE(plan) << plan.error().message;
+  return run_command_rounds(request, *plan, executor, clock, observer);
+}
+
+TEST(CommandPlan, ExpandsParametersSubstitutesHooksAndPutsTheShellProbeFirst) {
+  CommandRequest request;
+  process::CommandSpec spec;
+  spec.shell_command = "sort -S {size}";
+  request.commands = {spec};
+  request.parameters = {{"size", {"1K", "1M"}}};
+  request.shell = "/bin/sh";
+  request.hooks.prepare = "make input-{size}";
+  const auto plan = plan_commands(request);
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_TRUE(plan->shell_probe);
+  ASSERT_EQ(plan->benchmarks.size(), 3u);
+  EXPECT_EQ(plan->measured(), 2u);
+  EXPECT_EQ(plan->benchmarks[0].command.name, kShellProbe);
+  EXPECT_THAT(plan->benchmarks[0].command.argv, ElementsAre("/bin/sh", "-c", ""));
+  EXPECT_EQ(plan->benchmarks[2].hooks.prepare, "make input-1M");
+  EXPECT_THAT(plan->benchmarks[2].command.argv, ElementsAre("/bin/sh", "-c", "sort -S 1M"));
+}
+
+TEST(CommandPlan, AParameterNamedTwiceIsAUsageError) {
+  CommandRequest request;
+  process::CommandSpec spec;
+  spec.argv = {"sort", "-S", "{size}"};
+  request.commands = {spec};
+  request.parameters = {{"size", {"1K"}}, {"size", {"1M"}}};
+  const auto plan = plan_commands(request);
+  ASSERT_FALSE(plan);
+  EXPECT_EQ(plan.error().kind, model::ErrorKind::usage);
+}
+
+TEST(CommandRounds, TheShellsStartUpIsSubtractedAndNotListed) {
+  CommandRequest request = request_of({}, 6);
+  process::CommandSpec spec;
+  spec.shell_command = "work";
+  request.commands = {spec};
+  request.shell = "/bin/sh";
+  Recorder observer;
+  const CommandOutcome outcome =
+      run(request, timed({{"/bin/sh -c ", 2.0}, {"/bin/sh -c work", 10.0}}), observer);
+  ASSERT_EQ(outcome.run.benchmarks.size(), 1u);
+  const BenchmarkResult& work = outcome.run.benchmarks[0];
+  EXPECT_EQ(work.kind, "command");
+  EXPECT_EQ(work.samples.size(), 6u);
+  EXPECT_DOUBLE_EQ(work.overhead_ns_per_sample, 2e6);
+  EXPECT_DOUBLE_EQ(work.counters.at("shell_startup_ns"), 2e6);
+  EXPECT_NEAR(work.estimates.median.value, 8e6, 1.0);
+  EXPECT_FALSE(outcome.against_reference);  // the probe is no benchmark to compare with
+}
+
+TEST(CommandRounds, AFailingCommandIsReportedAndTheOthersGoOn) {
+  CommandRequest request = request_of({command("good"), command("bad")}, 5);
+  Recorder observer;
+  const CommandOutcome outcome = run(
+      request,
+      [](const process::RunRequest& r) {
+        process::RunRecord record = FakeExecutor::ok_after(1e6);
+        if (r.argv.front() == "bad") record.resources.exit_code = 3;
+        return record;
+      },
+      observer);
+  EXPECT_EQ(outcome.failed, 1u);
+  ASSERT_EQ(observer.failures.size(), 1u);
+  EXPECT_THAT(observer.failures[0], HasSubstr("bad: "));
+  ASSERT_EQ(outcome.run.benchmarks.size(), 2u);
+  EXPECT_EQ(outcome.run.benchmarks[0].samples.size(), 5u);
+  EXPECT_TRUE(outcome.run.benchmarks[0].valid());
+  EXPECT_FALSE(outcome.run.benchmarks[1].valid());
+  EXPECT_FALSE(outcome.run.benchmarks[1].failures.empty());
+}
+
+TEST(CommandRounds, CheckpointsAreOfferedEveryTwoSecondsWhenAsked) {
+  CommandRequest request = request_of({command("slow")}, 10);
+  request.context.seed = 42;
+  Recorder quiet;
+  run(request, timed({{"slow", 500.0}}), quiet);
+  EXPECT_TRUE(quiet.checkpoint_samples.empty());  // not asked: no estimates computed
+
+  request.checkpoints = true;
+  Recorder observer;
+  const CommandOutcome outcome = run(request, timed({{"slow", 500.0}}), observer);
+  // Rounds of 0.5 s: a checkpoint after 2 s and after 4 s, each with the runs so far.
+  EXPECT_THAT(observer.checkpoint_samples, ElementsAre(4u, 8u));
+  EXPECT_THAT(observer.checkpoint_seeds, ElementsAre(42u, 42u));
+  EXPECT_EQ(outcome.run.context.seed, 42u);
+  EXPECT_EQ(observer.started.size(), 10u);
+  EXPECT_DOUBLE_EQ(observer.last_elapsed, 4.5);  // the tenth run starts after nine
+}
+
+TEST(CommandRounds, EveryCommandIsComparedWithTheReferenceOnThePairedRounds) {
+  CommandRequest request = request_of({command("fast"), command("slow")}, 8);
+  Recorder observer;
+  auto script = [](const process::RunRequest& r) {
+    static int calls = 0;
+    const double jitter = (calls++ % 3) * 1e4;
+    return FakeExecutor::ok_after((r.argv.front() == "fast" ? 10e6 : 20e6) + jitter);
+  };
+  const CommandOutcome first = run(request, script, observer);
+  EXPECT_EQ(first.reference, "fast");
+  ASSERT_TRUE(first.against_reference);
+  ASSERT_EQ(first.against_reference->benchmarks.size(), 1u);
+  EXPECT_EQ(first.against_reference->benchmarks[0].name, "slow");
+  EXPECT_NEAR(first.against_reference->benchmarks[0].ratio, 2.0, 0.01);
+  EXPECT_EQ(first.against_reference->benchmarks[0].verdict, analysis::Verdict::regressed);
+
+  request.reference = "slow";
+  const CommandOutcome second = run(request, script, observer);
+  EXPECT_EQ(second.reference, "slow");
+  ASSERT_TRUE(second.against_reference);
+  EXPECT_EQ(second.against_reference->benchmarks[0].name, "fast");
+  EXPECT_EQ(second.against_reference->benchmarks[0].verdict, analysis::Verdict::improved);
+
+  request.reference = "neither";
+  const CommandOutcome third = run(request, script, observer);
+  EXPECT_FALSE(third.against_reference);
+  ASSERT_TRUE(third.reference_error);
+  EXPECT_EQ(third.reference_error->kind, model::ErrorKind::usage);
+  EXPECT_THAT(third.reference_error->message, HasSubstr("the names are:\n  fast\n  slow"));
+}
+
+TEST(CommandRounds, ABaselineIsComparedByName) {
+  CommandRequest request = request_of({command("tool")}, 6);
+  Recorder observer;
+  request.baseline = run(request, timed({{"tool", 10.0}}), observer).run;
+  const CommandOutcome outcome = run(request, timed({{"tool", 10.0}}), observer);
+  ASSERT_TRUE(outcome.against_baseline);
+  ASSERT_EQ(outcome.against_baseline->benchmarks.size(), 1u);
+  EXPECT_EQ(outcome.against_baseline->benchmarks[0].name, "tool");
+  EXPECT_NEAR(outcome.against_baseline->benchmarks[0].ratio, 1.0, 1e-9);
+}
+
+TEST(CommandRepeatedly, EachRunIsItsOwnProcessAfterOneWarmUp) {
+  FakeClock clock;
+  FakeExecutor executor(clock, timed({{"tool --flag", 3.0}}));
+  Recorder observer;
+  const auto run = run_command_repeatedly({"tool", "--flag"}, 4, executor, clock, observer);
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_EQ(executor.log.size(), 5u);  // the warm-up and four runs
+  ASSERT_EQ(run->benchmarks.size(), 1u);
+  const BenchmarkResult& result = run->benchmarks[0];
+  EXPECT_EQ(result.name, "tool --flag");
+  ASSERT_EQ(result.samples.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(result.samples[i].process, i);
+    EXPECT_FALSE(result.samples[i].round);
+  }
+}
+
+TEST(CommandRepeatedly, AFailedRunIsAnErrorAndTheObserverHearsHow) {
+  FakeClock clock;
+  FakeExecutor executor(clock, [](const process::RunRequest&) {
+    process::RunRecord record = FakeExecutor::ok_after(1e6);
+    record.resources.exit_code = 2;
+    return record;
+  });
+  Recorder observer;
+  const auto run = run_command_repeatedly({"tool"}, 4, executor, clock, observer);
+  ASSERT_FALSE(run);
+  EXPECT_EQ(run.error().kind, model::ErrorKind::failed);
+  EXPECT_THAT(run.error().message, HasSubstr("tool failed"));
+  EXPECT_EQ(observer.failures.size(), 1u);
+}
+
+}  // namespace
+}  // namespace benchkit::session
