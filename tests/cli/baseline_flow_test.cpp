@@ -1,6 +1,7 @@
 // Baselines and verdicts as a user drives them: save, compare, gate CI.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -25,7 +26,8 @@ const std::string kFast =
 class BaselineFlow : public ::testing::Test {
  protected:
   void SetUp() override {
-    folder_ = ::testing::TempDir() + "/benchkit-flow-" +
+    // The process id too: two checkouts' test runs on one machine must not share the folder.
+    folder_ = ::testing::TempDir() + "/benchkit-flow-" + std::to_string(::getpid()) + "-" +
               ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(folder_);
     std::filesystem::create_directories(folder_);
