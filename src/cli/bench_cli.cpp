@@ -39,23 +39,7 @@ namespace {
 using cli::BenchFlags;
 namespace worker = process::worker;
 
-int exit_code(const model::Error& error) {
-  switch (error.kind) {
-    case model::ErrorKind::usage:
-    case model::ErrorKind::input:
-      return 2;
-    case model::ErrorKind::failed:
-      return 1;
-    case model::ErrorKind::interrupted:
-      return 130;
-  }
-  return 2;
-}
-
-int report_error(const model::Error& error) {
-  std::cerr << "error: " << error.message << "\n";
-  return exit_code(error);
-}
+using cli::report_error;
 
 // The binary kept with --baseline NAME when the comparison can run it side by side; otherwise
 // nothing, and `note` says why the saved samples are compared instead.

@@ -12,20 +12,6 @@
 
 namespace benchkit::cli {
 
-int report_error(const model::Error& error) {
-  std::cerr << "error: " << error.message << "\n";
-  switch (error.kind) {
-    case model::ErrorKind::usage:
-    case model::ErrorKind::input:
-      return 2;
-    case model::ErrorKind::failed:
-      return 1;
-    case model::ErrorKind::interrupted:
-      return 130;
-  }
-  return 2;
-}
-
 int print_or_write(const std::string& text, const std::string& out) {
   if (out.empty()) {
     std::cout << text;
