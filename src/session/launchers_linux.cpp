@@ -85,26 +85,12 @@ class PipeWorker final : public Worker {
         if (left.count() <= 0) return end_now(true);
         wait_ms = static_cast<int>(std::min<std::int64_t>(wait_ms, left.count() + 1));
       }
-      pollfd fds[2];
-      nfds_t count = 0;
-      if (stream_fd_ >= 0) fds[count++] = pollfd{stream_fd_, POLLIN, 0};
-      if (stderr_fd_ >= 0) fds[count++] = pollfd{stderr_fd_, POLLIN, 0};
-      const int ready = ::poll(fds, count, wait_ms);
-      if (ready < 0 && errno != EINTR) return end_now(false);
-      if (ready <= 0) {
-        if (exited_without_waiting()) {
-          drain();
-          close_fd(stream_fd_);
-          close_fd(stderr_fd_);
-        }
-        continue;
-      }
-      for (nfds_t i = 0; i < count; ++i) {
-        if (fds[i].revents == 0) continue;
-        if (fds[i].fd == stream_fd_)
-          read_stream();
-        else if (fds[i].fd == stderr_fd_)
-          read_stderr();
+      const int ready = read_ready(wait_ms);
+      if (ready < 0 && poll_error_ != EINTR) return end_now(false);
+      if (ready <= 0 && exited_without_waiting()) {
+        drain();
+        close_fd(stream_fd_);
+        close_fd(stderr_fd_);
       }
     }
   }
@@ -159,21 +145,30 @@ class PipeWorker final : public Worker {
     }
   }
 
+  // Waits up to `wait_ms` for either pipe and reads what has arrived; poll's result (its errno
+  // in poll_error_ when negative).
+  int read_ready(int wait_ms) {
+    pollfd fds[2];
+    nfds_t count = 0;
+    if (stream_fd_ >= 0) fds[count++] = pollfd{stream_fd_, POLLIN, 0};
+    if (stderr_fd_ >= 0) fds[count++] = pollfd{stderr_fd_, POLLIN, 0};
+    const int ready = ::poll(fds, count, wait_ms);
+    poll_error_ = ready < 0 ? errno : 0;
+    for (nfds_t i = 0; ready > 0 && i < count; ++i) {
+      if (fds[i].revents == 0) continue;
+      if (fds[i].fd == stream_fd_) {
+        read_stream();
+      } else if (fds[i].fd == stderr_fd_) {
+        read_stderr();
+      }
+    }
+    return ready;
+  }
+
   // Reads what is left in both pipes without waiting.
   void drain() {
     for (int round = 0; round < 64 && (stream_fd_ >= 0 || stderr_fd_ >= 0); ++round) {
-      pollfd fds[2];
-      nfds_t count = 0;
-      if (stream_fd_ >= 0) fds[count++] = pollfd{stream_fd_, POLLIN, 0};
-      if (stderr_fd_ >= 0) fds[count++] = pollfd{stderr_fd_, POLLIN, 0};
-      if (::poll(fds, count, 0) <= 0) return;
-      for (nfds_t i = 0; i < count; ++i) {
-        if (fds[i].revents == 0) continue;
-        if (fds[i].fd == stream_fd_)
-          read_stream();
-        else if (fds[i].fd == stderr_fd_)
-          read_stderr();
-      }
+      if (read_ready(0) <= 0) return;
     }
   }
 
@@ -225,6 +220,7 @@ class PipeWorker final : public Worker {
   int stream_fd_;
   int stderr_fd_;
   int status_ = 0;
+  int poll_error_ = 0;
   process::worker::FrameReader reader_;
   std::string stderr_text_;
 };
