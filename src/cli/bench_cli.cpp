@@ -136,7 +136,7 @@ int save_baseline(const BenchFlags& flags, const RunResult& run, bool quiet) {
 
 // Names on stderr, whatever the format, every benchmark that failed to run (with its cause) and
 // every scenario whose verify failed; returns 1 when there is any, else 0.
-int say_what_failed(const RunResult& run, std::size_t failures) {
+int say_what_failed(const RunResult& run) {
   std::vector<const BenchmarkResult*> failed;
   for (const BenchmarkResult& benchmark : run.benchmarks) {
     if (benchmark.failure) failed.push_back(&benchmark);
@@ -147,9 +147,9 @@ int say_what_failed(const RunResult& run, std::size_t failures) {
       std::cerr << fmt::format("error: {} is invalid: {}\n", name, check);
     }
   }
-  if (!failed.empty() || failures > 0) {
+  if (!failed.empty()) {
     std::cerr << fmt::format("{} benchmark(s) failed; every other benchmark is measured{}:\n",
-                             std::max(failed.size(), failures),
+                             failed.size(),
                              run.benchmarks.size() > failed.size() ? " and kept" : "");
     for (const BenchmarkResult* benchmark : failed) {
       std::cerr << fmt::format("  {}: {}\n", benchmark->name, benchmark->failures.front());
@@ -217,7 +217,6 @@ struct Measured {
   // The run compared against (with the baseline binary's new samples when it ran side by side).
   std::optional<RunResult> baseline;
   std::string method_note;
-  std::size_t failures = 0;
   bool interrupted = false;
 };
 
@@ -278,7 +277,7 @@ model::Result<session::SideBySideRuns> run_beside(const BenchFlags& flags,
                                                   const session::RunSettings& settings,
                                                   const std::vector<measure::Instance>& chosen,
                                                   const std::string& baseline_binary,
-                                                  RunProgress& progress, std::size_t& failures) {
+                                                  RunProgress& progress) {
   const auto theirs = listed_by(baseline_binary, flags);
   if (!theirs) return theirs.error();
   session::SideBySide plan;
@@ -308,7 +307,6 @@ model::Result<session::SideBySideRuns> run_beside(const BenchFlags& flags,
               << std::flush;
   };
   plan.failed = [&](const std::string& name, const std::string& message) {
-    ++failures;
     progress.clear();
     std::cerr << fmt::format("error: {} failed: {}\n", name, message);
   };
@@ -331,7 +329,6 @@ model::Result<session::SideBySideRuns> run_beside(const BenchFlags& flags,
     alone_flags.processes = 1;
     session::SuiteOutcome alone =
         session::run_suite(suite_request(alone_flags, settings, only_here), progress);
-    failures += alone.failed;
     if (runs->candidate.benchmarks.empty()) runs->candidate.context = alone.run.context;
     for (BenchmarkResult& result : alone.run.benchmarks) {
       runs->candidate.benchmarks.push_back(std::move(result));
@@ -350,7 +347,7 @@ model::Result<Measured> measure_beside(const BenchFlags& flags,
   Measured measured;
   // Collected once here, not by each worker of each round (they leave it out).
   const Context context = session::run_context(settings, chosen);
-  auto runs = run_beside(flags, settings, chosen, binary, progress, measured.failures);
+  auto runs = run_beside(flags, settings, chosen, binary, progress);
   progress.clear();
   if (!runs) return runs.error();
   std::set<std::string> rerun;
@@ -398,7 +395,6 @@ model::Result<Measured> measure_run(const BenchFlags& flags, const session::RunS
   progress.clear();
   Measured measured;
   measured.run = std::move(outcome.run);
-  measured.failures = outcome.failed;
   measured.interrupted = outcome.interrupted;
   measured.baseline = std::move(baseline);
   measured.method_note = note;
@@ -452,7 +448,7 @@ int report_and_save(const BenchFlags& flags, report::Format format, Measured& me
     if (flags.fail_on_regression && comparison->any_regression() && status == 0) status = 1;
   }
   std::cout.flush();
-  const int failed = say_what_failed(run, measured.failures);
+  const int failed = say_what_failed(run);
   if (measured.interrupted) {
     std::cerr << "interrupted: the benchmarks that finished before it are shown and saved\n";
     return 130;

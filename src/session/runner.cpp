@@ -327,13 +327,9 @@ void serve(const RunSettings& settings, const std::vector<measure::Instance>& ch
     if (index >= chosen.size()) continue;
     const measure::Instance& instance = chosen[index];
     if (!worker::send(fd, worker::FrameKind::started, instance.name)) return;
-    bool failed = false;
+    bool failed = false;  // sent as a failed result: the supervisor says so
     RunResult sent;
     sent.benchmarks = run_or_record(settings, instance, measuring.probes, failed);
-    if (failed) {
-      std::fprintf(stderr, "error: %s failed: %s\n", instance.name.c_str(),
-                   sent.benchmarks.front().failures.front().c_str());
-    }
     if (!worker::send(fd, worker::FrameKind::finished, formats::to_json(sent))) return;
   }
   worker::send(fd, worker::FrameKind::fact,

@@ -40,7 +40,13 @@ class Tracker final : public IsolationObserver {
   void started(std::size_t /*index*/, const std::string& name) override {
     observer_.started(process_, processes_, position_++, total_, name);
   }
-  void finished(std::size_t /*index*/, const BenchmarkResult& result) override {
+  void finished(std::size_t index, const BenchmarkResult& result) override {
+    // A benchmark that threw in its worker comes back as a failed result: one path for every
+    // failure, so each is said and counted once.
+    if (result.failure) {
+      failed(index, result);
+      return;
+    }
     runs_[process_].benchmarks.push_back(result);
     changed(result.name);
   }
