@@ -31,11 +31,13 @@ std::vector<int> allowed_cpus();
 // Controller side: one worker process.
 class TurnTaker {
  public:
-  // Starts argv[0] (a path) with stdin and stdout on /dev/null, stderr inherited, and the
-  // socket as kTurnFd; when `cpu` is set, the worker runs on that CPU only. The error names the
-  // program when it cannot start.
+  // Starts argv[0] (a path) with stdin and stdout on /dev/null, the socket as kTurnFd, and
+  // stderr inherited, or written to the file `stderr_path` (created or truncated) when that is
+  // not empty; when `cpu` is set, the worker runs on that CPU only. The error names the program
+  // when it cannot start.
   static model::Result<TurnTaker> spawn(const std::vector<std::string>& argv,
-                                        std::optional<int> cpu = std::nullopt);
+                                        std::optional<int> cpu = std::nullopt,
+                                        const std::string& stderr_path = {});
 
   TurnTaker(TurnTaker&& other) noexcept;
   TurnTaker& operator=(TurnTaker&& other) = delete;

@@ -61,7 +61,7 @@ std::vector<int> allowed_cpus() {
 }
 
 model::Result<TurnTaker> TurnTaker::spawn(const std::vector<std::string>& argv,
-                                          std::optional<int> cpu) {
+                                          std::optional<int> cpu, const std::string& stderr_path) {
   if (argv.empty()) return model::Error{"no program to run"};
   // The child inherits this process's CPU mask: narrowed to `cpu` for the spawn, then restored.
   cpu_set_t previous;
@@ -99,6 +99,10 @@ model::Result<TurnTaker> TurnTaker::spawn(const std::vector<std::string>& argv,
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, child_end, kTurnFd);
+  if (!stderr_path.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  }
   std::vector<char*> pointers;
   for (const std::string& arg : argv) pointers.push_back(const_cast<char*>(arg.c_str()));
   pointers.push_back(nullptr);

@@ -7,6 +7,27 @@
 #include <deque>
 
 namespace benchkit::session {
+
+std::string stderr_tail(const std::string& text) {
+  std::size_t start = text.size() > kStderrTailBytes ? text.size() - kStderrTailBytes : 0;
+  std::size_t end = text.size();
+  while (end > start && (text[end - 1] == '\n' || text[end - 1] == '\r')) --end;
+  std::size_t lines = 0;
+  for (std::size_t at = end; at > start; --at) {
+    if (text[at - 1] == '\n' && ++lines == kStderrTailLines) {
+      start = at;
+      break;
+    }
+  }
+  std::string tail = text.substr(start, end - start);
+  // A cut in the middle of a line starts at the next whole line.
+  if (start > 0 && text[start - 1] != '\n') {
+    const auto newline = tail.find('\n');
+    if (newline != std::string::npos) tail.erase(0, newline + 1);
+  }
+  return tail;
+}
+
 namespace {
 
 std::string seconds(std::chrono::nanoseconds duration) {

@@ -16,6 +16,15 @@ namespace benchkit::session {
 
 using Deadline = std::chrono::steady_clock::time_point;
 
+// What is kept of a worker's standard error for the report of a failed benchmark: its last 20
+// lines, at most 4 KiB (a crash's message and the lines before it; not a whole log).
+inline constexpr std::size_t kStderrTailLines = 20;
+inline constexpr std::size_t kStderrTailBytes = 4096;
+
+// The tail (above) of what a worker wrote to standard error; a cut in the middle of a line
+// starts at the next whole line.
+std::string stderr_tail(const std::string& text);
+
 // How a worker process ended.
 struct WorkerEnd {
   process::Exit exit;

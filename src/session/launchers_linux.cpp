@@ -19,31 +19,6 @@
 namespace benchkit::session {
 namespace {
 
-// What is kept of a worker's standard error for the report of a failed benchmark: its last 20
-// lines, at most 4 KiB (a crash's message and the lines before it; not a whole log).
-constexpr std::size_t kTailLines = 20;
-constexpr std::size_t kTailBytes = 4096;
-
-std::string last_lines(const std::string& text) {
-  std::size_t start = text.size() > kTailBytes ? text.size() - kTailBytes : 0;
-  std::size_t end = text.size();
-  while (end > start && (text[end - 1] == '\n' || text[end - 1] == '\r')) --end;
-  std::size_t lines = 0;
-  for (std::size_t at = end; at > start; --at) {
-    if (text[at - 1] == '\n' && ++lines == kTailLines) {
-      start = at;
-      break;
-    }
-  }
-  std::string tail = text.substr(start, end - start);
-  // A cut in the middle of a line starts at the next whole line.
-  if (start > 0 && text[start - 1] != '\n') {
-    const auto newline = tail.find('\n');
-    if (newline != std::string::npos) tail.erase(0, newline + 1);
-  }
-  return tail;
-}
-
 void write_all(int fd, const char* data, std::size_t size) {
   while (size > 0) {
     const ssize_t written = ::write(fd, data, size);
@@ -138,8 +113,8 @@ class PipeWorker final : public Worker {
       // Passed on as it comes: a benchmark's own messages, and a crash's, reach the user.
       write_all(STDERR_FILENO, buffer, static_cast<std::size_t>(got));
       stderr_text_.append(buffer, static_cast<std::size_t>(got));
-      if (stderr_text_.size() > 4 * kTailBytes)
-        stderr_text_.erase(0, stderr_text_.size() - kTailBytes);
+      if (stderr_text_.size() > 4 * kStderrTailBytes)
+        stderr_text_.erase(0, stderr_text_.size() - kStderrTailBytes);
     } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
       close_fd(stderr_fd_);
     }
@@ -196,7 +171,7 @@ class PipeWorker final : public Worker {
     WorkerEvent event;
     event.kind = WorkerEvent::Kind::ended;
     event.end.exit = process::exit_from_status(status_);
-    event.end.stderr_tail = last_lines(stderr_text_);
+    event.end.stderr_tail = stderr_tail(stderr_text_);
     return event;
   }
 
@@ -212,7 +187,7 @@ class PipeWorker final : public Worker {
     event.end.exit = process::exit_from_status(status_);
     event.end.timed_out = timed_out;
     event.end.interrupted = interrupted;
-    event.end.stderr_tail = last_lines(stderr_text_);
+    event.end.stderr_tail = stderr_tail(stderr_text_);
     return event;
   }
 

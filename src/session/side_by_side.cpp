@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -18,7 +19,9 @@
 #include "process/turns.hpp"
 #include "process/worker_protocol.hpp"
 #include "session/isolated.hpp"
+#include "session/launcher.hpp"
 #include "session/result_files.hpp"
+#include "store/atomic_file.hpp"
 
 #include <signal.h>
 
@@ -107,6 +110,297 @@ SideBySideRuns merge_rounds(const std::array<std::vector<RunResult>, 2>& rounds)
 
 }  // namespace
 
+namespace {
+
+// The worker's standard error, written to a file while it runs: passed on to this process's
+// standard error once the worker ended, and its last lines kept with a failure.
+std::string take_stderr(const std::string& path) {
+  auto text = store::read_file(path);
+  std::error_code ignored;
+  std::filesystem::remove(path, ignored);
+  if (!text || text->empty()) return {};
+  std::fwrite(text->data(), 1, text->size(), stderr);
+  return stderr_tail(*text);
+}
+
+// One process pair of one round: the two workers of one benchmark taking turns.
+struct Pair {
+  std::size_t round = 0;
+  std::size_t planned = 0;
+  std::size_t index = 0;
+  std::array<std::size_t, 2> order = {0, 1};  // who sets up, and samples, first
+  std::array<std::string, 2> outs;
+  std::array<std::string, 2> errs;
+  std::array<std::optional<process::TurnTaker>, 2> workers;
+  std::array<bool, 2> taking_turns = {false, false};
+  std::array<process::Exit, 2> exits;
+};
+
+// The state of one side-by-side comparison across its rounds.
+class Session {
+ public:
+  Session(const SideBySide& plan, std::string folder)
+      : plan_(plan),
+        folder_(std::move(folder)),
+        cpus_(plan.cpus.empty() ? process::allowed_cpus() : plan.cpus),
+        footprint_(plan.benchmarks.size(), 0) {}
+
+  model::Result<SideBySideRuns> run(const Undecided& undecided);
+
+ private:
+  std::size_t shuffle_bytes(std::size_t index) const;
+  std::optional<model::Error> copy_executables(std::size_t round);
+  std::optional<PairFailure> run_pair(Pair& pair, std::array<RunResult, 2>& this_round);
+  std::optional<PairFailure> start_workers(Pair& pair);
+  std::optional<PairFailure> take_turns(Pair& pair);
+  std::optional<PairFailure> collect(Pair& pair, std::array<RunResult, 2>& this_round);
+  PairFailure failure(const Pair& pair, std::size_t side, const std::string& what) const;
+  SideBySideRuns result() const {
+    SideBySideRuns runs = merge_rounds(rounds_);
+    mark_failed(runs, plan_.benchmarks, failed_);
+    return runs;
+  }
+
+  const SideBySide& plan_;
+  const std::string folder_;
+  const std::vector<int> cpus_;
+  std::array<std::vector<RunResult>, 2> rounds_;
+  process::PlacementShuffle shuffle_;
+  // The largest resident set a worker of each benchmark reached so far (0: not run yet).
+  std::vector<std::int64_t> footprint_;
+  // The executables the workers of this round run (copy_executables).
+  std::array<std::string, 2> executables_;
+  // Benchmarks whose worker failed in some round: they leave the comparison, recorded as failed
+  // on the side that failed.
+  std::map<std::size_t, PairFailure> failed_;
+};
+
+// The shuffle takes up to twice the benchmark's footprint, at least 16 MiB and at most 256 MiB,
+// and up to 128 MiB until a round has shown it. A shift much smaller than the benchmark's memory
+// would leave most of its pages where they were.
+std::size_t Session::shuffle_bytes(std::size_t index) const {
+  constexpr std::int64_t kMiB = 1 << 20;
+  if (footprint_[index] <= 0) return 128 * kMiB;
+  return static_cast<std::size_t>(std::clamp(2 * footprint_[index], 16 * kMiB, 256 * kMiB));
+}
+
+// Fresh copies of both builds for the workers of this round, made while the shuffle holds
+// memory, so that where their code lies in memory is drawn anew each round. The same bytes in
+// two files measured apart: the test binary that the build had written hours before ran
+// copy_string 8-12% slower than a fresh copy of itself in 6 of 7 A/A comparisons, while fresh
+// copies of it measured within 1-2% of each other (and so did the binary itself once relinked).
+// Where a file's pages lie belongs to the file, not to the code, and lasts as long as the file
+// stays cached.
+std::optional<model::Error> Session::copy_executables(std::size_t round) {
+  const std::array<const std::string*, 2> sources = {&plan_.baseline_executable,
+                                                     &plan_.candidate_executable};
+  shuffle_.hold(std::size_t{64} << 20);
+  for (std::size_t side = 0; side < 2; ++side) {
+    const std::string copy = fmt::format("{}/{}-{}.bin", folder_, kSideNames[side], round);
+    std::error_code error;
+    std::filesystem::copy_file(*sources[side], copy,
+                               std::filesystem::copy_options::overwrite_existing, error);
+    if (!error) {
+      std::filesystem::permissions(copy, std::filesystem::perms::owner_all,
+                                   std::filesystem::perm_options::replace, error);
+    }
+    if (error) {
+      shuffle_.release();
+      return model::Error{fmt::format("cannot copy the {} build's executable {} to {}: {}",
+                                      kSideNames[side], *sources[side], copy, error.message())};
+    }
+    if (!executables_[side].empty()) std::filesystem::remove(executables_[side], error);
+    executables_[side] = copy;
+  }
+  shuffle_.release();
+  return std::nullopt;
+}
+
+PairFailure Session::failure(const Pair& pair, std::size_t side, const std::string& what) const {
+  PairFailure failed;
+  failed.side = side;
+  const std::string& name = plan_.benchmarks[pair.index];
+  if (process::interrupt_requested()) {
+    failed.fatal = true;
+    failed.message = fmt::format(
+        "interrupted in round {} of {} (at {}): the workers were stopped and nothing was "
+        "compared",
+        pair.round + 1, pair.planned, name);
+    return failed;
+  }
+  // The failed worker has ended: what it wrote is complete.
+  failed.failure.stderr_tail = take_stderr(pair.errs[side]);
+  if (pair.workers[side] && pair.workers[side]->timed_out()) {
+    failed.failure.cause = Failure::Cause::timed_out;
+    failed.failure.signal = SIGKILL;
+    failed.message = fmt::format(
+        "the {} build's worker (round {} of {}) did not answer within {} s and was killed: "
+        "the benchmark hangs, or one of its iterations or its set-up takes longer than that "
+        "(raise --worker-timeout if it is only slow)",
+        kSideNames[side], pair.round + 1, pair.planned,
+        plan_.worker_timeout ? plan_.worker_timeout->count() / 1000.0 : 0.0);
+    return failed;
+  }
+  if (pair.exits[side].signal != 0) {
+    failed.failure.cause = Failure::Cause::crashed;
+    failed.failure.signal = pair.exits[side].signal;
+  } else {
+    failed.failure.cause = Failure::Cause::exited;
+    if (pair.exits[side].exit_code >= 0) failed.failure.exit_code = pair.exits[side].exit_code;
+  }
+  failed.message = fmt::format("the {} build's worker (round {} of {}) {}", kSideNames[side],
+                               pair.round + 1, pair.planned, what);
+  return failed;
+}
+
+// One at a time: each worker sets up and warms up while the other waits in a read. Its memory
+// lands at a random place in the free lists (process/placement.hpp), so that no build keeps the
+// same physical pages round after round.
+std::optional<PairFailure> Session::start_workers(Pair& pair) {
+  const std::optional<int> cpu =
+      cpus_.empty() ? std::nullopt : std::optional<int>(cpus_[pair.round % cpus_.size()]);
+  const std::string& name = plan_.benchmarks[pair.index];
+  for (const std::size_t side : pair.order) {
+    const std::string stem =
+        fmt::format("{}/{}-{}-{}", folder_, kSideNames[side], pair.round, pair.index);
+    pair.outs[side] = stem + ".json";
+    pair.errs[side] = stem + ".err";
+    shuffle_.hold(shuffle_bytes(pair.index));
+    auto spawned = process::TurnTaker::spawn(
+        worker_argv(plan_, executables_[side], name, pair.outs[side]), cpu, pair.errs[side]);
+    if (!spawned) return PairFailure{spawned.error().message, true, side, {}};
+    pair.workers[side].emplace(std::move(*spawned));
+    pair.workers[side]->set_timeout(plan_.worker_timeout);
+    pair.taking_turns[side] = pair.workers[side]->wait_ready();
+    shuffle_.release();
+    // A worker that does not ask for turns ran to its end (a scenario, which runs once per
+    // process; or a failure, which its exit status tells).
+    if (!pair.taking_turns[side]) pair.exits[side] = pair.workers[side]->finish();
+  }
+  return std::nullopt;
+}
+
+// Turns in the order A B, B A, A B, ...: a drift within the round hits both alike. Both take the
+// same number of turns, so that sample k of one side and sample k of the other were taken next
+// to each other (the comparison pairs them).
+std::optional<PairFailure> Session::take_turns(Pair& pair) {
+  std::array<std::int64_t, 2> spent = {0, 0};
+  std::array<std::size_t, 2> turns = {0, 0};
+  auto wants_more = [&](std::size_t side) {
+    return pair.taking_turns[side] &&
+           (spent[side] < plan_.round_budget_ns || turns[side] < plan_.min_turns);
+  };
+  for (std::size_t round_trip = 0; wants_more(0) || wants_more(1); ++round_trip) {
+    const std::array<std::size_t, 2> turn_order =
+        round_trip % 2 == 0 ? pair.order : std::array<std::size_t, 2>{pair.order[1], pair.order[0]};
+    for (const std::size_t side : turn_order) {
+      if (!pair.taking_turns[side]) continue;
+      const std::int64_t start = plan_.clock->now_ns();
+      if (!pair.workers[side]->give_turn()) {
+        pair.exits[side] = pair.workers[side]->finish();
+        pair.taking_turns[side] = false;
+        return failure(
+            pair, side,
+            fmt::format("stopped in the middle of sampling: it {}", pair.exits[side].describe()));
+      }
+      spent[side] += plan_.clock->now_ns() - start;
+      ++turns[side];
+    }
+  }
+  for (const std::size_t side : pair.order) {
+    if (pair.taking_turns[side]) pair.exits[side] = pair.workers[side]->finish();
+  }
+  return std::nullopt;
+}
+
+// The results both workers wrote, appended to this_round.
+std::optional<PairFailure> Session::collect(Pair& pair, std::array<RunResult, 2>& this_round) {
+  for (const std::size_t side : pair.order) {
+    const process::Exit& exit = pair.exits[side];
+    // Exit status 1 with a result: the benchmark threw in the worker, which recorded it.
+    if (!exit.ok() && exit.exit_code != 1) return failure(pair, side, exit.describe());
+    auto loaded = load_result_file(pair.outs[side]);
+    if (!loaded) {
+      return failure(pair, side,
+                     exit.ok() ? "left no readable result: " + loaded.error().message
+                               : exit.describe() + " and left no readable result");
+    }
+    for (const BenchmarkResult& result : loaded->benchmarks) {
+      if (!result.failure) continue;
+      PairFailure failed{fmt::format("the {} build's worker (round {} of {}) {}", kSideNames[side],
+                                     pair.round + 1, pair.planned, result.failures.front()),
+                         false, side, *result.failure};
+      failed.failure.stderr_tail = take_stderr(pair.errs[side]);
+      return failed;
+    }
+    take_stderr(pair.errs[side]);
+    if (this_round[side].benchmarks.empty()) this_round[side].context = loaded->context;
+    footprint_[pair.index] =
+        std::max(footprint_[pair.index], loaded->context.process_peak_rss_bytes.value_or(0));
+    for (BenchmarkResult& result : loaded->benchmarks) {
+      this_round[side].benchmarks.push_back(std::move(result));
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<PairFailure> Session::run_pair(Pair& pair, std::array<RunResult, 2>& this_round) {
+  // Who starts alternates by benchmark and, once every CPU had a round, by round: neither build
+  // always samples first or warms up while the other waits, on any CPU.
+  const std::size_t cycle = pair.round / std::max<std::size_t>(1, cpus_.size());
+  const std::size_t first = (cycle + pair.index) % 2;
+  pair.order = {first, 1 - first};
+  if (auto failed = start_workers(pair)) return failed;
+  if (auto failed = take_turns(pair)) return failed;
+  return collect(pair, this_round);
+}
+
+// Every benchmark for `plan.rounds` rounds; then, `plan.rounds` at a time, the ones still
+// undecided, up to plan.max_rounds.
+model::Result<SideBySideRuns> Session::run(const Undecided& undecided) {
+  std::vector<std::size_t> active(plan_.benchmarks.size());
+  for (std::size_t i = 0; i < active.size(); ++i) active[i] = i;
+  const std::size_t batch = std::max<std::size_t>(1, plan_.rounds);
+  const std::size_t most = std::max(plan_.max_rounds, batch);
+  if (active.empty()) return result();
+  for (std::size_t done = 0;;) {
+    const std::size_t planned = std::min(most, done + batch);
+    for (std::size_t round = done; round < planned; ++round) {
+      if (auto failed = copy_executables(round)) return *failed;
+      std::array<RunResult, 2> this_round;
+      for (std::size_t k = 0; k < active.size(); ++k) {
+        const std::string& name = plan_.benchmarks[active[k]];
+        if (plan_.progress) plan_.progress(round, planned, k, active.size(), name);
+        if (failed_.count(active[k])) continue;
+        Pair pair;
+        pair.round = round;
+        pair.planned = planned;
+        pair.index = active[k];
+        auto pair_failed = run_pair(pair, this_round);
+        if (!pair_failed) continue;
+        if (pair_failed->fatal) return model::Error{pair_failed->message};
+        if (plan_.failed) plan_.failed(name, pair_failed->message);
+        failed_.emplace(active[k], std::move(*pair_failed));
+      }
+      for (std::size_t side = 0; side < 2; ++side)
+        rounds_[side].push_back(std::move(this_round[side]));
+    }
+    done = planned;
+    // One merge serves both the question and the answer: when nothing is left undecided, the
+    // runs that decided it are the result.
+    std::erase_if(active, [&](std::size_t index) { return failed_.count(index) > 0; });
+    SideBySideRuns merged = result();
+    if (done >= most || !undecided || active.empty()) return merged;
+    const std::vector<std::string> open = undecided(merged);
+    std::erase_if(active, [&](std::size_t index) {
+      return std::find(open.begin(), open.end(), plan_.benchmarks[index]) == open.end();
+    });
+    if (active.empty()) return merged;
+  }
+}
+
+}  // namespace
+
 model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Undecided& undecided) {
   if (!plan.clock) return model::Error{"run_side_by_side needs a clock"};
   // Ctrl-C stops the workers and still removes the temporary folder below (a second Ctrl-C
@@ -117,224 +411,9 @@ model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan, const Und
   } restore_interrupts;
   const auto made = process::make_temporary_folder("benchkit-side-by-side");
   if (!made) return made.error();
-  const std::string folder = *made;
-  const process::FolderRemover cleanup(folder);
-
-  const std::vector<int> cpus = plan.cpus.empty() ? process::allowed_cpus() : plan.cpus;
-  std::array<std::vector<RunResult>, 2> rounds;
-  process::PlacementShuffle shuffle;
-  // The largest resident set a worker of each benchmark reached so far (0: not run yet). The
-  // shuffle takes up to twice that, at least 16 MiB and at most 256 MiB, and up to 128 MiB until
-  // a round has shown it. A shift much smaller than the benchmark's memory would leave most of
-  // its pages where they were.
-  std::vector<std::int64_t> footprint(plan.benchmarks.size(), 0);
-  auto shuffle_bytes = [&](std::size_t index) -> std::size_t {
-    constexpr std::int64_t kMiB = 1 << 20;
-    if (footprint[index] <= 0) return 128 * kMiB;
-    return static_cast<std::size_t>(std::clamp(2 * footprint[index], 16 * kMiB, 256 * kMiB));
-  };
-  // The executables the workers of this round run: fresh copies of both builds, made while the
-  // shuffle holds memory, so that where their code lies in memory is drawn anew each round. The
-  // same bytes in two files measured apart: the test binary that the build had written hours
-  // before ran copy_string 8-12% slower than a fresh copy of itself in 6 of 7 A/A comparisons,
-  // while fresh copies of it measured within 1-2% of each other (and so did the binary
-  // itself once relinked). Where a file's pages lie belongs to the file, not to the code, and
-  // lasts as long as the file stays cached.
-  std::array<std::string, 2> executables;
-  auto copy_executables = [&](std::size_t round) -> std::optional<model::Error> {
-    const std::array<const std::string*, 2> sources = {&plan.baseline_executable,
-                                                       &plan.candidate_executable};
-    shuffle.hold(std::size_t{64} << 20);
-    for (std::size_t side = 0; side < 2; ++side) {
-      const std::string copy = fmt::format("{}/{}-{}.bin", folder, kSideNames[side], round);
-      std::error_code error;
-      std::filesystem::copy_file(*sources[side], copy,
-                                 std::filesystem::copy_options::overwrite_existing, error);
-      if (!error) {
-        std::filesystem::permissions(copy, std::filesystem::perms::owner_all,
-                                     std::filesystem::perm_options::replace, error);
-      }
-      if (error) {
-        shuffle.release();
-        return model::Error{fmt::format("cannot copy the {} build's executable {} to {}: {}",
-                                        kSideNames[side], *sources[side], copy, error.message())};
-      }
-      if (!executables[side].empty()) std::filesystem::remove(executables[side], error);
-      executables[side] = copy;
-    }
-    shuffle.release();
-    return std::nullopt;
-  };
-  // Benchmark `index` (of plan.benchmarks) in `round` of `planned`: one process pair taking
-  // turns. Its results are appended to this_round.
-  auto run_pair = [&](std::size_t round, std::size_t planned, std::size_t index,
-                      std::array<RunResult, 2>& this_round) -> std::optional<PairFailure> {
-    const std::optional<int> cpu =
-        cpus.empty() ? std::nullopt : std::optional<int>(cpus[round % cpus.size()]);
-    const std::string& name = plan.benchmarks[index];
-    // Who starts alternates by benchmark and, once every CPU had a round, by round: neither
-    // build always samples first or warms up while the other waits, on any CPU.
-    const std::size_t cycle = round / std::max<std::size_t>(1, cpus.size());
-    const std::size_t first = (cycle + index) % 2;
-    const std::array<std::size_t, 2> order = {first, 1 - first};
-    std::array<std::string, 2> outs;
-    std::array<std::optional<process::TurnTaker>, 2> workers;
-    std::array<bool, 2> taking_turns = {false, false};
-    std::array<process::Exit, 2> exits;
-    auto failure = [&](std::size_t side, const std::string& what) {
-      PairFailure failed;
-      failed.side = side;
-      if (process::interrupt_requested()) {
-        failed.fatal = true;
-        failed.message = fmt::format(
-            "interrupted in round {} of {} (at {}): the workers were stopped and nothing was "
-            "compared",
-            round + 1, planned, name);
-        return failed;
-      }
-      if (workers[side] && workers[side]->timed_out()) {
-        failed.failure.cause = Failure::Cause::timed_out;
-        failed.failure.signal = SIGKILL;
-        failed.message = fmt::format(
-            "the {} build's worker (round {} of {}) did not answer within {} s and was killed: "
-            "the benchmark hangs, or one of its iterations or its set-up takes longer than that "
-            "(raise --worker-timeout if it is only slow)",
-            kSideNames[side], round + 1, planned,
-            plan.worker_timeout ? plan.worker_timeout->count() / 1000.0 : 0.0);
-        return failed;
-      }
-      if (exits[side].signal != 0) {
-        failed.failure.cause = Failure::Cause::crashed;
-        failed.failure.signal = exits[side].signal;
-      } else {
-        failed.failure.cause = Failure::Cause::exited;
-        if (exits[side].exit_code >= 0) failed.failure.exit_code = exits[side].exit_code;
-      }
-      failed.message = fmt::format("the {} build's worker (round {} of {}) {}", kSideNames[side],
-                                   round + 1, planned, what);
-      return failed;
-    };
-    // One at a time: each worker sets up and warms up while the other waits in a read. Its
-    // memory lands at a random place in the free lists (process/placement.hpp), so that no
-    // build keeps the same physical pages round after round.
-    for (const std::size_t side : order) {
-      outs[side] = fmt::format("{}/{}-{}-{}.json", folder, kSideNames[side], round, index);
-      shuffle.hold(shuffle_bytes(index));
-      auto spawned =
-          process::TurnTaker::spawn(worker_argv(plan, executables[side], name, outs[side]), cpu);
-      if (!spawned) return PairFailure{spawned.error().message, true, side, {}};
-      workers[side].emplace(std::move(*spawned));
-      workers[side]->set_timeout(plan.worker_timeout);
-      taking_turns[side] = workers[side]->wait_ready();
-      shuffle.release();
-      // A worker that does not ask for turns ran to its end (a scenario, which runs once per
-      // process; or a failure, which its exit status tells).
-      if (!taking_turns[side]) exits[side] = workers[side]->finish();
-    }
-    // Turns in the order A B, B A, A B, ...: a drift within the round hits both alike.
-    std::array<std::int64_t, 2> spent = {0, 0};
-    std::array<std::size_t, 2> turns = {0, 0};
-    // Both take the same number of turns, so that sample k of one side and sample k of the
-    // other were taken next to each other (the comparison pairs them).
-    auto wants_more = [&](std::size_t side) {
-      return taking_turns[side] &&
-             (spent[side] < plan.round_budget_ns || turns[side] < plan.min_turns);
-    };
-    for (std::size_t pair = 0; wants_more(0) || wants_more(1); ++pair) {
-      const std::array<std::size_t, 2> turn_order =
-          pair % 2 == 0 ? order : std::array<std::size_t, 2>{order[1], order[0]};
-      for (const std::size_t side : turn_order) {
-        if (!taking_turns[side]) continue;
-        const std::int64_t start = plan.clock->now_ns();
-        if (!workers[side]->give_turn()) {
-          exits[side] = workers[side]->finish();
-          taking_turns[side] = false;
-          return failure(side, fmt::format("stopped in the middle of sampling: it {}",
-                                           exits[side].describe()));
-        }
-        spent[side] += plan.clock->now_ns() - start;
-        ++turns[side];
-      }
-    }
-    for (const std::size_t side : order) {
-      if (taking_turns[side]) exits[side] = workers[side]->finish();
-    }
-    for (const std::size_t side : order) {
-      // Exit status 1 with a result: the benchmark threw in the worker, which recorded it.
-      if (!exits[side].ok() && exits[side].exit_code != 1) {
-        return failure(side, exits[side].describe());
-      }
-      auto loaded = load_result_file(outs[side]);
-      if (!loaded) {
-        return failure(side, exits[side].ok()
-                                 ? "left no readable result: " + loaded.error().message
-                                 : exits[side].describe() + " and left no readable result");
-      }
-      for (const BenchmarkResult& result : loaded->benchmarks) {
-        if (result.failure) {
-          PairFailure failed{
-              fmt::format("the {} build's worker (round {} of {}) {}", kSideNames[side], round + 1,
-                          planned, result.failures.front()),
-              false, side, *result.failure};
-          return failed;
-        }
-      }
-      if (this_round[side].benchmarks.empty()) this_round[side].context = loaded->context;
-      footprint[index] =
-          std::max(footprint[index], loaded->context.process_peak_rss_bytes.value_or(0));
-      for (BenchmarkResult& result : loaded->benchmarks) {
-        this_round[side].benchmarks.push_back(std::move(result));
-      }
-    }
-    return std::nullopt;
-  };
-
-  // Every benchmark for `plan.rounds` rounds; then, `plan.rounds` at a time, the ones still
-  // undecided, up to plan.max_rounds.
-  std::vector<std::size_t> active(plan.benchmarks.size());
-  for (std::size_t i = 0; i < active.size(); ++i) active[i] = i;
-  const std::size_t batch = std::max<std::size_t>(1, plan.rounds);
-  const std::size_t most = std::max(plan.max_rounds, batch);
-  // Benchmarks whose worker failed in some round: they leave the comparison, recorded as failed
-  // on the side that failed.
-  std::map<std::size_t, PairFailure> failed;
-  auto result = [&]() {
-    SideBySideRuns runs = merge_rounds(rounds);
-    mark_failed(runs, plan.benchmarks, failed);
-    return runs;
-  };
-  if (active.empty()) return result();
-  for (std::size_t done = 0;;) {
-    const std::size_t planned = std::min(most, done + batch);
-    for (std::size_t round = done; round < planned; ++round) {
-      if (auto failed = copy_executables(round)) return *failed;
-      std::array<RunResult, 2> this_round;
-      for (std::size_t k = 0; k < active.size(); ++k) {
-        if (plan.progress) {
-          plan.progress(round, planned, k, active.size(), plan.benchmarks[active[k]]);
-        }
-        if (failed.count(active[k])) continue;
-        auto pair_failed = run_pair(round, planned, active[k], this_round);
-        if (!pair_failed) continue;
-        if (pair_failed->fatal) return model::Error{pair_failed->message};
-        if (plan.failed) plan.failed(plan.benchmarks[active[k]], pair_failed->message);
-        failed.emplace(active[k], std::move(*pair_failed));
-      }
-      for (std::size_t side = 0; side < 2; ++side)
-        rounds[side].push_back(std::move(this_round[side]));
-    }
-    done = planned;
-    // One merge serves both the question and the answer: when nothing is left undecided, the
-    // runs that decided it are the result.
-    std::erase_if(active, [&](std::size_t index) { return failed.count(index) > 0; });
-    SideBySideRuns merged = result();
-    if (done >= most || !undecided || active.empty()) return merged;
-    const std::vector<std::string> open = undecided(merged);
-    std::erase_if(active, [&](std::size_t index) {
-      return std::find(open.begin(), open.end(), plan.benchmarks[index]) == open.end();
-    });
-    if (active.empty()) return merged;
-  }
+  const process::FolderRemover cleanup(*made);
+  Session session(plan, *made);
+  return session.run(undecided);
 }
 
 }  // namespace benchkit::session

@@ -115,9 +115,15 @@ TEST_F(Isolation, TheSameSideBySideWithABaselineAndFailedBenchmarksAreNotCompare
   EXPECT_THAT(run.err, HasSubstr("killed by signal 11 (SIGSEGV)"));
   EXPECT_THAT(run.err, HasSubstr("did not answer within 2 s"));
   const auto results = read_results(path("r.json"));
-  for (const char* name : {"segfaults", "aborts", "hangs", "exits", "throws"}) {
+  for (const std::string name : {"segfaults", "aborts", "hangs", "exits", "throws"}) {
     ASSERT_TRUE(results.count(name)) << name;
     EXPECT_FALSE(results.at(name).valid()) << name;
+    ASSERT_TRUE(results.at(name).failure) << name;
+    if (name != "throws") {
+      // Its last words, from the worker's stderr, as when it runs alone.
+      EXPECT_THAT(results.at(name).failure->stderr_tail, HasSubstr(name + ": about to misbehave"))
+          << name;
+    }
   }
   EXPECT_TRUE(results.at("first_ok").valid());
   // The context is the controller's, collected once (its workers leave the machine out).
