@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
 #include <cstdio>
+
 #include <fstream>
 #include <sstream>
 
@@ -111,6 +113,35 @@ TEST_F(RealRuns, AMissingProgramIsNamed) {
   EXPECT_FALSE(r.started);
   EXPECT_THAT(r.error, HasSubstr("cannot start benchkit-no-such-program"));
   EXPECT_THAT(r.error, HasSubstr("No such file"));
+}
+
+// The program is looked up in PATH as execvp would (once, then remembered): a file of that name
+// that cannot be executed is passed over for the next folder's, and each run finds it again.
+TEST(PathSearch, ANameRunsTheFirstExecutableOfThatNameInPath) {
+  const std::string skipped = temp_path("path-skipped");
+  const std::string chosen = temp_path("path-chosen");
+  for (const std::string& folder : {skipped, chosen})
+    ASSERT_EQ(system(("mkdir -p " + folder).c_str()), 0);
+  std::ofstream(skipped + "/benchkit-probe") << "#!/bin/sh\nexit 5\n";  // not executable
+  std::ofstream(chosen + "/benchkit-probe") << "#!/bin/sh\nexit 7\n";
+  ASSERT_EQ(chmod((chosen + "/benchkit-probe").c_str(), 0755), 0);
+  const std::string old_path = getenv("PATH");
+  setenv("PATH", (skipped + ":" + chosen + ":" + old_path).c_str(), 1);
+  setenv("BENCHKIT_SPAWNER", (std::string(BENCHKIT_BINARY_DIR) + "/benchkit-spawner").c_str(), 1);
+  ExecutorChoice choice = make_executor();  // its spawner starts with this PATH
+  setenv("PATH", old_path.c_str(), 1);
+  RunRequest request;
+  request.argv = {"benchkit-probe"};
+  for (int run = 0; run < 2; ++run) {
+    const RunRecord r = choice.executor->run(request);
+    ASSERT_TRUE(r.started) << r.error;
+    EXPECT_EQ(r.resources.exit_code, 7) << "run " << run;
+  }
+  request.argv = {"benchkit-probe-missing"};
+  const RunRecord missing = choice.executor->run(request);
+  EXPECT_FALSE(missing.started);
+  EXPECT_THAT(missing.error, HasSubstr("cannot start benchkit-probe-missing"));
+  ASSERT_EQ(system(("rm -rf " + skipped + " " + chosen).c_str()), 0);
 }
 
 TEST_F(RealRuns, PeakRssOfATwoHundredMibProgramIsWithinFivePercent) {
