@@ -192,7 +192,7 @@ int main(int argc, char** argv) {
       stats::simulation::load_noise(std::string(BENCHKIT_FIXTURES) + "/stats/history_noise.csv");
   std::printf("## Noise of the real runs (tests/fixtures/stats/history_noise.csv)\n\n");
   std::printf(
-      "| benchmark | runs | run-to-run noise (MAD of log medians) | median interval "
+      "| benchmark | runs | run-to-run noise (sd of log medians) | median interval "
       "half-width |\n|---|---|---|---|\n");
   for (const auto& pool : pools) {
     std::vector<double> widths;
@@ -205,7 +205,7 @@ int main(int argc, char** argv) {
                               std::to_string(spread * 100).substr(0, 3) + "%";
     print_table(title.c_str(), stats::simulation::rescaled(pools, spread), series_count);
   }
-  print_table("The noise as measured (4-60%)", pools, series_count);
+  print_table("The noise as measured (6-99%)", pools, series_count);
   gate_study(stats::simulation::rescaled(pools, 0.01), std::max<std::size_t>(series_count * 2, 50));
   timing(stats::simulation::rescaled(pools, 0.01));
   return 0;

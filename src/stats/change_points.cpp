@@ -86,8 +86,8 @@ Prepared prepare(std::span<const IntervalPoint> series, const ChangePointSetting
   // away from a change. The root mean square of the differences, leaving out the largest one in
   // every 50 (those that straddle a change: Otava's window expects at most one change in 50
   // runs) and corrected to be exact for normal noise. Not the median absolute difference: on a
-  // machine that is sometimes in a slow state (a quarter of the fixture's runs were 3-20% slower
-  // than the rest), the median sees only the spread within a state, and every few slow runs in a
+  // machine that is sometimes in a slow state (for several benchmarks of the fixture, a quarter
+  // of the runs), the median sees only the spread within a state, and every few slow runs in a
   // row would read as a level. When the trimmed differences are all 0 (a metric that rarely
   // moves), the mean absolute difference is used.
   std::vector<double> differences(n - 1);

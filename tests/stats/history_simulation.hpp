@@ -83,7 +83,8 @@ inline std::vector<NoisePool> load_noise(const std::string& path) {
 // deviation from the typical time and its interval's log half-widths are multiplied by the same
 // factor, so the shape of the noise (its tails, how often a run is disturbed, how its interval
 // relates to its deviation) stays that of the real runs. The fixture was measured on a loaded
-// shared VM (a sd of 4-60% from run to run, a quarter of the runs in a slow state); a CI runner
+// shared VM (a sd of 6-99% from run to run, for several benchmarks a quarter of the runs in a slow
+// state); a CI runner
 // of its own is nearer 1%.
 inline NoisePool rescaled(const NoisePool& pool, double spread) {
   NoisePool out = pool;
