@@ -94,8 +94,9 @@ model::Result<Setup> setup_of(const AbOptions& o) {
                              o.worker_timeout));
   }
   if (o.commands.size() > 1) {
-    return usage("give one --cmd: benchkit ab compares one command's two builds (run it once per "
-                 "command)");
+    return usage(
+        "give one --cmd: benchkit ab compares one command's two builds (run it once per "
+        "command)");
   }
   Setup setup;
   // Each side samples for budget/rounds per round, at least 1 ms (a shorter turn is all
@@ -128,11 +129,10 @@ model::Result<session::Prepared> prepare(const Setup& setup, const session::Revi
   if (!quiet) {
     std::cerr << fmt::format(
         "benchkit: {}: {}\n", revision.label(),
-        prepared->built.cached
-            ? fmt::format("build kept from an earlier run, nothing rebuilt ({})",
-                          prepared->built.build_folder)
-            : fmt::format("built in {:.1f} s ({})", prepared->built.seconds,
-                          prepared->built.build_folder));
+        prepared->built.cached ? fmt::format("build kept from an earlier run, nothing rebuilt ({})",
+                                             prepared->built.build_folder)
+                               : fmt::format("built in {:.1f} s ({})", prepared->built.seconds,
+                                             prepared->built.build_folder));
   }
   return prepared;
 }
@@ -244,8 +244,8 @@ int run_ab_commands(const AbOptions& o, const session::Prepared& base,
   for (const session::Prepared* side : {&base, &candidate}) {
     process::CommandSpec spec;
     for (const std::string& word : *words) {
-      spec.argv.push_back(vcs::fill_placeholders(word, side->worktree.path,
-                                                 side->built.build_folder, false));
+      spec.argv.push_back(
+          vcs::fill_placeholders(word, side->worktree.path, side->built.build_folder, false));
     }
     spec.name = side == &base ? "BASE " + vcs::short_commit(base.revision.commit)
                               : "NEW " + vcs::short_commit(candidate.revision.commit) +
@@ -261,18 +261,18 @@ int run_ab_commands(const AbOptions& o, const session::Prepared& base,
   request.context = session::command_context(0, tool_command_line());
   process::ExecutorChoice executor = process::make_executor();
   CommandProgress progress(!o.quiet && stderr_is_terminal());
-  session::CommandOutcome outcome = session::run_command_rounds(
-      request, *plan, *executor.executor, clock::steady_clock(), progress);
+  session::CommandOutcome outcome = session::run_command_rounds(request, *plan, *executor.executor,
+                                                                clock::steady_clock(), progress);
   progress.clear();
   if (outcome.interrupted) {
     return report_error(model::Error{"interrupted while the commands ran: nothing compared",
                                      model::ErrorKind::interrupted});
   }
   if (!outcome.against_reference) {
-    return report_error(model::Error{
-        outcome.reference_error ? outcome.reference_error->message
-                                : "the commands did not run far enough to be compared",
-        model::ErrorKind::failed});
+    return report_error(model::Error{outcome.reference_error
+                                         ? outcome.reference_error->message
+                                         : "the commands did not run far enough to be compared",
+                                     model::ErrorKind::failed});
   }
   analysis::Comparison comparison = *outcome.against_reference;
   comparison.method_note = fmt::format(
@@ -295,8 +295,8 @@ int run_ab(const AbOptions& o) {
   const auto built_new =
       prepare(*setup, candidate->first, candidate->second, setup->recipe, o.quiet);
   if (!built_new) return report_error(built_new.error());
-  const auto built_base = prepare(*setup, base->first, base->second,
-                                  recipe_like(setup->recipe, *built_new), o.quiet);
+  const auto built_base =
+      prepare(*setup, base->first, base->second, recipe_like(setup->recipe, *built_new), o.quiet);
   if (!built_base) return report_error(built_base.error());
   if (!o.commands.empty()) return run_ab_commands(o, *built_base, *built_new);
 
@@ -317,7 +317,8 @@ int run_ab(const AbOptions& o) {
 // bisect: the judge builds each commit (cached) and compares it with the reference.
 int run_bisect(const AbOptions& o) {
   const InterruptScope interrupts;
-  if (!o.commands.empty()) return report_error(usage("bisect compares bench binaries; --cmd is for ab"));
+  if (!o.commands.empty())
+    return report_error(usage("bisect compares bench binaries; --cmd is for ab"));
   const auto setup = setup_of(o);
   if (!setup) return report_error(setup.error());
   const auto good = session::resolve_revision(setup->root, "GOOD", o.good);
@@ -326,11 +327,17 @@ int run_bisect(const AbOptions& o) {
   if (!bad) return report_error(bad.error());
   const auto candidates = vcs::commits_between(setup->root, good->first.commit, bad->first.commit);
   if (!candidates) return report_error(candidates.error());
-  const std::string log_path =
-      o.log.empty() ? (fs::path(vcs::benchkit_folder(setup->root)) / "bisect.log").string()
-                    : o.log;
+  // In a folder git ignores, like the worktrees: the user's git status stays as it was.
+  std::string log_path = o.log;
+  if (log_path.empty()) {
+    const auto folder =
+        vcs::make_ignored_folder((fs::path(vcs::benchkit_folder(setup->root)) / "bisect").string());
+    if (!folder) return report_error(folder.error());
+    log_path = (fs::path(*folder) / "bisect.log").string();
+  }
   std::ofstream log(log_path, std::ios::trunc);
-  if (!log) return report_error(model::Error{fmt::format("cannot write the bisection log {}", log_path)});
+  if (!log)
+    return report_error(model::Error{fmt::format("cannot write the bisection log {}", log_path)});
   log << fmt::format("# benchkit bisect {} {} --bench \"{}\": {} commits between\n",
                      good->first.commit, bad->first.commit, o.bench, candidates->size());
   log << "# step\tcommit\toutcome\tverdict\tratio\t95% CI\trounds\treference\tbenchmark\n";
@@ -343,7 +350,7 @@ int run_bisect(const AbOptions& o) {
   auto build = [&](const std::string& commit) -> model::Result<const session::Prepared*> {
     if (const auto found = built.find(commit); found != built.end()) return &found->second;
     session::Revision revision;
-    revision.role = commit == good->first.commit ? "GOOD"
+    revision.role = commit == good->first.commit  ? "GOOD"
                     : commit == bad->first.commit ? "BAD"
                                                   : fmt::format("step {}", steps);
     revision.name = commit;
@@ -387,17 +394,16 @@ int run_bisect(const AbOptions& o) {
     log.flush();
     if (!o.quiet) {
       const session::Summary& s = step.judgement.summary;
-      std::cerr << fmt::format("benchkit bisect: {} {}: {} ({} {:.3f}x [{:.3f}, {:.3f}], {} rounds, "
-                               "against {}) {}\n",
-                               vcs::short_commit(step.commit), step.outcome,
-                               analysis::to_string(s.verdict), s.benchmark, s.ratio,
-                               s.ratio_lower, s.ratio_upper, step.judgement.rounds,
-                               vcs::short_commit(step.reference),
-                               vcs::commit_subject(setup->root, step.commit));
+      std::cerr << fmt::format(
+          "benchkit bisect: {} {}: {} ({} {:.3f}x [{:.3f}, {:.3f}], {} rounds, "
+          "against {}) {}\n",
+          vcs::short_commit(step.commit), step.outcome, analysis::to_string(s.verdict), s.benchmark,
+          s.ratio, s.ratio_lower, s.ratio_upper, step.judgement.rounds,
+          vcs::short_commit(step.reference), vcs::commit_subject(setup->root, step.commit));
     }
   };
-  const auto outcome = session::bisect(*candidates, good->first.commit, bad->first.commit, judge,
-                                       on_step);
+  const auto outcome =
+      session::bisect(*candidates, good->first.commit, bad->first.commit, judge, on_step);
   if (!outcome) {
     log << "# stopped: " << outcome.error().message << "\n";
     return report_error(outcome.error());
@@ -477,8 +483,10 @@ CommandRunner add_ab_command(CLI::App& app) {
       "are kept: a second ab of the same revisions rebuilds nothing. Exit status: 0; 1 when a "
       "benchmark failed or, with --fail-on-regression, regressed; 2 for usage errors; 130 when "
       "interrupted. docs/ab.md.");
-  command->add_option("BASE", o->base, "The revision compared against (tag, branch, commit, "
-                                        "HEAD~3)")
+  command
+      ->add_option("BASE", o->base,
+                   "The revision compared against (tag, branch, commit, "
+                   "HEAD~3)")
       ->required();
   command->add_option("NEW", o->candidate,
                       "The new revision (default: the working tree, uncommitted changes "
@@ -516,7 +524,7 @@ CommandRunner add_bisect_command(CLI::App& app) {
                       "(default: every one)");
   command->add_option("--log", o->log,
                       "The log of every step (commit, verdict, ratio, rounds; default "
-                      ".benchkit/bisect.log in the repository)");
+                      ".benchkit/bisect/bisect.log in the repository)");
   add_shared_flags(*command, *o);
   return [command, o]() -> int {
     if (!command->parsed()) return -1;

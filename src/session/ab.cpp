@@ -62,9 +62,9 @@ model::Result<BenchmarkSets> split_benchmarks(const std::vector<std::string>& ba
     try {
       pattern.emplace(regex, std::regex::ECMAScript);
     } catch (const std::regex_error& error) {
-      return model::Error{fmt::format("--bench \"{}\" is not a regular expression: {}", regex,
-                                      error.what()),
-                          model::ErrorKind::usage};
+      return model::Error{
+          fmt::format("--bench \"{}\" is not a regular expression: {}", regex, error.what()),
+          model::ErrorKind::usage};
     }
   }
   const auto chosen = [&](const std::string& name) {
@@ -83,9 +83,10 @@ model::Result<BenchmarkSets> split_benchmarks(const std::vector<std::string>& ba
   if (sets.both.empty() && sets.added.empty() && sets.removed.empty()) {
     std::set<std::string> all(theirs);
     all.insert(ours.begin(), ours.end());
-    return model::Error{fmt::format("no benchmark matches --bench \"{}\"; the builds have: {}",
-                                    regex, all.empty() ? "none" : fmt::format("{}", fmt::join(all, ", "))),
-                        model::ErrorKind::usage};
+    return model::Error{
+        fmt::format("no benchmark matches --bench \"{}\"; the builds have: {}", regex,
+                    all.empty() ? "none" : fmt::format("{}", fmt::join(all, ", "))),
+        model::ErrorKind::usage};
   }
   return sets;
 }

@@ -30,9 +30,10 @@ model::Result<vcs::BuildRecipe> build_recipe(const std::string& root, const Buil
   const std::string ccache = vcs::find_in_path("ccache");
   if (!choice.command.empty()) {
     if (choice.binary.empty() && !choice.all_targets) {
-      return model::Error{"--build \"CMD\" needs --binary PATH: the bench binary the command "
-                          "makes (e.g. --binary {build}/bench)",
-                          model::ErrorKind::usage};
+      return model::Error{
+          "--build \"CMD\" needs --binary PATH: the bench binary the command "
+          "makes (e.g. --binary {build}/bench)",
+          model::ErrorKind::usage};
     }
     recipe.command = choice.command;
     recipe.binary = choice.binary;
@@ -40,21 +41,23 @@ model::Result<vcs::BuildRecipe> build_recipe(const std::string& root, const Buil
     return recipe;
   }
   if (!choice.binary.empty()) {
-    return model::Error{"--binary goes with --build \"CMD\"; a CMake project's bench binaries "
-                        "are found from its targets (--target NAME)",
-                        model::ErrorKind::usage};
+    return model::Error{
+        "--binary goes with --build \"CMD\"; a CMake project's bench binaries "
+        "are found from its targets (--target NAME)",
+        model::ErrorKind::usage};
   }
   if (!fs::exists(fs::path(root) / "CMakeLists.txt") && choice.build_dir.empty()) {
-    return model::Error{fmt::format(
-        "{} has no CMakeLists.txt: say how a revision is built with --build \"CMD\" (placeholders "
-        "{{src}}, the revision's worktree, and {{build}}, its build folder) and --binary PATH",
-        root),
-                        model::ErrorKind::usage};
+    return model::Error{
+        fmt::format(
+            "{} has no CMakeLists.txt: say how a revision is built with --build \"CMD\" "
+            "(placeholders "
+            "{{src}}, the revision's worktree, and {{build}}, its build folder) and --binary PATH",
+            root),
+        model::ErrorKind::usage};
   }
   const auto folder = vcs::find_user_build_folder(root, choice.build_dir);
   if (!folder) return folder.error();
-  const auto cache =
-      vcs::parse_cmake_cache(read_file(fs::path(*folder) / "CMakeCache.txt"));
+  const auto cache = vcs::parse_cmake_cache(read_file(fs::path(*folder) / "CMakeCache.txt"));
   recipe.cmake = vcs::settings_from_cache(cache, root, *folder, ccache);
   recipe.targets = choice.targets;
   recipe.all_targets = choice.all_targets && choice.targets.empty();
@@ -74,10 +77,10 @@ model::Result<vcs::BuildRecipe> build_recipe(const std::string& root, const Buil
 std::string Revision::label() const {
   const std::string commit_text = vcs::short_commit(commit);
   if (name.empty()) {
-    return dirty ? fmt::format("{} the working tree ({} + uncommitted changes {})", role,
-                               commit_text, diff_hash.substr(0, 12))
-                 : fmt::format("{} the working tree ({}, no uncommitted changes)", role,
-                               commit_text);
+    return dirty
+               ? fmt::format("{} the working tree ({} + uncommitted changes {})", role, commit_text,
+                             diff_hash.substr(0, 12))
+               : fmt::format("{} the working tree ({}, no uncommitted changes)", role, commit_text);
   }
   if (name.starts_with(commit_text) || commit.starts_with(name)) {
     return fmt::format("{} {}", role, commit_text);
@@ -98,7 +101,8 @@ model::Result<std::pair<Revision, vcs::Checkout>> resolve_revision(const std::st
   vcs::Checkout checkout;
   checkout.commit = *commit;
   if (name.empty()) {
-    const auto folder = vcs::make_ignored_folder((fs::path(vcs::benchkit_folder(root)) / "diffs").string());
+    const auto folder =
+        vcs::make_ignored_folder((fs::path(vcs::benchkit_folder(root)) / "diffs").string());
     if (!folder) return folder.error();
     const std::string pending = (fs::path(*folder) / "pending.diff").string();
     const auto changed = vcs::write_uncommitted_diff(root, pending);
@@ -109,7 +113,8 @@ model::Result<std::pair<Revision, vcs::Checkout>> resolve_revision(const std::st
       const std::string kept = (fs::path(*folder) / (*hash + ".diff")).string();
       std::error_code error;
       fs::rename(pending, kept, error);
-      if (error) return model::Error{fmt::format("cannot keep the diff as {}: {}", kept, error.message())};
+      if (error)
+        return model::Error{fmt::format("cannot keep the diff as {}: {}", kept, error.message())};
       revision.dirty = true;
       revision.diff_hash = *hash;
       checkout.diff_file = kept;
@@ -142,10 +147,10 @@ model::Result<Prepared> prepare_revision(const std::string& root, const Revision
   // between revisions is compiled once.
   this_one.env.push_back("CCACHE_BASEDIR=" + tree->path);
   this_one.env.push_back("CCACHE_NOHASHDIR=1");
-  const auto built = vcs::build_revision(*tree, this_one, revision.label(),
-                                         [&](const std::string& step) {
-                                           if (progress) progress(revision, step);
-                                         });
+  const auto built =
+      vcs::build_revision(*tree, this_one, revision.label(), [&](const std::string& step) {
+        if (progress) progress(revision, step);
+      });
   if (!built) return built.error();
   prepared.built = *built;
   return prepared;

@@ -16,11 +16,11 @@ namespace benchkit::session {
 
 // How every revision is built, found from the flags and the user's build folder.
 struct BuildChoice {
-  std::string build_dir;     // --build-dir (CMake; empty: looked for)
+  std::string build_dir;             // --build-dir (CMake; empty: looked for)
   std::vector<std::string> targets;  // --target
-  std::string command;       // --build "CMD"
-  std::string binary;        // --binary PATH
-  bool all_targets = false;  // CMake without --target for whole commands: build everything
+  std::string command;               // --build "CMD"
+  std::string binary;                // --binary PATH
+  bool all_targets = false;          // CMake without --target for whole commands: build everything
 };
 
 // The recipe for `root`: the --build command when given, else CMake with the settings of the
@@ -29,11 +29,11 @@ model::Result<vcs::BuildRecipe> build_recipe(const std::string& root, const Buil
                                              std::string& description);
 
 struct Revision {
-  std::string role;      // "BASE", "NEW", "GOOD", "BAD", or "step 3"
-  std::string name;      // as given ("v1.0", "HEAD~2"); empty: the working tree
-  std::string commit;    // full hash
-  std::string subject;   // of the commit
-  bool dirty = false;    // the working tree's uncommitted changes are in it
+  std::string role;     // "BASE", "NEW", "GOOD", "BAD", or "step 3"
+  std::string name;     // as given ("v1.0", "HEAD~2"); empty: the working tree
+  std::string commit;   // full hash
+  std::string subject;  // of the commit
+  bool dirty = false;   // the working tree's uncommitted changes are in it
   std::string diff_hash;
   std::string label() const;  // "BASE v1.0 (1a2b3c4d5e6f)", "NEW the working tree (... + ...)"
 };

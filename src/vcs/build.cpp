@@ -92,9 +92,9 @@ model::Result<bool> run_step(const std::vector<std::string>& argv, const std::st
                         model::ErrorKind::interrupted};
   }
   if (!record.started) {
-    return model::Error{fmt::format("cannot start {} to build {}: {}", argv.front(), label,
-                                    record.error),
-                        model::ErrorKind::failed};
+    return model::Error{
+        fmt::format("cannot start {} to build {}: {}", argv.front(), label, record.error),
+        model::ErrorKind::failed};
   }
   if (!record.ok()) {
     return model::Error{
@@ -113,9 +113,9 @@ std::string names_of(const std::vector<ExecutableTarget>& executables) {
   return names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "));
 }
 
-model::Result<Built> build_cmake(const Worktree& worktree,
-                                 const BuildRecipe& recipe, const std::string& folder,
-                                 const std::string& label, const BuildProgress& progress) {
+model::Result<Built> build_cmake(const Worktree& worktree, const BuildRecipe& recipe,
+                                 const std::string& folder, const std::string& label,
+                                 const BuildProgress& progress) {
   const CMakeSettings& settings = *recipe.cmake;
   Built built;
   built.build_folder = folder;
@@ -179,16 +179,15 @@ model::Result<Built> build_cmake(const Worktree& worktree,
       argv.insert(argv.end(), missing.begin(), missing.end());
     }
     if (progress) progress(fmt::format("building {}", fmt::join(missing, " ")));
-    const auto made = run_step(argv, (fs::path(folder) / "benchkit-build.log").string(),
-                               recipe.env, "building", label);
+    const auto made = run_step(argv, (fs::path(folder) / "benchkit-build.log").string(), recipe.env,
+                               "building", label);
     if (!made) return made.error();
     std::ofstream marker(fs::path(folder) / kBuiltMarker, std::ios::app);
     for (const std::string& target : missing) marker << target << "\n";
     ran = true;
   }
   built.cached = !ran;
-  built.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return built;
 }
 
@@ -204,13 +203,13 @@ model::Result<Built> build_command(const Worktree& worktree, const BuildRecipe& 
   if (!done) {
     std::error_code error;
     fs::create_directories(folder, error);
-    const std::string command = fmt::format(
-        "cd {} && {}", shell_quote(worktree.path),
-        fill_placeholders(recipe.command, worktree.path, folder, true));
+    const std::string command =
+        fmt::format("cd {} && {}", shell_quote(worktree.path),
+                    fill_placeholders(recipe.command, worktree.path, folder, true));
     if (progress) progress("building (" + recipe.command + ")");
-    const auto made = run_step({"/bin/sh", "-c", command},
-                               (fs::path(folder) / "benchkit-build.log").string(), recipe.env,
-                               "building", label);
+    const auto made =
+        run_step({"/bin/sh", "-c", command}, (fs::path(folder) / "benchkit-build.log").string(),
+                 recipe.env, "building", label);
     if (!made) return made.error();
   }
   if (::access(binary.c_str(), X_OK) != 0) {
@@ -222,8 +221,7 @@ model::Result<Built> build_command(const Worktree& worktree, const BuildRecipe& 
   if (!done) std::ofstream(fs::path(folder) / kBuiltMarker) << binary << "\n";
   built.executables.push_back({"binary", binary, true});
   built.cached = done;
-  built.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return built;
 }
 
@@ -261,13 +259,13 @@ CMakeSettings settings_from_cache(const std::map<std::string, CacheEntry>& cache
   const std::string home = value_of("CMAKE_HOME_DIRECTORY");
   // Every setting a user can make (-D, ccmake): build type, compilers, flags, launchers, the
   // project's options, where find_package found each package. INTERNAL and STATIC entries are
-  // CMake's own bookkeeping; a path into the user's build folder or checkout would build the
-  // revision against the user's files.
-  const std::set<std::string> settable = {"BOOL", "STRING", "PATH", "FILEPATH"};
+  // CMake's own bookkeeping (UNINITIALIZED is a -D given without a type: the user's own); a path
+  // into the user's build folder or checkout would build the revision against the user's files.
+  const std::set<std::string> settable = {"BOOL", "STRING", "PATH", "FILEPATH", "UNINITIALIZED"};
   bool launcher = false;
   for (const auto& [name, entry] : cache) {
     if (!settable.count(entry.type)) continue;
-    if ((entry.type == "PATH" || entry.type == "FILEPATH") && !entry.value.empty() &&
+    if (entry.type != "BOOL" && entry.value.starts_with("/") &&
         (inside(entry.value, user_build_folder) || inside(entry.value, root) ||
          (!home.empty() && inside(entry.value, home)))) {
       continue;
@@ -381,9 +379,9 @@ model::Result<std::vector<ExecutableTarget>> read_code_model(const std::string& 
       executables.push_back(std::move(executable));
     }
   } catch (const std::exception& problem) {
-    return model::Error{fmt::format("cannot read CMake's code model in {}: {}", reply.string(),
-                                    problem.what()),
-                        model::ErrorKind::failed};
+    return model::Error{
+        fmt::format("cannot read CMake's code model in {}: {}", reply.string(), problem.what()),
+        model::ErrorKind::failed};
   }
   std::sort(executables.begin(), executables.end(),
             [](const auto& a, const auto& b) { return a.name < b.name; });
@@ -401,9 +399,8 @@ std::string recipe_key(const BuildRecipe& recipe) {
   return fnv1a_hex(text).substr(0, 12);
 }
 
-model::Result<Built> build_revision(const Worktree& worktree,
-                                    const BuildRecipe& recipe, const std::string& label,
-                                    const BuildProgress& progress) {
+model::Result<Built> build_revision(const Worktree& worktree, const BuildRecipe& recipe,
+                                    const std::string& label, const BuildProgress& progress) {
   // Inside the worktree, so that ccache (its base folder the worktree) sees the same relative
   // paths in every revision's build, and an unchanged file compiles once for all of them.
   // Untracked: git status of the worktree does not see it (it is listed in no revision).

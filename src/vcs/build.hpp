@@ -102,9 +102,8 @@ using BuildProgress = std::function<void(const std::string& step)>;
 // in errors ("BASE v1.0 (1a2b3c4d5e6f)"). Errors: a failed step (its last log lines and the
 // log's path), a target missing at this revision (the ones it has), Ctrl-C (kind interrupted;
 // the build folder is not marked built, so the cache never holds half a build).
-model::Result<Built> build_revision(const Worktree& worktree,
-                                    const BuildRecipe& recipe, const std::string& label,
-                                    const BuildProgress& progress = {});
+model::Result<Built> build_revision(const Worktree& worktree, const BuildRecipe& recipe,
+                                    const std::string& label, const BuildProgress& progress = {});
 
 // The path of `program` found in PATH; empty when it is not there.
 std::string find_in_path(const std::string& program);

@@ -99,8 +99,7 @@ model::Result<std::vector<CommitNode>> commits_between(const std::string& root,
         "revision first (benchkit bisect GOOD BAD), both on one line of history",
         short_commit(good), short_commit(bad))};
   }
-  const auto out =
-      run(root, {"rev-list", "--parents", "--ancestry-path", good + ".." + bad, "--"});
+  const auto out = run(root, {"rev-list", "--parents", "--ancestry-path", good + ".." + bad, "--"});
   if (!out) {
     return model::Error{fmt::format("git rev-list cannot list the commits between {} and {}",
                                     short_commit(good), short_commit(bad))};

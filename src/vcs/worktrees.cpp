@@ -23,9 +23,10 @@ std::string trimmed(const std::string& text) {
 }
 
 std::string removal_advice(const std::string& root, const std::string& path) {
-  return fmt::format("remove it with: git -C {} worktree remove --force {} (benchkit makes it "
-                     "again from the revision)",
-                     root, path);
+  return fmt::format(
+      "remove it with: git -C {} worktree remove --force {} (benchkit makes it "
+      "again from the revision)",
+      root, path);
 }
 
 // Whether the complete worktree at `path` still holds `checkout` exactly; else why not.
@@ -47,7 +48,8 @@ std::optional<std::string> changed_since(const std::string& path, const Checkout
   }
   const std::string diff = path + ".diff-now";
   const auto written = write_uncommitted_diff(path, diff, run);
-  const auto hash = written ? hash_file(path, diff, run) : model::Result<std::string>(written.error());
+  const auto hash =
+      written ? hash_file(path, diff, run) : model::Result<std::string>(written.error());
   std::error_code ignored;
   fs::remove(diff, ignored);
   if (!hash) return hash.error().message;
@@ -71,9 +73,10 @@ model::Result<std::string> make_ignored_folder(const std::string& folder) {
   std::error_code error;
   fs::create_directories(folder, error);
   if (error) {
-    return model::Error{fmt::format("cannot make the folder {}: {}; check that its parent can be "
-                                    "written",
-                                    folder, error.message())};
+    return model::Error{
+        fmt::format("cannot make the folder {}: {}; check that its parent can be "
+                    "written",
+                    folder, error.message())};
   }
   const fs::path ignore = fs::path(folder) / ".gitignore";
   if (!fs::exists(ignore)) {
@@ -100,31 +103,31 @@ model::Result<Worktree> prepare_worktree(const std::string& root, const Checkout
   tree.checkout = checkout;
   const bool exists = fs::exists(tree.path);
   if (exists && !fs::exists(marker_of(tree.path))) {
-    return model::Error{fmt::format(
-        "the worktree {} was left incomplete by an interrupted benchkit run; {}", tree.path,
-        removal_advice(root, tree.path))};
+    return model::Error{
+        fmt::format("the worktree {} was left incomplete by an interrupted benchkit run; {}",
+                    tree.path, removal_advice(root, tree.path))};
   }
   if (exists) {
     if (const auto why = changed_since(tree.path, checkout, run)) {
-      return model::Error{fmt::format(
-          "the worktree {} no longer holds {}{}: {}; {}", tree.path, short_commit(checkout.commit),
-          checkout.dirty() ? " with the uncommitted changes" : "", *why,
-          removal_advice(root, tree.path))};
+      return model::Error{fmt::format("the worktree {} no longer holds {}{}: {}; {}", tree.path,
+                                      short_commit(checkout.commit),
+                                      checkout.dirty() ? " with the uncommitted changes" : "", *why,
+                                      removal_advice(root, tree.path))};
     }
     return tree;
   }
   // --force: a worktree git still lists at this path but whose folder is gone (removed by hand,
   // or by remove_worktree after a failure) is made again instead of refused.
-  if (!run(root, {"worktree", "add", "--detach", "--force", "--quiet", tree.path,
-                  checkout.commit})) {
+  if (!run(root,
+           {"worktree", "add", "--detach", "--force", "--quiet", tree.path, checkout.commit})) {
     remove_worktree(root, tree.path, run);
     return model::Error{fmt::format(
         "git worktree add cannot check out {} into {}: check that the commit exists and the "
         "folder can be written (git -C {} worktree add --detach {} {} shows git's message)",
         short_commit(checkout.commit), tree.path, root, tree.path, checkout.commit)};
   }
-  if (checkout.dirty() && !run(tree.path, {"apply", "--binary", "--whitespace=nowarn",
-                                           checkout.diff_file})) {
+  if (checkout.dirty() &&
+      !run(tree.path, {"apply", "--binary", "--whitespace=nowarn", checkout.diff_file})) {
     remove_worktree(root, tree.path, run);
     return model::Error{fmt::format(
         "the uncommitted changes ({}) do not apply to {} in {}: commit them, or give NEW as a "

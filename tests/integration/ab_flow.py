@@ -167,7 +167,7 @@ def main():
     done = benchkit(repo, "bisect", c[0], c[5], "--bench", "^work$", *FAST)
     expect(done.returncode == 0 and ("first bad commit: %s walk 15%% further" % c[3]) in done.stdout,
            "bisect names the slow commit", done)
-    log = os.path.join(repo, ".benchkit", "bisect.log")
+    log = os.path.join(repo, ".benchkit", "bisect", "bisect.log")
     lines = [l for l in open(log).read().splitlines() if l and not l.startswith("#")] if os.path.exists(log) else []
     expect(len(lines) >= 2 and all(len(l.split("\t")) == 9 for l in lines),
            "the bisection log has one line per step", done)
@@ -201,7 +201,7 @@ def main():
     done = benchkit(repo, "ab", c[0], c[1])
     expect(done.returncode == 2 and "interrupted" in done.stderr and "worktree remove" in done.stderr,
            "a worktree left by an interrupted run is named with its fix", done)
-    git(repo, "worktree", "remove", "--force", os.path.join(repo, ".benchkit", "worktrees", c[0][:12]))
+    run(["git", "-C", repo, "worktree", "remove", "--force", os.path.join(repo, ".benchkit", "worktrees", c[0][:12])], repo, check=False)
     done = benchkit(repo, "ab", c[4], c[5], "--build", "echo compiling; exit 7", "--binary", "x")
     expect(done.returncode == 1 and "NEW " + c[5][:12] in done.stderr and "compiling" in done.stderr
            and "status 7" in done.stderr, "a failed build names the revision and shows its log", done)

@@ -111,8 +111,7 @@ TEST(Bisect, AnInconclusiveCommitGetsMoreRoundsThenIsSkipped) {
 }
 
 TEST(Bisect, EachStepIsOneLogLine) {
-  BisectStep step{"0123456789abcdef", "fedcba9876543210", judged(Verdict::regressed, 1.153),
-                  "bad"};
+  BisectStep step{"0123456789abcdef", "fedcba9876543210", judged(Verdict::regressed, 1.153), "bad"};
   step.judgement.summary.ratio_lower = 1.14;
   step.judgement.summary.ratio_upper = 1.166;
   EXPECT_EQ(log_line(3, step),

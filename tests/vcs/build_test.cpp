@@ -32,11 +32,12 @@ TEST(CMakeCache, TakesTheUsersSettingsButNotPathsIntoTheirBuildOrCheckout) {
   const auto cache = parse_cmake_cache(
       "CMAKE_GENERATOR:INTERNAL=Ninja\nCMAKE_HOME_DIRECTORY:INTERNAL=/repo/project\n"
       "CMAKE_BUILD_TYPE:STRING=RelWithDebInfo\nCMAKE_CXX_COMPILER:FILEPATH=/usr/bin/clang++\n"
-      "CMAKE_CXX_FLAGS:STRING=-fno-plt\nbenchkit_DIR:PATH=/opt/benchkit/build\n"
+      "CMAKE_CXX_FLAGS:STRING=-fno-plt\n"
       "generated_DIR:PATH=/repo/build/gen\nvendored_DIR:PATH=/repo/third_party\n"
       "CMAKE_INSTALL_PREFIX:PATH=/usr/local\nMYPROJECT_FAST:BOOL=ON\n"
-      "CMAKE_CACHEFILE_DIR:INTERNAL=/repo/build\n");
-  const CMakeSettings settings = settings_from_cache(cache, "/repo", "/repo/build", "/usr/bin/ccache");
+      "CMAKE_CACHEFILE_DIR:INTERNAL=/repo/build\nbenchkit_DIR:UNINITIALIZED=/opt/benchkit/build\n");
+  const CMakeSettings settings =
+      settings_from_cache(cache, "/repo", "/repo/build", "/usr/bin/ccache");
   EXPECT_EQ(settings.generator, "Ninja");
   EXPECT_EQ(settings.source_subfolder, "project");
   const std::vector<std::pair<std::string, std::string>> expected = {
@@ -52,9 +53,10 @@ TEST(CMakeCache, TakesTheUsersSettingsButNotPathsIntoTheirBuildOrCheckout) {
   auto with_launcher = cache;
   with_launcher["CMAKE_CXX_COMPILER_LAUNCHER"] = {"STRING", "sccache"};
   const auto kept = settings_from_cache(with_launcher, "/repo", "/repo/build", "/usr/bin/ccache");
-  EXPECT_EQ(std::count(kept.definitions.begin(), kept.definitions.end(),
-                       std::pair<std::string, std::string>{"CMAKE_CXX_COMPILER_LAUNCHER", "sccache"}),
-            1);
+  EXPECT_EQ(
+      std::count(kept.definitions.begin(), kept.definitions.end(),
+                 std::pair<std::string, std::string>{"CMAKE_CXX_COMPILER_LAUNCHER", "sccache"}),
+      1);
   BuildRecipe one;
   one.cmake = settings;
   BuildRecipe other;
@@ -129,8 +131,9 @@ TEST(BuildRevision, RunsTheCommandOnceThenKeepsTheBuild) {
   const std::string src = temporary();
   std::ofstream(src + "/count") << "";
   BuildRecipe recipe;
-  recipe.command = "echo built >> count && printf '#!/bin/sh\\n' > {build}/bench && chmod +x "
-                   "{build}/bench";
+  recipe.command =
+      "echo built >> count && printf '#!/bin/sh\\n' > {build}/bench && chmod +x "
+      "{build}/bench";
   recipe.binary = "bench";
   const auto first = build_revision(tree_at(src), recipe, "BASE v1");
   ASSERT_TRUE(first) << first.error().message;

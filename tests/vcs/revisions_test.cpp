@@ -41,8 +41,8 @@ TEST(Revisions, ResolvesNamesToCommitsAndNamesAnUnknownOne) {
 TEST(Revisions, WritesTheUncommittedChangesAndHashesThem) {
   GitRepo repo;
   repo.commit("first", {{"a.txt", "1\n"}});
-  const std::string diff = repo.root() + "/../" +
-                           std::filesystem::path(repo.root()).filename().string() + ".diff";
+  const std::string diff =
+      repo.root() + "/../" + std::filesystem::path(repo.root()).filename().string() + ".diff";
   EXPECT_FALSE(write_uncommitted_diff(repo.root(), diff).value());
   repo.write("a.txt", "changed\n");
   EXPECT_TRUE(write_uncommitted_diff(repo.root(), diff).value());

@@ -46,7 +46,8 @@ TEST(Worktrees, AppliesTheUncommittedChangesInAWorktreeNamedByTheirHash) {
   GitRepo repo;
   const std::string head = repo.commit("first", {{"a.txt", "1\n"}, {"b.txt", "b\n"}});
   repo.write("a.txt", "uncommitted\n");
-  const std::string diff = make_ignored_folder(repo.root() + "/.benchkit/diffs").value() + "/test.diff";
+  const std::string diff =
+      make_ignored_folder(repo.root() + "/.benchkit/diffs").value() + "/test.diff";
   ASSERT_TRUE(write_uncommitted_diff(repo.root(), diff).value());
   const std::string hash = hash_file(repo.root(), diff).value();
   const std::string before = repo.user_state();
