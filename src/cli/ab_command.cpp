@@ -58,6 +58,10 @@ struct AbOptions {
   bool quiet = false;
 };
 
+std::size_t max_rounds_of(const AbOptions& o) {
+  return o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
+}
+
 model::Error usage(std::string message) {
   return model::Error{std::move(message), model::ErrorKind::usage};
 }
@@ -164,7 +168,7 @@ session::AbRequest ab_request(const AbOptions& o, const Setup& setup,
   request.bench_regex = o.bench;
   request.bench_flags = bench_flags;
   request.rounds = o.rounds;
-  request.max_rounds = o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
+  request.max_rounds = max_rounds_of(o);
   request.round_budget_ns = setup.round_budget_ns;
   request.worker_timeout = setup.worker_timeout;
   request.compare = comparison_settings(o.noise_threshold, o.adjustment);
@@ -190,8 +194,9 @@ std::string method_note(const session::Prepared& base, const session::Prepared& 
       "way ({}); their bench binaries ran side by side, {} rounds of fresh process pairs per "
       "benchmark taking samples in turns, so both met the machine in the same state{}",
       candidate.revision.label(), base.revision.label(), setup.description, rounds,
-      o.max_rounds == 0 || o.max_rounds > o.rounds
-          ? "; benchmarks still inconclusive got more rounds"
+      max_rounds_of(o) > o.rounds
+          ? fmt::format("; benchmarks still inconclusive after {} get more, up to {}", o.rounds,
+                        max_rounds_of(o))
           : "");
 }
 
@@ -373,7 +378,7 @@ int run_bisect(const AbOptions& o) {
     AbOptions longer = o;
     if (more_rounds) {
       longer.rounds = 2 * o.rounds;
-      longer.max_rounds = 2 * (o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds);
+      longer.max_rounds = 2 * max_rounds_of(o);
     }
     session::AbRequest request = ab_request(longer, *setup, trailing_arguments(), visible);
     request.binaries = binary_pairs(**baseline, **candidate);
@@ -427,7 +432,8 @@ int run_bisect(const AbOptions& o) {
   std::cout << fmt::format("first bad commit: {} {}\n", first,
                            vcs::commit_subject(setup->root, first));
   std::cout << fmt::format(
-      "{} commits between, {} tested besides the two ends, {} builds; every step is in {}\n\n",
+      "{} commits between, {} tested besides the two ends, {} revisions built (or kept from an "
+      "earlier run); every step is in {}\n\n",
       candidates->size(), outcome->commits_tested, builds, log_path);
   std::cout << "the comparison that convicted it:\n";
   AbOptions shown = o;

@@ -171,7 +171,8 @@ def main():
     lines = [l for l in open(log).read().splitlines() if l and not l.startswith("#")] if os.path.exists(log) else []
     expect(len(lines) >= 2 and all(len(l.split("\t")) == 9 for l in lines),
            "the bisection log has one line per step", done)
-    builds = int(re.search(r"(\d+) builds", done.stdout).group(1)) if re.search(r"(\d+) builds", done.stdout) else 99
+    found = re.search(r"(\d+) revisions built", done.stdout)
+    builds = int(found.group(1)) if found else 99
     expect(builds <= 2 + 3, "bisect of 5 commits built at most 5 revisions (%d)" % builds, done)
 
     # NEW defaults to the working tree: the uncommitted change undoes the slow-down.
