@@ -26,6 +26,7 @@
 #include "process/spawn.hpp"
 #include "process/worker_protocol.hpp"
 #include "report/reporter.hpp"
+#include "session/ab.hpp"
 #include "session/result_files.hpp"
 #include "session/runner.hpp"
 #include "session/side_by_side.hpp"
@@ -69,23 +70,6 @@ std::optional<std::string> side_by_side_binary(const cli::BenchFlags& flags, boo
     return std::nullopt;
   }
   return kept;
-}
-
-// How many rounds the benchmarks of a side-by-side run had: "10", or "10-60" when the undecided
-// ones got more.
-std::string rounds_taken(const RunResult& run) {
-  std::size_t fewest = 0;
-  std::size_t most = 0;
-  for (const BenchmarkResult& result : run.benchmarks) {
-    std::set<std::uint32_t> rounds;
-    for (const Sample& sample : result.samples) {
-      if (sample.round) rounds.insert(*sample.round);
-    }
-    if (rounds.empty()) continue;
-    fewest = fewest == 0 ? rounds.size() : std::min(fewest, rounds.size());
-    most = std::max(most, rounds.size());
-  }
-  return fewest == most ? fmt::format("{}", most) : fmt::format("{}-{}", fewest, most);
 }
 
 // The checks that failed, once per invalid scenario run (its phases all carry them) or
@@ -373,7 +357,7 @@ model::Result<Measured> measure_beside(const BenchFlags& flags,
       "baseline {}: its bench binary ran again beside this one, {} rounds of fresh process "
       "pairs per benchmark taking samples in turns, so both met the machine in the same "
       "state{} (--saved-samples compares the saved samples instead)",
-      flags.baseline, rounds_taken(measured.run),
+      flags.baseline, session::rounds_taken(measured.run),
       cli::max_rounds_of(flags) > flags.rounds
           ? fmt::format("; benchmarks still inconclusive after {} got more, up to {}", flags.rounds,
                         cli::max_rounds_of(flags))

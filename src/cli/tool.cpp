@@ -39,7 +39,8 @@ const std::string& tool_command_line() {
 int run_tool(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) whole_command_line += (i ? " " : "") + std::string(argv[i]);
   // `run` and `noise` take a command after `--`: its words are not benchkit's options.
-  if (argc > 1 && (std::string(argv[1]) == "run" || std::string(argv[1]) == "noise")) {
+  if (argc > 1 && (std::string(argv[1]) == "run" || std::string(argv[1]) == "noise" ||
+                   std::string(argv[1]) == "ab" || std::string(argv[1]) == "bisect")) {
     for (int i = 2; i < argc; ++i) {
       if (std::string(argv[i]) == "--") {
         trailing.assign(argv + i + 1, argv + argc);
@@ -61,6 +62,8 @@ int run_tool(int argc, char** argv) {
   runners.push_back(add_system_command(app));
   runners.push_back(add_run_command(app));
   runners.push_back(add_noise_command(app));
+  runners.push_back(add_ab_command(app));
+  runners.push_back(add_bisect_command(app));
   if (argc > 1 && argv[1][0] != '-') {
     const std::string name = argv[1];
     bool known = false;

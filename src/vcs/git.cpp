@@ -13,6 +13,22 @@ namespace {
 // cold disk or a network file system, and keeps a stuck git (a credential prompt, a hung mount)
 // from holding a benchmark run.
 constexpr std::chrono::milliseconds kGitTimeout{10'000};
+// Checking out a revision writes every file of the project: minutes on a large repository and a
+// slow disk, never hours.
+constexpr std::chrono::milliseconds kSlowGitTimeout{600'000};
+
+std::optional<std::string> run_git_for(const std::string& folder,
+                                       const std::vector<std::string>& arguments,
+                                       std::chrono::milliseconds timeout) {
+  std::vector<std::string> argv = {"git", "-C", folder};
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  process::CaptureOptions options;
+  options.err = process::Stream::discard;
+  options.timeout = timeout;
+  auto captured = process::run_captured(argv, options);
+  if (!captured || captured->timed_out || !captured->exit.ok()) return std::nullopt;
+  return std::move(captured->out);
+}
 
 bool is_hex(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
@@ -34,14 +50,12 @@ std::optional<std::string_view> header_value(std::string_view line, std::string_
 
 std::optional<std::string> run_git(const std::string& folder,
                                    const std::vector<std::string>& arguments) {
-  std::vector<std::string> argv = {"git", "-C", folder};
-  argv.insert(argv.end(), arguments.begin(), arguments.end());
-  process::CaptureOptions options;
-  options.err = process::Stream::discard;
-  options.timeout = kGitTimeout;
-  auto captured = process::run_captured(argv, options);
-  if (!captured || captured->timed_out || !captured->exit.ok()) return std::nullopt;
-  return std::move(captured->out);
+  return run_git_for(folder, arguments, kGitTimeout);
+}
+
+std::optional<std::string> run_git_unhurried(const std::string& folder,
+                                             const std::vector<std::string>& arguments) {
+  return run_git_for(folder, arguments, kSlowGitTimeout);
 }
 
 std::vector<std::string> status_arguments() {

@@ -32,6 +32,10 @@ using GitRunner = std::function<std::optional<std::string>(const std::string& fo
 std::optional<std::string> run_git(const std::string& folder,
                                    const std::vector<std::string>& arguments);
 
+// The same with a time limit of 10 minutes: for checking out a revision of a large repository.
+std::optional<std::string> run_git_unhurried(const std::string& folder,
+                                             const std::vector<std::string>& arguments);
+
 // The arguments git_facts passes to the runner: one `git status` that reports HEAD's commit,
 // its branch and the changed tracked files, taking no optional lock (a benchmark started beside
 // an editor's or a build's git must not make theirs fail).

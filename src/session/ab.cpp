@@ -1,0 +1,203 @@
+#include "session/ab.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "analysis/estimates.hpp"
+#include "process/capture.hpp"
+#include "process/interrupt.hpp"
+#include "session/runner.hpp"
+#include "session/side_by_side.hpp"
+
+namespace benchkit::session {
+namespace {
+
+// Listing is a registry walk: well under a second, even for a binary with thousands of
+// benchmarks; a binary that takes longer is stuck.
+constexpr std::chrono::seconds kListTimeout{30};
+
+BenchmarkResult named(const std::string& name) {
+  BenchmarkResult result;
+  result.name = name;
+  return result;
+}
+
+std::string prefixed(const std::string& target, const std::string& name, bool several) {
+  return several ? target + "/" + name : name;
+}
+
+}  // namespace
+
+model::Result<std::vector<std::string>> list_benchmarks(const std::string& binary,
+                                                        const std::vector<std::string>& flags) {
+  std::vector<std::string> argv = {binary, "--list"};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  process::CaptureOptions options;
+  options.timeout = kListTimeout;
+  const auto listed = process::run_captured(argv, options);
+  if (!listed || !listed->exit.ok()) {
+    return model::Error{
+        fmt::format("{} cannot list its benchmarks ({}): is it a bench binary linking "
+                    "benchkit::main, and are the flags after -- ones it takes?",
+                    binary, listed ? listed->exit.describe() : listed.error().message),
+        model::ErrorKind::failed};
+  }
+  std::vector<std::string> names;
+  std::istringstream lines(listed->out);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty()) names.push_back(line);
+  }
+  return names;
+}
+
+model::Result<BenchmarkSets> split_benchmarks(const std::vector<std::string>& baseline,
+                                              const std::vector<std::string>& candidate,
+                                              const std::string& regex) {
+  std::optional<std::regex> pattern;
+  if (!regex.empty()) {
+    try {
+      pattern.emplace(regex, std::regex::ECMAScript);
+    } catch (const std::regex_error& error) {
+      return model::Error{
+          fmt::format("--bench \"{}\" is not a regular expression: {}", regex, error.what()),
+          model::ErrorKind::usage};
+    }
+  }
+  const auto chosen = [&](const std::string& name) {
+    return !pattern || std::regex_search(name, *pattern);
+  };
+  const std::set<std::string> theirs(baseline.begin(), baseline.end());
+  const std::set<std::string> ours(candidate.begin(), candidate.end());
+  BenchmarkSets sets;
+  for (const std::string& name : candidate) {
+    if (!chosen(name)) continue;
+    (theirs.count(name) ? sets.both : sets.added).push_back(name);
+  }
+  for (const std::string& name : baseline) {
+    if (chosen(name) && !ours.count(name)) sets.removed.push_back(name);
+  }
+  if (sets.both.empty() && sets.added.empty() && sets.removed.empty()) {
+    std::set<std::string> all(theirs);
+    all.insert(ours.begin(), ours.end());
+    return model::Error{
+        fmt::format("no benchmark matches --bench \"{}\"; the builds have: {}", regex,
+                    all.empty() ? "none" : fmt::format("{}", fmt::join(all, ", "))),
+        model::ErrorKind::usage};
+  }
+  return sets;
+}
+
+model::Result<AbOutcome> run_ab(const AbRequest& request) {
+  AbOutcome outcome;
+  const bool several = request.binaries.size() > 1;
+  for (const BinaryPair& pair : request.binaries) {
+    const auto theirs = list_benchmarks(pair.baseline, request.bench_flags);
+    if (!theirs) return theirs.error();
+    const auto ours = list_benchmarks(pair.candidate, request.bench_flags);
+    if (!ours) return ours.error();
+    const auto sets = split_benchmarks(*theirs, *ours, request.bench_regex);
+    if (!sets) return sets.error();
+
+    SideBySide plan;
+    plan.baseline_executable = pair.baseline;
+    plan.candidate_executable = pair.candidate;
+    plan.benchmarks = sets->both;
+    plan.rounds = request.rounds;
+    plan.max_rounds = request.max_rounds;
+    plan.round_budget_ns = request.round_budget_ns;
+    plan.worker_timeout = request.worker_timeout;
+    plan.worker_flags = request.bench_flags;
+    plan.clock = process_clock().clock;
+    if (request.progress) {
+      plan.progress = [&](std::size_t round, std::size_t planned, std::size_t index,
+                          std::size_t count, const std::string& name) {
+        request.progress(pair.target, round, planned, index, count, name);
+      };
+    }
+    if (request.failed) {
+      plan.failed = [&](const std::string& name, const std::string& message) {
+        request.failed(prefixed(pair.target, name, several), message);
+      };
+    }
+    const analysis::CompareSettings settings = request.compare;
+    const Undecided undecided = [&](const SideBySideRuns& so_far) {
+      return analysis::undecided_at_interim_look(so_far.baseline, so_far.candidate, settings);
+    };
+    auto runs = plan.benchmarks.empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
+                                        : run_side_by_side(plan, undecided);
+    if (!runs) {
+      return model::Error{runs.error().message, process::interrupt_requested()
+                                                    ? model::ErrorKind::interrupted
+                                                    : model::ErrorKind::failed};
+    }
+    for (const std::string& name : sets->removed) runs->baseline.benchmarks.push_back(named(name));
+    for (const std::string& name : sets->added) runs->candidate.benchmarks.push_back(named(name));
+    for (auto [side, into] : {std::pair{&runs->baseline, &outcome.baseline},
+                              std::pair{&runs->candidate, &outcome.candidate}}) {
+      if (into->benchmarks.empty()) into->context = side->context;
+      for (BenchmarkResult& result : side->benchmarks) {
+        result.name = prefixed(pair.target, result.name, several);
+        into->benchmarks.push_back(std::move(result));
+      }
+    }
+  }
+  analysis::compute_estimates(outcome.baseline);
+  analysis::compute_estimates(outcome.candidate);
+  outcome.comparison = analysis::compare(outcome.baseline, outcome.candidate, request.compare);
+  outcome.rounds = rounds_taken(outcome.candidate);
+  return outcome;
+}
+
+std::string rounds_taken(const RunResult& run) {
+  std::size_t fewest = 0;
+  std::size_t most = 0;
+  for (const BenchmarkResult& result : run.benchmarks) {
+    std::set<std::uint32_t> rounds;
+    for (const Sample& sample : result.samples) {
+      if (sample.round) rounds.insert(*sample.round);
+    }
+    if (rounds.empty()) continue;
+    fewest = fewest == 0 ? rounds.size() : std::min(fewest, rounds.size());
+    most = std::max(most, rounds.size());
+  }
+  return fewest == most ? fmt::format("{}", most) : fmt::format("{}-{}", fewest, most);
+}
+
+Summary summarise(const analysis::Comparison& comparison) {
+  using analysis::Verdict;
+  Summary summary;
+  summary.verdict = Verdict::unchanged;
+  const analysis::BenchmarkComparison* basis = nullptr;
+  auto rank = [](Verdict v) {
+    if (v == Verdict::regressed) return 2;
+    if (v == Verdict::inconclusive || v == Verdict::invalid) return 1;
+    return 0;
+  };
+  bool any = false;
+  for (const auto& benchmark : comparison.benchmarks) {
+    if (benchmark.verdict == Verdict::added || benchmark.verdict == Verdict::removed) continue;
+    any = true;
+    const Verdict as = rank(benchmark.verdict) == 2   ? Verdict::regressed
+                       : rank(benchmark.verdict) == 1 ? Verdict::inconclusive
+                                                      : Verdict::unchanged;
+    if (!basis || rank(as) > rank(summary.verdict) ||
+        (rank(as) == rank(summary.verdict) && benchmark.ratio > basis->ratio)) {
+      summary.verdict = as;
+      basis = &benchmark;
+    }
+  }
+  if (!any) summary.verdict = Verdict::inconclusive;
+  if (basis) {
+    summary.benchmark = basis->name;
+    summary.ratio = basis->ratio;
+    summary.ratio_lower = basis->ratio_lower;
+    summary.ratio_upper = basis->ratio_upper;
+  }
+  return summary;
+}
+
+}  // namespace benchkit::session

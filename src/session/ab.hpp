@@ -1,0 +1,91 @@
+// benchkit ab: the bench binaries of two builds (two git revisions, session/revisions.hpp builds
+// them) compared side by side exactly as a bench binary's --baseline does it: fresh process
+// pairs taking samples in turns, interim looks that give undecided benchmarks more rounds, fresh
+// copies of both executables each round (session/side_by_side.hpp). Benchmarks one build has
+// and the other does not are listed as added or removed. Typed request in, values out; prints
+// nothing.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/compare.hpp"
+#include "benchkit/result.hpp"
+#include "model/error.hpp"
+
+namespace benchkit::session {
+
+// The executables of one bench target in both builds.
+struct BinaryPair {
+  std::string target;  // names the benchmarks ("target/name") when there are several pairs
+  std::string baseline;
+  std::string candidate;
+};
+
+struct AbRequest {
+  std::vector<BinaryPair> binaries;
+  // ECMAScript regular expression a benchmark's name must contain a match of; empty: every one.
+  std::string bench_regex;
+  // Flags after `--`, given to --list and to every worker (--param, --warm-up, --seed, ...).
+  std::vector<std::string> bench_flags;
+  std::size_t rounds = 10;
+  std::size_t max_rounds = 90;
+  std::int64_t round_budget_ns = 100'000'000;
+  std::optional<std::chrono::milliseconds> worker_timeout;
+  analysis::CompareSettings compare;
+  // As SideBySide::progress and ::failed, with the target's name first.
+  std::function<void(const std::string& target, std::size_t round, std::size_t planned,
+                     std::size_t index, std::size_t count, const std::string& name)>
+      progress;
+  std::function<void(const std::string& name, const std::string& message)> failed;
+};
+
+struct AbOutcome {
+  RunResult baseline;
+  RunResult candidate;
+  analysis::Comparison comparison;  // its method_note left for the caller (it names revisions)
+  // How many rounds the benchmarks had: "10", or "10-40" when undecided ones got more.
+  std::string rounds;
+};
+
+// The names `binary --list` prints with `bench_flags`; the error names the binary.
+model::Result<std::vector<std::string>> list_benchmarks(const std::string& binary,
+                                                        const std::vector<std::string>& flags);
+
+// Splits the names of two builds into those both have (in the candidate's order), those only the
+// baseline has and those only the candidate has, keeping the ones `regex` matches. The error
+// (kind usage) says the regex is malformed, or that it matches nothing (listing the names).
+struct BenchmarkSets {
+  std::vector<std::string> both;
+  std::vector<std::string> removed;
+  std::vector<std::string> added;
+};
+model::Result<BenchmarkSets> split_benchmarks(const std::vector<std::string>& baseline,
+                                              const std::vector<std::string>& candidate,
+                                              const std::string& regex);
+
+// Lists, runs side by side, compares. The error is what stops it: a binary that cannot list
+// its benchmarks, a regex matching none, Ctrl-C (kind interrupted).
+model::Result<AbOutcome> run_ab(const AbRequest& request);
+
+// "10" or "10-40": the fewest and most rounds a benchmark of `run` had.
+std::string rounds_taken(const RunResult& run);
+
+// The benchmarks of `comparison` in one verdict, for a bisection step: `regressed` when any
+// benchmark regressed (the one with the largest ratio named), else `inconclusive` when any is
+// inconclusive or invalid, else `unchanged` (improvements count as unchanged: not slower).
+struct Summary {
+  analysis::Verdict verdict = analysis::Verdict::inconclusive;
+  std::string benchmark;  // the benchmark the verdict rests on (largest ratio among its kind)
+  double ratio = 1.0;
+  double ratio_lower = 1.0;
+  double ratio_upper = 1.0;
+};
+Summary summarise(const analysis::Comparison& comparison);
+
+}  // namespace benchkit::session

@@ -1,0 +1,81 @@
+#include "session/bisect.hpp"
+
+#include <fmt/format.h>
+
+#include "vcs/bisection.hpp"
+
+namespace benchkit::session {
+
+using analysis::Verdict;
+
+model::Result<BisectOutcome> bisect(const std::vector<vcs::CommitNode>& candidates,
+                                    const std::string& good, const std::string& bad,
+                                    const Judge& judge,
+                                    const std::function<void(const BisectStep&)>& step) {
+  BisectOutcome outcome;
+  auto record = [&](BisectStep done) {
+    if (step) step(done);
+    outcome.steps.push_back(std::move(done));
+    return outcome.steps.back();
+  };
+  // The ends: without a regression between them there is nothing to look for.
+  auto ends = judge(bad, good, false);
+  if (!ends) return ends.error();
+  if (ends->summary.verdict == Verdict::inconclusive) {
+    record({bad, good, *ends, "retry"});
+    ends = judge(bad, good, true);
+    if (!ends) return ends.error();
+  }
+  const BisectStep ends_step = record({bad, good, *ends, "bad end"});
+  if (ends->summary.verdict != Verdict::regressed) {
+    return model::Error{
+        fmt::format("BAD ({}) is not slower than GOOD ({}) for the chosen benchmarks: they are "
+                    "{} ({} {:.3f}x); nothing to bisect. Check the revisions and --bench, or "
+                    "raise --rounds if the change is small",
+                    vcs::short_commit(bad), vcs::short_commit(good),
+                    analysis::to_string(ends->summary.verdict), ends->summary.benchmark,
+                    ends->summary.ratio),
+        model::ErrorKind::failed};
+  }
+  outcome.convicting = ends_step;
+  vcs::Bisection bisection(candidates, bad);
+  std::string last_good = good;
+  while (const auto next = bisection.next()) {
+    ++outcome.commits_tested;
+    auto judged = judge(*next, last_good, false);
+    if (!judged) return judged.error();
+    if (judged->summary.verdict == Verdict::inconclusive) {
+      record({*next, last_good, *judged, "retry"});
+      judged = judge(*next, last_good, true);
+      if (!judged) return judged.error();
+    }
+    switch (judged->summary.verdict) {
+      case Verdict::regressed:
+        bisection.mark_bad(*next);
+        outcome.convicting = record({*next, last_good, *judged, "bad"});
+        break;
+      case Verdict::inconclusive:
+        bisection.mark_skipped(*next);
+        record({*next, last_good, *judged, "skipped"});
+        break;
+      default:
+        bisection.mark_good(*next);
+        record({*next, last_good, *judged, "good"});
+        last_good = *next;
+        break;
+    }
+  }
+  outcome.first_bad = bisection.first_bad();
+  if (!outcome.first_bad) outcome.candidates = bisection.remaining();
+  return outcome;
+}
+
+std::string log_line(std::size_t number, const BisectStep& step) {
+  const Summary& s = step.judgement.summary;
+  return fmt::format("{}\t{}\t{}\t{}\t{:.4f}\t[{:.4f}, {:.4f}]\trounds {}\tagainst {}\t{}", number,
+                     step.commit, step.outcome, analysis::to_string(s.verdict), s.ratio,
+                     s.ratio_lower, s.ratio_upper, step.judgement.rounds,
+                     vcs::short_commit(step.reference), s.benchmark);
+}
+
+}  // namespace benchkit::session

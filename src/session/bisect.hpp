@@ -1,0 +1,63 @@
+// benchkit bisect: the first commit between GOOD and BAD where the chosen benchmarks regressed.
+// The two ends are compared first (BAD must be slower than GOOD); then, as git bisect does, the
+// commit that splits the remaining candidates most evenly (vcs/bisection.hpp) is compared side
+// by side with the last commit found good (GOOD at first): regressed -> bad, unchanged or
+// improved -> good, inconclusive -> once more with twice the rounds, then skipped. Each step's
+// build is cached, so the two ends and every commit are built once. Prints nothing; the judge
+// (which builds and compares) is given, so tests can use a fake.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/compare.hpp"
+#include "model/error.hpp"
+#include "session/ab.hpp"
+#include "vcs/revisions.hpp"
+
+namespace benchkit::session {
+
+// One comparison of `commit` (candidate) against `reference` (baseline).
+struct Judgement {
+  Summary summary;
+  std::string rounds;  // as rounds_taken says
+  analysis::Comparison comparison;
+};
+
+// Compares `commit` with `reference`; `more_rounds` asks for a second, longer try.
+using Judge = std::function<model::Result<Judgement>(
+    const std::string& commit, const std::string& reference, bool more_rounds)>;
+
+struct BisectStep {
+  std::string commit;
+  std::string reference;
+  Judgement judgement;
+  // "bad", "good", "skipped" or "retry" (inconclusive, tried again with more rounds); the two
+  // ends are "bad end".
+  std::string outcome;
+};
+
+struct BisectOutcome {
+  std::optional<std::string> first_bad;
+  // When commits had to be skipped: the commits that may be the first bad one.
+  std::vector<std::string> candidates;
+  std::vector<BisectStep> steps;
+  // The step that judged first_bad bad (the ends' comparison when it is BAD itself).
+  std::optional<BisectStep> convicting;
+  std::size_t commits_tested = 0;  // besides the two ends
+};
+
+// The error: BAD is not slower than GOOD (the ends' verdict says so, kind failed), or the judge's
+// error (a failed build, Ctrl-C). `step` hears every step as it is decided.
+model::Result<BisectOutcome> bisect(const std::vector<vcs::CommitNode>& candidates,
+                                    const std::string& good, const std::string& bad,
+                                    const Judge& judge,
+                                    const std::function<void(const BisectStep&)>& step = {});
+
+// One line of the bisection log: "3 1a2b3c4d5e6f bad regressed 1.153 [1.141, 1.166] rounds 10
+// against 9f8e7d6c5b4a copy_string" (tab separated after the step number).
+std::string log_line(std::size_t number, const BisectStep& step);
+
+}  // namespace benchkit::session

@@ -1,0 +1,86 @@
+#include "session/ab.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace benchkit::session {
+namespace {
+
+using analysis::Verdict;
+
+TEST(SplitBenchmarks, SortsNamesIntoBothAddedAndRemovedAfterTheRegex) {
+  const auto sets = split_benchmarks({"sort/n=10", "old", "hash"}, {"hash", "sort/n=10", "new"},
+                                     "sort|hash|old|new");
+  ASSERT_TRUE(sets);
+  EXPECT_EQ(sets->both, (std::vector<std::string>{"hash", "sort/n=10"}));
+  EXPECT_EQ(sets->added, (std::vector<std::string>{"new"}));
+  EXPECT_EQ(sets->removed, (std::vector<std::string>{"old"}));
+  const auto sorted = split_benchmarks({"sort/n=10", "hash"}, {"hash", "sort/n=10"}, "^sort");
+  ASSERT_TRUE(sorted);
+  EXPECT_EQ(sorted->both, (std::vector<std::string>{"sort/n=10"}));
+}
+
+TEST(SplitBenchmarks, ABadOrUnmatchedRegexIsAUsageError) {
+  const auto bad = split_benchmarks({"a"}, {"a"}, "(");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().kind, model::ErrorKind::usage);
+  const auto none = split_benchmarks({"a"}, {"b"}, "zzz");
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().message.find("a, b"), std::string::npos);
+}
+
+analysis::BenchmarkComparison entry(const std::string& name, Verdict verdict, double ratio) {
+  analysis::BenchmarkComparison b;
+  b.name = name;
+  b.verdict = verdict;
+  b.ratio = ratio;
+  b.ratio_lower = ratio - 0.01;
+  b.ratio_upper = ratio + 0.01;
+  return b;
+}
+
+TEST(Summarise, ARegressionDecidesThenInconclusiveThenUnchanged) {
+  analysis::Comparison c;
+  c.benchmarks = {entry("a", Verdict::unchanged, 1.0), entry("b", Verdict::regressed, 1.1),
+                  entry("c", Verdict::regressed, 1.2), entry("d", Verdict::inconclusive, 1.3)};
+  Summary s = summarise(c);
+  EXPECT_EQ(s.verdict, Verdict::regressed);
+  EXPECT_EQ(s.benchmark, "c");
+  EXPECT_DOUBLE_EQ(s.ratio, 1.2);
+  c.benchmarks = {entry("a", Verdict::unchanged, 1.0), entry("d", Verdict::inconclusive, 1.03),
+                  entry("e", Verdict::improved, 0.8)};
+  EXPECT_EQ(summarise(c).verdict, Verdict::inconclusive);
+  c.benchmarks = {entry("a", Verdict::unchanged, 1.01), entry("e", Verdict::improved, 0.8),
+                  entry("n", Verdict::added, 1.0)};
+  s = summarise(c);
+  EXPECT_EQ(s.verdict, Verdict::unchanged);
+  EXPECT_EQ(s.benchmark, "a");
+  c.benchmarks = {entry("n", Verdict::added, 1.0)};
+  EXPECT_EQ(summarise(c).verdict, Verdict::inconclusive);
+}
+
+TEST(RoundsTaken, IsOneNumberOrARange) {
+  RunResult run;
+  BenchmarkResult a;
+  a.name = "a";
+  for (std::uint32_t r = 0; r < 10; ++r) {
+    Sample s;
+    s.round = r;
+    a.samples.push_back(s);
+  }
+  run.benchmarks.push_back(a);
+  EXPECT_EQ(rounds_taken(run), "10");
+  for (std::uint32_t r = 10; r < 30; ++r) {
+    Sample s;
+    s.round = r;
+    a.samples.push_back(s);
+  }
+  a.name = "b";
+  run.benchmarks.push_back(a);
+  EXPECT_EQ(rounds_taken(run), "10-30");
+}
+
+}  // namespace
+}  // namespace benchkit::session

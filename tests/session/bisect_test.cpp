@@ -1,0 +1,123 @@
+#include "session/bisect.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace benchkit::session {
+namespace {
+
+using analysis::Verdict;
+
+std::vector<vcs::CommitNode> line_of(std::size_t count) {
+  std::vector<vcs::CommitNode> nodes;
+  for (std::size_t i = count; i >= 1; --i) {
+    nodes.push_back({"c" + std::to_string(i), {"c" + std::to_string(i - 1)}});
+  }
+  return nodes;
+}
+
+Judgement judged(Verdict verdict, double ratio) {
+  Judgement j;
+  j.summary.verdict = verdict;
+  j.summary.ratio = ratio;
+  j.summary.benchmark = "work";
+  j.rounds = "10";
+  return j;
+}
+
+// A fake history: commits at and after `first_bad` are 15% slower; `unclear` ones are
+// inconclusive whatever the rounds. Records which commits were built.
+struct FakeHistory {
+  std::size_t first_bad = 0;
+  std::set<std::size_t> unclear;
+  std::set<std::string> built;
+  std::size_t comparisons = 0;
+  Judge judge() {
+    return [this](const std::string& commit, const std::string& reference,
+                  bool) -> model::Result<Judgement> {
+      built.insert(commit);
+      built.insert(reference);
+      ++comparisons;
+      const std::size_t n = std::stoul(commit.substr(1));
+      const std::size_t r = std::stoul(reference.substr(1));
+      if (unclear.count(n)) return judged(Verdict::inconclusive, 1.05);
+      const bool slower = n >= first_bad && r < first_bad;
+      return judged(slower ? Verdict::regressed : Verdict::unchanged, slower ? 1.15 : 1.0);
+    };
+  }
+};
+
+TEST(Bisect, FindsTheSlowCommitOf32WithAtMostSixBuildsBeyondTheEnds) {
+  for (std::size_t first_bad : {1u, 2u, 13u, 17u, 31u, 32u}) {
+    FakeHistory history;
+    history.first_bad = first_bad;
+    const auto outcome = bisect(line_of(32), "c0", "c32", history.judge());
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    EXPECT_EQ(outcome->first_bad, "c" + std::to_string(first_bad));
+    EXPECT_LE(history.built.size(), 2u + 6u) << "first bad c" << first_bad;
+    EXPECT_LE(outcome->commits_tested, 6u);
+    ASSERT_TRUE(outcome->convicting);
+    EXPECT_EQ(outcome->convicting->commit, "c" + std::to_string(first_bad));
+    EXPECT_EQ(outcome->convicting->judgement.summary.verdict, Verdict::regressed);
+    EXPECT_EQ(outcome->steps.front().outcome, "bad end");
+  }
+}
+
+TEST(Bisect, ComparesEachStepWithTheLastGoodCommit) {
+  FakeHistory history;
+  history.first_bad = 7;
+  const auto outcome = bisect(line_of(8), "c0", "c8", history.judge());
+  ASSERT_TRUE(outcome);
+  std::string last_good = "c0";
+  for (std::size_t i = 1; i < outcome->steps.size(); ++i) {
+    EXPECT_EQ(outcome->steps[i].reference, last_good);
+    if (outcome->steps[i].outcome == "good") last_good = outcome->steps[i].commit;
+  }
+  EXPECT_NE(last_good, "c0");
+}
+
+TEST(Bisect, StopsWhenBadIsNotSlowerThanGood) {
+  FakeHistory history;
+  history.first_bad = 99;
+  const auto outcome = bisect(line_of(4), "c0", "c4", history.judge());
+  ASSERT_FALSE(outcome);
+  EXPECT_NE(outcome.error().message.find("not slower"), std::string::npos);
+  EXPECT_EQ(history.comparisons, 1u);
+}
+
+TEST(Bisect, AnInconclusiveCommitGetsMoreRoundsThenIsSkipped) {
+  // c4 splits c1..c8 best, stays unclear and is skipped; c5 (good) then rules it out anyway.
+  FakeHistory history;
+  history.first_bad = 6;
+  history.unclear = {4};
+  std::vector<std::string> outcomes;
+  const auto outcome = bisect(line_of(8), "c0", "c8", history.judge(),
+                              [&](const BisectStep& step) { outcomes.push_back(step.outcome); });
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->first_bad, "c6");
+  EXPECT_NE(std::find(outcomes.begin(), outcomes.end(), "retry"), outcomes.end());
+  EXPECT_NE(std::find(outcomes.begin(), outcomes.end(), "skipped"), outcomes.end());
+  // Everything skipped around the answer: the candidates are listed instead.
+  FakeHistory blurred;
+  blurred.first_bad = 2;
+  blurred.unclear = {1, 2, 3};
+  const auto open = bisect(line_of(4), "c0", "c4", blurred.judge());
+  ASSERT_TRUE(open);
+  EXPECT_FALSE(open->first_bad);
+  EXPECT_EQ(open->candidates, (std::vector<std::string>{"c4", "c3", "c2", "c1"}));
+}
+
+TEST(Bisect, EachStepIsOneLogLine) {
+  BisectStep step{"0123456789abcdef", "fedcba9876543210", judged(Verdict::regressed, 1.153), "bad"};
+  step.judgement.summary.ratio_lower = 1.14;
+  step.judgement.summary.ratio_upper = 1.166;
+  EXPECT_EQ(log_line(3, step),
+            "3\t0123456789abcdef\tbad\tregressed\t1.1530\t[1.1400, 1.1660]\trounds 10\tagainst "
+            "fedcba987654\twork");
+}
+
+}  // namespace
+}  // namespace benchkit::session
