@@ -182,7 +182,8 @@ TEST(HistoryCheckSimulation, FalseAlarmsOnAAAndPowerOnAFivePercentRegression) {
       stats::simulation::load_noise(std::string(BENCHKIT_TEST_FIXTURES) +
                                     "/stats/history_noise.csv"),
       0.01);
-  const std::size_t trials = stats::testing::sanitized ? 40 : 400;
+  // The same 400 under the sanitizers (a few seconds there): fewer would make the rates coarse.
+  const std::size_t trials = 400;
   stats::Xoshiro256 generator(9);
   stats::testing::Draw draw(10);
   std::size_t false_alarms = 0, detected = 0, quiet_trials = 0;
