@@ -4,7 +4,8 @@
 // The method (docs/change-points.md has the reasons and the measured precision and recall):
 //  1. Work on log values (a slow-down is a ratio); each point's standard error is read from its
 //     interval, and the spread between runs that the intervals do not see (memory layout, the
-//     machine's state) is estimated robustly from successive differences. Each point's variance
+//     machine's state) is estimated from successive differences (their trimmed root mean
+//     square). Each point's variance
 //     is the sum of the two, as in a random-effects meta-analysis: a run with a narrow interval
 //     still varies from run to run.
 //  2. Points far from a running median (beyond `clip` standard deviations) are pulled in to that
@@ -74,12 +75,12 @@ struct ChangePointSettings {
 };
 
 // Change points of `series` (oldest first), ascending by index. Values must be finite; when every
-// value and interval bound is positive the analysis is on log values (relative changes),
-// otherwise on the values themselves. A point whose interval is missing or degenerate (lower ≥
-// upper, or not positive on the log scale) gets the median standard error of the others.
+// value is positive and no interval bound negative the analysis is on log values (relative
+// changes), otherwise on the values themselves. A point whose interval is missing or degenerate
+// (lower ≥ upper, or not positive on the log scale) gets the median standard error of the others.
 // Fewer than 2·min_segment points, or no variation at all: none. NaN/inf anywhere, min_segment
 // 0, p-values outside (0, 1), clip ≤ 0 or interval_confidence outside (0, 1): throws
-// std::invalid_argument. Cost O(n²) in time (n = 500: well under a millisecond on one core,
+// std::invalid_argument. Cost O(n²) in time (n = 500: under a millisecond on one core,
 // bench/stats/change_points_study) and O(n) in memory.
 std::vector<ChangePoint> detect_change_points(std::span<const IntervalPoint> series,
                                               const ChangePointSettings& settings = {});

@@ -100,6 +100,24 @@ TEST(HistoryCheck, OnlyTheRunsSinceTheLastChangePointAreTheReference) {
   EXPECT_THAT(d.note, HasSubstr("the check needs at least 5: record 1 more"));
 }
 
+TEST(HistoryCheck, ALongHistoryGivesAtMostTheNewest64Runs) {
+  stats::testing::Draw draw(11);
+  auto past = history(draw, 100, 100.0, 0.004);
+  const auto later = history(draw, 200, 104.0, 0.004);
+  past.insert(past.end(), later.begin(), later.end());
+  // The change at run 101 is older than the window: the newest 64 runs are the reference.
+  const auto c = check_against_history("a", past, candidate(draw, "a", 104.0));
+  EXPECT_THAT(c.note, HasSubstr("against 64 runs of history"));
+  EXPECT_THAT(c.note, ::testing::Not(HasSubstr("since")));
+  EXPECT_NEAR(c.baseline_median, 104.0, 0.5);
+  // A change inside the newest runs shortens it: found at its absolute place.
+  const auto newest = history(draw, 30, 110.0, 0.004);
+  past.insert(past.end(), newest.begin(), newest.end());
+  const auto d = check_against_history("a", past, candidate(draw, "a", 110.0));
+  EXPECT_THAT(d.note, HasSubstr("against 30 runs of history since its level changed at run 301 "
+                                "of 330"));
+}
+
 TEST(HistoryCheck, TheCandidatesOwnIntervalWidensThePrediction) {
   stats::testing::Draw draw(5);
   const auto past = history(draw, 30, 100.0, 0.005);
@@ -164,7 +182,8 @@ TEST(HistoryCheckSimulation, FalseAlarmsOnAAAndPowerOnAFivePercentRegression) {
       stats::simulation::load_noise(std::string(BENCHKIT_TEST_FIXTURES) +
                                     "/stats/history_noise.csv"),
       0.01);
-  const std::size_t trials = stats::testing::sanitized ? 40 : 400;
+  // The same 400 under the sanitizers (a few seconds there): fewer would make the rates coarse.
+  const std::size_t trials = 400;
   stats::Xoshiro256 generator(9);
   stats::testing::Draw draw(10);
   std::size_t false_alarms = 0, detected = 0, quiet_trials = 0;

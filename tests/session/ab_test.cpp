@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,39 @@ TEST(RoundsTaken, IsOneNumberOrARange) {
   a.name = "b";
   run.benchmarks.push_back(a);
   EXPECT_EQ(rounds_taken(run), "10-30");
+}
+
+}  // namespace
+}  // namespace benchkit::session
+
+namespace benchkit::session {
+namespace {
+
+const std::string kSampleBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+const std::string kScenarioBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/scenario_bench";
+
+TEST(RunAb, BenchmarksOfOneBuildOnlyAreListedAsAddedAndRemoved) {
+  // Two real bench binaries with no benchmark in common: nothing runs side by side, and the
+  // comparison lists each name once, as added (only NEW has it) or removed (only BASE).
+  AbRequest request;
+  request.binaries = {{"bench", kSampleBench, kScenarioBench}};
+  request.bench_regex = "copy_string|add/amount=1|mix_one";
+  const auto outcome = run_ab(request);
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  std::map<std::string, Verdict> verdicts;
+  for (const auto& b : outcome->comparison.benchmarks) verdicts[b.name] = b.verdict;
+  EXPECT_EQ(verdicts, (std::map<std::string, Verdict>{{"add/amount=1", Verdict::removed},
+                                                      {"copy_string", Verdict::removed},
+                                                      {"mix_one", Verdict::added}}));
+}
+
+TEST(RunAb, ABinaryThatCannotListItsBenchmarksIsNamed) {
+  AbRequest request;
+  request.binaries = {{"bench", "/bin/false", kSampleBench}};
+  const auto outcome = run_ab(request);
+  ASSERT_FALSE(outcome);
+  EXPECT_NE(outcome.error().message.find("/bin/false cannot list its benchmarks"),
+            std::string::npos);
 }
 
 }  // namespace
