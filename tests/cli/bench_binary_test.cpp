@@ -46,7 +46,9 @@ TEST(BenchBinary, TestModeRunsEachBenchmarkOnce) {
 TEST(BenchBinary, WritesAValidResultFileWithItsContext) {
   const std::string out = ::testing::TempDir() + "/bench-result.json";
   std::filesystem::remove(out);
-  const auto result = run_command(kBench + kFast + " --seed 42 --out " + out);
+  // A budget that gives five samples even on a loaded machine (20 ms gave 2 at a load of 15).
+  const auto result = run_command(
+      kBench + " --time-budget 200ms --warm-up 1ms --sample-size 5 --seed 42 --out " + out);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_THAT(result.out, HasSubstr("copy_string"));  // the console table is still printed
   EXPECT_THAT(result.out, HasSubstr("results written to " + out));
