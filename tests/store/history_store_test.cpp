@@ -8,7 +8,11 @@
 #include "formats/result_json.hpp"
 #include "store/history_backends.hpp"
 #include "store/open_store.hpp"
+#include "store/writer_process.hpp"
 #include "support/history_runs.hpp"
+
+#include <random>
+#include <set>
 
 namespace benchkit::store {
 namespace {
@@ -172,6 +176,76 @@ TYPED_TEST(HistoryStore, KeepsRunsAcrossConnections) {
   ASSERT_NE(reopened, nullptr);
   EXPECT_EQ(reopened->list({})->size(), 1u);
   EXPECT_FALSE(*reopened->add(run));
+}
+
+// Every run the store lists reads back whole: its result decompresses and parses, with the
+// benchmarks and samples history_writer gave it.
+template <class Store>
+void expect_whole(Store& store, std::size_t expected_runs) {
+  const auto runs = store.list({});
+  ASSERT_TRUE(runs.ok()) << runs.error().message;
+  EXPECT_EQ(runs->size(), expected_runs);
+  for (const RunInfo& info : *runs) {
+    const auto found = store.find(info.id);
+    ASSERT_TRUE(found.ok()) << found.error().message;
+    const auto document = result_document(*found);
+    ASSERT_TRUE(document.ok()) << document.error().message;
+    const auto parsed = formats::from_json(*document, info.id);
+    ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+    ASSERT_EQ(parsed->run.benchmarks.size(), 5u);
+    EXPECT_EQ(parsed->run.benchmarks[4].samples.size(), 30u);
+    EXPECT_EQ(found->summaries.size(), 5u);
+  }
+}
+
+// Four processes recording 100 runs each into one store at the same time: all 400 are there.
+TYPED_TEST(HistoryStore, FourWritersAtOnceLoseNothing) {
+  constexpr int kWriters = 4;
+  constexpr int kRuns = 100;
+  std::vector<std::unique_ptr<testing::WriterProcess>> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.push_back(
+        std::make_unique<testing::WriterProcess>(this->backend_.location(), w, kRuns));
+    ASSERT_TRUE(writers.back()->started());
+  }
+  std::set<std::string> committed;
+  for (auto& writer : writers) {
+    for (std::string id = writer->next(); !id.empty(); id = writer->next()) committed.insert(id);
+    EXPECT_EQ(writer->wait(), 0);
+  }
+  EXPECT_EQ(committed.size(), std::size_t{kWriters * kRuns});
+  expect_whole(*this->store_, committed.size());
+}
+
+// kill -9 of a writer in the middle of its writes, many times: the store opens, and every run
+// that the writer had reported committed is there, whole.
+TYPED_TEST(HistoryStore, AKilledWriterLeavesEveryCommittedRun) {
+  constexpr int kKills = 12;
+  std::mt19937 random(17);
+  std::set<std::string> committed;
+  for (int kill = 0; kill < kKills; ++kill) {
+    testing::WriterProcess writer(this->backend_.location(), 10 + kill, 100000);
+    ASSERT_TRUE(writer.started());
+    const int wanted = 1 + static_cast<int>(random() % 8);
+    for (int i = 0; i < wanted; ++i) {
+      const std::string id = writer.next();
+      ASSERT_FALSE(id.empty()) << "the writer ended early";
+      committed.insert(id);
+    }
+    // Killed at once or a little later: mostly inside the next run's transaction.
+    usleep(static_cast<useconds_t>(random() % 3000));
+    writer.kill_now();
+    for (std::string id = writer.next(); !id.empty(); id = writer.next()) committed.insert(id);
+    EXPECT_EQ(writer.wait(), 128 + SIGKILL);
+  }
+  const auto reopened = this->open();
+  ASSERT_NE(reopened, nullptr);
+  const auto runs = reopened->list({});
+  ASSERT_TRUE(runs.ok()) << runs.error().message;
+  std::set<std::string> stored;
+  for (const RunInfo& info : *runs) stored.insert(info.id);
+  for (const std::string& id : committed) EXPECT_TRUE(stored.count(id)) << id << " was lost";
+  expect_whole(*reopened, stored.size());
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
         {.commit = "w" + std::to_string(writer) + "-" + std::to_string(i),
          .benchmarks = 5,
          .samples = 30,
-         .seed = writer * 100000 + i});
+         .seed = writer * 100000 + i,
+         .estimates = false});  // not needed here, and they would cost more than the writes
     const auto recorded = benchkit::session::record_run(**store, run);
     if (!recorded) {
       std::fprintf(stderr, "history_writer: %s\n", recorded.error().message.c_str());
