@@ -251,18 +251,6 @@ void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& cand
   }
 }
 
-std::vector<double> adjust(const std::vector<double>& p, Adjustment adjustment) {
-  switch (adjustment) {
-    case Adjustment::holm:
-      return stats::holm_adjusted(p);
-    case Adjustment::benjamini_hochberg:
-      return stats::benjamini_hochberg_adjusted(p);
-    case Adjustment::none:
-      return p;
-  }
-  return p;
-}
-
 // A micro benchmark takes more samples in a longer budget; a scenario takes one per run.
 std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& settings,
                            bool scenario) {
@@ -293,6 +281,58 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
 }
 
 }  // namespace
+
+Verdict verdict_for(const BenchmarkComparison& c, const CompareSettings& settings) {
+  const bool significant = c.p_adjusted < settings.alpha;
+  if (significant && c.ratio_lower > 1.0 + settings.noise_threshold) return Verdict::regressed;
+  if (significant && c.ratio_upper < 1.0 - settings.noise_threshold) return Verdict::improved;
+  if (c.ratio_lower >= 1.0 - settings.noise_threshold &&
+      c.ratio_upper <= 1.0 + settings.noise_threshold) {
+    return Verdict::unchanged;
+  }
+  return Verdict::inconclusive;
+}
+
+std::vector<double> adjust_p_values(const std::vector<double>& p, Adjustment adjustment) {
+  switch (adjustment) {
+    case Adjustment::holm:
+      return stats::holm_adjusted(p);
+    case Adjustment::benjamini_hochberg:
+      return stats::benjamini_hochberg_adjusted(p);
+    case Adjustment::none:
+      return p;
+  }
+  return p;
+}
+
+void order_for_report(std::vector<BenchmarkComparison>& benchmarks) {
+  // Regressions first, then invalid, improvements, inconclusive, unchanged, added, removed.
+  auto rank = [](Verdict v) {
+    switch (v) {
+      case Verdict::regressed:
+        return 0;
+      case Verdict::invalid:
+        return 1;
+      case Verdict::improved:
+        return 1;
+      case Verdict::inconclusive:
+        return 2;
+      case Verdict::unchanged:
+        return 3;
+      case Verdict::added:
+        return 4;
+      case Verdict::removed:
+        return 5;
+    }
+    return 6;
+  };
+  std::stable_sort(benchmarks.begin(), benchmarks.end(),
+                   [&](const BenchmarkComparison& a, const BenchmarkComparison& b) {
+                     if (rank(a.verdict) != rank(b.verdict))
+                       return rank(a.verdict) < rank(b.verdict);
+                     return a.name < b.name;
+                   });
+}
 
 Comparison compare(const RunResult& baseline, const RunResult& candidate,
                    const CompareSettings& settings) {
@@ -445,7 +485,7 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   // Significance across the whole suite, then the verdicts.
   std::vector<double> p_values;
   for (std::size_t index : tested) p_values.push_back(comparison.benchmarks[index].p_value);
-  const std::vector<double> adjusted = adjust(p_values, settings.adjustment);
+  const std::vector<double> adjusted = adjust_p_values(p_values, settings.adjustment);
   const double upper_threshold = 1.0 + settings.noise_threshold;
   const double lower_threshold = 1.0 - settings.noise_threshold;
   // The exact signed-rank test on n pairs cannot go below p = 2 / 2^n; the adjustment multiplies
@@ -461,15 +501,8 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   for (std::size_t i = 0; i < tested.size(); ++i) {
     BenchmarkComparison& c = comparison.benchmarks[tested[i]];
     c.p_adjusted = adjusted[i];
-    const bool significant = c.p_adjusted < settings.alpha;
-    if (significant && c.ratio_lower > upper_threshold) {
-      c.verdict = Verdict::regressed;
-    } else if (significant && c.ratio_upper < lower_threshold) {
-      c.verdict = Verdict::improved;
-    } else if (c.ratio_lower >= lower_threshold && c.ratio_upper <= upper_threshold) {
-      c.verdict = Verdict::unchanged;
-    } else {
-      c.verdict = Verdict::inconclusive;
+    c.verdict = verdict_for(c, settings);
+    if (c.verdict == Verdict::inconclusive) {
       if (c.design == Design::paired && c.pairs < 50 &&
           family * 2.0 / std::pow(2.0, static_cast<double>(c.pairs)) >= settings.alpha) {
         c.note = fmt::format(
@@ -491,32 +524,7 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     }
   }
 
-  // Regressions first, then invalid, improvements, inconclusive, unchanged, added, removed.
-  auto rank = [](Verdict v) {
-    switch (v) {
-      case Verdict::regressed:
-        return 0;
-      case Verdict::invalid:
-        return 1;
-      case Verdict::improved:
-        return 1;
-      case Verdict::inconclusive:
-        return 2;
-      case Verdict::unchanged:
-        return 3;
-      case Verdict::added:
-        return 4;
-      case Verdict::removed:
-        return 5;
-    }
-    return 6;
-  };
-  std::stable_sort(comparison.benchmarks.begin(), comparison.benchmarks.end(),
-                   [&](const BenchmarkComparison& a, const BenchmarkComparison& b) {
-                     if (rank(a.verdict) != rank(b.verdict))
-                       return rank(a.verdict) < rank(b.verdict);
-                     return a.name < b.name;
-                   });
+  order_for_report(comparison.benchmarks);
   return comparison;
 }
 

@@ -87,6 +87,16 @@ struct Comparison {
 Comparison compare(const RunResult& baseline, const RunResult& candidate,
                    const CompareSettings& settings = {});
 
+// The verdict rule shared by every comparison (compare, the history gate): regressed or
+// improved only when significant after adjustment (c.p_adjusted < alpha) and the whole ratio
+// interval lies beyond ±noise_threshold; unchanged when it lies inside; inconclusive otherwise.
+Verdict verdict_for(const BenchmarkComparison& c, const CompareSettings& settings);
+// p-values adjusted across a suite by settings' method (Holm, Benjamini–Hochberg or none).
+std::vector<double> adjust_p_values(const std::vector<double>& p, Adjustment adjustment);
+// The order of the verdict table: regressions first, then invalid and improved, inconclusive,
+// unchanged, added, removed; by name within each.
+void order_for_report(std::vector<BenchmarkComparison>& benchmarks);
+
 // Adaptive rounds (side by side, session/side_by_side.hpp) look at the data after every batch of
 // rounds and stop a benchmark once it is decided; up to nine looks at growing data. At each look
 // before the last, a benchmark counts as decided only when its verdict holds with

@@ -1,0 +1,306 @@
+#include "stats/change_points.hpp"
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "stats/distributions.hpp"
+#include "stats/summary.hpp"
+
+namespace benchkit::stats {
+namespace {
+
+// At most one change in this many runs is expected when the spread between runs is estimated
+// (the window of Apache Otava's E-Divisive is 50 runs).
+constexpr std::size_t kRunsPerChange = 50;
+// √(π/2): the mean absolute value of a normal variable times this is its sd.
+constexpr double kMeanAbsToSd = 1.2533141373155003;
+
+double normal_upper_quantile(double tail) {
+  return boost::math::quantile(boost::math::complement(boost::math::normal(), tail));
+}
+
+void validate(std::span<const IntervalPoint> series, const ChangePointSettings& settings) {
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const IntervalPoint& p = series[i];
+    if (!std::isfinite(p.value) || !std::isfinite(p.lower) || !std::isfinite(p.upper)) {
+      throw std::invalid_argument("detect_change_points: point " + std::to_string(i) +
+                                  " is not finite; drop it from the series");
+    }
+  }
+  auto open_unit = [](double x) { return x > 0.0 && x < 1.0; };
+  if (settings.min_segment == 0) {
+    throw std::invalid_argument("detect_change_points: min_segment must be at least 1");
+  }
+  if (!open_unit(settings.max_p_value) || !open_unit(settings.candidate_p_value) ||
+      !open_unit(settings.interval_confidence)) {
+    throw std::invalid_argument(
+        "detect_change_points: max_p_value, candidate_p_value and interval_confidence must lie "
+        "in (0, 1)");
+  }
+  if (!(settings.clip > 0.0) || !(settings.min_relative_change >= 0.0)) {
+    throw std::invalid_argument(
+        "detect_change_points: clip must be positive and min_relative_change not negative");
+  }
+}
+
+// The series on the scale of the analysis, each point with its variance.
+struct Prepared {
+  std::vector<double> level;     // log values (or values), centred on their median
+  std::vector<double> variance;  // within-run (from the interval) plus between-run
+};
+
+Prepared prepare(std::span<const IntervalPoint> series, const ChangePointSettings& settings) {
+  const std::size_t n = series.size();
+  const bool logarithmic = std::all_of(series.begin(), series.end(), [](const IntervalPoint& p) {
+    return p.value > 0.0 && p.lower >= 0.0 && p.upper >= 0.0;
+  });
+  const double z = normal_upper_quantile((1.0 - settings.interval_confidence) / 2.0);
+  Prepared out;
+  out.level.resize(n);
+  std::vector<double> within(n, std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t i = 0; i < n; ++i) {
+    const IntervalPoint& p = series[i];
+    out.level[i] = logarithmic ? std::log(p.value) : p.value;
+    const bool usable = p.upper > p.lower && (!logarithmic || p.lower > 0.0);
+    if (usable) {
+      const double width = logarithmic ? std::log(p.upper) - std::log(p.lower) : p.upper - p.lower;
+      within[i] = std::pow(width / (2.0 * z), 2.0);
+    }
+  }
+  // Missing intervals take the median of the others (asv does the same with its weights).
+  std::vector<double> known;
+  for (double v : within)
+    if (!std::isnan(v)) known.push_back(v);
+  const double typical_within = known.empty() ? 0.0 : median(known);
+  for (double& v : within)
+    if (std::isnan(v)) v = typical_within;
+
+  const double centre = median(out.level);
+  for (double& v : out.level) v -= centre;
+
+  // Between-run variance from successive differences: Var(y[i+1] - y[i]) = 2τ² + s²ᵢ + s²ᵢ₊₁
+  // away from a change. The root mean square of the differences, leaving out the largest one in
+  // every 50 (those that straddle a change: Otava's window expects at most one change in 50
+  // runs) and corrected to be exact for normal noise. Not the median absolute difference: on a
+  // machine that is sometimes in a slow state (for several benchmarks of the fixture, a quarter
+  // of the runs), the median sees only the spread within a state, and every few slow runs in a
+  // row would read as a level. When the trimmed differences are all 0 (a metric that rarely
+  // moves), the mean absolute difference is used.
+  std::vector<double> differences(n - 1);
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    differences[i] = std::fabs(out.level[i + 1] - out.level[i]);
+  }
+  std::sort(differences.begin(), differences.end());
+  const std::size_t trimmed = (differences.size() + kRunsPerChange - 1) / kRunsPerChange;
+  const std::size_t kept = differences.size() > trimmed ? differences.size() - trimmed : 0;
+  double sum_of_squares = 0.0;
+  for (std::size_t i = 0; i < kept; ++i) sum_of_squares += differences[i] * differences[i];
+  double difference_variance = 0.0;
+  if (kept > 0 && sum_of_squares > 0.0) {
+    // E[Z² | |Z| < q] for a standard normal Z trimmed at its two-sided (kept/total) quantile.
+    const double share = static_cast<double>(kept) / static_cast<double>(differences.size());
+    const double q = normal_upper_quantile((1.0 - share) / 2.0);
+    const double truncated =
+        share < 1.0 ? 1.0 - 2.0 * q * boost::math::pdf(boost::math::normal(), q) / share : 1.0;
+    difference_variance = sum_of_squares / static_cast<double>(kept) / truncated;
+  } else {
+    const double sd = kMeanAbsToSd * mean(differences);
+    difference_variance = sd * sd;
+  }
+  const double between = std::max(0.0, difference_variance / 2.0 - typical_within);
+
+  out.variance.resize(n);
+  for (std::size_t i = 0; i < n; ++i) out.variance[i] = between + within[i];
+  // A point with no variance at all (zero-width interval, no spread between runs) would weigh
+  // infinitely: it takes the smallest positive variance of the series.
+  double smallest = std::numeric_limits<double>::infinity();
+  for (double v : out.variance)
+    if (v > 0.0) smallest = std::min(smallest, v);
+  if (!std::isfinite(smallest)) {
+    out.variance.clear();  // no variation anywhere: nothing can change
+    return out;
+  }
+  for (double& v : out.variance)
+    if (!(v > 0.0)) v = smallest;
+  return out;
+}
+
+// Each point pulled to within clip·σᵢ of the median of the 2h+1 points around it (fewer at the
+// ends). That median follows any level lasting h+1 points or more, so steps are kept; an
+// excursion of up to h/2 points cannot move it beyond the range of the points around.
+std::vector<double> clipped_levels(const Prepared& prepared, std::size_t half_width, double clip) {
+  const std::size_t n = prepared.level.size();
+  std::vector<double> out(n);
+  std::vector<double> window;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t begin = i >= half_width ? i - half_width : 0;
+    const std::size_t end = std::min(n, i + half_width + 1);
+    window.assign(prepared.level.begin() + static_cast<std::ptrdiff_t>(begin),
+                  prepared.level.begin() + static_cast<std::ptrdiff_t>(end));
+    const double centre = median(window);
+    const double limit = clip * std::sqrt(prepared.variance[i]);
+    out[i] = std::clamp(prepared.level[i], centre - limit, centre + limit);
+  }
+  return out;
+}
+
+// Prefix sums of w, w·x and w·x²: the weighted mean and residual sum of any segment in O(1).
+class Segments {
+ public:
+  Segments(std::span<const double> x, std::span<const double> variance)
+      : weight_(x.size() + 1, 0.0), first_(x.size() + 1, 0.0), second_(x.size() + 1, 0.0) {
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const double w = 1.0 / variance[i];
+      weight_[i + 1] = weight_[i] + w;
+      first_[i + 1] = first_[i] + w * x[i];
+      second_[i + 1] = second_[i] + w * x[i] * x[i];
+    }
+  }
+  double weight(std::size_t begin, std::size_t end) const { return weight_[end] - weight_[begin]; }
+  double mean(std::size_t begin, std::size_t end) const {
+    return (first_[end] - first_[begin]) / weight(begin, end);
+  }
+  // Σ wᵢ (xᵢ - x̄)² over [begin, end): twice the Gaussian negative log-likelihood, up to a constant.
+  double cost(std::size_t begin, std::size_t end) const {
+    const double s1 = first_[end] - first_[begin];
+    const double s2 = second_[end] - second_[begin];
+    return std::max(0.0, s2 - s1 * s1 / weight(begin, end));
+  }
+
+ private:
+  std::vector<double> weight_, first_, second_;
+};
+
+// The optimal partition (Jackson et al. 2005's optimal partitioning): minimum of Σ cost + β per
+// change over every partition whose segments have at least `min_segment` points. O(n²).
+std::vector<std::size_t> optimal_partition(const Segments& segments, std::size_t n,
+                                           std::size_t min_segment, double penalty) {
+  const double infinity = std::numeric_limits<double>::infinity();
+  std::vector<double> best(n + 1, infinity);
+  std::vector<std::size_t> previous(n + 1, 0);
+  best[0] = -penalty;
+  for (std::size_t end = min_segment; end <= n; ++end) {
+    for (std::size_t begin = 0; begin + min_segment <= end; ++begin) {
+      if (!std::isfinite(best[begin])) continue;
+      const double total = best[begin] + segments.cost(begin, end) + penalty;
+      if (total < best[end]) {
+        best[end] = total;
+        previous[end] = begin;
+      }
+    }
+  }
+  std::vector<std::size_t> changes;
+  for (std::size_t at = n; at > 0; at = previous[at]) {
+    if (previous[at] > 0) changes.push_back(previous[at]);
+  }
+  std::reverse(changes.begin(), changes.end());
+  return changes;
+}
+
+// The test of a change at `index` between the levels [begin, index) and [index, end): the
+// weighted difference of means over its standard error, the error never taken below what the
+// points actually scatter around their levels (a dispersion factor of at least 1), on Student's t
+// with n - 2 degrees of freedom; then multiplied by the number of places the change could have
+// been put in that span (Bonferroni: the place was chosen because it fits best).
+double change_p_value(const Segments& segments, std::span<const double> x,
+                      std::span<const double> variance, std::size_t begin, std::size_t index,
+                      std::size_t end, std::size_t min_segment) {
+  const double left_mean = segments.mean(begin, index);
+  const double right_mean = segments.mean(index, end);
+  const double standard_error =
+      std::sqrt(1.0 / segments.weight(begin, index) + 1.0 / segments.weight(index, end));
+  const std::size_t count = end - begin;
+  double dispersion = 1.0;
+  if (count > 2) {
+    double residual = 0.0;
+    for (std::size_t i = begin; i < end; ++i) {
+      const double centre = i < index ? left_mean : right_mean;
+      residual += (x[i] - centre) * (x[i] - centre) / variance[i];
+    }
+    dispersion = std::max(1.0, residual / static_cast<double>(count - 2));
+  }
+  const double t = (right_mean - left_mean) / (standard_error * std::sqrt(dispersion));
+  const double degrees_of_freedom = static_cast<double>(std::max<std::size_t>(count, 3) - 2);
+  const double single = student_t_two_sided_p(t, degrees_of_freedom);
+  const double places = static_cast<double>(count + 1 - 2 * min_segment);
+  return std::min(1.0, single * std::max(1.0, places));
+}
+
+}  // namespace
+
+std::vector<ChangePoint> detect_change_points(std::span<const IntervalPoint> series,
+                                              const ChangePointSettings& settings) {
+  validate(series, settings);
+  const std::size_t n = series.size();
+  const std::size_t min_segment = settings.min_segment;
+  if (n < 2 * min_segment) return {};
+  const Prepared prepared = prepare(series, settings);
+  if (prepared.variance.empty()) return {};
+  // The running median spans 4·min_segment - 3 points: it ignores min_segment - 1 disturbed runs
+  // in a row and follows every level of 2·min_segment - 1 runs or more.
+  const std::vector<double> x = clipped_levels(prepared, 2 * (min_segment - 1), settings.clip);
+  const Segments segments(x, prepared.variance);
+
+  // A split of noise at one place lowers the cost by z², z its two-sample statistic; the best of
+  // n - 1 places beats z_c² with probability at most candidate_p_value (Bonferroni).
+  const double z = normal_upper_quantile(
+      settings.candidate_p_value / (2.0 * static_cast<double>(std::max<std::size_t>(1, n - 1))));
+  std::vector<std::size_t> changes = optimal_partition(segments, n, min_segment, z * z);
+
+  // Merge step: drop the weakest change while one fails, retesting its neighbours.
+  auto p_of = [&](std::size_t k) {
+    const std::size_t begin = k == 0 ? 0 : changes[k - 1];
+    const std::size_t end = k + 1 == changes.size() ? n : changes[k + 1];
+    return change_p_value(segments, x, prepared.variance, begin, changes[k], end, min_segment);
+  };
+  std::vector<double> values;
+  auto level_of = [&](std::size_t begin, std::size_t end) {
+    values.clear();
+    for (std::size_t i = begin; i < end; ++i) values.push_back(series[i].value);
+    return median(values);
+  };
+  auto magnitude = [&](std::size_t k) {  // relative change of the median level
+    const std::size_t begin = k == 0 ? 0 : changes[k - 1];
+    const std::size_t end = k + 1 == changes.size() ? n : changes[k + 1];
+    const double before = level_of(begin, changes[k]);
+    const double after = level_of(changes[k], end);
+    return before != 0.0 ? std::fabs(after / before - 1.0) : std::fabs(after - before);
+  };
+  std::vector<double> p_values(changes.size());
+  for (std::size_t k = 0; k < changes.size(); ++k) p_values[k] = p_of(k);
+  while (!changes.empty()) {
+    std::size_t weakest = static_cast<std::size_t>(
+        std::max_element(p_values.begin(), p_values.end()) - p_values.begin());
+    if (p_values[weakest] <= settings.max_p_value) {
+      if (settings.min_relative_change <= 0.0) break;
+      std::size_t smallest = 0;
+      for (std::size_t k = 1; k < changes.size(); ++k)
+        if (magnitude(k) < magnitude(smallest)) smallest = k;
+      if (magnitude(smallest) > settings.min_relative_change) break;
+      weakest = smallest;
+    }
+    changes.erase(changes.begin() + static_cast<std::ptrdiff_t>(weakest));
+    p_values.erase(p_values.begin() + static_cast<std::ptrdiff_t>(weakest));
+    if (weakest > 0) p_values[weakest - 1] = p_of(weakest - 1);
+    if (weakest < changes.size()) p_values[weakest] = p_of(weakest);
+  }
+
+  std::vector<ChangePoint> found;
+  for (std::size_t k = 0; k < changes.size(); ++k) {
+    const std::size_t begin = k == 0 ? 0 : changes[k - 1];
+    const std::size_t end = k + 1 == changes.size() ? n : changes[k + 1];
+    ChangePoint point;
+    point.index = changes[k];
+    point.before = level_of(begin, changes[k]);
+    point.after = level_of(changes[k], end);
+    point.p_value = p_values[k];
+    found.push_back(point);
+  }
+  return found;
+}
+
+}  // namespace benchkit::stats
