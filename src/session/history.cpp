@@ -7,10 +7,13 @@
 #include <set>
 
 #include "analysis/estimates.hpp"
+#include "analysis/history_check.hpp"
 #include "formats/history_file.hpp"
 #include "formats/result_json.hpp"
 #include "session/result_files.hpp"
+#include "session/runner.hpp"
 #include "store/atomic_file.hpp"
+#include "store/open_store.hpp"
 #include "system/fingerprint.hpp"
 
 namespace benchkit::session {
@@ -29,6 +32,18 @@ model::Result<Recorded> record_run(store::Store& store, const RunResult& run) {
   const auto added = store.add(stored);
   if (!added) return added.error();
   return Recorded{.id = stored.id, .added = *added};
+}
+
+model::Result<Recorded> record_run_at(const std::string& location, const RunResult& run) {
+  auto store = store::open_history(store::history_location(location));
+  if (!store) return store.error();
+  return record_run(**store, run);
+}
+
+model::Result<bool> check_history(const std::string& location) {
+  auto store = store::open_history(store::history_location(location));
+  if (!store) return store.error();
+  return true;
 }
 
 model::Result<std::vector<Recorded>> add_result_files(store::Store& store,
@@ -91,6 +106,27 @@ HistorySeries points_of(const std::vector<store::SeriesRow>& rows,
   return series;
 }
 
+namespace {
+
+// Fills an empty machine or branch with the newest run's (an error when there is no run).
+model::Result<bool> default_to_newest(store::Store& store, std::string& machine,
+                                      std::string& branch) {
+  if (!machine.empty() && !branch.empty()) return true;
+  const auto runs = store.list({});
+  if (!runs) return runs.error();
+  if (runs->empty()) {
+    return model::Error{
+        fmt::format("history {} holds no run yet; record one with --record or "
+                    "benchkit history add FILE",
+                    store.location())};
+  }
+  if (machine.empty()) machine = runs->back().machine;
+  if (branch.empty()) branch = runs->back().branch;
+  return true;
+}
+
+}  // namespace
+
 model::Result<Series> load_series(store::Store& store, SeriesRequest request) {
   std::optional<std::regex> pattern;
   try {
@@ -123,6 +159,165 @@ model::Result<Series> load_series(store::Store& store, SeriesRequest request) {
     return !pattern || std::regex_search(name, *pattern);
   });
   return series;
+}
+
+model::Result<analysis::Trend> history_trend(store::Store& store, const SeriesRequest& request) {
+  auto series = load_series(store, request);
+  if (!series) return series.error();
+  analysis::Trend trend{.machine = series->machine, .branch = series->branch, .benchmarks = {}};
+  for (auto& [name, points] : series->benchmarks) {
+    analysis::BenchmarkTrend benchmark{.name = name, .points = std::move(points)};
+    analysis::mark_changes(benchmark);
+    trend.benchmarks.push_back(std::move(benchmark));
+  }
+  return trend;
+}
+
+model::Result<report::HistorySnapshot> history_snapshot(store::Store& store,
+                                                        const SnapshotRequest& request) {
+  report::HistorySnapshot snapshot{
+      .since = request.since, .machine = request.machine, .branch = request.branch};
+  if (const auto chosen = default_to_newest(store, snapshot.machine, snapshot.branch); !chosen) {
+    return chosen.error();
+  }
+  const auto runs = store.list({.machine = snapshot.machine,
+                                .branch = snapshot.branch,
+                                .since = request.since,
+                                .before = request.before});
+  if (!runs) return runs.error();
+  if (runs->size() < 2) {
+    return model::Error{fmt::format(
+        "history report needs two runs of machine {} on branch {} since {}, and {} has {}; give "
+        "an earlier --since, or --machine and --branch of another series (history list shows "
+        "them)",
+        snapshot.machine, snapshot.branch, request.since, store.location(), runs->size())};
+  }
+  for (const store::RunInfo& run : *runs) {
+    snapshot.runs.push_back({.id = run.id,
+                             .date = run.date,
+                             .commit = run.commit,
+                             .branch = run.branch,
+                             .machine = run.machine,
+                             .host = run.hostname,
+                             .benchmarks = run.benchmarks});
+  }
+  const auto first = load_stored_run(store, runs->front().id);
+  if (!first) return first.error();
+  const auto last = load_stored_run(store, runs->back().id);
+  if (!last) return last.error();
+  snapshot.comparison = analysis::compare(*first, *last, request.settings);
+  snapshot.comparison.context_warning = context_differences(first->context, last->context);
+  const auto series = load_series(store, {.machine = snapshot.machine,
+                                          .branch = snapshot.branch,
+                                          .pattern = "",
+                                          .since = request.since,
+                                          .before = request.before});
+  if (!series) return series.error();
+  for (const auto& [name, points] : series->benchmarks) {
+    const auto intervals = analysis::interval_points(points);
+    for (const stats::ChangePoint& change : stats::detect_change_points(intervals)) {
+      if (change.index == 0) continue;
+      snapshot.change_points.push_back({.benchmark = name,
+                                        .from = points[change.index - 1].commit,
+                                        .to = points[change.index].commit,
+                                        .before = change.before,
+                                        .after = change.after,
+                                        .p_value = change.p_value});
+    }
+  }
+  return snapshot;
+}
+
+namespace {
+
+// The run `check` judges: `id` when given, else the newest.
+model::Result<store::RunInfo> checked_run(store::Store& store, const std::string& id) {
+  const auto runs = store.list({});
+  if (!runs) return runs.error();
+  if (runs->empty()) {
+    return model::Error{
+        fmt::format("history {} holds no run yet; record one with --record or "
+                    "benchkit history add FILE",
+                    store.location())};
+  }
+  if (id.empty()) return runs->back();
+  const auto found = store.find(id);
+  if (!found) return found.error();
+  for (const store::RunInfo& run : *runs) {
+    if (run.id == found->id) return run;
+  }
+  return model::Error{
+      fmt::format("run {} vanished from {} while it was read", id, store.location())};
+}
+
+// The candidate's own point, as the series hold it.
+HistoryPoint point_of(const store::RunInfo& candidate, const BenchmarkResult& benchmark) {
+  return {.run_id = candidate.id,
+          .commit = candidate.commit,
+          .date = candidate.date,
+          .median = benchmark.estimates.median.value,
+          .lower = benchmark.estimates.median.lower,
+          .upper = benchmark.estimates.median.upper};
+}
+
+std::vector<RecentChange> recent_changes(const HistorySeries& history, const RunResult& run,
+                                         const store::RunInfo& candidate, std::size_t last) {
+  std::vector<RecentChange> changes;
+  for (const BenchmarkResult& benchmark : run.benchmarks) {
+    if (!benchmark.valid() || benchmark.samples.empty()) continue;
+    std::vector<HistoryPoint> points;
+    if (const auto found = history.find(benchmark.name); found != history.end()) {
+      points = found->second;
+    }
+    points.push_back(point_of(candidate, benchmark));
+    const auto series = analysis::interval_points(points);
+    for (const stats::ChangePoint& change : analysis::recent_change_points(series, last)) {
+      if (change.index == 0) continue;
+      changes.push_back({.benchmark = benchmark.name,
+                         .from_commit = points[change.index - 1].commit,
+                         .to_commit = points[change.index].commit,
+                         .before = change.before,
+                         .after = change.after,
+                         .p_value = change.p_value});
+    }
+  }
+  return changes;
+}
+
+}  // namespace
+
+model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& request) {
+  CheckOutcome outcome;
+  auto candidate = checked_run(store, request.run);
+  if (!candidate) return candidate.error();
+  outcome.candidate = *candidate;
+  const auto run = load_stored_run(store, candidate->id);
+  if (!run) return run.error();
+  const auto rows = store.series({.machine = candidate->machine, .branch = request.base_branch});
+  if (!rows) return rows.error();
+  std::vector<store::SeriesRow> earlier;
+  std::set<std::string> runs;
+  for (const store::SeriesRow& row : *rows) {
+    const bool own = row.run_id == candidate->id ||
+                     (!candidate->commit.empty() && row.commit == candidate->commit);
+    if (own) continue;
+    earlier.push_back(row);
+    runs.insert(row.run_id);
+  }
+  outcome.history_runs = runs.size();
+  const HistorySeries history = points_of(earlier, [](const std::string&) { return true; });
+  std::map<std::string, std::vector<stats::IntervalPoint>, std::less<>> intervals;
+  for (const auto& [name, points] : history) intervals[name] = analysis::interval_points(points);
+  outcome.comparison = analysis::check_against_history(intervals, *run, request.settings);
+  outcome.changes = recent_changes(history, *run, *candidate, request.last);
+  std::map<std::string, std::string> verdicts;
+  for (const analysis::BenchmarkComparison& benchmark : outcome.comparison.benchmarks) {
+    verdicts[benchmark.name] = analysis::to_string(benchmark.verdict);
+  }
+  if (const auto written = store.set_verdicts(candidate->id, verdicts); !written) {
+    return written.error();
+  }
+  return outcome;
 }
 
 model::Result<std::string> export_runs(store::Store& store, const store::RunQuery& query) {

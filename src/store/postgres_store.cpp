@@ -51,9 +51,18 @@ std::string scrub(std::string text, const std::string& secret) {
   return text;
 }
 
+// libpq's messages span lines ("...failed: Connection refused\n\tIs the server running...");
+// one line reads better inside benchkit's own sentence.
 std::string trimmed(std::string text) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
+  for (char& c : text) {
+    if (c == '\n' || c == '\t') c = ' ';
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  std::string single;
+  for (char c : text) {
+    if (c != ' ' || single.empty() || single.back() != ' ') single += c;
+  }
+  return single;
 }
 
 std::optional<bool> flag(const pqxx::field& field) {
