@@ -420,6 +420,11 @@ int report_and_save(const BenchFlags& flags, report::Format format, Measured& me
     const int saved = save_baseline(flags, run, comparison_on_stdout);
     if (saved != 0) status = saved;
   }
+  if (flags.record && !measured.interrupted) {
+    const int recorded =
+        cli::record_in_history(flags.store, run, flags.quiet || comparison_on_stdout);
+    if (recorded != 0) status = recorded;
+  }
   if (comparison) {
     // Printed apart from the results (not as one document of both) because the line saying
     // where the baseline was saved comes between them.

@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
 #include "process/worker_protocol.hpp"
+#include "session/history.hpp"
 #include "store/baselines.hpp"
 
 namespace benchkit::cli {
@@ -122,6 +123,12 @@ void add_run_flags(CLI::App& app, BenchFlags& flags) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
   app.add_flag("--fail-on-regression", flags.fail_on_regression,
                "Exit with status 1 when a benchmark regressed against the baseline (for CI)");
+  app.add_flag("--record", flags.record,
+               "Record this run in the history, with its commit, branch and machine, for "
+               "benchkit history trend and check (docs/history.md)");
+  app.add_option("--store", flags.store,
+                 "With --record: the history, an SQLite file or a postgresql:// URL (default "
+                 "$BENCHKIT_STORE, else .benchkit/history.db)");
   app.add_flag("--in-process", flags.in_process,
                "Run every benchmark in this process instead of one forked worker each: for a "
                "debugger or a profiler that follows one process. A crash then ends the run "
@@ -259,6 +266,13 @@ std::optional<model::Error> check_before_running(const BenchFlags& flags, const 
           fmt::format("{} applies to comparisons against a saved baseline: add --baseline NAME",
                       side_by_side_flag));
     }
+  }
+  if (!flags.store.empty() && !flags.record) {
+    return usage("--store names the history that --record writes to: add --record");
+  }
+  // A history that cannot be opened is found now, not after the run it would have kept.
+  if (flags.record && flags.worker_stream < 0 && flags.turns_fd < 0) {
+    if (const auto opened = session::check_history(flags.store); !opened) return opened.error();
   }
   // A bad --out path is found now, not after a long run whose results it would lose.
   if (!flags.out.empty()) {

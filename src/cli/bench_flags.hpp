@@ -42,6 +42,8 @@ struct BenchFlags {
   bool fail_on_regression = false;
   bool no_machine_warnings = false;
   std::vector<std::string> tags;
+  bool record = false;  // --record: store the run in the history (docs/history.md)
+  std::string store;    // --store: which history (default $BENCHKIT_STORE, .benchkit/history.db)
   std::size_t repetitions = 1;
   std::vector<std::string> params;  // NAME=V1,V2,...
   // 0 = automatic: 3 fresh processes when the run saves or checks a baseline, 1 otherwise.

@@ -33,6 +33,7 @@ const std::string& tool_command_line();
 CommandRunner add_noise_command(CLI::App& app);
 CommandRunner add_ab_command(CLI::App& app);
 CommandRunner add_bisect_command(CLI::App& app);
+CommandRunner add_history_command(CLI::App& app);
 
 // --noise-threshold and --adjust, shared by `compare` and the bench binary.
 // `all_samples` (when given) adds --all-samples: keep the samples taken while the machine ran slow.
@@ -48,6 +49,11 @@ int report_error(const model::Error& error);
 // Prints `text` on stdout, or writes it atomically to `out` when that is not empty. Returns the
 // exit status: 0, or 2 (after saying why) when the file cannot be written.
 int print_or_write(const std::string& text, const std::string& out);
+
+// --record of a bench binary and of `benchkit run`: records `run` in the history at `store`
+// ("" = $BENCHKIT_STORE or .benchkit/history.db) and says so unless `quiet`. Returns the exit
+// status: 0, or 2 (after saying why) when the history cannot be opened or written.
+int record_in_history(const std::string& store, const RunResult& run, bool quiet);
 
 // The whole command; tool_main.cpp only calls this.
 int run_tool(int argc, char** argv);

@@ -17,6 +17,7 @@
 #include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
+#include "cli/history_commands.hpp"
 #include "cli/terminal.hpp"
 #include "formats/result_json.hpp"
 #include "process/handshake.hpp"
@@ -26,6 +27,7 @@
 #include "report/command_table.hpp"
 #include "report/comparison.hpp"
 #include "session/commands.hpp"
+#include "session/history.hpp"
 #include "session/result_files.hpp"
 #include "store/atomic_file.hpp"
 #include "store/baselines.hpp"
@@ -67,6 +69,8 @@ struct RunOptions {
   std::string save_baseline, baseline;
   bool fail_on_regression = false;
   std::size_t processes = 0;
+  bool record = false;
+  std::string store;
 };
 
 // "0,2-3" -> {0, 2, 3}.
@@ -156,6 +160,8 @@ int run_bench_binary(const RunOptions& o, const std::vector<std::string>& bench_
   forward("--save-baseline", o.save_baseline);
   forward("--baseline", o.baseline);
   if (o.fail_on_regression) argv.push_back("--fail-on-regression");
+  if (o.record) argv.push_back("--record");
+  forward("--store", o.store);
   argv.insert(argv.end(), {"--noise-threshold", fmt::format("{}", o.noise_threshold)});
   argv.insert(argv.end(), {"--adjust", o.adjustment});
   argv.insert(argv.end(), bench_flags.begin(), bench_flags.end());
@@ -431,6 +437,11 @@ int report_outcome(const RunOptions& o, const session::CommandOutcome& outcome) 
       std::cout << fmt::format("baseline {} saved to {}\n", o.save_baseline, saved->path);
     }
   }
+  if (o.record && !outcome.interrupted) {
+    if (const int recorded = record_in_history(o.store, run, o.quiet); recorded != 0) {
+      status = recorded;
+    }
+  }
   std::cout.flush();
   if (outcome.interrupted) {
     std::cerr << "interrupted: the runs so far are in the table"
@@ -448,6 +459,15 @@ int report_outcome(const RunOptions& o, const session::CommandOutcome& outcome) 
 
 // `benchkit run`: a bench binary, `-- CMD ARGS`, or --cmd (several).
 int run_commands(const CLI::App& command, const RunOptions& o) {
+  if (!o.store.empty() && !o.record) {
+    return report_error(usage("--store names the history that --record writes to: add --record"));
+  }
+  // A history that cannot be opened is found now, not after the run it would have kept.
+  if (o.record) {
+    if (const auto opened = session::check_history(o.store); !opened) {
+      return report_error(opened.error());
+    }
+  }
   if (!o.positional.empty() && o.commands.empty() && is_bench_binary(o.positional.front())) {
     if (o.positional.size() > 1) {
       return report_error(usage("a bench binary's own flags go after --: benchkit run " +
@@ -587,6 +607,10 @@ CommandRunner add_run_command(CLI::App& app) {
   command->add_flag("--fail-on-regression", o->fail_on_regression,
                     "Exit with status 1 when a command regressed (against --baseline, or "
                     "against the --reference)");
+  command->add_flag("--record", o->record,
+                    "Record the results in the history (docs/history.md), for benchkit history "
+                    "trend and check");
+  add_store_option(*command, o->store);
   command
       ->add_option("--processes", o->processes,
                    "Bench binaries: fresh worker processes to run the suite in (default 5)")

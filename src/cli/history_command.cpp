@@ -1,0 +1,221 @@
+// `benchkit history ...`: the runs kept across commits (docs/history.md). Each subcommand is
+// flags -> request -> session/history -> reporter -> exit status.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/history_commands.hpp"
+#include "report/reporter.hpp"
+#include "report/trend.hpp"
+#include "session/history.hpp"
+#include "store/open_store.hpp"
+
+namespace benchkit::cli {
+
+namespace {
+
+constexpr std::size_t kShownDigits = 12;  // of run identities and commits, in tables
+
+std::string short_text(const std::string& text) {
+  return text.substr(0, kShownDigits);
+}
+
+std::string tags_text(const std::map<std::string, std::string>& tags) {
+  std::string text;
+  for (const auto& [name, value] : tags) text += (text.empty() ? "" : ",") + name + "=" + value;
+  return text;
+}
+
+std::string dirty_text(const std::optional<bool>& dirty) {
+  return !dirty ? "?" : *dirty ? "yes" : "no";
+}
+
+int list_runs(const HistoryOptions& o) {
+  return with_store(o, [&](store::Store& store) {
+    const auto runs = store.list(
+        {.machine = o.machine, .branch = o.branch, .since = o.since, .before = o.before});
+    if (!runs) return report_error(runs.error());
+    std::vector<std::vector<std::string>> rows;
+    for (const store::RunInfo& run : *runs) {
+      rows.push_back({short_text(run.id), run.date, short_text(run.commit), run.branch,
+                      dirty_text(run.dirty), run.machine, run.hostname,
+                      std::to_string(run.benchmarks), tags_text(run.tags)});
+    }
+    std::cout << fmt::format("{} run{} in {}\n", runs->size(), runs->size() == 1 ? "" : "s",
+                             store.location());
+    if (!rows.empty()) {
+      std::cout << report::render_table(
+          {"run", "date", "commit", "branch", "dirty", "machine", "host", "benchmarks", "tags"},
+          rows, {false, false, false, false, false, false, false, true, false});
+    }
+    return 0;
+  });
+}
+
+int show_run(const HistoryOptions& o) {
+  return with_store(o, [&](store::Store& store) {
+    const auto run = session::load_stored_run(store, o.run);
+    if (!run) return report_error(run.error());
+    const auto format = report::parse_format(o.format).value();
+    return print_or_write(report::make_reporter(format)->render(report::Document{.results = &*run}),
+                          o.out);
+  });
+}
+
+int add_files(const HistoryOptions& o) {
+  return with_store(o, [&](store::Store& store) {
+    const auto recorded = session::add_result_files(store, o.files);
+    if (!recorded) return report_error(recorded.error());
+    for (std::size_t i = 0; i < recorded->size(); ++i) {
+      const session::Recorded& one = (*recorded)[i];
+      std::cout << fmt::format("{} {} ({})\n",
+                               one.added ? "recorded" : "already recorded:", short_text(one.id),
+                               o.files[i]);
+    }
+    return 0;
+  });
+}
+
+int show_trend(const HistoryOptions& o) {
+  return with_store(o, [&](store::Store& store) {
+    const auto trend = session::history_trend(store, {.machine = o.machine,
+                                                      .branch = o.branch,
+                                                      .pattern = o.pattern,
+                                                      .since = o.since,
+                                                      .before = o.before});
+    if (!trend) return report_error(trend.error());
+    return print_or_write(report::render_trend(*trend, report::parse_format(o.format).value()),
+                          o.out);
+  });
+}
+
+int export_history(const HistoryOptions& o) {
+  return with_store(o, [&](store::Store& store) {
+    const auto text = session::export_runs(
+        store, {.machine = o.machine, .branch = o.branch, .since = o.since, .before = o.before});
+    if (!text) return report_error(text.error());
+    return print_or_write(*text, o.out);
+  });
+}
+
+int import_history(const HistoryOptions& o) {
+  return with_store(o, [&](store::Store& store) {
+    const auto added = session::import_runs(store, o.file);
+    if (!added) return report_error(added.error());
+    std::cout << fmt::format("imported {} new run{} from {} into {}\n", *added,
+                             *added == 1 ? "" : "s", o.file, store.location());
+    return 0;
+  });
+}
+
+int prune_history(const HistoryOptions& o) {
+  if (o.keep == 0 && o.before.empty()) {
+    return report_error(model::Error{
+        "history prune needs --keep N (the newest N runs of each machine and branch) or "
+        "--before DATE",
+        model::ErrorKind::usage});
+  }
+  return with_store(o, [&](store::Store& store) {
+    const auto removed = session::prune(store, {.keep = o.keep, .before = o.before});
+    if (!removed) return report_error(removed.error());
+    std::cout << fmt::format("removed {} run{} from {}\n", *removed, *removed == 1 ? "" : "s",
+                             store.location());
+    return 0;
+  });
+}
+
+}  // namespace
+
+int with_store(const HistoryOptions& o, const std::function<int(store::Store&)>& body) {
+  auto store = store::open_history(store::history_location(o.store));
+  if (!store) return report_error(store.error());
+  return body(**store);
+}
+
+void add_store_option(CLI::App& command, std::string& store) {
+  command.add_option("--store", store,
+                     "The history: an SQLite file, or a postgresql:// URL (default "
+                     "$BENCHKIT_STORE, else .benchkit/history.db)");
+}
+
+namespace {
+
+void add_selection(CLI::App& command, HistoryOptions& o, bool dates) {
+  command.add_option("--machine", o.machine,
+                     "Machine fingerprint (as list shows it; default: the newest run's)");
+  command.add_option("--branch", o.branch, "Branch (default: the newest run's)");
+  if (dates) {
+    command.add_option("--since", o.since, "Only runs dated at or after this (2026-11-01)");
+    command.add_option("--before", o.before, "Only runs dated before this");
+  }
+}
+
+void add_output(CLI::App& command, HistoryOptions& o) {
+  command.add_option("--format", o.format, "console, markdown, json or csv")
+      ->check(CLI::IsMember({"console", "markdown", "md", "json", "csv"}));
+  command.add_option("--out", o.out, "Write to this file (atomically) instead of stdout");
+}
+
+}  // namespace
+
+void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOptions>& o,
+                             HistoryActions& actions) {
+  CLI::App* add = history.add_subcommand(
+      "add", "Record saved result files (a bench binary's --out); re-adding a run is a no-op");
+  add->add_option("files", o->files, "Result files")->required();
+  actions.push_back({add, add_files});
+  CLI::App* list = history.add_subcommand("list", "The runs recorded: commit, date, machine, ...");
+  add_selection(*list, *o, true);
+  actions.push_back({list, list_runs});
+  CLI::App* show = history.add_subcommand("show", "One recorded run's results, samples included");
+  show->add_option("run", o->run, "Run identity (at least 4 of its hex digits)")->required();
+  add_output(*show, *o);
+  actions.push_back({show, show_run});
+  CLI::App* trend = history.add_subcommand(
+      "trend",
+      "One line per commit for each benchmark matching REGEX: median with its 95% CI, change "
+      "from the commit before, change points marked; one machine and branch");
+  trend->add_option("regex", o->pattern, "ECMAScript regex searched in benchmark names")
+      ->required();
+  add_selection(*trend, *o, true);
+  add_output(*trend, *o);
+  actions.push_back({trend, show_trend});
+  CLI::App* out = history.add_subcommand(
+      "export", "Write the runs to a portable file (benchkit/history JSON) for history import");
+  add_selection(*out, *o, true);
+  out->add_option("--out", o->out, "Write to this file instead of stdout");
+  actions.push_back({out, export_history});
+  CLI::App* in = history.add_subcommand(
+      "import", "Record every run of a file that history export wrote (runs kept are skipped)");
+  in->add_option("file", o->file, "A benchkit/history file")->required();
+  actions.push_back({in, import_history});
+  CLI::App* prune = history.add_subcommand("prune", "Remove old runs");
+  prune->add_option("--keep", o->keep, "Keep the newest N runs of each machine and branch");
+  prune->add_option("--before", o->before, "Remove runs dated before DATE (2026-11-01)");
+  actions.push_back({prune, prune_history});
+}
+
+CommandRunner add_history_command(CLI::App& app) {
+  auto options = std::make_shared<HistoryOptions>();
+  CLI::App* history = app.add_subcommand(
+      "history",
+      "Every run kept across commits (docs/history.md): record, list, show, trend, check (the "
+      "CI gate), report, export, import, prune. SQLite by default, PostgreSQL for a fleet.");
+  history->require_subcommand(1);
+  auto actions = std::make_shared<HistoryActions>();
+  add_reading_subcommands(*history, options, *actions);
+  add_gate_subcommands(*history, options, *actions);
+  for (const auto& [command, action] : *actions) add_store_option(*command, options->store);
+  return [history, options, actions]() -> int {
+    if (!history->parsed()) return -1;
+    for (const auto& [command, action] : *actions) {
+      if (command->parsed()) return action(*options);
+    }
+    return 2;
+  };
+}
+
+}  // namespace benchkit::cli

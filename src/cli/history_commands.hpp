@@ -1,0 +1,56 @@
+// Inside cli/: the pieces of `benchkit history` shared by its files (history_command.cpp for
+// recording and reading, history_gate_command.cpp for check and report).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "store/history_store.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace benchkit::cli {
+
+struct HistoryOptions {
+  std::string store = {};
+  std::vector<std::string> files = {};
+  std::string file = {};
+  std::string run = {};
+  std::string pattern = {};
+  std::string machine = {};
+  std::string branch = {};
+  std::string since = {};
+  std::string before = {};
+  std::string format = "console";
+  std::string out = {};
+  std::size_t keep = 0;
+  // check
+  std::string base_branch = "main";
+  std::size_t last = 10;  // CheckRequest::last says why
+  bool fail_on_regression = false;
+  double noise_threshold = 0.02;
+  std::string adjustment = "holm";
+};
+
+using HistoryAction = std::function<int(const HistoryOptions&)>;
+using HistoryActions = std::vector<std::pair<CLI::App*, HistoryAction>>;
+
+// Opens the history of --store (or its default) and runs `body` on it; a history that cannot be
+// opened is reported (exit status 2) and `body` not run.
+int with_store(const HistoryOptions& options, const std::function<int(store::Store&)>& body);
+
+// --store LOCATION, for every command that reads or writes the history.
+void add_store_option(CLI::App& command, std::string& store);
+
+void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOptions>& options,
+                             HistoryActions& actions);
+void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOptions>& options,
+                          HistoryActions& actions);
+
+}  // namespace benchkit::cli

@@ -1,0 +1,114 @@
+// `benchkit history check` (the CI gate) and `benchkit history report` (the Markdown snapshot):
+// the parts of `history` that give verdicts.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/history_commands.hpp"
+#include "report/comparison.hpp"
+#include "report/history_snapshot.hpp"
+#include "report/reporter.hpp"
+#include "session/history.hpp"
+
+namespace benchkit::cli {
+
+namespace {
+
+constexpr std::size_t kShownDigits = 12;  // of commits and run identities
+
+std::string change_lines(const session::CheckOutcome& outcome, std::size_t last) {
+  if (outcome.changes.empty()) {
+    return fmt::format("no change point in the last {} commits\n", last);
+  }
+  std::string text = fmt::format("change points in the last {} commits:\n", last);
+  for (const session::RecentChange& change : outcome.changes) {
+    const double ratio = change.before > 0 ? change.after / change.before - 1.0 : 0.0;
+    text += fmt::format("  {}: {:+.1f}% ({} -> {}) in the commits after {} up to {} (p={:.2g})\n",
+                        change.benchmark, ratio * 100.0, report::format_duration(change.before),
+                        report::format_duration(change.after),
+                        change.from_commit.substr(0, kShownDigits),
+                        change.to_commit.substr(0, kShownDigits), change.p_value);
+  }
+  return text;
+}
+
+int check_newest(const HistoryOptions& o) {
+  return with_store(o, [&](store::Store& store) {
+    const auto outcome = session::check_run(
+        store, {.run = o.run,
+                .base_branch = o.base_branch,
+                .last = o.last,
+                .settings = comparison_settings(o.noise_threshold, o.adjustment)});
+    if (!outcome) return report_error(outcome.error());
+    const auto format = report::parse_format(o.format).value();
+    std::string text;
+    if (format != report::Format::json && format != report::Format::csv) {
+      text = fmt::format(
+          "run {} (commit {}, branch {}) against {} earlier run{} of machine {} on {}\n\n",
+          outcome->candidate.id.substr(0, kShownDigits),
+          outcome->candidate.commit.substr(0, kShownDigits), outcome->candidate.branch,
+          outcome->history_runs, outcome->history_runs == 1 ? "" : "s", outcome->candidate.machine,
+          o.base_branch);
+    }
+    text +=
+        report::make_reporter(format)->render(report::Document{.comparison = &outcome->comparison});
+    if (format != report::Format::json && format != report::Format::csv) {
+      text += "\n" + change_lines(*outcome, o.last);
+    }
+    if (const int status = print_or_write(text, o.out); status != 0) return status;
+    return o.fail_on_regression && outcome->comparison.any_regression() ? 1 : 0;
+  });
+}
+
+int write_snapshot(const HistoryOptions& o) {
+  return with_store(o, [&](store::Store& store) {
+    const auto snapshot = session::history_snapshot(
+        store, {.since = o.since,
+                .before = o.before,
+                .machine = o.machine,
+                .branch = o.branch,
+                .settings = comparison_settings(o.noise_threshold, o.adjustment)});
+    if (!snapshot) return report_error(snapshot.error());
+    return print_or_write(report::render_snapshot_markdown(*snapshot), o.out);
+  });
+}
+
+}  // namespace
+
+void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOptions>& o,
+                          HistoryActions& actions) {
+  CLI::App* check = history.add_subcommand(
+      "check",
+      "The CI gate: is RUN (default: the newest) slower than the history of its machine on the "
+      "base branch? Prints the verdict table of compare (a prediction interval from the recent "
+      "runs combined with RUN's own samples; docs/change-points.md), then the change points "
+      "among the last N commits with their commit ranges. Exit status 1 with "
+      "--fail-on-regression when a benchmark regressed.");
+  check->add_option("run", o->run, "Run identity (default: the newest run)");
+  check->add_option("--base-branch", o->base_branch, "The branch whose history judges (main)");
+  check->add_option("--last", o->last, "Name change points among the last N commits (10)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  check->add_flag("--fail-on-regression", o->fail_on_regression,
+                  "Exit with status 1 when a benchmark regressed (for CI)");
+  check->add_option("--format", o->format, "console, markdown, json or csv")
+      ->check(CLI::IsMember({"console", "markdown", "md", "json", "csv"}));
+  check->add_option("--out", o->out, "Write to this file (atomically) instead of stdout");
+  add_comparison_flags(*check, o->noise_threshold, o->adjustment);
+  actions.push_back({check, check_newest});
+  CLI::App* report = history.add_subcommand(
+      "report",
+      "Write the Markdown snapshot of a period (for perf/ in the repository): the runs compared, "
+      "their commits and machines, the table of changes from the first run to the newest, the "
+      "change points");
+  report->add_option("--since", o->since, "Start of the period (2026-11-01)")->required();
+  report->add_option("--before", o->before, "End of the period (default: now)");
+  report->add_option("--machine", o->machine, "Machine fingerprint (default: the newest run's)");
+  report->add_option("--branch", o->branch, "Branch (default: the newest run's)");
+  report->add_option("--out", o->out, "Write to this file (atomically) instead of stdout");
+  add_comparison_flags(*report, o->noise_threshold, o->adjustment);
+  actions.push_back({report, write_snapshot});
+}
+
+}  // namespace benchkit::cli

@@ -1,0 +1,128 @@
+#include "report/trend.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace benchkit::report {
+namespace {
+
+using analysis::BenchmarkTrend;
+using analysis::HistoryPoint;
+
+// 12 hex digits name a commit unambiguously in any repository benchkit is likely to see, and
+// fit a terminal column.
+constexpr std::size_t kCommitDigits = 12;
+
+std::string short_commit(const HistoryPoint& point) {
+  if (point.commit.empty()) return "(run " + point.run_id.substr(0, 8) + ")";
+  return point.commit.substr(0, kCommitDigits);
+}
+
+std::string change_text(const HistoryPoint& point) {
+  return point.change ? fmt::format("{:+.1f}%", *point.change * 100.0) : "";
+}
+
+std::string mark_text(const HistoryPoint& point) {
+  return point.change_point ? fmt::format("◆ change point (p={:.2g})", point.p_value) : "";
+}
+
+std::vector<std::string> cells(const HistoryPoint& point) {
+  return {short_commit(point),
+          point.date,
+          format_duration(point.median),
+          format_duration(point.lower) + " … " + format_duration(point.upper),
+          change_text(point),
+          mark_text(point)};
+}
+
+const std::vector<std::string>& headers() {
+  static const std::vector<std::string> list = {"commit", "date", "median", "95% CI", "change", ""};
+  return list;
+}
+
+std::string heading(const analysis::Trend& trend) {
+  return fmt::format("history of machine {} on branch {}", trend.machine,
+                     trend.branch.empty() ? "(none)" : trend.branch);
+}
+
+std::string console(const analysis::Trend& trend) {
+  std::string text = heading(trend) + "\n";
+  for (const BenchmarkTrend& benchmark : trend.benchmarks) {
+    std::vector<std::vector<std::string>> rows;
+    for (const HistoryPoint& point : benchmark.points) rows.push_back(cells(point));
+    text += fmt::format("\n{} ({} commit{})\n", benchmark.name, benchmark.points.size(),
+                        benchmark.points.size() == 1 ? "" : "s");
+    text += render_table(headers(), rows, {false, false, true, true, true, false}, "  ");
+  }
+  if (trend.benchmarks.empty()) text += "no benchmark matches\n";
+  return text;
+}
+
+std::string markdown(const analysis::Trend& trend) {
+  std::string text = "## " + markdown_escape(heading(trend)) + "\n";
+  for (const BenchmarkTrend& benchmark : trend.benchmarks) {
+    text += "\n### " + markdown_escape(benchmark.name) + "\n\n";
+    text += "| commit | date | median | 95% CI | change | |\n|---|---|---:|---:|---:|---|\n";
+    for (const HistoryPoint& point : benchmark.points) {
+      std::string row = "|";
+      for (const std::string& cell : cells(point)) row += " " + markdown_escape(cell) + " |";
+      text += row + "\n";
+    }
+  }
+  return text;
+}
+
+std::string json(const analysis::Trend& trend) {
+  nlohmann::ordered_json document = {{"schema", "benchkit/trend"},
+                                     {"version", 1},
+                                     {"machine", trend.machine},
+                                     {"branch", trend.branch},
+                                     {"benchmarks", nlohmann::ordered_json::array()}};
+  for (const BenchmarkTrend& benchmark : trend.benchmarks) {
+    nlohmann::ordered_json points = nlohmann::ordered_json::array();
+    for (const HistoryPoint& point : benchmark.points) {
+      nlohmann::ordered_json entry = {{"commit", point.commit},  {"date", point.date},
+                                      {"run", point.run_id},     {"median_ns", point.median},
+                                      {"lower_ns", point.lower}, {"upper_ns", point.upper}};
+      entry["change"] = point.change ? nlohmann::ordered_json(*point.change) : nullptr;
+      entry["change_point"] = point.change_point;
+      if (point.change_point) entry["p_value"] = point.p_value;
+      points.push_back(std::move(entry));
+    }
+    document["benchmarks"].push_back({{"name", benchmark.name}, {"points", std::move(points)}});
+  }
+  return document.dump(2) + "\n";
+}
+
+std::string csv(const analysis::Trend& trend) {
+  std::string text = "benchmark,commit,date,run,median_ns,lower_ns,upper_ns,change,change_point\n";
+  for (const BenchmarkTrend& benchmark : trend.benchmarks) {
+    for (const HistoryPoint& point : benchmark.points) {
+      text += fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_quote(benchmark.name),
+                          csv_quote(point.commit), csv_quote(point.date), point.run_id,
+                          point.median, point.lower, point.upper,
+                          point.change ? fmt::format("{}", *point.change) : "",
+                          point.change_point ? "true" : "false");
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string render_trend(const analysis::Trend& trend, Format format) {
+  switch (format) {
+    case Format::console:
+      return console(trend);
+    case Format::markdown:
+      return markdown(trend);
+    case Format::json:
+      return json(trend);
+    case Format::csv:
+      return csv(trend);
+  }
+  return console(trend);
+}
+
+}  // namespace benchkit::report

@@ -1,0 +1,376 @@
+#include "session/history.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <regex>
+#include <set>
+
+#include "analysis/estimates.hpp"
+#include "analysis/history_check.hpp"
+#include "formats/history_file.hpp"
+#include "formats/result_json.hpp"
+#include "session/result_files.hpp"
+#include "session/runner.hpp"
+#include "store/atomic_file.hpp"
+#include "store/open_store.hpp"
+#include "system/fingerprint.hpp"
+
+namespace benchkit::session {
+
+std::string machine_id(const Context& context) {
+  return system::machine_fingerprint(context, context.machine).id();
+}
+
+std::string build_id(const Context& context) {
+  return system::build_fingerprint(context).id();
+}
+
+model::Result<Recorded> record_run(store::Store& store, const RunResult& run) {
+  const store::StoredRun stored =
+      store::make_stored_run(run, machine_id(run.context), build_id(run.context));
+  const auto added = store.add(stored);
+  if (!added) return added.error();
+  return Recorded{.id = stored.id, .added = *added};
+}
+
+model::Result<Recorded> record_run_at(const std::string& location, const RunResult& run) {
+  auto store = store::open_history(store::history_location(location));
+  if (!store) return store.error();
+  return record_run(**store, run);
+}
+
+model::Result<bool> check_history(const std::string& location) {
+  auto store = store::open_history(store::history_location(location));
+  if (!store) return store.error();
+  return true;
+}
+
+model::Result<std::vector<Recorded>> add_result_files(store::Store& store,
+                                                      const std::vector<std::string>& files) {
+  std::vector<Recorded> recorded;
+  for (const std::string& file : files) {
+    const auto run = load_result_file(file);
+    if (!run) return run.error();
+    const auto one = record_run(store, *run);
+    if (!one) return one.error();
+    recorded.push_back(*one);
+  }
+  return recorded;
+}
+
+namespace {
+
+model::Result<RunResult> parse_stored(const store::StoredRun& stored) {
+  const auto document = store::result_document(stored);
+  if (!document) return document.error();
+  auto parsed = formats::from_json(*document, "stored run " + stored.id);
+  if (!parsed) return parsed.error();
+  if (!parsed->estimates_present) analysis::compute_estimates(parsed->run);
+  return std::move(parsed->run);
+}
+
+}  // namespace
+
+model::Result<RunResult> load_stored_run(store::Store& store, std::string_view id_prefix) {
+  const auto stored = store.find(id_prefix);
+  if (!stored) return stored.error();
+  return parse_stored(*stored);
+}
+
+HistorySeries points_of(const std::vector<store::SeriesRow>& rows,
+                        const std::function<bool(const std::string&)>& keep) {
+  HistorySeries series;
+  std::map<std::string, bool, std::less<>> kept;  // the regex once per name, not once per row
+  for (const store::SeriesRow& row : rows) {
+    auto verdict = kept.find(row.summary.benchmark);
+    if (verdict == kept.end()) {
+      verdict = kept.emplace(row.summary.benchmark, keep(row.summary.benchmark)).first;
+    }
+    if (!verdict->second) continue;
+    std::vector<HistoryPoint>& points = series[row.summary.benchmark];
+    HistoryPoint point{.run_id = row.run_id,
+                       .commit = row.commit,
+                       .date = row.date,
+                       .median = row.summary.median,
+                       .lower = row.summary.lower,
+                       .upper = row.summary.upper};
+    // Rows come by date: a newer run of the commit of the last point replaces it. A commit met
+    // again after another one (a revert, a rebuilt old commit) starts a new point.
+    if (!points.empty() && !row.commit.empty() && points.back().commit == row.commit) {
+      points.back() = std::move(point);
+    } else {
+      points.push_back(std::move(point));
+    }
+  }
+  return series;
+}
+
+namespace {
+
+// Fills an empty machine or branch with the newest run's (an error when there is no run).
+model::Result<bool> default_to_newest(store::Store& store, std::string& machine,
+                                      std::string& branch) {
+  if (!machine.empty() && !branch.empty()) return true;
+  const auto runs = store.list({});
+  if (!runs) return runs.error();
+  if (runs->empty()) {
+    return model::Error{
+        fmt::format("history {} holds no run yet; record one with --record or "
+                    "benchkit history add FILE",
+                    store.location())};
+  }
+  if (machine.empty()) machine = runs->back().machine;
+  if (branch.empty()) branch = runs->back().branch;
+  return true;
+}
+
+}  // namespace
+
+model::Result<Series> load_series(store::Store& store, SeriesRequest request) {
+  std::optional<std::regex> pattern;
+  try {
+    if (!request.pattern.empty()) pattern.emplace(request.pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& error) {
+    return model::Error{fmt::format("\"{}\" is not a regular expression ({}); give an "
+                                    "ECMAScript regex such as 'sort|hash'",
+                                    request.pattern, error.what()),
+                        model::ErrorKind::usage};
+  }
+  if (request.machine.empty() || request.branch.empty()) {
+    const auto runs = store.list({});
+    if (!runs) return runs.error();
+    if (runs->empty()) {
+      return model::Error{
+          fmt::format("history {} holds no run yet; record one with --record or "
+                      "benchkit history add FILE",
+                      store.location())};
+    }
+    if (request.machine.empty()) request.machine = runs->back().machine;
+    if (request.branch.empty()) request.branch = runs->back().branch;
+  }
+  const auto rows = store.series({.machine = request.machine,
+                                  .branch = request.branch,
+                                  .since = request.since,
+                                  .before = request.before});
+  if (!rows) return rows.error();
+  Series series{.machine = request.machine, .branch = request.branch, .benchmarks = {}};
+  series.benchmarks = points_of(*rows, [&](const std::string& name) {
+    return !pattern || std::regex_search(name, *pattern);
+  });
+  return series;
+}
+
+model::Result<analysis::Trend> history_trend(store::Store& store, const SeriesRequest& request) {
+  auto series = load_series(store, request);
+  if (!series) return series.error();
+  analysis::Trend trend{.machine = series->machine, .branch = series->branch, .benchmarks = {}};
+  for (auto& [name, points] : series->benchmarks) {
+    analysis::BenchmarkTrend benchmark{.name = name, .points = std::move(points)};
+    analysis::mark_changes(benchmark);
+    trend.benchmarks.push_back(std::move(benchmark));
+  }
+  return trend;
+}
+
+model::Result<report::HistorySnapshot> history_snapshot(store::Store& store,
+                                                        const SnapshotRequest& request) {
+  report::HistorySnapshot snapshot{
+      .since = request.since, .machine = request.machine, .branch = request.branch};
+  if (const auto chosen = default_to_newest(store, snapshot.machine, snapshot.branch); !chosen) {
+    return chosen.error();
+  }
+  const auto runs = store.list({.machine = snapshot.machine,
+                                .branch = snapshot.branch,
+                                .since = request.since,
+                                .before = request.before});
+  if (!runs) return runs.error();
+  if (runs->size() < 2) {
+    return model::Error{fmt::format(
+        "history report needs two runs of machine {} on branch {} since {}, and {} has {}; give "
+        "an earlier --since, or --machine and --branch of another series (history list shows "
+        "them)",
+        snapshot.machine, snapshot.branch, request.since, store.location(), runs->size())};
+  }
+  for (const store::RunInfo& run : *runs) {
+    snapshot.runs.push_back({.id = run.id,
+                             .date = run.date,
+                             .commit = run.commit,
+                             .branch = run.branch,
+                             .machine = run.machine,
+                             .host = run.hostname,
+                             .benchmarks = run.benchmarks});
+  }
+  const auto first = load_stored_run(store, runs->front().id);
+  if (!first) return first.error();
+  const auto last = load_stored_run(store, runs->back().id);
+  if (!last) return last.error();
+  snapshot.comparison = analysis::compare(*first, *last, request.settings);
+  snapshot.comparison.context_warning = context_differences(first->context, last->context);
+  const auto series = load_series(store, {.machine = snapshot.machine,
+                                          .branch = snapshot.branch,
+                                          .pattern = "",
+                                          .since = request.since,
+                                          .before = request.before});
+  if (!series) return series.error();
+  for (const auto& [name, points] : series->benchmarks) {
+    const auto intervals = analysis::interval_points(points);
+    for (const stats::ChangePoint& change : stats::detect_change_points(intervals)) {
+      if (change.index == 0) continue;
+      snapshot.change_points.push_back({.benchmark = name,
+                                        .from = points[change.index - 1].commit,
+                                        .to = points[change.index].commit,
+                                        .before = change.before,
+                                        .after = change.after,
+                                        .p_value = change.p_value});
+    }
+  }
+  return snapshot;
+}
+
+namespace {
+
+// The run `check` judges: `id` when given, else the newest.
+model::Result<store::RunInfo> checked_run(store::Store& store, const std::string& id) {
+  const auto runs = store.list({});
+  if (!runs) return runs.error();
+  if (runs->empty()) {
+    return model::Error{
+        fmt::format("history {} holds no run yet; record one with --record or "
+                    "benchkit history add FILE",
+                    store.location())};
+  }
+  if (id.empty()) return runs->back();
+  const auto found = store.find(id);
+  if (!found) return found.error();
+  for (const store::RunInfo& run : *runs) {
+    if (run.id == found->id) return run;
+  }
+  return model::Error{
+      fmt::format("run {} vanished from {} while it was read", id, store.location())};
+}
+
+// The candidate's own point, as the series hold it.
+HistoryPoint point_of(const store::RunInfo& candidate, const BenchmarkResult& benchmark) {
+  return {.run_id = candidate.id,
+          .commit = candidate.commit,
+          .date = candidate.date,
+          .median = benchmark.estimates.median.value,
+          .lower = benchmark.estimates.median.lower,
+          .upper = benchmark.estimates.median.upper};
+}
+
+std::vector<RecentChange> recent_changes(const HistorySeries& history, const RunResult& run,
+                                         const store::RunInfo& candidate, std::size_t last) {
+  std::vector<RecentChange> changes;
+  for (const BenchmarkResult& benchmark : run.benchmarks) {
+    if (!benchmark.valid() || benchmark.samples.empty()) continue;
+    std::vector<HistoryPoint> points;
+    if (const auto found = history.find(benchmark.name); found != history.end()) {
+      points = found->second;
+    }
+    points.push_back(point_of(candidate, benchmark));
+    const auto series = analysis::interval_points(points);
+    for (const stats::ChangePoint& change : analysis::recent_change_points(series, last)) {
+      if (change.index == 0) continue;
+      changes.push_back({.benchmark = benchmark.name,
+                         .from_commit = points[change.index - 1].commit,
+                         .to_commit = points[change.index].commit,
+                         .before = change.before,
+                         .after = change.after,
+                         .p_value = change.p_value});
+    }
+  }
+  return changes;
+}
+
+}  // namespace
+
+model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& request) {
+  CheckOutcome outcome;
+  auto candidate = checked_run(store, request.run);
+  if (!candidate) return candidate.error();
+  outcome.candidate = *candidate;
+  const auto run = load_stored_run(store, candidate->id);
+  if (!run) return run.error();
+  const auto rows = store.series({.machine = candidate->machine, .branch = request.base_branch});
+  if (!rows) return rows.error();
+  std::vector<store::SeriesRow> earlier;
+  std::set<std::string> runs;
+  for (const store::SeriesRow& row : *rows) {
+    const bool own = row.run_id == candidate->id ||
+                     (!candidate->commit.empty() && row.commit == candidate->commit);
+    if (own) continue;
+    earlier.push_back(row);
+    runs.insert(row.run_id);
+  }
+  outcome.history_runs = runs.size();
+  const HistorySeries history = points_of(earlier, [](const std::string&) { return true; });
+  std::map<std::string, std::vector<stats::IntervalPoint>, std::less<>> intervals;
+  for (const auto& [name, points] : history) intervals[name] = analysis::interval_points(points);
+  outcome.comparison = analysis::check_against_history(intervals, *run, request.settings);
+  outcome.changes = recent_changes(history, *run, *candidate, request.last);
+  std::map<std::string, std::string> verdicts;
+  for (const analysis::BenchmarkComparison& benchmark : outcome.comparison.benchmarks) {
+    verdicts[benchmark.name] = analysis::to_string(benchmark.verdict);
+  }
+  if (const auto written = store.set_verdicts(candidate->id, verdicts); !written) {
+    return written.error();
+  }
+  return outcome;
+}
+
+model::Result<std::string> export_runs(store::Store& store, const store::RunQuery& query) {
+  const auto runs = store.list(query);
+  if (!runs) return runs.error();
+  std::vector<std::string> documents;
+  documents.reserve(runs->size());
+  for (const store::RunInfo& info : *runs) {
+    const auto stored = store.find(info.id);
+    if (!stored) return stored.error();
+    auto document = store::result_document(*stored);
+    if (!document) return document.error();
+    documents.push_back(std::move(*document));
+  }
+  return formats::to_history_file(documents);
+}
+
+model::Result<std::size_t> import_runs(store::Store& store, const std::string& path) {
+  const auto text = store::read_file(path);
+  if (!text) return text.error();
+  const auto documents = formats::from_history_file(*text, path);
+  if (!documents) return documents.error();
+  // Every run is read before any is stored: a damaged file stores nothing.
+  std::vector<RunResult> runs;
+  for (std::size_t i = 0; i < documents->size(); ++i) {
+    auto parsed = formats::from_json((*documents)[i], fmt::format("{}: runs[{}]", path, i));
+    if (!parsed) return parsed.error();
+    if (!parsed->estimates_present) analysis::compute_estimates(parsed->run);
+    runs.push_back(std::move(parsed->run));
+  }
+  std::size_t added = 0;
+  for (const RunResult& run : runs) {
+    const auto recorded = record_run(store, run);
+    if (!recorded) return recorded.error();
+    added += recorded->added ? 1 : 0;
+  }
+  return added;
+}
+
+model::Result<std::size_t> prune(store::Store& store, const PruneRequest& request) {
+  const auto runs = store.list({});
+  if (!runs) return runs.error();
+  std::vector<std::string> doomed;
+  // Runs come oldest first: count from the newest of each machine and branch.
+  std::map<std::pair<std::string, std::string>, std::size_t> newer;
+  for (auto run = runs->rbegin(); run != runs->rend(); ++run) {
+    const std::size_t rank = newer[{run->machine, run->branch}]++;
+    const bool too_many = request.keep > 0 && rank >= request.keep;
+    const bool too_old = !request.before.empty() && run->date < request.before;
+    if (too_many || too_old) doomed.push_back(run->id);
+  }
+  if (doomed.empty()) return std::size_t{0};
+  return store.remove(doomed);
+}
+
+}  // namespace benchkit::session

@@ -1,0 +1,142 @@
+// The history of runs across commits (docs/history.md): recording runs into a store, and reading
+// back the series that `history trend`, `check` and `report` work on. Prints nothing.
+//
+// A point is one benchmark at one commit, on one machine fingerprint and one branch: the median
+// (with its 95% CI) of the newest run recorded for that commit there. A run without a commit (a
+// result file from elsewhere) is a point of its own. Runs of other machines or builds of the
+// machine are never mixed into one series.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "analysis/compare.hpp"
+#include "analysis/history_trend.hpp"
+#include "benchkit/result.hpp"
+#include "model/error.hpp"
+#include "report/history_snapshot.hpp"
+#include "store/history_store.hpp"
+
+namespace benchkit::session {
+
+// The fingerprints a run is stored under (system/fingerprint.hpp), from its context.
+std::string machine_id(const Context& context);
+std::string build_id(const Context& context);
+
+struct Recorded {
+  std::string id = {};  // the run's identity in the store
+  bool added = false;   // false: that very run was stored before
+};
+
+// Stores `run` (its estimates computed). Re-recording the same result is a no-op.
+model::Result<Recorded> record_run(store::Store& store, const RunResult& run);
+
+// Opens the history at `location` (store::history_location: "" = the default) and records
+// `run` there: what --record does after a run.
+model::Result<Recorded> record_run_at(const std::string& location, const RunResult& run);
+
+// Opens the history at `location` (migrating it), to find a store that cannot be opened before
+// a run rather than after it.
+model::Result<bool> check_history(const std::string& location);
+
+// Loads each result file (estimates recomputed where absent) and records it. Stops at the first
+// file that cannot be read, before storing anything of it; runs stored before it stay.
+model::Result<std::vector<Recorded>> add_result_files(store::Store& store,
+                                                      const std::vector<std::string>& files);
+
+// The result of stored run `id_prefix`, parsed.
+model::Result<RunResult> load_stored_run(store::Store& store, std::string_view id_prefix);
+
+using analysis::HistoryPoint;
+
+// benchmark name -> its points, oldest first.
+using HistorySeries = std::map<std::string, std::vector<HistoryPoint>, std::less<>>;
+
+struct SeriesRequest {
+  std::string machine = {};  // "" = the machine of the newest run in the store
+  std::string branch = {};   // "" = the branch of the newest run
+  std::string pattern = {};  // ECMAScript regex searched in benchmark names; "" = every benchmark
+  std::string since = {};    // ISO 8601 date or time; "" = from the first run
+  std::string before = {};
+};
+
+struct Series {
+  std::string machine = {};
+  std::string branch = {};
+  HistorySeries benchmarks = {};
+};
+
+// The series selected; an error for a bad pattern or an empty store.
+model::Result<Series> load_series(store::Store& store, SeriesRequest request);
+
+// Turns rows ordered by date into one point per commit (the newest run of each commit wins).
+// Rows of benchmarks that `keep` rejects are skipped.
+HistorySeries points_of(const std::vector<store::SeriesRow>& rows,
+                        const std::function<bool(const std::string&)>& keep);
+
+// `history trend`: the series selected, each point with its change from the one before and the
+// change points of the series marked.
+model::Result<analysis::Trend> history_trend(store::Store& store, const SeriesRequest& request);
+
+struct SnapshotRequest {
+  std::string since = {};    // required: the start of the period
+  std::string before = {};   // "" = up to now
+  std::string machine = {};  // "" = the machine of the newest run
+  std::string branch = {};   // "" = the branch of the newest run
+  analysis::CompareSettings settings = {};
+};
+
+// `history report`: the runs of the period on one machine and branch, the comparison of its
+// first run with its newest, and the change points of the period. Needs two runs.
+model::Result<report::HistorySnapshot> history_snapshot(store::Store& store,
+                                                        const SnapshotRequest& request);
+
+struct CheckRequest {
+  std::string run = {};            // "" = the newest run in the store
+  std::string base_branch = "main";
+  // Change points are named when they fall in the newest `last` commits of the series (the
+  // base branch's history and the checked run); 10: about two weeks of daily runs, a window a
+  // reviewer still relates to recent merges.
+  std::size_t last = 10;
+  analysis::CompareSettings settings = {};
+};
+
+// A change of level in a series, between two commits.
+struct RecentChange {
+  std::string benchmark = {};
+  std::string from_commit = {};  // the last commit of the old level
+  std::string to_commit = {};    // the first commit of the new level
+  double before = 0;
+  double after = 0;
+  double p_value = 1;
+};
+
+struct CheckOutcome {
+  store::RunInfo candidate = {};
+  std::size_t history_runs = 0;  // points of the base branch on the candidate's machine
+  analysis::Comparison comparison = {};
+  std::vector<RecentChange> changes = {};
+};
+
+// `history check`: the checked run against the history of its machine fingerprint on the base
+// branch (analysis/history_check.hpp), its own commit left out; the verdicts are written to the
+// store's summary rows of the checked run.
+model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& request);
+
+// The portable file of `history export`: every run selected, as results.
+model::Result<std::string> export_runs(store::Store& store, const store::RunQuery& query);
+
+// Records every run of an exported file; returns how many were new.
+model::Result<std::size_t> import_runs(store::Store& store, const std::string& path);
+
+struct PruneRequest {
+  std::size_t keep = 0;     // keep the newest `keep` runs of each machine and branch (0: no limit)
+  std::string before = {};  // remove runs dated before this ("" : no limit)
+};
+
+// Removes the runs the request selects; returns how many were removed.
+model::Result<std::size_t> prune(store::Store& store, const PruneRequest& request);
+
+}  // namespace benchkit::session

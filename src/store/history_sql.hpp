@@ -1,0 +1,55 @@
+// Inside store/: the statements both history stores run. SQLite reads $1, $2... as parameters
+// numbered in order of first appearance, so one text serves both dialects when each parameter
+// first appears in its numeric order.
+#pragma once
+
+namespace benchkit::store::sql {
+
+inline constexpr const char* kReadVersion = "SELECT version FROM benchkit_schema";
+inline constexpr const char* kDeleteVersion = "DELETE FROM benchkit_schema";
+inline constexpr const char* kWriteVersion = "INSERT INTO benchkit_schema (version) VALUES ($1)";
+
+inline constexpr const char* kInsertRun =
+    "INSERT INTO runs (id, date, git_commit, git_branch, dirty, machine, build, hostname,"
+    " benchmark_count, result) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+    " ON CONFLICT (id) DO NOTHING";
+inline constexpr const char* kInsertSummary =
+    "INSERT INTO summaries (run_id, benchmark, median, lower_bound, upper_bound, sample_count,"
+    " verdict, diagnostics) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+inline constexpr const char* kInsertTag =
+    "INSERT INTO run_tags (run_id, name, value) VALUES ($1, $2, $3)";
+
+// Every selection takes the four fields of a RunQuery as $1..$4 ('' selects all).
+#define BENCHKIT_RUN_FILTER                                                         \
+  " ($1 = '' OR r.machine = $1) AND ($2 = '' OR r.git_branch = $2) AND ($3 = '' OR" \
+  " r.date >= $3) AND ($4 = '' OR r.date < $4)"
+
+inline constexpr const char* kListRuns =
+    "SELECT r.id, r.date, r.git_commit, r.git_branch, r.dirty, r.machine, r.build, r.hostname,"
+    " r.benchmark_count FROM runs r WHERE" BENCHKIT_RUN_FILTER " ORDER BY r.date, r.id";
+inline constexpr const char* kListTags =
+    "SELECT t.run_id, t.name, t.value FROM run_tags t JOIN runs r ON r.id = t.run_id"
+    " WHERE" BENCHKIT_RUN_FILTER;
+inline constexpr const char* kSeries =
+    "SELECT r.id, r.date, r.git_commit, s.benchmark, s.median, s.lower_bound, s.upper_bound,"
+    " s.sample_count, s.verdict, s.diagnostics FROM runs r JOIN summaries s ON s.run_id = r.id"
+    " WHERE" BENCHKIT_RUN_FILTER " ORDER BY r.date, r.id, s.benchmark";
+#undef BENCHKIT_RUN_FILTER
+
+// $1: an identity prefix followed by '%'.
+inline constexpr const char* kFindRun =
+    "SELECT r.id, r.date, r.git_commit, r.git_branch, r.dirty, r.machine, r.build, r.hostname,"
+    " r.result FROM runs r WHERE r.id LIKE $1 ORDER BY r.id LIMIT 2";
+inline constexpr const char* kRunSummaries =
+    "SELECT benchmark, median, lower_bound, upper_bound, sample_count, verdict, diagnostics"
+    " FROM summaries WHERE run_id = $1 ORDER BY benchmark";
+inline constexpr const char* kRunTags = "SELECT name, value FROM run_tags WHERE run_id = $1";
+inline constexpr const char* kAllRunResults = "SELECT id, result FROM runs";
+inline constexpr const char* kDeleteSummaries = "DELETE FROM summaries WHERE run_id = $1";
+inline constexpr const char* kDeleteTags = "DELETE FROM run_tags WHERE run_id = $1";
+
+inline constexpr const char* kSetVerdict =
+    "UPDATE summaries SET verdict = $1 WHERE run_id = $2 AND benchmark = $3";
+inline constexpr const char* kDeleteRun = "DELETE FROM runs WHERE id = $1";
+
+}  // namespace benchkit::store::sql

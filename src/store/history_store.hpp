@@ -1,0 +1,120 @@
+// History: every recorded run, behind one Store interface with two implementations (SQLite,
+// store/sqlite_store.hpp, the default; PostgreSQL, store/postgres_store.hpp, for a fleet of CI
+// runners writing to one database). Both pass one test suite (tests/store/history_store_test.cpp).
+//
+// A stored run keeps what identifies and places it (commit, branch, date, dirty flag, tags, the
+// machine and build fingerprints), the whole result document compressed (samples included), and
+// one summary row per benchmark (median with its CI, verdict, diagnostics), indexed so that a
+// series of one benchmark on one machine and branch is one query.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchkit/result.hpp"
+#include "model/error.hpp"
+
+namespace benchkit::store {
+
+// One benchmark of a stored run, as the summary table holds it.
+struct SummaryRow {
+  std::string benchmark = {};
+  double median = 0;  // ns per iteration
+  double lower = 0;   // 95% CI of the median
+  double upper = 0;
+  std::size_t samples = 0;
+  std::string verdict = {};      // set by `history check` for the run it checked; "" before
+  std::string diagnostics = {};  // diagnostic codes, comma-separated
+};
+
+// What a run is stored as. make_stored_run builds it from a result.
+struct StoredRun {
+  // The run's identity: the first 32 hex digits of the SHA-256 of its result document (as
+  // formats::to_json writes it). Recording the same result twice stores it once.
+  std::string id = {};
+  std::string date = {};  // the result's context.date (ISO 8601, UTC), the order of a series
+  std::string commit = {};
+  std::string branch = {};
+  std::optional<bool> dirty = {};
+  std::map<std::string, std::string> tags = {};
+  std::string machine = {};  // machine fingerprint id (system/fingerprint.hpp)
+  std::string build = {};    // build fingerprint id
+  std::string hostname = {};
+  std::string compressed_result = {};  // zstd of the result document
+  std::vector<SummaryRow> summaries = {};
+};
+
+// `machine` and `build` are the fingerprint ids the caller computed from the context.
+StoredRun make_stored_run(const RunResult& run, std::string machine, std::string build);
+
+// The result document of a stored run, decompressed; the error names the run.
+model::Result<std::string> result_document(const StoredRun& run);
+
+// For the migrations of both stores: the tags and summary rows of `run` (tags, verdict,
+// diagnostics and sample counts were added in schema 2) read again from its stored result.
+model::Result<StoredRun> backfill_from_result(StoredRun run);
+
+// A run as `list` shows it (no result document).
+struct RunInfo {
+  std::string id = {};
+  std::string date = {};
+  std::string commit = {};
+  std::string branch = {};
+  std::optional<bool> dirty = {};
+  std::map<std::string, std::string> tags = {};
+  std::string machine = {};
+  std::string build = {};
+  std::string hostname = {};
+  std::size_t benchmarks = 0;
+};
+
+// Which runs a query selects; an empty field selects all.
+struct RunQuery {
+  std::string machine = {};
+  std::string branch = {};
+  std::string since = {};   // date >= since (ISO 8601 text compares in time order)
+  std::string before = {};  // date < before
+};
+
+// One summary row with the run it belongs to: a point of a series.
+struct SeriesRow {
+  std::string run_id = {};
+  std::string date = {};
+  std::string commit = {};
+  SummaryRow summary = {};
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  // Stores the run in one transaction: either all of it is there afterwards or nothing.
+  // Returns false when a run of that identity was already stored (nothing is changed).
+  virtual model::Result<bool> add(const StoredRun& run) = 0;
+
+  // Runs selected by `query`, oldest first (by date, then identity).
+  virtual model::Result<std::vector<RunInfo>> list(const RunQuery& query) = 0;
+
+  // The stored run whose identity starts with `id_prefix` (at least 4 hex digits); an error
+  // when none or several match.
+  virtual model::Result<StoredRun> find(std::string_view id_prefix) = 0;
+
+  // The summary rows of the runs selected by `query`, ordered by date then run then benchmark.
+  virtual model::Result<std::vector<SeriesRow>> series(const RunQuery& query) = 0;
+
+  // Sets the verdict column of `run_id`'s summary rows (benchmark name -> verdict).
+  virtual model::Result<bool> set_verdicts(std::string_view run_id,
+                                           const std::map<std::string, std::string>& verdicts) = 0;
+
+  // Deletes the runs (and their summary rows); returns how many were deleted.
+  virtual model::Result<std::size_t> remove(const std::vector<std::string>& run_ids) = 0;
+
+  // Where the store is, for messages: a file path, or a URL with any password replaced by ***.
+  virtual std::string location() const = 0;
+};
+
+}  // namespace benchkit::store

@@ -1,0 +1,341 @@
+#include "store/postgres_store.hpp"
+
+#include <fmt/format.h>
+
+#include <pqxx/pqxx>
+
+#include "store/history_sql.hpp"
+#include "store/schema.hpp"
+
+namespace benchkit::store {
+
+bool is_postgresql_url(std::string_view location) {
+  return location.starts_with("postgresql://") || location.starts_with("postgres://");
+}
+
+std::string redact_url(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  if (scheme == std::string_view::npos) return std::string(url);
+  const std::size_t authority = scheme + 3;
+  const std::size_t at = url.find('@', authority);
+  const std::size_t slash = url.find('/', authority);
+  if (at == std::string_view::npos || (slash != std::string_view::npos && slash < at)) {
+    return std::string(url);
+  }
+  const std::size_t colon = url.find(':', authority);
+  if (colon == std::string_view::npos || colon > at) return std::string(url);
+  return std::string(url.substr(0, colon + 1)) + "***" + std::string(url.substr(at));
+}
+
+namespace {
+
+// One lock id for benchkit's migrations (any constant: it only has to be the same in every
+// benchkit): first connections from several runners at once migrate one after another.
+constexpr long kMigrationLock = 0x62656e63686b6974 & 0x7fffffff;
+
+// The password of `url`, to scrub from a server's message (libpq does not print it, but a
+// message that quotes the connection string would).
+std::string password_of(std::string_view url) {
+  const std::string redacted = redact_url(url);
+  if (redacted == url) return {};
+  const std::size_t start = redacted.find("***");
+  const std::size_t end = url.find('@', start);
+  return std::string(url.substr(start, end - start));
+}
+
+std::string scrub(std::string text, const std::string& secret) {
+  if (secret.empty()) return text;
+  for (std::size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at)) {
+    text.replace(at, secret.size(), "***");
+  }
+  return text;
+}
+
+// libpq's messages span lines ("...failed: Connection refused\n\tIs the server running...");
+// one line reads better inside benchkit's own sentence.
+std::string trimmed(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\t') c = ' ';
+  }
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  std::string single;
+  for (char c : text) {
+    if (c != ' ' || single.empty() || single.back() != ' ') single += c;
+  }
+  return single;
+}
+
+std::optional<bool> flag(const pqxx::field& field) {
+  if (field.is_null()) return std::nullopt;
+  return field.as<int>() != 0;
+}
+
+RunInfo run_info(const pqxx::row& row) {
+  return RunInfo{.id = row[0].as<std::string>(),
+                 .date = row[1].as<std::string>(),
+                 .commit = row[2].as<std::string>(),
+                 .branch = row[3].as<std::string>(),
+                 .dirty = flag(row[4]),
+                 .tags = {},
+                 .machine = row[5].as<std::string>(),
+                 .build = row[6].as<std::string>(),
+                 .hostname = row[7].as<std::string>(),
+                 .benchmarks = row[8].as<std::size_t>()};
+}
+
+SummaryRow summary_row(const pqxx::row& row, int first) {
+  return SummaryRow{.benchmark = row[first].as<std::string>(),
+                    .median = row[first + 1].as<double>(),
+                    .lower = row[first + 2].as<double>(),
+                    .upper = row[first + 3].as<double>(),
+                    .samples = row[first + 4].as<std::size_t>(),
+                    .verdict = row[first + 5].as<std::string>(),
+                    .diagnostics = row[first + 6].as<std::string>()};
+}
+
+pqxx::result select_runs(pqxx::work& work, const char* statement, const RunQuery& query) {
+  return work.exec_params(statement, query.machine, query.branch, query.since, query.before);
+}
+
+// A refusal raised by benchkit itself inside a transaction (a newer schema): already worded.
+struct Refusal : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// GCC 12 takes the engaged check of std::optional inside libpqxx's parameter conversion for a
+// read of an uninitialised value (-Wmaybe-uninitialized, a known false positive at -O3).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+class PostgresStore final : public Store {
+ public:
+  explicit PostgresStore(const std::string& url)
+      : connection_(url), shown_(redact_url(url)), secret_(password_of(url)) {}
+
+  model::Result<bool> add(const StoredRun& run) override {
+    return guarded("record a run in", [&] {
+      pqxx::work work(connection_);
+      const pqxx::binarystring result(run.compressed_result.data(), run.compressed_result.size());
+      const std::optional<int> dirty =
+          run.dirty ? std::optional<int>(*run.dirty ? 1 : 0) : std::nullopt;
+      const pqxx::result inserted =
+          work.exec_params(sql::kInsertRun, run.id, run.date, run.commit, run.branch, dirty,
+                           run.machine, run.build, run.hostname, run.summaries.size(), result);
+      if (inserted.affected_rows() == 0) return false;  // stored before
+      insert_details(work, run);
+      work.commit();
+      return true;
+    });
+  }
+
+  model::Result<std::vector<RunInfo>> list(const RunQuery& query) override {
+    return guarded("list the runs of", [&] {
+      pqxx::work work(connection_);
+      std::vector<RunInfo> runs;
+      std::map<std::string, std::size_t> index;
+      for (const pqxx::row& row : select_runs(work, sql::kListRuns, query)) {
+        index[row[0].as<std::string>()] = runs.size();
+        runs.push_back(run_info(row));
+      }
+      for (const pqxx::row& row : select_runs(work, sql::kListTags, query)) {
+        const auto found = index.find(row[0].as<std::string>());
+        if (found == index.end()) continue;
+        runs[found->second].tags[row[1].as<std::string>()] = row[2].as<std::string>();
+      }
+      return runs;
+    });
+  }
+
+  model::Result<StoredRun> find(std::string_view id_prefix) override {
+    if (id_prefix.size() < 4 ||
+        id_prefix.find_first_not_of("0123456789abcdef") != std::string_view::npos) {
+      return model::Error{fmt::format(
+          "\"{}\" is not a run identity: give at least 4 of its hex digits, as benchkit "
+          "history list shows them",
+          id_prefix)};
+    }
+    auto found = guarded("read a run of", [&] {
+      pqxx::work work(connection_);
+      const pqxx::result rows = work.exec_params(sql::kFindRun, std::string(id_prefix) + "%");
+      std::vector<StoredRun> runs;
+      for (const pqxx::row& row : rows) {
+        StoredRun run{.id = row[0].as<std::string>(),
+                      .date = row[1].as<std::string>(),
+                      .commit = row[2].as<std::string>(),
+                      .branch = row[3].as<std::string>(),
+                      .dirty = flag(row[4]),
+                      .tags = {},
+                      .machine = row[5].as<std::string>(),
+                      .build = row[6].as<std::string>(),
+                      .hostname = row[7].as<std::string>(),
+                      .compressed_result = pqxx::binarystring(row[8]).str(),
+                      .summaries = {}};
+        runs.push_back(std::move(run));
+      }
+      if (runs.size() == 1) {
+        for (const pqxx::row& row : work.exec_params(sql::kRunSummaries, runs[0].id)) {
+          runs[0].summaries.push_back(summary_row(row, 0));
+        }
+        for (const pqxx::row& row : work.exec_params(sql::kRunTags, runs[0].id)) {
+          runs[0].tags[row[0].as<std::string>()] = row[1].as<std::string>();
+        }
+      }
+      return runs;
+    });
+    if (!found) return found.error();
+    if (found->empty()) {
+      return model::Error{fmt::format(
+          "no run {}... in {}; benchkit history list shows the runs there", id_prefix, shown_)};
+    }
+    if (found->size() > 1) {
+      return model::Error{fmt::format(
+          "several runs start with {} in {}: give more digits of the identity", id_prefix, shown_)};
+    }
+    return std::move(found->front());
+  }
+
+  model::Result<std::vector<SeriesRow>> series(const RunQuery& query) override {
+    return guarded("read the series of", [&] {
+      pqxx::work work(connection_);
+      std::vector<SeriesRow> rows;
+      const pqxx::result result = select_runs(work, sql::kSeries, query);
+      rows.reserve(result.size());
+      for (const pqxx::row& row : result) {
+        rows.push_back(SeriesRow{.run_id = row[0].as<std::string>(),
+                                 .date = row[1].as<std::string>(),
+                                 .commit = row[2].as<std::string>(),
+                                 .summary = summary_row(row, 3)});
+      }
+      return rows;
+    });
+  }
+
+  model::Result<bool> set_verdicts(std::string_view run_id,
+                                   const std::map<std::string, std::string>& verdicts) override {
+    return guarded("write the verdicts into", [&] {
+      pqxx::work work(connection_);
+      for (const auto& [benchmark, verdict] : verdicts) {
+        work.exec_params(sql::kSetVerdict, verdict, std::string(run_id), benchmark);
+      }
+      work.commit();
+      return true;
+    });
+  }
+
+  model::Result<std::size_t> remove(const std::vector<std::string>& run_ids) override {
+    return guarded("remove runs from", [&] {
+      pqxx::work work(connection_);
+      std::size_t removed = 0;
+      for (const std::string& id : run_ids) {
+        removed += work.exec_params(sql::kDeleteRun, id).affected_rows();
+      }
+      work.commit();
+      return removed;
+    });
+  }
+
+  std::string location() const override { return shown_; }
+
+  model::Result<bool> migrate() {
+    return guarded("open", [&] {
+      pqxx::work work(connection_);
+      work.exec_params("SELECT pg_advisory_xact_lock($1)", kMigrationLock);
+      const pqxx::row exists = work.exec1(
+          "SELECT count(*) FROM information_schema.tables WHERE table_name = 'benchkit_schema'"
+          " AND table_schema = current_schema()");
+      int version = 0;
+      if (exists[0].as<int>() > 0) {
+        const pqxx::result found = work.exec(sql::kReadVersion);
+        if (!found.empty()) version = found[0][0].as<int>();
+      }
+      if (version > kSchemaVersion) {
+        throw Refusal(fmt::format(
+            "it has schema version {}, newer than this benchkit's {}; upgrade benchkit (the "
+            "database is left as it is)",
+            version, kSchemaVersion));
+      }
+      if (version == kSchemaVersion) return true;
+      work.exec(schema_table_statement());
+      for (++version; version <= kSchemaVersion; ++version) {
+        for (const std::string& statement : migration_statements(version, Dialect::postgresql)) {
+          work.exec(statement);
+        }
+        if (migration_backfills(version)) backfill(work);
+        work.exec(sql::kDeleteVersion);
+        work.exec_params(sql::kWriteVersion, version);
+      }
+      work.commit();
+      return true;
+    });
+  }
+
+ private:
+  void insert_details(pqxx::work& work, const StoredRun& run) {
+    for (const SummaryRow& row : run.summaries) {
+      work.exec_params(sql::kInsertSummary, run.id, row.benchmark, row.median, row.lower, row.upper,
+                       row.samples, row.verdict, row.diagnostics);
+    }
+    for (const auto& [name, value] : run.tags) {
+      work.exec_params(sql::kInsertTag, run.id, name, value);
+    }
+  }
+
+  void backfill(pqxx::work& work) {
+    for (const pqxx::row& row : work.exec(sql::kAllRunResults)) {
+      StoredRun run;
+      run.id = row[0].as<std::string>();
+      run.compressed_result = pqxx::binarystring(row[1]).str();
+      auto filled = backfill_from_result(std::move(run));
+      if (!filled) throw Refusal(filled.error().message);
+      work.exec_params(sql::kDeleteSummaries, filled->id);
+      work.exec_params(sql::kDeleteTags, filled->id);
+      insert_details(work, *filled);
+    }
+  }
+
+  template <class Body>
+  auto guarded(const char* operation, Body body) -> model::Result<decltype(body())> {
+    try {
+      return body();
+    } catch (const Refusal& refusal) {
+      return model::Error{fmt::format("cannot {} history {}: {}", operation, shown_,
+                                      scrub(refusal.what(), secret_))};
+    } catch (const pqxx::broken_connection& broken) {
+      return model::Error{fmt::format(
+          "cannot {} history {}: the connection to the server was lost ({}); check the server "
+          "and try again",
+          operation, shown_, trimmed(scrub(broken.what(), secret_)))};
+    } catch (const std::exception& failure) {
+      return model::Error{fmt::format("cannot {} history {}: {}", operation, shown_,
+                                      trimmed(scrub(failure.what(), secret_)))};
+    }
+  }
+
+  pqxx::connection connection_;
+  std::string shown_;
+  std::string secret_;
+};
+#pragma GCC diagnostic pop
+
+}  // namespace
+
+model::Result<std::unique_ptr<Store>> open_postgres_store(const std::string& url) {
+  const std::string shown = redact_url(url);
+  const std::string secret = password_of(url);
+  std::unique_ptr<PostgresStore> store;
+  try {
+    store = std::make_unique<PostgresStore>(url);
+  } catch (const std::exception& failure) {
+    const std::string reason = trimmed(scrub(failure.what(), secret));
+    const bool login = reason.find("authentication") != std::string::npos ||
+                       reason.find("password") != std::string::npos;
+    return model::Error{fmt::format(
+        "cannot connect to history {}: {}; {}", shown, reason,
+        login ? "check the user name and password (in the URL or ~/.pgpass)"
+              : "check that the server runs and that the URL's host, port and database are "
+                "right")};
+  }
+  if (const auto migrated = store->migrate(); !migrated) return migrated.error();
+  return std::unique_ptr<Store>(std::move(store));
+}
+
+}  // namespace benchkit::store

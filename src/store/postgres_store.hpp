@@ -1,0 +1,25 @@
+// The history in a PostgreSQL database, for a team whose CI runners are many machines writing to
+// one place: `--store postgresql://user@host/db` or BENCHKIT_STORE. Each run is one transaction;
+// runs recorded by several machines at once never wait on each other beyond their own rows.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "model/error.hpp"
+#include "store/history_store.hpp"
+
+namespace benchkit::store {
+
+// Whether `location` names a PostgreSQL database (postgresql:// or postgres://).
+bool is_postgresql_url(std::string_view location);
+
+// `url` with its password, if any, replaced by *** (for every message that shows the URL).
+std::string redact_url(std::string_view url);
+
+// Connects and migrates the database to kSchemaVersion (concurrent first connections take turns
+// through an advisory lock). Errors, each naming the URL without its password and the fix: a
+// server that cannot be reached or refuses the login, a schema newer than this benchkit.
+model::Result<std::unique_ptr<Store>> open_postgres_store(const std::string& url);
+
+}  // namespace benchkit::store

@@ -1,0 +1,33 @@
+// The history database's schema, versioned: each version's migration takes a database from the
+// version before it. Both stores apply the same migrations (in their SQL dialect) in one
+// transaction per version, and record the version reached in benchkit_schema.
+//
+//   1  runs (identity, commit, branch, date, dirty, fingerprints, compressed result) and one
+//      summary row per benchmark (median and CI), indexed by series
+//   2  tags of each run (run_tags), and verdict, diagnostics and sample count in the summaries
+//      (filled in from the stored results when an older database is migrated)
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace benchkit::store {
+
+// The schema this benchkit writes. A database with a newer version is refused (an older
+// benchkit cannot know what a newer one stores) with a message saying to upgrade benchkit.
+inline constexpr int kSchemaVersion = 2;
+
+enum class Dialect { sqlite, postgresql };
+
+// The statements of the migration to version `version` (1..kSchemaVersion), without the update
+// of benchkit_schema (the store does that in the same transaction).
+std::vector<std::string> migration_statements(int version, Dialect dialect);
+
+// Whether migrating to `version` also fills new columns from the stored results (the store
+// then calls backfill_from_result for each run, in the migration's transaction).
+bool migration_backfills(int version);
+
+// The statement that creates the version table, present from version 1 on.
+std::string schema_table_statement();
+
+}  // namespace benchkit::store

@@ -1,0 +1,454 @@
+#include "store/sqlite_store.hpp"
+
+#include <fmt/format.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+#include "store/history_sql.hpp"
+#include "store/schema.hpp"
+
+namespace benchkit::store {
+namespace {
+
+// A failed SQLite call, caught at the Store boundary and turned into an Error there.
+struct SqliteFailure : std::runtime_error {
+  int code;
+  SqliteFailure(const std::string& message, int code) : std::runtime_error(message), code(code) {}
+};
+
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* text) : db_(db) {
+    if (sqlite3_prepare_v2(db, text, -1, &statement_, nullptr) != SQLITE_OK) fail("prepare");
+  }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement() { sqlite3_finalize(statement_); }
+
+  Statement& bind(int index, std::string_view text) {
+    check(sqlite3_bind_text(statement_, index, text.data(), static_cast<int>(text.size()),
+                            SQLITE_TRANSIENT));
+    return *this;
+  }
+  Statement& bind_blob(int index, std::string_view data) {
+    check(sqlite3_bind_blob(statement_, index, data.data(), static_cast<int>(data.size()),
+                            SQLITE_STATIC));
+    return *this;
+  }
+  Statement& bind(int index, double value) {
+    check(sqlite3_bind_double(statement_, index, value));
+    return *this;
+  }
+  Statement& bind(int index, std::int64_t value) {
+    check(sqlite3_bind_int64(statement_, index, value));
+    return *this;
+  }
+  Statement& bind(int index, std::optional<bool> value) {
+    check(value ? sqlite3_bind_int(statement_, index, *value ? 1 : 0)
+                : sqlite3_bind_null(statement_, index));
+    return *this;
+  }
+  // True while there is a row to read.
+  bool step() {
+    const int code = sqlite3_step(statement_);
+    if (code == SQLITE_ROW) return true;
+    if (code != SQLITE_DONE) fail("step");
+    return false;
+  }
+  void run() {
+    while (step()) {
+    }
+    sqlite3_reset(statement_);
+  }
+  void reset() {
+    sqlite3_reset(statement_);
+    sqlite3_clear_bindings(statement_);
+  }
+  std::string text(int column) const {
+    const auto* data = sqlite3_column_text(statement_, column);
+    return data ? std::string(reinterpret_cast<const char*>(data),
+                              static_cast<std::size_t>(sqlite3_column_bytes(statement_, column)))
+                : std::string();
+  }
+  std::string blob(int column) const {
+    const auto* data = static_cast<const char*>(sqlite3_column_blob(statement_, column));
+    return data ? std::string(data,
+                              static_cast<std::size_t>(sqlite3_column_bytes(statement_, column)))
+                : std::string();
+  }
+  double real(int column) const { return sqlite3_column_double(statement_, column); }
+  std::int64_t integer(int column) const { return sqlite3_column_int64(statement_, column); }
+  std::optional<bool> flag(int column) const {
+    if (sqlite3_column_type(statement_, column) == SQLITE_NULL) return std::nullopt;
+    return sqlite3_column_int(statement_, column) != 0;
+  }
+
+ private:
+  void check(int code) {
+    if (code != SQLITE_OK) fail("bind");
+  }
+  [[noreturn]] void fail(const char* what) {
+    throw SqliteFailure(fmt::format("{}: {}", what, sqlite3_errmsg(db_)), sqlite3_errcode(db_));
+  }
+  sqlite3* db_;
+  sqlite3_stmt* statement_ = nullptr;
+};
+
+void execute(sqlite3* db, const std::string& text) {
+  char* message = nullptr;
+  if (sqlite3_exec(db, text.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+    const std::string reason = message ? message : sqlite3_errmsg(db);
+    sqlite3_free(message);
+    throw SqliteFailure(reason, sqlite3_errcode(db));
+  }
+}
+
+// Rolls back unless committed: a failure or an exception leaves the file as it was.
+class Transaction {
+ public:
+  explicit Transaction(sqlite3* db, const char* begin = "BEGIN IMMEDIATE") : db_(db) {
+    execute(db_, begin);
+  }
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  ~Transaction() {
+    if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  void commit() {
+    execute(db_, "COMMIT");
+    done_ = true;
+  }
+
+ private:
+  sqlite3* db_;
+  bool done_ = false;
+};
+
+void bind_query(Statement& statement, const RunQuery& query) {
+  statement.bind(1, query.machine).bind(2, query.branch).bind(3, query.since).bind(4, query.before);
+}
+
+RunInfo run_info(const Statement& row) {
+  return RunInfo{.id = row.text(0),
+                 .date = row.text(1),
+                 .commit = row.text(2),
+                 .branch = row.text(3),
+                 .dirty = row.flag(4),
+                 .tags = {},
+                 .machine = row.text(5),
+                 .build = row.text(6),
+                 .hostname = row.text(7),
+                 .benchmarks = static_cast<std::size_t>(row.integer(8))};
+}
+
+SummaryRow summary_row(const Statement& row, int first) {
+  return SummaryRow{.benchmark = row.text(first),
+                    .median = row.real(first + 1),
+                    .lower = row.real(first + 2),
+                    .upper = row.real(first + 3),
+                    .samples = static_cast<std::size_t>(row.integer(first + 4)),
+                    .verdict = row.text(first + 5),
+                    .diagnostics = row.text(first + 6)};
+}
+
+class SqliteStore final : public Store {
+ public:
+  SqliteStore(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
+  ~SqliteStore() override { sqlite3_close_v2(db_); }
+
+  model::Result<bool> add(const StoredRun& run) override {
+    return guarded("record a run in", [&] {
+      Transaction transaction(db_);
+      Statement insert(db_, sql::kInsertRun);
+      insert.bind(1, run.id).bind(2, run.date).bind(3, run.commit).bind(4, run.branch);
+      insert.bind(5, run.dirty).bind(6, run.machine).bind(7, run.build).bind(8, run.hostname);
+      insert.bind(9, static_cast<std::int64_t>(run.summaries.size()));
+      insert.bind_blob(10, run.compressed_result);
+      insert.run();
+      if (sqlite3_changes(db_) == 0) return false;  // stored before: nothing to do
+      insert_details(run);
+      transaction.commit();
+      return true;
+    });
+  }
+
+  model::Result<std::vector<RunInfo>> list(const RunQuery& query) override {
+    return guarded("list the runs of", [&] {
+      std::vector<RunInfo> runs;
+      Statement select(db_, sql::kListRuns);
+      bind_query(select, query);
+      std::map<std::string, std::size_t> index;
+      while (select.step()) {
+        index[select.text(0)] = runs.size();
+        runs.push_back(run_info(select));
+      }
+      Statement tags(db_, sql::kListTags);
+      bind_query(tags, query);
+      while (tags.step()) {
+        const auto found = index.find(tags.text(0));
+        if (found != index.end()) runs[found->second].tags[tags.text(1)] = tags.text(2);
+      }
+      return runs;
+    });
+  }
+
+  model::Result<StoredRun> find(std::string_view id_prefix) override {
+    if (id_prefix.size() < 4 ||
+        id_prefix.find_first_not_of("0123456789abcdef") != std::string_view::npos) {
+      return model::Error{fmt::format(
+          "\"{}\" is not a run identity: give at least 4 of its hex digits, as benchkit "
+          "history list shows them",
+          id_prefix)};
+    }
+    std::optional<StoredRun> found;
+    std::size_t matches = 0;
+    auto read = guarded("read a run of", [&] {
+      Statement select(db_, sql::kFindRun);
+      select.bind(1, std::string(id_prefix) + "%");
+      while (select.step()) {
+        ++matches;
+        found = StoredRun{.id = select.text(0),
+                          .date = select.text(1),
+                          .commit = select.text(2),
+                          .branch = select.text(3),
+                          .dirty = select.flag(4),
+                          .tags = {},
+                          .machine = select.text(5),
+                          .build = select.text(6),
+                          .hostname = select.text(7),
+                          .compressed_result = select.blob(8),
+                          .summaries = {}};
+      }
+      if (matches != 1) return false;
+      Statement summaries(db_, sql::kRunSummaries);
+      summaries.bind(1, found->id);
+      while (summaries.step()) found->summaries.push_back(summary_row(summaries, 0));
+      Statement tags(db_, sql::kRunTags);
+      tags.bind(1, found->id);
+      while (tags.step()) found->tags[tags.text(0)] = tags.text(1);
+      return true;
+    });
+    if (!read) return read.error();
+    if (matches == 0) {
+      return model::Error{fmt::format(
+          "no run {}... in {}; benchkit history list shows the runs there", id_prefix, path_)};
+    }
+    if (matches > 1) {
+      return model::Error{fmt::format(
+          "several runs start with {} in {}: give more digits of the identity", id_prefix, path_)};
+    }
+    return std::move(*found);
+  }
+
+  model::Result<std::vector<SeriesRow>> series(const RunQuery& query) override {
+    return guarded("read the series of", [&] {
+      std::vector<SeriesRow> rows;
+      Statement select(db_, sql::kSeries);
+      bind_query(select, query);
+      while (select.step()) {
+        rows.push_back(SeriesRow{.run_id = select.text(0),
+                                 .date = select.text(1),
+                                 .commit = select.text(2),
+                                 .summary = summary_row(select, 3)});
+      }
+      return rows;
+    });
+  }
+
+  model::Result<bool> set_verdicts(std::string_view run_id,
+                                   const std::map<std::string, std::string>& verdicts) override {
+    return guarded("write the verdicts into", [&] {
+      Transaction transaction(db_);
+      Statement update(db_, sql::kSetVerdict);
+      for (const auto& [benchmark, verdict] : verdicts) {
+        update.bind(1, verdict).bind(2, run_id).bind(3, benchmark);
+        update.run();
+        update.reset();
+      }
+      transaction.commit();
+      return true;
+    });
+  }
+
+  model::Result<std::size_t> remove(const std::vector<std::string>& run_ids) override {
+    return guarded("remove runs from", [&] {
+      Transaction transaction(db_);
+      Statement remove(db_, sql::kDeleteRun);
+      std::size_t removed = 0;
+      for (const std::string& id : run_ids) {
+        remove.bind(1, id);
+        remove.run();
+        removed += static_cast<std::size_t>(sqlite3_changes(db_));
+        remove.reset();
+      }
+      transaction.commit();
+      return removed;
+    });
+  }
+
+  std::string location() const override { return path_; }
+
+  // Brings the file to kSchemaVersion; see open_sqlite_store.
+  model::Result<bool> migrate();
+
+ private:
+  void insert_details(const StoredRun& run) {
+    Statement summary(db_, sql::kInsertSummary);
+    for (const SummaryRow& row : run.summaries) {
+      summary.bind(1, run.id).bind(2, row.benchmark).bind(3, row.median).bind(4, row.lower);
+      summary.bind(5, row.upper).bind(6, static_cast<std::int64_t>(row.samples));
+      summary.bind(7, row.verdict).bind(8, row.diagnostics);
+      summary.run();
+      summary.reset();
+    }
+    Statement tag(db_, sql::kInsertTag);
+    for (const auto& [name, value] : run.tags) {
+      tag.bind(1, run.id).bind(2, name).bind(3, value);
+      tag.run();
+      tag.reset();
+    }
+  }
+
+  int stored_version() {
+    Statement exists(db_,
+                     "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = "
+                     "'benchkit_schema'");
+    exists.step();
+    if (exists.integer(0) == 0) return 0;
+    Statement version(db_, sql::kReadVersion);
+    return version.step() ? static_cast<int>(version.integer(0)) : 0;
+  }
+
+  int table_count() {
+    Statement tables(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
+    tables.step();
+    return static_cast<int>(tables.integer(0));
+  }
+
+  void backfill() {
+    std::vector<StoredRun> runs;
+    {
+      Statement select(db_, sql::kAllRunResults);
+      while (select.step()) {
+        StoredRun run;
+        run.id = select.text(0);
+        run.compressed_result = select.blob(1);
+        runs.push_back(std::move(run));
+      }
+    }
+    for (StoredRun& run : runs) {
+      auto filled = backfill_from_result(std::move(run));
+      if (!filled) throw SqliteFailure(filled.error().message, SQLITE_CORRUPT);
+      Statement(db_, sql::kDeleteSummaries).bind(1, filled->id).run();
+      Statement(db_, sql::kDeleteTags).bind(1, filled->id).run();
+      insert_details(*filled);
+    }
+  }
+
+  // Runs `body` and turns a failed SQLite call into an Error naming `operation` and the file.
+  template <class Body>
+  auto guarded(const char* operation, Body body) -> model::Result<decltype(body())> {
+    try {
+      return body();
+    } catch (const SqliteFailure& failure) {
+      return model::Error{describe(operation, failure)};
+    }
+  }
+
+  std::string describe(const char* operation, const SqliteFailure& failure) const {
+    if (failure.code == SQLITE_NOTADB || failure.code == SQLITE_CORRUPT) {
+      return fmt::format(
+          "cannot {} history {}: the file is damaged or not an SQLite database ({}); move it "
+          "away to start a new history, or restore it from a backup (or a CI cache)",
+          operation, path_, failure.what());
+    }
+    if (failure.code == SQLITE_BUSY || failure.code == SQLITE_LOCKED) {
+      return fmt::format(
+          "cannot {} history {}: another process held it for more than {} s ({}); wait for "
+          "it to end and try again",
+          operation, path_, kSqliteBusyTimeoutMs / 1000, failure.what());
+    }
+    return fmt::format("cannot {} history {}: {}", operation, path_, failure.what());
+  }
+
+  sqlite3* db_;
+  std::string path_;
+};
+
+model::Result<bool> SqliteStore::migrate() {
+  return guarded("open", [&]() -> bool {
+    // Read before anything is written: a file of another program, or of a newer benchkit, is
+    // left exactly as it was.
+    const int found = stored_version();
+    if (found > kSchemaVersion) {
+      throw SqliteFailure(
+          fmt::format("it has schema version {}, newer than this benchkit's {}; upgrade "
+                      "benchkit (the database is left as it is)",
+                      found, kSchemaVersion),
+          SQLITE_OK);
+    }
+    if (found == 0 && table_count() > 0) {
+      throw SqliteFailure(
+          "it is an SQLite database of another program (it has tables but no benchkit_schema); "
+          "give --store another file",
+          SQLITE_OK);
+    }
+    if (found == kSchemaVersion) return true;
+    // WAL needs the file to itself for a moment; with the busy timeout set, it waits for others.
+    execute(db_, "PRAGMA journal_mode = WAL");
+    Transaction transaction(db_);
+    execute(db_, schema_table_statement());
+    for (int version = stored_version() + 1; version <= kSchemaVersion; ++version) {
+      for (const std::string& statement : migration_statements(version, Dialect::sqlite)) {
+        execute(db_, statement);
+      }
+      if (migration_backfills(version)) backfill();
+      execute(db_, sql::kDeleteVersion);
+      Statement(db_, sql::kWriteVersion).bind(1, static_cast<std::int64_t>(version)).run();
+    }
+    transaction.commit();
+    return true;
+  });
+}
+
+}  // namespace
+
+model::Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path file(path);
+  if (file.has_parent_path() && !fs::exists(file.parent_path(), error)) {
+    fs::create_directories(file.parent_path(), error);
+    if (error) {
+      return model::Error{
+          fmt::format("cannot create the folder of history {}: {}; give --store "
+                      "a file in a folder you can write",
+                      path, error.message())};
+    }
+  }
+  sqlite3* db = nullptr;
+  const int opened =
+      sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  if (opened != SQLITE_OK) {
+    const std::string reason = db ? sqlite3_errmsg(db) : sqlite3_errstr(opened);
+    sqlite3_close_v2(db);
+    return model::Error{fmt::format(
+        "cannot open history {}: {}; check the path and that you may write there", path, reason)};
+  }
+  sqlite3_busy_timeout(db, kSqliteBusyTimeoutMs);
+  sqlite3_extended_result_codes(db, 0);
+  auto store = std::make_unique<SqliteStore>(db, path);
+  // Foreign keys: removing a run removes its rows. synchronous NORMAL: in WAL mode a committed
+  // transaction survives the process being killed; only a power cut may lose the last ones.
+  for (const char* pragma : {"PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL"}) {
+    sqlite3_exec(db, pragma, nullptr, nullptr, nullptr);
+  }
+  if (const auto migrated = store->migrate(); !migrated) return migrated.error();
+  return std::unique_ptr<Store>(std::move(store));
+}
+
+}  // namespace benchkit::store

@@ -1,0 +1,257 @@
+// The history's orchestration on a real SQLite file: recording, points per commit, trend,
+// export and import, prune, the snapshot.
+#include "session/history.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "formats/result_json.hpp"
+#include "store/atomic_file.hpp"
+#include "store/sqlite_store.hpp"
+#include "support/history_runs.hpp"
+
+namespace benchkit::session {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::made_run;
+
+class History : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = ::testing::TempDir() + "/benchkit-session-history-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::remove_all(folder_);
+    store_ = open("history.db");
+  }
+  void TearDown() override { std::filesystem::remove_all(folder_); }
+  std::unique_ptr<store::Store> open(const std::string& name) {
+    auto opened = store::open_sqlite_store(folder_ + "/" + name);
+    EXPECT_TRUE(opened.ok()) << opened.error().message;
+    return std::move(*opened);
+  }
+  void record(const testing::MadeRun& made) {
+    const auto recorded = record_run(*store_, made_run(made));
+    ASSERT_TRUE(recorded.ok()) << recorded.error().message;
+  }
+  std::string folder_;
+  std::unique_ptr<store::Store> store_;
+};
+
+TEST_F(History, RecordingTheSameRunTwiceKeepsOne) {
+  const RunResult run = made_run({});
+  EXPECT_TRUE(record_run(*store_, run)->added);
+  const auto again = record_run(*store_, run);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(again->added);
+  EXPECT_EQ(store_->list({})->size(), 1u);
+}
+
+// A result file written from a run and added later is that same run: its identity survives
+// the file's round trip.
+TEST_F(History, AFileOfARecordedRunIsThatRun) {
+  const RunResult run = made_run({.samples = 40});
+  const std::string file = folder_ + "/run.json";
+  ASSERT_TRUE(store::write_file_atomically(file, formats::to_json(run)).ok());
+  const auto first = add_result_files(*store_, {file});
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_TRUE(first->front().added);
+  EXPECT_FALSE(record_run(*store_, run)->added);
+  EXPECT_FALSE(add_result_files(*store_, {file})->front().added);
+}
+
+TEST_F(History, AddStopsAtAFileItCannotRead) {
+  const std::string good = folder_ + "/good.json";
+  ASSERT_TRUE(store::write_file_atomically(good, formats::to_json(made_run({}))).ok());
+  const std::string bad = folder_ + "/bad.json";
+  ASSERT_TRUE(store::write_file_atomically(bad, "{not json").ok());
+  const auto added = add_result_files(*store_, {good, bad});
+  ASSERT_FALSE(added.ok());
+  EXPECT_THAT(added.error().message, HasSubstr(bad));
+  EXPECT_EQ(store_->list({})->size(), 1u);
+}
+
+TEST_F(History, APointIsTheNewestRunOfItsCommit) {
+  std::vector<store::SeriesRow> rows;
+  auto row = [&](std::string run, std::string commit, std::string name, double median) {
+    store::SeriesRow one;
+    one.run_id = std::move(run);
+    one.commit = std::move(commit);
+    one.summary.benchmark = std::move(name);
+    one.summary.median = median;
+    rows.push_back(one);
+  };
+  row("r1", "a", "x", 1);
+  row("r1", "a", "skipped", 1);
+  row("r2", "a", "x", 2);  // a second run of commit a: replaces r1's point
+  row("r3", "b", "x", 3);
+  row("r4", "", "x", 4);  // no commit: its own point
+  row("r5", "", "x", 5);
+  row("r6", "a", "x", 6);  // commit a again after b: a new point
+  const HistorySeries series = points_of(rows, [](const std::string& name) { return name == "x"; });
+  ASSERT_EQ(series.size(), 1u);
+  std::vector<std::string> runs;
+  for (const HistoryPoint& point : series.at("x")) runs.push_back(point.run_id);
+  EXPECT_THAT(runs, ElementsAre("r2", "r3", "r4", "r5", "r6"));
+}
+
+TEST_F(History, TrendFollowsTheNewestRunsMachineAndBranch) {
+  record({.commit = "c1", .date = "2026-11-01T00:00:00Z", .ns = 100, .seed = 1});
+  record({.commit = "c2", .date = "2026-11-02T00:00:00Z", .ns = 110, .seed = 2});
+  record({.commit = "t1", .branch = "topic", .date = "2026-11-02T12:00:00Z", .seed = 3});
+  record({.commit = "c3", .date = "2026-11-03T00:00:00Z", .ns = 110, .seed = 4});
+  const auto trend = history_trend(*store_, {.pattern = "0000$"});
+  ASSERT_TRUE(trend.ok()) << trend.error().message;
+  EXPECT_EQ(trend->branch, "main");
+  ASSERT_EQ(trend->benchmarks.size(), 1u);
+  const auto& points = trend->benchmarks[0].points;
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[0].commit, "c1");
+  EXPECT_FALSE(points[0].change.has_value());
+  EXPECT_NEAR(*points[1].change, 0.10, 0.01);
+  EXPECT_NEAR(*points[2].change, 0.0, 0.01);
+  const auto topic = history_trend(*store_, {.branch = "topic", .pattern = ""});
+  ASSERT_TRUE(topic.ok());
+  EXPECT_EQ(topic->benchmarks.size(), 2u);
+  EXPECT_EQ(topic->benchmarks[0].points.size(), 1u);
+}
+
+TEST_F(History, TrendSaysWhatIsWrong) {
+  EXPECT_THAT(history_trend(*store_, {}).error().message, HasSubstr("holds no run yet"));
+  record({});
+  const auto bad = history_trend(*store_, {.pattern = "(("});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message, HasSubstr("not a regular expression"));
+  EXPECT_EQ(bad.error().kind, model::ErrorKind::usage);
+}
+
+TEST_F(History, ExportAndImportKeepEveryRunsIdentity) {
+  record({.commit = "c1", .seed = 1});
+  record({.commit = "c2", .seed = 2, .estimates = false});
+  const auto file = export_runs(*store_, {});
+  ASSERT_TRUE(file.ok()) << file.error().message;
+  const std::string path = folder_ + "/history.json";
+  ASSERT_TRUE(store::write_file_atomically(path, *file).ok());
+  const auto other = open("other.db");
+  const auto imported = import_runs(*other, path);
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  EXPECT_EQ(*imported, 2u);
+  EXPECT_EQ(*import_runs(*other, path), 0u);
+  std::vector<std::string> mine, theirs;
+  const auto my_runs = store_->list({});
+  const auto their_runs = other->list({});
+  for (const auto& run : *my_runs) mine.push_back(run.id);
+  for (const auto& run : *their_runs) theirs.push_back(run.id);
+  EXPECT_EQ(mine, theirs);
+}
+
+TEST_F(History, ImportOfADamagedFileStoresNothing) {
+  const std::string path = folder_ + "/history.json";
+  ASSERT_TRUE(store::write_file_atomically(
+                  path, "{\"schema\": \"benchkit/history\", \"version\": 1, \"runs\": [" +
+                            formats::benchmark_to_json(made_run({}).benchmarks[0]) + "]}")
+                  .ok());
+  const auto imported = import_runs(*store_, path);
+  ASSERT_FALSE(imported.ok());
+  EXPECT_THAT(imported.error().message, HasSubstr("runs[0]"));
+  EXPECT_TRUE(store_->list({})->empty());
+}
+
+TEST_F(History, PruneKeepsTheNewestOfEachSeriesOrDropsOldOnes) {
+  for (int i = 0; i < 4; ++i) {
+    record({.commit = "m" + std::to_string(i),
+            .date = "2026-11-0" + std::to_string(i + 1) + "T00:00:00Z",
+            .seed = static_cast<std::uint64_t>(i)});
+  }
+  record({.commit = "t", .branch = "topic", .date = "2026-10-01T00:00:00Z", .seed = 9});
+  EXPECT_EQ(*prune(*store_, {.keep = 2, .before = ""}), 2u);
+  std::vector<std::string> left;
+  const auto runs = store_->list({});
+  for (const auto& run : *runs) left.push_back(run.commit);
+  EXPECT_THAT(left, ElementsAre("t", "m2", "m3"));
+  EXPECT_EQ(*prune(*store_, {.keep = 0, .before = "2026-11-01"}), 1u);
+  EXPECT_EQ(store_->list({})->size(), 2u);
+}
+
+TEST_F(History, SnapshotComparesTheFirstRunOfThePeriodWithTheNewest) {
+  record({.commit = "old", .date = "2026-10-01T00:00:00Z", .ns = 50, .seed = 1});
+  record({.commit = "c1", .date = "2026-11-01T00:00:00Z", .ns = 100, .seed = 2});
+  record({.commit = "c2", .date = "2026-11-02T00:00:00Z", .ns = 100, .seed = 3});
+  record({.commit = "c3", .date = "2026-11-03T00:00:00Z", .ns = 130, .seed = 4});
+  const auto snapshot = history_snapshot(*store_, {.since = "2026-11-01"});
+  ASSERT_TRUE(snapshot.ok()) << snapshot.error().message;
+  ASSERT_EQ(snapshot->runs.size(), 3u);
+  EXPECT_EQ(snapshot->runs.front().commit, "c1");
+  EXPECT_EQ(snapshot->comparison.count(analysis::Verdict::regressed), 2u);
+  const auto empty = history_snapshot(*store_, {.since = "2026-11-03"});
+  ASSERT_FALSE(empty.ok());
+  EXPECT_THAT(empty.error().message, HasSubstr("needs two runs"));
+}
+
+std::string day(int i) {
+  return fmt::format("2026-11-{:02}T00:00:00Z", i + 1);
+}
+
+TEST_F(History, CheckFindsARegressionAgainstTheBaseBranchOfItsMachine) {
+  for (int i = 0; i < 8; ++i) {
+    record({.commit = fmt::format("m{}", i),
+            .date = day(i),
+            .ns = 100,
+            .seed = static_cast<std::uint64_t>(i)});
+    // Another machine, much slower: never part of this series.
+    record({.commit = fmt::format("m{}", i),
+            .date = day(i),
+            .cpu = "Other CPU",
+            .ns = 300,
+            .seed = static_cast<std::uint64_t>(50 + i)});
+  }
+  record({.commit = "feature", .branch = "topic", .date = day(9), .ns = 125, .seed = 99});
+  const auto outcome = check_run(*store_, {});
+  ASSERT_TRUE(outcome.ok()) << outcome.error().message;
+  EXPECT_EQ(outcome->candidate.commit, "feature");
+  EXPECT_EQ(outcome->history_runs, 8u);
+  EXPECT_EQ(outcome->comparison.count(analysis::Verdict::regressed), 2u);
+  const auto stored = store_->find(outcome->candidate.id);
+  ASSERT_TRUE(stored.ok());
+  EXPECT_EQ(stored->summaries[0].verdict, "regressed");
+}
+
+TEST_F(History, CheckOfAnUnchangedRunPassesAndNamesNoChange) {
+  for (int i = 0; i < 9; ++i) {
+    record({.commit = fmt::format("m{}", i),
+            .date = day(i),
+            .ns = 100,
+            .seed = static_cast<std::uint64_t>(i)});
+  }
+  const auto outcome = check_run(*store_, {});
+  ASSERT_TRUE(outcome.ok()) << outcome.error().message;
+  EXPECT_EQ(outcome->history_runs, 8u);  // its own commit left out
+  EXPECT_EQ(outcome->comparison.count(analysis::Verdict::regressed), 0u);
+  EXPECT_TRUE(outcome->changes.empty());
+}
+
+TEST_F(History, CheckNamesTheCommitRangeOfARecentChange) {
+  for (int i = 0; i < 20; ++i) {
+    record({.commit = fmt::format("m{:02}", i),
+            .date = day(i),
+            .ns = i < 14 ? 100.0 : 115.0,
+            .seed = static_cast<std::uint64_t>(i)});
+  }
+  const auto outcome = check_run(*store_, {.last = 10});
+  ASSERT_TRUE(outcome.ok()) << outcome.error().message;
+  ASSERT_FALSE(outcome->changes.empty());
+  EXPECT_EQ(outcome->changes[0].from_commit, "m13");
+  EXPECT_EQ(outcome->changes[0].to_commit, "m14");
+  EXPECT_NEAR(outcome->changes[0].after / outcome->changes[0].before, 1.15, 0.02);
+  const auto older = check_run(*store_, {.last = 3});
+  ASSERT_TRUE(older.ok());
+  EXPECT_TRUE(older->changes.empty());  // m14 is not among the last 3 commits
+}
+
+}  // namespace
+}  // namespace benchkit::session

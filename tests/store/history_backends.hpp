@@ -1,0 +1,84 @@
+// The two history stores as the store tests open them: an SQLite file in a fresh temporary
+// folder, and a fresh schema (its own search_path) in the throwaway PostgreSQL server that the
+// CTest fixture postgres_server started (tests/store/postgres_server.sh); no other server is
+// ever touched. Without that server (a test binary run alone) the PostgreSQL tests skip and say
+// how to run them.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <pqxx/pqxx>
+#include <string>
+
+#include "store/open_store.hpp"
+
+namespace benchkit::testing {
+
+// The fixture server's URL (with its password), or "" when it is not running.
+inline std::string fixture_postgres_url() {
+  std::ifstream file(std::string(BENCHKIT_BINARY_DIR) + "/postgres/url");
+  std::string url;
+  std::getline(file, url);
+  return url;
+}
+
+#define BENCHKIT_NEED_POSTGRES(url)                                                            \
+  if ((url).empty())                                                                           \
+  GTEST_SKIP() << "the fixture PostgreSQL server is not running: run the store tests through " \
+                  "ctest (it starts tests/store/postgres_server.sh)"
+
+// A name unique to this test and process, usable as a file or schema name.
+inline std::string unique_name(const std::string& prefix) {
+  static std::atomic<int> counter{0};
+  std::string name = prefix + "_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
+  if (const auto* info = ::testing::UnitTest::GetInstance()->current_test_info()) {
+    for (char c : std::string(info->name())) {
+      name +=
+          std::isalnum(static_cast<unsigned char>(c)) ? static_cast<char>(std::tolower(c)) : '_';
+    }
+  }
+  return name.substr(0, 60);
+}
+
+struct SqliteBackend {
+  static constexpr const char* name = "sqlite";
+  std::string folder = ::testing::TempDir() + "/" + unique_name("history");
+  SqliteBackend() { std::filesystem::create_directories(folder); }
+  ~SqliteBackend() { std::filesystem::remove_all(folder); }
+  std::string location() const { return folder + "/history.db"; }
+  bool available() const { return true; }
+};
+
+struct PostgresBackend {
+  static constexpr const char* name = "postgresql";
+  std::string server = fixture_postgres_url();
+  std::string schema = unique_name("t");
+  PostgresBackend() {
+    if (server.empty()) return;
+    pqxx::connection connection(server);
+    pqxx::work work(connection);
+    work.exec("CREATE SCHEMA " + work.quote_name(schema));
+    work.commit();
+  }
+  ~PostgresBackend() {
+    if (server.empty()) return;
+    try {
+      pqxx::connection connection(server);
+      pqxx::work work(connection);
+      work.exec("DROP SCHEMA " + work.quote_name(schema) + " CASCADE");
+      work.commit();
+    } catch (const std::exception&) {
+      // The server is stopped after the tests anyway, and its folder removed.
+    }
+  }
+  // The schema as the first of the search path: every table of the store lands there.
+  std::string location() const { return server + "?options=-csearch_path%3D" + schema; }
+  bool available() const { return !server.empty(); }
+};
+
+}  // namespace benchkit::testing

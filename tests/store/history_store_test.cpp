@@ -1,0 +1,252 @@
+// One suite for both history stores (store/history_store.hpp): SQLite and PostgreSQL must
+// behave alike for everything a command relies on.
+#include "store/history_store.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "formats/result_json.hpp"
+#include "store/history_backends.hpp"
+#include "store/open_store.hpp"
+#include "store/writer_process.hpp"
+#include "support/history_runs.hpp"
+
+#include <random>
+#include <set>
+
+namespace benchkit::store {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::made_run;
+using testing::MadeRun;
+
+StoredRun stored(const MadeRun& made, std::string machine = "m1") {
+  return make_stored_run(made_run(made), std::move(machine), "b1");
+}
+
+template <class Backend>
+class HistoryStore : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!backend_.available()) {
+      GTEST_SKIP() << "the fixture PostgreSQL server is not running: run the store tests "
+                      "through ctest (it starts tests/store/postgres_server.sh)";
+    }
+    store_ = open();
+  }
+  std::unique_ptr<Store> open() {
+    auto opened = open_history(backend_.location());
+    EXPECT_TRUE(opened.ok()) << (opened.ok() ? "" : opened.error().message);
+    return opened.ok() ? std::move(*opened) : nullptr;
+  }
+  Backend backend_;
+  std::unique_ptr<Store> store_;
+};
+
+using Backends = ::testing::Types<testing::SqliteBackend, testing::PostgresBackend>;
+struct BackendName {
+  template <class T>
+  static std::string GetName(int) {
+    return T::name;
+  }
+};
+TYPED_TEST_SUITE(HistoryStore, Backends, BackendName);
+
+TYPED_TEST(HistoryStore, KeepsWhatIdentifiesAndPlacesARun) {
+  const StoredRun run =
+      stored({.commit = "abc123", .branch = "feature", .date = "2026-11-02T10:00:00Z"});
+  ASSERT_TRUE(*this->store_->add(run));
+  const auto runs = this->store_->list({});
+  ASSERT_TRUE(runs.ok()) << runs.error().message;
+  ASSERT_EQ(runs->size(), 1u);
+  const RunInfo& info = runs->front();
+  EXPECT_EQ(info.id, run.id);
+  EXPECT_EQ(info.id.size(), 32u);
+  EXPECT_EQ(info.commit, "abc123");
+  EXPECT_EQ(info.branch, "feature");
+  EXPECT_EQ(info.date, "2026-11-02T10:00:00Z");
+  EXPECT_EQ(info.dirty, std::optional<bool>(false));
+  EXPECT_EQ(info.machine, "m1");
+  EXPECT_EQ(info.build, "b1");
+  EXPECT_EQ(info.hostname, "runner-1");
+  EXPECT_EQ(info.benchmarks, 2u);
+  EXPECT_EQ(info.tags, (std::map<std::string, std::string>{{"runner", "runner-1"}}));
+}
+
+TYPED_TEST(HistoryStore, StoresTheSameRunOnce) {
+  const StoredRun run = stored({});
+  EXPECT_TRUE(*this->store_->add(run));
+  const auto again = this->store_->add(run);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_FALSE(*again);
+  EXPECT_EQ(this->store_->list({})->size(), 1u);
+  EXPECT_EQ(this->store_->series({})->size(), 2u);  // two benchmarks, not four
+}
+
+TYPED_TEST(HistoryStore, GivesBackTheWholeResultWithItsSamples) {
+  const RunResult run = made_run({.samples = 50});
+  const StoredRun original = make_stored_run(run, "m1", "b1");
+  ASSERT_TRUE(this->store_->add(original).ok());
+  const auto found = this->store_->find(original.id.substr(0, 8));
+  ASSERT_TRUE(found.ok()) << found.error().message;
+  const auto document = result_document(*found);
+  ASSERT_TRUE(document.ok()) << document.error().message;
+  EXPECT_EQ(*document, formats::to_json(run));
+  ASSERT_EQ(found->summaries.size(), 2u);
+  const SummaryRow& first = found->summaries[0];
+  EXPECT_EQ(first.benchmark, "bench_0000");
+  EXPECT_DOUBLE_EQ(first.median, run.benchmarks[0].estimates.median.value);
+  EXPECT_DOUBLE_EQ(first.lower, run.benchmarks[0].estimates.median.lower);
+  EXPECT_DOUBLE_EQ(first.upper, run.benchmarks[0].estimates.median.upper);
+  EXPECT_EQ(first.samples, 50u);
+  EXPECT_LT(found->compressed_result.size(), document->size() / 3);  // compressed
+}
+
+TYPED_TEST(HistoryStore, FindSaysWhatIsWrongWithAnIdentity) {
+  const StoredRun run = stored({});
+  ASSERT_TRUE(this->store_->add(run).ok());
+  EXPECT_THAT(this->store_->find("xyz!").error().message, HasSubstr("not a run identity"));
+  EXPECT_THAT(this->store_->find("ab").error().message, HasSubstr("at least 4"));
+  const std::string absent = run.id[0] == 'f' ? "0000" : "ffff";
+  EXPECT_THAT(this->store_->find(absent).error().message, HasSubstr("benchkit history list"));
+}
+
+TYPED_TEST(HistoryStore, SelectsSeriesByMachineBranchAndDate) {
+  ASSERT_TRUE(
+      this->store_->add(stored({.commit = "c1", .date = "2026-11-01T00:00:00Z", .seed = 1})).ok());
+  ASSERT_TRUE(
+      this->store_->add(stored({.commit = "c2", .date = "2026-11-03T00:00:00Z", .seed = 2})).ok());
+  ASSERT_TRUE(
+      this->store_->add(stored({.commit = "c3", .date = "2026-11-02T00:00:00Z", .seed = 3})).ok());
+  ASSERT_TRUE(this->store_->add(stored({.commit = "x1", .branch = "topic", .seed = 4})).ok());
+  ASSERT_TRUE(this->store_->add(stored({.commit = "o1", .seed = 5}, "other-machine")).ok());
+
+  const auto rows = this->store_->series({.machine = "m1", .branch = "main"});
+  ASSERT_TRUE(rows.ok()) << rows.error().message;
+  std::vector<std::string> commits;
+  for (const SeriesRow& row : *rows) commits.push_back(row.commit + "/" + row.summary.benchmark);
+  EXPECT_THAT(commits, ElementsAre("c1/bench_0000", "c1/bench_0001", "c3/bench_0000",
+                                   "c3/bench_0001", "c2/bench_0000", "c2/bench_0001"));
+  const auto recent = this->store_->series(
+      {.machine = "m1", .branch = "main", .since = "2026-11-02", .before = "2026-11-03"});
+  ASSERT_EQ(recent->size(), 2u);
+  EXPECT_EQ(recent->front().commit, "c3");
+  EXPECT_EQ(this->store_->list({.machine = "other-machine"})->size(), 1u);
+  EXPECT_EQ(this->store_->list({.branch = "topic"})->size(), 1u);
+  EXPECT_EQ(this->store_->list({})->size(), 5u);
+}
+
+TYPED_TEST(HistoryStore, RecordsVerdictsAndDiagnostics) {
+  RunResult run = made_run({});
+  run.benchmarks[1].diagnostics.push_back({"drift", "warning", "drifting"});
+  run.benchmarks[1].diagnostics.push_back({"few_samples", "info", "few"});
+  const StoredRun original = make_stored_run(run, "m1", "b1");
+  ASSERT_TRUE(this->store_->add(original).ok());
+  ASSERT_TRUE(this->store_->set_verdicts(original.id, {{"bench_0000", "regressed"}}).ok());
+  const auto found = this->store_->find(original.id);
+  ASSERT_TRUE(found.ok());
+  EXPECT_EQ(found->summaries[0].verdict, "regressed");
+  EXPECT_EQ(found->summaries[1].verdict, "");
+  EXPECT_EQ(found->summaries[1].diagnostics, "drift,few_samples");
+}
+
+TYPED_TEST(HistoryStore, RemovesARunWithItsRows) {
+  const StoredRun kept = stored({.seed = 1});
+  const StoredRun removed = stored({.seed = 2});
+  ASSERT_TRUE(this->store_->add(kept).ok());
+  ASSERT_TRUE(this->store_->add(removed).ok());
+  const auto count = this->store_->remove({removed.id, "0000notthere"});
+  ASSERT_TRUE(count.ok()) << count.error().message;
+  EXPECT_EQ(*count, 1u);
+  EXPECT_EQ(this->store_->list({})->size(), 1u);
+  const auto rows = this->store_->series({});
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ(rows->size(), 2u);
+  for (const SeriesRow& row : *rows) EXPECT_EQ(row.run_id, kept.id);
+  EXPECT_FALSE(this->store_->find(removed.id).ok());
+}
+
+TYPED_TEST(HistoryStore, KeepsRunsAcrossConnections) {
+  const StoredRun run = stored({});
+  ASSERT_TRUE(this->store_->add(run).ok());
+  this->store_.reset();
+  const auto reopened = this->open();
+  ASSERT_NE(reopened, nullptr);
+  EXPECT_EQ(reopened->list({})->size(), 1u);
+  EXPECT_FALSE(*reopened->add(run));
+}
+
+// Every run the store lists reads back whole: its result decompresses and parses, with the
+// benchmarks and samples history_writer gave it.
+template <class Store>
+void expect_whole(Store& store, std::size_t expected_runs) {
+  const auto runs = store.list({});
+  ASSERT_TRUE(runs.ok()) << runs.error().message;
+  EXPECT_EQ(runs->size(), expected_runs);
+  for (const RunInfo& info : *runs) {
+    const auto found = store.find(info.id);
+    ASSERT_TRUE(found.ok()) << found.error().message;
+    const auto document = result_document(*found);
+    ASSERT_TRUE(document.ok()) << document.error().message;
+    const auto parsed = formats::from_json(*document, info.id);
+    ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+    ASSERT_EQ(parsed->run.benchmarks.size(), 5u);
+    EXPECT_EQ(parsed->run.benchmarks[4].samples.size(), 30u);
+    EXPECT_EQ(found->summaries.size(), 5u);
+  }
+}
+
+// Four processes recording 100 runs each into one store at the same time: all 400 are there.
+TYPED_TEST(HistoryStore, FourWritersAtOnceLoseNothing) {
+  constexpr int kWriters = 4;
+  constexpr int kRuns = 100;
+  std::vector<std::unique_ptr<testing::WriterProcess>> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.push_back(
+        std::make_unique<testing::WriterProcess>(this->backend_.location(), w, kRuns));
+    ASSERT_TRUE(writers.back()->started());
+  }
+  std::set<std::string> committed;
+  for (auto& writer : writers) {
+    for (std::string id = writer->next(); !id.empty(); id = writer->next()) committed.insert(id);
+    EXPECT_EQ(writer->wait(), 0);
+  }
+  EXPECT_EQ(committed.size(), std::size_t{kWriters * kRuns});
+  expect_whole(*this->store_, committed.size());
+}
+
+// kill -9 of a writer in the middle of its writes, many times: the store opens, and every run
+// that the writer had reported committed is there, whole.
+TYPED_TEST(HistoryStore, AKilledWriterLeavesEveryCommittedRun) {
+  constexpr int kKills = 12;
+  std::mt19937 random(17);
+  std::set<std::string> committed;
+  for (int kill = 0; kill < kKills; ++kill) {
+    testing::WriterProcess writer(this->backend_.location(), 10 + kill, 100000);
+    ASSERT_TRUE(writer.started());
+    const int wanted = 1 + static_cast<int>(random() % 8);
+    for (int i = 0; i < wanted; ++i) {
+      const std::string id = writer.next();
+      ASSERT_FALSE(id.empty()) << "the writer ended early";
+      committed.insert(id);
+    }
+    // Killed at once or a little later: mostly inside the next run's transaction.
+    usleep(static_cast<useconds_t>(random() % 3000));
+    writer.kill_now();
+    for (std::string id = writer.next(); !id.empty(); id = writer.next()) committed.insert(id);
+    EXPECT_EQ(writer.wait(), 128 + SIGKILL);
+  }
+  const auto reopened = this->open();
+  ASSERT_NE(reopened, nullptr);
+  const auto runs = reopened->list({});
+  ASSERT_TRUE(runs.ok()) << runs.error().message;
+  std::set<std::string> stored;
+  for (const RunInfo& info : *runs) stored.insert(info.id);
+  for (const std::string& id : committed) EXPECT_TRUE(stored.count(id)) << id << " was lost";
+  expect_whole(*reopened, stored.size());
+}
+
+}  // namespace
+}  // namespace benchkit::store
