@@ -32,6 +32,8 @@ const benchkit = (...args) => execFileSync(tool, args, { stdio: ['ignore', 'pipe
 benchkit('report', at('results.json'), '--format', 'html', '--out', at('results.html'));
 benchkit('compare', at('base.json'), at('new.json'), '--format', 'html', '--out', at('comparison.html'));
 benchkit('noise', at('noise.json'), '--format', 'console', '--html', at('noise.html'));
+// benchkit run: two commands in interleaved rounds, compared against the first.
+benchkit('run', '--runs', '4', '--quiet', '--html', at('run.html'), '--cmd', 'true', '--cmd', 'true second');
 // --html beside another format writes the same page as --format html.
 benchkit('report', at('results.json'), '--format', 'json', '--out', at('results-copy.json'), '--html', at('results-2.html'));
 
@@ -230,6 +232,21 @@ const dotCount = (svg) =>
   const rows = await page.$$eval('#noise table tr', (r) => r.length);
   check('noise: a table row per benchmark', rows === 1 + 3, rows);
   clean('noise', seen);
+  await page.close();
+}
+
+// ---- benchkit run ------------------------------------------------------------------------
+{
+  const { page, seen } = await open(at('run.html'));
+  const rows = await page.$$eval('#summary-table tbody tr', (r) => r.length);
+  check('run: a summary row per command', rows === 2, rows);
+  const points = await page.$$eval('svg[data-chart="forest"] circle.point', (c) => c.length);
+  check('run: the second command compared against the first in the forest plot', points === 1, points);
+  await page.evaluate(() => window.benchkitReport.drawAll());
+  const sequences = await page.$$eval('svg[data-chart="samples"]', (s) => s.map((x) =>
+    [...x.querySelectorAll('path.dots')].reduce((n, p) => n + (p.getAttribute('d').match(/M/g) || []).length, 0)));
+  check('run: every run of each command drawn in order', sequences.length === 2 && sequences.every((n) => n === 4), sequences.join(','));
+  clean('run', seen);
   await page.close();
 }
 
