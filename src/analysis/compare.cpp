@@ -179,6 +179,9 @@ void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& cand
     out.ratio_upper = paired.pseudo_median_interval.upper;
     out.p_value = paired.p_value;
     out.pairs = base_rounds.size();
+    for (std::size_t i = 0; i < base_rounds.size(); ++i) {
+      out.round_ratios.push_back(candidate_rounds[i] / base_rounds[i]);
+    }
     // The new side's median shown beside the change is the baseline's times the paired change.
     // Each side's own median cuts its slow samples at its own level, and side by side 135 ns
     // against 154 ns (+14%) stood beside a paired change of +10.7%; the median of every sample

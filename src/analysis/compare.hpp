@@ -50,6 +50,9 @@ struct BenchmarkComparison {
   double p_value = 1.0;
   double p_adjusted = 1.0;
   std::size_t pairs = 0;  // paired design: the rounds present on both sides
+  // Paired design: each round's ratio (new / baseline), in round order; the points of a forest
+  // plot. Empty for the other designs.
+  std::vector<double> round_ratios;
   // The smallest slow-down this comparison could detect (relative, e.g. 0.03 = 3%); empty when
   // it cannot be computed (fewer than 2 samples a side).
   std::optional<double> minimum_detectable_change;

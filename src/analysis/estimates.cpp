@@ -54,6 +54,14 @@ void compute_estimates(BenchmarkResult& result) {
   result.estimates = estimates;
 }
 
+std::optional<OutlierFences> outlier_fences(const BenchmarkResult& result) {
+  const std::vector<double> times = steady_samples(result).steady.per_iteration_ns();
+  if (times.size() < 4) return std::nullopt;
+  const stats::TukeyCounts tukey = stats::tukey_outliers(times);
+  return OutlierFences{tukey.low_severe_fence, tukey.low_mild_fence, tukey.high_mild_fence,
+                       tukey.high_severe_fence};
+}
+
 void compute_estimates(RunResult& run) {
   for (BenchmarkResult& benchmark : run.benchmarks) compute_estimates(benchmark);
 }

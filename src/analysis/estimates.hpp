@@ -1,6 +1,8 @@
 // Turns a benchmark's raw samples into its estimates.
 #pragma once
 
+#include <optional>
+
 #include "benchkit/result.hpp"
 
 namespace benchkit::analysis {
@@ -12,6 +14,17 @@ namespace benchkit::analysis {
 // and throughput at the median when bytes or items per iteration are set. No samples: estimates
 // stay zero.
 void compute_estimates(BenchmarkResult& result);
+
+// Tukey's fences of the per-iteration times the estimates are computed from (the steady samples):
+// mild outliers lie beyond the mild fences (1.5 IQR from the quartiles), severe ones beyond the
+// severe fences (3 IQR). None with fewer than 4 such samples. For plots that mark outliers.
+struct OutlierFences {
+  double low_severe = 0.0;
+  double low_mild = 0.0;
+  double high_mild = 0.0;
+  double high_severe = 0.0;
+};
+std::optional<OutlierFences> outlier_fences(const BenchmarkResult& result);
 
 // Recomputes the estimates of every benchmark in the run (for files that omit them).
 void compute_estimates(RunResult& run);

@@ -57,6 +57,18 @@ SteadySelection steady_samples(const BenchmarkResult& result) {
   return everything;
 }
 
+std::vector<bool> slow_sample_flags(const BenchmarkResult& result) {
+  std::vector<bool> slow(result.samples.size(), false);
+  const SteadySelection selection = steady_samples(result);
+  if (selection.slow == 0) return slow;
+  const double cutoff = selection.level * kSlowProbeFactor;
+  for (std::size_t i = 0; i < result.samples.size(); ++i) {
+    const auto& probe = result.samples[i].probe_ns;
+    slow[i] = probe && *probe > cutoff;
+  }
+  return slow;
+}
+
 std::optional<double> run_probe_level(const RunResult& run) {
   std::optional<double> fastest;
   for (const BenchmarkResult& benchmark : run.benchmarks) {

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 #include "benchkit/result.hpp"
 
@@ -40,6 +41,10 @@ SteadySelection steady_samples(const BenchmarkResult& result, double level);
 // With the benchmark's own level. When fewer than kMinSteadySamples would remain, every sample
 // is kept (slow = 0): too few to describe anything alone.
 SteadySelection steady_samples(const BenchmarkResult& result);
+
+// For each sample of `result`, whether steady_samples(result) leaves it out: the samples a
+// report marks as taken while the machine ran slow (marked, never dropped from a plot).
+std::vector<bool> slow_sample_flags(const BenchmarkResult& result);
 
 // The fastest level among the benchmarks of a run (none without readings).
 std::optional<double> run_probe_level(const RunResult& run);

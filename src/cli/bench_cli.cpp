@@ -18,6 +18,7 @@
 #include "benchkit/registry.hpp"
 #include "cli/bench_flags.hpp"
 #include "cli/commands.hpp"
+#include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
 #include "formats/result_json.hpp"
 #include "process/capture.hpp"
@@ -399,20 +400,27 @@ int report_and_save(const BenchFlags& flags, report::Format format, Measured& me
     comparison->method_note = measured.method_note;
   }
   // stdout carries one document: with a baseline and a machine format (json, csv, markdown)
-  // that is the comparison; the results themselves then go to --out.
+  // that is the comparison; the results themselves then go to --out. html and junit hold both
+  // in one document.
+  const bool both_in_one = format == report::Format::html || format == report::Format::junit;
   const bool comparison_on_stdout =
-      comparison && flags.out.empty() && format != report::Format::console;
+      comparison && flags.out.empty() && format != report::Format::console && !both_in_one;
   const auto reporter = report::make_reporter(format, options);
   const auto console = report::make_reporter(report::Format::console, options);
   const report::Document results{.results = &run};
+  const report::Document page{.results = &run, .comparison = comparison ? &*comparison : nullptr};
   int status = 0;
+  if (!flags.html.empty()) status = cli::write_html(flags.html, page);
   if (!flags.out.empty()) {
-    const auto written = store::write_file_atomically(flags.out, reporter->render(results));
+    const auto written =
+        store::write_file_atomically(flags.out, reporter->render(both_in_one ? page : results));
     if (!written) status = report_error(written.error());
     if (written && !flags.quiet) {
       std::cout << console->render(results);
       std::cout << fmt::format("results written to {}\n", flags.out);
     }
+  } else if (both_in_one) {
+    std::cout << reporter->render(page);
   } else if (!comparison_on_stdout && (!flags.quiet || format != report::Format::console)) {
     std::cout << reporter->render(results);
   }
@@ -431,7 +439,7 @@ int report_and_save(const BenchFlags& flags, report::Format format, Measured& me
     const report::Document verdicts{.comparison = &*comparison};
     if (comparison_on_stdout) {
       std::cout << reporter->render(verdicts);
-    } else if (!flags.quiet) {
+    } else if (!flags.quiet && !(both_in_one && flags.out.empty())) {
       std::cout << "\n" << console->render(verdicts);
     }
     if (flags.fail_on_regression && comparison->any_regression() && status == 0) status = 1;

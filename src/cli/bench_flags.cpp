@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
+#include "cli/report_output.hpp"
 #include "process/worker_protocol.hpp"
 #include "session/history.hpp"
 #include "store/baselines.hpp"
@@ -59,13 +60,12 @@ void add_measurement_flags(CLI::App& app, BenchFlags& flags) {
 }
 
 void add_output_flags(CLI::App& app, BenchFlags& flags) {
-  app.add_option("--format", flags.format,
-                 "Output format: console, json, markdown or csv (default console; json when "
-                 "--out is given)")
-      ->check(CLI::IsMember({"console", "json", "markdown", "md", "csv"}));
+  add_format_option(app, flags.format, "Output format",
+                    "default console; json when --out is given");
   app.add_option("--out", flags.out,
                  "Write the results in --format to this file (atomically), and keep the console "
                  "table on stdout");
+  add_html_option(app, flags.html);
   app.add_flag("--quiet,-q", flags.quiet, "No console table and no progress");
   app.add_option("--color", flags.color, "Colour: auto, always or never (NO_COLOR is honoured)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
@@ -274,16 +274,18 @@ std::optional<model::Error> check_before_running(const BenchFlags& flags, const 
   if (flags.record && flags.worker_stream < 0 && flags.turns_fd < 0) {
     if (const auto opened = session::check_history(flags.store); !opened) return opened.error();
   }
-  // A bad --out path is found now, not after a long run whose results it would lose.
-  if (!flags.out.empty()) {
-    const std::filesystem::path out(flags.out);
+  // A bad --out or --html path is found now, not after a long run whose results it would lose.
+  for (const auto& [flag, path] :
+       {std::pair{"--out", &flags.out}, std::pair{"--html", &flags.html}}) {
+    if (path->empty()) continue;
+    const std::filesystem::path out(*path);
     const std::filesystem::path folder =
         out.has_parent_path() ? out.parent_path() : std::filesystem::path(".");
     std::error_code error;
     std::filesystem::create_directories(folder, error);
     if (error || access(folder.c_str(), W_OK) != 0) {
       return model::Error{fmt::format(
-          "cannot write --out {}: folder {} {}", flags.out, folder.string(),
+          "cannot write {} {}: folder {} {}", flag, *path, folder.string(),
           error ? "cannot be created (" + error.message() + ")" : std::string("is not writable"))};
     }
   }

@@ -30,6 +30,7 @@ struct BenchFlags {
   std::uint64_t seed = 0;
   std::string format;
   std::string out;
+  std::string html;  // --html FILE: the results (and the comparison) as an HTML page
   bool quiet = false;
   std::string color = "auto";
   bool no_counters = false;

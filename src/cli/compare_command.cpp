@@ -7,6 +7,7 @@
 
 #include "analysis/compare.hpp"
 #include "cli/commands.hpp"
+#include "cli/report_output.hpp"
 #include "report/reporter.hpp"
 #include "session/result_files.hpp"
 #include "session/runner.hpp"
@@ -19,6 +20,7 @@ struct CompareOptions {
   std::string candidate;
   std::string format = "console";
   std::string out;
+  std::string html;
   double noise_threshold = 0.02;
   std::string adjustment = "holm";
   bool fail_on_regression = false;
@@ -68,9 +70,9 @@ CommandRunner add_compare_command(CLI::App& app) {
       ->required();
   command->add_option("new", options->candidate, "New run: a result file or a baseline name")
       ->required();
-  command->add_option("--format", options->format, "console, markdown, json or csv")
-      ->check(CLI::IsMember({"console", "markdown", "md", "json", "csv"}));
+  add_format_option(*command, options->format, "Format of the comparison");
   command->add_option("--out", options->out, "Write to this file instead of stdout");
+  add_html_option(*command, options->html);
   add_comparison_flags(*command, options->noise_threshold, options->adjustment,
                        &options->all_samples);
   command->add_flag("--fail-on-regression", options->fail_on_regression,
@@ -92,10 +94,17 @@ CommandRunner add_compare_command(CLI::App& app) {
         comparison_settings(options->noise_threshold, options->adjustment, options->all_samples));
     comparison.context_warning = session::context_differences(base->context, candidate->context);
     const auto format = report::parse_format(options->format).value();
+    // The HTML page shows the new run's samples under the verdicts; the other formats the
+    // verdicts alone.
+    const report::Document page{.results = &*candidate, .comparison = &comparison};
+    const report::Document verdicts{.comparison = &comparison};
     const std::string text =
-        report::make_reporter(format)->render(report::Document{.comparison = &comparison});
+        report::make_reporter(format)->render(format == report::Format::html ? page : verdicts);
     if (const int status = print_or_write(text, options->out); status != 0) {
       return status;
+    }
+    if (!options->html.empty()) {
+      if (const int status = write_html(options->html, page); status != 0) return status;
     }
     return options->fail_on_regression && comparison.any_regression() ? 1 : 0;
   };

@@ -14,6 +14,7 @@
 #include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/noise_report.hpp"
+#include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
 #include "process/handshake.hpp"
 #include "process/run.hpp"
@@ -32,15 +33,15 @@ struct NoiseCommandOptions {
   std::size_t processes = 10;
   std::string format = "console";
   std::string out;
+  std::string html;
 };
 
 // Flags of the bench binary that `benchkit noise` sets itself, or that would make the run
 // something other than one measurement in fresh processes.
 constexpr const char* kReservedFlags[] = {
-    "--processes",     "--out",           "--format",
-    "--list",          "--test",          "--baseline",
-    "--baseline-file", "--save-baseline", "--fail-on-regression",
-    "--benchkit-info", "--worker-out",    "--worker-index"};
+    "--processes",     "--out",        "--format",        "--html",          "--list",
+    "--test",          "--baseline",   "--baseline-file", "--save-baseline", "--fail-on-regression",
+    "--benchkit-info", "--worker-out", "--worker-index"};
 
 // benchkit noise's exit status is 2 for bad input and for a failed run alike (its help says so):
 // an A/A experiment that did not run has no finding to report.
@@ -157,6 +158,7 @@ int measure_command(const NoiseCommandOptions& options) {
   NoiseOptions report;
   report.format = options.format;
   report.out = options.out;
+  report.html = options.html;
   report.subject = fmt::format("{}", fmt::join(options.extra, " "));
   report.example = "benchkit run --baseline NAME -- " + report.subject;
   return report_noise(*run, report);
@@ -187,9 +189,9 @@ CommandRunner add_noise_command(CLI::App& app) {
                    "Fresh processes to run (default 10; at least 3, at most 64): more give "
                    "tighter thresholds and take longer")
       ->check(CLI::Range(std::size_t{3}, std::size_t{1000}));
-  command->add_option("--format", options->format, "console (default), markdown, json or csv")
-      ->check(CLI::IsMember({"console", "markdown", "md", "json", "csv"}));
+  add_format_option(*command, options->format, "Format of the report");
   command->add_option("--out", options->out, "Write the report to this file instead of stdout");
+  add_html_option(*command, options->html);
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
     options->extra = trailing_arguments();
@@ -211,6 +213,7 @@ CommandRunner add_noise_command(CLI::App& app) {
     NoiseOptions report;
     report.format = options->format;
     report.out = options->out;
+    report.html = options->html;
     report.subject = options->target;
     report.example = options->target + " --baseline NAME";
     if (looks_like_result_file(options->target)) {

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/report_output.hpp"
 #include "report/noise.hpp"
 #include "report/reporter.hpp"
 
@@ -19,10 +20,13 @@ int report_noise(const RunResult& run, const NoiseOptions& options) {
   noise.example = options.example;
   noise.analysis = analysis::analyse_noise(run, options.settings);
   noise.warnings = run.context.warnings;
-  const std::string text =
-      report::make_reporter(*format)->render(report::Document{.noise = &noise});
+  const report::Document document{.noise = &noise};
+  const std::string text = report::make_reporter(*format)->render(document);
   if (const int status = print_or_write(text, options.out); status != 0) {
     return status;
+  }
+  if (!options.html.empty()) {
+    if (const int status = write_html(options.html, document); status != 0) return status;
   }
   if (!noise.analysis.recommendation) {
     std::cerr << "error: no benchmark ran in 2 or more processes; nothing to analyse\n";

@@ -11,8 +11,9 @@
 namespace benchkit::cli {
 
 struct NoiseOptions {
-  std::string format = "console";  // console, markdown (md), json or csv
+  std::string format = "console";  // any of report::format_names()
   std::string out;                 // write the report to this file (atomically), else stdout
+  std::string html;                // also write it as an HTML page to this file, when set
   std::string subject;             // what ran, for the heading: "./my_bench", "sleep 0.1"
   // How the user runs a comparison; the summary completes it with the recommended flags, e.g.
   // "./my_bench --baseline NAME". Empty: the flags are given alone.

@@ -7,6 +7,7 @@
 
 #include "analysis/estimates.hpp"
 #include "cli/commands.hpp"
+#include "cli/report_output.hpp"
 #include "report/reporter.hpp"
 #include "session/result_files.hpp"
 
@@ -17,6 +18,7 @@ struct ReportOptions {
   std::string file;
   std::string format = "console";
   std::string out;
+  std::string html;
   bool recompute = false;
 };
 }  // namespace
@@ -26,12 +28,13 @@ CommandRunner add_report_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "report",
       "Show a result file (from a bench binary's --out, or any file in the benchkit/result "
-      "format) as a table, Markdown, CSV or JSON. Estimates absent from the file are computed "
+      "format) as a table, Markdown, CSV, JSON, JUnit XML or an HTML page with plots. Estimates "
+      "absent from the file are computed "
       "from its samples.");
   command->add_option("file", options->file, "Result file (JSON)")->required();
-  command->add_option("--format", options->format, "console, json, markdown or csv")
-      ->check(CLI::IsMember({"console", "json", "markdown", "md", "csv"}));
+  add_format_option(*command, options->format, "Format of the report");
   command->add_option("--out", options->out, "Write to this file (atomically) instead of stdout");
+  add_html_option(*command, options->html);
   command->add_flag("--recompute", options->recompute,
                     "Recompute every estimate from the samples, even those in the file");
   return [command, options]() -> int {
@@ -44,8 +47,13 @@ CommandRunner add_report_command(CLI::App& app) {
     if (options->recompute) analysis::compute_estimates(*run);
     const auto format = report::parse_format(options->format).value();
     // The console shows whole-process results in the table `benchkit run` prints.
-    return print_or_write(report::make_reporter(format)->render(report::Document{.results = &*run}),
-                          options->out);
+    const report::Document document{.results = &*run};
+    if (const int status =
+            print_or_write(report::make_reporter(format)->render(document), options->out);
+        status != 0) {
+      return status;
+    }
+    return options->html.empty() ? 0 : write_html(options->html, document);
   };
 }
 

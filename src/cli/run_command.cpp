@@ -18,6 +18,7 @@
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
 #include "cli/history_commands.hpp"
+#include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
 #include "formats/result_json.hpp"
 #include "process/handshake.hpp"
@@ -61,7 +62,8 @@ struct RunOptions {
   std::string order = "alternate";
   std::uint64_t seed = 0;
   std::string reference;
-  std::string export_json, export_markdown, export_csv;
+  std::string export_json, export_markdown, export_csv, export_junit;
+  std::string html;  // the results and their comparisons as one HTML page
   bool quiet = false;
   std::string color = "auto";
   double noise_threshold = 0.02;
@@ -159,6 +161,7 @@ int run_bench_binary(const RunOptions& o, const std::vector<std::string>& bench_
   };
   forward("--save-baseline", o.save_baseline);
   forward("--baseline", o.baseline);
+  forward("--html", o.html);
   if (o.fail_on_regression) argv.push_back("--fail-on-regression");
   if (o.record) argv.push_back("--record");
   forward("--store", o.store);
@@ -380,8 +383,8 @@ model::Result<session::CommandRequest> command_request(const CLI::App& command,
   request.precision = o.precision;
   request.reference = o.reference;
   request.compare = comparison_settings(o.noise_threshold, o.adjustment);
-  request.checkpoints =
-      !o.export_json.empty() || !o.export_markdown.empty() || !o.export_csv.empty();
+  request.checkpoints = !o.export_json.empty() || !o.export_markdown.empty() ||
+                        !o.export_csv.empty() || !o.export_junit.empty();
   return request;
 }
 
@@ -390,7 +393,8 @@ bool write_exports(const RunOptions& o, const RunResult& run) {
   bool ok = true;
   for (const auto& [path, format] : {std::pair{o.export_json, report::Format::json},
                                      std::pair{o.export_markdown, report::Format::markdown},
-                                     std::pair{o.export_csv, report::Format::csv}}) {
+                                     std::pair{o.export_csv, report::Format::csv},
+                                     std::pair{o.export_junit, report::Format::junit}}) {
     if (path.empty()) continue;
     const std::string text = report::make_reporter(format)->render(run);
     if (const auto written = store::write_file_atomically(path, text); !written) {
@@ -427,6 +431,14 @@ int report_outcome(const RunOptions& o, const session::CommandOutcome& outcome) 
                 << report::render_comparison(*comparison, report::Format::console, options);
     }
     regressed = regressed || comparison->any_regression();
+  }
+  if (!o.html.empty()) {
+    // One page: the results, and the comparison that decides (against the baseline, else
+    // against the reference command).
+    const analysis::Comparison* shown = outcome.against_baseline    ? &*outcome.against_baseline
+                                        : outcome.against_reference ? &*outcome.against_reference
+                                                                    : nullptr;
+    if (write_html(o.html, {.results = &run, .comparison = shown}) != 0) status = kUsageError;
   }
   if (!o.save_baseline.empty()) {
     const auto saved = store::save_baseline(o.save_baseline, formats::to_json(run));
@@ -597,6 +609,9 @@ CommandRunner add_run_command(CLI::App& app) {
                       "rewritten as the rounds go, so a failure loses nothing");
   command->add_option("--export-markdown", o->export_markdown, "Write a Markdown table");
   command->add_option("--export-csv", o->export_csv, "Write a CSV table");
+  command->add_option("--export-junit", o->export_junit,
+                      "Write JUnit XML (a test case per command, for CI servers)");
+  add_html_option(*command, o->html);
   command->add_flag("--quiet,-q", o->quiet, "No table and no progress");
   command->add_option("--color", o->color, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));

@@ -114,34 +114,83 @@ std::string parts::comparison_console(const analysis::Comparison& comparison, Op
 }
 
 std::string parts::comparison_markdown(const analysis::Comparison& comparison) {
-  std::string out = fmt::format("**{}**\n\n", comparison_summary(comparison));
+  std::string head = fmt::format("**{}**\n\n", comparison_summary(comparison));
   if (!comparison.context_warning.empty()) {
-    out += fmt::format("> ⚠️ {}\n\n", comparison.context_warning);
+    head += fmt::format("> ⚠️ {}\n\n", comparison.context_warning);
   }
   if (!comparison.design_warning.empty()) {
-    out += fmt::format("> {}\n\n", comparison.design_warning);
+    head += fmt::format("> {}\n\n", comparison.design_warning);
   }
-  if (!comparison.method_note.empty()) out += fmt::format("> {}\n\n", comparison.method_note);
-  if (!comparison.speed_note.empty()) out += fmt::format("> {}\n\n", comparison.speed_note);
-  out += "| benchmark | baseline | new | change | 95% CI | throughput | p (adj.) | verdict |\n";
-  out += "|---|---:|---:|---:|---|---:|---:|---|\n";
+  if (!comparison.method_note.empty()) head += fmt::format("> {}\n\n", comparison.method_note);
+  if (!comparison.speed_note.empty()) head += fmt::format("> {}\n\n", comparison.speed_note);
+  const std::string table_head =
+      "| benchmark | baseline | new | change | 95% CI | throughput | p (adj.) | verdict |\n"
+      "|---|---:|---:|---:|---|---:|---:|---|\n";
   const auto table = rows(comparison);
+  std::vector<std::string> changed;
+  std::vector<std::string> others;
   for (std::size_t i = 0; i < table.size(); ++i) {
     const auto& row = table[i];
     const Verdict verdict = comparison.benchmarks[i].verdict;
-    const std::string shown = verdict == Verdict::regressed || verdict == Verdict::improved
-                                  ? fmt::format("**{}**", row[7])
-                                  : row[7];
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", markdown_escape(row[0]),
-                       row[1], row[2], row[3], row[4], row[5], row[6], shown);
+    const bool decided = verdict == Verdict::regressed || verdict == Verdict::improved;
+    const std::string line = fmt::format(
+        "| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", markdown_escape(row[0]), row[1], row[2],
+        row[3], row[4], row[5], row[6], decided ? fmt::format("**{}**", row[7]) : row[7]);
+    (decided ? changed : others).push_back(line);
   }
-  out += fmt::format("\n<sub>{}</sub>\n", settings_line(comparison));
-  bool any = false;
+  std::vector<std::string> notes;
   for (const BenchmarkComparison& c : comparison.benchmarks) {
-    if (c.note.empty()) continue;
-    if (!any) out += "\n";
-    any = true;
-    out += fmt::format("- `{}`: {}\n", markdown_escape(c.name), c.note);
+    if (!c.note.empty())
+      notes.push_back(fmt::format("- `{}`: {}\n", markdown_escape(c.name), c.note));
+  }
+  const std::string method = fmt::format("\n<sub>{}</sub>\n", settings_line(comparison));
+  // What is always written, and room for the line that says what was left out.
+  constexpr std::size_t kTruncationLineRoom = 300;
+  const std::size_t fixed = head.size() + 2 * table_head.size() + method.size() + 120;
+  std::size_t budget = kMarkdownCommentLimit > fixed + kTruncationLineRoom
+                           ? kMarkdownCommentLimit - fixed - kTruncationLineRoom
+                           : 0;
+  std::size_t left_out = 0;
+  // Rows in order of importance: the changed benchmarks, then the others, then the notes.
+  auto take = [&](const std::vector<std::string>& lines) {
+    std::string kept;
+    for (const std::string& line : lines) {
+      if (line.size() > budget) {
+        ++left_out;
+        continue;
+      }
+      budget -= line.size();
+      kept += line;
+    }
+    return kept;
+  };
+  const std::string changed_rows = take(changed);
+  const std::string other_rows = take(others);
+  const std::size_t rows_left_out = left_out;
+  const std::string note_lines = take(notes);
+  const std::size_t notes_left_out = left_out - rows_left_out;
+
+  std::string out = head;
+  if (!changed.empty()) {
+    out += table_head + changed_rows;
+  } else {
+    out += "No benchmark regressed or improved beyond the noise threshold.\n";
+  }
+  if (!others.empty()) {
+    out += fmt::format(
+        "\n<details><summary>{} other benchmark{} (inconclusive, unchanged, "
+        "added, removed or invalid)</summary>\n\n",
+        others.size(), others.size() == 1 ? "" : "s");
+    out += table_head + other_rows + "\n</details>\n";
+  }
+  out += method;
+  if (!note_lines.empty()) out += "\n" + note_lines;
+  if (left_out > 0) {
+    out += fmt::format(
+        "\n*Truncated: {} row{} and {} note{} left out to keep this comment under {} "
+        "characters; the full comparison is in --format json or html.*\n",
+        rows_left_out, rows_left_out == 1 ? "" : "s", notes_left_out,
+        notes_left_out == 1 ? "" : "s", kMarkdownCommentLimit);
   }
   return out;
 }

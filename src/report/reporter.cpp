@@ -14,14 +14,27 @@ std::unique_ptr<Reporter> make_console_reporter(Options options);
 std::unique_ptr<Reporter> make_json_reporter();
 std::unique_ptr<Reporter> make_markdown_reporter();
 std::unique_ptr<Reporter> make_csv_reporter();
+std::unique_ptr<Reporter> make_html_reporter();
+std::unique_ptr<Reporter> make_junit_reporter();
 
 model::Result<Format> parse_format(std::string_view name) {
   if (name == "console") return Format::console;
   if (name == "json") return Format::json;
   if (name == "markdown" || name == "md") return Format::markdown;
   if (name == "csv") return Format::csv;
-  return model::Error{
-      fmt::format("unknown format \"{}\" (expected console, json, markdown or csv)", name)};
+  if (name == "html") return Format::html;
+  if (name == "junit") return Format::junit;
+  return model::Error{fmt::format("unknown format \"{}\" (expected {})", name, format_list())};
+}
+
+const std::vector<std::string>& format_names() {
+  static const std::vector<std::string> names = {"console", "json", "markdown", "md",
+                                                 "csv",     "html", "junit"};
+  return names;
+}
+
+std::string format_list() {
+  return "console, json, markdown, csv, html or junit";
 }
 
 std::string_view to_string(Format format) {
@@ -34,6 +47,10 @@ std::string_view to_string(Format format) {
       return "markdown";
     case Format::csv:
       return "csv";
+    case Format::html:
+      return "html";
+    case Format::junit:
+      return "junit";
   }
   return "console";
 }
@@ -100,6 +117,10 @@ std::unique_ptr<Reporter> make_reporter(Format format, Options options) {
       return make_markdown_reporter();
     case Format::csv:
       return make_csv_reporter();
+    case Format::html:
+      return make_html_reporter();
+    case Format::junit:
+      return make_junit_reporter();
   }
   return make_console_reporter(options);
 }

@@ -14,13 +14,21 @@
 
 namespace benchkit::report {
 
-enum class Format { console, json, markdown, csv };
+enum class Format { console, json, markdown, csv, html, junit };
 
-// "console", "json", "markdown", "csv"; the error lists the accepted names.
+// "console", "json", "markdown" (or "md"), "csv", "html", "junit"; the error lists the accepted
+// names.
 model::Result<Format> parse_format(std::string_view name);
 
-// "console", "json", "markdown", "csv": the name parse_format reads.
+// "console", "json", "markdown", "csv", "html", "junit": the name parse_format reads.
 std::string_view to_string(Format format);
+
+// Every name parse_format accepts, aliases included: what a command's --format checks against,
+// so that a new format reaches every command that writes a report.
+const std::vector<std::string>& format_names();
+
+// "console, json, markdown, csv, html or junit": for a flag's help.
+std::string format_list();
 
 struct Options {
   bool color = false;  // ANSI colours in console output
@@ -31,18 +39,31 @@ struct Options {
 //
 //                  console            markdown          json                 csv
 //   results        table (1)          table             benchkit/result      row per benchmark
-//   comparison     table and notes    summary, table    benchkit/comparison  row per benchmark
+//   comparison     table and notes    summary, table(2) benchkit/comparison  row per benchmark
 //   noise          table, summary     table, summary    benchkit/noise       row per benchmark
 //   machine checks table, fingerprint refused           benchkit/system      refused
 //   warnings       warning lines      refused           refused              refused
 //
+//                  html (3)                                   junit (4)
+//   results        summary table, per-benchmark sections,    testsuite: testcase per benchmark
+//                  sweeps as line charts, scenario bars
+//   comparison     verdicts in the summary, forest plot      testsuite: testcase per benchmark
+//   noise          table, process medians plot               testsuite: testcase per benchmark
+//   machine checks table                                     refused
+//   warnings       warning list under the context            refused
+//
+// (2) regressions and improvements in a table, the rest in a collapsed <details>, at most
+// kMarkdownCommentLimit characters (a pull-request comment).
+// (3) one self-contained page (html_reporter.hpp); every part goes into one page.
+// (4) one <testsuites> document, a <testsuite> per part (junit_reporter.cpp).
+//
 // (1) the whole-process table of `benchkit run` when every benchmark is a command ("command"
 // kind), else the benchmark table with scenario blocks.
 //
-// console and markdown render every part held, in the order of Part, a blank line between two
-// parts (results then comparison is what a bench binary prints with --baseline). json and csv
-// write one document per output, so they refuse a Document holding more than one part: render
-// each part on its own. A format refuses a part it has no form for rather than leave it out,
+// console, markdown, html and junit render every part held, in the order of Part, a blank line
+// between two parts (results then comparison is what a bench binary prints with --baseline). json
+// and csv write one document per output, so they refuse a Document holding more than one part:
+// render each part on its own. A format refuses a part it has no form for rather than leave it out,
 // so that nothing a caller asked for goes missing silently; refusal() says why beforehand.
 class Reporter {
  public:

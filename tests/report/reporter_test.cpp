@@ -82,7 +82,19 @@ TEST(Formats, ParseNamesAndRefuseOthers) {
   EXPECT_EQ(parse_format("md").value(), Format::markdown);
   auto bad = parse_format("xml");
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message.find("console, json, markdown or csv"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("console, json, markdown, csv, html or junit"),
+            std::string::npos);
+}
+
+TEST(Formats, EveryNameReadsBackAndEveryFormatHasAName) {
+  for (const std::string& name : format_names()) {
+    EXPECT_TRUE(parse_format(name)) << name;
+  }
+  for (Format format : {Format::console, Format::json, Format::markdown, Format::csv, Format::html,
+                        Format::junit}) {
+    EXPECT_EQ(parse_format(to_string(format)).value(), format);
+    EXPECT_NE(format_list().find(to_string(format)), std::string::npos);
+  }
 }
 
 TEST(Units, DurationsUseThreeSignificantDigits) {

@@ -1,0 +1,32 @@
+#include "cli/report_output.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+#include "report/reporter.hpp"
+
+namespace benchkit::cli {
+
+void add_format_option(CLI::App& command, std::string& format, const std::string& what,
+                       const std::string& default_note) {
+  command
+      .add_option("--format", format,
+                  fmt::format("{}: {} ({}); html is one self-contained page with plots, junit "
+                              "the test-result XML CI servers show",
+                              what, report::format_list(), default_note))
+      ->check(CLI::IsMember(report::format_names()));
+}
+
+void add_html_option(CLI::App& command, std::string& html) {
+  command.add_option("--html", html,
+                     "Also write the report as one self-contained HTML page (plots, sortable "
+                     "table; opens from the file, loads nothing) to this file");
+}
+
+int write_html(const std::string& path, const report::Document& document) {
+  return print_or_write(report::make_reporter(report::Format::html)->render(document), path);
+}
+
+}  // namespace benchkit::cli

@@ -1,0 +1,28 @@
+// The report flags every command that writes a report shares, so that a format added to
+// report/ (report::format_names) reaches all of them: --format checked against every format,
+// and --html FILE, the self-contained HTML page beside whatever --format prints.
+#pragma once
+
+#include <string>
+
+#include "report/document.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace benchkit::cli {
+
+// --format FORMAT, accepting every name report::parse_format reads. `what` starts the help:
+// "Output format" or "Format of the report"; the list of formats and `default_note` follow.
+void add_format_option(CLI::App& command, std::string& format, const std::string& what,
+                       const std::string& default_note = "default console");
+
+// --html FILE: also write the report as one self-contained HTML page to FILE.
+void add_html_option(CLI::App& command, std::string& html);
+
+// Writes `document` as an HTML page to `path` atomically. Returns 0, or the exit status of the
+// error (after saying on stderr which file could not be written).
+int write_html(const std::string& path, const report::Document& document);
+
+}  // namespace benchkit::cli

@@ -1,0 +1,92 @@
+// The Markdown comparison, for pull-request comments: its golden file (tests/golden/
+// comparison.md), its layout, and its length limit.
+#include "report/comparison.hpp"
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "analysis/estimates.hpp"
+#include "support/golden.hpp"
+
+namespace benchkit::report {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+BenchmarkResult micro(const std::string& name, double ns, std::size_t count = 30) {
+  BenchmarkResult b;
+  b.name = name;
+  for (std::size_t i = 0; i < count; ++i) {
+    Sample s;
+    s.iters = 100;
+    s.ns = 100 * ns * (1.0 + 0.0005 * static_cast<double>(i % 7));
+    b.samples.push_back(s);
+  }
+  analysis::compute_estimates(b);
+  return b;
+}
+
+analysis::Comparison comparison_of(std::size_t unchanged, std::size_t regressed,
+                                   const std::string& prefix = "bench") {
+  RunResult base;
+  RunResult candidate;
+  for (std::size_t i = 0; i < unchanged + regressed; ++i) {
+    const std::string name = fmt::format("{}/case={}/size={}", prefix, i, 64 << (i % 8));
+    base.benchmarks.push_back(micro(name, 100));
+    candidate.benchmarks.push_back(micro(name, i < regressed ? 140 : 100));
+  }
+  return analysis::compare(base, candidate);
+}
+
+TEST(MarkdownComparison, Golden) {
+  RunResult base;
+  RunResult candidate;
+  base.benchmarks = {micro("slower", 100), micro("faster", 100), micro("same", 100),
+                     micro("few", 100, 3), micro("gone|pipe", 100)};
+  candidate.benchmarks = {micro("slower", 130), micro("faster", 70), micro("same", 100),
+                          micro("few", 104, 3), micro("added", 100)};
+  const analysis::Comparison comparison = analysis::compare(base, candidate);
+  testing::expect_golden("comparison.md", render_comparison(comparison, Format::markdown));
+}
+
+TEST(MarkdownComparison, VerdictsFirstThenChangedThenTheRestCollapsed) {
+  const analysis::Comparison comparison = comparison_of(3, 1);
+  const std::string text = render_comparison(comparison, Format::markdown);
+  EXPECT_THAT(text, StartsWith("**1 regressed, 0 improved, 0 inconclusive, 3 unchanged**"));
+  const std::size_t regressed = text.find("**regressed**");
+  const std::size_t details = text.find("<details><summary>3 other benchmarks");
+  const std::size_t unchanged = text.find("| unchanged |");
+  ASSERT_NE(regressed, std::string::npos);
+  ASSERT_NE(details, std::string::npos);
+  EXPECT_LT(regressed, details);
+  EXPECT_LT(details, unchanged);
+  EXPECT_THAT(text, HasSubstr("</details>"));
+  EXPECT_THAT(text, HasSubstr("<sub>noise threshold ±2.0%"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("Truncated")));
+}
+
+TEST(MarkdownComparison, NothingChangedSaysSo) {
+  const std::string text = render_comparison(comparison_of(2, 0), Format::markdown);
+  EXPECT_THAT(text, HasSubstr("No benchmark regressed or improved beyond the noise threshold."));
+}
+
+TEST(MarkdownComparison, FiveThousandBenchmarksStayUnderTheCommentLimit) {
+  const analysis::Comparison comparison = comparison_of(4990, 10);
+  const std::string text = render_comparison(comparison, Format::markdown);
+  EXPECT_LE(text.size(), kMarkdownCommentLimit);
+  EXPECT_THAT(text, HasSubstr("*Truncated: "));
+  EXPECT_THAT(text, HasSubstr("characters; the full comparison is in --format json or html.*"));
+  // The regressions are never the rows left out.
+  std::size_t shown = 0;
+  for (std::size_t at = text.find("**regressed**"); at != std::string::npos;
+       at = text.find("**regressed**", at + 1)) {
+    ++shown;
+  }
+  EXPECT_EQ(shown, 10u);
+  EXPECT_THAT(text, HasSubstr("</details>"));
+}
+
+}  // namespace
+}  // namespace benchkit::report

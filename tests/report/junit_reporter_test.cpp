@@ -1,0 +1,106 @@
+// JUnit XML: golden files for a run, a comparison and a noise report (tests/golden/*.junit.xml;
+// tests/scripts/junit_check.py parses them and checks their structure), and what becomes a
+// failure and an error.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "analysis/compare.hpp"
+#include "analysis/estimates.hpp"
+#include "report/noise.hpp"
+#include "report/reporter.hpp"
+#include "support/golden.hpp"
+#include "support/sample_run.hpp"
+
+namespace benchkit::report {
+namespace {
+
+using ::testing::HasSubstr;
+
+BenchmarkResult micro(const std::string& name, double ns, std::size_t count = 30) {
+  BenchmarkResult b;
+  b.name = name;
+  for (std::size_t i = 0; i < count; ++i) {
+    Sample s;
+    s.iters = 100;
+    s.ns = 100 * ns * (1.0 + 0.0005 * static_cast<double>(i % 7));
+    b.samples.push_back(s);
+  }
+  analysis::compute_estimates(b);
+  return b;
+}
+
+// Regressed, improved, unchanged, invalid, added and removed, with fixed samples.
+analysis::Comparison fixed_comparison() {
+  RunResult base;
+  RunResult candidate;
+  base.benchmarks = {micro("slower", 100), micro("faster", 100), micro("same", 100),
+                     micro("broken", 100), micro("gone", 100)};
+  candidate.benchmarks = {micro("slower", 130), micro("faster", 70), micro("same", 100),
+                          micro("broken", 100), micro("new<&>", 100)};
+  candidate.benchmarks[3].failures.push_back("verify failed: 3 rows missing");
+  candidate.benchmarks[0].diagnostics.push_back({"drift", "warning", "times grow"});
+  return analysis::compare(base, candidate);
+}
+
+TEST(Junit, GoldenResults) {
+  RunResult run = testing::sample_run();
+  BenchmarkResult crashed;
+  crashed.name = "crashes";
+  crashed.failure = Failure{Failure::Cause::crashed, 11, std::nullopt, "about to crash\n"};
+  crashed.failures.push_back("crashed: SIGSEGV");
+  run.benchmarks.push_back(crashed);
+  testing::expect_golden("results.junit.xml", make_reporter(Format::junit)->render(run));
+}
+
+TEST(Junit, GoldenComparison) {
+  const analysis::Comparison comparison = fixed_comparison();
+  testing::expect_golden("comparison.junit.xml",
+                         make_reporter(Format::junit)->render({.comparison = &comparison}));
+}
+
+TEST(Junit, GoldenNoise) {
+  RunResult processes;
+  BenchmarkResult steady;
+  steady.name = "steady";
+  for (double ns : {1000.0, 1001.0, 999.0, 1002.0, 998.0, 1000.5}) {
+    Sample sample;
+    sample.ns = ns;
+    sample.process = static_cast<std::uint32_t>(steady.samples.size());
+    steady.samples.push_back(sample);
+  }
+  processes.benchmarks.push_back(steady);
+  NoiseReport noise;
+  noise.subject = "./my_bench";
+  noise.analysis = analysis::analyse_noise(processes);
+  testing::expect_golden("noise.junit.xml",
+                         make_reporter(Format::junit)->render({.noise = &noise}));
+}
+
+TEST(Junit, ARegressionIsAFailureAndAnInvalidResultAnError) {
+  const analysis::Comparison comparison = fixed_comparison();
+  const std::string xml = make_reporter(Format::junit)->render({.comparison = &comparison});
+  EXPECT_THAT(xml, HasSubstr("tests=\"6\" failures=\"1\" errors=\"1\""));
+  EXPECT_THAT(xml, HasSubstr("<failure message=\"regressed: +30.0%"));
+  EXPECT_THAT(xml, HasSubstr("<error message=\"invalid: "));
+  EXPECT_THAT(xml, HasSubstr("name=\"new&lt;&amp;&gt;\""));
+}
+
+TEST(Junit, ResultsAndComparisonAreTwoSuitesOfOneDocument) {
+  const RunResult run = testing::sample_run();
+  const analysis::Comparison comparison = analysis::compare(run, run);
+  const std::string xml =
+      make_reporter(Format::junit)->render({.results = &run, .comparison = &comparison});
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"benchkit.results\""));
+  EXPECT_THAT(xml, HasSubstr("<testsuite name=\"benchkit.comparison\""));
+  EXPECT_EQ(xml.find("<?xml"), 0u);
+}
+
+TEST(Junit, ControlCharactersCannotBreakTheDocument) {
+  RunResult run;
+  run.benchmarks.push_back(micro("bell\x07name", 10));
+  const std::string xml = make_reporter(Format::junit)->render(run);
+  EXPECT_THAT(xml, HasSubstr("name=\"bell?name\""));
+}
+
+}  // namespace
+}  // namespace benchkit::report
