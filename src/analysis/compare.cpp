@@ -34,6 +34,8 @@ const char* to_string(Verdict verdict) {
       return "removed";
     case Verdict::invalid:
       return "invalid";
+    case Verdict::skipped:
+      return "skipped";
   }
   return "inconclusive";
 }
@@ -310,6 +312,17 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     out.candidate_median = cand.estimates.median.value;
     for (const Diagnostic& d : cand.diagnostics) out.candidate_diagnostics.push_back(d.code);
     const auto found = base_by_name.find(cand.name);
+    const BenchmarkResult* base_found = found == base_by_name.end() ? nullptr : found->second;
+    if (cand.skipped || (base_found && base_found->skipped)) {
+      if (base_found) seen.insert(cand.name);
+      const bool new_side = cand.skipped.has_value();
+      const Skipped& skip = new_side ? *cand.skipped : *base_found->skipped;
+      out.verdict = Verdict::skipped;
+      out.note = fmt::format("skipped in the {} run (--skip-tag {}): {}",
+                             new_side ? "new" : "baseline", skip.tag, skip.reason);
+      comparison.benchmarks.push_back(std::move(out));
+      continue;
+    }
     if (found == base_by_name.end()) {
       out.verdict = Verdict::added;
       comparison.benchmarks.push_back(std::move(out));
@@ -415,7 +428,11 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     BenchmarkComparison out;
     out.name = base.name;
     out.baseline_median = base.estimates.median.value;
-    out.verdict = Verdict::removed;
+    out.verdict = base.skipped ? Verdict::skipped : Verdict::removed;
+    if (base.skipped) {
+      out.note = fmt::format("skipped in the baseline run (--skip-tag {}): {}", base.skipped->tag,
+                             base.skipped->reason);
+    }
     comparison.benchmarks.push_back(std::move(out));
   }
 
@@ -491,7 +508,8 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     }
   }
 
-  // Regressions first, then invalid, improvements, inconclusive, unchanged, added, removed.
+  // Regressions first, then invalid, improvements, inconclusive, unchanged, added, removed,
+  // skipped.
   auto rank = [](Verdict v) {
     switch (v) {
       case Verdict::regressed:
@@ -508,8 +526,10 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
         return 4;
       case Verdict::removed:
         return 5;
+      case Verdict::skipped:
+        return 6;
     }
-    return 6;
+    return 7;
   };
   std::stable_sort(comparison.benchmarks.begin(), comparison.benchmarks.end(),
                    [&](const BenchmarkComparison& a, const BenchmarkComparison& b) {

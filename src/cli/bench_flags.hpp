@@ -42,6 +42,7 @@ struct BenchFlags {
   bool fail_on_regression = false;
   bool no_machine_warnings = false;
   std::vector<std::string> tags;
+  std::vector<std::string> skip_tags;  // --skip-tag: leave out benchmarks with skip_when(TAG)
   std::size_t repetitions = 1;
   std::vector<std::string> params;  // NAME=V1,V2,...
   // 0 = automatic: 3 fresh processes when the run saves or checks a baseline, 1 otherwise.

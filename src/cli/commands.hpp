@@ -31,6 +31,7 @@ const std::vector<std::string>& trailing_arguments();
 // The whole `benchkit ...` command line, for the results' context.
 const std::string& tool_command_line();
 CommandRunner add_noise_command(CLI::App& app);
+CommandRunner add_data_command(CLI::App& app);
 
 // --noise-threshold and --adjust, shared by `compare` and the bench binary.
 // `all_samples` (when given) adds --all-samples: keep the samples taken while the machine ran slow.

@@ -61,6 +61,7 @@ int run_tool(int argc, char** argv) {
   runners.push_back(add_system_command(app));
   runners.push_back(add_run_command(app));
   runners.push_back(add_noise_command(app));
+  runners.push_back(add_data_command(app));
   if (argc > 1 && argv[1][0] != '-') {
     const std::string name = argv[1];
     bool known = false;
