@@ -1,9 +1,11 @@
 # benchkit: the two commands a new user types.
 #   make demo   install what is missing, build, run the examples end to end
-#   make test   install what is missing, build, run every test (also under ASan+UBSan)
+#   make test   install what is missing, build, run every test (also under ASan+UBSan, and the
+#               fuzzers briefly)
 SHELL := /bin/bash
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 # ccache: paths relative to the checkout, so that a fresh clone elsewhere (as CI makes) reuses
@@ -11,7 +13,7 @@ CMAKE_FLAGS ?=
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all deps configure build demo test test-release test-asan format clean
+.PHONY: all deps configure build demo test test-release test-asan test-fuzz format clean
 
 all: build
 
@@ -40,10 +42,20 @@ test-asan: deps $(ASAN_BUILD)/build.ninja
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -L unit
 
-test: test-release test-asan
+# The libFuzzer targets (clang), each run briefly on its seed corpus; only they are built here.
+$(FUZZ_BUILD)/build.ninja: | deps
+	cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
+	  -DBENCHKIT_FUZZ=ON -DBENCHKIT_BUILD_TESTS=OFF -DBENCHKIT_BUILD_EXAMPLES=OFF \
+	  -DBENCHKIT_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+
+test-fuzz: deps $(FUZZ_BUILD)/build.ninja
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target benchkit_fuzzers
+	cd $(FUZZ_BUILD) && ctest --output-on-failure -j $(JOBS) -L fuzz
+
+test: test-release test-asan test-fuzz
 
 format:
 	git ls-files '*.cpp' '*.hpp' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -32,4 +32,29 @@ std::string payload(Kind kind, std::size_t bytes, std::uint64_t seed);
 // `count` integers uniformly drawn from the full int range, reproducible for a seed.
 std::vector<int> random_ints(std::size_t count, std::uint64_t seed);
 
+// What an input file must be: its SHA-256 (64 hexadecimal digits, as sha256sum prints it), its
+// size in bytes, and optionally the command that makes it again (said when it does not match).
+struct FileCheck {
+  std::string_view sha256;
+  std::uint64_t bytes = 0;
+  std::string_view regenerate = {};
+};
+
+// Names a benchmark's input file and checks it: the file must have the expected size and
+// SHA-256, or this throws std::runtime_error naming the file, both digests and how to make it
+// again (the benchmark is then recorded as failed and measures nothing). Call it in the
+// benchmark (or scenario) before b.iter (or the first phase): the check runs before the first
+// sample. The digest is cached by size and modification time in .benchkit/data-cache.json
+// ($BENCHKIT_DIR), so an unchanged file is hashed once, not before every run. The file is
+// recorded in the result (benchmarks[].inputs and the context's inputs). Returns `path`.
+//   auto path = benchkit::data::input_file("corpus/rows.csv",
+//                                          {.sha256 = "9f86d0...", .bytes = 1'048'576});
+std::string input_file(std::string_view path, const FileCheck& expected);
+
+// The same check for the file listed as `name` in a manifest written by `benchkit data
+// manifest` (its path as written there, relative to the manifest's folder); the manifest's
+// generator is what a mismatch tells the user to run. Returns the file's path (the manifest's
+// folder joined with `name`).
+std::string manifest_file(std::string_view manifest, std::string_view name);
+
 }  // namespace benchkit::data

@@ -59,6 +59,12 @@ class ParamValue {
   std::variant<std::int64_t, double, std::string> value_;
 };
 
+// A reason to leave a benchmark out of runs given --skip-tag TAG (Registration::skip_when).
+struct SkipRule {
+  std::string tag;
+  std::string reason;
+};
+
 // Per-benchmark settings; unset values fall back to the run's (command-line) settings.
 struct BenchSettings {
   std::optional<std::size_t> sample_size;
@@ -158,6 +164,14 @@ class Registration {
   Registration& time_budget(std::chrono::nanoseconds budget);
   // Time spent running the code before any sample is kept. Default 50 ms (--warm-up).
   Registration& warm_up(std::chrono::nanoseconds duration);
+  // Leaves the benchmark (every parameter combination of it) out of runs given --skip-tag
+  // `tag`, e.g. a CI job's --skip-tag ci, printing `reason` and keeping it in the result as a
+  // skipped entry, which comparisons neither flag nor count as failed. Default: never skipped.
+  // For a case too noisy to give useful automatic results: say why and where the evidence is
+  // ("walltime varies 8% between runners; measurements in PR 214"). Repeatable, one per tag.
+  // The tag is a word (letters, digits, '-', '_', '.'); the reason may not be empty.
+  Registration& skip_when(std::string tag, std::string reason);
+  const std::vector<SkipRule>& skip_rules() const { return skips_; }
 
   const std::string& name() const { return name_; }
   const std::string& file() const { return file_; }
@@ -205,6 +219,7 @@ class Registration {
   BenchSettings settings_;
   std::vector<std::pair<std::string, std::vector<ParamValue>>> params_;
   std::vector<Variant> variants_;
+  std::vector<SkipRule> skips_;
 };
 
 // A function template registered once per type with .types<A, B, ...>().

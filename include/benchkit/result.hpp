@@ -112,6 +112,21 @@ struct Failure {
   std::string stderr_tail;       // the last lines its process wrote to standard error
 };
 
+// A data file a benchmark read, checked against its expected size and SHA-256 before the first
+// sample (benchkit::data::input_file, docs/data.md). `path` is as the benchmark named it.
+struct InputFile {
+  std::string path;
+  std::uint64_t bytes = 0;
+  std::string sha256;
+};
+
+// A benchmark left out of the run because a --skip-tag matched one of its skip_when rules: it
+// has no samples, and comparisons report it as skipped, neither a regression nor a failure.
+struct Skipped {
+  std::string tag;
+  std::string reason;
+};
+
 struct BenchmarkResult {
   std::string name;  // "fn/key=value/..." for parameterised benchmarks
   std::string kind = "micro";
@@ -141,6 +156,10 @@ struct BenchmarkResult {
   std::optional<Failure> failure;
   // For kind "command": the command line as run (after parameter substitution).
   std::string command;
+  // Set when the benchmark was not run (--skip-tag): then it has no samples.
+  std::optional<Skipped> skipped;
+  // The data files this benchmark verified (benchkit::data::input_file), in the order it did.
+  std::vector<InputFile> inputs;
 
   bool valid() const { return failures.empty(); }
 
@@ -181,6 +200,8 @@ struct Context {
   std::optional<std::int64_t> process_peak_rss_bytes;
   // Run-wide findings, printed once: debug build, frequency scaling, counters unavailable...
   std::vector<Diagnostic> warnings;
+  // Every data file the run's benchmarks verified, once each (their `inputs`, gathered).
+  std::vector<InputFile> inputs;
 };
 
 struct RunResult {

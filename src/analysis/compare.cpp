@@ -34,6 +34,8 @@ const char* to_string(Verdict verdict) {
       return "removed";
     case Verdict::invalid:
       return "invalid";
+    case Verdict::skipped:
+      return "skipped";
   }
   return "inconclusive";
 }
@@ -309,7 +311,8 @@ std::vector<double> adjust_p_values(const std::vector<double>& p, Adjustment adj
 }
 
 void order_for_report(std::vector<BenchmarkComparison>& benchmarks) {
-  // Regressions first, then invalid, improvements, inconclusive, unchanged, added, removed.
+  // Regressions first, then invalid, improvements, inconclusive, unchanged, added, removed,
+  // skipped.
   auto rank = [](Verdict v) {
     switch (v) {
       case Verdict::regressed:
@@ -326,8 +329,10 @@ void order_for_report(std::vector<BenchmarkComparison>& benchmarks) {
         return 4;
       case Verdict::removed:
         return 5;
+      case Verdict::skipped:
+        return 6;
     }
-    return 6;
+    return 7;
   };
   std::stable_sort(benchmarks.begin(), benchmarks.end(),
                    [&](const BenchmarkComparison& a, const BenchmarkComparison& b) {
@@ -353,6 +358,17 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     out.candidate_median = cand.estimates.median.value;
     for (const Diagnostic& d : cand.diagnostics) out.candidate_diagnostics.push_back(d.code);
     const auto found = base_by_name.find(cand.name);
+    const BenchmarkResult* base_found = found == base_by_name.end() ? nullptr : found->second;
+    if (cand.skipped || (base_found && base_found->skipped)) {
+      if (base_found) seen.insert(cand.name);
+      const bool new_side = cand.skipped.has_value();
+      const Skipped& skip = new_side ? *cand.skipped : *base_found->skipped;
+      out.verdict = Verdict::skipped;
+      out.note = fmt::format("skipped in the {} run (--skip-tag {}): {}",
+                             new_side ? "new" : "baseline", skip.tag, skip.reason);
+      comparison.benchmarks.push_back(std::move(out));
+      continue;
+    }
     if (found == base_by_name.end()) {
       out.verdict = Verdict::added;
       comparison.benchmarks.push_back(std::move(out));
@@ -458,7 +474,11 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     BenchmarkComparison out;
     out.name = base.name;
     out.baseline_median = base.estimates.median.value;
-    out.verdict = Verdict::removed;
+    out.verdict = base.skipped ? Verdict::skipped : Verdict::removed;
+    if (base.skipped) {
+      out.note = fmt::format("skipped in the baseline run (--skip-tag {}): {}", base.skipped->tag,
+                             base.skipped->reason);
+    }
     comparison.benchmarks.push_back(std::move(out));
   }
 

@@ -10,7 +10,18 @@
 namespace benchkit::analysis {
 
 // `invalid`: a side failed its checks (a scenario's verify, a failing command): not compared.
-enum class Verdict { regressed, improved, unchanged, inconclusive, added, removed, invalid };
+// `skipped`: a side left it out (--skip-tag, Registration::skip_when): not compared, and neither
+// a regression nor a failure.
+enum class Verdict {
+  regressed,
+  improved,
+  unchanged,
+  inconclusive,
+  added,
+  removed,
+  invalid,
+  skipped
+};
 const char* to_string(Verdict verdict);
 
 enum class Adjustment { holm, benjamini_hochberg, none };
@@ -84,7 +95,8 @@ struct Comparison {
 };
 
 // Compares every benchmark present in both runs, and lists those in only one as added or
-// removed. A benchmark whose result on either side has failures is `invalid`, with the failures
+// removed. A benchmark skipped on either side (--skip-tag) is `skipped`, with the reason in its
+// note. A benchmark whose result on either side has failures is `invalid`, with the failures
 // in its note, and takes no part in the adjustment. Runs must have their estimates computed. A
 // benchmark with no sample on a side is inconclusive, with a note.
 Comparison compare(const RunResult& baseline, const RunResult& candidate,

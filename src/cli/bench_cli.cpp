@@ -31,6 +31,7 @@
 #include "session/result_files.hpp"
 #include "session/runner.hpp"
 #include "session/side_by_side.hpp"
+#include "session/skips.hpp"
 #include "session/suite.hpp"
 #include "store/atomic_file.hpp"
 #include "store/baselines.hpp"
@@ -229,6 +230,10 @@ session::SuiteRequest suite_request(const BenchFlags& flags, const session::RunS
                                   {worker::kFilterFlag, flags.filter});
   }
   if (flags.exact) request.worker_command.push_back(worker::kExactFlag);
+  // The workers choose the same benchmarks as this process, skipped ones left out.
+  for (const std::string& tag : flags.skip_tags) {
+    request.worker_command.insert(request.worker_command.end(), {"--skip-tag", tag});
+  }
   const std::vector<std::string> shared = cli::shared_worker_flags(flags, settings);
   request.worker_command.insert(request.worker_command.end(), shared.begin(), shared.end());
   return request;
@@ -538,6 +543,7 @@ int run_main(int argc, char** argv) {
   if (!settings) return report_error(settings.error());
   auto chosen = choose(flags);
   if (!chosen) return report_error(chosen.error());
+  std::vector<BenchmarkResult> skipped = session::take_skipped(*chosen, flags.skip_tags);
   if (flags.list) {
     for (const auto& instance : *chosen) std::cout << instance.name << "\n";
     return 0;
@@ -555,10 +561,17 @@ int run_main(int argc, char** argv) {
     settings->measuring_only = true;
   }
   const report::Format format = cli::output_format(flags);
+  if (!flags.quiet) {
+    for (const BenchmarkResult& result : skipped) {
+      std::cerr << session::describe_skip(result) << "\n";
+    }
+  }
   RunProgress progress(flags, format, command_line(argc, argv));
   auto measured = measure_run(flags, *settings, std::move(*chosen), std::move(*baseline), progress);
   if (!measured) return report_error(measured.error());
   measured->run.context.command_line = command_line(argc, argv);
+  for (BenchmarkResult& result : skipped) measured->run.benchmarks.push_back(std::move(result));
+  session::gather_inputs(measured->run);
   return report_and_save(flags, format, *measured);
 }
 

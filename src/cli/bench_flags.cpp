@@ -47,6 +47,10 @@ void add_measurement_flags(CLI::App& app, BenchFlags& flags) {
                  "Run each scenario N times in this process, set-up included; each run is one "
                  "sample of each phase (default 1: a value without an interval)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
+  app.add_option("--skip-tag", flags.skip_tags,
+                 "Leave out the benchmarks registered with .skip_when(TAG, reason), e.g. "
+                 "--skip-tag ci in a CI job: each is listed as skipped with its reason, in the "
+                 "output and the result, and is neither a regression nor a failure (repeatable)");
   app.add_option("--param", flags.params,
                  "Replace the values of a parameter: --param items=10000000 or --param "
                  "size=64,4096 (repeatable; applies to every benchmark and scenario with that "

@@ -45,6 +45,7 @@ struct BenchFlags {
   std::vector<std::string> tags;
   bool record = false;  // --record: store the run in the history (docs/history.md)
   std::string store;    // --store: which history (default $BENCHKIT_STORE, .benchkit/history.db)
+  std::vector<std::string> skip_tags;  // --skip-tag: leave out benchmarks with skip_when(TAG)
   std::size_t repetitions = 1;
   std::vector<std::string> params;  // NAME=V1,V2,...
   // 0 = automatic: 3 fresh processes when the run saves or checks a baseline, 1 otherwise.

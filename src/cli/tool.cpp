@@ -65,6 +65,7 @@ int run_tool(int argc, char** argv) {
   runners.push_back(add_ab_command(app));
   runners.push_back(add_bisect_command(app));
   runners.push_back(add_history_command(app));
+  runners.push_back(add_data_command(app));
   if (argc > 1 && argv[1][0] != '-') {
     const std::string name = argv[1];
     bool known = false;

@@ -511,6 +511,26 @@ struct Table<Failure> {
 };
 
 template <>
+struct Table<Skipped> {
+  static constexpr auto fields = std::tuple{
+      field("tag", &Skipped::tag, Text{}, Rule::required),
+      field("reason", &Skipped::reason, Text{}, Rule::required),
+  };
+};
+
+template <>
+struct Table<InputFile> {
+  static constexpr auto fields = std::tuple{
+      field("path", &InputFile::path, Text{}, Rule::required),
+      field("bytes", &InputFile::bytes, Count<std::uint64_t>{}, Rule::required),
+      field("sha256", &InputFile::sha256, Text{}, Rule::required),
+  };
+};
+
+constexpr List<InputFile> input_list{"an array of data files",
+                                     {"an object with path, bytes and sha256"}};
+
+template <>
 struct Table<BenchmarkResult> {
   using B = BenchmarkResult;
   static constexpr auto fields = std::tuple{
@@ -521,6 +541,8 @@ struct Table<BenchmarkResult> {
       field("failure", &B::failure, Object<Failure>{"an object with a cause"},
             Rule::unless_default),
       field("params", &B::params, TextMap{}, Rule::unless_default),
+      field("skipped", &B::skipped, Object<Skipped>{"an object with tag and reason"},
+            Rule::unless_default),
       field("samples", &B::samples,
             List<Sample>{"an array of {\"iters\": N, \"ns\": T}", {"an object with iters and ns"}},
             Rule::required),
@@ -537,6 +559,7 @@ struct Table<BenchmarkResult> {
       field("memory", &B::memory, Object<Memory>{nullptr}),
       field("estimates", &B::estimates, Object<Estimates>{}),
       field("diagnostics", &B::diagnostics, diagnostic_list),
+      field("inputs", &B::inputs, input_list, Rule::unless_default),
   };
 };
 
@@ -573,6 +596,7 @@ struct Table<Context> {
       field("process_peak_rss_bytes", &C::process_peak_rss_bytes, Whole<std::int64_t>{},
             Rule::unless_default),
       field("warnings", &C::warnings, diagnostic_list),
+      field("inputs", &C::inputs, input_list, Rule::unless_default),
   };
 };
 

@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -67,6 +69,26 @@ Registration& Registration::time_budget(std::chrono::nanoseconds budget) {
 
 Registration& Registration::warm_up(std::chrono::nanoseconds duration) {
   settings_.warm_up = duration;
+  return *this;
+}
+
+Registration& Registration::skip_when(std::string tag, std::string reason) {
+  const bool word = !tag.empty() && std::all_of(tag.begin(), tag.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+  if (!word) {
+    throw std::invalid_argument(fmt::format(
+        "benchmark {}: skip_when tag \"{}\" must be a word (letters, digits, '-', '_', '.'), as "
+        "given to --skip-tag",
+        name_, tag));
+  }
+  if (reason.empty()) {
+    throw std::invalid_argument(fmt::format(
+        "benchmark {}: skip_when(\"{}\", ...) needs a reason: say why the benchmark is left out "
+        "and where the evidence is",
+        name_, tag));
+  }
+  skips_.push_back(SkipRule{std::move(tag), std::move(reason)});
   return *this;
 }
 

@@ -16,10 +16,11 @@ std::string percent(double ratio) {
   return fmt::format("{:+.1f}%", (ratio - 1.0) * 100.0);
 }
 
-// Whether the two sides were measured against each other (not added, removed or invalid).
+// Whether the two sides were measured against each other (not added, removed, invalid or
+// skipped).
 bool compared(const BenchmarkComparison& c) {
   return c.verdict != Verdict::added && c.verdict != Verdict::removed &&
-         c.verdict != Verdict::invalid;
+         c.verdict != Verdict::invalid && c.verdict != Verdict::skipped;
 }
 
 std::string change_cell(const BenchmarkComparison& c) {
@@ -58,9 +59,15 @@ std::string settings_line(const analysis::Comparison& comparison) {
 std::vector<std::vector<std::string>> rows(const analysis::Comparison& comparison) {
   std::vector<std::vector<std::string>> result;
   for (const BenchmarkComparison& c : comparison.benchmarks) {
-    result.push_back({c.name, time_cell(c.baseline_median, c.verdict != Verdict::added),
-                      time_cell(c.candidate_median, c.verdict != Verdict::removed), change_cell(c),
-                      interval_cell(c), throughput_cell(c), p_cell(c), to_string(c.verdict)});
+    // A skipped side has no time; the other side's is shown when it was measured.
+    const bool skipped = c.verdict == Verdict::skipped;
+    result.push_back({c.name,
+                      time_cell(c.baseline_median, c.verdict != Verdict::added &&
+                                                       !(skipped && c.baseline_median <= 0)),
+                      time_cell(c.candidate_median, c.verdict != Verdict::removed &&
+                                                        !(skipped && c.candidate_median <= 0)),
+                      change_cell(c), interval_cell(c), throughput_cell(c), p_cell(c),
+                      to_string(c.verdict)});
   }
   return result;
 }
@@ -212,6 +219,10 @@ std::string parts::comparison_json(const analysis::Comparison& comparison) {
                     Verdict::unchanged, Verdict::added, Verdict::removed, Verdict::invalid}) {
     summary[to_string(v)] = comparison.count(v);
   }
+  // Only when there are some: documents without skipped benchmarks keep their shape.
+  if (comparison.count(Verdict::skipped)) {
+    summary[to_string(Verdict::skipped)] = comparison.count(Verdict::skipped);
+  }
   root["summary"] = summary;
   if (!comparison.context_warning.empty()) root["context_warning"] = comparison.context_warning;
   if (!comparison.design_warning.empty()) root["design_warning"] = comparison.design_warning;
@@ -272,6 +283,9 @@ std::string comparison_summary(const analysis::Comparison& comparison) {
   }
   if (comparison.count(Verdict::invalid)) {
     text += fmt::format(", {} invalid", comparison.count(Verdict::invalid));
+  }
+  if (comparison.count(Verdict::skipped)) {
+    text += fmt::format(", {} skipped", comparison.count(Verdict::skipped));
   }
   return text;
 }

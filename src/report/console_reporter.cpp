@@ -138,6 +138,11 @@ std::string benchmark_table(const RunResult& run, Options options) {
   // Scenario phases, grouped by scenario run in the order they come.
   std::vector<std::vector<const BenchmarkResult*>> scenarios;
   for (const BenchmarkResult& b : run.benchmarks) {
+    if (b.skipped) {
+      // Not run: the row says so, the reason follows the table.
+      rows.push_back({b.name, "skipped", "", "", "", "", "--skip-tag " + b.skipped->tag});
+      continue;
+    }
     if (b.kind == "scenario" && !b.failure) {
       if (scenarios.empty() || scenario_of(*scenarios.back().front()) != scenario_of(b)) {
         scenarios.emplace_back();
@@ -203,6 +208,13 @@ std::string benchmark_table(const RunResult& run, Options options) {
         start = end + 1;
       }
     }
+  }
+  for (const BenchmarkResult& b : run.benchmarks) {
+    if (!b.skipped) continue;
+    if (!any_diagnostic) out += "\n";
+    any_diagnostic = true;
+    out +=
+        fmt::format("{} skipped (--skip-tag {}): {}\n", b.name, b.skipped->tag, b.skipped->reason);
   }
   for (const BenchmarkResult& b : run.benchmarks) {
     for (const Diagnostic& d : b.diagnostics) {

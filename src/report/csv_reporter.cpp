@@ -20,7 +20,8 @@ std::string parts::results_csv(const RunResult& run) {
       "mad_ns,samples,iterations_per_sample,bytes_per_second,items_per_second,diagnostics\n";
   for (const BenchmarkResult& b : run.benchmarks) {
     const Estimates& e = b.estimates;
-    std::string codes;
+    // A skipped benchmark has no measurement: its row says so where the flags go.
+    std::string codes = b.skipped ? "skipped:" + b.skipped->tag : "";
     for (const Diagnostic& d : b.diagnostics) {
       if (!codes.empty()) codes += ";";
       codes += d.code;

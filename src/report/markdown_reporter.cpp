@@ -31,6 +31,11 @@ std::string parts::results_markdown(const RunResult& run) {
       "| benchmark | median | 95% CI | throughput | samples | diagnostics |\n"
       "|---|---:|---|---:|---:|---|\n";
   for (const BenchmarkResult& b : run.benchmarks) {
+    if (b.skipped) {
+      out += fmt::format("| `{}` | skipped | | | | `--skip-tag {}` |\n", markdown_escape(b.name),
+                         markdown_escape(b.skipped->tag));
+      continue;
+    }
     if (b.failure) {
       out += fmt::format("| `{}` | **failed** | | | | `{}` |\n", markdown_escape(b.name),
                          model::failure_cause_name(b.failure->cause));
@@ -55,6 +60,12 @@ std::string parts::results_markdown(const RunResult& run) {
   }
   bool any = false;
   for (const BenchmarkResult& b : run.benchmarks) {
+    if (b.skipped) {
+      if (!any) out += "\n";
+      any = true;
+      out += fmt::format("- `{}` skipped (`--skip-tag {}`): {}\n", markdown_escape(b.name),
+                         markdown_escape(b.skipped->tag), markdown_escape(b.skipped->reason));
+    }
     if (b.failure) {
       if (!any) out += "\n";
       any = true;

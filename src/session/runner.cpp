@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include "formats/result_json.hpp"
 #include "measure/usage.hpp"
 #include "process/worker_protocol.hpp"
+#include "store/input_files.hpp"
 #include "system/checks.hpp"
 #include "system/context.hpp"
 #include "system/fingerprint.hpp"
@@ -273,6 +275,7 @@ std::vector<BenchmarkResult> run_instance(const RunSettings& settings,
                                           const measure::Instance& instance,
                                           const measure::Probes& probes) {
   std::vector<BenchmarkResult> results;
+  const std::size_t inputs_before = store::checked_input_count();
   if (instance.is_scenario()) {
     auto body = [&instance](Scenario& scenario) {
       instance.variant->scenario_invoker(instance.variant->function, scenario, instance.values);
@@ -286,8 +289,30 @@ std::vector<BenchmarkResult> run_instance(const RunSettings& settings,
     };
     results.push_back(run_one(own, instance.name, body, probes));
   }
-  for (BenchmarkResult& result : results) result.params = instance.params;
+  // The data files it checked (benchkit::data::input_file), once each: a scenario checks
+  // them in every repetition.
+  std::vector<InputFile> inputs;
+  for (InputFile& input : store::checked_inputs(inputs_before)) {
+    const bool seen = std::any_of(inputs.begin(), inputs.end(),
+                                  [&](const InputFile& known) { return known.path == input.path; });
+    if (!seen) inputs.push_back(std::move(input));
+  }
+  for (BenchmarkResult& result : results) {
+    result.params = instance.params;
+    result.inputs = inputs;
+  }
   return results;
+}
+
+void gather_inputs(RunResult& run) {
+  for (const BenchmarkResult& benchmark : run.benchmarks) {
+    for (const InputFile& input : benchmark.inputs) {
+      const bool seen =
+          std::any_of(run.context.inputs.begin(), run.context.inputs.end(),
+                      [&](const InputFile& known) { return known.path == input.path; });
+      if (!seen) run.context.inputs.push_back(input);
+    }
+  }
 }
 
 namespace {
@@ -367,6 +392,7 @@ RunResult run_instances(const RunSettings& settings, const std::vector<measure::
   }
   run.context.process_peak_rss_bytes = measure::process_memory().lifetime_peak_rss_bytes();
   analysis::note_machine_speed(run);
+  gather_inputs(run);
   return run;
 }
 

@@ -99,6 +99,9 @@ std::vector<BenchmarkResult> run_instance(const RunSettings& settings,
                                           const measure::Instance& instance,
                                           const measure::Probes& probes);
 
+// Lists in the run's context every data file its benchmarks checked (their `inputs`), once.
+void gather_inputs(RunResult& run);
+
 // The worker's side of the result stream (process/worker_protocol.hpp): measures the chosen
 // instances with these indices, in order, writing 'S' and 'R' frames to `fd` (a benchmark that
 // throws is sent as a failed result), then the process's peak RSS as an 'F' frame.

@@ -164,6 +164,7 @@ SuiteOutcome run_suite(const SuiteRequest& request, const LauncherFactory& launc
         std::max(worker_peak.value_or(0), own_peak.value_or(0));
   }
   analysis::note_machine_speed(outcome.run);
+  gather_inputs(outcome.run);
   return outcome;
 }
 

@@ -457,5 +457,41 @@ TEST(CompareCalibration, MoreRoundsWhenUndecidedKeepFalseAlarmsRare) {
   EXPECT_GE(power, 0.9);
 }
 
+TEST(Compare, ASkippedBenchmarkIsNeitherARegressionNorInvalid) {
+  BenchmarkResult skipped;
+  skipped.name = "slow";
+  skipped.skipped = Skipped{"ci", "noisy on shared runners"};
+  const BenchmarkResult measured = benchmark("slow", 300.0, 0.01, 30, 3);
+  // Skipped in the new run, in the baseline, and in a new run whose baseline lacks it.
+  const Comparison in_new = compare(run_of({measured}), run_of({skipped}));
+  ASSERT_EQ(in_new.benchmarks.size(), 1u);
+  EXPECT_EQ(in_new.benchmarks[0].verdict, Verdict::skipped);
+  EXPECT_EQ(in_new.benchmarks[0].note,
+            "skipped in the new run (--skip-tag ci): noisy on shared runners");
+  EXPECT_FALSE(in_new.any_regression());
+  EXPECT_EQ(in_new.count(Verdict::invalid), 0u);
+  const Comparison in_baseline = compare(run_of({skipped}), run_of({measured}));
+  ASSERT_EQ(in_baseline.benchmarks.size(), 1u);
+  EXPECT_EQ(in_baseline.benchmarks[0].verdict, Verdict::skipped);
+  EXPECT_THAT(in_baseline.benchmarks[0].note, HasSubstr("skipped in the baseline run"));
+  const Comparison only_new = compare(run_of({}), run_of({skipped}));
+  EXPECT_EQ(only_new.benchmarks[0].verdict, Verdict::skipped) << "not added";
+  const Comparison only_baseline = compare(run_of({skipped}), run_of({}));
+  EXPECT_EQ(only_baseline.benchmarks[0].verdict, Verdict::skipped) << "not removed";
+  EXPECT_STREQ(to_string(Verdict::skipped), "skipped");
+}
+
+TEST(Compare, SkippedBenchmarksTakeNoPartInTheAdjustment) {
+  BenchmarkResult skipped;
+  skipped.name = "b";
+  skipped.skipped = Skipped{"ci", "noisy"};
+  const Comparison with =
+      compare(run_of({benchmark("a", 100.0, 0.01, 30, 1), benchmark("b", 100.0, 0.01, 30, 2)}),
+              run_of({benchmark("a", 110.0, 0.01, 30, 3), skipped}));
+  const Comparison without = compare(run_of({benchmark("a", 100.0, 0.01, 30, 1)}),
+                                     run_of({benchmark("a", 110.0, 0.01, 30, 3)}));
+  EXPECT_EQ(find(with, "a").verdict, Verdict::regressed);
+  EXPECT_DOUBLE_EQ(find(with, "a").p_adjusted, find(without, "a").p_adjusted);
+}
 }  // namespace
 }  // namespace benchkit::analysis

@@ -1,45 +1,101 @@
 #!/usr/bin/env bash
-# Builds tests/consumer against benchkit the two ways a user can:
-#   run.sh build-tree BUILD_DIR   find_package with benchkit_DIR pointing at a build folder
-#   run.sh install BUILD_DIR      cmake --install into a prefix, then CMAKE_PREFIX_PATH
-# then runs the consumer's bench binary (and the same benchmarks behind a custom main), and
-# checks that benchkit::alloc counts allocations.
+# Builds tests/consumer against benchkit each way a user can get it:
+#   run.sh build-tree BUILD_DIR     find_package with benchkit_DIR pointing at a build folder
+#   run.sh install BUILD_DIR        cmake --install into a temporary prefix, then find_package
+#                                   through CMAKE_PREFIX_PATH; also pkg-config and the version
+#                                   file (same major version)
+#   run.sh subdirectory BUILD_DIR   add_subdirectory of this checkout
+#   run.sh fetchcontent BUILD_DIR   FetchContent, pointed at this checkout
+#                                   (FETCHCONTENT_SOURCE_DIR_BENCHKIT: no network)
+# then runs the consumer's bench binary, its CTest test (benchkit_add_benchmark), the same
+# benchmarks behind a custom main, and checks that benchkit::alloc counts allocations.
+# subdirectory and fetchcontent compile benchkit itself. They share one folder, BUILD_DIR-consumer
+# beside BUILD_DIR (benchkit lands in the same binary folder both ways), so the second reuses the
+# first's objects and a rerun only rebuilds what changed. Beside BUILD_DIR, at the same depth
+# under the checkout, the compiler sees the same relative paths as in BUILD_DIR, so with ccache
+# (CCACHE_BASEDIR at the checkout) a fresh folder reuses what BUILD_DIR compiled.
 set -euo pipefail
 mode=$1
 build=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
+checkout=$(cd "$here/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# As the Makefile sets them: paths relative to the checkout, so that builds share objects.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$checkout}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
+consumer="$work/consumer"
+configure() {
+  cmake -S "$here" -B "$consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" \
+    >"$work/configure.log" 2>&1 || { cat "$work/configure.log" >&2; exit 1; }
+}
 case "$mode" in
   build-tree)
-    cmake -S "$here" -B "$work/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -Dbenchkit_DIR="$build" "${launcher[@]}" >/dev/null
+    configure -Dbenchkit_DIR="$build"
     ;;
   install)
-    cmake --install "$build" --prefix "$work/prefix" >/dev/null
-    test -f "$work/prefix/lib/cmake/benchkit/benchkitConfig.cmake"
-    test -f "$work/prefix/include/benchkit/benchkit.hpp"
-    test -f "$work/prefix/include/benchkit/bench.hpp"
-    test -x "$work/prefix/bin/benchkit"
-    cmake -S "$here" -B "$work/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_PREFIX_PATH="$work/prefix" "${launcher[@]}" >/dev/null
+    prefix="$work/prefix"
+    cmake --install "$build" --prefix "$prefix" >/dev/null
+    test -f "$prefix/lib/cmake/benchkit/benchkitConfig.cmake"
+    test -f "$prefix/lib/cmake/benchkit/benchkitAddBenchmark.cmake"
+    test -f "$prefix/include/benchkit/benchkit.hpp"
+    test -f "$prefix/include/benchkit/bench.hpp"
+    test -f "$prefix/lib/pkgconfig/benchkit.pc"
+    test -x "$prefix/bin/benchkit"
+    # Same major version: 0.x is accepted whatever x, 1.0 is not.
+    version_file="$prefix/lib/cmake/benchkit/benchkitConfigVersion.cmake"
+    for wanted in 0.0:TRUE 0.1:TRUE 1.0:FALSE; do
+      cat >"$work/version.cmake" <<SCRIPT
+set(PACKAGE_FIND_VERSION ${wanted%%:*})
+string(REPLACE "." ";" parts \${PACKAGE_FIND_VERSION})
+list(GET parts 0 PACKAGE_FIND_VERSION_MAJOR)
+list(GET parts 1 PACKAGE_FIND_VERSION_MINOR)
+set(PACKAGE_FIND_VERSION_PATCH 0)
+set(PACKAGE_FIND_VERSION_COUNT 2)
+set(CMAKE_SIZEOF_VOID_P 8)
+include("$version_file")
+message("\${PACKAGE_VERSION_COMPATIBLE}")
+SCRIPT
+      got=$(cmake -P "$work/version.cmake" 2>&1)
+      [ "$got" = "${wanted##*:}" ] ||
+        { echo "find_package(benchkit ${wanted%%:*}): compatible=$got, expected ${wanted##*:}" >&2; exit 1; }
+    done
+    # pkg-config: a bench binary built with the compiler alone.
+    flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs benchkit)
+    # shellcheck disable=SC2086  # the flags are words
+    c++ -std=c++20 -O2 "$here/bench.cpp" -o "$work/pkgconfig_bench" $flags
+    [ "$("$work/pkgconfig_bench" --list)" = $'make_vector/size=16\nconcatenate' ] ||
+      { echo "the pkg-config build lists other benchmarks" >&2; exit 1; }
+    configure -DCMAKE_PREFIX_PATH="$prefix"
+    ;;
+  subdirectory | fetchcontent)
+    consumer="$build-consumer"
+    configure -DBENCHKIT_CONSUMER_MODE="$mode" -DBENCHKIT_SOURCE_DIR="$checkout" \
+      -DFETCHCONTENT_SOURCE_DIR_BENCHKIT="$checkout"
     ;;
   *)
-    echo "usage: $0 build-tree|install BUILD_DIR" >&2
+    echo "usage: $0 build-tree|install|subdirectory|fetchcontent BUILD_DIR" >&2
     exit 2
     ;;
 esac
-cmake --build "$work/consumer" >/dev/null
-"$work/consumer/consumer_bench" --test --quiet
-listed=$("$work/consumer/consumer_bench" --list)
+cmake --build "$consumer" >"$work/build.log" 2>&1 || { tail -50 "$work/build.log" >&2; exit 1; }
+"$consumer/consumer_bench" --test --quiet
+listed=$("$consumer/consumer_bench" --list)
 [ "$listed" = $'make_vector/size=16\nconcatenate' ] || { echo "unexpected --list: $listed" >&2; exit 1; }
-custom=$("$work/consumer/consumer_custom_main" --list)
+custom=$("$consumer/consumer_custom_main" --list)
 [ "$custom" = "$listed" ] || { echo "unexpected --list from a custom main: $custom" >&2; exit 1; }
-json=$("$work/consumer/consumer_alloc_bench" --test --format json --filter make_vector)
+json=$("$consumer/consumer_alloc_bench" --test --format json --filter make_vector)
 echo "$json" | grep -q '"allocations": 1' || { echo "benchkit::alloc did not count: $json" >&2; exit 1; }
 echo "$json" | grep -q '"compile_flags": "-O3 -DNDEBUG' ||
   { echo "the consumer's compile flags were not recorded: $json" >&2; exit 1; }
-echo "consumer ($mode): built, ran, counted allocations, recorded its flags"
+# benchkit_add_benchmark registered the smoke test, and it passes.
+tests=$(cd "$consumer" && ctest -N)
+echo "$tests" | grep -q 'Test #1: consumer_bench$' ||
+  { echo "benchkit_add_benchmark registered no test consumer_bench: $tests" >&2; exit 1; }
+(cd "$consumer" && ctest --output-on-failure -L benchmark >"$work/ctest.log") ||
+  { cat "$work/ctest.log" >&2; exit 1; }
+grep -q '100% tests passed' "$work/ctest.log" || { cat "$work/ctest.log" >&2; exit 1; }
+echo "consumer ($mode): built, ran, its CTest test passed, counted allocations, recorded its flags"

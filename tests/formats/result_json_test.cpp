@@ -35,6 +35,39 @@ TEST(ResultJson, RoundTripsEveryField) {
   EXPECT_EQ(parsed->run.context.git_dirty, std::optional<bool>(false));
 }
 
+TEST(ResultJson, RoundTripsSkippedBenchmarksAndCheckedInputs) {
+  RunResult run;
+  BenchmarkResult skipped;
+  skipped.name = "noisy";
+  skipped.skipped = Skipped{"ci", "8% between runners"};
+  BenchmarkResult reader;
+  reader.name = "reader";
+  reader.samples.push_back(Sample{});
+  reader.inputs.push_back(InputFile{"corpus/rows.csv", 12, std::string(64, 'a')});
+  run.benchmarks = {skipped, reader};
+  run.context.inputs = reader.inputs;
+  const std::string text = to_json(run);
+  EXPECT_THAT(text, HasSubstr("\"skipped\": {\n        \"tag\": \"ci\",\n        \"reason\": "
+                              "\"8% between runners\"\n      }"));
+  auto parsed = from_json(text, "memory");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(to_json(parsed->run), text);
+  ASSERT_TRUE(parsed->run.benchmarks[0].skipped);
+  EXPECT_EQ(parsed->run.benchmarks[0].skipped->reason, "8% between runners");
+  EXPECT_FALSE(parsed->run.benchmarks[1].skipped);
+  ASSERT_EQ(parsed->run.context.inputs.size(), 1u);
+  EXPECT_EQ(parsed->run.context.inputs[0].path, "corpus/rows.csv");
+  EXPECT_EQ(parsed->run.benchmarks[1].inputs[0].bytes, 12u);
+  // Both fields are left out when empty: older files and readers see no change.
+  EXPECT_THAT(to_json(testing::sample_run()), ::testing::Not(HasSubstr("\"inputs\"")));
+  EXPECT_THAT(to_json(testing::sample_run()), ::testing::Not(HasSubstr("\"skipped\"")));
+  const auto bad = from_json(R"({"schema":"benchkit/result","version":1,"benchmarks":[)"
+                             R"({"name":"a","samples":[],"skipped":{"tag":"ci"}}]})",
+                             "r.json");
+  ASSERT_FALSE(bad);
+  EXPECT_THAT(bad.error().message, HasSubstr("benchmarks[0].skipped.reason: missing"));
+}
+
 TEST(ResultJson, RoundTripsResourcesAndFailuresOfCommands) {
   RunResult run;
   BenchmarkResult b;
@@ -142,13 +175,23 @@ auto members(const Failure& f) {
   const auto& [a, b, c, d] = f;
   return std::tie(a, b, c, d);
 }
+auto members(const Skipped& s) {
+  const auto& [a, b] = s;
+  return std::tie(a, b);
+}
+auto members(const InputFile& f) {
+  const auto& [a, b, c] = f;
+  return std::tie(a, b, c);
+}
 auto members(const BenchmarkResult& r) {
-  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t] = r;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t);
+  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v] = r;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v);
 }
 auto members(const Context& c) {
-  const auto& [a, b, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa] = c;
-  return std::tie(a, b, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa);
+  const auto& [a, b, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab] =
+      c;
+  return std::tie(a, b, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa,
+                  ab);
 }
 auto members(const RunResult& run) {
   const auto& [a, b] = run;
@@ -238,6 +281,7 @@ RunResult every_field_run() {
   c.clock = {{"name", "tsc"}};
   c.process_peak_rss_bytes = 123456;
   c.warnings = {{"debug_build", "warning", "built without optimisation"}};
+  c.inputs = {{"corpus/rows.csv", 12, std::string(64, 'a')}};
 
   Resources r;
   r.user_ns = 1.5e6;
@@ -295,6 +339,8 @@ RunResult every_field_run() {
   b.failures = {"run 4 exited with status 5"};
   b.failure = Failure{Failure::Cause::exited, 9, 5, "the last line\nof its stderr"};
   b.command = "codec --size 64";
+  b.skipped = Skipped{"ci", "noisy on shared runners"};
+  b.inputs = {{"corpus/rows.csv", 12, std::string(64, 'a')}};
   run.benchmarks = {b};
   return run;
 }

@@ -185,5 +185,19 @@ TEST(Registry, AnOverrideOfAnUnknownOrEmptyParameterIsRefused) {
       ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("at least one value")));
 }
 
+TEST(Registry, SkipRulesAreKeptInOrderAndNeedATagAndAReason) {
+  Registration r = make("no_params");
+  r.add_function(&no_params).skip_when("ci", "noisy on shared runners").skip_when("arm-64", "x");
+  ASSERT_EQ(r.skip_rules().size(), 2u);
+  EXPECT_EQ(r.skip_rules()[0].tag, "ci");
+  EXPECT_EQ(r.skip_rules()[0].reason, "noisy on shared runners");
+  EXPECT_EQ(r.skip_rules()[1].tag, "arm-64");
+  EXPECT_THAT([&] { r.skip_when("", "why"); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("must be a word")));
+  EXPECT_THAT([&] { r.skip_when("two words", "why"); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("must be a word")));
+  EXPECT_THAT([&] { r.skip_when("ci", ""); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("needs a reason")));
+}
 }  // namespace
 }  // namespace benchkit::measure
