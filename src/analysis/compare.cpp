@@ -46,6 +46,8 @@ const char* to_string(Design design) {
       return "processes";
     case Design::paired:
       return "paired rounds";
+    case Design::exact:
+      return "exact counts";
   }
   return "independent samples";
 }
@@ -158,8 +160,28 @@ void one_sided_process_test(const std::vector<std::vector<double>>& base,
   out.p_value = stats::student_t_two_sided_p(difference / standard_error, degrees_of_freedom);
 }
 
+// Counts that are the same in every sample of a side: deterministic, so one sample says it all.
+bool exact_counts(const BenchmarkResult& result) {
+  if (result.metric.empty() || result.samples.empty()) return false;
+  const std::vector<double> values = result.per_iteration_ns();
+  return std::all_of(values.begin(), values.end(),
+                     [&](double value) { return value == values.front(); });
+}
+
 void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& candidate,
                     const CompareSettings& settings, BenchmarkComparison& out) {
+  if (exact_counts(baseline) && exact_counts(candidate)) {
+    out.design = Design::exact;
+    const double base = std::max(baseline.per_iteration_ns().front(), 1e-3);
+    const double cand = std::max(candidate.per_iteration_ns().front(), 1e-3);
+    out.baseline_median = base;
+    out.candidate_median = cand;
+    out.ratio = out.ratio_lower = out.ratio_upper = cand / base;
+    // No sampling error: a difference is certain, equality is too.
+    out.p_value = cand == base ? 1.0 : 0.0;
+    out.minimum_detectable_change = 0.0;
+    return;
+  }
   std::vector<double> base_rounds;
   std::vector<double> candidate_rounds;
   const auto base_processes = by_process(baseline);
@@ -308,6 +330,7 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     BenchmarkComparison out;
     out.name = cand.name;
     out.candidate_median = cand.estimates.median.value;
+    out.metric = cand.metric;
     for (const Diagnostic& d : cand.diagnostics) out.candidate_diagnostics.push_back(d.code);
     const auto found = base_by_name.find(cand.name);
     if (found == base_by_name.end()) {
@@ -318,6 +341,18 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     seen.insert(cand.name);
     const BenchmarkResult& base = *found->second;
     out.baseline_median = base.estimates.median.value;
+    if (base.metric != cand.metric) {
+      auto measured = [](const BenchmarkResult& r) {
+        return r.metric.empty() ? std::string("time") : r.metric;
+      };
+      out.verdict = Verdict::invalid;
+      out.note = fmt::format(
+          "the baseline measured {} and the new run {}: they cannot be compared; measure both "
+          "with the same --mode",
+          measured(base), measured(cand));
+      comparison.benchmarks.push_back(std::move(out));
+      continue;
+    }
     if (!base.valid() || !cand.valid()) {
       out.verdict = Verdict::invalid;
       const BenchmarkResult& failed = base.valid() ? cand : base;
@@ -415,6 +450,7 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     BenchmarkComparison out;
     out.name = base.name;
     out.baseline_median = base.estimates.median.value;
+    out.metric = base.metric;
     out.verdict = Verdict::removed;
     comparison.benchmarks.push_back(std::move(out));
   }
@@ -446,8 +482,9 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   std::vector<double> p_values;
   for (std::size_t index : tested) p_values.push_back(comparison.benchmarks[index].p_value);
   const std::vector<double> adjusted = adjust(p_values, settings.adjustment);
-  const double upper_threshold = 1.0 + settings.noise_threshold;
-  const double lower_threshold = 1.0 - settings.noise_threshold;
+  auto threshold_of = [&](const BenchmarkComparison& c) {
+    return c.metric.empty() ? settings.noise_threshold : settings.count_noise_threshold;
+  };
   // The exact signed-rank test on n pairs cannot go below p = 2 / 2^n; the adjustment multiplies
   // the smallest p-value by the number of benchmarks tested (Holm and BH alike).
   const double family = settings.adjustment == Adjustment::none
@@ -461,6 +498,8 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   for (std::size_t i = 0; i < tested.size(); ++i) {
     BenchmarkComparison& c = comparison.benchmarks[tested[i]];
     c.p_adjusted = adjusted[i];
+    const double upper_threshold = 1.0 + threshold_of(c);
+    const double lower_threshold = 1.0 - threshold_of(c);
     const bool significant = c.p_adjusted < settings.alpha;
     if (significant && c.ratio_lower > upper_threshold) {
       c.verdict = Verdict::regressed;

@@ -32,8 +32,8 @@ std::string interval_cell(const BenchmarkComparison& c) {
   return fmt::format("[{}, {}]", percent(c.ratio_lower), percent(c.ratio_upper));
 }
 
-std::string time_cell(double ns, bool present) {
-  return present ? format_duration(ns) : "";
+std::string time_cell(double value, bool present, const std::string& metric) {
+  return present ? format_measure(value, metric) : "";
 }
 
 std::string throughput_cell(const BenchmarkComparison& c) {
@@ -58,9 +58,10 @@ std::string settings_line(const analysis::Comparison& comparison) {
 std::vector<std::vector<std::string>> rows(const analysis::Comparison& comparison) {
   std::vector<std::vector<std::string>> result;
   for (const BenchmarkComparison& c : comparison.benchmarks) {
-    result.push_back({c.name, time_cell(c.baseline_median, c.verdict != Verdict::added),
-                      time_cell(c.candidate_median, c.verdict != Verdict::removed), change_cell(c),
-                      interval_cell(c), throughput_cell(c), p_cell(c), to_string(c.verdict)});
+    result.push_back({c.name, time_cell(c.baseline_median, c.verdict != Verdict::added, c.metric),
+                      time_cell(c.candidate_median, c.verdict != Verdict::removed, c.metric),
+                      change_cell(c), interval_cell(c), throughput_cell(c), p_cell(c),
+                      to_string(c.verdict)});
   }
   return result;
 }

@@ -447,5 +447,23 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+TEST(ResultJson, CarriesTheMetricOfCountsAndRefusesAnUnknownOne) {
+  RunResult run;
+  BenchmarkResult counted;
+  counted.name = "steady";
+  counted.metric = "instructions";
+  counted.samples.push_back(Sample{});
+  run.benchmarks.push_back(counted);
+  const std::string text = to_json(run);
+  EXPECT_THAT(text, HasSubstr("\"metric\": \"instructions\""));
+  auto parsed = from_json(text, "counted.json");
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(parsed->run.benchmarks[0].metric, "instructions");
+  const auto wrong = from_json(
+      R"({"schema": "benchkit/result", "version": 1, "benchmarks": [{"name": "a", "metric": "joules", "samples": [{"iters": 1, "ns": 1}]}]})",
+      "wrong.json");
+  ASSERT_FALSE(wrong);
+  EXPECT_THAT(wrong.error().message, HasSubstr("benchmarks[0].metric: unknown metric"));
+}
 }  // namespace
 }  // namespace benchkit::formats
