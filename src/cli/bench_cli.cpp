@@ -722,6 +722,20 @@ int run_main(int argc, char** argv) {
   if (!settings) return report_error(settings.error());
   auto chosen = choose(flags);
   if (!chosen) return report_error(chosen.error());
+  // Scenarios are whole workloads of millions of items, timed phase by phase: under callgrind
+  // they would take minutes each and their times would be the simulation's. A counted run and
+  // its workers leave them out alike (the workers' benchmark numbers must match).
+  std::size_t scenarios_left_out = 0;
+  if (flags.mode == "instructions" && !flags.list) {
+    scenarios_left_out = static_cast<std::size_t>(std::erase_if(
+        *chosen, [](const measure::Instance& instance) { return instance.is_scenario(); }));
+    if (chosen->empty()) {
+      return report_error(
+          model::Error{"--mode instructions counts micro benchmarks, and these "
+                       "are all scenarios: run them with --mode time",
+                       model::ErrorKind::usage});
+    }
+  }
   if (flags.list) {
     for (const auto& instance : *chosen) std::cout << instance.name << "\n";
     return 0;
@@ -743,6 +757,13 @@ int run_main(int argc, char** argv) {
   auto measured = measure_run(flags, *settings, std::move(*chosen), std::move(*baseline), progress);
   if (!measured) return report_error(measured.error());
   if (flags.mode == "counters") headline_counters(measured->run);
+  if (scenarios_left_out > 0) {
+    measured->run.context.warnings.push_back(Diagnostic{
+        "scenarios_not_counted", "info",
+        fmt::format("{} scenario(s) left out: --mode instructions counts micro benchmarks; run "
+                    "scenarios with --mode time",
+                    scenarios_left_out)});
+  }
   measured->run.context.command_line = command_line(argc, argv);
   return report_and_save(flags, format, *measured);
 }

@@ -143,8 +143,8 @@ auto members(const Failure& f) {
   return std::tie(a, b, c, d);
 }
 auto members(const BenchmarkResult& r) {
-  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t] = r;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t);
+  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u] = r;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u);
 }
 auto members(const Context& c) {
   const auto& [a, b, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa] = c;
@@ -264,6 +264,7 @@ RunResult every_field_run() {
   BenchmarkResult b;
   b.name = "codec/size=64";
   b.kind = "command";
+  b.metric = "instructions";
   b.params = {{"size", "64"}};
   b.samples = {s, Sample{3, 99.0, {}, 1, 0, std::nullopt, 2.0}};
   b.bytes_per_iteration = 64;
