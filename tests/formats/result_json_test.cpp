@@ -316,7 +316,7 @@ TEST(ResultJson, TheComparisonNoticesAFieldLeftAtItsDefault) {
   skipped.context.git_dirty.reset();
   EXPECT_THAT(
       differences(every_field_run(), skipped),
-      ::testing::ElementsAre("run#0#15 (lost)", "run#1[0]#3[0]#5#4 (lost)", "run#1[0]#13#1#3"));
+      ::testing::ElementsAre("run#0#15 (lost)", "run#1[0]#4[0]#5#4 (lost)", "run#1[0]#14#1#3"));
 }
 
 // Every key the writer produces, as a JSON pointer, objects and arrays included.
