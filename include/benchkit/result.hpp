@@ -130,6 +130,11 @@ struct Skipped {
 struct BenchmarkResult {
   std::string name;  // "fn/key=value/..." for parameterised benchmarks
   std::string kind = "micro";
+  // What the samples measure when it is not time: "instructions" (--mode instructions, counted
+  // under callgrind). Empty: nanoseconds. Every field below that says "ns" then holds that
+  // metric (samples[].ns the count of the sample, estimates the count per iteration), so that
+  // estimates, comparisons and reports work unchanged; only the unit they print differs.
+  std::string metric;
   std::map<std::string, std::string> params;
   std::vector<Sample> samples;
   std::optional<std::uint64_t> bytes_per_iteration;

@@ -48,6 +48,8 @@ const char* to_string(Design design) {
       return "processes";
     case Design::paired:
       return "paired rounds";
+    case Design::exact:
+      return "exact counts";
   }
   return "independent samples";
 }
@@ -160,8 +162,28 @@ void one_sided_process_test(const std::vector<std::vector<double>>& base,
   out.p_value = stats::student_t_two_sided_p(difference / standard_error, degrees_of_freedom);
 }
 
+// Counts that are the same in every sample of a side: deterministic, so one sample says it all.
+bool exact_counts(const BenchmarkResult& result) {
+  if (result.metric.empty() || result.samples.empty()) return false;
+  const std::vector<double> values = result.per_iteration_ns();
+  return std::all_of(values.begin(), values.end(),
+                     [&](double value) { return value == values.front(); });
+}
+
 void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& candidate,
                     const CompareSettings& settings, BenchmarkComparison& out) {
+  if (exact_counts(baseline) && exact_counts(candidate)) {
+    out.design = Design::exact;
+    const double base = std::max(baseline.per_iteration_ns().front(), 1e-3);
+    const double cand = std::max(candidate.per_iteration_ns().front(), 1e-3);
+    out.baseline_median = base;
+    out.candidate_median = cand;
+    out.ratio = out.ratio_lower = out.ratio_upper = cand / base;
+    // No sampling error: a difference is certain, equality is too.
+    out.p_value = cand == base ? 1.0 : 0.0;
+    out.minimum_detectable_change = 0.0;
+    return;
+  }
   std::vector<double> base_rounds;
   std::vector<double> candidate_rounds;
   const auto base_processes = by_process(baseline);
@@ -287,12 +309,16 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
 
 }  // namespace
 
+double noise_threshold_for(const BenchmarkComparison& c, const CompareSettings& settings) {
+  return c.metric.empty() ? settings.noise_threshold : settings.count_noise_threshold;
+}
+
 Verdict verdict_for(const BenchmarkComparison& c, const CompareSettings& settings) {
+  const double threshold = noise_threshold_for(c, settings);
   const bool significant = c.p_adjusted < settings.alpha;
-  if (significant && c.ratio_lower > 1.0 + settings.noise_threshold) return Verdict::regressed;
-  if (significant && c.ratio_upper < 1.0 - settings.noise_threshold) return Verdict::improved;
-  if (c.ratio_lower >= 1.0 - settings.noise_threshold &&
-      c.ratio_upper <= 1.0 + settings.noise_threshold) {
+  if (significant && c.ratio_lower > 1.0 + threshold) return Verdict::regressed;
+  if (significant && c.ratio_upper < 1.0 - threshold) return Verdict::improved;
+  if (c.ratio_lower >= 1.0 - threshold && c.ratio_upper <= 1.0 + threshold) {
     return Verdict::unchanged;
   }
   return Verdict::inconclusive;
@@ -356,6 +382,7 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     BenchmarkComparison out;
     out.name = cand.name;
     out.candidate_median = cand.estimates.median.value;
+    out.metric = cand.metric;
     for (const Diagnostic& d : cand.diagnostics) out.candidate_diagnostics.push_back(d.code);
     const auto found = base_by_name.find(cand.name);
     const BenchmarkResult* base_found = found == base_by_name.end() ? nullptr : found->second;
@@ -377,6 +404,18 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     seen.insert(cand.name);
     const BenchmarkResult& base = *found->second;
     out.baseline_median = base.estimates.median.value;
+    if (base.metric != cand.metric) {
+      auto measured = [](const BenchmarkResult& r) {
+        return r.metric.empty() ? std::string("time") : r.metric;
+      };
+      out.verdict = Verdict::invalid;
+      out.note = fmt::format(
+          "the baseline measured {} and the new run {}: they cannot be compared; measure both "
+          "with the same --mode",
+          measured(base), measured(cand));
+      comparison.benchmarks.push_back(std::move(out));
+      continue;
+    }
     if (!base.valid() || !cand.valid()) {
       out.verdict = Verdict::invalid;
       const BenchmarkResult& failed = base.valid() ? cand : base;
@@ -474,6 +513,7 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     BenchmarkComparison out;
     out.name = base.name;
     out.baseline_median = base.estimates.median.value;
+    out.metric = base.metric;
     out.verdict = base.skipped ? Verdict::skipped : Verdict::removed;
     if (base.skipped) {
       out.note = fmt::format("skipped in the baseline run (--skip-tag {}): {}", base.skipped->tag,
@@ -509,8 +549,6 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   std::vector<double> p_values;
   for (std::size_t index : tested) p_values.push_back(comparison.benchmarks[index].p_value);
   const std::vector<double> adjusted = adjust_p_values(p_values, settings.adjustment);
-  const double upper_threshold = 1.0 + settings.noise_threshold;
-  const double lower_threshold = 1.0 - settings.noise_threshold;
   // The exact signed-rank test on n pairs cannot go below p = 2 / 2^n; the adjustment multiplies
   // the smallest p-value by the number of benchmarks tested (Holm and BH alike).
   const double family = settings.adjustment == Adjustment::none
@@ -525,6 +563,8 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     BenchmarkComparison& c = comparison.benchmarks[tested[i]];
     c.p_adjusted = adjusted[i];
     c.verdict = verdict_for(c, settings);
+    const double upper_threshold = 1.0 + noise_threshold_for(c, settings);
+    const double lower_threshold = 1.0 - noise_threshold_for(c, settings);
     if (c.verdict == Verdict::inconclusive) {
       if (c.design == Design::paired && c.pairs < 50 &&
           family * 2.0 / std::pow(2.0, static_cast<double>(c.pairs)) >= settings.alpha) {

@@ -26,11 +26,19 @@ const char* to_string(Verdict verdict);
 
 enum class Adjustment { holm, benjamini_hochberg, none };
 
+// The default noise threshold of counts (--mode instructions): 0.1%. Counts under simulation
+// repeat exactly, so the threshold absorbs no noise; it only says which changes matter. A change
+// of up to 0.1% is `unchanged`, one of more than 0.1% `regressed` or `improved`, however small
+// the excess, because the ratio has no interval (docs/instructions.md).
+inline constexpr double kCountNoiseThreshold = 0.001;
+
 struct CompareSettings {
   // ±2% noise threshold: below it a change is not worth a verdict on a shared machine.
   // Criterion's 1% gives false regressions in practice (mozilla/neqo raised it to 3%);
   // METHODS.md recommendation 11.
   double noise_threshold = 0.02;
+  // The threshold of counts (benchmarks with a metric): see kCountNoiseThreshold.
+  double count_noise_threshold = kCountNoiseThreshold;
   double alpha = 0.05;  // family-wise, after adjustment
   double confidence = 0.95;
   // Holm controls the chance of any false alarm in the suite, under any dependence.
@@ -46,6 +54,9 @@ enum class Design {
   independent,  // samples of one process each: ratio of medians, Brunner–Munzel test
   processes,    // samples nested in several processes: two-level bootstrap, Welch on processes
   paired,       // interleaved rounds present on both sides: per-round ratios, signed-rank test
+  // Counts (--mode instructions) that repeat exactly within each side: the ratio is exact, no
+  // test or interval is needed; the verdict is the ratio against the noise threshold.
+  exact,
 };
 const char* to_string(Design design);
 
@@ -53,8 +64,10 @@ struct BenchmarkComparison {
   std::string name;
   Verdict verdict = Verdict::inconclusive;
   Design design = Design::independent;
-  double baseline_median = 0.0;   // ns per iteration
-  double candidate_median = 0.0;  // ns per iteration
+  double baseline_median = 0.0;   // ns per iteration (or the metric's unit)
+  double candidate_median = 0.0;  // ns per iteration (or the metric's unit)
+  // What the medians measure: empty for time, "instructions" for counts (BenchmarkResult::metric).
+  std::string metric;
   double ratio = 1.0;             // candidate / baseline time: above 1 is slower
   double ratio_lower = 1.0;
   double ratio_upper = 1.0;
@@ -105,6 +118,9 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
 // The verdict rule shared by every comparison (compare, the history gate): regressed or
 // improved only when significant after adjustment (c.p_adjusted < alpha) and the whole ratio
 // interval lies beyond ±noise_threshold; unchanged when it lies inside; inconclusive otherwise.
+// The noise threshold that applies to `c`: settings.noise_threshold for times, and
+// settings.count_noise_threshold for a counted metric (instructions, cycles).
+double noise_threshold_for(const BenchmarkComparison& c, const CompareSettings& settings);
 Verdict verdict_for(const BenchmarkComparison& c, const CompareSettings& settings);
 // p-values adjusted across a suite by settings' method (Holm, Benjamini–Hochberg or none).
 std::vector<double> adjust_p_values(const std::vector<double>& p, Adjustment adjustment);

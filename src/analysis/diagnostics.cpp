@@ -464,4 +464,79 @@ void diagnose(BenchmarkResult& result, const ClockFacts& clock) {
   check_setup(result);
 }
 
+namespace {
+
+// Under ~1,000 instructions per iteration the few dozen instructions of the harness per sample
+// (subtracted, but estimated from an empty region, not the benchmark's own loop) and the loop's
+// own 2-3 per iteration are a visible share of the count.
+constexpr double kHarnessDominatedInstructions = 1000.0;
+// A first iteration that executes twice the instructions of a later one, and 10,000 more, did
+// work the others did not: lazy initialisation (a static built on first use, a table filled, a
+// symbol bound). Counts have no noise, so a small factor is already a finding.
+constexpr double kLazyFirstRatio = 2.0;
+constexpr double kLazyFirstExcess = 10'000.0;
+
+void add_once(BenchmarkResult& result, Diagnostic diagnostic) {
+  for (const Diagnostic& present : result.diagnostics) {
+    if (present.code == diagnostic.code) return;
+  }
+  result.diagnostics.push_back(std::move(diagnostic));
+}
+
+}  // namespace
+
+void diagnose_counted(BenchmarkResult& result) {
+  if (result.samples.empty()) return;
+  const std::vector<double> counts = result.per_iteration_ns();
+  const double median = result.estimates.median.value;
+  if (median < kHarnessDominatedInstructions) {
+    add_once(result,
+             Diagnostic{code::harness_dominates, "warning",
+                        fmt::format("{:.0f} instructions per iteration: the harness's own loop "
+                                    "(2-3 instructions per iteration) is a visible share of that; "
+                                    "compare such a benchmark only with itself, or batch more "
+                                    "work into one iteration",
+                                    median)});
+  }
+  if (result.first_iteration_ns) {
+    const double first = *result.first_iteration_ns - result.overhead_ns_per_sample;
+    if (first > kLazyFirstRatio * median && first - median > kLazyFirstExcess) {
+      add_once(result,
+               Diagnostic{code::lazy_first_iteration, "info",
+                          fmt::format("the first iteration executed {:.0f} instructions, {:.1f}× a "
+                                      "later one: lazy initialisation. It is left out (warm-up), "
+                                      "but a real program pays it once per process; move it to "
+                                      "the set-up if it is not what you measure",
+                                      first, median > 0 ? first / median : 0.0)});
+    }
+  }
+  double calls = 0.0;
+  double iterations = 0.0;
+  for (const Sample& sample : result.samples) {
+    if (const auto found = sample.counters.find("system_calls"); found != sample.counters.end()) {
+      calls += found->second;
+    }
+    iterations += static_cast<double>(sample.iters);
+  }
+  if (calls > 0.0) {
+    add_once(result, Diagnostic{code::system_calls, "warning",
+                                fmt::format("{:.3g} system calls per iteration inside the "
+                                            "measured region: their instructions in the kernel "
+                                            "are not counted and their time is not simulated, "
+                                            "so this count understates the cost; measure it "
+                                            "with --mode time too",
+                                            calls / iterations)});
+  }
+  const auto [low, high] = std::minmax_element(counts.begin(), counts.end());
+  if (*high > *low) {
+    add_once(result,
+             Diagnostic{code::counts_vary, "warning",
+                        fmt::format("the counts per iteration differ between samples ({:.1f} to "
+                                    "{:.1f}): the code is not deterministic (threads, time, "
+                                    "addresses or state carried from one iteration to the "
+                                    "next), so comparisons use the samples' spread",
+                                    *low, *high)});
+  }
+}
+
 }  // namespace benchkit::analysis

@@ -16,6 +16,12 @@ struct ClockFacts {
 // added twice). Needs result.estimates (compute_estimates first). Pure: reads only `result`.
 void diagnose(BenchmarkResult& result, const ClockFacts& clock);
 
+// The findings of a counted result (--mode instructions, docs/instructions.md): a count so small
+// that the harness's part dominates it, a first iteration far above the others (lazy
+// initialisation), system calls inside the measured region (counted, never timed), and counts
+// that differ between samples (the code is not deterministic: threads, time, addresses).
+void diagnose_counted(BenchmarkResult& result);
+
 // The codes, for tests and documentation.
 namespace code {
 inline constexpr const char* drift = "drift";
@@ -26,6 +32,10 @@ inline constexpr const char* unstable = "unstable";
 inline constexpr const char* multimodal = "multimodal";
 inline constexpr const char* slow_setup = "slow_setup";
 inline constexpr const char* few_samples = "few_samples";
+inline constexpr const char* harness_dominates = "harness_dominates";
+inline constexpr const char* lazy_first_iteration = "lazy_first_iteration";
+inline constexpr const char* system_calls = "system_calls";
+inline constexpr const char* counts_vary = "counts_vary";
 }  // namespace code
 
 }  // namespace benchkit::analysis

@@ -43,7 +43,8 @@ void compute_estimates(BenchmarkResult& result) {
   estimates.outliers_high = outliers.high_mild + outliers.high_severe;
   estimates.outliers_severe = outliers.low_severe + outliers.high_severe;
   estimates.outlier_variance = stats::outlier_variance(times);
-  if (median > 0.0) {
+  // Throughput is work per second: a count per iteration (a metric) has no seconds.
+  if (median > 0.0 && result.metric.empty()) {
     if (result.bytes_per_iteration) {
       estimates.bytes_per_second = static_cast<double>(*result.bytes_per_iteration) * 1e9 / median;
     }

@@ -14,20 +14,26 @@
 #include <sstream>
 
 #include "analysis/compare.hpp"
+#include "analysis/diagnostics.hpp"
+#include "analysis/estimates.hpp"
 #include "benchkit/bench.hpp"
 #include "benchkit/registry.hpp"
 #include "cli/bench_flags.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
+#include "clock/callgrind.hpp"
+#include "clock/perf_counters.hpp"
 #include "formats/result_json.hpp"
 #include "process/capture.hpp"
 #include "process/handshake.hpp"
 #include "process/interrupt.hpp"
 #include "process/spawn.hpp"
+#include "process/temporary_folder.hpp"
 #include "process/worker_protocol.hpp"
 #include "report/reporter.hpp"
 #include "session/ab.hpp"
+#include "session/counted.hpp"
 #include "session/result_files.hpp"
 #include "session/runner.hpp"
 #include "session/side_by_side.hpp"
@@ -371,10 +377,118 @@ model::Result<Measured> measure_beside(const BenchFlags& flags,
   return measured;
 }
 
+// The command of a counted worker: valgrind, then this binary (or the baseline's) counting.
+std::vector<std::string> counted_worker_command(const BenchFlags& flags,
+                                                const session::RunSettings& settings,
+                                                const std::string& valgrind,
+                                                const session::CountedFiles& files) {
+  std::vector<std::string> command = session::callgrind_command(valgrind, files, false);
+  command.insert(command.end(), {process::self_executable(), worker::kQuietFlag, "--mode",
+                                 "instructions", "--callgrind-dumps", files.dump_prefix()});
+  if (!flags.filter.empty()) command.insert(command.end(), {worker::kFilterFlag, flags.filter});
+  if (flags.exact) command.push_back(worker::kExactFlag);
+  if (flags.test) command.push_back("--test");
+  if (flags.sample_size > 0) {
+    command.insert(command.end(), {worker::kSampleSizeFlag, std::to_string(flags.sample_size)});
+  }
+  const std::vector<std::string> shared = cli::shared_worker_flags(flags, settings);
+  command.insert(command.end(), shared.begin(), shared.end());
+  return command;
+}
+
+// The baseline's kept binary counted again now, under the same valgrind and options (counts do
+// not depend on the machine's state, so the two need not take turns): its result, or the error.
+model::Result<RunResult> count_baseline_binary(const BenchFlags& flags, const std::string& binary,
+                                               const std::string& folder) {
+  const std::string out = folder + "/baseline.json";
+  std::vector<std::string> argv = {binary, "--mode", "instructions", "--quiet", "--out", out};
+  if (!flags.filter.empty()) argv.insert(argv.end(), {"--filter", flags.filter});
+  if (flags.exact) argv.push_back("--exact");
+  if (flags.sample_size > 0) {
+    argv.insert(argv.end(), {"--sample-size", std::to_string(flags.sample_size)});
+  }
+  for (const std::string& param : flags.params) argv.insert(argv.end(), {"--param", param});
+  for (const std::string& name : flags.keep_env) argv.insert(argv.end(), {"--keep-env", name});
+  process::CaptureOptions options;
+  options.out = process::Stream::discard;
+  options.err = process::Stream::inherit;
+  const auto ran = process::run_captured(argv, options);
+  auto loaded = session::load_result_file(out);
+  if (!ran || !loaded) {
+    return model::Error{
+        fmt::format("the baseline's bench binary {} could not be counted ({}); compare against "
+                    "the counts saved with the baseline with --saved-samples",
+                    binary, !ran ? ran.error().message : loaded.error().message),
+        model::ErrorKind::failed};
+  }
+  return std::move(*loaded);
+}
+
+// --mode instructions: every benchmark in a fresh process under callgrind (session/counted.hpp),
+// supervised from here; with --baseline, the baseline's binary is counted too when it was kept.
+model::Result<Measured> measure_counted(const BenchFlags& flags,
+                                        const session::RunSettings& settings,
+                                        std::vector<measure::Instance> chosen,
+                                        std::optional<RunResult> baseline, RunProgress& progress) {
+  const auto valgrind = session::find_valgrind();
+  if (!valgrind) return valgrind.error();
+  const auto folder = process::make_temporary_folder("benchkit-callgrind");
+  if (!folder) return folder.error();
+  const process::FolderRemover remover(*folder);
+  const session::CountedFiles files{*folder};
+  Measured measured;
+  if (baseline && !flags.baseline.empty() && !flags.saved_samples) {
+    if (const auto kept = store::baseline_executable(flags.baseline)) {
+      auto counted = count_baseline_binary(flags, *kept, *folder);
+      if (!counted) return counted.error();
+      counted->context = baseline->context;
+      baseline = std::move(*counted);
+      measured.method_note = fmt::format(
+          "baseline {}: its bench binary was counted again now, under the same valgrind and "
+          "options (--saved-samples compares the saved counts instead)",
+          flags.baseline);
+    }
+  }
+  if (baseline) {
+    for (const BenchmarkResult& benchmark : baseline->benchmarks) {
+      if (benchmark.metric.empty() && !benchmark.failure && benchmark.kind == "micro") {
+        return model::Error{
+            fmt::format("the baseline holds times ({} has no instruction counts), and --mode "
+                        "instructions counts: save the baseline with --mode instructions, or "
+                        "compare with --mode time",
+                        benchmark.name),
+            model::ErrorKind::input};
+      }
+    }
+  }
+  session::SuiteRequest request;
+  request.settings = settings;
+  request.chosen = std::move(chosen);
+  request.processes = flags.test ? 1 : std::max<std::size_t>(1, flags.processes);
+  request.fresh_process_each = true;
+  request.worker_command = counted_worker_command(flags, settings, *valgrind, files);
+  request.exec.environment =
+      session::counted_environment(session::current_environment(), flags.keep_env);
+  request.exec.fixed_addresses = true;
+  session::SuiteOutcome outcome = session::run_suite(request, progress);
+  progress.clear();
+  session::explain_crashes(outcome.run, *folder);
+  outcome.run.context.clock["mode"] = "instructions (valgrind callgrind)";
+  outcome.run.context.clock["cache_geometry"] = fmt::format(
+      "{} {} {}", session::kInstructionCache, session::kDataCache, session::kLastLevelCache);
+  measured.run = std::move(outcome.run);
+  measured.interrupted = outcome.interrupted;
+  measured.baseline = std::move(baseline);
+  return measured;
+}
+
 // Measures what the flags ask for: side by side with a kept baseline binary, or the suite.
 model::Result<Measured> measure_run(const BenchFlags& flags, const session::RunSettings& settings,
                                     std::vector<measure::Instance> chosen,
                                     std::optional<RunResult> baseline, RunProgress& progress) {
+  if (flags.mode == "instructions") {
+    return measure_counted(flags, settings, std::move(chosen), std::move(baseline), progress);
+  }
   std::string note;
   const std::optional<std::string> beside = side_by_side_binary(flags, baseline.has_value(), note);
   if (beside) {
@@ -503,6 +617,68 @@ model::Result<std::optional<RunResult>> load_compared(const BenchFlags& flags) {
   return std::optional<RunResult>(std::move(*loaded));
 }
 
+// --mode as this process can honour it: a counted worker must run under valgrind, and a run
+// that is not a worker must not (benchkit starts valgrind itself); counters need the CPU's.
+std::optional<model::Error> check_mode(const BenchFlags& flags) {
+  const bool under_valgrind = clock::running_on_valgrind();
+  const bool worker = flags.worker_stream >= 0 || flags.turns_fd >= 0;
+  if (flags.mode == "instructions") {
+    if (worker && (!under_valgrind || flags.callgrind_dumps.empty())) {
+      return model::Error{
+          "a counted worker runs under valgrind --tool=callgrind with --callgrind-dumps: start "
+          "it through --mode instructions, not by hand",
+          model::ErrorKind::usage};
+    }
+    if (!worker && under_valgrind) {
+      return model::Error{
+          "--mode instructions starts valgrind itself: run this binary without valgrind in "
+          "front of it (or drop --mode instructions to profile it under your own valgrind)",
+          model::ErrorKind::usage};
+    }
+    if (flags.turns_fd >= 0) {
+      return model::Error{"--mode instructions does not take turns with another build",
+                          model::ErrorKind::usage};
+    }
+  }
+  if (flags.mode == "counters" && !flags.list) {
+    const auto counters = clock::open_hardware_counters();
+    if (!counters->available()) {
+      return model::Error{
+          fmt::format("--mode counters reads instructions:u from the CPU's counters, and this "
+                      "machine has none ({}). Count them under simulation with --mode "
+                      "instructions instead (valgrind: the same count in every run, about 50x "
+                      "slower)",
+                      counters->unavailable_reason()),
+          model::ErrorKind::usage};
+    }
+  }
+  return std::nullopt;
+}
+
+// --mode counters: the samples' instructions:u become the measurement (time stays in the
+// counters' place as `ns_elapsed`), and the estimates are computed again from them.
+void headline_counters(RunResult& run) {
+  for (BenchmarkResult& benchmark : run.benchmarks) {
+    if (benchmark.kind != "micro" || benchmark.failure || benchmark.samples.empty()) continue;
+    const bool counted =
+        std::all_of(benchmark.samples.begin(), benchmark.samples.end(),
+                    [](const Sample& sample) { return sample.counters.count("instructions") > 0; });
+    if (!counted) continue;
+    for (Sample& sample : benchmark.samples) {
+      sample.counters["ns_elapsed"] = sample.ns;
+      sample.ns = sample.counters["instructions"];
+      sample.probe_ns.reset();
+    }
+    benchmark.metric = "instructions";
+    // The counters are read around the timed region: their own instructions are in each sample.
+    benchmark.overhead_ns_per_sample = 0.0;
+    benchmark.first_iteration_ns.reset();
+    benchmark.diagnostics.clear();
+    analysis::compute_estimates(benchmark);
+    analysis::diagnose_counted(benchmark);
+  }
+}
+
 }  // namespace
 
 int run_main(int argc, char** argv) {
@@ -534,6 +710,11 @@ int run_main(int argc, char** argv) {
     std::cout << process::bench_info_line() << std::flush;
     return 0;
   }
+  if (auto problem = check_mode(flags)) return report_error(*problem);
+  if (flags.processes == 0 && flags.mode == "instructions") {
+    // Counts do not change from one process to the next: one run is the whole answer.
+    flags.processes = 1;
+  }
   if (flags.processes == 0) {
     const bool verdict_run = !flags.save_baseline.empty() || !flags.baseline.empty() ||
                              !flags.baseline_file.empty() || flags.fail_on_regression;
@@ -544,6 +725,20 @@ int run_main(int argc, char** argv) {
   auto chosen = choose(flags);
   if (!chosen) return report_error(chosen.error());
   std::vector<BenchmarkResult> skipped = session::take_skipped(*chosen, flags.skip_tags);
+  // Scenarios are whole workloads of millions of items, timed phase by phase: under callgrind
+  // they would take minutes each and their times would be the simulation's. A counted run and
+  // its workers leave them out alike (the workers' benchmark numbers must match).
+  std::size_t scenarios_left_out = 0;
+  if (flags.mode == "instructions" && !flags.list) {
+    scenarios_left_out = static_cast<std::size_t>(std::erase_if(
+        *chosen, [](const measure::Instance& instance) { return instance.is_scenario(); }));
+    if (chosen->empty()) {
+      return report_error(
+          model::Error{"--mode instructions counts micro benchmarks, and these "
+                       "are all scenarios: run them with --mode time",
+                       model::ErrorKind::usage});
+    }
+  }
   if (flags.list) {
     for (const auto& instance : *chosen) std::cout << instance.name << "\n";
     return 0;
@@ -569,6 +764,14 @@ int run_main(int argc, char** argv) {
   RunProgress progress(flags, format, command_line(argc, argv));
   auto measured = measure_run(flags, *settings, std::move(*chosen), std::move(*baseline), progress);
   if (!measured) return report_error(measured.error());
+  if (flags.mode == "counters") headline_counters(measured->run);
+  if (scenarios_left_out > 0) {
+    measured->run.context.warnings.push_back(Diagnostic{
+        "scenarios_not_counted", "info",
+        fmt::format("{} scenario(s) left out: --mode instructions counts micro benchmarks; run "
+                    "scenarios with --mode time",
+                    scenarios_left_out)});
+  }
   measured->run.context.command_line = command_line(argc, argv);
   for (BenchmarkResult& result : skipped) measured->run.benchmarks.push_back(std::move(result));
   session::gather_inputs(measured->run);

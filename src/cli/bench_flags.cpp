@@ -76,6 +76,22 @@ void add_output_flags(CLI::App& app, BenchFlags& flags) {
   app.add_flag("--no-counters", flags.no_counters, "Do not open hardware counters");
 }
 
+void add_mode_flags(CLI::App& app, BenchFlags& flags) {
+  app.add_option("--mode", flags.mode,
+                 "What to measure: time (default); instructions: each benchmark runs in a fresh "
+                 "process under valgrind's callgrind (pinned caches, no address randomisation, a "
+                 "fixed environment) and its instructions, cache hits, estimated cycles and "
+                 "system calls per iteration are counted, the same in every run, about 50x "
+                 "slower (docs/instructions.md); counters: instructions:u from the CPU's "
+                 "counters through perf_event_open, at native speed, where the machine has them")
+      ->check(CLI::IsMember({"time", "instructions", "counters"}));
+  app.add_option("--keep-env", flags.keep_env,
+                 "--mode instructions: pass this environment variable to the benchmarks "
+                 "(repeatable); they otherwise get only PATH, HOME, TMPDIR, LC_ALL=C and "
+                 "BENCHKIT_*, so that every run starts from the same stack");
+  app.add_option("--callgrind-dumps", flags.callgrind_dumps)->group("");
+}
+
 void add_baseline_flags(CLI::App& app, BenchFlags& flags) {
   app.add_option("--save-baseline", flags.save_baseline,
                  "Save this run as baseline NAME (under .benchkit/baselines/, or $BENCHKIT_DIR)");
@@ -185,6 +201,7 @@ std::optional<model::Error> duration_flag(const std::string& text, const char* n
 void add_bench_flags(CLI::App& app, BenchFlags& flags) {
   add_measurement_flags(app, flags);
   add_output_flags(app, flags);
+  add_mode_flags(app, flags);
   add_baseline_flags(app, flags);
   add_run_flags(app, flags);
 }
@@ -203,6 +220,13 @@ model::Result<session::RunSettings> run_settings(BenchFlags& flags) {
     settings.tags[tag.substr(0, equals)] = tag.substr(equals + 1);
   }
   settings.engine.test_mode = flags.test;
+  settings.callgrind_dumps = flags.callgrind_dumps;
+  if (flags.mode == "instructions") {
+    // The machine does not change a count: no warnings about it, no hardware counters.
+    settings.machine_warnings = false;
+    settings.counters = false;
+    if (flags.sample_size > 0) settings.engine.counted_samples = flags.sample_size;
+  }
   settings.repetitions = flags.repetitions;
   if (flags.sample_size > 0) settings.engine.min_samples = flags.sample_size;
   if (flags.precision > 0) settings.engine.precision = flags.precision;

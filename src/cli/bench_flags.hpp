@@ -70,6 +70,13 @@ struct BenchFlags {
   std::string timeout = "300s";
   std::int64_t worker_timeout_ns = 0;
   bool saved_samples = false;
+  // What is measured: "time" (the clock), "instructions" (counted under valgrind's callgrind,
+  // docs/instructions.md) or "counters" (instructions:u from the CPU's counters, natively).
+  std::string mode = "time";
+  // Counted runs: environment variables passed to the benchmarks besides the fixed ones.
+  std::vector<std::string> keep_env;
+  // Set only by a driver: a counted worker's callgrind dump files (with %p).
+  std::string callgrind_dumps;
   // Set only by a driver (process/worker_protocol.hpp).
   int turns_fd = -1;          // a worker of a side-by-side comparison
   int worker_stream = -1;     // a worker of --processes N: the result stream's descriptor

@@ -408,6 +408,12 @@ std::string known_kind(std::string& kind) {
   return fmt::format("unknown kind \"{}\" (expected micro, scenario or command)", kind);
 }
 
+std::string known_metric(std::string& metric) {
+  if (metric.empty() || metric == "instructions") return "";
+  return fmt::format("unknown metric \"{}\" (expected instructions, or no metric for time)",
+                     metric);
+}
+
 // ---- The tables: every field of the format, once --------------------------------------------
 
 template <>
@@ -536,6 +542,7 @@ struct Table<BenchmarkResult> {
   static constexpr auto fields = std::tuple{
       field("name", &B::name, Text{}, Rule::required).checked(non_empty_name),
       field("kind", &B::kind, Text{}).checked(known_kind),
+      field("metric", &B::metric, Text{}, Rule::unless_default).checked(known_metric),
       field("command", &B::command, Text{}, Rule::unless_default),
       field("failures", &B::failures, Texts{}, Rule::unless_default),
       field("failure", &B::failure, Object<Failure>{"an object with a cause"},

@@ -32,6 +32,13 @@ class Engine::SampleTimer final : public detail::Timer {
   }
 
   void start() override {
+    if (probes_.region) {
+      // Counted: nothing but the region's switch, so no clock or counter read is counted.
+      if (probes_.allocations) allocation_start_ = probes_.allocations();
+      running_ = true;
+      probes_.region->start();
+      return;
+    }
     if (probes_.allocations) allocation_start_ = probes_.allocations();
     if (probes_.counters) counter_start_ = probes_.counters->read();
     if (probes_.thread_usage) switch_start_ = involuntary_switches();
@@ -40,6 +47,18 @@ class Engine::SampleTimer final : public detail::Timer {
   }
 
   void stop() override {
+    if (probes_.region) {
+      if (!running_) return;
+      probes_.region->stop();
+      running_ = false;
+      ++segments_;
+      if (probes_.allocations) {
+        const AllocationTotals now = probes_.allocations();
+        allocations_.count += now.count - allocation_start_.count;
+        allocations_.bytes += now.bytes - allocation_start_.bytes;
+      }
+      return;
+    }
     const std::int64_t stopped_at = clock_.now_ns();
     if (!running_) return;
     running_ = false;
@@ -86,7 +105,7 @@ class Engine::SampleTimer final : public detail::Timer {
   bool custom() const { return custom_; }
 
   void fill_counters(Sample& sample) const {
-    if (probes_.counters) {
+    if (probes_.counters && !probes_.region) {
       const auto names = clock::CounterGroup::names();
       for (std::size_t i = 0; i < names.size(); ++i) {
         sample.counters[names[i]] = counter_totals_.values[i];
@@ -96,7 +115,7 @@ class Engine::SampleTimer final : public detail::Timer {
       sample.counters["allocations"] = static_cast<double>(allocations_.count);
       sample.counters["allocated_bytes"] = static_cast<double>(allocations_.bytes);
     }
-    if (switches_known_) {
+    if (switches_known_ && !probes_.region) {
       sample.counters["involuntary_switches"] = static_cast<double>(switches_);
     }
   }
@@ -147,6 +166,8 @@ struct BatchDriver {
 };
 
 namespace {
+
+constexpr double kLongCountedIteration = 1e7;
 
 // co_await RunBatch{n, &timer}: hands a batch of n iterations to the benchmark's loop.
 struct RunBatch {
@@ -264,6 +285,65 @@ BatchDriver Engine::drive(detail::BencherState& state) {
     }
     result.samples.push_back(std::move(sample));
   };
+
+  if (probes_.region) {
+    // Counted (--mode instructions): one warm-up iteration, whose count is also the first
+    // iteration's (lazy initialisation shows there), then flat samples of a fixed count of
+    // iterations chosen from it. Nothing here reads a clock: the counts are the measurement.
+    clock::CountedRegion& region = *probes_.region;
+    auto counted = [&](const std::string& label) {
+      const std::optional<clock::CountedMetrics> metrics = region.end_sample(label);
+      if (timer.custom()) {
+        throw std::runtime_error(fmt::format(
+            "benchmark {} times itself (iter_custom): --mode instructions cannot count around "
+            "it; use b.iter(...) or run it with --mode time",
+            result.name));
+      }
+      if (timer.segments() == 0) {
+        throw std::runtime_error(fmt::format(
+            "benchmark {}: the routine never started and stopped the timer", result.name));
+      }
+      if (!metrics) {
+        throw std::runtime_error(fmt::format("benchmark {}: cannot read the instruction count: {}",
+                                             result.name, region.error()));
+      }
+      return *metrics;
+    };
+    timer.reset();
+    region.begin_sample();
+    co_await RunBatch{1, &timer};
+    const clock::CountedMetrics first = counted(result.name + " (first iteration)");
+    result.first_iteration_ns = first.instructions;
+    result.warm_up_iters = 1;
+    result.warm_up_ns = first.instructions;
+    const double first_work = std::max(1.0, first.instructions - overhead_.per_sample_ns);
+    const std::uint64_t iterations =
+        settings_.test_mode
+            ? 1
+            : static_cast<std::uint64_t>(std::clamp(
+                  std::ceil(settings_.counted_sample_instructions / first_work), 1.0, 1e6));
+    // An iteration of over 10 million instructions takes seconds under callgrind: two samples
+    // show that the count repeats (or does not) as well as five.
+    const std::size_t samples = settings_.test_mode ? 1
+                                : first_work > kLongCountedIteration
+                                    ? std::clamp<std::size_t>(settings_.counted_samples, 1, 2)
+                                    : std::max<std::size_t>(1, settings_.counted_samples);
+    for (std::size_t index = 0; index < samples; ++index) {
+      timer.reset();
+      region.begin_sample();
+      co_await RunBatch{iterations, &timer};
+      const clock::CountedMetrics metrics =
+          counted(fmt::format("{} (sample {} of {})", result.name, index + 1, samples));
+      record(iterations, metrics.instructions);
+      Sample& sample = result.samples.back();
+      sample.counters["l1_hits"] = metrics.l1_hits;
+      sample.counters["ll_hits"] = metrics.ll_hits;
+      sample.counters["ram_hits"] = metrics.ram_hits;
+      sample.counters["estimated_cycles"] = metrics.estimated_cycles;
+      sample.counters["system_calls"] = metrics.system_calls;
+    }
+    co_return;
+  }
 
   if (settings_.test_mode) {
     timer.reset();
@@ -436,6 +516,28 @@ Overhead Engine::calibrate_overhead(clock::Clock& clock) {
   overhead.per_iteration_ns = clock::calibrate_loop_overhead(
       [&](std::uint64_t iterations) { return time_loop(iterations); });
   return overhead;
+}
+
+std::optional<double> Engine::calibrate_counted_overhead(clock::Clock& clock,
+                                                         clock::CountedRegion& region) {
+  Probes probes;
+  probes.region = &region;
+  SampleTimer timer(clock, probes, Settings{}.input_batch_bytes);
+  auto empty = [] {};
+  // Three regions, the last one read: the first ones run the code for the first time (which a
+  // benchmark's samples never do), and a count does not depend on that, but a lazily bound
+  // symbol in the region's path would be.
+  std::optional<clock::CountedMetrics> metrics;
+  for (int i = 0; i < 3; ++i) {
+    timer.reset();
+    region.begin_sample();
+    timer.start();
+    detail::run_iterations(empty, 0);
+    timer.stop();
+    metrics = region.end_sample("benchkit harness (an empty region)");
+    if (!metrics) return std::nullopt;
+  }
+  return metrics->instructions;
 }
 
 }  // namespace benchkit::measure

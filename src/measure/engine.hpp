@@ -4,11 +4,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "benchkit/bencher.hpp"
 #include "benchkit/result.hpp"
 #include "clock/calibration.hpp"
+#include "clock/callgrind.hpp"
 #include "clock/clock.hpp"
 #include "clock/perf_counters.hpp"
 #include "measure/memory.hpp"
@@ -41,6 +43,15 @@ struct Settings {
   std::size_t input_batch_bytes = 64u << 20;
   // One iteration, one sample, no statistics: the --test smoke mode.
   bool test_mode = false;
+  // Counted runs (Probes::region set, --mode instructions): the samples taken after the one
+  // warm-up iteration. Counts under simulation repeat exactly, so a few samples show that they
+  // do (and a spread where they do not: threads, time-dependent code); 5 keeps a benchmark's
+  // simulated time near a second.
+  std::size_t counted_samples = 5;
+  // ... each of about this many instructions (iterations = this / the first iteration's count,
+  // at least 1): enough that the harness's few dozen instructions per sample are under 0.1%,
+  // few enough that a sample takes tens of milliseconds under valgrind.
+  double counted_sample_instructions = 100'000.0;
 };
 
 // Lockstep sampling: another process measures the same benchmark of another build, and the two
@@ -67,6 +78,10 @@ struct Probes {
   // The measuring thread's usage, read at every start and stop of the timer: the involuntary
   // context switches inside the timed region, counter "involuntary_switches" of each sample.
   ProcessUsage* thread_usage = nullptr;
+  // When set, the engine counts instead of timing (--mode instructions under callgrind): one
+  // warm-up iteration, then Settings::counted_samples samples of a fixed iteration count, each
+  // a counted region (clock/callgrind.hpp); no clock, counters or speed probe is read inside.
+  clock::CountedRegion* region = nullptr;
 };
 
 // The fixed cost of one timed region (two clock reads and the calls around them), which the
@@ -96,6 +111,10 @@ class Engine {
 
   // Measures the overhead of timing an empty loop through the same machinery a benchmark uses.
   static Overhead calibrate_overhead(clock::Clock& clock);
+  // The instructions an empty counted region reads (the harness's part of every sample), from
+  // one region through the same timer a benchmark uses; the error when the region cannot be read.
+  static std::optional<double> calibrate_counted_overhead(clock::Clock& clock,
+                                                          clock::CountedRegion& region);
 
   // Target duration of one sample for this engine's settings and clock.
   std::int64_t sample_target_ns(std::int64_t time_budget_ns, std::size_t min_samples) const;

@@ -33,8 +33,8 @@ std::string interval_cell(const BenchmarkComparison& c) {
   return fmt::format("[{}, {}]", percent(c.ratio_lower), percent(c.ratio_upper));
 }
 
-std::string time_cell(double ns, bool present) {
-  return present ? format_duration(ns) : "";
+std::string time_cell(double value, bool present, const std::string& metric) {
+  return present ? format_measure(value, metric) : "";
 }
 
 std::string throughput_cell(const BenchmarkComparison& c) {
@@ -62,10 +62,13 @@ std::vector<std::vector<std::string>> rows(const analysis::Comparison& compariso
     // A skipped side has no time; the other side's is shown when it was measured.
     const bool skipped = c.verdict == Verdict::skipped;
     result.push_back({c.name,
-                      time_cell(c.baseline_median, c.verdict != Verdict::added &&
-                                                       !(skipped && c.baseline_median <= 0)),
-                      time_cell(c.candidate_median, c.verdict != Verdict::removed &&
-                                                        !(skipped && c.candidate_median <= 0)),
+                      time_cell(c.baseline_median,
+                                c.verdict != Verdict::added && !(skipped && c.baseline_median <= 0),
+                                c.metric),
+                      time_cell(c.candidate_median,
+                                c.verdict != Verdict::removed &&
+                                    !(skipped && c.candidate_median <= 0),
+                                c.metric),
                       change_cell(c), interval_cell(c), throughput_cell(c), p_cell(c),
                       to_string(c.verdict)});
   }

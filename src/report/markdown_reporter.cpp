@@ -50,13 +50,13 @@ std::string parts::results_markdown(const RunResult& run) {
     }
     const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
     // One sample (a scenario phase run once) has no interval: say so rather than "x … x".
-    const std::string interval = b.samples.size() < 2
-                                     ? std::string("no interval (1 sample)")
-                                     : fmt::format("{} … {}", format_duration(e.median.lower),
-                                                   format_duration(e.median.upper));
+    const std::string interval =
+        b.samples.size() < 2 ? std::string("no interval (1 sample)")
+                             : fmt::format("{} … {}", format_measure(e.median.lower, b.metric),
+                                           format_measure(e.median.upper, b.metric));
     out += fmt::format("| `{}` | {} | {} | {} | {} × {} | {} |\n", markdown_escape(b.name),
-                       format_duration(e.median.value), interval, throughput, b.samples.size(),
-                       iterations, flags);
+                       format_measure(e.median.value, b.metric), interval, throughput,
+                       b.samples.size(), iterations, flags);
   }
   bool any = false;
   for (const BenchmarkResult& b : run.benchmarks) {

@@ -144,6 +144,17 @@ std::string format_duration(double ns) {
   return three_digits(ns / 1e9) + " s";
 }
 
+std::string format_measure(double value, const std::string& metric) {
+  if (metric.empty()) return format_duration(value);
+  if (!std::isfinite(value)) return "n/a";
+  const std::string unit = metric == "instructions" ? "instr" : metric;
+  const double magnitude = std::fabs(value);
+  if (magnitude < 1e3) return fmt::format("{:.0f} {}", value, unit);
+  if (magnitude < 1e6) return three_digits(value / 1e3) + " k " + unit;
+  if (magnitude < 1e9) return three_digits(value / 1e6) + " M " + unit;
+  return three_digits(value / 1e9) + " G " + unit;
+}
+
 std::string format_bytes(double bytes) {
   const double kib = 1024.0;
   if (bytes < kib) return three_digits(bytes) + " B";

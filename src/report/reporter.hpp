@@ -96,6 +96,9 @@ std::unique_ptr<Reporter> make_reporter(Format format, Options options = {});
 
 // Shared number formatting: "12.3 ns", "4.56 µs", "7.89 ms", "1.23 s" (3 significant digits).
 std::string format_duration(double ns);
+// A value per iteration in its metric's unit (BenchmarkResult::metric): format_duration for time
+// (no metric), "812 instr", "12.0 k instr", "4.56 M instr" for instructions.
+std::string format_measure(double value, const std::string& metric);
 // "812 MiB/s", "1.23 GiB/s".
 std::string format_bytes_per_second(double bytes_per_second);
 // "12.3 M/s".

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,16 +29,29 @@ class ForkLauncher final : public Launcher {
   ChildBody body_;
 };
 
+// How a fresh worker process is started, beyond its command line.
+struct ExecOptions {
+  // The worker's whole environment, NAME=VALUE each; nothing: this process's environment.
+  std::optional<std::vector<std::string>> environment;
+  // Address-space layout randomisation off for the worker (personality ADDR_NO_RANDOMIZE, as
+  // `setarch -R` does): the same addresses, stack and heap in every run, which counted runs
+  // need (docs/instructions.md).
+  bool fixed_addresses = false;
+};
+
 // Each worker is `argv` plus --worker-select INDICES --worker-stream FD: a fresh process of a
-// bench binary (the same build, so that the indices name the same benchmarks).
+// bench binary (the same build, so that the indices name the same benchmarks), or a program
+// that runs one (valgrind): argv[0] must then be a path.
 class ExecLauncher final : public Launcher {
  public:
-  explicit ExecLauncher(std::vector<std::string> argv) : argv_(std::move(argv)) {}
+  explicit ExecLauncher(std::vector<std::string> argv, ExecOptions options = {})
+      : argv_(std::move(argv)), options_(std::move(options)) {}
   model::Result<std::unique_ptr<Worker>> launch(
       const std::vector<std::size_t>& benchmarks) override;
 
  private:
   std::vector<std::string> argv_;
+  ExecOptions options_;
 };
 
 }  // namespace benchkit::session

@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -293,6 +294,12 @@ model::Result<std::unique_ptr<Worker>> ExecLauncher::launch(
   std::vector<char*> pointers;
   for (std::string& word : argv) pointers.push_back(word.data());
   pointers.push_back(nullptr);
+  std::vector<std::string> environment = options_.environment.value_or(std::vector<std::string>{});
+  std::vector<char*> variables;
+  for (std::string& variable : environment) variables.push_back(variable.data());
+  variables.push_back(nullptr);
+  const bool own_environment = options_.environment.has_value();
+  const bool fixed_addresses = options_.fixed_addresses;
   Pipes pipes;
   return fork_worker(pipes, [&] {
     const int null = ::open("/dev/null", O_RDONLY);
@@ -302,7 +309,12 @@ model::Result<std::unique_ptr<Worker>> ExecLauncher::launch(
     } else {
       ::dup2(pipes.stream[1], process::worker::kStreamFd);  // dup2 clears close-on-exec
     }
-    ::execv(pointers[0], pointers.data());
+    if (fixed_addresses) ::personality(ADDR_NO_RANDOMIZE);
+    if (own_environment) {
+      ::execve(pointers[0], pointers.data(), variables.data());
+    } else {
+      ::execv(pointers[0], pointers.data());
+    }
     const char message[] = "error: cannot execute the bench binary\n";
     (void)!::write(STDERR_FILENO, message, sizeof message - 1);
     ::_exit(127);

@@ -85,8 +85,39 @@ measure::Probes process_probes() {
   return probes;
 }
 
+namespace {
+
+// The harness's instructions in every counted sample, measured once per process (the region
+// is the process's one callgrind region).
+double counted_overhead(clock::CountedRegion& region) {
+  static const std::optional<double> overhead =
+      measure::Engine::calibrate_counted_overhead(clock::steady_clock(), region);
+  if (!overhead) {
+    throw std::runtime_error("cannot read the harness's instruction count: " + region.error());
+  }
+  return *overhead;
+}
+
+// A micro benchmark counted under callgrind: no clock calibration (the clock is not read, and
+// calibrating under valgrind would take seconds), the harness's count as the overhead.
+BenchmarkResult count_one(const RunSettings& settings, const std::string& name,
+                          const std::function<void(Bencher&)>& body, measure::Probes probes) {
+  measure::Overhead overhead;
+  overhead.per_sample_ns = counted_overhead(*probes.region);
+  measure::Engine engine(clock::steady_clock(), clock::Calibration{}, overhead, settings.engine,
+                         probes);
+  BenchmarkResult result = engine.measure(name, body);
+  result.metric = "instructions";
+  analysis::compute_estimates(result);
+  if (!settings.engine.test_mode) analysis::diagnose_counted(result);
+  return result;
+}
+
+}  // namespace
+
 BenchmarkResult run_one(const RunSettings& settings, const std::string& name,
                         const std::function<void(Bencher&)>& body, measure::Probes probes) {
+  if (probes.region) return count_one(settings, name, body, probes);
   const ProcessClock& clock = process_clock();
   measure::Engine engine(*clock.clock, clock.calibration, clock.overhead, settings.engine, probes);
   BenchmarkResult result = engine.measure(name, body);
@@ -257,6 +288,13 @@ Context run_context(const RunSettings& settings, const std::vector<measure::Inst
 }
 
 MeasuringProbes::MeasuringProbes(const RunSettings& settings) : probes(process_probes()) {
+  if (!settings.callgrind_dumps.empty()) {
+    // Counted: nothing that reads the clock or the kernel around the region.
+    region = clock::callgrind_region(settings.callgrind_dumps);
+    probes.region = region.get();
+    probes.thread_usage = nullptr;
+    return;
+  }
   if (settings.counters && !settings.engine.test_mode) {
     counters = clock::open_hardware_counters();
     if (!counters->available()) counters.reset();

@@ -34,6 +34,10 @@ struct RunSettings {
   // A benchmark (or scenario) still running after this long ends the process with exit status
   // 1 and a message naming it (0: no limit).
   std::int64_t timeout_ns = 0;
+  // Set in a worker that valgrind's callgrind runs (--mode instructions): its --callgrind-out-file
+  // (with %p). Micro benchmarks are then counted, not timed (clock/callgrind.hpp,
+  // docs/instructions.md); scenarios are still timed.
+  std::string callgrind_dumps;
 };
 
 // The machine and build differences between two runs, as one line ("" when alike).
@@ -91,6 +95,7 @@ struct MeasuringProbes {
   measure::Probes probes;
   std::unique_ptr<clock::CounterGroup> counters;
   std::unique_ptr<measure::SpeedProbe> speed;
+  std::unique_ptr<clock::CountedRegion> region;  // with settings.callgrind_dumps
 };
 
 // One benchmark or scenario measured in this process: one result, or one per scenario phase,

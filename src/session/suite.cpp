@@ -138,7 +138,7 @@ SuiteOutcome run_suite(const SuiteRequest& request, const LauncherFactory& launc
   }
   // One forked worker per benchmark; a fresh process of the suite runs its whole share, and a
   // new one is started only after a failure.
-  isolation.per_worker = processes == 1 ? 1 : 0;
+  isolation.per_worker = processes == 1 || request.fresh_process_each ? 1 : 0;
   SuiteOutcome outcome;
   std::optional<std::int64_t> worker_peak;
   for (std::size_t process = 0; process < processes && !outcome.interrupted; ++process) {
@@ -170,7 +170,9 @@ SuiteOutcome run_suite(const SuiteRequest& request, const LauncherFactory& launc
 
 SuiteOutcome run_suite(const SuiteRequest& request, SuiteObserver& observer) {
   const LauncherFactory launchers = [&](std::size_t) -> std::unique_ptr<Launcher> {
-    if (request.processes > 1) return std::make_unique<ExecLauncher>(request.worker_command);
+    if (request.processes > 1 || request.fresh_process_each) {
+      return std::make_unique<ExecLauncher>(request.worker_command, request.exec);
+    }
     return std::make_unique<ForkLauncher>(
         [&](const std::vector<std::size_t>& indices, int stream_fd) {
           serve(request.settings, request.chosen, indices, stream_fd);

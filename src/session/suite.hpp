@@ -15,6 +15,7 @@
 #include "benchkit/result.hpp"
 #include "measure/instances.hpp"
 #include "session/launcher.hpp"
+#include "session/launchers.hpp"
 #include "session/runner.hpp"
 
 namespace benchkit::session {
@@ -30,6 +31,11 @@ struct SuiteRequest {
   // With processes > 1: the command that starts one (this executable and the flags every
   // process gets); the launcher adds the benchmarks and the stream.
   std::vector<std::string> worker_command;
+  // Every benchmark in a fresh process of worker_command, even with processes == 1 (counted
+  // runs: valgrind runs each benchmark from a new process, so no benchmark's count depends on
+  // what ran before it), started with these options.
+  bool fresh_process_each = false;
+  ExecOptions exec;
 };
 
 class SuiteObserver {

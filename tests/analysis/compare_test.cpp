@@ -493,5 +493,59 @@ TEST(Compare, SkippedBenchmarksTakeNoPartInTheAdjustment) {
   EXPECT_EQ(find(with, "a").verdict, Verdict::regressed);
   EXPECT_DOUBLE_EQ(find(with, "a").p_adjusted, find(without, "a").p_adjusted);
 }
+
+// Counts (--mode instructions): the same in every sample, so the ratio is exact.
+BenchmarkResult counted(const std::string& name, double per_iteration, int samples = 3) {
+  BenchmarkResult result;
+  result.name = name;
+  result.metric = "instructions";
+  for (int i = 0; i < samples; ++i) {
+    Sample sample;
+    sample.iters = 10;
+    sample.ns = 10 * per_iteration;
+    result.samples.push_back(sample);
+  }
+  compute_estimates(result);
+  return result;
+}
+
+TEST(CompareCounts, ExactCountsAreDecidedByTheRatioAloneAgainstTheCountThreshold) {
+  const Comparison comparison = compare(run_of({counted("same", 12000), counted("more", 12000),
+                                                counted("tiny", 12000), counted("less", 12000)}),
+                                        run_of({counted("same", 12000), counted("more", 13200),
+                                                counted("tiny", 12012), counted("less", 11000)}));
+  EXPECT_EQ(find(comparison, "same").verdict, Verdict::unchanged);
+  EXPECT_EQ(find(comparison, "more").verdict, Verdict::regressed);
+  EXPECT_EQ(find(comparison, "more").design, Design::exact);
+  EXPECT_DOUBLE_EQ(find(comparison, "more").ratio, 1.1);
+  EXPECT_DOUBLE_EQ(find(comparison, "more").ratio_lower, 1.1);
+  EXPECT_EQ(find(comparison, "more").metric, "instructions");
+  // 0.1% is the default count threshold: a change of exactly 0.1% is within it.
+  EXPECT_EQ(find(comparison, "tiny").verdict, Verdict::unchanged);
+  EXPECT_EQ(find(comparison, "less").verdict, Verdict::improved);
+  EXPECT_TRUE(comparison.design_warning.empty());
+}
+
+TEST(CompareCounts, JustBeyondTheThresholdIsAVerdictEvenWithOneSample) {
+  const Comparison comparison =
+      compare(run_of({counted("a", 100000, 1)}), run_of({counted("a", 100110, 1)}));
+  EXPECT_EQ(find(comparison, "a").verdict, Verdict::regressed);
+}
+
+TEST(CompareCounts, CountsAgainstTimesAreNotCompared) {
+  BenchmarkResult timed = benchmark("a", 100.0, 0.01, 30, 1);
+  const Comparison comparison = compare(run_of({timed}), run_of({counted("a", 12000)}));
+  EXPECT_EQ(find(comparison, "a").verdict, Verdict::invalid);
+  EXPECT_THAT(find(comparison, "a").note, HasSubstr("--mode"));
+}
+
+TEST(CompareCounts, CountsThatVaryUseTheStatistics) {
+  BenchmarkResult base = counted("a", 12000, 5);
+  BenchmarkResult cand = counted("a", 12000, 5);
+  cand.samples[2].ns += 50;  // a thread or a clock read: not deterministic
+  compute_estimates(cand);
+  const Comparison comparison = compare(run_of({base}), run_of({cand}));
+  EXPECT_NE(find(comparison, "a").design, Design::exact);
+}
 }  // namespace
 }  // namespace benchkit::analysis

@@ -354,5 +354,47 @@ TEST(Diagnostics, SlowPhasesDoNotMakeASteadyBenchmarkUnstable) {
   EXPECT_THAT(codes(result), ::testing::Not(::testing::Contains("unstable")));
 }
 
+BenchmarkResult counted_result(double per_iteration, double first, double system_calls) {
+  BenchmarkResult result;
+  result.name = "counted";
+  result.metric = "instructions";
+  result.first_iteration_ns = first;
+  for (int i = 0; i < 5; ++i) {
+    Sample sample;
+    sample.iters = 10;
+    sample.ns = 10 * per_iteration;
+    sample.counters["system_calls"] = system_calls;
+    result.samples.push_back(sample);
+  }
+  compute_estimates(result);
+  return result;
+}
+
+TEST(DiagnoseCounted, CleanCountsHaveNoFinding) {
+  BenchmarkResult result = counted_result(50'000, 50'000, 0);
+  diagnose_counted(result);
+  EXPECT_TRUE(result.diagnostics.empty()) << ::testing::PrintToString(codes(result));
+}
+
+TEST(DiagnoseCounted, FlagsTinyCountsLazyFirstIterationsSystemCallsAndVaryingCounts) {
+  BenchmarkResult tiny = counted_result(400, 400, 0);
+  diagnose_counted(tiny);
+  EXPECT_THAT(codes(tiny), ::testing::ElementsAre(code::harness_dominates));
+
+  BenchmarkResult lazy = counted_result(20'000, 500'000, 0);
+  diagnose_counted(lazy);
+  EXPECT_THAT(codes(lazy), ::testing::ElementsAre(code::lazy_first_iteration));
+
+  BenchmarkResult calls = counted_result(20'000, 20'000, 10);
+  diagnose_counted(calls);
+  EXPECT_THAT(codes(calls), ::testing::ElementsAre(code::system_calls));
+  EXPECT_THAT(calls.diagnostics[0].message, ::testing::HasSubstr("not simulated"));
+
+  BenchmarkResult varying = counted_result(20'000, 20'000, 0);
+  varying.samples[1].ns += 30;
+  compute_estimates(varying);
+  diagnose_counted(varying);
+  EXPECT_THAT(codes(varying), ::testing::ElementsAre(code::counts_vary));
+}
 }  // namespace
 }  // namespace benchkit::analysis

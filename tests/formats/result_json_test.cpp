@@ -184,8 +184,8 @@ auto members(const InputFile& f) {
   return std::tie(a, b, c);
 }
 auto members(const BenchmarkResult& r) {
-  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v] = r;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v);
+  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w] = r;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w);
 }
 auto members(const Context& c) {
   const auto& [a, b, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab] =
@@ -308,6 +308,7 @@ RunResult every_field_run() {
   BenchmarkResult b;
   b.name = "codec/size=64";
   b.kind = "command";
+  b.metric = "instructions";
   b.params = {{"size", "64"}};
   b.samples = {s, Sample{3, 99.0, {}, 1, 0, std::nullopt, 2.0}};
   b.bytes_per_iteration = 64;
@@ -361,7 +362,7 @@ TEST(ResultJson, TheComparisonNoticesAFieldLeftAtItsDefault) {
   skipped.context.git_dirty.reset();
   EXPECT_THAT(
       differences(every_field_run(), skipped),
-      ::testing::ElementsAre("run#0#15 (lost)", "run#1[0]#3[0]#5#4 (lost)", "run#1[0]#13#1#3"));
+      ::testing::ElementsAre("run#0#15 (lost)", "run#1[0]#4[0]#5#4 (lost)", "run#1[0]#14#1#3"));
 }
 
 // Every key the writer produces, as a JSON pointer, objects and arrays included.
@@ -493,5 +494,23 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+TEST(ResultJson, CarriesTheMetricOfCountsAndRefusesAnUnknownOne) {
+  RunResult run;
+  BenchmarkResult counted;
+  counted.name = "steady";
+  counted.metric = "instructions";
+  counted.samples.push_back(Sample{});
+  run.benchmarks.push_back(counted);
+  const std::string text = to_json(run);
+  EXPECT_THAT(text, HasSubstr("\"metric\": \"instructions\""));
+  auto parsed = from_json(text, "counted.json");
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(parsed->run.benchmarks[0].metric, "instructions");
+  const auto wrong = from_json(
+      R"({"schema": "benchkit/result", "version": 1, "benchmarks": [{"name": "a", "metric": "joules", "samples": [{"iters": 1, "ns": 1}]}]})",
+      "wrong.json");
+  ASSERT_FALSE(wrong);
+  EXPECT_THAT(wrong.error().message, HasSubstr("benchmarks[0].metric: unknown metric"));
+}
 }  // namespace
 }  // namespace benchkit::formats

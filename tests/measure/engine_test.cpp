@@ -513,5 +513,79 @@ TEST(EngineGate, WarmUpRunsBeforeTheFirstTurnAndEachTurnIsOneSample) {
   }
 }
 
+// A counted region that counts what the fake clock advanced while it was on: 1 ns = 1
+// instruction, plus `harness` per sample.
+class FakeRegion final : public clock::CountedRegion {
+ public:
+  explicit FakeRegion(FakeClock& clock, double harness = 0) : clock_(clock), harness_(harness) {}
+  void begin_sample() override { count_ = harness_; }
+  void start() override { started_ = clock_.now(); }
+  void stop() override { count_ += static_cast<double>(clock_.now() - started_); }
+  std::optional<clock::CountedMetrics> end_sample(const std::string& label) override {
+    labels.push_back(label);
+    clock::CountedMetrics metrics;
+    metrics.instructions = count_;
+    metrics.l1_hits = count_;
+    metrics.estimated_cycles = count_;
+    return metrics;
+  }
+  const std::string& error() const override { return error_; }
+  std::vector<std::string> labels;
+
+ private:
+  FakeClock& clock_;
+  double harness_;
+  double count_ = 0;
+  std::int64_t started_ = 0;
+  std::string error_;
+};
+
+TEST(EngineCounted, OneWarmUpIterationThenFlatSamplesOfTheRegionOnly) {
+  FakeClock clock;
+  FakeRegion region(clock, /*harness=*/20);
+  Probes probes;
+  probes.region = &region;
+  Settings settings;
+  settings.counted_samples = 4;
+  settings.counted_sample_instructions = 1000;
+  Engine engine(clock, one_ns_clock(), Overhead{20, 0}, settings, probes);
+  int calls = 0;
+  const BenchmarkResult result = engine.measure("work", [&](Bencher& b) {
+    b.with_inputs([&] {
+       clock.advance(10'000);  // set-up: 100 times the routine, never counted
+       return 0;
+     }).bench_values([&](int) {
+      clock.advance(++calls == 1 ? 5000 : 100);  // the first call initialises lazily
+      return 0;
+    });
+  });
+  ASSERT_EQ(result.samples.size(), 4u);
+  EXPECT_EQ(result.warm_up_iters, 1u);
+  EXPECT_DOUBLE_EQ(*result.first_iteration_ns, 5020.0);
+  // Iterations chosen from the first iteration's count: 1000 / 5000, at least 1.
+  for (const Sample& sample : result.samples) EXPECT_EQ(sample.iters, 1u);
+  for (double value : per_iteration(result)) EXPECT_DOUBLE_EQ(value, 100.0);
+  EXPECT_EQ(result.samples[0].counters.at("l1_hits"), 120.0);
+  ASSERT_EQ(region.labels.size(), 5u);
+  EXPECT_EQ(region.labels[0], "work (first iteration)");
+  EXPECT_EQ(region.labels[4], "work (sample 4 of 4)");
+}
+
+TEST(EngineCounted, TheHarnessCalibrationReadsAnEmptyRegion) {
+  FakeClock clock;
+  FakeRegion region(clock, /*harness=*/37);
+  EXPECT_EQ(Engine::calibrate_counted_overhead(clock, region), 37.0);
+}
+
+TEST(EngineCounted, RefusesARoutineThatTimesItself) {
+  FakeClock clock;
+  FakeRegion region(clock);
+  Probes probes;
+  probes.region = &region;
+  Engine engine(clock, one_ns_clock(), Overhead{}, Settings{}, probes);
+  EXPECT_THROW((void)engine.measure(
+                   "custom", [](Bencher& b) { b.iter_custom([](std::uint64_t) { return 5.0; }); }),
+               std::runtime_error);
+}
 }  // namespace
 }  // namespace benchkit::measure
