@@ -416,9 +416,11 @@ int report_and_save(const BenchFlags& flags, report::Format format, Measured& me
   }
   // stdout carries one document: with a baseline and a machine format (json, csv, markdown)
   // that is the comparison; the results themselves then go to --out.
-  const bool comparison_on_stdout =
-      comparison && flags.out.empty() && format != report::Format::console;
   const auto reporter = report::make_reporter(format, options);
+  // A format with no form for a comparison (gbench, bmf, github-action) leaves it to the console.
+  const bool comparison_on_stdout =
+      comparison && flags.out.empty() && format != report::Format::console &&
+      reporter->refusal(report::Document{.comparison = &*comparison}).empty();
   const auto console = report::make_reporter(report::Format::console, options);
   const report::Document results{.results = &run};
   int status = 0;

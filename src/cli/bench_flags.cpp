@@ -59,9 +59,9 @@ void add_measurement_flags(CLI::App& app, BenchFlags& flags) {
 
 void add_output_flags(CLI::App& app, BenchFlags& flags) {
   app.add_option("--format", flags.format,
-                 "Output format: console, json, markdown or csv (default console; json when "
-                 "--out is given)")
-      ->check(CLI::IsMember({"console", "json", "markdown", "md", "csv"}));
+                 "Output format: console, json, markdown, csv, or for other tools gbench, bmf "
+                 "or github-action (docs/interop.md) (default console; json when --out is given)")
+      ->check(CLI::IsMember(report::format_names()));
   app.add_option("--out", flags.out,
                  "Write the results in --format to this file (atomically), and keep the console "
                  "table on stdout");

@@ -9,6 +9,7 @@
 #include "analysis/compare.hpp"
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
+#include "report/reporter.hpp"
 
 namespace CLI {
 class App;
@@ -31,6 +32,7 @@ const std::vector<std::string>& trailing_arguments();
 // The whole `benchkit ...` command line, for the results' context.
 const std::string& tool_command_line();
 CommandRunner add_noise_command(CLI::App& app);
+CommandRunner add_import_command(CLI::App& app);
 
 // --noise-threshold and --adjust, shared by `compare` and the bench binary.
 // `all_samples` (when given) adds --all-samples: keep the samples taken while the machine ran slow.
@@ -46,6 +48,12 @@ int report_error(const model::Error& error);
 // Prints `text` on stdout, or writes it atomically to `out` when that is not empty. Returns the
 // exit status: 0, or 2 (after saying why) when the file cannot be written.
 int print_or_write(const std::string& text, const std::string& out);
+
+// Renders `document` in `format` and prints or writes it as print_or_write does; a format that
+// has no form for the document (gbench for a comparison) is an error naming the formats that
+// have one (exit status 2).
+int render_or_write(report::Format format, const report::Document& document,
+                    const std::string& out);
 
 // The whole command; tool_main.cpp only calls this.
 int run_tool(int argc, char** argv);

@@ -188,7 +188,7 @@ CommandRunner add_noise_command(CLI::App& app) {
                    "tighter thresholds and take longer")
       ->check(CLI::Range(std::size_t{3}, std::size_t{1000}));
   command->add_option("--format", options->format, "console (default), markdown, json or csv")
-      ->check(CLI::IsMember({"console", "markdown", "md", "json", "csv"}));
+      ->check(CLI::IsMember(report::format_names()));
   command->add_option("--out", options->out, "Write the report to this file instead of stdout");
   return [command, options]() -> int {
     if (!command->parsed()) return -1;

@@ -25,12 +25,16 @@ CommandRunner add_report_command(CLI::App& app) {
   auto options = std::make_shared<ReportOptions>();
   CLI::App* command = app.add_subcommand(
       "report",
-      "Show a result file (from a bench binary's --out, or any file in the benchkit/result "
-      "format) as a table, Markdown, CSV or JSON. Estimates absent from the file are computed "
-      "from its samples.");
+      "Show a result file (from a bench binary's --out, any file in the benchkit/result "
+      "format, Google Benchmark JSON or a hyperfine export) as a table, Markdown, CSV, JSON or a "
+      "format other tools read. Estimates absent from the file are computed from its samples.");
   command->add_option("file", options->file, "Result file (JSON)")->required();
-  command->add_option("--format", options->format, "console, json, markdown or csv")
-      ->check(CLI::IsMember({"console", "json", "markdown", "md", "csv"}));
+  command
+      ->add_option("--format", options->format,
+                   "console, json, markdown, csv, or for other tools: gbench (Google "
+                   "Benchmark JSON), bmf (Bencher Metric Format), github-action "
+                   "(github-action-benchmark's customSmallerIsBetter)")
+      ->check(CLI::IsMember(report::format_names()));
   command->add_option("--out", options->out, "Write to this file (atomically) instead of stdout");
   command->add_flag("--recompute", options->recompute,
                     "Recompute every estimate from the samples, even those in the file");

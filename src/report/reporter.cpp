@@ -14,14 +14,26 @@ std::unique_ptr<Reporter> make_console_reporter(Options options);
 std::unique_ptr<Reporter> make_json_reporter();
 std::unique_ptr<Reporter> make_markdown_reporter();
 std::unique_ptr<Reporter> make_csv_reporter();
+std::unique_ptr<Reporter> make_gbench_reporter();
+std::unique_ptr<Reporter> make_bmf_reporter();
+std::unique_ptr<Reporter> make_github_action_reporter();
 
 model::Result<Format> parse_format(std::string_view name) {
   if (name == "console") return Format::console;
   if (name == "json") return Format::json;
   if (name == "markdown" || name == "md") return Format::markdown;
   if (name == "csv") return Format::csv;
+  if (name == "gbench") return Format::gbench;
+  if (name == "bmf") return Format::bmf;
+  if (name == "github-action") return Format::github_action;
   return model::Error{
-      fmt::format("unknown format \"{}\" (expected console, json, markdown or csv)", name)};
+      fmt::format("unknown format \"{}\" (expected console, json, markdown, csv, gbench, bmf or "
+                  "github-action)",
+                  name)};
+}
+
+std::vector<std::string> format_names() {
+  return {"console", "json", "markdown", "md", "csv", "gbench", "bmf", "github-action"};
 }
 
 std::string_view to_string(Format format) {
@@ -34,6 +46,12 @@ std::string_view to_string(Format format) {
       return "markdown";
     case Format::csv:
       return "csv";
+    case Format::gbench:
+      return "gbench";
+    case Format::bmf:
+      return "bmf";
+    case Format::github_action:
+      return "github-action";
   }
   return "console";
 }
@@ -100,6 +118,12 @@ std::unique_ptr<Reporter> make_reporter(Format format, Options options) {
       return make_markdown_reporter();
     case Format::csv:
       return make_csv_reporter();
+    case Format::gbench:
+      return make_gbench_reporter();
+    case Format::bmf:
+      return make_bmf_reporter();
+    case Format::github_action:
+      return make_github_action_reporter();
   }
   return make_console_reporter(options);
 }

@@ -14,13 +14,18 @@
 
 namespace benchkit::report {
 
-enum class Format { console, json, markdown, csv };
+// gbench, bmf and github_action are the formats other tools read (report/interop_reporters.cpp).
+enum class Format { console, json, markdown, csv, gbench, bmf, github_action };
 
-// "console", "json", "markdown", "csv"; the error lists the accepted names.
+// "console", "json", "markdown" (or "md"), "csv", "gbench", "bmf", "github-action"; the error
+// lists the accepted names.
 model::Result<Format> parse_format(std::string_view name);
 
-// "console", "json", "markdown", "csv": the name parse_format reads.
+// The name parse_format reads ("github-action" for github_action).
 std::string_view to_string(Format format);
+
+// Every name parse_format accepts, for a command's --format check.
+std::vector<std::string> format_names();
 
 struct Options {
   bool color = false;  // ANSI colours in console output
@@ -35,6 +40,8 @@ struct Options {
 //   noise          table, summary     table, summary    benchkit/noise       row per benchmark
 //   machine checks table, fingerprint refused           benchkit/system      refused
 //   warnings       warning lines      refused           refused              refused
+//
+// gbench, bmf and github-action render results only (docs/interop.md).
 //
 // (1) the whole-process table of `benchkit run` when every benchmark is a command ("command"
 // kind), else the benchmark table with scenario blocks.

@@ -82,7 +82,15 @@ TEST(Formats, ParseNamesAndRefuseOthers) {
   EXPECT_EQ(parse_format("md").value(), Format::markdown);
   auto bad = parse_format("xml");
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message.find("console, json, markdown or csv"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("console, json, markdown, csv, gbench, bmf or github-action"),
+            std::string::npos);
+  EXPECT_EQ(parse_format("github-action").value(), Format::github_action);
+  // Every listed name parses, and names its format back (md is markdown's other name).
+  for (const std::string& name : format_names()) {
+    const auto format = parse_format(name);
+    ASSERT_TRUE(format) << name;
+    EXPECT_EQ(to_string(*format), name == "md" ? "markdown" : name);
+  }
 }
 
 TEST(Units, DurationsUseThreeSignificantDigits) {
