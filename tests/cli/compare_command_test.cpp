@@ -54,7 +54,7 @@ TEST(CompareCommand, AProgramOfNeitherKindIsABadInput) {
   EXPECT_THAT(result.err, HasSubstr("/bin/true is an executable but neither"));
 }
 
-TEST(RunCommand, AGoogleBenchmarkBinaryRunsInFreshProcesses) {
+TEST(RunGbenchBinary, RunsInFreshProcesses) {
   const std::string out = std::filesystem::temp_directory_path() /
                           ("benchkit-gbench-run-" + std::to_string(::getpid()) + ".json");
   const auto result = run_command(kTool + " run " + kSuite + " --processes 2 --export-json " +
