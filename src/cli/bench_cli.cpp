@@ -525,6 +525,10 @@ int report_and_save(const BenchFlags& flags, report::Format format, Measured& me
   const bool comparison_on_stdout =
       comparison && flags.out.empty() && format != report::Format::console && !both_in_one;
   const auto reporter = report::make_reporter(format, options);
+  // A format with no form for a comparison (gbench, bmf, github-action) leaves it to the console.
+  const bool comparison_on_stdout =
+      comparison && flags.out.empty() && format != report::Format::console &&
+      reporter->refusal(report::Document{.comparison = &*comparison}).empty();
   const auto console = report::make_reporter(report::Format::console, options);
   const report::Document results{.results = &run};
   const report::Document page{.results = &run, .comparison = comparison ? &*comparison : nullptr};

@@ -9,6 +9,7 @@
 #include "analysis/compare.hpp"
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
+#include "report/reporter.hpp"
 
 namespace CLI {
 class App;
@@ -35,6 +36,7 @@ CommandRunner add_ab_command(CLI::App& app);
 CommandRunner add_bisect_command(CLI::App& app);
 CommandRunner add_history_command(CLI::App& app);
 CommandRunner add_data_command(CLI::App& app);
+CommandRunner add_import_command(CLI::App& app);
 
 // --noise-threshold and --adjust, shared by `compare` and the bench binary.
 // `all_samples` (when given) adds --all-samples: keep the samples taken while the machine ran slow.
@@ -55,6 +57,11 @@ int print_or_write(const std::string& text, const std::string& out);
 // ("" = $BENCHKIT_STORE or .benchkit/history.db) and says so unless `quiet`. Returns the exit
 // status: 0, or 2 (after saying why) when the history cannot be opened or written.
 int record_in_history(const std::string& store, const RunResult& run, bool quiet);
+// Renders `document` in `format` and prints or writes it as print_or_write does; a format that
+// has no form for the document (gbench for a comparison) is an error naming the formats that
+// have one (exit status 2).
+int render_or_write(report::Format format, const report::Document& document,
+                    const std::string& out);
 
 // The whole command; tool_main.cpp only calls this.
 int run_tool(int argc, char** argv);

@@ -20,9 +20,8 @@ int report_noise(const RunResult& run, const NoiseOptions& options) {
   noise.example = options.example;
   noise.analysis = analysis::analyse_noise(run, options.settings);
   noise.warnings = run.context.warnings;
-  const report::Document document{.noise = &noise};
-  const std::string text = report::make_reporter(*format)->render(document);
-  if (const int status = print_or_write(text, options.out); status != 0) {
+  if (const int status = render_or_write(*format, report::Document{.noise = &noise}, options.out);
+      status != 0) {
     return status;
   }
   if (!options.html.empty()) {

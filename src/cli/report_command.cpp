@@ -27,10 +27,11 @@ CommandRunner add_report_command(CLI::App& app) {
   auto options = std::make_shared<ReportOptions>();
   CLI::App* command = app.add_subcommand(
       "report",
-      "Show a result file (from a bench binary's --out, or any file in the benchkit/result "
-      "format) as a table, Markdown, CSV, JSON, JUnit XML or an HTML page with plots. Estimates "
-      "absent from the file are computed "
-      "from its samples.");
+      "Show a result file (from a bench binary's --out, any file in the benchkit/result "
+      "format, Google Benchmark JSON or a hyperfine export) as a table, Markdown, CSV, JSON, "
+      "JUnit XML, an HTML page with plots, or a format other tools read (gbench, bmf, "
+      "github-action: docs/interop.md). Estimates absent from the file are computed from its "
+      "samples.");
   command->add_option("file", options->file, "Result file (JSON)")->required();
   add_format_option(*command, options->format, "Format of the report");
   command->add_option("--out", options->out, "Write to this file (atomically) instead of stdout");

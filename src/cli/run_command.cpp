@@ -27,8 +27,10 @@
 #include "process/spawn.hpp"
 #include "report/command_table.hpp"
 #include "report/comparison.hpp"
+#include "report/reporter.hpp"
 #include "session/commands.hpp"
 #include "session/history.hpp"
+#include "session/gbench_binary.hpp"
 #include "session/result_files.hpp"
 #include "store/atomic_file.hpp"
 #include "store/baselines.hpp"
@@ -469,6 +471,43 @@ int report_outcome(const RunOptions& o, const session::CommandOutcome& outcome) 
   return o.fail_on_regression && regressed ? 1 : 0;
 }
 
+// `benchkit run ./gb_binary [-- --benchmark_filter=X ...]`: a Google Benchmark binary run in
+// --processes fresh processes (docs/interop.md), merged, shown as a table and exported.
+int run_gbench_binary(const RunOptions& o) {
+  session::GbenchProcesses plan;
+  plan.executable = o.positional.front();
+  plan.processes = o.processes == 0 ? 5 : o.processes;
+  plan.flags = trailing_arguments();
+  if (!o.quiet) {
+    plan.progress = [](std::size_t index, std::size_t total) {
+      std::cerr << fmt::format("\r\033[K[process {}/{}] Google Benchmark suite", index + 1, total)
+                << std::flush;
+    };
+  }
+  auto run = session::run_gbench_processes(plan);
+  if (!o.quiet) std::cerr << "\r\033[K";
+  if (!run) return report_error(run.error());
+  run->context.command_line = tool_command_line();
+  int status = write_exports(o, *run) ? 0 : kUsageError;
+  if (!o.quiet) {
+    std::cout
+        << report::make_reporter(report::Format::console, {want_color(o.color)})->render(*run);
+    std::cout << fmt::format("{} fresh process{} of {}\n", plan.processes,
+                             plan.processes == 1 ? "" : "es", plan.executable);
+  }
+  if (!o.save_baseline.empty()) {
+    const auto saved = store::save_baseline(o.save_baseline, formats::to_json(*run));
+    if (!saved) status = report_error(saved.error());
+  }
+  for (const BenchmarkResult& b : run->benchmarks) {
+    if (!b.valid()) {
+      std::cerr << fmt::format("error: {}: {}\n", b.name, b.failures.front());
+      if (status == 0) status = 1;
+    }
+  }
+  return status;
+}
+
 // `benchkit run`: a bench binary, `-- CMD ARGS`, or --cmd (several).
 int run_commands(const CLI::App& command, const RunOptions& o) {
   if (!o.store.empty() && !o.record) {
@@ -486,6 +525,13 @@ int run_commands(const CLI::App& command, const RunOptions& o) {
                                 o.positional.front() + " -- --filter X"));
     }
     return run_bench_binary(o, trailing_arguments());
+  }
+  if (o.positional.size() == 1 && o.commands.empty() &&
+      o.positional.front().find('/') != std::string::npos &&
+      ::access(o.positional.front().c_str(), X_OK) == 0 &&
+      session::links_google_benchmark(o.positional.front()) &&
+      session::list_gbench_benchmarks(o.positional.front())) {
+    return run_gbench_binary(o);
   }
   if (o.processes != 0) {
     return report_error(
@@ -534,7 +580,10 @@ CommandRunner add_run_command(CLI::App& app) {
       "repeated to compare several (run interleaved in rounds A B, B A, ... so that drift hits "
       "all alike, and compared on the paired rounds). Commands are spawned without a shell "
       "unless --shell. A benchkit bench binary (benchkit run ./my_bench [-- bench flags]) is run "
-      "in --processes fresh worker processes and its samples merged. Exit status: 0; 1 when a "
+      "in --processes fresh worker processes and its samples merged; so is a Google Benchmark "
+      "binary "
+      "(benchkit run ./gb_bench [-- --benchmark_filter=X], docs/interop.md). Exit status: 0; 1 "
+      "when a "
       "command failed or, with --fail-on-regression, regressed; 2 for usage errors; 130 when "
       "interrupted.");
   command->add_option("program", o->positional,

@@ -24,6 +24,20 @@ int print_or_write(const std::string& text, const std::string& out) {
   return 0;
 }
 
+int render_or_write(report::Format format, const report::Document& document,
+                    const std::string& out) {
+  const auto reporter = report::make_reporter(format);
+  if (const std::string refused = reporter->refusal(document); !refused.empty()) {
+    return report_error(model::Error{
+        fmt::format("--format {}: {}; choose console, json, markdown or csv here, and write a "
+                    "run's results in {} with benchkit report FILE --format {}",
+                    report::to_string(format), refused, report::to_string(format),
+                    report::to_string(format)),
+        model::ErrorKind::usage});
+  }
+  return print_or_write(reporter->render(document), out);
+}
+
 namespace {
 std::vector<std::string> trailing;
 std::string whole_command_line;
@@ -38,9 +52,11 @@ const std::string& tool_command_line() {
 
 int run_tool(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) whole_command_line += (i ? " " : "") + std::string(argv[i]);
-  // `run` and `noise` take a command after `--`: its words are not benchkit's options.
+  // `run`, `noise`, `ab` and `bisect` take a command after `--` (`compare`, flags for two
+  // binaries): its words are not benchkit's options.
   if (argc > 1 && (std::string(argv[1]) == "run" || std::string(argv[1]) == "noise" ||
-                   std::string(argv[1]) == "ab" || std::string(argv[1]) == "bisect")) {
+                   std::string(argv[1]) == "ab" || std::string(argv[1]) == "bisect" ||
+                   std::string(argv[1]) == "compare")) {
     for (int i = 2; i < argc; ++i) {
       if (std::string(argv[i]) == "--") {
         trailing.assign(argv + i + 1, argv + argc);
@@ -66,6 +82,7 @@ int run_tool(int argc, char** argv) {
   runners.push_back(add_bisect_command(app));
   runners.push_back(add_history_command(app));
   runners.push_back(add_data_command(app));
+  runners.push_back(add_import_command(app));
   if (argc > 1 && argv[1][0] != '-') {
     const std::string name = argv[1];
     bool known = false;

@@ -7,6 +7,8 @@
 // cannot be written and then forgotten by the reader, or the other way round.
 #include "formats/result_json.hpp"
 
+#include "formats/json_document.hpp"
+
 #include "model/failure.hpp"
 
 #include <fmt/format.h>
@@ -620,39 +622,11 @@ struct Table<RunResult> {
 
 // ---- Documents -------------------------------------------------------------------------------
 
-std::string line_and_column(std::string_view text, std::size_t byte) {
-  std::size_t line = 1;
-  std::size_t column = 1;
-  for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return fmt::format("line {}, column {}", line, column);
-}
-
-// Parses JSON text, or throws an Error that says where it is damaged.
-ordered_json parse_json(std::string_view text, const std::string& origin) {
-  try {
-    return ordered_json::parse(text.begin(), text.end());
-  } catch (const ordered_json::parse_error& error) {
-    const std::string where = error.byte > 0 ? line_and_column(text, error.byte - 1) : "start";
-    const bool truncated = error.byte >= text.size();
-    throw Error{
-        fmt::format("{}: not valid JSON at {}{}; the file is damaged: re-run the "
-                    "benchmark to produce it again",
-                    origin, where, truncated ? " (the file ends too early: truncated?)" : "")};
-  }
-}
-
-// Parses `text` and reads it with `read(root)`; every failure becomes an Error naming `origin`.
+// Runs `read()`; every failure becomes an Error naming `origin`.
 template <class T, class Read>
-model::Result<T> read_document(std::string_view text, const std::string& origin, Read read) {
+model::Result<T> read_document(const std::string& origin, Read read) {
   try {
-    return read(parse_json(text, origin));
+    return read();
   } catch (const Problem& problem) {
     return Error{fmt::format("{}: {}: {}", origin,
                              problem.path.empty() ? "(top level)" : problem.path, problem.message)};
@@ -669,7 +643,8 @@ ParsedRun read_run(const ordered_json& root) {
   if (!schema || !schema->is_string()) {
     fail("schema",
          "missing: this is not a benchkit result (expected \"schema\": \"benchkit/result\"; "
-         "Google Benchmark or hyperfine files are read by `benchkit import`)");
+         "Google Benchmark and hyperfine JSON are recognised by their own shape: see "
+         "docs/interop.md)");
   }
   if (schema->get<std::string>() != RunResult::schema) {
     fail("schema",
@@ -706,7 +681,12 @@ std::string to_json(const RunResult& run) {
 }
 
 model::Result<ParsedRun> from_json(std::string_view text, const std::string& origin) {
-  return read_document<ParsedRun>(text, origin, read_run);
+  return read_document<ParsedRun>(origin,
+                                  [&] { return read_run(parse_json_document(text, origin)); });
+}
+
+model::Result<ParsedRun> from_json_document(const ordered_json& root, const std::string& origin) {
+  return read_document<ParsedRun>(origin, [&] { return read_run(root); });
 }
 
 std::string benchmark_to_json(const BenchmarkResult& benchmark) {
@@ -716,7 +696,7 @@ std::string benchmark_to_json(const BenchmarkResult& benchmark) {
 model::Result<BenchmarkResult> benchmark_from_json(std::string_view text,
                                                    const std::string& origin) {
   return read_document<BenchmarkResult>(
-      text, origin, [](const ordered_json& root) { return *benchmark_object.read(root, ""); });
+      origin, [&] { return *benchmark_object.read(parse_json_document(text, origin), ""); });
 }
 
 }  // namespace benchkit::formats

@@ -3,6 +3,7 @@
 // one description drives both directions.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,10 @@ struct ParsedRun {
   bool estimates_present = false;
 };
 model::Result<ParsedRun> from_json(std::string_view text, const std::string& origin);
+// The same for a document already parsed (formats/result_file.hpp reads the text once to tell
+// the formats apart).
+model::Result<ParsedRun> from_json_document(const nlohmann::ordered_json& root,
+                                            const std::string& origin);
 
 // One benchmark as it appears in a run's "benchmarks" array, compact: one line without a
 // newline (newlines inside strings are escaped), so that a worker process can stream its

@@ -160,13 +160,15 @@ int verdict_rank(Verdict verdict) {
       return 5;
     case Verdict::removed:
       return 6;
+    case Verdict::skipped:
+      return 7;
   }
-  return 7;
+  return 8;
 }
 
 bool compared(const analysis::BenchmarkComparison& c) {
   return c.verdict != Verdict::added && c.verdict != Verdict::removed &&
-         c.verdict != Verdict::invalid;
+         c.verdict != Verdict::invalid && c.verdict != Verdict::skipped;
 }
 
 // One row of the summary: the benchmark's figures, its verdict when compared, and the index of

@@ -16,6 +16,9 @@ std::unique_ptr<Reporter> make_markdown_reporter();
 std::unique_ptr<Reporter> make_csv_reporter();
 std::unique_ptr<Reporter> make_html_reporter();
 std::unique_ptr<Reporter> make_junit_reporter();
+std::unique_ptr<Reporter> make_gbench_reporter();
+std::unique_ptr<Reporter> make_bmf_reporter();
+std::unique_ptr<Reporter> make_github_action_reporter();
 
 model::Result<Format> parse_format(std::string_view name) {
   if (name == "console") return Format::console;
@@ -24,17 +27,20 @@ model::Result<Format> parse_format(std::string_view name) {
   if (name == "csv") return Format::csv;
   if (name == "html") return Format::html;
   if (name == "junit") return Format::junit;
+  if (name == "gbench") return Format::gbench;
+  if (name == "bmf") return Format::bmf;
+  if (name == "github-action") return Format::github_action;
   return model::Error{fmt::format("unknown format \"{}\" (expected {})", name, format_list())};
 }
 
 const std::vector<std::string>& format_names() {
-  static const std::vector<std::string> names = {"console", "json", "markdown", "md",
-                                                 "csv",     "html", "junit"};
+  static const std::vector<std::string> names = {
+      "console", "json", "markdown", "md", "csv", "html", "junit", "gbench", "bmf", "github-action"};
   return names;
 }
 
 std::string format_list() {
-  return "console, json, markdown, csv, html or junit";
+  return "console, json, markdown, csv, html, junit, gbench, bmf or github-action";
 }
 
 std::string_view to_string(Format format) {
@@ -51,6 +57,12 @@ std::string_view to_string(Format format) {
       return "html";
     case Format::junit:
       return "junit";
+    case Format::gbench:
+      return "gbench";
+    case Format::bmf:
+      return "bmf";
+    case Format::github_action:
+      return "github-action";
   }
   return "console";
 }
@@ -121,6 +133,12 @@ std::unique_ptr<Reporter> make_reporter(Format format, Options options) {
       return make_html_reporter();
     case Format::junit:
       return make_junit_reporter();
+    case Format::gbench:
+      return make_gbench_reporter();
+    case Format::bmf:
+      return make_bmf_reporter();
+    case Format::github_action:
+      return make_github_action_reporter();
   }
   return make_console_reporter(options);
 }

@@ -14,20 +14,21 @@
 
 namespace benchkit::report {
 
-enum class Format { console, json, markdown, csv, html, junit };
+// gbench, bmf and github_action are the formats other tools read (report/interop_reporters.cpp).
+enum class Format { console, json, markdown, csv, html, junit, gbench, bmf, github_action };
 
-// "console", "json", "markdown" (or "md"), "csv", "html", "junit"; the error lists the accepted
-// names.
+// "console", "json", "markdown" (or "md"), "csv", "html", "junit", "gbench", "bmf",
+// "github-action"; the error lists the accepted names.
 model::Result<Format> parse_format(std::string_view name);
 
-// "console", "json", "markdown", "csv", "html", "junit": the name parse_format reads.
+// The name parse_format reads ("github-action" for github_action).
 std::string_view to_string(Format format);
 
 // Every name parse_format accepts, aliases included: what a command's --format checks against,
 // so that a new format reaches every command that writes a report.
 const std::vector<std::string>& format_names();
 
-// "console, json, markdown, csv, html or junit": for a flag's help.
+// "console, json, markdown, csv, html, junit, gbench, bmf or github-action": for a flag's help.
 std::string format_list();
 
 struct Options {
@@ -56,6 +57,7 @@ struct Options {
 // kMarkdownCommentLimit characters (a pull-request comment).
 // (3) one self-contained page (html_reporter.hpp); every part goes into one page.
 // (4) one <testsuites> document, a <testsuite> per part (junit_reporter.cpp).
+// gbench, bmf and github-action render results only (docs/interop.md).
 //
 // (1) the whole-process table of `benchkit run` when every benchmark is a command ("command"
 // kind), else the benchmark table with scenario blocks.

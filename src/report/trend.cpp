@@ -121,6 +121,14 @@ std::string render_trend(const analysis::Trend& trend, Format format) {
       return json(trend);
     case Format::csv:
       return csv(trend);
+    case Format::html:
+    case Format::junit:
+    case Format::gbench:
+    case Format::bmf:
+    case Format::github_action:
+      // Refused by `history trend --format` (its check lists the four above): a trend has no
+      // HTML chart, JUnit or dashboard form yet.
+      break;
   }
   return console(trend);
 }

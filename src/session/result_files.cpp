@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "analysis/estimates.hpp"
-#include "formats/result_json.hpp"
+#include "formats/result_file.hpp"
 #include "store/atomic_file.hpp"
 #include "store/baselines.hpp"
 
@@ -11,7 +11,7 @@ namespace benchkit::session {
 namespace {
 
 model::Result<RunResult> parse(const std::string& text, const std::string& origin) {
-  auto parsed = formats::from_json(text, origin);
+  auto parsed = formats::read_result(text, origin);
   if (!parsed) return parsed.error();
   RunResult run = std::move(parsed->run);
   if (!parsed->estimates_present) analysis::compute_estimates(run);

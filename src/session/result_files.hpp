@@ -8,7 +8,9 @@
 
 namespace benchkit::session {
 
-// Reads and parses a result file; estimates absent from it are computed from the samples.
+// Reads and parses a result file (a benchkit result, Google Benchmark JSON or a hyperfine export,
+// told apart by content: formats/result_file.hpp); estimates absent from it are computed from
+// the samples. Every command that takes a result file loads it through this.
 model::Result<RunResult> load_result_file(const std::string& path);
 
 // Reads baseline `name` from the baselines folder.

@@ -45,6 +45,38 @@ std::vector<std::string> worker_argv(const SideBySide& plan, const std::string& 
 
 }  // namespace
 
+std::optional<model::Error> copy_builds(const std::string& folder, std::size_t round,
+                                        const std::array<std::string, 2>& sources,
+                                        process::PlacementShuffle& shuffle,
+                                        std::array<std::string, 2>& copies) {
+  // Fresh copies of both builds, made while the shuffle holds memory, so that where their code
+  // lies in memory is drawn anew each round. The same bytes in two files measured apart: the
+  // test binary that the build had written hours before ran copy_string 8-12% slower than a
+  // fresh copy of itself in 6 of 7 A/A comparisons, while fresh copies of it measured within
+  // 1-2% of each other (and so did the binary itself once relinked). Where a file's pages lie
+  // belongs to the file, not to the code, and lasts as long as the file stays cached.
+  shuffle.hold(std::size_t{64} << 20);
+  for (std::size_t side = 0; side < 2; ++side) {
+    const std::string copy = fmt::format("{}/{}-{}.bin", folder, kSideNames[side], round);
+    std::error_code error;
+    std::filesystem::copy_file(sources[side], copy,
+                               std::filesystem::copy_options::overwrite_existing, error);
+    if (!error) {
+      std::filesystem::permissions(copy, std::filesystem::perms::owner_all,
+                                   std::filesystem::perm_options::replace, error);
+    }
+    if (error) {
+      shuffle.release();
+      return model::Error{fmt::format("cannot copy the {} build's executable {} to {}: {}",
+                                      kSideNames[side], sources[side], copy, error.message())};
+    }
+    if (!copies[side].empty()) std::filesystem::remove(copies[side], error);
+    copies[side] = copy;
+  }
+  shuffle.release();
+  return std::nullopt;
+}
+
 void keep_recurring_diagnostics(RunResult& merged, const std::vector<RunResult>& rounds) {
   for (BenchmarkResult& result : merged.benchmarks) {
     std::map<std::string, std::size_t> fired;
@@ -184,36 +216,10 @@ std::size_t Session::shuffle_bytes(std::size_t index) const {
   return static_cast<std::size_t>(std::clamp(2 * footprint_[index], 16 * kMiB, 256 * kMiB));
 }
 
-// Fresh copies of both builds for the workers of this round, made while the shuffle holds
-// memory, so that where their code lies in memory is drawn anew each round. The same bytes in
-// two files measured apart: the test binary that the build had written hours before ran
-// copy_string 8-12% slower than a fresh copy of itself in 6 of 7 A/A comparisons, while fresh
-// copies of it measured within 1-2% of each other (and so did the binary itself once relinked).
-// Where a file's pages lie belongs to the file, not to the code, and lasts as long as the file
-// stays cached.
+// Fresh copies of both builds for the workers of this round (copy_builds says why).
 std::optional<model::Error> Session::copy_executables(std::size_t round) {
-  const std::array<const std::string*, 2> sources = {&plan_.baseline_executable,
-                                                     &plan_.candidate_executable};
-  shuffle_.hold(std::size_t{64} << 20);
-  for (std::size_t side = 0; side < 2; ++side) {
-    const std::string copy = fmt::format("{}/{}-{}.bin", folder_, kSideNames[side], round);
-    std::error_code error;
-    std::filesystem::copy_file(*sources[side], copy,
-                               std::filesystem::copy_options::overwrite_existing, error);
-    if (!error) {
-      std::filesystem::permissions(copy, std::filesystem::perms::owner_all,
-                                   std::filesystem::perm_options::replace, error);
-    }
-    if (error) {
-      shuffle_.release();
-      return model::Error{fmt::format("cannot copy the {} build's executable {} to {}: {}",
-                                      kSideNames[side], *sources[side], copy, error.message())};
-    }
-    if (!executables_[side].empty()) std::filesystem::remove(executables_[side], error);
-    executables_[side] = copy;
-  }
-  shuffle_.release();
-  return std::nullopt;
+  return copy_builds(folder_, round, {plan_.baseline_executable, plan_.candidate_executable},
+                     shuffle_, executables_);
 }
 
 PairFailure Session::failure(const Pair& pair, std::size_t side, const std::string& what) const {

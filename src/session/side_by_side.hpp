@@ -8,6 +8,7 @@
 // change did.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +21,10 @@
 #include "clock/clock.hpp"
 #include "measure/engine.hpp"
 #include "model/error.hpp"
+
+namespace benchkit::process {
+class PlacementShuffle;
+}  // namespace benchkit::process
 
 namespace benchkit::session {
 
@@ -82,6 +87,14 @@ using Undecided = std::function<std::vector<std::string>(const SideBySideRuns&)>
 
 model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan,
                                                const Undecided& undecided = {});
+
+// Copies the baseline's and the new build's executables (`sources`) into `folder` for `round`,
+// while `shuffle` holds memory, so that each round's processes run from files whose pages lie
+// somewhere new; `copies` gets their paths (the previous round's copies are removed).
+std::optional<model::Error> copy_builds(const std::string& folder, std::size_t round,
+                                        const std::array<std::string, 2>& sources,
+                                        process::PlacementShuffle& shuffle,
+                                        std::array<std::string, 2>& copies);
 
 // Keeps a diagnostic of `merged` (the merge of `rounds`, which holds any round's flags) only when
 // it came up in at least half of the rounds that ran the benchmark. A defect of the code

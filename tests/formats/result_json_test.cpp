@@ -454,7 +454,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"not json", "hello", "line 1, column 1"},
         BadInput{"wrong schema", R"({"schema": "other", "version": 1, "benchmarks": []})",
                  "schema: is \"other\""},
-        BadInput{"no schema", R"({"benchmarks": []})", "benchkit import"},
+        BadInput{"no schema", R"({"benchmarks": []})", "docs/interop.md"},
         BadInput{"future version",
                  R"({"schema": "benchkit/result", "version": 9, "benchmarks": []})",
                  "version 9 is not supported"},

@@ -82,16 +82,19 @@ TEST(Formats, ParseNamesAndRefuseOthers) {
   EXPECT_EQ(parse_format("md").value(), Format::markdown);
   auto bad = parse_format("xml");
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message.find("console, json, markdown, csv, html or junit"),
-            std::string::npos);
+  EXPECT_NE(bad.error().message.find(format_list()), std::string::npos);
 }
 
 TEST(Formats, EveryNameReadsBackAndEveryFormatHasAName) {
+  EXPECT_EQ(parse_format("github-action").value(), Format::github_action);
+  // Every listed name parses, and names its format back (md is markdown's other name).
   for (const std::string& name : format_names()) {
-    EXPECT_TRUE(parse_format(name)) << name;
+    const auto format = parse_format(name);
+    ASSERT_TRUE(format) << name;
+    EXPECT_EQ(to_string(*format), name == "md" ? "markdown" : name);
   }
   for (Format format : {Format::console, Format::json, Format::markdown, Format::csv, Format::html,
-                        Format::junit}) {
+                        Format::junit, Format::gbench, Format::bmf, Format::github_action}) {
     EXPECT_EQ(parse_format(to_string(format)).value(), format);
     EXPECT_NE(format_list().find(to_string(format)), std::string::npos);
   }

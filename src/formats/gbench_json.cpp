@@ -1,0 +1,502 @@
+#include "formats/gbench_json.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "formats/json_document.hpp"
+
+namespace benchkit::formats {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+std::optional<std::string> text_of(const ordered_json& object, const char* key,
+                                   const std::string& path) {
+  const ordered_json* value = find_member(object, key);
+  if (!value) return std::nullopt;
+  if (!value->is_string()) {
+    fail_at(path + "." + key, fmt::format("expected a string, got {}", value->type_name()));
+  }
+  return value->get<std::string>();
+}
+
+std::optional<double> number_of(const ordered_json& object, const char* key,
+                                const std::string& path) {
+  const ordered_json* value = find_member(object, key);
+  if (!value) return std::nullopt;
+  if (!value->is_number()) {
+    fail_at(path + "." + key, fmt::format("expected a number, got {}", value->type_name()));
+  }
+  return value->get<double>();
+}
+
+bool flag_of(const ordered_json& object, const char* key) {
+  const ordered_json* value = find_member(object, key);
+  return value && value->is_boolean() && value->get<bool>();
+}
+
+// Nanoseconds in one `unit` (Google Benchmark's kNanosecond ... kSecond).
+double unit_ns(const std::string& unit, const std::string& path) {
+  if (unit == "ns") return 1.0;
+  if (unit == "us") return 1e3;
+  if (unit == "ms") return 1e6;
+  if (unit == "s") return 1e9;
+  fail_at(path, fmt::format("time_unit \"{}\" is not one of ns, us, ms, s", unit));
+}
+
+// The keys of a row that are not user counters (Google Benchmark writes user counters as flat
+// numeric keys beside these).
+const std::set<std::string> kRowKeys = {"name",
+                                        "family_index",
+                                        "per_family_instance_index",
+                                        "run_name",
+                                        "run_type",
+                                        "repetitions",
+                                        "repetition_index",
+                                        "threads",
+                                        "aggregate_name",
+                                        "aggregate_unit",
+                                        "error_occurred",
+                                        "error_message",
+                                        "skipped",
+                                        "skip_message",
+                                        "iterations",
+                                        "real_time",
+                                        "cpu_time",
+                                        "time_unit",
+                                        "cpu_coefficient",
+                                        "real_coefficient",
+                                        "big_o",
+                                        "rms",
+                                        "bytes_per_second",
+                                        "items_per_second",
+                                        "label"};
+
+struct Row {
+  std::string name;
+  std::string run_name;
+  bool aggregate = false;
+  std::string aggregate_name;
+  std::optional<std::string> failure;  // error_occurred or skipped, with the message
+  std::size_t repetition_index = 0;
+  std::uint64_t iterations = 1;
+  std::optional<double> real_ns;  // per iteration
+  std::optional<double> cpu_ns;   // per iteration
+  std::optional<double> bytes_per_second;
+  std::optional<double> items_per_second;
+  std::string label;
+  std::map<std::string, double> counters;
+};
+
+Row read_row(const ordered_json& object, const std::string& path, std::size_t repetition) {
+  if (!object.is_object()) fail_at(path, "expected an object (one benchmark run)");
+  Row row;
+  const auto name = text_of(object, "name", path);
+  if (!name || name->empty()) fail_at(path + ".name", "missing (every run has a name)");
+  row.name = *name;
+  row.run_name = text_of(object, "run_name", path).value_or(row.name);
+  const std::string run_type = text_of(object, "run_type", path).value_or("iteration");
+  row.aggregate = run_type == "aggregate";
+  row.aggregate_name = text_of(object, "aggregate_name", path).value_or("");
+  if (flag_of(object, "error_occurred")) {
+    row.failure = "Google Benchmark reported an error: " +
+                  text_of(object, "error_message", path).value_or("(no message)");
+  } else if (flag_of(object, "skipped")) {
+    row.failure = "skipped by Google Benchmark: " +
+                  text_of(object, "skip_message", path).value_or("(no message)");
+  }
+  row.repetition_index = repetition;
+  if (const auto index = number_of(object, "repetition_index", path)) {
+    if (*index < 0 || *index > 1e9 || *index != std::floor(*index)) {
+      fail_at(path + ".repetition_index", "expected a non-negative integer");
+    }
+    row.repetition_index = static_cast<std::size_t>(*index);
+  }
+  if (const auto iterations = number_of(object, "iterations", path)) {
+    // 2^63: beyond any iteration count Google Benchmark runs (an int64 there).
+    if (!(*iterations >= 0 && *iterations < 9.2e18) || *iterations != std::floor(*iterations)) {
+      fail_at(path + ".iterations",
+              fmt::format("expected a non-negative integer, got {}", *iterations));
+    }
+    row.iterations = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(*iterations));
+  }
+  const double scale =
+      unit_ns(text_of(object, "time_unit", path).value_or("ns"), path + ".time_unit");
+  if (const auto real = number_of(object, "real_time", path)) row.real_ns = *real * scale;
+  if (const auto cpu = number_of(object, "cpu_time", path)) row.cpu_ns = *cpu * scale;
+  row.bytes_per_second = number_of(object, "bytes_per_second", path);
+  row.items_per_second = number_of(object, "items_per_second", path);
+  row.label = text_of(object, "label", path).value_or("");
+  for (const auto& [key, value] : object.items()) {
+    if (kRowKeys.count(key) == 0 && value.is_number()) row.counters[key] = value.get<double>();
+  }
+  return row;
+}
+
+bool finite_time(const std::optional<double>& ns) {
+  return ns && std::isfinite(*ns) && *ns >= 0;
+}
+
+// Work per iteration from a rate Google Benchmark printed: it divides the work by CPU time,
+// or by real time for a benchmark with UseRealTime/UseManualTime. Counts are whole numbers per
+// iteration in nearly every suite, so the time that gives the nearer whole number is the one
+// it used.
+std::optional<std::uint64_t> work_per_iteration(const std::optional<double>& rate, const Row& row) {
+  if (!rate || !std::isfinite(*rate) || *rate <= 0) return std::nullopt;
+  std::optional<double> best;
+  for (const std::optional<double>& ns : {row.cpu_ns, row.real_ns}) {
+    if (!finite_time(ns) || *ns <= 0) continue;
+    const double work = *rate * *ns * 1e-9;
+    if (!best || std::abs(work - std::round(work)) < std::abs(*best - std::round(*best))) {
+      best = work;
+    }
+  }
+  if (!best || std::round(*best) < 1 || *best > 1e18) return std::nullopt;
+  return static_cast<std::uint64_t>(std::round(*best));
+}
+
+void read_context(const ordered_json& context, Context& out) {
+  const std::string path = "context";
+  if (const auto value = text_of(context, "date", path)) out.date = *value;
+  if (const auto value = text_of(context, "host_name", path)) out.hostname = *value;
+  if (const auto value = text_of(context, "executable", path)) out.executable = *value;
+  if (const auto value = number_of(context, "num_cpus", path)) {
+    if (*value >= 0 && *value < 1e6) out.logical_cpus = static_cast<int>(*value);
+  }
+  out.tool_version = "Google Benchmark";
+  if (const auto value = text_of(context, "library_version", path)) {
+    out.tool_version += " " + *value;
+  }
+  if (const auto value = number_of(context, "mhz_per_cpu", path)) {
+    out.machine["cpu_mhz"] = fmt::format("{}", *value);
+  }
+  if (const ordered_json* value = find_member(context, "cpu_scaling_enabled")) {
+    if (value->is_boolean())
+      out.machine["cpu_scaling"] = value->get<bool>() ? "enabled" : "disabled";
+  }
+  if (const ordered_json* value = find_member(context, "aslr_enabled")) {
+    if (value->is_boolean()) out.machine["aslr"] = value->get<bool>() ? "enabled" : "disabled";
+  }
+  if (const auto value = text_of(context, "library_build_type", path)) {
+    out.machine["google_benchmark_build"] = *value;
+  }
+  if (const ordered_json* loads = find_member(context, "load_avg"); loads && loads->is_array()) {
+    std::string text;
+    for (const ordered_json& load : *loads) {
+      if (load.is_number())
+        text += (text.empty() ? "" : " ") + fmt::format("{:.2f}", load.get<double>());
+    }
+    if (!text.empty()) out.machine["load_avg"] = text;
+  }
+  if (const ordered_json* caches = find_member(context, "caches"); caches && caches->is_array()) {
+    std::string text;
+    for (const ordered_json& cache : *caches) {
+      const auto type = text_of(cache, "type", path + ".caches");
+      const auto level = number_of(cache, "level", path + ".caches");
+      const auto size = number_of(cache, "size", path + ".caches");
+      if (!type || !level || !size) continue;
+      text += fmt::format("{}L{} {} {} KiB", text.empty() ? "" : ", ", *level, *type, *size / 1024);
+    }
+    if (!text.empty()) out.machine["caches"] = text;
+  }
+}
+
+RunResult read_document(const ordered_json& root) {
+  if (!root.is_object()) fail_at("", "expected a JSON object");
+  RunResult run;
+  if (const ordered_json* context = find_member(root, "context")) {
+    if (!context->is_object()) fail_at("context", "expected an object");
+    if (const auto version = number_of(*context, "json_schema_version", "context")) {
+      if (*version != kGbenchSchemaVersion) {
+        fail_at("context.json_schema_version",
+                fmt::format("is {}: this benchkit reads Google Benchmark's JSON schema version {}. "
+                            "Use a benchkit that reads version {} (update benchkit), or write the "
+                            "file with a Google Benchmark release whose JSON schema is version {}",
+                            *version, kGbenchSchemaVersion, *version, kGbenchSchemaVersion));
+      }
+    }
+    read_context(*context, run.context);
+  }
+  const ordered_json* rows = find_member(root, "benchmarks");
+  if (!rows || !rows->is_array()) {
+    fail_at("benchmarks", "missing: expected the array of benchmark runs Google Benchmark writes");
+  }
+  // Rows grouped by run name, in the order each first appears.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<Row>> groups;
+  std::map<std::string, std::size_t> seen;
+  for (std::size_t i = 0; i < rows->size(); ++i) {
+    const std::string path = fmt::format("benchmarks[{}]", i);
+    const ordered_json& object = (*rows)[i];
+    // The run name, read first to number the repetitions of files that do not.
+    const std::string key =
+        object.is_object()
+            ? text_of(object, "run_name", path).value_or(text_of(object, "name", path).value_or(""))
+            : "";
+    Row row = read_row(object, path, seen[key]);
+    if (!row.aggregate) ++seen[key];
+    if (groups.find(row.run_name) == groups.end()) order.push_back(row.run_name);
+    groups[row.run_name].push_back(std::move(row));
+  }
+  for (std::size_t family = 0; family < order.size(); ++family) {
+    const std::vector<Row>& group = groups[order[family]];
+    BenchmarkResult result;
+    result.name = order[family];
+    std::vector<const Row*> iterations;
+    for (const Row& row : group) {
+      if (row.failure) {
+        if (std::find(result.failures.begin(), result.failures.end(), *row.failure) ==
+            result.failures.end()) {
+          result.failures.push_back(*row.failure);
+        }
+      } else if (!row.aggregate) {
+        iterations.push_back(&row);
+      }
+      if (!row.label.empty()) result.params["label"] = row.label;
+    }
+    std::map<std::string, std::pair<double, std::size_t>> counter_sums;
+    for (const Row* row : iterations) {
+      if (!finite_time(row->real_ns)) {
+        result.failures.push_back(
+            fmt::format("repetition {} has no finite real_time: Google Benchmark could not time it",
+                        row->repetition_index));
+        continue;
+      }
+      Sample sample;
+      sample.iters = row->iterations;
+      sample.ns = *row->real_ns * static_cast<double>(row->iterations);
+      sample.process = static_cast<std::uint32_t>(row->repetition_index);
+      if (finite_time(row->cpu_ns)) {
+        sample.counters["cpu_ns"] = *row->cpu_ns * static_cast<double>(row->iterations);
+      }
+      result.samples.push_back(std::move(sample));
+      for (const auto& [name, value] : row->counters) {
+        auto& [sum, count] = counter_sums[name];
+        if (!std::isnan(value)) {  // an infinite counter stays infinite; NaN has no mean
+          sum += value;
+          ++count;
+        }
+      }
+      if (!result.bytes_per_iteration) {
+        result.bytes_per_iteration = work_per_iteration(row->bytes_per_second, *row);
+      }
+      if (!result.items_per_iteration) {
+        result.items_per_iteration = work_per_iteration(row->items_per_second, *row);
+      }
+    }
+    for (const auto& [name, sum_count] : counter_sums) {
+      if (sum_count.second > 0) {
+        result.counters[name] = sum_count.first / static_cast<double>(sum_count.second);
+      }
+    }
+    if (iterations.empty() && result.failures.empty()) {
+      // Only aggregates: the median when there is one, else the mean.
+      const Row* chosen = nullptr;
+      for (const char* wanted : {"median", "mean"}) {
+        for (const Row& row : group) {
+          if (!chosen && row.aggregate && row.aggregate_name == wanted &&
+              finite_time(row.real_ns)) {
+            chosen = &row;
+          }
+        }
+      }
+      if (!chosen) {
+        result.failures.push_back(
+            "Google Benchmark wrote no iteration row and no median or mean for it: nothing to "
+            "read");
+      } else {
+        Sample sample;
+        sample.ns = *chosen->real_ns;
+        if (finite_time(chosen->cpu_ns)) sample.counters["cpu_ns"] = *chosen->cpu_ns;
+        result.samples.push_back(std::move(sample));
+        result.counters = chosen->counters;
+        result.diagnostics.push_back(Diagnostic{
+            "aggregates_only", "warning",
+            fmt::format("the file holds only Google Benchmark's aggregates for this benchmark, "
+                        "so benchkit read its {} as one sample and has no spread to test: run "
+                        "the suite without --benchmark_report_aggregates_only to keep each "
+                        "repetition",
+                        chosen->aggregate_name)});
+      }
+    }
+    run.benchmarks.push_back(std::move(result));
+  }
+  return run;
+}
+
+// ---- Writing --------------------------------------------------------------------------------
+
+ordered_json number(double value) {
+  // JSON has no NaN or infinity; Google Benchmark's readers take a 0 better than a null.
+  return std::isfinite(value) ? ordered_json(value) : ordered_json(0.0);
+}
+
+ordered_json context_of(const RunResult& run) {
+  const Context& c = run.context;
+  ordered_json context = ordered_json::object();
+  context["date"] = c.date;
+  context["host_name"] = c.hostname;
+  context["executable"] = c.executable;
+  context["num_cpus"] = c.logical_cpus;
+  double mhz = 0;
+  if (const auto it = c.machine.find("cpu_mhz"); it != c.machine.end()) {
+    try {
+      mhz = std::stod(it->second);
+    } catch (const std::exception&) {
+      mhz = 0;
+    }
+  }
+  context["mhz_per_cpu"] = mhz;
+  // Bencher's cpp_google adapter requires the array; benchkit keeps caches as text.
+  context["caches"] = ordered_json::array();
+  context["load_avg"] = ordered_json::array();
+  context["library_version"] = "benchkit " + c.tool_version;
+  context["library_build_type"] = c.optimized && !c.assertions ? "release" : "debug";
+  context["json_schema_version"] = kGbenchSchemaVersion;
+  return context;
+}
+
+}  // namespace
+
+bool is_gbench_document(const ordered_json& root) {
+  if (!root.is_object() || root.contains("schema")) return false;
+  const auto benchmarks = root.find("benchmarks");
+  const auto context = root.find("context");
+  return benchmarks != root.end() && benchmarks->is_array() && context != root.end() &&
+         context->is_object();
+}
+
+model::Result<RunResult> gbench_from_document(const ordered_json& root, const std::string& origin) {
+  return read_with_origin<RunResult>(origin, [&] { return read_document(root); });
+}
+
+model::Result<RunResult> from_gbench_json(std::string_view text, const std::string& origin) {
+  return read_with_origin<RunResult>(origin, [&] {
+    return read_document(parse_json_document(text, origin, NonFinite::accepted));
+  });
+}
+
+std::string to_gbench_json(const RunResult& run) {
+  ordered_json root = ordered_json::object();
+  root["context"] = context_of(run);
+  ordered_json rows = ordered_json::array();
+  for (std::size_t family = 0; family < run.benchmarks.size(); ++family) {
+    const BenchmarkResult& b = run.benchmarks[family];
+    auto row_head = [&](const std::string& name, const char* type, std::size_t repetitions) {
+      ordered_json row = ordered_json::object();
+      row["name"] = name;
+      row["family_index"] = family;
+      row["per_family_instance_index"] = 0;
+      row["run_name"] = b.name;
+      row["run_type"] = type;
+      row["repetitions"] = repetitions;
+      return row;
+    };
+    if (!b.valid() || b.samples.empty()) {
+      ordered_json row = row_head(b.name, "iteration", 1);
+      row["repetition_index"] = 0;
+      row["threads"] = 1;
+      row["error_occurred"] = true;
+      std::string message;
+      for (const std::string& failure : b.failures)
+        message += (message.empty() ? "" : "; ") + failure;
+      row["error_message"] = message.empty() ? std::string("no samples") : message;
+      row["iterations"] = 0;
+      row["real_time"] = 0.0;
+      row["cpu_time"] = 0.0;
+      row["time_unit"] = "ns";
+      rows.push_back(std::move(row));
+      continue;
+    }
+    const std::vector<double> per_iteration = b.per_iteration_ns();
+    const std::size_t count = per_iteration.size();
+    auto add_work = [&](ordered_json& row, double ns) {
+      if (ns <= 0) return;
+      if (b.bytes_per_iteration) {
+        row["bytes_per_second"] = number(static_cast<double>(*b.bytes_per_iteration) * 1e9 / ns);
+      }
+      if (b.items_per_iteration) {
+        row["items_per_second"] = number(static_cast<double>(*b.items_per_iteration) * 1e9 / ns);
+      }
+      for (const auto& [name, value] : b.counters) {
+        if (kRowKeys.count(name) == 0) row[name] = number(value);
+      }
+    };
+    for (std::size_t i = 0; i < count; ++i) {
+      const Sample& sample = b.samples[i];
+      ordered_json row = row_head(b.name, "iteration", count);
+      row["repetition_index"] = i;
+      row["threads"] = 1;
+      row["iterations"] = sample.iters;
+      row["real_time"] = number(per_iteration[i]);
+      const auto cpu = sample.counters.find("cpu_ns");
+      row["cpu_time"] =
+          cpu != sample.counters.end()
+              ? number(cpu->second / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)))
+              : number(per_iteration[i]);
+      row["time_unit"] = "ns";
+      add_work(row, per_iteration[i]);
+      rows.push_back(std::move(row));
+    }
+    if (count < 2) continue;
+    // The aggregates Google Benchmark adds after repetitions, from benchkit's estimates (which
+    // leave out samples taken while the machine ran slow).
+    const Estimates& e = b.estimates;
+    const std::pair<const char*, double> aggregates[] = {
+        {"mean", e.mean.value},
+        {"median", e.median.value},
+        {"stddev", e.stddev},
+        {"cv", e.mean.value > 0 ? e.stddev / e.mean.value : 0.0},
+    };
+    // CPU time has no estimates of its own: its aggregates come from the samples' cpu_ns.
+    std::vector<double> cpu;
+    for (const Sample& sample : b.samples) {
+      const auto found = sample.counters.find("cpu_ns");
+      if (found == sample.counters.end()) break;
+      cpu.push_back(found->second / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)));
+    }
+    std::map<std::string, double> cpu_aggregates;
+    if (cpu.size() == count) {
+      double sum = 0;
+      for (double value : cpu) sum += value;
+      const double mean = sum / static_cast<double>(count);
+      double squares = 0;
+      for (double value : cpu) squares += (value - mean) * (value - mean);
+      std::vector<double> sorted = cpu;
+      std::sort(sorted.begin(), sorted.end());
+      const double median =
+          count % 2 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2;
+      const double stddev = std::sqrt(squares / static_cast<double>(count - 1));
+      cpu_aggregates = {{"mean", mean},
+                        {"median", median},
+                        {"stddev", stddev},
+                        {"cv", mean > 0 ? stddev / mean : 0.0}};
+    }
+    for (const auto& [name, value] : aggregates) {
+      const bool percentage = std::string(name) == "cv";
+      ordered_json row = row_head(b.name + "_" + name, "aggregate", count);
+      row["threads"] = 1;
+      row["aggregate_name"] = name;
+      row["aggregate_unit"] = percentage ? "percentage" : "time";
+      row["iterations"] = count;
+      row["real_time"] = number(value);
+      const auto cpu_value = cpu_aggregates.find(name);
+      row["cpu_time"] = number(cpu_value != cpu_aggregates.end() ? cpu_value->second : value);
+      row["time_unit"] = "ns";
+      if (std::string(name) == "mean" || std::string(name) == "median") add_work(row, value);
+      rows.push_back(std::move(row));
+    }
+  }
+  root["benchmarks"] = std::move(rows);
+  return root.dump(2) + "\n";
+}
+
+}  // namespace benchkit::formats

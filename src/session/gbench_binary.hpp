@@ -1,0 +1,70 @@
+// Google Benchmark binaries run by benchkit (docs/interop.md): recognised by
+// --benchmark_list_tests, run in fresh processes and merged, or two builds run side by side in
+// paired rounds, one benchmark at a time through --benchmark_filter, for benchkit's verdicts.
+//
+// Every process writes its results with --benchmark_out (read back by formats/gbench_json.hpp);
+// its console table goes to /dev/null and its standard error passes through. A Google Benchmark
+// binary cannot sample in turns with another process as a benchkit binary does
+// (session/side_by_side.hpp), so a round runs the two builds one after the other, the first of
+// them alternating by round and by benchmark, and the comparison pairs the rounds.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "benchkit/result.hpp"
+#include "model/error.hpp"
+#include "session/side_by_side.hpp"
+
+namespace benchkit::session {
+
+// Whether the executable at `path` refers to Google Benchmark's library (its C++ names,
+// "_ZN9benchmark", appear in the file whether the library is linked statically or shared), read
+// before running it: a script or another program is never started with Google Benchmark flags.
+bool links_google_benchmark(const std::string& path);
+
+// The benchmarks `path --benchmark_list_tests=true` lists (killed after 10 s), or an error
+// saying what the program did instead: it is then not a Google Benchmark binary. The
+// --benchmark_filter among `flags` (the user's flags for the runs) is applied, the others not.
+model::Result<std::vector<std::string>> list_gbench_benchmarks(
+    const std::string& path, const std::vector<std::string>& flags = {});
+
+// `name` as a --benchmark_filter regular expression that matches only that name.
+std::string exact_gbench_filter(const std::string& name);
+
+struct GbenchProcesses {
+  std::string executable;
+  // Fresh processes, each running the whole suite (or what `flags` select) once: the process is
+  // the unit of variation, so its samples (repetitions) are numbered by process.
+  std::size_t processes = 5;
+  // Google Benchmark flags given to every process (--benchmark_filter, --benchmark_min_time,
+  // --benchmark_repetitions, ...); --benchmark_out and --benchmark_out_format are benchkit's.
+  std::vector<std::string> flags;
+  std::function<void(std::size_t process, std::size_t total)> progress;
+};
+
+// The merged run, its estimates computed; the context is the first process's. The error names
+// the process that failed (exit status, or a result file it did not write).
+model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan);
+
+struct GbenchSideBySide {
+  std::string baseline_executable;
+  std::string candidate_executable;
+  std::vector<std::string> benchmarks;  // names, each run alone in every round
+  // Paired rounds; the comparison needs 6 for a 95% signed-rank interval (analysis/compare).
+  std::size_t rounds = 10;
+  std::vector<std::string> flags;  // given to both builds, as GbenchProcesses::flags
+  std::function<void(std::size_t round, std::size_t rounds, std::size_t index, std::size_t count,
+                     const std::string& name)>
+      progress;
+};
+
+// The two runs: every sample carries its round (as `round` and `process`). A benchmark that the
+// filter did not match in one build, or that Google Benchmark reported as an error, is a failed
+// result on that side (and so not compared). The error is for what stops the whole comparison:
+// a process that cannot be started or crashed, Ctrl-C.
+model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& plan);
+
+}  // namespace benchkit::session

@@ -1,0 +1,190 @@
+#include "formats/gbench_json.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "analysis/estimates.hpp"
+#include "formats/json_document.hpp"
+#include "formats/result_json.hpp"
+#include "support/golden.hpp"
+#include "support/interop_fixture.hpp"
+#include "support/sample_run.hpp"
+
+namespace benchkit::formats {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string fixture(const std::string& name) {
+  return testing::interop_fixture(name);
+}
+
+RunResult read(const std::string& name) {
+  auto run = from_gbench_json(fixture(name), name);
+  EXPECT_TRUE(run) << run.error().message;
+  return run ? *run : RunResult{};
+}
+
+const BenchmarkResult& named(const RunResult& run, const std::string& name) {
+  for (const BenchmarkResult& b : run.benchmarks) {
+    if (b.name == name) return b;
+  }
+  throw std::runtime_error("no benchmark " + name);
+}
+
+TEST(GbenchJson, RepetitionsBecomeSamplesNumberedAsProcesses) {
+  const RunResult run = read("gbench_repetitions.json");
+  ASSERT_EQ(run.benchmarks.size(), 4u);  // BM_copy/64, BM_copy/4096, BM_sum_us, BM_fails
+  const BenchmarkResult& copy = named(run, "BM_copy/64");
+  ASSERT_EQ(copy.samples.size(), 3u);  // the aggregate rows are not samples
+  for (std::uint32_t i = 0; i < 3; ++i) EXPECT_EQ(copy.samples[i].process, i);
+  const auto rows =
+      parse_json_document(fixture("gbench_repetitions.json"), "fixture", NonFinite::accepted);
+  // Sample 0 is the first row: real_time (ns per iteration) times its iterations.
+  const auto& first = rows["benchmarks"][0];
+  ASSERT_EQ(first["name"], "BM_copy/64");
+  EXPECT_EQ(copy.samples[0].iters, first["iterations"].get<std::uint64_t>());
+  EXPECT_DOUBLE_EQ(copy.samples[0].ns / static_cast<double>(copy.samples[0].iters),
+                   first["real_time"].get<double>());
+  EXPECT_DOUBLE_EQ(
+      copy.samples[0].counters.at("cpu_ns") / static_cast<double>(copy.samples[0].iters),
+      first["cpu_time"].get<double>());
+}
+
+TEST(GbenchJson, ReadsTimeUnitsRatesAndUserCounters) {
+  const RunResult run = read("gbench_repetitions.json");
+  const BenchmarkResult& copy = named(run, "BM_copy/4096");
+  EXPECT_EQ(copy.bytes_per_iteration, std::optional<std::uint64_t>(4096));
+  EXPECT_EQ(copy.items_per_iteration, std::optional<std::uint64_t>(1));
+  EXPECT_DOUBLE_EQ(copy.counters.at("size"), 4096.0);
+  EXPECT_GT(copy.counters.at("copies_rate"), 0.0);
+  // Written bare as NaN and Infinity by Google Benchmark.
+  EXPECT_TRUE(std::isinf(copy.counters.at("unbounded")));
+  EXPECT_EQ(copy.counters.count("undefined"), 0u) << "a NaN counter has no mean";
+  // time_unit "us": 1000 additions take about a microsecond, far more than 1 ns per iteration.
+  const BenchmarkResult& sum = named(run, "BM_sum_us");
+  ASSERT_FALSE(sum.samples.empty());
+  EXPECT_GT(sum.samples[0].ns / static_cast<double>(sum.samples[0].iters), 50.0);
+}
+
+TEST(GbenchJson, AnErroredBenchmarkIsInvalidWithItsMessage) {
+  const RunResult run = read("gbench_repetitions.json");
+  const BenchmarkResult& fails = named(run, "BM_fails");
+  EXPECT_FALSE(fails.valid());
+  EXPECT_TRUE(fails.samples.empty());
+  ASSERT_EQ(fails.failures.size(), 1u);  // three repetitions, one message
+  EXPECT_THAT(fails.failures[0], HasSubstr("no input file"));
+}
+
+TEST(GbenchJson, AggregatesAreUsedOnlyWhenNoIterationRowExistsAndSaySo) {
+  const RunResult run = read("gbench_aggregates_only.json");
+  const BenchmarkResult& copy = named(run, "BM_copy/64");
+  ASSERT_EQ(copy.samples.size(), 1u);
+  ASSERT_EQ(copy.diagnostics.size(), 1u);
+  EXPECT_EQ(copy.diagnostics[0].code, "aggregates_only");
+  EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("median"));
+  EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("--benchmark_report_aggregates_only"));
+  // With iteration rows present, no such diagnostic.
+  EXPECT_TRUE(named(read("gbench_repetitions.json"), "BM_copy/64").diagnostics.empty());
+}
+
+TEST(GbenchJson, TheContextBlockBecomesTheRunsContext) {
+  const RunResult run = read("gbench_single.json");
+  EXPECT_EQ(run.context.hostname, "fixture-host");
+  EXPECT_EQ(run.context.executable, "./gbench_suite");
+  EXPECT_EQ(run.context.logical_cpus, 2);
+  EXPECT_FALSE(run.context.date.empty());
+  EXPECT_THAT(run.context.tool_version, HasSubstr("Google Benchmark"));
+  EXPECT_EQ(run.context.machine.count("caches"), 1u);
+  EXPECT_EQ(run.context.machine.at("google_benchmark_build"), "debug");
+}
+
+TEST(GbenchJson, ImportedRunMatchesTheGoldenFile) {
+  RunResult run = read("gbench_repetitions.json");
+  analysis::compute_estimates(run);
+  testing::expect_golden("import_gbench_repetitions.json", to_json(run));
+}
+
+TEST(GbenchJson, NewerSchemaVersionNamesTheFileAndTheFix) {
+  const auto run = from_gbench_json(fixture("gbench_newer_schema.json"), "new.json");
+  ASSERT_FALSE(run);
+  EXPECT_THAT(run.error().message, HasSubstr("new.json: context.json_schema_version: is 2"));
+  EXPECT_THAT(run.error().message, HasSubstr("update benchkit"));
+}
+
+TEST(GbenchJson, TruncatedFileSaysSo) {
+  const std::string text = fixture("gbench_single.json");
+  const auto run = from_gbench_json(text.substr(0, text.size() / 2), "cut.json");
+  ASSERT_FALSE(run);
+  EXPECT_THAT(run.error().message, HasSubstr("cut.json: not valid JSON"));
+  EXPECT_THAT(run.error().message, HasSubstr("truncated"));
+}
+
+TEST(GbenchJson, BadRowsNameTheirPlace) {
+  const auto bad_unit = from_gbench_json(
+      R"({"context": {}, "benchmarks": [{"name": "a", "real_time": 1, "time_unit": "ps"}]})", "f");
+  ASSERT_FALSE(bad_unit);
+  EXPECT_THAT(bad_unit.error().message, HasSubstr("f: benchmarks[0].time_unit"));
+  const auto no_name =
+      from_gbench_json(R"({"context": {}, "benchmarks": [{"real_time": 1}]})", "f");
+  ASSERT_FALSE(no_name);
+  EXPECT_THAT(no_name.error().message, HasSubstr("benchmarks[0].name: missing"));
+  const auto nan_time = from_gbench_json(
+      R"({"context": {}, "benchmarks": [{"name": "a", "iterations": 5, "real_time": NaN}]})", "f");
+  ASSERT_TRUE(nan_time) << nan_time.error().message;
+  EXPECT_FALSE(nan_time->benchmarks[0].valid());
+}
+
+TEST(GbenchJson, SkippedRowsAreInvalid) {
+  const auto run = from_gbench_json(
+      R"({"context": {"json_schema_version": 1}, "benchmarks": [{"name": "a", "run_type":
+      "iteration", "skipped": true, "skip_message": "needs AVX-512", "iterations": 0}]})",
+      "f");
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_THAT(run->benchmarks[0].failures.at(0), HasSubstr("needs AVX-512"));
+}
+
+TEST(GbenchJson, WrittenRunMatchesTheGoldenFile) {
+  testing::expect_golden("gbench.json", to_gbench_json(testing::sample_run()));
+}
+
+TEST(GbenchJson, WhatIsWrittenReadsBackWithTheSameSamples) {
+  const RunResult original = testing::sample_run();
+  const auto back = from_gbench_json(to_gbench_json(original), "written");
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->benchmarks.size(), original.benchmarks.size());
+  for (std::size_t b = 0; b < original.benchmarks.size(); ++b) {
+    const BenchmarkResult& was = original.benchmarks[b];
+    const BenchmarkResult& is = back->benchmarks[b];
+    EXPECT_EQ(is.name, was.name);
+    EXPECT_EQ(is.bytes_per_iteration, was.bytes_per_iteration);
+    EXPECT_EQ(is.items_per_iteration, was.items_per_iteration);
+    ASSERT_EQ(is.samples.size(), was.samples.size());
+    const std::vector<double> expected = was.per_iteration_ns();
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_NEAR(is.per_iteration_ns()[i], expected[i], 1e-9 * expected[i]);
+    }
+  }
+}
+
+TEST(GbenchJson, WrittenDocumentHasWhatDashboardsRequire) {
+  const auto document = nlohmann::json::parse(to_gbench_json(testing::sample_run()));
+  // Bencher's cpp_google adapter: context.caches, and name, real_time and time_unit per row.
+  EXPECT_TRUE(document["context"]["caches"].is_array());
+  for (const auto& row : document["benchmarks"]) {
+    EXPECT_TRUE(row["name"].is_string());
+    EXPECT_TRUE(row["real_time"].is_number());
+    EXPECT_TRUE(row["cpu_time"].is_number());  // compare.py reads both
+    EXPECT_EQ(row["time_unit"], "ns");
+    EXPECT_TRUE(row["run_type"] == "iteration" || row["run_type"] == "aggregate");
+  }
+}
+
+}  // namespace
+}  // namespace benchkit::formats
