@@ -87,7 +87,7 @@ TEST_F(HistoryCommand, ListsShowsAndTrends) {
   EXPECT_THAT(csv.out, HasSubstr("bench_0000,bbbb2222,2026-11-02T00:00:00Z"));
   const auto console = history("trend bench");
   EXPECT_THAT(console.out, HasSubstr("bench_0001 (2 commits)"));
-  EXPECT_THAT(console.out, HasSubstr("+20.0%"));
+  EXPECT_THAT(console.out, HasSubstr("+19.4%"));
   const auto json = history("trend bench --format json");
   EXPECT_THAT(json.out, HasSubstr("\"schema\": \"benchkit/trend\""));
   const std::string id = listed.out.substr(listed.out.find("\n", listed.out.find("tags")) + 1, 12);

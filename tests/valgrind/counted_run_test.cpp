@@ -81,7 +81,7 @@ TEST(CountedRun, TenPercentMoreWorkIsTenPercentMoreAndRegressed) {
       counted("--filter steady --sample-size 2 --save-baseline before", dir + "/a.json", env);
   const auto result = run_command(env + "COUNTED_BENCH_WORK=110 " + kBench +
                                   " --mode instructions --filter steady --sample-size 2 "
-                                  "--keep-env COUNTED_BENCH_WORK --baseline before "
+                                  "--keep-env COUNTED_BENCH_WORK --baseline before --saved-samples "
                                   "--fail-on-regression --format json --out " +
                                   dir + "/b.json");
   EXPECT_EQ(result.exit_code, 1) << result.out << result.err;  // regressed
