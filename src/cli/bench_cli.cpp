@@ -522,12 +522,10 @@ int report_and_save(const BenchFlags& flags, report::Format format, Measured& me
   // that is the comparison; the results themselves then go to --out. html and junit hold both
   // in one document.
   const bool both_in_one = format == report::Format::html || format == report::Format::junit;
-  const bool comparison_on_stdout =
-      comparison && flags.out.empty() && format != report::Format::console && !both_in_one;
   const auto reporter = report::make_reporter(format, options);
   // A format with no form for a comparison (gbench, bmf, github-action) leaves it to the console.
   const bool comparison_on_stdout =
-      comparison && flags.out.empty() && format != report::Format::console &&
+      comparison && flags.out.empty() && format != report::Format::console && !both_in_one &&
       reporter->refusal(report::Document{.comparison = &*comparison}).empty();
   const auto console = report::make_reporter(report::Format::console, options);
   const report::Document results{.results = &run};

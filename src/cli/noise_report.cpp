@@ -20,8 +20,8 @@ int report_noise(const RunResult& run, const NoiseOptions& options) {
   noise.example = options.example;
   noise.analysis = analysis::analyse_noise(run, options.settings);
   noise.warnings = run.context.warnings;
-  if (const int status = render_or_write(*format, report::Document{.noise = &noise}, options.out);
-      status != 0) {
+  const report::Document document{.noise = &noise};
+  if (const int status = render_or_write(*format, document, options.out); status != 0) {
     return status;
   }
   if (!options.html.empty()) {
