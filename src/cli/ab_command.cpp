@@ -25,6 +25,7 @@
 #include "session/ab.hpp"
 #include "session/bisect.hpp"
 #include "session/commands.hpp"
+#include "session/history.hpp"
 #include "session/revisions.hpp"
 #include "store/atomic_file.hpp"
 #include "vcs/revisions.hpp"
@@ -52,6 +53,8 @@ struct AbOptions {
   std::string out;
   std::string log;
   bool fail_on_regression = false;
+  bool record = false;  // --record: both runs into the history (docs/history.md)
+  std::string store;    // --store: which history (default $BENCHKIT_STORE, .benchkit/history.db)
   double noise_threshold = 0.02;
   std::string adjustment = "holm";
   std::string color = "auto";
@@ -225,8 +228,6 @@ int report_comparison(const AbOptions& o, const analysis::Comparison& comparison
     std::cout << reporter->render(document);
   }
   std::cout.flush();
-  // Recording into the history store (--record) belongs here, once src/store has a history:
-  // both runs, with their revisions in the context, before the exit status is chosen.
   if (status != 0) return status;
   if (failures) return 1;
   return o.fail_on_regression && comparison.any_regression() ? 1 : 0;
@@ -315,6 +316,11 @@ int run_ab(const AbOptions& o) {
   session::record_revision(built_new->revision, outcome->candidate.context);
   outcome->comparison.method_note =
       method_note(*built_base, *built_new, *setup, outcome->rounds, o);
+  if (o.record) {
+    for (const RunResult* run : {&outcome->baseline, &outcome->candidate}) {
+      if (const int status = record_in_history(o.store, *run, o.quiet); status != 0) return status;
+    }
+  }
   return report_comparison(o, outcome->comparison, nullptr,
                            any_failed(outcome->baseline) || any_failed(outcome->candidate));
 }
@@ -506,9 +512,24 @@ CommandRunner add_ab_command(CLI::App& app) {
       ->allow_extra_args(false);
   command->add_flag("--fail-on-regression", o->fail_on_regression,
                     "Exit with status 1 when a benchmark regressed");
+  command->add_flag("--record", o->record,
+                    "Record both runs (BASE and NEW, each with its commit) in the history "
+                    "(docs/history.md)");
+  command->add_option("--store", o->store,
+                      "The history --record writes to: an SQLite file or a postgresql:// URL "
+                      "(default $BENCHKIT_STORE, else .benchkit/history.db)");
   add_shared_flags(*command, *o);
   return [command, o]() -> int {
     if (!command->parsed()) return -1;
+    if (!o->store.empty() && !o->record) {
+      return report_error(usage("--store names the history that --record writes to: add --record"));
+    }
+    // A history that cannot be opened is found now, not after the builds and the rounds.
+    if (o->record) {
+      if (const auto opened = session::check_history(o->store); !opened) {
+        return report_error(opened.error());
+      }
+    }
     return run_ab(*o);
   };
 }

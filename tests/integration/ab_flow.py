@@ -157,11 +157,17 @@ def main():
     logs = [os.path.join(root, name) for root, _, names in os.walk(os.path.join(repo, ".benchkit"))
             for name in names if name.endswith(".log")]
     stamps = {path: os.stat(path).st_mtime_ns for path in logs}
-    done = benchkit(repo, "ab", c[2], c[3], *FAST)
+    history = os.path.join(os.path.dirname(repo), "ab-history.db")  # outside the checkout
+    done = benchkit(repo, "ab", c[2], c[3], "--record", "--store", history, *FAST)
     expect(done.stderr.count("nothing rebuilt") == 2 and "configuring" not in done.stderr
            and "building" not in done.stderr, "a second ab rebuilds nothing", done)
     expect(all(os.stat(p).st_mtime_ns == t for p, t in stamps.items()) and stamps,
            "no build log was written again", done)
+    # --record keeps both runs in the history, each under its own commit.
+    listed = benchkit(repo, "history", "list", "--store", history)
+    expect(listed.returncode == 0 and "2 runs in" in listed.stdout
+           and c[2][:8] in listed.stdout and c[3][:8] in listed.stdout,
+           "ab --record keeps the BASE and the NEW run with their commits", listed)
 
     # bisect names the slow commit and keeps a log of its steps.
     done = benchkit(repo, "bisect", c[0], c[5], "--bench", "^work$", *FAST)
