@@ -29,8 +29,8 @@
 #include "report/comparison.hpp"
 #include "report/reporter.hpp"
 #include "session/commands.hpp"
-#include "session/history.hpp"
 #include "session/gbench_binary.hpp"
+#include "session/history.hpp"
 #include "session/result_files.hpp"
 #include "store/atomic_file.hpp"
 #include "store/baselines.hpp"
@@ -572,6 +572,99 @@ int run_commands(const CLI::App& command, const RunOptions& o) {
 
 }  // namespace
 
+namespace {
+
+// How the commands are run and measured: shell, runs and budget, hooks, parameters, timeout,
+// input and output, pinning, environment, order.
+void add_measuring_flags(CLI::App& command, RunOptions& o) {
+  command.add_flag("--shell{/bin/sh}", o.shell,
+                   "Run commands through a shell (--shell=PATH for another); its start-up "
+                   "time is measured in the same rounds and subtracted");
+  command.add_option("--warmup", o.warmup, "Runs per command before measuring (default 1)");
+  command.add_option("--runs", o.runs, "Exactly this many measured runs per command");
+  command.add_option("--min-runs", o.min_runs, "At least this many runs (default 10)");
+  command.add_option("--max-runs", o.max_runs, "At most this many runs (default: no limit)");
+  command.add_option("--time-budget", o.time_budget,
+                     "Measuring time per command after --min-runs before stopping even if "
+                     "imprecise (default 3s)");
+  command
+      .add_option("--precision", o.precision,
+                  "Stop once the median's 95% CI is within ±this fraction (default 0.01)")
+      ->check(CLI::Range(1e-6, 1.0));
+  command.add_option("--setup", o.setup, "Shell command run once per benchmark, before it");
+  command.add_option("--prepare", o.prepare, "Shell command run before every run (not timed)");
+  command.add_option("--conclude", o.conclude, "Shell command run after every run (not timed)");
+  command.add_option("--cleanup", o.cleanup, "Shell command run once per benchmark, after it");
+  command
+      .add_option("--parameter-scan", o.scans,
+                  "NAME MIN MAX: run once per value, {NAME} replaced (repeatable: cartesian)")
+      ->expected(3)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command.add_option("--parameter-step-size", o.step, "Step of --parameter-scan (default 1)");
+  command
+      .add_option("--parameter-list", o.lists,
+                  "NAME a,b,c: run once per value, {NAME} replaced (repeatable: cartesian)")
+      ->expected(2)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command
+      .add_option("--timeout", o.timeout,
+                  "Seconds per run; then SIGTERM to its process group, SIGKILL 1 s later")
+      ->check(CLI::PositiveNumber);
+  command.add_flag("--ignore-failure{all}", o.ignore_failure,
+                   "Count runs that fail (non-zero exit, signal) instead of stopping; "
+                   "--ignore-failure=1,2 for these exit codes only");
+  command.add_option("--input", o.input, "File given to every run as standard input");
+  command.add_option("--output", o.output,
+                     "Standard output of the runs: null (default), pipe (read by benchkit), "
+                     "inherit, or a file path");
+  command.add_option("--pin", o.pin, "Run on these CPUs only, e.g. 0 or 2-3");
+  command
+      .add_option("--env", o.env,
+                  "KEY=VALUE for the --cmd before it (for all when before every --cmd)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command
+      .add_option("--order", o.order,
+                  "Order within a round: alternate (A B, B A, ...; default) or random "
+                  "(seeded by --seed)")
+      ->check(CLI::IsMember({"alternate", "random"}));
+  command.add_option("--seed", o.seed, "Seed of --order random (recorded in the results)");
+}
+
+// What is written and compared: the reference, the exports, the baseline, the history.
+void add_output_flags(CLI::App& command, RunOptions& o) {
+  command.add_option("--reference", o.reference,
+                     "The benchmark the others are compared with (default: the first)");
+  command.add_option("--export-json", o.export_json,
+                     "Write the results (benchkit result format, kind command) to this file; "
+                     "rewritten as the rounds go, so a failure loses nothing");
+  command.add_option("--export-markdown", o.export_markdown, "Write a Markdown table");
+  command.add_option("--export-csv", o.export_csv, "Write a CSV table");
+  command.add_option("--export-junit", o.export_junit,
+                     "Write JUnit XML (a test case per command, for CI servers)");
+  add_html_option(command, o.html);
+  command.add_flag("--quiet,-q", o.quiet, "No table and no progress");
+  command.add_option("--color", o.color, "auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  add_comparison_flags(command, o.noise_threshold, o.adjustment);
+  command.add_option("--save-baseline", o.save_baseline, "Save the results as baseline NAME");
+  command.add_option("--baseline", o.baseline,
+                     "Compare against a baseline name or result file, with verdicts");
+  command.add_flag("--fail-on-regression", o.fail_on_regression,
+                   "Exit with status 1 when a command regressed (against --baseline, or "
+                   "against the --reference)");
+  command.add_flag("--record", o.record,
+                   "Record the results in the history (docs/history.md), for benchkit history "
+                   "trend and check");
+  add_store_option(command, o.store);
+  command
+      .add_option("--processes", o.processes,
+                  "Bench binaries: fresh worker processes to run the suite in (default 5)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
+}
+
+}  // namespace
+
 CommandRunner add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* command = app.add_subcommand(
@@ -599,86 +692,8 @@ CommandRunner add_run_command(CLI::App& app) {
                    "Name of the --cmd before it (default: the command); may use {PARAM}")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command->add_flag("--shell{/bin/sh}", o->shell,
-                    "Run commands through a shell (--shell=PATH for another); its start-up "
-                    "time is measured in the same rounds and subtracted");
-  command->add_option("--warmup", o->warmup, "Runs per command before measuring (default 1)");
-  command->add_option("--runs", o->runs, "Exactly this many measured runs per command");
-  command->add_option("--min-runs", o->min_runs, "At least this many runs (default 10)");
-  command->add_option("--max-runs", o->max_runs, "At most this many runs (default: no limit)");
-  command->add_option("--time-budget", o->time_budget,
-                      "Measuring time per command after --min-runs before stopping even if "
-                      "imprecise (default 3s)");
-  command
-      ->add_option("--precision", o->precision,
-                   "Stop once the median's 95% CI is within ±this fraction (default 0.01)")
-      ->check(CLI::Range(1e-6, 1.0));
-  command->add_option("--setup", o->setup, "Shell command run once per benchmark, before it");
-  command->add_option("--prepare", o->prepare, "Shell command run before every run (not timed)");
-  command->add_option("--conclude", o->conclude, "Shell command run after every run (not timed)");
-  command->add_option("--cleanup", o->cleanup, "Shell command run once per benchmark, after it");
-  command
-      ->add_option("--parameter-scan", o->scans,
-                   "NAME MIN MAX: run once per value, {NAME} replaced (repeatable: cartesian)")
-      ->expected(3)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command->add_option("--parameter-step-size", o->step, "Step of --parameter-scan (default 1)");
-  command
-      ->add_option("--parameter-list", o->lists,
-                   "NAME a,b,c: run once per value, {NAME} replaced (repeatable: cartesian)")
-      ->expected(2)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command
-      ->add_option("--timeout", o->timeout,
-                   "Seconds per run; then SIGTERM to its process group, SIGKILL 1 s later")
-      ->check(CLI::PositiveNumber);
-  command->add_flag("--ignore-failure{all}", o->ignore_failure,
-                    "Count runs that fail (non-zero exit, signal) instead of stopping; "
-                    "--ignore-failure=1,2 for these exit codes only");
-  command->add_option("--input", o->input, "File given to every run as standard input");
-  command->add_option("--output", o->output,
-                      "Standard output of the runs: null (default), pipe (read by benchkit), "
-                      "inherit, or a file path");
-  command->add_option("--pin", o->pin, "Run on these CPUs only, e.g. 0 or 2-3");
-  command
-      ->add_option("--env", o->env,
-                   "KEY=VALUE for the --cmd before it (for all when before every --cmd)")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command
-      ->add_option("--order", o->order,
-                   "Order within a round: alternate (A B, B A, ...; default) or random "
-                   "(seeded by --seed)")
-      ->check(CLI::IsMember({"alternate", "random"}));
-  command->add_option("--seed", o->seed, "Seed of --order random (recorded in the results)");
-  command->add_option("--reference", o->reference,
-                      "The benchmark the others are compared with (default: the first)");
-  command->add_option("--export-json", o->export_json,
-                      "Write the results (benchkit result format, kind command) to this file; "
-                      "rewritten as the rounds go, so a failure loses nothing");
-  command->add_option("--export-markdown", o->export_markdown, "Write a Markdown table");
-  command->add_option("--export-csv", o->export_csv, "Write a CSV table");
-  command->add_option("--export-junit", o->export_junit,
-                      "Write JUnit XML (a test case per command, for CI servers)");
-  add_html_option(*command, o->html);
-  command->add_flag("--quiet,-q", o->quiet, "No table and no progress");
-  command->add_option("--color", o->color, "auto, always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-  add_comparison_flags(*command, o->noise_threshold, o->adjustment);
-  command->add_option("--save-baseline", o->save_baseline, "Save the results as baseline NAME");
-  command->add_option("--baseline", o->baseline,
-                      "Compare against a baseline name or result file, with verdicts");
-  command->add_flag("--fail-on-regression", o->fail_on_regression,
-                    "Exit with status 1 when a command regressed (against --baseline, or "
-                    "against the --reference)");
-  command->add_flag("--record", o->record,
-                    "Record the results in the history (docs/history.md), for benchkit history "
-                    "trend and check");
-  add_store_option(*command, o->store);
-  command
-      ->add_option("--processes", o->processes,
-                   "Bench binaries: fresh worker processes to run the suite in (default 5)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
+  add_measuring_flags(*command, *o);
+  add_output_flags(*command, *o);
   return [command, o]() -> int {
     if (!command->parsed()) return -1;
     return run_commands(*command, *o);
