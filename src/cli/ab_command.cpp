@@ -16,6 +16,7 @@
 #include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
+#include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
 #include "process/interrupt.hpp"
 #include "process/plan.hpp"
@@ -51,6 +52,7 @@ struct AbOptions {
   std::string worker_timeout = "120s";
   std::string format = "console";
   std::string out;
+  std::string html;  // --html: the comparison also as one self-contained HTML page
   std::string log;
   bool fail_on_regression = false;
   bool record = false;  // --record: both runs into the history (docs/history.md)
@@ -211,7 +213,13 @@ int report_comparison(const AbOptions& o, const analysis::Comparison& comparison
   const report::Options options{want_color(o.color)};
   const auto reporter = report::make_reporter(*format, options);
   const report::Document document{.comparison = &comparison};
+  if (const std::string refused = reporter->refusal(document); !refused.empty()) {
+    return report_error(usage(fmt::format(
+        "--format {}: {}; choose console, markdown, json, csv, html or junit for a comparison",
+        o.format, refused)));
+  }
   int status = 0;
+  if (!o.html.empty()) status = write_html(o.html, document);
   if (!o.out.empty()) {
     if (const auto written = store::write_file_atomically(o.out, reporter->render(document));
         !written) {
@@ -473,9 +481,9 @@ void add_shared_flags(CLI::App& command, AbOptions& o) {
                      "Sampling time per benchmark and side over --rounds (default 1s)");
   command.add_option("--worker-timeout", o.worker_timeout,
                      "How long a worker may take to set up or take one sample (default 120s)");
-  command.add_option("--format", o.format, "console (default), markdown, json or csv")
-      ->check(CLI::IsMember({"console", "markdown", "json", "csv"}));
+  add_format_option(command, o.format, "Format of the comparison");
   command.add_option("--out", o.out, "Write the comparison in --format to this file");
+  add_html_option(command, o.html);
   add_comparison_flags(command, o.noise_threshold, o.adjustment);
   command.add_option("--color", o.color, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
@@ -523,6 +531,18 @@ CommandRunner add_ab_command(CLI::App& app) {
     if (!command->parsed()) return -1;
     if (!o->store.empty() && !o->record) {
       return report_error(usage("--store names the history that --record writes to: add --record"));
+    }
+    // A format with no form for a comparison (gbench, bmf, github-action) is refused now, not
+    // after the builds and the rounds.
+    if (const auto format = report::parse_format(o->format); format) {
+      const analysis::Comparison none;
+      const std::string refused =
+          report::make_reporter(*format, {})->refusal(report::Document{.comparison = &none});
+      if (!refused.empty()) {
+        return report_error(usage(fmt::format(
+            "--format {}: {}; choose console, markdown, json, csv, html or junit for a comparison",
+            o->format, refused)));
+      }
     }
     // A history that cannot be opened is found now, not after the builds and the rounds.
     if (o->record) {

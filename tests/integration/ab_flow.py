@@ -150,9 +150,14 @@ def main():
     expect(c[3][:12] in done.stdout and c[2][:12] in done.stdout,
            "the method note names both commits", done)
     # Across the README commit: unchanged.
-    done = benchkit(repo, "ab", c[3], c[4], "--fail-on-regression", "--format", "markdown", *FAST)
+    page = os.path.join(os.path.dirname(repo), "ab.html")  # outside the checkout
+    done = benchkit(repo, "ab", c[3], c[4], "--fail-on-regression", "--format", "markdown",
+                    "--html", page, *FAST)
     expect(done.returncode == 0 and re.search(r"work.*unchanged", done.stdout),
            "ab across the README commit says unchanged (Markdown)", done)
+    html = open(page).read() if os.path.exists(page) else ""
+    expect(html.startswith("<!DOCTYPE html>") and "work" in html and "unchanged" in html,
+           "ab --html writes the comparison as a page", done)
     # Again: nothing is configured or built.
     logs = [os.path.join(root, name) for root, _, names in os.walk(os.path.join(repo, ".benchkit"))
             for name in names if name.endswith(".log")]
