@@ -69,6 +69,18 @@ TEST_F(HistoryCommand, ABenchBinaryRecordsItsRunAndTheFileOfItIsNotADuplicate) {
   EXPECT_THAT(listed.out, HasSubstr("1 run in " + store_));
 }
 
+// Other tools' files go into the history as they are read everywhere else (formats/result_file).
+TEST_F(HistoryCommand, GoogleBenchmarkAndHyperfineFilesAreAdded) {
+  const std::string fixtures = std::string(BENCHKIT_TEST_FIXTURES) + "/interop/";
+  const auto added = history("add " + fixtures + "gbench_repetitions.json " + fixtures +
+                             "hyperfine_two_commands.json");
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  const auto listed = history("list");
+  EXPECT_THAT(listed.out, HasSubstr("2 runs in"));
+  const auto again = history("add " + fixtures + "gbench_repetitions.json");
+  EXPECT_THAT(again.out, HasSubstr("already recorded:"));
+}
+
 TEST_F(HistoryCommand, ListsShowsAndTrends) {
   const auto added = history(
       "add " +
