@@ -107,7 +107,8 @@ TEST_F(DataBench, WithoutTheTagTheBenchmarkRuns) {
   const auto result = bench("--test --skip-tag nightly --out r.json");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_THAT(result.err, Not(HasSubstr("skipped")));
-  const BenchmarkResult* noisy = find(read("r.json"), "noisy_case");
+  const RunResult run = read("r.json");  // kept: find() points into it
+  const BenchmarkResult* noisy = find(run, "noisy_case");
   ASSERT_TRUE(noisy);
   EXPECT_FALSE(noisy->skipped);
   EXPECT_FALSE(noisy->samples.empty());
