@@ -68,7 +68,7 @@ struct BenchmarkComparison {
   double candidate_median = 0.0;  // ns per iteration (or the metric's unit)
   // What the medians measure: empty for time, "instructions" for counts (BenchmarkResult::metric).
   std::string metric;
-  double ratio = 1.0;             // candidate / baseline time: above 1 is slower
+  double ratio = 1.0;  // candidate / baseline time: above 1 is slower
   double ratio_lower = 1.0;
   double ratio_upper = 1.0;
   double p_value = 1.0;

@@ -61,16 +61,14 @@ std::vector<std::vector<std::string>> rows(const analysis::Comparison& compariso
   for (const BenchmarkComparison& c : comparison.benchmarks) {
     // A skipped side has no time; the other side's is shown when it was measured.
     const bool skipped = c.verdict == Verdict::skipped;
-    result.push_back({c.name,
-                      time_cell(c.baseline_median,
-                                c.verdict != Verdict::added && !(skipped && c.baseline_median <= 0),
-                                c.metric),
-                      time_cell(c.candidate_median,
-                                c.verdict != Verdict::removed &&
-                                    !(skipped && c.candidate_median <= 0),
-                                c.metric),
-                      change_cell(c), interval_cell(c), throughput_cell(c), p_cell(c),
-                      to_string(c.verdict)});
+    result.push_back(
+        {c.name,
+         time_cell(c.baseline_median,
+                   c.verdict != Verdict::added && !(skipped && c.baseline_median <= 0), c.metric),
+         time_cell(c.candidate_median,
+                   c.verdict != Verdict::removed && !(skipped && c.candidate_median <= 0),
+                   c.metric),
+         change_cell(c), interval_cell(c), throughput_cell(c), p_cell(c), to_string(c.verdict)});
   }
   return result;
 }

@@ -34,8 +34,9 @@ model::Result<Format> parse_format(std::string_view name) {
 }
 
 const std::vector<std::string>& format_names() {
-  static const std::vector<std::string> names = {
-      "console", "json", "markdown", "md", "csv", "html", "junit", "gbench", "bmf", "github-action"};
+  static const std::vector<std::string> names = {"console", "json",         "markdown", "md",
+                                                 "csv",     "html",         "junit",    "gbench",
+                                                 "bmf",     "github-action"};
   return names;
 }
 

@@ -94,7 +94,7 @@ model::Result<report::HistorySnapshot> history_snapshot(store::Store& store,
                                                         const SnapshotRequest& request);
 
 struct CheckRequest {
-  std::string run = {};            // "" = the newest run in the store
+  std::string run = {};  // "" = the newest run in the store
   std::string base_branch = "main";
   // Change points are named when they fall in the newest `last` commits of the series (the
   // base branch's history and the checked run); 10: about two weeks of daily runs, a window a

@@ -57,8 +57,8 @@ TEST(CompareCommand, AProgramOfNeitherKindIsABadInput) {
 TEST(RunGbenchBinary, RunsInFreshProcesses) {
   const std::string out = std::filesystem::temp_directory_path() /
                           ("benchkit-gbench-run-" + std::to_string(::getpid()) + ".json");
-  const auto result = run_command(kTool + " run " + kSuite + " --processes 2 --export-json " +
-                                  out + kQuick);
+  const auto result =
+      run_command(kTool + " run " + kSuite + " --processes 2 --export-json " + out + kQuick);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_THAT(result.out, HasSubstr("BM_accumulate/4096"));  // the table
   std::ifstream in(out);
