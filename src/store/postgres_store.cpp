@@ -4,28 +4,12 @@
 
 #include <pqxx/pqxx>
 
+#include "benchkit_build_info.hpp"
 #include "store/history_sql.hpp"
+#include "store/postgres_module.hpp"
 #include "store/schema.hpp"
 
 namespace benchkit::store {
-
-bool is_postgresql_url(std::string_view location) {
-  return location.starts_with("postgresql://") || location.starts_with("postgres://");
-}
-
-std::string redact_url(std::string_view url) {
-  const std::size_t scheme = url.find("://");
-  if (scheme == std::string_view::npos) return std::string(url);
-  const std::size_t authority = scheme + 3;
-  const std::size_t at = url.find('@', authority);
-  const std::size_t slash = url.find('/', authority);
-  if (at == std::string_view::npos || (slash != std::string_view::npos && slash < at)) {
-    return std::string(url);
-  }
-  const std::size_t colon = url.find(':', authority);
-  if (colon == std::string_view::npos || colon > at) return std::string(url);
-  return std::string(url.substr(0, colon + 1)) + "***" + std::string(url.substr(at));
-}
 
 namespace {
 
@@ -318,7 +302,9 @@ class PostgresStore final : public Store {
 
 }  // namespace
 
-model::Result<std::unique_ptr<Store>> open_postgres_store(const std::string& url) {
+namespace {
+
+model::Result<std::unique_ptr<Store>> connect(const std::string& url) {
   const std::string shown = redact_url(url);
   const std::string secret = password_of(url);
   std::unique_ptr<PostgresStore> store;
@@ -338,4 +324,15 @@ model::Result<std::unique_ptr<Store>> open_postgres_store(const std::string& url
   return std::unique_ptr<Store>(std::move(store));
 }
 
+}  // namespace
+
 }  // namespace benchkit::store
+
+// The module's one exported symbol (the module is built with hidden visibility): libbenchkit's
+// open_postgres_store finds it with dlsym and checks `build` before calling `open`.
+extern "C" __attribute__((visibility("default"))) const benchkit::store::PostgresModule*
+benchkit_postgres_module_v1() {
+  static const benchkit::store::PostgresModule module{benchkit::build_info::module_build,
+                                                      &benchkit::store::connect};
+  return &module;
+}

@@ -45,6 +45,14 @@ case "$mode" in
     test -f "$prefix/include/benchkit/bench.hpp"
     test -f "$prefix/lib/pkgconfig/benchkit.pc"
     test -x "$prefix/bin/benchkit"
+    # The PostgreSQL module is installed, and the installed command loads it from there (its
+    # message about the refused connection comes from the module; port 1 has no server).
+    module="$prefix/lib/benchkit/libbenchkit-postgres.so"
+    test -f "$module"
+    answer=$(BENCHKIT_POSTGRES_MODULE="$module" "$prefix/bin/benchkit" history list \
+      --store postgresql://ci@127.0.0.1:1/none 2>&1 || true)
+    case "$answer" in *"cannot connect to history"*) ;;
+      *) echo "the installed benchkit did not load $module: $answer" >&2; exit 1 ;; esac
     # Same major version: 0.x is accepted whatever x, 1.0 is not.
     version_file="$prefix/lib/cmake/benchkit/benchkitConfigVersion.cmake"
     for wanted in 0.0:TRUE 0.1:TRUE 1.0:FALSE; do

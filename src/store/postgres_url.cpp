@@ -1,0 +1,26 @@
+#include <string>
+#include <string_view>
+
+#include "store/postgres_store.hpp"
+
+namespace benchkit::store {
+
+bool is_postgresql_url(std::string_view location) {
+  return location.starts_with("postgresql://") || location.starts_with("postgres://");
+}
+
+std::string redact_url(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  if (scheme == std::string_view::npos) return std::string(url);
+  const std::size_t authority = scheme + 3;
+  const std::size_t at = url.find('@', authority);
+  const std::size_t slash = url.find('/', authority);
+  if (at == std::string_view::npos || (slash != std::string_view::npos && slash < at)) {
+    return std::string(url);
+  }
+  const std::size_t colon = url.find(':', authority);
+  if (colon == std::string_view::npos || colon > at) return std::string(url);
+  return std::string(url.substr(0, colon + 1)) + "***" + std::string(url.substr(at));
+}
+
+}  // namespace benchkit::store
