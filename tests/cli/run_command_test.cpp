@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -23,9 +24,12 @@ const std::string helper = std::string(BENCHKIT_BINARY_DIR) + "/tests/process_he
 class RunCommand : public ::testing::Test {
  protected:
   void SetUp() override {
+    // A parameterised test's name ends in "/N": one folder, not a folder inside another that
+    // TearDown would leave behind.
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(name.begin(), name.end(), '/', '-');
     folder_ = std::filesystem::path(::testing::TempDir()) /
-              ("benchkit-run-cli-" + std::to_string(getpid()) + "-" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+              ("benchkit-run-cli-" + std::to_string(getpid()) + "-" + name);
     std::filesystem::remove_all(folder_);
     std::filesystem::create_directories(folder_);
   }
