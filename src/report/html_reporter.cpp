@@ -427,29 +427,6 @@ Json machine_checks_json(const SystemReport& report) {
   return {{"checks", std::move(checks)}, {"fingerprint", report.fingerprint_id}};
 }
 
-std::string html_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 std::string dump(const Json& json) {
   return escape_for_script(json.dump(-1, ' ', false, Json::error_handler_t::replace));
 }
@@ -721,7 +698,7 @@ std::string render_page(const Document& document, const std::vector<ChartSection
       "script-src 'nonce-{}'; style-src 'unsafe-inline'\">\n",
       nonce);
   page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  page += "<title>" + html_escape(title) + "</title>\n<style>\n";
+  page += "<title>" + markup_escape(title) + "</title>\n<style>\n";
   page += assets::kStyle;
   page += "</style>\n</head>\n<body>\n<main id=\"report\"></main>\n";
   page += "<script type=\"application/json\" id=\"benchkit-data\">" + data + "</script>\n";

@@ -24,36 +24,6 @@ namespace {
 
 using analysis::Verdict;
 
-// Text for XML content and attribute values. Characters XML 1.0 cannot hold (control
-// characters other than tab, newline and carriage return) become '?'.
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += byte < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : c;
-    }
-  }
-  return out;
-}
-
 struct TestCase {
   std::string name;
   double seconds = 0.0;
@@ -72,10 +42,10 @@ std::string suite(const std::string& name, const std::vector<TestCase>& cases) {
   }
   std::string out = fmt::format(
       "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"0\">\n",
-      xml_escape(name), cases.size(), failures, errors);
+      markup_escape(name), cases.size(), failures, errors);
   for (const TestCase& c : cases) {
     out += fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{:.9f}\"",
-                       xml_escape(c.name), xml_escape(name), c.seconds);
+                       markup_escape(c.name), markup_escape(name), c.seconds);
     if (c.problem.empty() && c.output.empty()) {
       out += "/>\n";
       continue;
@@ -83,10 +53,10 @@ std::string suite(const std::string& name, const std::vector<TestCase>& cases) {
     out += ">\n";
     if (!c.problem.empty()) {
       out += fmt::format("      <{} message=\"{}\" type=\"{}\"/>\n", c.problem,
-                         xml_escape(c.message), xml_escape(c.type));
+                         markup_escape(c.message), markup_escape(c.type));
     }
     if (!c.output.empty()) {
-      out += fmt::format("      <system-out>{}</system-out>\n", xml_escape(c.output));
+      out += fmt::format("      <system-out>{}</system-out>\n", markup_escape(c.output));
     }
     out += "    </testcase>\n";
   }

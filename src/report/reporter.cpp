@@ -192,6 +192,34 @@ std::string format_throughput(const Estimates& estimates) {
   return text;
 }
 
+std::string markup_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out += byte < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : c;
+    }
+  }
+  return out;
+}
+
 std::string markdown_escape(const std::string& text) {
   std::string out;
   for (char c : text) {

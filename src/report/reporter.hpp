@@ -113,6 +113,9 @@ std::string format_throughput(const Estimates& estimates);
 std::string pad(const std::string& text, std::size_t width, bool right);
 // A Markdown table cell: pipes escaped so they do not split the cell.
 std::string markdown_escape(const std::string& text);
+// Text for HTML or XML content and attribute values: < > & " ' as entities; the characters XML
+// 1.0 cannot hold (control characters other than tab, newline and carriage return) become '?'.
+std::string markup_escape(const std::string& text);
 // A CSV field: quoted (quotes doubled) when it holds a comma, a quote or a newline.
 std::string csv_quote(const std::string& field);
 // Columns a UTF-8 string takes in a terminal (µ and … are one column, two or three bytes).

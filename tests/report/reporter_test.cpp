@@ -77,6 +77,14 @@ TEST(Reporters, ColourIsOnlyUsedWhenAsked) {
             std::string::npos);
 }
 
+TEST(Reporters, MarkupEscapeMakesTextSafeInHtmlAndXml) {
+  EXPECT_EQ(markup_escape("<script>alert('x') & \"y\"</script>"),
+            "&lt;script&gt;alert(&apos;x&apos;) &amp; &quot;y&quot;&lt;/script&gt;");
+  // XML 1.0 cannot hold most control characters (an escape sequence's ESC among them).
+  EXPECT_EQ(markup_escape("a\x1b[31mb\tc\nd"), "a?[31mb\tc\nd");
+  EXPECT_EQ(markup_escape("µs …"), "µs …");
+}
+
 TEST(Formats, ParseNamesAndRefuseOthers) {
   EXPECT_EQ(parse_format("json").value(), Format::json);
   EXPECT_EQ(parse_format("md").value(), Format::markdown);
