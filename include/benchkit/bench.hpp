@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "benchkit/bencher.hpp"
+#include "benchkit/registry.hpp"
 #include "benchkit/result.hpp"
 
 namespace benchkit {
@@ -51,17 +52,33 @@ class Bench {
   // interval. Micro benchmarks ignore it.
   Bench& repetitions(std::size_t count);
   std::size_t repetitions() const;
+  // Tags whose benchmarks are left out, as a bench binary's --skip-tag: a benchmark with a
+  // skip_when rule of one of these tags (Registration::skip_when for registered ones, the
+  // `skip_when` argument of run and run_scenario) does not run, and its result is a skipped
+  // entry (`skipped` holds the rule's tag and reason, no samples). Default none: a CI driver
+  // sets {"ci"}, so that local runs still measure every benchmark.
+  Bench& skip_tags(std::vector<std::string> tags);
+  const std::vector<std::string>& skip_tags() const;
 
   // Measures one benchmark given as a callable taking Bencher&.
   BenchmarkResult run(std::string name, const std::function<void(Bencher&)>& body);
+  // The same, kept out of runs whose skip_tags() hold one of the rules' tags (as
+  // Registration::skip_when: each rule a tag, a word, and a reason that is not empty, else
+  // std::invalid_argument): then `body` is not called and the result is the skipped entry.
+  BenchmarkResult run(std::string name, const std::function<void(Bencher&)>& body,
+                      const std::vector<SkipRule>& skip_when);
   // Runs one scenario given as a callable taking Scenario&, `repetitions()` times: one result
   // per phase (named "name/phase"), in the order the phases ran. A failed verify puts its
   // message in every phase's `failures`; an exception propagates, naming the scenario.
   std::vector<BenchmarkResult> run_scenario(std::string name,
                                             const std::function<void(Scenario&)>& body);
+  // The same with skip rules, as run's: when skipped, one skipped entry named `name`.
+  std::vector<BenchmarkResult> run_scenario(std::string name,
+                                            const std::function<void(Scenario&)>& body,
+                                            const std::vector<SkipRule>& skip_when);
   // Measures the registered benchmarks and scenarios whose full name matches `filter`
   // (ECMAScript regex, searched anywhere in the name; empty matches all), with the run's context
-  // filled in.
+  // filled in. Those skipped by skip_tags() come last, as skipped entries.
   RunResult run_registered(const std::string& filter = {});
 
   struct Impl;

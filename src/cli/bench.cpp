@@ -1,13 +1,27 @@
 // benchkit::Bench: the programmatic front of the engine.
+#include <optional>
 #include <stdexcept>
 
 #include "benchkit/bench.hpp"
+#include "measure/instances.hpp"
 #include "session/runner.hpp"
+#include "session/skips.hpp"
 
 namespace benchkit {
 
 struct Bench::Impl {
   session::RunSettings settings;
+  std::vector<std::string> skip_tags;
+
+  // The skipped entry of `name` when a rule's tag is among skip_tags (the rules checked first).
+  std::optional<BenchmarkResult> skipped(const std::string& name, const std::string& kind,
+                                         const std::vector<SkipRule>& skip_when) const {
+    std::vector<SkipRule> rules;
+    for (const SkipRule& rule : skip_when) {
+      rules.push_back(measure::checked_skip_rule(name, rule.tag, rule.reason));
+    }
+    return session::skipped_by(name, kind, {}, rules, skip_tags);
+  }
 };
 
 Bench::Bench() : impl_(std::make_unique<Impl>()) {}
@@ -75,8 +89,22 @@ std::size_t Bench::repetitions() const {
   return impl_->settings.repetitions;
 }
 
+Bench& Bench::skip_tags(std::vector<std::string> tags) {
+  impl_->skip_tags = std::move(tags);
+  return *this;
+}
+const std::vector<std::string>& Bench::skip_tags() const {
+  return impl_->skip_tags;
+}
+
 BenchmarkResult Bench::run(std::string name, const std::function<void(Bencher&)>& body) {
   return session::run_one(impl_->settings, name, body, session::process_probes());
+}
+
+BenchmarkResult Bench::run(std::string name, const std::function<void(Bencher&)>& body,
+                           const std::vector<SkipRule>& skip_when) {
+  if (auto skipped = impl_->skipped(name, "micro", skip_when)) return std::move(*skipped);
+  return run(std::move(name), body);
 }
 
 std::vector<BenchmarkResult> Bench::run_scenario(std::string name,
@@ -84,8 +112,16 @@ std::vector<BenchmarkResult> Bench::run_scenario(std::string name,
   return session::run_scenario(impl_->settings, name, body);
 }
 
+std::vector<BenchmarkResult> Bench::run_scenario(std::string name,
+                                                 const std::function<void(Scenario&)>& body,
+                                                 const std::vector<SkipRule>& skip_when) {
+  if (auto skipped = impl_->skipped(name, "scenario", skip_when)) return {std::move(*skipped)};
+  return run_scenario(std::move(name), body);
+}
+
 RunResult Bench::run_registered(const std::string& filter) {
-  const auto chosen = session::select(measure::expand_registered(), filter, false);
+  auto chosen = session::select(measure::expand_registered(), filter, false);
+  std::vector<BenchmarkResult> skipped = session::take_skipped(chosen, impl_->skip_tags);
   std::size_t failures = 0;
   std::string first_error;
   session::Progress progress;
@@ -94,6 +130,7 @@ RunResult Bench::run_registered(const std::string& filter) {
   };
   RunResult run = session::run_instances(impl_->settings, chosen, progress, failures);
   if (failures > 0) throw std::runtime_error(first_error);
+  for (BenchmarkResult& result : skipped) run.benchmarks.push_back(std::move(result));
   return run;
 }
 

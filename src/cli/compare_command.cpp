@@ -9,6 +9,8 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <regex>
 #include <set>
 
 #include "analysis/compare.hpp"
@@ -36,6 +38,7 @@ struct CompareOptions {
   bool fail_on_regression = false;
   bool all_samples = false;
   std::size_t rounds = 10;
+  std::string filter;
 };
 
 // An executable program rather than a result file: runnable, and not JSON text.
@@ -70,104 +73,167 @@ model::Result<std::vector<std::string>> benchkit_names(const std::string& binary
   return names;
 }
 
-// The benchmarks of `base` that `candidate` has too, in base's order.
+// The benchmarks of `base` that `candidate` has too and whose name `filter` matches (searched
+// anywhere in the name; empty matches all), in base's order.
 std::vector<std::string> common(const std::vector<std::string>& base,
-                                const std::vector<std::string>& candidate) {
+                                const std::vector<std::string>& candidate,
+                                const std::optional<std::regex>& filter) {
   const std::set<std::string> theirs(candidate.begin(), candidate.end());
   std::vector<std::string> both;
   for (const std::string& name : base) {
-    if (theirs.count(name)) both.push_back(name);
+    if (theirs.count(name) && (!filter || std::regex_search(name, *filter))) both.push_back(name);
   }
   return both;
 }
 
-// `benchkit compare OLD_BINARY NEW_BINARY`: both benchkit bench binaries (sampling in turns,
-// session/side_by_side.hpp) or both Google Benchmark binaries (session/gbench_binary.hpp), run
-// side by side in paired rounds. `note` gets the sentence that says how they were measured.
-model::Result<session::SideBySideRuns> run_binaries(const CompareOptions& o, std::string& note) {
-  const std::array<std::string, 2> paths = {o.base, o.candidate};
-  std::array<bool, 2> benchkit = {false, false};
-  std::array<std::optional<std::vector<std::string>>, 2> gbench;
-  std::array<std::string, 2> why;
-  for (std::size_t side = 0; side < 2; ++side) {
-    const auto answer = process::probe_bench_binary(paths[side]);
-    benchkit[side] = answer && answer->benchkit && answer->turns;
-    if (benchkit[side]) continue;
-    if (!session::links_google_benchmark(paths[side])) {
-      why[side] = "it does not answer --benchkit-info and does not link Google Benchmark";
-      continue;
-    }
-    auto listed = session::list_gbench_benchmarks(paths[side], trailing_arguments());
-    if (listed) {
-      gbench[side] = std::move(*listed);
-    } else {
-      why[side] = listed.error().message;
-    }
+// One executable given to compare: which kind of bench binary it is, and its benchmarks.
+struct Probed {
+  bool benchkit = false;  // else Google Benchmark
+  std::vector<std::string> names;
+};
+
+model::Result<Probed> probe_binary(const std::string& path, const std::vector<std::string>& flags) {
+  const auto answer = process::probe_bench_binary(path);
+  if (answer && answer->benchkit && answer->turns) {
+    auto names = benchkit_names(path);
+    if (!names) return names.error();
+    return Probed{true, std::move(*names)};
   }
-  for (std::size_t side = 0; side < 2; ++side) {
-    if (!benchkit[side] && !gbench[side]) {
-      return model::Error{
-          fmt::format("{} is an executable but neither a benchkit bench binary nor a Google "
-                      "Benchmark binary ({}): give compare two result files, two baseline names, "
-                      "or two bench binaries built with benchkit::main or Google Benchmark",
-                      paths[side], why[side]),
-          model::ErrorKind::usage};
-    }
+  std::string why = "it does not answer --benchkit-info and does not link Google Benchmark";
+  if (session::links_google_benchmark(path)) {
+    auto listed = session::list_gbench_benchmarks(path, flags);
+    if (listed) return Probed{false, std::move(*listed)};
+    why = listed.error().message;
   }
-  if (benchkit[0] != benchkit[1]) {
-    return model::Error{
-        fmt::format("{} is a {} binary and {} a {} one: compare runs two builds of one suite; "
-                    "give two binaries of the same kind",
-                    paths[0], benchkit[0] ? "benchkit" : "Google Benchmark", paths[1],
-                    benchkit[1] ? "benchkit" : "Google Benchmark"),
-        model::ErrorKind::usage};
-  }
-  const std::vector<std::string>& flags = trailing_arguments();
-  auto progress = [](std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
+  return model::Error{
+      fmt::format("{} is an executable but neither a benchkit bench binary nor a Google "
+                  "Benchmark binary ({}): give compare two result files, two baseline names, or "
+                  "two bench binaries built with benchkit::main or Google Benchmark",
+                  path, why),
+      model::ErrorKind::usage};
+}
+
+// The fields both kinds of side-by-side plan share, filled in one place.
+template <class Plan>
+Plan paired_plan(const CompareOptions& o, std::vector<std::string> benchmarks) {
+  Plan plan;
+  plan.baseline_executable = o.base;
+  plan.candidate_executable = o.candidate;
+  plan.benchmarks = std::move(benchmarks);
+  plan.rounds = o.rounds;
+  plan.progress = [](std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
                      const std::string& name) {
     std::cerr << fmt::format("\r\033[K[round {}/{}] [{}/{}] {}", round + 1, planned, index + 1,
                              count, name)
               << std::flush;
   };
-  if (!benchkit[0]) {
-    session::GbenchSideBySide plan;
-    plan.baseline_executable = o.base;
-    plan.candidate_executable = o.candidate;
-    plan.benchmarks = common(*gbench[0], *gbench[1]);
-    plan.rounds = o.rounds;
+  return plan;
+}
+
+// The two runs compare judges, and the sentence that says how they were measured (empty for
+// result files and baselines).
+struct Compared {
+  RunResult base;
+  RunResult candidate;
+  std::string method_note;
+};
+
+// `benchkit compare OLD_BINARY NEW_BINARY`: both benchkit bench binaries (sampling in turns,
+// session/side_by_side.hpp) or both Google Benchmark binaries (session/gbench_binary.hpp), run
+// side by side in paired rounds.
+model::Result<Compared> run_binaries(const CompareOptions& o) {
+  const std::vector<std::string>& flags = trailing_arguments();
+  const auto base = probe_binary(o.base, flags);
+  if (!base) return base.error();
+  const auto candidate = probe_binary(o.candidate, flags);
+  if (!candidate) return candidate.error();
+  if (base->benchkit != candidate->benchkit) {
+    return model::Error{
+        fmt::format("{} is a {} binary and {} a {} one: compare runs two builds of one suite; "
+                    "give two binaries of the same kind",
+                    o.base, base->benchkit ? "benchkit" : "Google Benchmark", o.candidate,
+                    candidate->benchkit ? "benchkit" : "Google Benchmark"),
+        model::ErrorKind::usage};
+  }
+  if (base->benchkit) {
+    // Each worker is told which benchmark to run with --filter/--exact: a second one from the
+    // user would make it refuse its command line.
+    for (const std::string& flag : flags) {
+      if (flag == "--filter" || flag.starts_with("--filter=") || flag == "--exact") {
+        return model::Error{fmt::format("{} after --: flags after -- go to every worker of "
+                                        "both builds; choose benchmarks with compare's own "
+                                        "--filter REGEX, before --",
+                                        flag),
+                            model::ErrorKind::usage};
+      }
+    }
+  }
+  std::optional<std::regex> filter;
+  if (!o.filter.empty()) {
+    try {
+      filter.emplace(o.filter);
+    } catch (const std::regex_error& error) {
+      return model::Error{
+          fmt::format("--filter \"{}\" is not a regular expression ({})", o.filter, error.what()),
+          model::ErrorKind::usage};
+    }
+  }
+  std::vector<std::string> benchmarks = common(base->names, candidate->names, filter);
+  if (benchmarks.empty()) {
+    return model::Error{
+        fmt::format("{} and {} have no benchmark in common{}: list them with --list (benchkit) "
+                    "or --benchmark_list_tests (Google Benchmark)",
+                    o.base, o.candidate,
+                    filter ? fmt::format(" that --filter \"{}\" matches", o.filter) : ""),
+        model::ErrorKind::usage};
+  }
+  Compared out;
+  model::Result<session::SideBySideRuns> runs = model::Error{"not run"};
+  if (!base->benchkit) {
+    auto plan = paired_plan<session::GbenchSideBySide>(o, std::move(benchmarks));
     plan.flags = flags;
-    plan.progress = progress;
-    note = fmt::format(
+    out.method_note = fmt::format(
         "Google Benchmark binaries: {} rounds, each a fresh process of each build per benchmark "
         "(--benchmark_filter), the first of the two alternating; the comparison pairs the rounds",
         o.rounds);
-    auto runs = session::run_gbench_side_by_side(plan);
-    std::cerr << "\r\033[K";
-    return runs;
+    runs = session::run_gbench_side_by_side(plan);
+  } else {
+    auto plan = paired_plan<session::SideBySide>(o, std::move(benchmarks));
+    plan.worker_flags = flags;
+    // A second for each benchmark and side, the default --time-budget of a bench binary.
+    plan.round_budget_ns =
+        1'000'000'000 / static_cast<std::int64_t>(std::max<std::size_t>(1, o.rounds));
+    plan.worker_timeout = std::chrono::seconds(60);
+    plan.clock = session::process_clock().clock;
+    out.method_note = fmt::format(
+        "benchkit bench binaries: {} rounds of fresh process pairs per benchmark taking samples "
+        "in turns; the comparison pairs the rounds",
+        o.rounds);
+    runs = session::run_side_by_side(plan);
   }
-  const auto base_names = benchkit_names(o.base);
-  if (!base_names) return base_names.error();
-  const auto candidate_names = benchkit_names(o.candidate);
-  if (!candidate_names) return candidate_names.error();
-  session::SideBySide plan;
-  plan.baseline_executable = o.base;
-  plan.candidate_executable = o.candidate;
-  plan.benchmarks = common(*base_names, *candidate_names);
-  plan.rounds = o.rounds;
-  plan.worker_flags = flags;
-  // A second for each benchmark and side, the default --time-budget of a bench binary.
-  plan.round_budget_ns =
-      1'000'000'000 / static_cast<std::int64_t>(std::max<std::size_t>(1, o.rounds));
-  plan.worker_timeout = std::chrono::seconds(60);
-  plan.clock = session::process_clock().clock;
-  plan.progress = progress;
-  note = fmt::format(
-      "benchkit bench binaries: {} rounds of fresh process pairs per benchmark taking samples "
-      "in turns; the comparison pairs the rounds",
-      o.rounds);
-  auto runs = session::run_side_by_side(plan);
   std::cerr << "\r\033[K";
-  return runs;
+  if (!runs) return runs.error();
+  out.base = std::move(runs->baseline);
+  out.candidate = std::move(runs->candidate);
+  return out;
+}
+
+// BASE and NEW: two executables run now, or two result files or baselines read.
+model::Result<Compared> compared_inputs(const CompareOptions& o) {
+  const bool base_runs = is_program(o.base);
+  const bool candidate_runs = is_program(o.candidate);
+  if (base_runs != candidate_runs) {
+    return model::Error{fmt::format("{} and {}: give two executables, or two result files or "
+                                    "baselines, not one of each",
+                                    o.base, o.candidate),
+                        model::ErrorKind::usage};
+  }
+  if (base_runs) return run_binaries(o);
+  auto base = session::load_file_or_baseline(o.base);
+  if (!base) return model::Error{base.error().message, model::ErrorKind::input};
+  auto candidate = session::load_file_or_baseline(o.candidate);
+  if (!candidate) return model::Error{candidate.error().message, model::ErrorKind::input};
+  return Compared{std::move(*base), std::move(*candidate), {}};
 }
 
 }  // namespace
@@ -232,49 +298,26 @@ CommandRunner add_compare_command(CLI::App& app) {
                    "Two executables: paired rounds per benchmark (default 10; the comparison "
                    "needs at least 6). Flags after -- go to both builds")
       ->check(CLI::Range(1, 1000));
+  command->add_option("--filter,--bench", options->filter,
+                      "Two executables: only the benchmarks (of both) whose name matches this "
+                      "regular expression (searched anywhere in the name)");
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
-    if (is_program(options->base) || is_program(options->candidate)) {
-      if (!is_program(options->base) || !is_program(options->candidate)) {
-        return report_error(model::Error{
-            fmt::format("{} and {}: give two executables, or two result files or baselines, not "
-                        "one of each",
-                        options->base, options->candidate),
-            model::ErrorKind::usage});
-      }
-      std::string note;
-      auto runs = run_binaries(*options, note);
-      if (!runs) return report_error(runs.error());
-      analysis::Comparison comparison = analysis::compare(
-          runs->baseline, runs->candidate,
-          comparison_settings(options->noise_threshold, options->adjustment, options->all_samples));
-      comparison.method_note = note;
-      const auto format = report::parse_format(options->format).value();
-      if (const int status =
-              render_or_write(format, report::Document{.comparison = &comparison}, options->out);
-          status != 0) {
-        return status;
-      }
-      return options->fail_on_regression && comparison.any_regression() ? 1 : 0;
-    }
-    auto base = session::load_file_or_baseline(options->base);
-    if (!base) {
-      std::cerr << "error: " << base.error().message << "\n";
-      return 2;
-    }
-    auto candidate = session::load_file_or_baseline(options->candidate);
-    if (!candidate) {
-      std::cerr << "error: " << candidate.error().message << "\n";
-      return 2;
-    }
+    const auto inputs = compared_inputs(*options);
+    if (!inputs) return report_error(inputs.error());
     analysis::Comparison comparison = analysis::compare(
-        *base, *candidate,
+        inputs->base, inputs->candidate,
         comparison_settings(options->noise_threshold, options->adjustment, options->all_samples));
-    comparison.context_warning = session::context_differences(base->context, candidate->context);
+    if (inputs->method_note.empty()) {
+      comparison.context_warning =
+          session::context_differences(inputs->base.context, inputs->candidate.context);
+    } else {
+      comparison.method_note = inputs->method_note;
+    }
     const auto format = report::parse_format(options->format).value();
     // The HTML page shows the new run's samples under the verdicts; the other formats the
     // verdicts alone.
-    const report::Document page{.results = &*candidate, .comparison = &comparison};
+    const report::Document page{.results = &inputs->candidate, .comparison = &comparison};
     const report::Document verdicts{.comparison = &comparison};
     if (const int status =
             render_or_write(format, format == report::Format::html ? page : verdicts, options->out);

@@ -36,4 +36,9 @@ std::vector<Instance> expand(const std::vector<const Registration*>& registratio
 // The whole process registry.
 std::vector<Instance> expand_registered(const ParamOverrides& overrides = {});
 
+// Throws std::invalid_argument, naming `benchmark`, unless the rule's tag is a word (letters,
+// digits, '-', '_', '.': what --skip-tag is given) and its reason is not empty. Every skip_when
+// (Registration::skip_when, Bench::run's rules) goes through it.
+SkipRule checked_skip_rule(const std::string& benchmark, std::string tag, std::string reason);
+
 }  // namespace benchkit::measure

@@ -72,7 +72,8 @@ Registration& Registration::warm_up(std::chrono::nanoseconds duration) {
   return *this;
 }
 
-Registration& Registration::skip_when(std::string tag, std::string reason) {
+SkipRule measure::checked_skip_rule(const std::string& benchmark, std::string tag,
+                                    std::string reason) {
   const bool word = !tag.empty() && std::all_of(tag.begin(), tag.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
   });
@@ -80,15 +81,19 @@ Registration& Registration::skip_when(std::string tag, std::string reason) {
     throw std::invalid_argument(fmt::format(
         "benchmark {}: skip_when tag \"{}\" must be a word (letters, digits, '-', '_', '.'), as "
         "given to --skip-tag",
-        name_, tag));
+        benchmark, tag));
   }
   if (reason.empty()) {
     throw std::invalid_argument(fmt::format(
         "benchmark {}: skip_when(\"{}\", ...) needs a reason: say why the benchmark is left out "
         "and where the evidence is",
-        name_, tag));
+        benchmark, tag));
   }
-  skips_.push_back(SkipRule{std::move(tag), std::move(reason)});
+  return SkipRule{std::move(tag), std::move(reason)};
+}
+
+Registration& Registration::skip_when(std::string tag, std::string reason) {
+  skips_.push_back(measure::checked_skip_rule(name_, std::move(tag), std::move(reason)));
   return *this;
 }
 

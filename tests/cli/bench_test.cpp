@@ -90,4 +90,89 @@ TEST(Bench, RunsRegisteredScenariosWithTheirParameters) {
   EXPECT_TRUE(run.benchmarks[0].valid());
 }
 
+void registered_skippable_for_bench_test(benchkit::Bencher& b, int n) {
+  b.iter([&] { return benchkit::black_box(n) + 1; });
+}
+BENCHKIT(registered_skippable_for_bench_test)
+    .param("n", {1, 2})
+    .skip_when("ci", "varies 8% between runners");
+void registered_kept_for_bench_test(benchkit::Bencher& b) {
+  b.iter([] { return benchkit::black_box(3) * 3; });
+}
+BENCHKIT(registered_kept_for_bench_test).skip_when("nightly", "only at night");
+
+TEST(Bench, SkipTagsLeaveOutRegisteredBenchmarksWithTheirReason) {
+  benchkit::Bench bench;
+  bench.test_mode(true);
+  EXPECT_TRUE(bench.skip_tags().empty());
+  const std::string filter = "^registered_(skippable|kept)_for_bench_test";
+  // Without the tag every benchmark runs, as a local run does.
+  const benchkit::RunResult all = bench.run_registered(filter);
+  ASSERT_EQ(all.benchmarks.size(), 3u);
+  for (const auto& benchmark : all.benchmarks) {
+    EXPECT_FALSE(benchmark.skipped.has_value()) << benchmark.name;
+    EXPECT_FALSE(benchmark.samples.empty()) << benchmark.name;
+  }
+  bench.skip_tags({"ci"});
+  EXPECT_EQ(bench.skip_tags(), std::vector<std::string>{"ci"});
+  const benchkit::RunResult run = bench.run_registered(filter);
+  ASSERT_EQ(run.benchmarks.size(), 3u);
+  EXPECT_EQ(run.benchmarks[0].name, "registered_kept_for_bench_test");  // measured ones first
+  EXPECT_FALSE(run.benchmarks[0].samples.empty());
+  EXPECT_FALSE(run.benchmarks[0].skipped.has_value());
+  for (std::size_t i = 1; i < 3; ++i) {
+    const auto& skipped = run.benchmarks[i];
+    EXPECT_EQ(skipped.name, "registered_skippable_for_bench_test/n=" + std::to_string(i));
+    ASSERT_TRUE(skipped.skipped.has_value()) << skipped.name;
+    EXPECT_EQ(skipped.skipped->tag, "ci");
+    EXPECT_EQ(skipped.skipped->reason, "varies 8% between runners");
+    EXPECT_TRUE(skipped.samples.empty());
+    EXPECT_EQ(skipped.params.at("n"), std::to_string(i));
+  }
+}
+
+TEST(Bench, RunWithSkipRulesDoesNotCallTheBodyWhenATagMatches) {
+  benchkit::Bench bench;
+  bench.test_mode(true);
+  int calls = 0;
+  const auto body = [&](benchkit::Bencher& b) {
+    ++calls;
+    b.iter([] { return benchkit::black_box(1); });
+  };
+  const std::vector<benchkit::SkipRule> rules = {{"arm", "no NEON yet"}, {"ci", "page cache"}};
+  // No tag of the rules is set: it runs.
+  const auto measured = bench.run("decode", body, rules);
+  EXPECT_EQ(calls, 1);
+  EXPECT_FALSE(measured.skipped.has_value());
+  EXPECT_FALSE(measured.samples.empty());
+  // The first rule whose tag is set gives the tag and the reason.
+  bench.skip_tags({"ci", "arm"});
+  const auto skipped = bench.run("decode", body, rules);
+  EXPECT_EQ(calls, 1) << "a skipped benchmark's body is not called";
+  EXPECT_EQ(skipped.name, "decode");
+  EXPECT_EQ(skipped.kind, "micro");
+  ASSERT_TRUE(skipped.skipped.has_value());
+  EXPECT_EQ(skipped.skipped->tag, "arm");
+  EXPECT_EQ(skipped.skipped->reason, "no NEON yet");
+  EXPECT_TRUE(skipped.samples.empty());
+
+  int set_ups = 0;
+  const auto phases =
+      bench.run_scenario("load", [&](benchkit::Scenario& s) { ++set_ups, s.phase("read", [] {}); },
+                         {{"ci", "needs the nightly data set"}});
+  EXPECT_EQ(set_ups, 0);
+  ASSERT_EQ(phases.size(), 1u);
+  EXPECT_EQ(phases[0].name, "load");
+  EXPECT_EQ(phases[0].kind, "scenario");
+  ASSERT_TRUE(phases[0].skipped.has_value());
+  EXPECT_EQ(phases[0].skipped->reason, "needs the nightly data set");
+}
+
+TEST(Bench, SkipRulesAreCheckedAsSkipWhenChecksThem) {
+  benchkit::Bench bench;
+  const auto body = [](benchkit::Bencher& b) { b.iter([] { return 1; }); };
+  EXPECT_THROW(bench.run("x", body, {{"not a word", "reason"}}), std::invalid_argument);
+  EXPECT_THROW(bench.run("x", body, {{"ci", ""}}), std::invalid_argument);
+}
+
 }  // namespace

@@ -1,5 +1,7 @@
 // `benchkit compare OLD_BINARY NEW_BINARY` and `benchkit run ./gb_binary` on real Google
-// Benchmark binaries (tests/cli/gbench_suite.cpp, one build with BM_sum doing twice the work).
+// Benchmark binaries (tests/cli/gbench_suite.cpp, one build with BM_sum doing twice the work),
+// and compare on two benchkit bench binaries (tests/cli/sample_bench.cpp, one build with
+// copy_string copying sixteen times more).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -21,6 +23,8 @@ const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
 const std::string kSuite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite";
 const std::string kSlower = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite_slower";
 const std::string kQuick = " -- --benchmark_min_time=0.01";
+const std::string kBenchkitBuild = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+const std::string kBenchkitSlower = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench_slow";
 
 // The verdict of `name` in a benchkit/comparison document.
 std::string verdict(const nlohmann::json& document, const std::string& name) {
@@ -46,6 +50,69 @@ TEST(CompareCommand, FailOnRegressionExitsOne) {
       run_command(kTool + " compare " + kSuite + " " + kSlower +
                   " --rounds 10 --fail-on-regression" + kQuick + " --benchmark_filter=BM_sum");
   EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
+}
+
+// The row of `name` in a benchkit/comparison document (null when absent).
+nlohmann::json row_of(const nlohmann::json& document, const std::string& name) {
+  for (const auto& row : document["benchmarks"]) {
+    if (row["name"] == name) return row;
+  }
+  return nullptr;
+}
+
+std::string temporary(const std::string& name) {
+  return std::filesystem::temp_directory_path() /
+         ("benchkit-compare-" + std::to_string(::getpid()) + "-" + name);
+}
+
+// Two builds of one benchkit suite: copy_string copies 16 times more in the second (about 10x the
+// time, far beyond any noise), add/amount=1 is the same code. Eight rounds: the fewest whose
+// smallest p-value, 2/2^8, stays below 0.05 once adjusted over two benchmarks.
+TEST(CompareCommand, TwoBenchkitBuildsRunInPairedRoundsAndGiveVerdicts) {
+  const std::string out = temporary("verdicts.json");
+  const std::string page = temporary("verdicts.html");
+  const auto result = run_command(kTool + " compare " + kBenchkitBuild + " " + kBenchkitSlower +
+                                  " --rounds 8 --filter 'copy_string|add/amount=1$' "
+                                  "--fail-on-regression --format json --out " +
+                                  out + " --html " + page);
+  EXPECT_EQ(result.exit_code, 1) << result.err;  // copy_string regressed
+  std::ifstream file(out);
+  ASSERT_TRUE(file) << result.err;
+  const auto document = nlohmann::json::parse(file);
+  EXPECT_THAT(document["method_note"].get<std::string>(),
+              HasSubstr("benchkit bench binaries: 8 rounds of fresh process pairs"));
+  ASSERT_EQ(document["benchmarks"].size(), 2u) << document.dump(1);  // --filter kept two
+  const auto slower = row_of(document, "copy_string");
+  const auto same = row_of(document, "add/amount=1");
+  ASSERT_FALSE(slower.is_null());
+  ASSERT_FALSE(same.is_null());
+  EXPECT_EQ(slower["verdict"], "regressed") << slower.dump(1);
+  EXPECT_GT(slower["ratio_lower"].get<double>(), 3.0) << slower.dump(1);
+  EXPECT_NE(same["verdict"], "regressed") << same.dump(1);
+  for (const auto& row : {slower, same}) {
+    EXPECT_EQ(row["design"], "paired rounds") << row.dump(1);
+    EXPECT_EQ(row["rounds"], 8) << row.dump(1);
+  }
+  std::ifstream html(page);
+  std::string first_line;
+  std::getline(html, first_line);
+  EXPECT_EQ(first_line, "<!DOCTYPE html>");  // --html works for executables too
+  std::filesystem::remove(out);
+  std::filesystem::remove(page);
+}
+
+TEST(CompareCommand, AFilterAfterTheDashesIsRefusedBeforeAnythingRuns) {
+  const auto result = run_command(kTool + " compare " + kBenchkitBuild + " " + kBenchkitSlower +
+                                  " -- --filter copy_string");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr("compare's own --filter REGEX"));
+}
+
+TEST(CompareCommand, AFilterMatchingNothingNamesTheBinaries) {
+  const auto result = run_command(kTool + " compare " + kBenchkitBuild + " " + kBenchkitSlower +
+                                  " --filter no_such_benchmark");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr("no benchmark in common that --filter \"no_such_benchmark\""));
 }
 
 TEST(CompareCommand, AProgramOfNeitherKindIsABadInput) {
