@@ -40,7 +40,7 @@ TEST(ProfileReport, TheConsoleListsExclusiveThenInclusiveWithFileAndLine) {
   EXPECT_LT(text.find("main", inclusive), text.find("mix", inclusive));
   EXPECT_THAT(text, HasSubstr("/src/a.cpp:12"));
   EXPECT_THAT(text, HasSubstr("90.0%"));
-  EXPECT_THAT(text, HasSubstr("9 k"));  // 900,000 / 100 per iteration
+  EXPECT_THAT(text, HasSubstr(" 9000 "));  // 900,000 / 100 per iteration
   EXPECT_THAT(text, HasSubstr("note: a note"));
   EXPECT_THAT(text, HasSubstr("files kept in /tmp/p: callgrind.out"));
 }
