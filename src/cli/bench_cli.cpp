@@ -20,10 +20,12 @@
 #include "benchkit/registry.hpp"
 #include "cli/bench_flags.hpp"
 #include "cli/commands.hpp"
+#include "cli/duration.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
 #include "clock/callgrind.hpp"
 #include "clock/perf_counters.hpp"
+#include "clock/profile_markers.hpp"
 #include "formats/result_json.hpp"
 #include "process/capture.hpp"
 #include "process/handshake.hpp"
@@ -34,6 +36,7 @@
 #include "report/reporter.hpp"
 #include "session/ab.hpp"
 #include "session/counted.hpp"
+#include "session/profiled.hpp"
 #include "session/result_files.hpp"
 #include "session/runner.hpp"
 #include "session/side_by_side.hpp"
@@ -465,7 +468,13 @@ model::Result<Measured> measure_counted(const BenchFlags& flags,
   request.settings = settings;
   request.chosen = std::move(chosen);
   request.processes = flags.test ? 1 : std::max<std::size_t>(1, flags.processes);
-  request.fresh_process_each = true;
+  request.fresh_process_each = flags.counted_order.empty();
+  if (!flags.counted_order.empty()) {
+    request.one_worker = true;
+    request.processes = 1;
+    for (std::size_t i = 0; i < request.chosen.size(); ++i) request.order.push_back(i);
+    if (flags.counted_order == "reverse") std::reverse(request.order.begin(), request.order.end());
+  }
   request.worker_command = counted_worker_command(flags, settings, *valgrind, files);
   request.exec.environment =
       session::counted_environment(session::current_environment(), flags.keep_env);
@@ -681,6 +690,50 @@ void headline_counters(RunResult& run) {
   }
 }
 
+// --profile-time: the one chosen benchmark's routine, in this process, for a profiler.
+int run_profiled(const BenchFlags& flags, const session::RunSettings& settings,
+                 const std::vector<measure::Instance>& chosen) {
+  const auto duration = cli::parse_duration_ns(flags.profile_time);
+  if (!duration || *duration <= 0) {
+    return report_error(model::Error{
+        fmt::format("--profile-time \"{}\" is not a positive duration; write e.g. 5s or 500ms",
+                    flags.profile_time),
+        model::ErrorKind::usage});
+  }
+  if (chosen.size() != 1) {
+    std::string names;
+    for (std::size_t i = 0; i < chosen.size() && i < 5; ++i) {
+      names += (i ? ", " : "") + chosen[i].name;
+    }
+    return report_error(model::Error{
+        fmt::format("--profile-time runs one benchmark, and {} match ({}{}): choose one with "
+                    "--filter NAME --exact",
+                    chosen.size(), names, chosen.size() > 5 ? ", ..." : ""),
+        model::ErrorKind::usage});
+  }
+  std::string problem;
+  const auto markers = clock::make_profile_markers(flags.profile_markers, problem);
+  if (!markers) return report_error(model::Error{problem, model::ErrorKind::usage});
+  if (!flags.quiet) {
+    std::cerr << fmt::format(
+        "profiling {} in process {}: its set-up, one warm-up iteration, then its routine alone "
+        "for {}\n",
+        chosen.front().name, ::getpid(), flags.profile_time);
+  }
+  const auto routine = session::profile_routine(settings, chosen.front(), *duration, markers.get());
+  if (!routine) return report_error(routine.error());
+  if (!flags.profile_summary.empty()) {
+    const auto written =
+        store::write_file_atomically(flags.profile_summary, session::profiled_json(*routine));
+    if (!written) return report_error(written.error());
+  }
+  if (!flags.quiet) {
+    std::cerr << fmt::format("profiled {}: {} iterations, {:.3f} s in the routine\n",
+                             routine->benchmark, routine->iterations, routine->timed_ns / 1e9);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_main(int argc, char** argv) {
@@ -746,6 +799,7 @@ int run_main(int argc, char** argv) {
     return 0;
   }
   if (flags.worker_stream >= 0) return serve_as_worker(flags, *settings, *chosen);
+  if (!flags.profile_time.empty()) return run_profiled(flags, *settings, *chosen);
   if (auto problem = cli::check_before_running(flags, app)) return report_error(*problem);
   auto baseline = load_compared(flags);
   if (!baseline) return report_error(baseline.error());

@@ -90,6 +90,20 @@ void add_mode_flags(CLI::App& app, BenchFlags& flags) {
                  "(repeatable); they otherwise get only PATH, HOME, TMPDIR, LC_ALL=C and "
                  "BENCHKIT_*, so that every run starts from the same stack");
   app.add_option("--callgrind-dumps", flags.callgrind_dumps)->group("");
+  app.add_option("--counted-order", flags.counted_order,
+                 "--mode instructions: run every benchmark in one valgrind process, in the "
+                 "order chosen (forward) or reversed (reverse), instead of each in a fresh "
+                 "process: counts that differ between the two depend on what ran before them "
+                 "(benchkit noise --mode instructions compares them)")
+      ->check(CLI::IsMember({"forward", "reverse"}));
+  app.add_option("--profile-time", flags.profile_time,
+                 "Run only the chosen benchmark's measured routine (choose one with --filter "
+                 "NAME --exact) for this long, e.g. 30s, in this process, after its set-up and "
+                 "one warm-up iteration: attach a profiler to the process id it prints "
+                 "(perf record -p PID, heaptrack -p PID), or let benchkit profile do it "
+                 "(docs/profiling.md)");
+  app.add_option("--profile-markers", flags.profile_markers)->group("");
+  app.add_option("--profile-summary", flags.profile_summary)->group("");
 }
 
 void add_baseline_flags(CLI::App& app, BenchFlags& flags) {

@@ -73,8 +73,17 @@ struct BenchFlags {
   // What is measured: "time" (the clock), "instructions" (counted under valgrind's callgrind,
   // docs/instructions.md) or "counters" (instructions:u from the CPU's counters, natively).
   std::string mode = "time";
+  // Counted runs: "" = each benchmark in a fresh process; "forward" or "reverse": all in one
+  // valgrind process in that order (benchkit noise --mode instructions, docs/instructions.md).
+  std::string counted_order;
   // Counted runs: environment variables passed to the benchmarks besides the fixed ones.
   std::vector<std::string> keep_env;
+  // --profile-time DURATION: run only the chosen benchmark's measured routine for this long
+  // (after its set-up and one warm-up iteration), in this process, for a profiler
+  // (docs/profiling.md); `benchkit profile` sets the markers and the summary file.
+  std::string profile_time;
+  std::string profile_markers;  // set only by benchkit profile (clock/profile_markers.hpp)
+  std::string profile_summary;  // ... the file its summary is written to
   // Set only by a driver: a counted worker's callgrind dump files (with %p).
   std::string callgrind_dumps;
   // Set only by a driver (process/worker_protocol.hpp).

@@ -37,6 +37,7 @@ CommandRunner add_bisect_command(CLI::App& app);
 CommandRunner add_history_command(CLI::App& app);
 CommandRunner add_data_command(CLI::App& app);
 CommandRunner add_import_command(CLI::App& app);
+CommandRunner add_profile_command(CLI::App& app);
 
 // --noise-threshold and --adjust, shared by `compare` and the bench binary.
 // `all_samples` (when given) adds --all-samples: keep the samples taken while the machine ran slow.

@@ -238,8 +238,20 @@ model::Result<Compared> compared_inputs(const CompareOptions& o) {
 
 }  // namespace
 
+namespace {
+// --count-threshold: one value per process (a command line is parsed once), so that every
+// command that compares takes it without each passing it on.
+double count_threshold = analysis::kCountNoiseThreshold;
+}  // namespace
+
 void add_comparison_flags(CLI::App& command, double& noise_threshold, std::string& adjustment,
                           bool* all_samples) {
+  command
+      .add_option("--count-threshold", count_threshold,
+                  "Counts (--mode instructions, counters): changes within ±this fraction are "
+                  "'unchanged' (default 0.001 = ±0.1%; counts repeat exactly, so any larger "
+                  "change is a verdict; docs/instructions.md)")
+      ->check(CLI::Range(0.0, 1.0));
   command
       .add_option("--noise-threshold", noise_threshold,
                   "Changes within ±this fraction are 'unchanged' (default 0.02 = ±2%)")
@@ -262,6 +274,7 @@ analysis::CompareSettings comparison_settings(double noise_threshold, const std:
   analysis::CompareSettings settings;
   settings.all_samples = all_samples;
   settings.noise_threshold = noise_threshold;
+  settings.count_noise_threshold = count_threshold;
   settings.adjustment = adjustment == "bh"     ? analysis::Adjustment::benjamini_hochberg
                         : adjustment == "none" ? analysis::Adjustment::none
                                                : analysis::Adjustment::holm;

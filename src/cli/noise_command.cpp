@@ -11,6 +11,8 @@
 #include <memory>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+#include "analysis/compare.hpp"
 #include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/noise_report.hpp"
@@ -20,6 +22,7 @@
 #include "process/run.hpp"
 #include "session/commands.hpp"
 #include "session/noise.hpp"
+#include "session/order_dependence.hpp"
 #include "session/result_files.hpp"
 
 namespace benchkit::cli {
@@ -34,6 +37,7 @@ struct NoiseCommandOptions {
   std::string format = "console";
   std::string out;
   std::string html;
+  std::string mode = "time";  // instructions: the counted suite in two orders
 };
 
 // Flags of the bench binary that `benchkit noise` sets itself, or that would make the run
@@ -164,6 +168,71 @@ int measure_command(const NoiseCommandOptions& options) {
   return report_noise(*run, report);
 }
 
+// `benchkit noise --mode instructions ./bench`: counts are the same in every fresh process, so
+// the noise that is left is the order: the suite counted in one process both ways.
+int measure_count_order(const NoiseCommandOptions& options) {
+  const std::string path =
+      options.target.find('/') == std::string::npos ? "./" + options.target : options.target;
+  if (const std::string problem = check_target(path); !problem.empty()) return fail({problem});
+  const auto handshake = process::probe_bench_binary(path);
+  if (!handshake || !handshake->benchkit) {
+    return fail(
+        {fmt::format("{} is not a benchkit bench binary: --mode instructions counts a "
+                     "bench binary's benchmarks",
+                     options.target)});
+  }
+  std::cerr << fmt::format(
+      "benchkit noise: counting {} twice under valgrind, every benchmark in one process, in the "
+      "chosen order and reversed\n",
+      options.target);
+  const auto report =
+      session::measure_order_dependence(path, options.extra, analysis::kCountNoiseThreshold);
+  if (!report) return fail(report.error());
+  std::string text;
+  if (options.format == "json") {
+    nlohmann::json json = {{"benchkit_order_dependence", 1},
+                           {"threshold", report->threshold},
+                           {"moved", report->moved()},
+                           {"missing", report->missing}};
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& move : report->benchmarks) {
+      rows.push_back({{"name", move.name},
+                      {"forward", move.forward},
+                      {"reverse", move.reverse},
+                      {"change", move.change},
+                      {"moved", move.moved}});
+    }
+    json["benchmarks"] = std::move(rows);
+    text = json.dump(2) + "\n";
+  } else {
+    std::size_t width = 9;
+    for (const auto& move : report->benchmarks) width = std::max(width, move.name.size());
+    text += fmt::format("{:<{}}  {:>14}  {:>14}  {:>9}\n", "benchmark", width, "forward", "reverse",
+                        "change");
+    for (const auto& move : report->benchmarks) {
+      text += fmt::format("{:<{}}  {:>14.1f}  {:>14.1f}  {:>+8.3f}%{}\n", move.name, width,
+                          move.forward, move.reverse, 100.0 * move.change,
+                          move.moved ? "  order-dependent" : "");
+    }
+    text += fmt::format(
+        "\n{} of {} benchmarks moved by more than {:.1f}% when the order was reversed (counts "
+        "in instructions per iteration, every benchmark in one valgrind process per order)\n",
+        report->moved(), report->benchmarks.size(), 100.0 * report->threshold);
+    if (report->moved() > 0) {
+      text +=
+          "An order-dependent count depends on what ran before it in the process: the "
+          "allocator's state, caches or statics filled by another benchmark, or lazy "
+          "initialisation done by whichever ran first. benchkit's counted runs start each "
+          "benchmark in a fresh process, so their counts do not move; a suite run in one process "
+          "(another harness, --in-process) would.\n";
+    }
+    for (const std::string& name : report->missing) {
+      text += fmt::format("{}: counted in one order only (it failed in the other)\n", name);
+    }
+  }
+  return print_or_write(text, options.out);
+}
+
 }  // namespace
 
 CommandRunner add_noise_command(CLI::App& app) {
@@ -190,6 +259,12 @@ CommandRunner add_noise_command(CLI::App& app) {
                    "tighter thresholds and take longer")
       ->check(CLI::Range(std::size_t{3}, std::size_t{1000}));
   add_format_option(*command, options->format, "Format of the report");
+  command
+      ->add_option("--mode", options->mode,
+                   "time (default); instructions: count the bench binary's benchmarks under "
+                   "valgrind in one process, in their order and reversed, and report the counts "
+                   "that moved (order-dependent results; docs/instructions.md)")
+      ->check(CLI::IsMember({"time", "instructions"}));
   command->add_option("--out", options->out, "Write the report to this file instead of stdout");
   add_html_option(*command, options->html);
   return [command, options]() -> int {
@@ -216,6 +291,7 @@ CommandRunner add_noise_command(CLI::App& app) {
     report.html = options->html;
     report.subject = options->target;
     report.example = options->target + " --baseline NAME";
+    if (options->mode == "instructions") return measure_count_order(*options);
     if (looks_like_result_file(options->target)) {
       auto loaded = session::load_result_file(options->target);
       if (!loaded) {

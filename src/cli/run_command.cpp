@@ -29,6 +29,8 @@
 #include "report/comparison.hpp"
 #include "report/reporter.hpp"
 #include "session/commands.hpp"
+#include "session/counted.hpp"
+#include "session/counted_commands.hpp"
 #include "session/gbench_binary.hpp"
 #include "session/history.hpp"
 #include "session/result_files.hpp"
@@ -75,6 +77,7 @@ struct RunOptions {
   std::size_t processes = 0;
   bool record = false;
   std::string store;
+  std::string mode = "time";  // --mode instructions: counted under valgrind (docs/instructions.md)
 };
 
 // "0,2-3" -> {0, 2, 3}.
@@ -156,8 +159,12 @@ bool is_bench_binary(const std::string& program) {
 
 // `benchkit run ./my_bench`: the binary runs itself in fresh worker processes and merges them.
 int run_bench_binary(const RunOptions& o, const std::vector<std::string>& bench_flags) {
-  std::vector<std::string> argv = {o.positional.front(), "--processes",
-                                   std::to_string(o.processes == 0 ? 5 : o.processes)};
+  // Counts repeat from one process to the next: one process unless asked for more.
+  const std::size_t default_processes = o.mode == "instructions" ? 1 : 5;
+  std::vector<std::string> argv = {
+      o.positional.front(), "--processes",
+      std::to_string(o.processes == 0 ? default_processes : o.processes)};
+  if (o.mode != "time") argv.insert(argv.end(), {"--mode", o.mode});
   auto forward = [&argv](const char* flag, const std::string& value) {
     if (!value.empty()) argv.insert(argv.end(), {flag, value});
   };
@@ -471,6 +478,75 @@ int report_outcome(const RunOptions& o, const session::CommandOutcome& outcome) 
   return o.fail_on_regression && regressed ? 1 : 0;
 }
 
+// `benchkit run --mode instructions -- CMD`: the whole command (its children too) counted under
+// callgrind in --runs fresh runs (default 3), shown and exported as a result of counts.
+int run_counted_command(const RunOptions& o) {
+  session::CountedCommandRequest request;
+  request.argv = trailing_arguments().empty() ? o.positional : trailing_arguments();
+  if (request.argv.empty() || !o.commands.empty()) {
+    return report_error(usage(
+        "--mode instructions counts one command given after --: benchkit run --mode "
+        "instructions -- CMD ARGS (--cmd and rounds of several commands are for --mode time)"));
+  }
+  if (!o.names.empty()) request.name = o.names.front();
+  request.runs = o.runs == 0 ? 3 : o.runs;
+  if (!o.quiet) {
+    std::cerr << fmt::format(
+        "benchkit run: counting {} under valgrind's callgrind, children traced, {} run{}\n",
+        fmt::join(request.argv, " "), request.runs, request.runs == 1 ? "" : "s");
+  }
+  auto counted = session::count_command(request);
+  if (!counted) return report_error(counted.error());
+  RunResult run;
+  run.context = session::command_context(o.seed, tool_command_line());
+  run.context.clock["mode"] = "instructions (valgrind callgrind, --trace-children=yes)";
+  run.context.clock["cache_geometry"] = fmt::format("{} {} {}", session::kInstructionCache,
+                                                    session::kDataCache, session::kLastLevelCache);
+  run.benchmarks.push_back(std::move(*counted));
+  int status = write_exports(o, run) ? 0 : kUsageError;
+  std::optional<analysis::Comparison> comparison;
+  if (!o.baseline.empty()) {
+    auto baseline = session::load_baseline(o.baseline);
+    if (!baseline) return report_error(baseline.error());
+    comparison =
+        analysis::compare(*baseline, run, comparison_settings(o.noise_threshold, o.adjustment));
+  }
+  const report::Options options{want_color(o.color)};
+  if (!o.quiet) {
+    std::cout << report::make_reporter(report::Format::console, options)
+                     ->render(report::Document{.results = &run});
+    if (comparison) {
+      std::cout << fmt::format("\nagainst baseline {}:\n", o.baseline)
+                << report::render_comparison(*comparison, report::Format::console, options);
+    }
+  }
+  if (!o.html.empty() &&
+      write_html(o.html, {.results = &run, .comparison = comparison ? &*comparison : nullptr}) !=
+          0) {
+    status = kUsageError;
+  }
+  if (!o.save_baseline.empty()) {
+    const auto saved = store::save_baseline(o.save_baseline, formats::to_json(run));
+    if (!saved) {
+      status = report_error(saved.error());
+    } else if (!o.quiet) {
+      std::cout << fmt::format("baseline {} saved to {}\n", o.save_baseline, saved->path);
+    }
+  }
+  if (o.record) {
+    if (const int recorded = record_in_history(o.store, run, o.quiet); recorded != 0) {
+      status = recorded;
+    }
+  }
+  std::cout.flush();
+  if (run.benchmarks.front().failure) {
+    std::cerr << "error: " << run.benchmarks.front().failures.front() << "\n";
+    return 1;
+  }
+  if (status != 0) return status;
+  return o.fail_on_regression && comparison && comparison->any_regression() ? 1 : 0;
+}
+
 // `benchkit run ./gb_binary [-- --benchmark_filter=X ...]`: a Google Benchmark binary run in
 // --processes fresh processes (docs/interop.md), merged, shown as a table and exported.
 int run_gbench_binary(const RunOptions& o) {
@@ -526,6 +602,12 @@ int run_commands(const CLI::App& command, const RunOptions& o) {
     }
     return run_bench_binary(o, trailing_arguments());
   }
+  if (o.mode == "counters") {
+    return report_error(
+        usage("benchkit run --mode counters: run the bench binary itself with --mode counters (it "
+              "reads the CPU's counters around each benchmark's region)"));
+  }
+  if (o.mode == "instructions") return run_counted_command(o);
   if (o.positional.size() == 1 && o.commands.empty() &&
       o.positional.front().find('/') != std::string::npos &&
       ::access(o.positional.front().c_str(), X_OK) == 0 &&
@@ -694,6 +776,12 @@ CommandRunner add_run_command(CLI::App& app) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   add_measuring_flags(*command, *o);
   add_output_flags(*command, *o);
+  command
+      ->add_option("--mode", o->mode,
+                   "time (default); instructions: a bench binary counts its benchmarks under "
+                   "valgrind's callgrind, and a command after -- is counted whole, its children "
+                   "traced, in --runs runs (default 3; docs/instructions.md)")
+      ->check(CLI::IsMember({"time", "instructions", "counters"}));
   return [command, o]() -> int {
     if (!command->parsed()) return -1;
     return run_commands(*command, *o);

@@ -83,6 +83,7 @@ int run_tool(int argc, char** argv) {
   runners.push_back(add_history_command(app));
   runners.push_back(add_data_command(app));
   runners.push_back(add_import_command(app));
+  runners.push_back(add_profile_command(app));
   if (argc > 1 && argv[1][0] != '-') {
     const std::string name = argv[1];
     bool known = false;

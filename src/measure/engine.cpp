@@ -44,6 +44,7 @@ class Engine::SampleTimer final : public detail::Timer {
     if (probes_.thread_usage) switch_start_ = involuntary_switches();
     running_ = true;
     started_at_ = clock_.now_ns();
+    if (probes_.profile && probes_.profile->markers) probes_.profile->markers->start();
   }
 
   void stop() override {
@@ -58,6 +59,9 @@ class Engine::SampleTimer final : public detail::Timer {
         allocations_.bytes += now.bytes - allocation_start_.bytes;
       }
       return;
+    }
+    if (probes_.profile && probes_.profile->markers && running_) {
+      probes_.profile->markers->stop();
     }
     const std::int64_t stopped_at = clock_.now_ns();
     if (!running_) return;
@@ -168,6 +172,8 @@ struct BatchDriver {
 namespace {
 
 constexpr double kLongCountedIteration = 1e7;
+// A profiled batch grows until it takes 10 ms: the clock is read a hundred times a second.
+constexpr double kProfileBatchNs = 1e7;
 
 // co_await RunBatch{n, &timer}: hands a batch of n iterations to the benchmark's loop.
 struct RunBatch {
@@ -342,6 +348,34 @@ BatchDriver Engine::drive(detail::BencherState& state) {
       sample.counters["estimated_cycles"] = metrics.estimated_cycles;
       sample.counters["system_calls"] = metrics.system_calls;
     }
+    co_return;
+  }
+
+  if (probes_.profile) {
+    // Profiled (--profile-time): one warm-up iteration, then batches that double while each
+    // takes under kProfileBatchNs (so the harness's share stays small and the clock is still
+    // read often enough to stop on time), until the duration has passed.
+    const ProfileRun& profile = *probes_.profile;
+    timer.reset();
+    co_await RunBatch{1, &timer};
+    result.first_iteration_ns = batch_elapsed();
+    result.warm_up_iters = 1;
+    clock::ProfileMarkers* markers = profile.markers;
+    if (markers) markers->begin_region();
+    const std::int64_t began = clock_.now_ns();
+    std::uint64_t batch = 1;
+    std::uint64_t total = 0;
+    double timed = 0.0;
+    do {
+      timer.reset();
+      co_await RunBatch{batch, &timer};
+      const double elapsed = batch_elapsed();
+      total += batch;
+      timed += elapsed;
+      if (elapsed < kProfileBatchNs && batch < (std::uint64_t{1} << 40)) batch *= 2;
+    } while (clock_.now_ns() - began < profile.duration_ns);
+    if (markers) markers->end_region();
+    record(total, timed);
     co_return;
   }
 

@@ -13,6 +13,7 @@
 #include "clock/callgrind.hpp"
 #include "clock/clock.hpp"
 #include "clock/perf_counters.hpp"
+#include "clock/profile_markers.hpp"
 #include "measure/memory.hpp"
 #include "measure/speed_probe.hpp"
 #include "measure/usage.hpp"
@@ -66,6 +67,15 @@ class SampleGate {
   virtual bool next_sample() = 0;
 };
 
+// A profiled run (--profile-time, docs/profiling.md): after one warm-up iteration the routine
+// runs in growing batches until `duration_ns` of wall time has passed, between the markers'
+// begin_region() and end_region() (start() and stop() around every timed stretch), and the
+// result holds one sample of all the iterations it ran. Set-up, warm-up and harness stay outside.
+struct ProfileRun {
+  std::int64_t duration_ns = 0;
+  clock::ProfileMarkers* markers = nullptr;  // may be null: no profiler to tell
+};
+
 // Things the engine reads besides the clock; each may be null.
 struct Probes {
   clock::CounterGroup* counters = nullptr;
@@ -82,6 +92,8 @@ struct Probes {
   // warm-up iteration, then Settings::counted_samples samples of a fixed iteration count, each
   // a counted region (clock/callgrind.hpp); no clock, counters or speed probe is read inside.
   clock::CountedRegion* region = nullptr;
+  // When set, the engine runs the routine for a profiler instead of sampling it (ProfileRun).
+  const ProfileRun* profile = nullptr;
 };
 
 // The fixed cost of one timed region (two clock reads and the calls around them), which the

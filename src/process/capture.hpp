@@ -22,6 +22,9 @@ enum class Stream {
 struct CaptureOptions {
   Stream out = Stream::capture;
   Stream err = Stream::discard;  // capture is not offered for stderr; it acts as discard
+  // When set, stderr goes to this file (created or truncated) instead: what a failing child
+  // said can be read back after it ended.
+  std::string err_file;
   // Killed (SIGKILL) when still running after this long; none: wait as long as it takes.
   std::optional<std::chrono::milliseconds> timeout;
   // At most this many bytes of stdout are kept; the rest is read and dropped, so a chatty

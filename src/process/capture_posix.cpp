@@ -64,7 +64,10 @@ model::Result<Captured> run_captured(const std::vector<std::string>& argv,
   } else if (options.out == Stream::discard) {
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   }
-  if (options.err != Stream::inherit) {
+  if (!options.err_file.empty()) {
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, options.err_file.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  } else if (options.err != Stream::inherit) {
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   }
   std::vector<char*> pointers;

@@ -1,6 +1,7 @@
 // The HTML format: the Document as JSON for the page's script, and the page around it
 // (html_reporter.hpp says what the page shows and how it stays safe and fast).
 #include "report/html_reporter.hpp"
+#include "report/flame_graph.hpp"
 
 #include <fmt/format.h>
 
@@ -673,10 +674,31 @@ std::string render_page(const Document& document, const std::vector<ChartSection
   for (const ChartSection& section : extra) {
     Json charts = Json::array();
     for (const LineChart& chart : section.charts) charts.push_back(chart_json(chart));
-    sections.push_back({{"id", section.id},
-                        {"title", section.title},
-                        {"intro", section.intro},
-                        {"charts", std::move(charts)}});
+    Json entry = {{"id", section.id},
+                  {"title", section.title},
+                  {"intro", section.intro},
+                  {"charts", std::move(charts)}};
+    if (section.flame) {
+      double total = 0.0;
+      Json frames = Json::array();
+      for (const FlameFrame& frame : layout_flame_graph(section.flame->stacks, total)) {
+        frames.push_back({frame.name, frame.depth, frame.start, frame.value});
+      }
+      entry["flame"] = {{"title", section.flame->title},
+                        {"unit", section.flame->unit},
+                        {"total", total},
+                        {"frames", std::move(frames)}};
+    }
+    if (!section.tables.empty()) {
+      Json tables = Json::array();
+      for (const TextTable& table : section.tables) {
+        tables.push_back(
+            {{"title", table.title}, {"columns", table.columns}, {"rows", table.rows}});
+      }
+      entry["tables"] = std::move(tables);
+    }
+    if (!section.notes.empty()) entry["notes"] = section.notes;
+    sections.push_back(std::move(entry));
   }
   model["line_sections"] = std::move(sections);
   if (run) model["scenarios"] = scenarios_json(*run);

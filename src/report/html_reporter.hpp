@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "benchkit/result.hpp"
+#include "model/profile.hpp"
 #include "report/document.hpp"
 
 namespace benchkit::report::html {
@@ -61,11 +62,28 @@ struct LineChart {
 // A section of line charts under its own heading, after the sweeps. The entry point for views
 // that are not a Document part: `benchkit history trend` renders its trend lines (x = commit
 // index with `categories` the commits, marked points the change points) through render_page.
+// A table of text cells (a profile's functions, allocation sites, system calls).
+struct TextTable {
+  std::string title;
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
+};
+
+// A flame graph: folded stacks, laid out by report/flame_graph.hpp and drawn by the page.
+struct FlameChart {
+  std::string title;
+  std::string unit;
+  std::vector<model::FoldedStack> stacks;
+};
+
 struct ChartSection {
   std::string id;  // the anchor: letters, digits and '-'
   std::string title;
   std::string intro;  // one paragraph above the charts, or ""
   std::vector<LineChart> charts;
+  std::optional<FlameChart> flame;  // drawn after the charts
+  std::vector<TextTable> tables;    // ... then these
+  std::vector<std::string> notes;   // ... then these paragraphs
 };
 
 // Benchmarks that differ only by parameters (names `base/key=value/...`, at least two of them

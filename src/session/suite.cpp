@@ -138,11 +138,13 @@ SuiteOutcome run_suite(const SuiteRequest& request, const LauncherFactory& launc
   }
   // One forked worker per benchmark; a fresh process of the suite runs its whole share, and a
   // new one is started only after a failure.
-  isolation.per_worker = processes == 1 || request.fresh_process_each ? 1 : 0;
+  isolation.per_worker =
+      request.one_worker ? 0 : (processes == 1 || request.fresh_process_each ? 1 : 0);
   SuiteOutcome outcome;
   std::optional<std::int64_t> worker_peak;
   for (std::size_t process = 0; process < processes && !outcome.interrupted; ++process) {
-    std::vector<std::size_t> order = rotated_order(names.size(), process, processes);
+    std::vector<std::size_t> order =
+        request.order.empty() ? rotated_order(names.size(), process, processes) : request.order;
     std::erase_if(order, [&](std::size_t index) { return tracker.has_failed(names[index]); });
     if (order.empty()) break;
     tracker.begin_process(process);
@@ -170,7 +172,7 @@ SuiteOutcome run_suite(const SuiteRequest& request, const LauncherFactory& launc
 
 SuiteOutcome run_suite(const SuiteRequest& request, SuiteObserver& observer) {
   const LauncherFactory launchers = [&](std::size_t) -> std::unique_ptr<Launcher> {
-    if (request.processes > 1 || request.fresh_process_each) {
+    if (request.processes > 1 || request.fresh_process_each || request.one_worker) {
       return std::make_unique<ExecLauncher>(request.worker_command, request.exec);
     }
     return std::make_unique<ForkLauncher>(

@@ -36,6 +36,11 @@ struct SuiteRequest {
   // what ran before it), started with these options.
   bool fresh_process_each = false;
   ExecOptions exec;
+  // Every benchmark in one fresh process of worker_command, in `order` (indices into chosen;
+  // empty: as chosen): benchkit noise --mode instructions runs a counted suite so in two
+  // orders, to find counts that depend on what ran before them in the process.
+  bool one_worker = false;
+  std::vector<std::size_t> order;
 };
 
 class SuiteObserver {

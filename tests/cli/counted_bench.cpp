@@ -56,3 +56,26 @@ static void one_hot(benchkit::Bencher& b) {
   b.iter([] { return hot_function(5000) + cold_function(); });
 }
 BENCHKIT(one_hot);
+
+// Two benchmarks whose counts depend on the order they run in one process (benchkit noise
+// --mode instructions): the first fills a table that the second walks, so the second counts
+// 1,000 more elements when the first ran before it.
+namespace {
+std::vector<std::uint64_t>& shared_table() {
+  static std::vector<std::uint64_t> table;
+  return table;
+}
+}  // namespace
+static void order_fills_table(benchkit::Bencher& b) {
+  if (shared_table().empty()) shared_table().assign(1000, 3);
+  b.iter([] { return churn(4, 500); });
+}
+BENCHKIT(order_fills_table);
+static void order_walks_table(benchkit::Bencher& b) {
+  b.iter([] {
+    std::uint64_t sum = 0;
+    for (const std::uint64_t value : shared_table()) sum += benchkit::black_box(value);
+    return sum + churn(5, 500);
+  });
+}
+BENCHKIT(order_walks_table);

@@ -589,3 +589,44 @@ TEST(EngineCounted, RefusesARoutineThatTimesItself) {
 }
 }  // namespace
 }  // namespace benchkit::measure
+
+namespace benchkit::measure {
+namespace {
+
+// What a profiler is told, in order.
+class RecordingMarkers final : public clock::ProfileMarkers {
+ public:
+  void begin_region() override { events.push_back("begin"); }
+  void start() override { ++starts; }
+  void stop() override { ++stops; }
+  void end_region() override { events.push_back("end"); }
+  std::vector<std::string> events;
+  int starts = 0;
+  int stops = 0;
+};
+
+TEST(EngineProfile, RunsTheRoutineForTheDurationBetweenTheMarks) {
+  benchkit::testing::FakeClock clock;
+  RecordingMarkers markers;
+  ProfileRun profile{50'000'000, &markers};  // 50 ms
+  Probes probes;
+  probes.profile = &profile;
+  Engine engine(clock, one_ns_clock(), Overhead{}, Settings{}, probes);
+  int set_ups = 0;
+  const BenchmarkResult result = engine.measure("p", [&](Bencher& b) {
+    ++set_ups;
+    b.iter([&] { clock.advance(1000); });  // 1 us an iteration
+  });
+  EXPECT_EQ(set_ups, 1);
+  ASSERT_EQ(result.samples.size(), 1u);
+  // 50 ms of 1 us iterations, give or take the last batch (batches double up to 10 ms).
+  EXPECT_GE(result.samples[0].iters, 50'000u);
+  EXPECT_LE(result.samples[0].iters, 70'000u);
+  EXPECT_EQ(result.warm_up_iters, 1u);
+  EXPECT_EQ(markers.events, (std::vector<std::string>{"begin", "end"}));
+  EXPECT_EQ(markers.starts, markers.stops);
+  EXPECT_GT(markers.starts, 1);
+}
+
+}  // namespace
+}  // namespace benchkit::measure

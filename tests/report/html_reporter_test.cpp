@@ -233,7 +233,7 @@ TEST(Sweeps, LeavesOutScenarioPhasesAndFailedBenchmarks) {
 
 TEST(HtmlReport, ExtraChartSectionsAreCarriedAfterTheSweeps) {
   const RunResult run = testing::sample_run();
-  ChartSection trend{"history", "History", "one line per benchmark", {}};
+  ChartSection trend{"history", "History", "one line per benchmark", {}, {}, {}, {}};
   LineChart chart;
   chart.title = "hash/size=64";
   chart.categories = {"abc123", "def456"};

@@ -465,12 +465,60 @@
   // A section shows this many charts; a suite of thousands of parameter combinations says how
   // many more there are instead of drawing hundreds of charts at once.
   const LINE_CHARTS = 60;
+  // A section's tables of text (a profile's functions, allocation sites, system calls).
+  function textTable(table) {
+    const wrap = el('div');
+    if (table.title) wrap.appendChild(el('h3', null, table.title));
+    const t = el('table', { class: 'plain' });
+    const head = el('tr');
+    for (const c of table.columns) head.appendChild(el('th', null, c));
+    t.appendChild(head);
+    for (const row of table.rows) {
+      const tr = el('tr');
+      for (const cell of row) tr.appendChild(el('td', null, cell));
+      t.appendChild(tr);
+    }
+    wrap.appendChild(t);
+    return wrap;
+  }
+  // A flame graph laid out by benchkit (report/flame_graph.cpp): frames [name, depth, start,
+  // value], roots at the bottom.
+  function flameGraph(flame) {
+    const row = 17;
+    let depth = 0;
+    for (const f of flame.frames) depth = Math.max(depth, f[1] + 1);
+    const height = 30 + row * depth + 8;
+    const svg = sv('svg', { viewBox: '0 0 ' + WIDTH + ' ' + height, class: 'chart flame', role: 'img' });
+    svg.appendChild(sv('text', { x: 8, y: 16, class: 'title' }, flame.title));
+    const scale = (WIDTH - 16) / (flame.total || 1);
+    for (const f of flame.frames) {
+      const w = f[3] * scale;
+      if (w < 0.3) continue;
+      const x = 8 + f[2] * scale;
+      const y = height - 8 - row * (f[1] + 1);
+      const g = sv('g');
+      tip(g, f[0] + ' (' + Math.round(f[3]) + ' ' + flame.unit + ', ' + ((100 * f[3]) / flame.total).toFixed(2) + '%)');
+      let hash = 0;
+      for (let i = 0; i < f[0].length; i++) hash = (hash * 31 + f[0].charCodeAt(i)) >>> 0;
+      g.appendChild(sv('rect', { x: x.toFixed(2), y: y, width: w.toFixed(2), height: row - 1, rx: 2, fill: 'rgb(' + (205 + (hash % 50)) + ',' + (80 + ((hash >> 8) % 130)) + ',' + ((hash >> 16) % 55) + ')' }));
+      const fits = Math.floor((w - 6) / 6.2);
+      if (fits >= 3) {
+        const label = f[0].length > fits ? f[0].slice(0, fits - 2) + '..' : f[0];
+        g.appendChild(sv('text', { x: (x + 3).toFixed(2), y: y + row - 5, 'font-size': 10 }, label));
+      }
+      svg.appendChild(g);
+    }
+    return svg;
+  }
   function lineSections() {
     for (const section of data.line_sections || []) {
       const s = el('section', { id: section.id });
       s.appendChild(el('h2', null, section.title));
       if (section.intro) s.appendChild(el('p', null, section.intro));
       for (const chart of section.charts.slice(0, LINE_CHARTS)) s.appendChild(lineChart(chart));
+      if (section.flame) s.appendChild(flameGraph(section.flame));
+      for (const table of section.tables || []) s.appendChild(textTable(table));
+      for (const note of section.notes || []) s.appendChild(el('p', { class: 'note' }, note));
       if (section.charts.length > LINE_CHARTS) {
         s.appendChild(el('p', { class: 'note' }, 'The first ' + LINE_CHARTS + ' of ' + section.charts.length + ' charts; the summary table has every benchmark.'));
       }

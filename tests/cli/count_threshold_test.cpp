@@ -1,0 +1,68 @@
+// --count-threshold: the threshold of counts (--mode instructions) in every command that
+// compares, here `benchkit compare` on two counted result files 0.5% apart.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "analysis/estimates.hpp"
+#include "formats/result_json.hpp"
+#include "store/atomic_file.hpp"
+#include "support/run_command.hpp"
+
+namespace benchkit::cli {
+namespace {
+
+using testing::run_command;
+
+const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
+
+// A counted run: one benchmark of `instructions` per iteration, five identical samples.
+RunResult counted_run(double instructions) {
+  RunResult run;
+  BenchmarkResult benchmark;
+  benchmark.name = "counted";
+  benchmark.metric = "instructions";
+  for (int i = 0; i < 5; ++i) {
+    Sample sample;
+    sample.iters = 10;
+    sample.ns = 10 * instructions;
+    benchmark.samples.push_back(sample);
+  }
+  analysis::compute_estimates(benchmark);
+  run.benchmarks.push_back(std::move(benchmark));
+  return run;
+}
+
+std::string verdict_of(const std::string& json) {
+  const auto document = nlohmann::json::parse(json, nullptr, false);
+  if (!document.is_object() || document["benchmarks"].empty()) return "(none)";
+  return document["benchmarks"][0]["verdict"].get<std::string>();
+}
+
+TEST(CountThreshold, DecidesWhetherASmallChangeOfACountIsAVerdict) {
+  const std::string dir = "/tmp/benchkit-count-threshold-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  ASSERT_TRUE(
+      store::write_file_atomically(dir + "/old.json", formats::to_json(counted_run(100000))));
+  ASSERT_TRUE(
+      store::write_file_atomically(dir + "/new.json", formats::to_json(counted_run(100500))));
+  const std::string compare =
+      kTool + " compare " + dir + "/old.json " + dir + "/new.json --format json";
+  // +0.5%: over the default 0.1%, under a threshold of 1%.
+  const auto by_default = run_command(compare);
+  EXPECT_EQ(verdict_of(by_default.out), "regressed") << by_default.out << by_default.err;
+  const auto wider = run_command(compare + " --count-threshold 0.01");
+  EXPECT_EQ(verdict_of(wider.out), "unchanged") << wider.out << wider.err;
+  // The time threshold does not move a count's verdict.
+  const auto time_threshold = run_command(compare + " --noise-threshold 0.5");
+  EXPECT_EQ(verdict_of(time_threshold.out), "regressed") << time_threshold.out;
+  const auto bad = run_command(compare + " --count-threshold 2");
+  EXPECT_EQ(bad.exit_code, 2);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace benchkit::cli
