@@ -30,10 +30,16 @@ inline constexpr const char* kListRuns =
 inline constexpr const char* kListTags =
     "SELECT t.run_id, t.name, t.value FROM run_tags t JOIN runs r ON r.id = t.run_id"
     " WHERE" BENCHKIT_RUN_FILTER;
+// PostgreSQL's series: one query, a run's rows consecutive (its planner sorts them well).
 inline constexpr const char* kSeries =
     "SELECT r.id, r.date, r.git_commit, s.benchmark, s.median, s.lower_bound, s.upper_bound,"
     " s.sample_count, s.verdict, s.diagnostics FROM runs r JOIN summaries s ON s.run_id = r.id"
     " WHERE" BENCHKIT_RUN_FILTER " ORDER BY r.date, r.id, s.benchmark";
+// SQLite's series: the runs, oldest first; their summary rows are then read run by run
+// (kRunSummaries), each run's in the order of its index: no sort of every row at once.
+inline constexpr const char* kSeriesRuns =
+    "SELECT r.id, r.date, r.git_commit FROM runs r WHERE" BENCHKIT_RUN_FILTER
+    " ORDER BY r.date, r.id";
 #undef BENCHKIT_RUN_FILTER
 
 // $1: an identity prefix followed by '%'.

@@ -80,14 +80,18 @@ struct RunQuery {
   std::string before = {};  // date < before
 };
 
-// One summary row with the run it belongs to: a point of a series.
-struct SeriesRow {
+// One run of a series with its summary rows (by benchmark name): a point of each benchmark.
+// The run is named once, not once per row: a trend over 1,000 benchmarks x 500 commits reads
+// half a million rows.
+struct SeriesRun {
   std::string run_id = {};
   std::string date = {};
   std::string commit = {};
-  SummaryRow summary = {};
+  std::vector<SummaryRow> summaries = {};
 };
 
+// One thread uses a store at a time (the SQLite store opens its connection without SQLite's
+// own locking).
 class Store {
  public:
   virtual ~Store() = default;
@@ -103,8 +107,9 @@ class Store {
   // when none or several match.
   virtual model::Result<StoredRun> find(std::string_view id_prefix) = 0;
 
-  // The summary rows of the runs selected by `query`, ordered by date then run then benchmark.
-  virtual model::Result<std::vector<SeriesRow>> series(const RunQuery& query) = 0;
+  // The runs selected by `query` with their summary rows, ordered by date then identity, each
+  // run's rows by benchmark name.
+  virtual model::Result<std::vector<SeriesRun>> series(const RunQuery& query) = 0;
 
   // Sets the verdict column of `run_id`'s summary rows (benchmark name -> verdict).
   virtual model::Result<bool> set_verdicts(std::string_view run_id,

@@ -193,19 +193,22 @@ class PostgresStore final : public Store {
     return std::move(found->front());
   }
 
-  model::Result<std::vector<SeriesRow>> series(const RunQuery& query) override {
+  model::Result<std::vector<SeriesRun>> series(const RunQuery& query) override {
     return guarded("read the series of", [&] {
       pqxx::work work(connection_);
-      std::vector<SeriesRow> rows;
-      const pqxx::result result = select_runs(work, sql::kSeries, query);
-      rows.reserve(result.size());
-      for (const pqxx::row& row : result) {
-        rows.push_back(SeriesRow{.run_id = row[0].as<std::string>(),
-                                 .date = row[1].as<std::string>(),
-                                 .commit = row[2].as<std::string>(),
-                                 .summary = summary_row(row, 3)});
+      std::vector<SeriesRun> runs;
+      // One query, ordered by run: a run's rows are consecutive.
+      for (const pqxx::row& row : select_runs(work, sql::kSeries, query)) {
+        const std::string_view id(row[0].c_str(), row[0].size());
+        if (runs.empty() || runs.back().run_id != id) {
+          runs.push_back(SeriesRun{.run_id = std::string(id),
+                                   .date = row[1].as<std::string>(),
+                                   .commit = row[2].as<std::string>(),
+                                   .summaries = {}});
+        }
+        runs.back().summaries.push_back(summary_row(row, 3));
       }
-      return rows;
+      return runs;
     });
   }
 
