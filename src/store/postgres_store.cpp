@@ -27,6 +27,25 @@ std::string redact_url(std::string_view url) {
   return std::string(url.substr(0, colon + 1)) + "***" + std::string(url.substr(at));
 }
 
+std::string with_connect_timeout(std::string_view url) {
+  const std::size_t query = url.find('?');
+  if (query != std::string_view::npos) {
+    const std::string_view parameters = url.substr(query + 1);
+    for (std::size_t start = 0; start <= parameters.size();) {
+      const std::size_t end = std::min(parameters.find('&', start), parameters.size());
+      if (parameters.substr(start, end - start).starts_with("connect_timeout=")) {
+        return std::string(url);
+      }
+      start = end + 1;
+    }
+  }
+  return fmt::format("{}{}connect_timeout={}", url,
+                     query == std::string_view::npos          ? "?"
+                     : url.back() == '?' || url.back() == '&' ? ""
+                                                              : "&",
+                     kConnectTimeoutSeconds);
+}
+
 namespace {
 
 // One lock id for benchkit's migrations (any constant: it only has to be the same in every
@@ -109,7 +128,9 @@ struct Refusal : std::runtime_error {
 class PostgresStore final : public Store {
  public:
   explicit PostgresStore(const std::string& url)
-      : connection_(url), shown_(redact_url(url)), secret_(password_of(url)) {}
+      : connection_(with_connect_timeout(url)),
+        shown_(redact_url(url)),
+        secret_(password_of(url)) {}
 
   model::Result<bool> add(const StoredRun& run) override {
     return guarded("record a run in", [&] {
@@ -331,11 +352,16 @@ model::Result<std::unique_ptr<Store>> open_postgres_store(const std::string& url
     const std::string reason = trimmed(scrub(failure.what(), secret));
     const bool login = reason.find("authentication") != std::string::npos ||
                        reason.find("password") != std::string::npos;
+    const bool slow = reason.find("timeout") != std::string::npos;
     return model::Error{fmt::format(
         "cannot connect to history {}: {}; {}", shown, reason,
-        login ? "check the user name and password (in the URL or ~/.pgpass)"
-              : "check that the server runs and that the URL's host, port and database are "
-                "right")};
+        login  ? "check the user name and password (in the URL or ~/.pgpass)"
+        : slow ? fmt::format("no answer within {} s: check the URL's host and port and that "
+                             "the network reaches it, or give a longer wait with "
+                             "?connect_timeout=SECONDS in the URL",
+                             kConnectTimeoutSeconds)
+               : "check that the server runs and that the URL's host, port and database are "
+                 "right")};
   }
   if (const auto migrated = store->migrate(); !migrated) return migrated.error();
   return std::unique_ptr<Store>(std::move(store));
