@@ -43,9 +43,10 @@ inline constexpr const char* kSeriesRuns =
 #undef BENCHKIT_RUN_FILTER
 
 // $1: an identity prefix followed by '%'.
+// The columns of kListRuns (one mapping to RunInfo per store), then the result.
 inline constexpr const char* kFindRun =
     "SELECT r.id, r.date, r.git_commit, r.git_branch, r.dirty, r.machine, r.build, r.hostname,"
-    " r.result FROM runs r WHERE r.id LIKE $1 ORDER BY r.id LIMIT 2";
+    " r.benchmark_count, r.result FROM runs r WHERE r.id LIKE $1 ORDER BY r.id LIMIT 2";
 inline constexpr const char* kRunSummaries =
     "SELECT benchmark, median, lower_bound, upper_bound, sample_count, verdict, diagnostics"
     " FROM summaries WHERE run_id = $1 ORDER BY benchmark";

@@ -31,8 +31,8 @@ struct SummaryRow {
   std::string diagnostics = {};  // diagnostic codes, comma-separated
 };
 
-// What a run is stored as. make_stored_run builds it from a result.
-struct StoredRun {
+// A run as `list` shows it (no result document); a StoredRun is one with its result.
+struct RunInfo {
   // The run's identity: the first 32 hex digits of the SHA-256 of its result document (as
   // formats::to_json writes it). Recording the same result twice stores it once.
   std::string id = {};
@@ -44,6 +44,12 @@ struct StoredRun {
   std::string machine = {};  // machine fingerprint id (system/fingerprint.hpp)
   std::string build = {};    // build fingerprint id
   std::string hostname = {};
+  std::size_t benchmarks = 0;
+};
+
+// What a run is stored as: its RunInfo (read by each store from one row mapping, for list and
+// find alike) with the result and the summary rows. make_stored_run builds it from a result.
+struct StoredRun : RunInfo {
   std::string compressed_result = {};  // zstd of the result document
   std::vector<SummaryRow> summaries = {};
 };
@@ -57,20 +63,6 @@ model::Result<std::string> result_document(const StoredRun& run);
 // For the migrations of both stores: the tags and summary rows of `run` (tags, verdict,
 // diagnostics and sample counts were added in schema 2) read again from its stored result.
 model::Result<StoredRun> backfill_from_result(StoredRun run);
-
-// A run as `list` shows it (no result document).
-struct RunInfo {
-  std::string id = {};
-  std::string date = {};
-  std::string commit = {};
-  std::string branch = {};
-  std::optional<bool> dirty = {};
-  std::map<std::string, std::string> tags = {};
-  std::string machine = {};
-  std::string build = {};
-  std::string hostname = {};
-  std::size_t benchmarks = 0;
-};
 
 // Which runs a query selects; an empty field selects all.
 struct RunQuery {

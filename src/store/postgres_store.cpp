@@ -179,17 +179,9 @@ class PostgresStore final : public Store {
       const pqxx::result rows = work.exec_params(sql::kFindRun, std::string(id_prefix) + "%");
       std::vector<StoredRun> runs;
       for (const pqxx::row& row : rows) {
-        StoredRun run{.id = row[0].as<std::string>(),
-                      .date = row[1].as<std::string>(),
-                      .commit = row[2].as<std::string>(),
-                      .branch = row[3].as<std::string>(),
-                      .dirty = flag(row[4]),
-                      .tags = {},
-                      .machine = row[5].as<std::string>(),
-                      .build = row[6].as<std::string>(),
-                      .hostname = row[7].as<std::string>(),
-                      .compressed_result = pqxx::binarystring(row[8]).str(),
-                      .summaries = {}};
+        StoredRun run;
+        static_cast<RunInfo&>(run) = run_info(row);
+        run.compressed_result = pqxx::binarystring(row[9]).str();
         runs.push_back(std::move(run));
       }
       if (runs.size() == 1) {

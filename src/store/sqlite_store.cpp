@@ -211,17 +211,9 @@ class SqliteStore final : public Store {
       select.bind(1, std::string(id_prefix) + "%");
       while (select.step()) {
         ++matches;
-        found = StoredRun{.id = select.text(0),
-                          .date = select.text(1),
-                          .commit = select.text(2),
-                          .branch = select.text(3),
-                          .dirty = select.flag(4),
-                          .tags = {},
-                          .machine = select.text(5),
-                          .build = select.text(6),
-                          .hostname = select.text(7),
-                          .compressed_result = select.blob(8),
-                          .summaries = {}};
+        found.emplace();
+        static_cast<RunInfo&>(*found) = run_info(select);
+        found->compressed_result = select.blob(9);
       }
       if (matches != 1) return false;
       Statement summaries(db_, sql::kRunSummaries);

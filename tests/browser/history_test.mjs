@@ -14,19 +14,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { check, clean, finish, launch, open as openPage } from './browser_checks.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const [tool, work, shots] = process.argv.slice(2);
 if (!tool || !work) {
   console.error('usage: node history_test.mjs BENCHKIT_TOOL WORK_FOLDER [SCREENSHOT_FOLDER]');
   process.exit(2);
-}
-const chromiumPath = process.env.BENCHKIT_CHROMIUM || '/usr/bin/chromium';
-if (!fs.existsSync(chromiumPath)) {
-  console.error(`error: ${chromiumPath} not found: run scripts/install-deps (Debian's chromium)`);
-  process.exit(1);
 }
 fs.rmSync(work, { recursive: true, force: true });
 fs.mkdirSync(work, { recursive: true });
@@ -40,50 +35,8 @@ benchkit('history', 'trend', '.', '--store', store, '--format', 'html', '--out',
 benchkit('history', 'trend', '.', '--store', store, '--format', 'json', '--out', at('trend.json'), '--html', at('trend-2.html'));
 benchkit('history', 'report', '--since', '2026-11-01', '--store', store, '--format', 'html', '--out', at('report.html'));
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail) {
-  if (ok) {
-    passed++;
-    console.log(`ok    ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL  ${name}${detail !== undefined ? ': ' + detail : ''}`);
-  }
-}
-
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  // CI runs as root, where chromium's sandbox cannot start.
-  args: ['--no-sandbox', '--disable-gpu'],
-});
-const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-
-async function open(file) {
-  const page = await context.newPage();
-  const seen = { requests: [], errors: [], dialogs: [] };
-  const url = pathToFileURL(file).href;
-  page.on('request', (r) => {
-    if (r.url() !== url) seen.requests.push(r.url());
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') seen.errors.push(m.text());
-  });
-  page.on('pageerror', (e) => seen.errors.push(String(e)));
-  page.on('dialog', async (d) => {
-    seen.dialogs.push(d.message());
-    await d.dismiss();
-  });
-  await page.goto(url, { waitUntil: 'load' });
-  await page.waitForSelector('body[data-ready="1"]', { timeout: 10000 });
-  return { page, seen };
-}
-
-function clean(name, seen) {
-  check(`${name}: no request leaves the page`, seen.requests.length === 0, seen.requests.join(', '));
-  check(`${name}: no console error`, seen.errors.length === 0, seen.errors.join(' | '));
-  check(`${name}: no dialog`, seen.dialogs.length === 0, seen.dialogs.join(', '));
-}
+const { browser, context } = await launch();
+const open = (file) => openPage(context, file);
 
 // Each chart of the history section: its title, points (marked or not, with their hover text)
 // and CI bars.
@@ -160,5 +113,4 @@ function checkCharts(name, drawn) {
 
 await browser.close();
 fs.rmSync(work, { recursive: true, force: true });
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

@@ -117,9 +117,7 @@ TEST(PostgresStore, SaysWhenThePasswordIsRefused) {
 TEST(PostgresStore, MigratesADatabaseOfSchemaOne) {
   testing::PostgresBackend backend;
   BENCHKIT_NEED_POSTGRES(backend.server);
-  RunResult run = testing::made_run({.commit = "old"});
-  run.context.tags["pr"] = "42";
-  run.benchmarks[0].diagnostics.push_back({"drift", "warning", "drifting"});
+  const RunResult run = testing::schema_one_run();
   const std::string document = formats::to_json(run);
   pqxx::connection connection(backend.server);
   const std::string schema = pqxx::work(connection).quote_name(backend.schema);
@@ -151,14 +149,7 @@ TEST(PostgresStore, MigratesADatabaseOfSchemaOne) {
   }
   const auto store = open_postgres_store(backend.location());
   ASSERT_TRUE(store.ok()) << store.error().message;
-  const auto found = (*store)->find("0011");
-  ASSERT_TRUE(found.ok()) << found.error().message;
-  EXPECT_EQ(found->tags.at("pr"), "42");
-  ASSERT_EQ(found->summaries.size(), 2u);
-  EXPECT_EQ(found->summaries[0].diagnostics, "drift");
-  EXPECT_EQ(found->summaries[0].samples, run.benchmarks[0].samples.size());
-  EXPECT_DOUBLE_EQ(found->summaries[0].median, run.benchmarks[0].estimates.median.value);
-  EXPECT_EQ(*result_document(*found), document);
+  testing::expect_migrated(**store, run, document);
   pqxx::work check(connection);
   EXPECT_EQ(check.exec1("SELECT version FROM " + schema + ".benchkit_schema")[0].as<int>(),
             kSchemaVersion);
