@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/history_commands.hpp"
+#include "cli/report_output.hpp"
 #include "report/reporter.hpp"
 #include "report/trend.hpp"
 #include "session/history.hpp"
@@ -33,25 +36,49 @@ std::string dirty_text(const std::optional<bool>& dirty) {
   return !dirty ? "?" : *dirty ? "yes" : "no";
 }
 
+nlohmann::ordered_json runs_json(const std::vector<store::RunInfo>& runs,
+                                 const std::string& location) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const store::RunInfo& run : runs) {
+    list.push_back({{"id", run.id},
+                    {"date", run.date},
+                    {"commit", run.commit},
+                    {"branch", run.branch},
+                    {"dirty", run.dirty ? nlohmann::ordered_json(*run.dirty) : nullptr},
+                    {"machine", run.machine},
+                    {"build", run.build},
+                    {"host", run.hostname},
+                    {"benchmarks", run.benchmarks},
+                    {"tags", run.tags}});
+  }
+  return {{"schema", "benchkit/history-runs"},
+          {"version", 1},
+          {"store", location},
+          {"runs", std::move(list)}};
+}
+
 int list_runs(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
     const auto runs = store.list(
         {.machine = o.machine, .branch = o.branch, .since = o.since, .before = o.before});
     if (!runs) return report_error(runs.error());
+    if (o.format == "json") {
+      return print_or_write(runs_json(*runs, store.location()).dump(2) + "\n", o.out);
+    }
     std::vector<std::vector<std::string>> rows;
     for (const store::RunInfo& run : *runs) {
       rows.push_back({short_text(run.id), run.date, short_text(run.commit), run.branch,
                       dirty_text(run.dirty), run.machine, run.hostname,
                       std::to_string(run.benchmarks), tags_text(run.tags)});
     }
-    std::cout << fmt::format("{} run{} in {}\n", runs->size(), runs->size() == 1 ? "" : "s",
-                             store.location());
+    std::string text = fmt::format("{} run{} in {}\n", runs->size(), runs->size() == 1 ? "" : "s",
+                                   store.location());
     if (!rows.empty()) {
-      std::cout << report::render_table(
+      text += report::render_table(
           {"run", "date", "commit", "branch", "dirty", "machine", "host", "benchmarks", "tags"},
           rows, {false, false, false, false, false, false, false, true, false});
     }
-    return 0;
+    return print_or_write(text, o.out);
   });
 }
 
@@ -87,8 +114,13 @@ int show_trend(const HistoryOptions& o) {
                                                       .since = o.since,
                                                       .before = o.before});
     if (!trend) return report_error(trend.error());
-    return print_or_write(report::render_trend(*trend, report::parse_format(o.format).value()),
-                          o.out);
+    const auto format = report::parse_format(o.format).value();
+    if (const int status = print_or_write(report::render_trend(*trend, format), o.out);
+        status != 0) {
+      return status;
+    }
+    if (o.html.empty()) return 0;
+    return print_or_write(report::render_trend(*trend, report::Format::html), o.html);
   });
 }
 
@@ -141,6 +173,19 @@ void add_store_option(CLI::App& command, std::string& store) {
                      "$BENCHKIT_STORE, else .benchkit/history.db)");
 }
 
+void add_output(CLI::App& command, HistoryOptions& o, const std::vector<std::string>& names,
+                const std::string& note) {
+  std::string list;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  std::vector<std::string> accepted = names;
+  if (std::find(names.begin(), names.end(), "markdown") != names.end()) accepted.push_back("md");
+  command.add_option("--format", o.format, "Output format: " + list + " (default console)" + note)
+      ->check(CLI::IsMember(accepted));
+  command.add_option("--out", o.out, "Write to this file (atomically) instead of stdout");
+}
+
 namespace {
 
 void add_selection(CLI::App& command, HistoryOptions& o, bool dates) {
@@ -153,12 +198,6 @@ void add_selection(CLI::App& command, HistoryOptions& o, bool dates) {
   }
 }
 
-void add_output(CLI::App& command, HistoryOptions& o) {
-  command.add_option("--format", o.format, "console, markdown, json or csv")
-      ->check(CLI::IsMember({"console", "markdown", "md", "json", "csv"}));
-  command.add_option("--out", o.out, "Write to this file (atomically) instead of stdout");
-}
-
 }  // namespace
 
 void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOptions>& o,
@@ -169,10 +208,13 @@ void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOpt
   actions.push_back({add, add_files});
   CLI::App* list = history.add_subcommand("list", "The runs recorded: commit, date, machine, ...");
   add_selection(*list, *o, true);
+  add_output(*list, *o, {"console", "json"},
+             "; json is the benchkit/history-runs document, every run with its whole identity");
   actions.push_back({list, list_runs});
   CLI::App* show = history.add_subcommand("show", "One recorded run's results, samples included");
   show->add_option("run", o->run, "Run identity (at least 4 of its hex digits)")->required();
-  add_output(*show, *o);
+  add_format_option(*show, o->format, "Format of the run's report");
+  show->add_option("--out", o->out, "Write to this file (atomically) instead of stdout");
   actions.push_back({show, show_run});
   CLI::App* trend = history.add_subcommand(
       "trend",
@@ -181,7 +223,12 @@ void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOpt
   trend->add_option("regex", o->pattern, "ECMAScript regex searched in benchmark names")
       ->required();
   add_selection(*trend, *o, true);
-  add_output(*trend, *o);
+  add_output(*trend, *o, {"console", "markdown", "json", "csv", "html"},
+             "; html is one self-contained page, a trend chart per benchmark with its CIs and "
+             "change points, the commit and date on hover");
+  trend->add_option("--html", o->html,
+                    "Also write the trend as that HTML page to this file (opens from the file, "
+                    "loads nothing)");
   actions.push_back({trend, show_trend});
   CLI::App* out = history.add_subcommand(
       "export", "Write the runs to a portable file (benchkit/history JSON) for history import");

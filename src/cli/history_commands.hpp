@@ -29,6 +29,7 @@ struct HistoryOptions {
   std::string before = {};
   std::string format = "console";
   std::string out = {};
+  std::string html = {};  // --html FILE: also the HTML page (trend, report)
   std::size_t keep = 0;
   // check
   std::string base_branch = "main";
@@ -47,6 +48,11 @@ int with_store(const HistoryOptions& options, const std::function<int(store::Sto
 
 // --store LOCATION, for every command that reads or writes the history.
 void add_store_option(CLI::App& command, std::string& store);
+
+// --format FORMAT, one of `names` ("markdown" also as "md"), the help listing them with `note`
+// after the default; and --out FILE.
+void add_output(CLI::App& command, HistoryOptions& options, const std::vector<std::string>& names,
+                const std::string& note = "");
 
 void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOptions>& options,
                              HistoryActions& actions);

@@ -71,7 +71,11 @@ int write_snapshot(const HistoryOptions& o) {
                 .branch = o.branch,
                 .settings = comparison_settings(o.noise_threshold, o.adjustment)});
     if (!snapshot) return report_error(snapshot.error());
-    return print_or_write(report::render_snapshot_markdown(*snapshot), o.out);
+    const std::string text = o.format == "html" ? report::render_snapshot_html(*snapshot)
+                                                : report::render_snapshot_markdown(*snapshot);
+    if (const int status = print_or_write(text, o.out); status != 0) return status;
+    if (o.html.empty()) return 0;
+    return print_or_write(report::render_snapshot_html(*snapshot), o.html);
   });
 }
 
@@ -92,22 +96,32 @@ void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOption
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
   check->add_flag("--fail-on-regression", o->fail_on_regression,
                   "Exit with status 1 when a benchmark regressed (for CI)");
-  check->add_option("--format", o->format, "console, markdown, json or csv")
-      ->check(CLI::IsMember({"console", "markdown", "md", "json", "csv"}));
-  check->add_option("--out", o->out, "Write to this file (atomically) instead of stdout");
+  add_output(*check, *o, {"console", "markdown", "json", "csv"},
+             "; markdown is the pull-request comment of compare, json and csv the verdict table "
+             "alone");
   add_comparison_flags(*check, o->noise_threshold, o->adjustment);
   actions.push_back({check, check_newest});
   CLI::App* report = history.add_subcommand(
       "report",
-      "Write the Markdown snapshot of a period (for perf/ in the repository): the runs compared, "
+      "Write the Markdown (or HTML) snapshot of a period (for perf/ in the repository): the runs "
+      "compared, "
       "their commits and machines, the table of changes from the first run to the newest, the "
       "change points");
   report->add_option("--since", o->since, "Start of the period (2026-11-01)")->required();
   report->add_option("--before", o->before, "End of the period (default: now)");
   report->add_option("--machine", o->machine, "Machine fingerprint (default: the newest run's)");
   report->add_option("--branch", o->branch, "Branch (default: the newest run's)");
-  report->add_option("--out", o->out, "Write to this file (atomically) instead of stdout");
   add_comparison_flags(*report, o->noise_threshold, o->adjustment);
+  report
+      ->add_option("--format", o->format,
+                   "markdown (default) or html: one self-contained page, the comparison's "
+                   "summary table and forest plot, then every benchmark's trend over the "
+                   "period with its change points")
+      ->check(CLI::IsMember({"markdown", "md", "html"}));
+  report->add_option("--out", o->out, "Write to this file (atomically) instead of stdout");
+  report->add_option("--html", o->html,
+                     "Also write the snapshot as that HTML page to this file (opens from the "
+                     "file, loads nothing)");
   actions.push_back({report, write_snapshot});
 }
 

@@ -5,7 +5,9 @@
 #include <set>
 
 #include "report/comparison.hpp"
+#include "report/html_reporter.hpp"
 #include "report/reporter.hpp"
+#include "report/trend.hpp"
 
 namespace benchkit::report {
 namespace {
@@ -68,6 +70,25 @@ std::string render_snapshot_markdown(const HistorySnapshot& snapshot) {
   text += "\n## Change points\n\n" + change_points_table(snapshot);
   text += "\n## Runs\n\n" + runs_table(snapshot);
   return text;
+}
+
+std::string render_snapshot_html(const HistorySnapshot& snapshot) {
+  html::ChartSection section =
+      trend_charts(snapshot.trend, "history", "History since " + snapshot.since);
+  const SnapshotRun& first = snapshot.runs.front();
+  const SnapshotRun& last = snapshot.runs.back();
+  auto named = [](const SnapshotRun& run) {
+    return fmt::format("run {} (commit {}, {})", run.id.substr(0, kShownDigits),
+                       run.commit.empty() ? "none" : run.commit.substr(0, kShownDigits), run.date);
+  };
+  section.intro =
+      fmt::format(
+          "{} runs in the period; the table and the forest plot above compare the first, {}, with "
+          "the newest, {}. {} change point{} in the period. ",
+          snapshot.runs.size(), named(first), named(last), snapshot.change_points.size(),
+          snapshot.change_points.size() == 1 ? "" : "s") +
+      section.intro;
+  return html::render_page(Document{.comparison = &snapshot.comparison}, {section});
 }
 
 }  // namespace benchkit::report

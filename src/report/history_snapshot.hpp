@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/compare.hpp"
+#include "analysis/history_trend.hpp"
 
 namespace benchkit::report {
 
@@ -38,8 +39,14 @@ struct HistorySnapshot {
   std::vector<SnapshotRun> runs = {};  // oldest first; the first and last are compared
   analysis::Comparison comparison = {};
   std::vector<SnapshotChangePoint> change_points = {};
+  analysis::Trend trend = {};  // every benchmark's series over the period, change points marked
 };
 
 std::string render_snapshot_markdown(const HistorySnapshot& snapshot);
+
+// The snapshot as one HTML page (html::render_page): the comparison of the first run of the
+// period with the newest (summary table and forest plot), then the period's trend line of every
+// benchmark with its change points marked (trend_charts), the runs compared named in its intro.
+std::string render_snapshot_html(const HistorySnapshot& snapshot);
 
 }  // namespace benchkit::report

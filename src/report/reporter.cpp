@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <charconv>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -146,11 +149,17 @@ std::unique_ptr<Reporter> make_reporter(Format format, Options options) {
 
 namespace {
 // Three significant digits: enough to see a 1% change, few enough to read at a glance.
+// std::to_chars rounds exactly as fmt's "{:.Nf}" does (both print the nearest decimal of the
+// binary value) at a tenth of its cost: `history trend` writes a million and a half of them.
 std::string three_digits(double value) {
   if (value == 0.0) return "0";
   const double magnitude = std::floor(std::log10(std::fabs(value)));
   const int decimals = std::max(0, 2 - static_cast<int>(magnitude));
-  return fmt::format("{:.{}f}", value, decimals);
+  std::array<char, 64> text{};
+  const auto written = std::to_chars(text.data(), text.data() + text.size(), value,
+                                     std::chars_format::fixed, decimals);
+  if (written.ec != std::errc()) return fmt::format("{:.{}f}", value, decimals);
+  return std::string(text.data(), written.ptr);
 }
 }  // namespace
 
@@ -267,27 +276,50 @@ std::string render_table(const std::vector<std::string>& headers,
                          const std::vector<std::vector<std::string>>& rows,
                          const std::vector<bool>& right, const std::string& indent,
                          const CellStyle& style) {
+  // Each cell measured once and written straight into the text: `history trend` writes tables
+  // of half a million cells.
   std::vector<std::size_t> widths(headers.size());
-  for (std::size_t c = 0; c < headers.size(); ++c) widths[c] = display_width(headers[c]);
+  std::vector<std::size_t> header_widths(headers.size());
+  for (std::size_t c = 0; c < headers.size(); ++c)
+    widths[c] = header_widths[c] = display_width(headers[c]);
+  std::vector<std::size_t> cell_widths;
+  std::size_t bytes = 0;
   for (const auto& row : rows) {
     for (std::size_t c = 0; c < row.size(); ++c) {
-      widths[c] = std::max(widths[c], display_width(row[c]));
+      cell_widths.push_back(display_width(row[c]));
+      widths[c] = std::max(widths[c], cell_widths.back());
+      bytes += row[c].size();
     }
   }
+  std::size_t line_width = indent.size();
+  for (std::size_t width : widths) line_width += width + 2;
   std::string out;
-  auto emit = [&](const std::vector<std::string>& cells, bool header) {
-    std::string line = indent;
+  out.reserve(bytes + (rows.size() + 1) * line_width);
+  auto emit = [&](const std::vector<std::string>& cells, const std::size_t* measured, bool header) {
+    const std::size_t start = out.size();
+    out += indent;
     for (std::size_t c = 0; c < cells.size(); ++c) {
-      std::string cell = pad(cells[c], widths[c], right[c] && !header);
-      if (!header && style) cell = style(c, cell);
-      if (c > 0) line += "  ";
-      line += cell;
+      if (c > 0) out += "  ";
+      const std::size_t fill = widths[c] > measured[c] ? widths[c] - measured[c] : 0;
+      const bool fill_first = right[c] && !header;
+      if (!header && style) {
+        const std::string padding(fill, ' ');
+        out += style(c, fill_first ? padding + cells[c] : cells[c] + padding);
+        continue;
+      }
+      if (fill_first) out.append(fill, ' ');
+      out += cells[c];
+      if (!fill_first) out.append(fill, ' ');
     }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
+    while (out.size() > start && out.back() == ' ') out.pop_back();
+    out += '\n';
   };
-  emit(headers, true);
-  for (const auto& row : rows) emit(row, false);
+  emit(headers, header_widths.data(), true);
+  std::size_t first = 0;
+  for (const auto& row : rows) {
+    emit(row, cell_widths.data() + first, false);
+    first += row.size();
+  }
   return out;
 }
 

@@ -95,6 +95,22 @@ std::string json(const analysis::Trend& trend) {
   return document.dump(2) + "\n";
 }
 
+// 7 hex digits on a chart's axis, as git's short form: the hover text has the 12 of the tables.
+constexpr std::size_t kAxisDigits = 7;
+
+std::string axis_commit(const HistoryPoint& point) {
+  if (point.commit.empty()) return "run " + point.run_id.substr(0, kAxisDigits);
+  return point.commit.substr(0, kAxisDigits);
+}
+
+std::string hover_text(const HistoryPoint& point) {
+  std::string text = short_commit(point);
+  if (!point.date.empty()) text += " · " + point.date;
+  if (point.change) text += " · " + change_text(point);
+  if (point.change_point) text += fmt::format(" · change point (p={:.2g})", point.p_value);
+  return text;
+}
+
 std::string csv(const analysis::Trend& trend) {
   std::string text = "benchmark,commit,date,run,median_ns,lower_ns,upper_ns,change,change_point\n";
   for (const BenchmarkTrend& benchmark : trend.benchmarks) {
@@ -111,6 +127,42 @@ std::string csv(const analysis::Trend& trend) {
 
 }  // namespace
 
+html::ChartSection trend_charts(const analysis::Trend& trend, const std::string& id,
+                                const std::string& title) {
+  html::ChartSection section{
+      .id = id,
+      .title = title,
+      .intro = fmt::format(
+          "The {} of machine {} on branch {}: per benchmark the median of each commit with its "
+          "95% CI, oldest first; change points (the first commit of a new level) are the larger "
+          "points in the warning colour. Hover a point for its commit and date.",
+          trend.benchmarks.size() == 1 ? "benchmark" : "benchmarks", trend.machine,
+          trend.branch.empty() ? "(none)" : trend.branch),
+      .charts = {}};
+  if (trend.benchmarks.empty()) section.intro = "No benchmark matches.";
+  for (const BenchmarkTrend& benchmark : trend.benchmarks) {
+    html::LineChart chart{.title = benchmark.name,
+                          .x_label = "commit (oldest first)",
+                          .y_label = "time per iteration",
+                          .y_unit = html::Unit::nanoseconds,
+                          .log_x = false,
+                          .categories = {},
+                          .series = {{.name = "", .points = {}}}};
+    for (std::size_t i = 0; i < benchmark.points.size(); ++i) {
+      const HistoryPoint& point = benchmark.points[i];
+      chart.categories.push_back(axis_commit(point));
+      chart.series[0].points.push_back({.x = static_cast<double>(i),
+                                        .y = point.median,
+                                        .lower = point.lower,
+                                        .upper = point.upper,
+                                        .label = hover_text(point),
+                                        .marked = point.change_point});
+    }
+    section.charts.push_back(std::move(chart));
+  }
+  return section;
+}
+
 std::string render_trend(const analysis::Trend& trend, Format format) {
   switch (format) {
     case Format::console:
@@ -122,12 +174,13 @@ std::string render_trend(const analysis::Trend& trend, Format format) {
     case Format::csv:
       return csv(trend);
     case Format::html:
+      return html::render_page(Document{}, {trend_charts(trend)});
     case Format::junit:
     case Format::gbench:
     case Format::bmf:
     case Format::github_action:
-      // Refused by `history trend --format` (its check lists the four above): a trend has no
-      // HTML chart, JUnit or dashboard form yet.
+      // Refused by `history trend --format` (its check lists the five above): a trend has no
+      // JUnit or dashboard form.
       break;
   }
   return console(trend);

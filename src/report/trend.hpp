@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analysis/history_trend.hpp"
+#include "report/html_reporter.hpp"
 #include "report/reporter.hpp"
 
 namespace benchkit::report {
@@ -11,7 +12,15 @@ namespace benchkit::report {
 // console: per benchmark a heading and one line per commit (commit, date, median, 95% CI,
 // change from the line before, and "◆ change point" where the level changed); markdown: the
 // same as a table per benchmark; json: the "benchkit/trend" document (version 1); csv: one row
-// per point.
+// per point; html: the page of html::render_page with the trend_charts section alone. Other
+// formats: the console text (the commands refuse them first).
 std::string render_trend(const analysis::Trend& trend, Format format);
+
+// The trend as a section of the HTML report: per benchmark one line chart, x the commits in
+// order (their first 7 hex digits on the axis), y the median with its 95% CI, each change point
+// marked; a point's hover text names its commit (12 hex digits) and date, and says when it is a
+// change point. `id` and `title` head the section.
+html::ChartSection trend_charts(const analysis::Trend& trend, const std::string& id = "history",
+                                const std::string& title = "History");
 
 }  // namespace benchkit::report

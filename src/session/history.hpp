@@ -71,10 +71,13 @@ struct Series {
 // The series selected; an error for a bad pattern or an empty store.
 model::Result<Series> load_series(store::Store& store, SeriesRequest request);
 
-// Turns rows ordered by date into one point per commit (the newest run of each commit wins).
+// Turns runs ordered by date into one point per commit (the newest run of each commit wins).
 // Rows of benchmarks that `keep` rejects are skipped.
-HistorySeries points_of(const std::vector<store::SeriesRow>& rows,
+HistorySeries points_of(const std::vector<store::SeriesRun>& runs,
                         const std::function<bool(const std::string&)>& keep);
+
+// The series as a trend: each point with its change from the one before, change points marked.
+analysis::Trend trend_of(Series series);
 
 // `history trend`: the series selected, each point with its change from the one before and the
 // change points of the series marked.

@@ -30,16 +30,23 @@ inline constexpr const char* kListRuns =
 inline constexpr const char* kListTags =
     "SELECT t.run_id, t.name, t.value FROM run_tags t JOIN runs r ON r.id = t.run_id"
     " WHERE" BENCHKIT_RUN_FILTER;
+// PostgreSQL's series: one query, a run's rows consecutive (its planner sorts them well).
 inline constexpr const char* kSeries =
     "SELECT r.id, r.date, r.git_commit, s.benchmark, s.median, s.lower_bound, s.upper_bound,"
     " s.sample_count, s.verdict, s.diagnostics FROM runs r JOIN summaries s ON s.run_id = r.id"
     " WHERE" BENCHKIT_RUN_FILTER " ORDER BY r.date, r.id, s.benchmark";
+// SQLite's series: the runs, oldest first; their summary rows are then read run by run
+// (kRunSummaries), each run's in the order of its index: no sort of every row at once.
+inline constexpr const char* kSeriesRuns =
+    "SELECT r.id, r.date, r.git_commit FROM runs r WHERE" BENCHKIT_RUN_FILTER
+    " ORDER BY r.date, r.id";
 #undef BENCHKIT_RUN_FILTER
 
 // $1: an identity prefix followed by '%'.
+// The columns of kListRuns (one mapping to RunInfo per store), then the result.
 inline constexpr const char* kFindRun =
     "SELECT r.id, r.date, r.git_commit, r.git_branch, r.dirty, r.machine, r.build, r.hostname,"
-    " r.result FROM runs r WHERE r.id LIKE $1 ORDER BY r.id LIMIT 2";
+    " r.benchmark_count, r.result FROM runs r WHERE r.id LIKE $1 ORDER BY r.id LIMIT 2";
 inline constexpr const char* kRunSummaries =
     "SELECT benchmark, median, lower_bound, upper_bound, sample_count, verdict, diagnostics"
     " FROM summaries WHERE run_id = $1 ORDER BY benchmark";

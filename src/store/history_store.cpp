@@ -53,6 +53,7 @@ StoredRun make_stored_run(const RunResult& run, std::string machine, std::string
   stored.machine = std::move(machine);
   stored.build = std::move(build);
   stored.hostname = run.context.hostname;
+  stored.benchmarks = run.benchmarks.size();
   stored.compressed_result = compress(document);
   stored.summaries.reserve(run.benchmarks.size());
   for (const BenchmarkResult& benchmark : run.benchmarks) {

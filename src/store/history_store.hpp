@@ -31,8 +31,8 @@ struct SummaryRow {
   std::string diagnostics = {};  // diagnostic codes, comma-separated
 };
 
-// What a run is stored as. make_stored_run builds it from a result.
-struct StoredRun {
+// A run as `list` shows it (no result document); a StoredRun is one with its result.
+struct RunInfo {
   // The run's identity: the first 32 hex digits of the SHA-256 of its result document (as
   // formats::to_json writes it). Recording the same result twice stores it once.
   std::string id = {};
@@ -44,6 +44,12 @@ struct StoredRun {
   std::string machine = {};  // machine fingerprint id (system/fingerprint.hpp)
   std::string build = {};    // build fingerprint id
   std::string hostname = {};
+  std::size_t benchmarks = 0;
+};
+
+// What a run is stored as: its RunInfo (read by each store from one row mapping, for list and
+// find alike) with the result and the summary rows. make_stored_run builds it from a result.
+struct StoredRun : RunInfo {
   std::string compressed_result = {};  // zstd of the result document
   std::vector<SummaryRow> summaries = {};
 };
@@ -58,20 +64,6 @@ model::Result<std::string> result_document(const StoredRun& run);
 // diagnostics and sample counts were added in schema 2) read again from its stored result.
 model::Result<StoredRun> backfill_from_result(StoredRun run);
 
-// A run as `list` shows it (no result document).
-struct RunInfo {
-  std::string id = {};
-  std::string date = {};
-  std::string commit = {};
-  std::string branch = {};
-  std::optional<bool> dirty = {};
-  std::map<std::string, std::string> tags = {};
-  std::string machine = {};
-  std::string build = {};
-  std::string hostname = {};
-  std::size_t benchmarks = 0;
-};
-
 // Which runs a query selects; an empty field selects all.
 struct RunQuery {
   std::string machine = {};
@@ -80,14 +72,18 @@ struct RunQuery {
   std::string before = {};  // date < before
 };
 
-// One summary row with the run it belongs to: a point of a series.
-struct SeriesRow {
+// One run of a series with its summary rows (by benchmark name): a point of each benchmark.
+// The run is named once, not once per row: a trend over 1,000 benchmarks x 500 commits reads
+// half a million rows.
+struct SeriesRun {
   std::string run_id = {};
   std::string date = {};
   std::string commit = {};
-  SummaryRow summary = {};
+  std::vector<SummaryRow> summaries = {};
 };
 
+// One thread uses a store at a time (the SQLite store opens its connection without SQLite's
+// own locking).
 class Store {
  public:
   virtual ~Store() = default;
@@ -103,8 +99,9 @@ class Store {
   // when none or several match.
   virtual model::Result<StoredRun> find(std::string_view id_prefix) = 0;
 
-  // The summary rows of the runs selected by `query`, ordered by date then run then benchmark.
-  virtual model::Result<std::vector<SeriesRow>> series(const RunQuery& query) = 0;
+  // The runs selected by `query` with their summary rows, ordered by date then identity, each
+  // run's rows by benchmark name.
+  virtual model::Result<std::vector<SeriesRun>> series(const RunQuery& query) = 0;
 
   // Sets the verdict column of `run_id`'s summary rows (benchmark name -> verdict).
   virtual model::Result<bool> set_verdicts(std::string_view run_id,

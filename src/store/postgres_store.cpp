@@ -93,7 +93,9 @@ struct Refusal : std::runtime_error {
 class PostgresStore final : public Store {
  public:
   explicit PostgresStore(const std::string& url)
-      : connection_(url), shown_(redact_url(url)), secret_(password_of(url)) {}
+      : connection_(with_connect_timeout(url)),
+        shown_(redact_url(url)),
+        secret_(password_of(url)) {}
 
   model::Result<bool> add(const StoredRun& run) override {
     return guarded("record a run in", [&] {
@@ -142,17 +144,9 @@ class PostgresStore final : public Store {
       const pqxx::result rows = work.exec_params(sql::kFindRun, std::string(id_prefix) + "%");
       std::vector<StoredRun> runs;
       for (const pqxx::row& row : rows) {
-        StoredRun run{.id = row[0].as<std::string>(),
-                      .date = row[1].as<std::string>(),
-                      .commit = row[2].as<std::string>(),
-                      .branch = row[3].as<std::string>(),
-                      .dirty = flag(row[4]),
-                      .tags = {},
-                      .machine = row[5].as<std::string>(),
-                      .build = row[6].as<std::string>(),
-                      .hostname = row[7].as<std::string>(),
-                      .compressed_result = pqxx::binarystring(row[8]).str(),
-                      .summaries = {}};
+        StoredRun run;
+        static_cast<RunInfo&>(run) = run_info(row);
+        run.compressed_result = pqxx::binarystring(row[9]).str();
         runs.push_back(std::move(run));
       }
       if (runs.size() == 1) {
@@ -177,19 +171,22 @@ class PostgresStore final : public Store {
     return std::move(found->front());
   }
 
-  model::Result<std::vector<SeriesRow>> series(const RunQuery& query) override {
+  model::Result<std::vector<SeriesRun>> series(const RunQuery& query) override {
     return guarded("read the series of", [&] {
       pqxx::work work(connection_);
-      std::vector<SeriesRow> rows;
-      const pqxx::result result = select_runs(work, sql::kSeries, query);
-      rows.reserve(result.size());
-      for (const pqxx::row& row : result) {
-        rows.push_back(SeriesRow{.run_id = row[0].as<std::string>(),
-                                 .date = row[1].as<std::string>(),
-                                 .commit = row[2].as<std::string>(),
-                                 .summary = summary_row(row, 3)});
+      std::vector<SeriesRun> runs;
+      // One query, ordered by run: a run's rows are consecutive.
+      for (const pqxx::row& row : select_runs(work, sql::kSeries, query)) {
+        const std::string_view id(row[0].c_str(), row[0].size());
+        if (runs.empty() || runs.back().run_id != id) {
+          runs.push_back(SeriesRun{.run_id = std::string(id),
+                                   .date = row[1].as<std::string>(),
+                                   .commit = row[2].as<std::string>(),
+                                   .summaries = {}});
+        }
+        runs.back().summaries.push_back(summary_row(row, 3));
       }
-      return rows;
+      return runs;
     });
   }
 
@@ -314,11 +311,16 @@ model::Result<std::unique_ptr<Store>> connect(const std::string& url) {
     const std::string reason = trimmed(scrub(failure.what(), secret));
     const bool login = reason.find("authentication") != std::string::npos ||
                        reason.find("password") != std::string::npos;
+    const bool slow = reason.find("timeout") != std::string::npos;
     return model::Error{fmt::format(
         "cannot connect to history {}: {}; {}", shown, reason,
-        login ? "check the user name and password (in the URL or ~/.pgpass)"
-              : "check that the server runs and that the URL's host, port and database are "
-                "right")};
+        login  ? "check the user name and password (in the URL or ~/.pgpass)"
+        : slow ? fmt::format("no answer within {} s: check the URL's host and port and that "
+                             "the network reaches it, or give a longer wait with "
+                             "?connect_timeout=SECONDS in the URL",
+                             kConnectTimeoutSeconds)
+               : "check that the server runs and that the URL's host, port and database are "
+                 "right")};
   }
   if (const auto migrated = store->migrate(); !migrated) return migrated.error();
   return std::unique_ptr<Store>(std::move(store));

@@ -17,9 +17,18 @@ bool is_postgresql_url(std::string_view location);
 // `url` with its password, if any, replaced by *** (for every message that shows the URL).
 std::string redact_url(std::string_view url);
 
-// Connects and migrates the database to kSchemaVersion (concurrent first connections take turns
-// through an advisory lock). Errors, each naming the URL without its password and the fix: a
-// server that cannot be reached or refuses the login, a schema newer than this benchkit.
+// How long a connection may take before it is given up: a CI job must not hang on a database
+// host that does not answer (libpq waits for the system's TCP timeout, minutes, without one).
+inline constexpr int kConnectTimeoutSeconds = 5;
+
+// `url` with connect_timeout=kConnectTimeoutSeconds added to its parameters, unless it sets
+// connect_timeout itself.
+std::string with_connect_timeout(std::string_view url);
+
+// Connects (within kConnectTimeoutSeconds, unless the URL sets connect_timeout) and migrates the
+// database to kSchemaVersion (concurrent first connections take turns through an advisory lock).
+// Errors, each naming the URL without its password and the fix: a server that cannot be reached or
+// refuses the login, a schema newer than this benchkit.
 model::Result<std::unique_ptr<Store>> open_postgres_store(const std::string& url);
 
 }  // namespace benchkit::store

@@ -10,19 +10,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { check, clean, finish, launch, open as openPage } from './browser_checks.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const [tool, work, shots] = process.argv.slice(2);
 if (!tool || !work) {
   console.error('usage: node report_test.mjs BENCHKIT_TOOL WORK_FOLDER [SCREENSHOT_FOLDER]');
   process.exit(2);
-}
-const chromiumPath = process.env.BENCHKIT_CHROMIUM || '/usr/bin/chromium';
-if (!fs.existsSync(chromiumPath)) {
-  console.error(`error: ${chromiumPath} not found: run scripts/install-deps (Debian's chromium)`);
-  process.exit(1);
 }
 fs.mkdirSync(work, { recursive: true });
 execFileSync('python3', [path.join(here, 'make_fixtures.py'), work]);
@@ -37,51 +32,8 @@ benchkit('run', '--runs', '4', '--quiet', '--html', at('run.html'), '--cmd', 'tr
 // --html beside another format writes the same page as --format html.
 benchkit('report', at('results.json'), '--format', 'json', '--out', at('results-copy.json'), '--html', at('results-2.html'));
 
-let passed = 0;
-let failed = 0;
-function check(name, ok, detail) {
-  if (ok) {
-    passed++;
-    console.log(`ok    ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL  ${name}${detail !== undefined ? ': ' + detail : ''}`);
-  }
-}
-
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  // CI runs as root, where chromium's sandbox cannot start.
-  args: ['--no-sandbox', '--disable-gpu'],
-});
-const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-
-// Opens a report; returns the page with what it requested, logged and alerted.
-async function open(file) {
-  const page = await context.newPage();
-  const seen = { requests: [], errors: [], dialogs: [] };
-  const url = pathToFileURL(file).href;
-  page.on('request', (r) => {
-    if (r.url() !== url) seen.requests.push(r.url());
-  });
-  page.on('console', (m) => {
-    if (m.type() === 'error') seen.errors.push(m.text());
-  });
-  page.on('pageerror', (e) => seen.errors.push(String(e)));
-  page.on('dialog', async (d) => {
-    seen.dialogs.push(d.message());
-    await d.dismiss();
-  });
-  await page.goto(url, { waitUntil: 'load' });
-  await page.waitForSelector('body[data-ready="1"]', { timeout: 10000 });
-  return { page, seen };
-}
-
-function clean(name, seen) {
-  check(`${name}: no request leaves the page`, seen.requests.length === 0, seen.requests.join(', '));
-  check(`${name}: no console error`, seen.errors.length === 0, seen.errors.join(' | '));
-  check(`${name}: no dialog`, seen.dialogs.length === 0, seen.dialogs.join(', '));
-}
+const { browser, context } = await launch();
+const open = (file) => openPage(context, file);
 
 // Marks in the dots paths of a chart: one "M" per sample drawn.
 const dotCount = (svg) =>
@@ -251,5 +203,4 @@ const dotCount = (svg) =>
 }
 
 await browser.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

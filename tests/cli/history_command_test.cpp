@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "formats/result_json.hpp"
 #include "store/atomic_file.hpp"
 #include "store/history_backends.hpp"
@@ -106,6 +108,26 @@ TEST_F(HistoryCommand, ListsShowsAndTrends) {
   const auto shown = history("show " + id);
   ASSERT_EQ(shown.exit_code, 0) << shown.err << " for " << id;
   EXPECT_THAT(shown.out, HasSubstr("bench_0001"));
+  // list in JSON: every run with its whole identity, oldest first.
+  const auto listed_json = history("list --format json");
+  ASSERT_EQ(listed_json.exit_code, 0) << listed_json.err;
+  const auto runs = nlohmann::json::parse(listed_json.out);
+  EXPECT_EQ(runs["schema"], "benchkit/history-runs");
+  ASSERT_EQ(runs["runs"].size(), 2u);
+  EXPECT_EQ(runs["runs"][0]["commit"], "aaaa1111");
+  EXPECT_EQ(runs["runs"][0]["id"].get<std::string>().substr(0, 12),
+            listed.out.substr(listed.out.find("\n", listed.out.find("tags")) + 1, 12));
+  EXPECT_EQ(runs["runs"][0]["id"].get<std::string>().size(), 32u);
+  EXPECT_EQ(runs["runs"][1]["benchmarks"], 2);
+  EXPECT_EQ(runs["runs"][1]["tags"]["runner"], "runner-1");
+  // The trend page, printed and beside another format.
+  const std::string page = folder_ + "/trend.html";
+  const auto html = history("trend bench --format markdown --html " + page);
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_THAT(html.out, HasSubstr("### bench_0000"));
+  EXPECT_EQ(slurp(page), history("trend bench --format html").out);
+  EXPECT_THAT(slurp(page), HasSubstr("\"line_sections\""));
+  EXPECT_EQ(history("trend bench --format junit").exit_code, 2);
 }
 
 TEST_F(HistoryCommand, ReportWritesTheSnapshot) {
@@ -124,6 +146,11 @@ TEST_F(HistoryCommand, ReportWritesTheSnapshot) {
   EXPECT_THAT(text, HasSubstr("2 runs of 2 commits"));
   EXPECT_THAT(text, HasSubstr("regressed"));
   EXPECT_THAT(text, HasSubstr("## Runs"));
+  const std::string page = folder_ + "/perf.html";
+  const auto html = history("report --since 2026-11-01 --format html --out " + page);
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_THAT(slurp(page), HasSubstr("History since 2026-11-01"));
+  EXPECT_THAT(slurp(page), HasSubstr("\"verdict\":\"regressed\""));
 }
 
 TEST_F(HistoryCommand, CheckGatesCiOnARegression) {

@@ -77,14 +77,15 @@ TEST_F(History, AddStopsAtAFileItCannotRead) {
 }
 
 TEST_F(History, APointIsTheNewestRunOfItsCommit) {
-  std::vector<store::SeriesRow> rows;
+  std::vector<store::SeriesRun> runs;
   auto row = [&](std::string run, std::string commit, std::string name, double median) {
-    store::SeriesRow one;
-    one.run_id = std::move(run);
-    one.commit = std::move(commit);
-    one.summary.benchmark = std::move(name);
-    one.summary.median = median;
-    rows.push_back(one);
+    if (runs.empty() || runs.back().run_id != run) {
+      runs.push_back({.run_id = std::move(run), .commit = std::move(commit)});
+    }
+    store::SummaryRow one;
+    one.benchmark = std::move(name);
+    one.median = median;
+    runs.back().summaries.push_back(one);
   };
   row("r1", "a", "x", 1);
   row("r1", "a", "skipped", 1);
@@ -93,11 +94,11 @@ TEST_F(History, APointIsTheNewestRunOfItsCommit) {
   row("r4", "", "x", 4);  // no commit: its own point
   row("r5", "", "x", 5);
   row("r6", "a", "x", 6);  // commit a again after b: a new point
-  const HistorySeries series = points_of(rows, [](const std::string& name) { return name == "x"; });
+  const HistorySeries series = points_of(runs, [](const std::string& name) { return name == "x"; });
   ASSERT_EQ(series.size(), 1u);
-  std::vector<std::string> runs;
-  for (const HistoryPoint& point : series.at("x")) runs.push_back(point.run_id);
-  EXPECT_THAT(runs, ElementsAre("r2", "r3", "r4", "r5", "r6"));
+  std::vector<std::string> points;
+  for (const HistoryPoint& point : series.at("x")) points.push_back(point.run_id);
+  EXPECT_THAT(points, ElementsAre("r2", "r3", "r4", "r5", "r6"));
 }
 
 TEST_F(History, TrendFollowsTheNewestRunsMachineAndBranch) {

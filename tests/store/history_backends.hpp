@@ -16,6 +16,7 @@
 #include <string>
 
 #include "store/open_store.hpp"
+#include "support/history_runs.hpp"
 
 namespace benchkit::testing {
 
@@ -80,5 +81,28 @@ struct PostgresBackend {
   std::string location() const { return server + "?options=-csearch_path%3D" + schema; }
   bool available() const { return !server.empty(); }
 };
+
+// The run the schema-1 migration tests store with schema 1's statements (as run
+// 00112233445566778899aabbccddeeff, one summary row): tags and a diagnostic that only the
+// stored result holds.
+inline RunResult schema_one_run() {
+  RunResult run = made_run({.commit = "old"});
+  run.context.tags["pr"] = "42";
+  run.benchmarks[0].diagnostics.push_back({"drift", "warning", "drifting"});
+  return run;
+}
+
+// After the migration: the run reads back whole, with what schema 2 added filled in from it.
+inline void expect_migrated(store::Store& store, const RunResult& run,
+                            const std::string& document) {
+  const auto found = store.find("0011");
+  ASSERT_TRUE(found.ok()) << found.error().message;
+  EXPECT_EQ(found->tags.at("pr"), "42");
+  ASSERT_EQ(found->summaries.size(), 2u);
+  EXPECT_EQ(found->summaries[0].diagnostics, "drift");
+  EXPECT_EQ(found->summaries[0].samples, run.benchmarks[0].samples.size());
+  EXPECT_DOUBLE_EQ(found->summaries[0].median, run.benchmarks[0].estimates.median.value);
+  EXPECT_EQ(*result_document(*found), document);
+}
 
 }  // namespace benchkit::testing

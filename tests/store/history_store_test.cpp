@@ -82,7 +82,8 @@ TYPED_TEST(HistoryStore, StoresTheSameRunOnce) {
   ASSERT_TRUE(again.ok()) << again.error().message;
   EXPECT_FALSE(*again);
   EXPECT_EQ(this->store_->list({})->size(), 1u);
-  EXPECT_EQ(this->store_->series({})->size(), 2u);  // two benchmarks, not four
+  ASSERT_EQ(this->store_->series({})->size(), 1u);
+  EXPECT_EQ(this->store_->series({})->front().summaries.size(), 2u);  // two benchmarks, not four
 }
 
 TYPED_TEST(HistoryStore, GivesBackTheWholeResultWithItsSamples) {
@@ -123,16 +124,19 @@ TYPED_TEST(HistoryStore, SelectsSeriesByMachineBranchAndDate) {
   ASSERT_TRUE(this->store_->add(stored({.commit = "x1", .branch = "topic", .seed = 4})).ok());
   ASSERT_TRUE(this->store_->add(stored({.commit = "o1", .seed = 5}, "other-machine")).ok());
 
-  const auto rows = this->store_->series({.machine = "m1", .branch = "main"});
-  ASSERT_TRUE(rows.ok()) << rows.error().message;
+  const auto runs = this->store_->series({.machine = "m1", .branch = "main"});
+  ASSERT_TRUE(runs.ok()) << runs.error().message;
   std::vector<std::string> commits;
-  for (const SeriesRow& row : *rows) commits.push_back(row.commit + "/" + row.summary.benchmark);
+  for (const SeriesRun& run : *runs) {
+    for (const SummaryRow& row : run.summaries) commits.push_back(run.commit + "/" + row.benchmark);
+  }
   EXPECT_THAT(commits, ElementsAre("c1/bench_0000", "c1/bench_0001", "c3/bench_0000",
                                    "c3/bench_0001", "c2/bench_0000", "c2/bench_0001"));
   const auto recent = this->store_->series(
       {.machine = "m1", .branch = "main", .since = "2026-11-02", .before = "2026-11-03"});
-  ASSERT_EQ(recent->size(), 2u);
+  ASSERT_EQ(recent->size(), 1u);
   EXPECT_EQ(recent->front().commit, "c3");
+  EXPECT_EQ(recent->front().summaries.size(), 2u);
   EXPECT_EQ(this->store_->list({.machine = "other-machine"})->size(), 1u);
   EXPECT_EQ(this->store_->list({.branch = "topic"})->size(), 1u);
   EXPECT_EQ(this->store_->list({})->size(), 5u);
@@ -161,10 +165,11 @@ TYPED_TEST(HistoryStore, RemovesARunWithItsRows) {
   ASSERT_TRUE(count.ok()) << count.error().message;
   EXPECT_EQ(*count, 1u);
   EXPECT_EQ(this->store_->list({})->size(), 1u);
-  const auto rows = this->store_->series({});
-  ASSERT_TRUE(rows.ok());
-  EXPECT_EQ(rows->size(), 2u);
-  for (const SeriesRow& row : *rows) EXPECT_EQ(row.run_id, kept.id);
+  const auto runs = this->store_->series({});
+  ASSERT_TRUE(runs.ok());
+  ASSERT_EQ(runs->size(), 1u);
+  EXPECT_EQ(runs->front().run_id, kept.id);
+  EXPECT_EQ(runs->front().summaries.size(), 2u);
   EXPECT_FALSE(this->store_->find(removed.id).ok());
 }
 

@@ -7,9 +7,13 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <chrono>
 #include <pqxx/pqxx>
 
+#include "formats/result_json.hpp"
+#include "store/compression.hpp"
 #include "store/history_backends.hpp"
+#include "store/schema.hpp"
 #include "support/history_runs.hpp"
 
 namespace benchkit::store {
@@ -52,6 +56,48 @@ TEST(PostgresStore, SaysWhenNoServerAnswersWithoutShowingThePassword) {
   EXPECT_THAT(refused.error().message, Not(HasSubstr("hunter2")));
 }
 
+TEST(PostgresUrl, WaitsAtMostTheConnectTimeoutUnlessTheUrlSetsOne) {
+  EXPECT_EQ(with_connect_timeout("postgresql://ci@db/bench"),
+            "postgresql://ci@db/bench?connect_timeout=5");
+  EXPECT_EQ(with_connect_timeout("postgresql://db/bench?sslmode=require"),
+            "postgresql://db/bench?sslmode=require&connect_timeout=5");
+  EXPECT_EQ(with_connect_timeout("postgresql://db/bench?connect_timeout=30"),
+            "postgresql://db/bench?connect_timeout=30");
+  EXPECT_EQ(with_connect_timeout("postgresql://db/b?sslmode=disable&connect_timeout=1"),
+            "postgresql://db/b?sslmode=disable&connect_timeout=1");
+  EXPECT_EQ(with_connect_timeout("postgresql://db/b?my_connect_timeout=1"),
+            "postgresql://db/b?my_connect_timeout=1&connect_timeout=5");
+}
+
+// A loopback port that takes connections (the kernel completes them from the backlog) and never
+// answers: a server that hangs, or a firewall that swallows packets. Without a timeout libpq
+// would wait for ever here; with the one benchkit adds it gives up after kConnectTimeoutSeconds.
+// The bound is loose on purpose: the machine is shared and slow.
+TEST(PostgresStore, GivesUpOnAServerThatDoesNotAnswer) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(listen(fd, 4), 0);
+  socklen_t size = sizeof address;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size);
+  const std::string url =
+      "postgresql://ci:hunter2-secret@127.0.0.1:" + std::to_string(ntohs(address.sin_port)) +
+      "/bench";
+  const auto start = std::chrono::steady_clock::now();
+  const auto refused = open_postgres_store(url);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  close(fd);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_LT(waited, std::chrono::seconds(kConnectTimeoutSeconds * 6));
+  EXPECT_THAT(refused.error().message, HasSubstr("postgresql://ci:***@127.0.0.1:"));
+  EXPECT_THAT(refused.error().message, HasSubstr("timeout"));
+  EXPECT_THAT(refused.error().message, HasSubstr("connect_timeout=SECONDS"));
+  EXPECT_THAT(refused.error().message, Not(HasSubstr("hunter2")));
+  EXPECT_THAT(refused.error().message, Not(HasSubstr("connect_timeout=5")));
+}
+
 TEST(PostgresStore, SaysWhenThePasswordIsRefused) {
   const std::string server = testing::fixture_postgres_url();
   BENCHKIT_NEED_POSTGRES(server);
@@ -63,6 +109,50 @@ TEST(PostgresStore, SaysWhenThePasswordIsRefused) {
   EXPECT_THAT(refused.error().message, HasSubstr("password authentication failed"));
   EXPECT_THAT(refused.error().message, HasSubstr("check the user name and password"));
   EXPECT_THAT(refused.error().message, Not(HasSubstr("wrong-horse")));
+}
+
+// A database written by the first schema (its statements as that benchkit ran them on
+// PostgreSQL), holding one run: opening it migrates it, and the run reads back with what schema 2
+// added filled in from the stored result.
+TEST(PostgresStore, MigratesADatabaseOfSchemaOne) {
+  testing::PostgresBackend backend;
+  BENCHKIT_NEED_POSTGRES(backend.server);
+  const RunResult run = testing::schema_one_run();
+  const std::string document = formats::to_json(run);
+  pqxx::connection connection(backend.server);
+  const std::string schema = pqxx::work(connection).quote_name(backend.schema);
+  {
+    pqxx::work work(connection);
+    work.exec("SET search_path TO " + schema);
+    work.exec(
+        "CREATE TABLE benchkit_schema (version INTEGER NOT NULL);"
+        "INSERT INTO benchkit_schema VALUES (1);"
+        "CREATE TABLE runs (id TEXT PRIMARY KEY, date TEXT NOT NULL, git_commit TEXT NOT NULL,"
+        " git_branch TEXT NOT NULL, dirty INTEGER, machine TEXT NOT NULL, build TEXT NOT NULL,"
+        " hostname TEXT NOT NULL, benchmark_count INTEGER NOT NULL, result BYTEA NOT NULL);"
+        "CREATE INDEX runs_by_series ON runs (machine, git_branch, date);"
+        "CREATE INDEX runs_by_date ON runs (date);"
+        "CREATE TABLE summaries (run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+        " benchmark TEXT NOT NULL, median DOUBLE PRECISION NOT NULL,"
+        " lower_bound DOUBLE PRECISION NOT NULL, upper_bound DOUBLE PRECISION NOT NULL,"
+        " PRIMARY KEY (run_id, benchmark));"
+        "CREATE INDEX summaries_by_benchmark ON summaries (benchmark);");
+    const std::string blob = compress(document);
+    work.exec_params(
+        "INSERT INTO runs VALUES ('00112233445566778899aabbccddeeff', '2026-10-01T00:00:00Z',"
+        " 'old', 'main', 0, 'm', 'b', 'h', 2, $1)",
+        pqxx::binarystring(blob.data(), blob.size()));
+    work.exec(
+        "INSERT INTO summaries VALUES ('00112233445566778899aabbccddeeff', 'bench_0000', 1, "
+        "0.5, 1.5)");
+    work.commit();
+  }
+  const auto store = open_postgres_store(backend.location());
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  testing::expect_migrated(**store, run, document);
+  pqxx::work check(connection);
+  EXPECT_EQ(check.exec1("SELECT version FROM " + schema + ".benchkit_schema")[0].as<int>(),
+            kSchemaVersion);
 }
 
 TEST(PostgresStore, RefusesASchemaNewerThanItsOwnAndChangesNothing) {

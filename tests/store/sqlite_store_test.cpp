@@ -70,9 +70,7 @@ TEST_F(SqliteStore, CreatesTheFolderAndUsesWal) {
 // A file written by the first schema (its statements as that benchkit ran them), holding one
 // run: opening it migrates it, and the run reads back with what schema 2 added filled in.
 TEST_F(SqliteStore, MigratesAFileOfSchemaOne) {
-  RunResult run = testing::made_run({.commit = "old"});
-  run.context.tags["pr"] = "42";
-  run.benchmarks[0].diagnostics.push_back({"drift", "warning", "drifting"});
+  const RunResult run = testing::schema_one_run();
   const std::string document = formats::to_json(run);
   sql(path_,
       "CREATE TABLE benchkit_schema (version INTEGER NOT NULL);"
@@ -106,14 +104,7 @@ TEST_F(SqliteStore, MigratesAFileOfSchemaOne) {
   }
   const auto store = open_sqlite_store(path_);
   ASSERT_TRUE(store.ok()) << store.error().message;
-  const auto found = (*store)->find("0011");
-  ASSERT_TRUE(found.ok()) << found.error().message;
-  EXPECT_EQ(found->tags.at("pr"), "42");
-  ASSERT_EQ(found->summaries.size(), 2u);
-  EXPECT_EQ(found->summaries[0].diagnostics, "drift");
-  EXPECT_EQ(found->summaries[0].samples, run.benchmarks[0].samples.size());
-  EXPECT_DOUBLE_EQ(found->summaries[0].median, run.benchmarks[0].estimates.median.value);
-  EXPECT_EQ(*result_document(*found), document);
+  testing::expect_migrated(**store, run, document);
   sqlite3* db = nullptr;
   sqlite3_open(path_.c_str(), &db);
   sqlite3_stmt* version = nullptr;

@@ -423,7 +423,9 @@
     const format = byUnit(chart.y_unit);
     let xFormat = (v) => three(v);
     if (chart.categories) {
-      x.ticks = () => chart.categories.map((_, i) => i);
+      // At most about a dozen labels (a history has hundreds of commits): every step-th one.
+      const step = Math.max(1, Math.ceil(chart.categories.length / 12));
+      x.ticks = () => chart.categories.map((_, i) => i).filter((i) => i % step === 0);
       xFormat = (v) => chart.categories[Math.round(v)] || '';
     }
     xAxis(f, x, xFormat, chart.x_label);
