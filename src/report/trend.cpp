@@ -138,7 +138,10 @@ html::ChartSection trend_charts(const analysis::Trend& trend, const std::string&
           "points in the warning colour. Hover a point for its commit and date.",
           trend.benchmarks.size() == 1 ? "benchmark" : "benchmarks", trend.machine,
           trend.branch.empty() ? "(none)" : trend.branch),
-      .charts = {}};
+      .charts = {},
+      .flame = {},
+      .tables = {},
+      .notes = {}};
   if (trend.benchmarks.empty()) section.intro = "No benchmark matches.";
   for (const BenchmarkTrend& benchmark : trend.benchmarks) {
     html::LineChart chart{.title = benchmark.name,
