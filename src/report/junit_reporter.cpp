@@ -24,13 +24,39 @@ namespace {
 
 using analysis::Verdict;
 
+// The length of the valid UTF-8 sequence starting at `at` (1 to 4), or 0 when it is not one.
+std::size_t utf8_length(const std::string& text, std::size_t at) {
+  const auto lead = static_cast<unsigned char>(text[at]);
+  const std::size_t length = lead >= 0xf0 && lead <= 0xf4   ? 4
+                             : lead >= 0xe0                 ? 3
+                             : lead >= 0xc2 && lead <= 0xdf ? 2
+                                                            : 0;
+  if (length == 0 || at + length > text.size()) return 0;
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((static_cast<unsigned char>(text[at + i]) & 0xc0) != 0x80) return 0;
+  }
+  return length;
+}
+
 // Text for XML content and attribute values. Characters XML 1.0 cannot hold (control
-// characters other than tab, newline and carriage return) become '?'.
+// characters other than tab, newline and carriage return) and bytes that are not UTF-8 (a
+// command's argument in another encoding: the document would not parse) become '?'.
 std::string xml_escape(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x80) {
+      const std::size_t length = utf8_length(text, i);
+      if (length == 0) {
+        out += '?';
+      } else {
+        out.append(text, i, length);
+        i += length - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '<':
         out += "&lt;";
