@@ -44,6 +44,7 @@
 #include "session/suite.hpp"
 #include "store/atomic_file.hpp"
 #include "store/baselines.hpp"
+#include "store/redaction.hpp"
 
 namespace benchkit {
 namespace {
@@ -99,13 +100,14 @@ std::vector<std::pair<std::string, std::vector<std::string>>> invalid_runs(const
   return invalid;
 }
 
+// The command line the results keep, without the password of a --store URL.
 std::string command_line(int argc, char** argv) {
   std::string text;
   for (int i = 0; i < argc; ++i) {
     if (i > 0) text += ' ';
     text += argv[i];
   }
-  return text;
+  return store::redact_passwords(text);
 }
 
 // Saves the run as baseline --save-baseline, with this bench binary so that --baseline can run

@@ -4,19 +4,22 @@
 
 #include <iostream>
 
+#include "report/reporter.hpp"
+
 namespace benchkit::cli {
 
 void CommandProgress::run_started(const std::string& name, std::size_t round, bool warmup,
                                   double elapsed_seconds) {
   if (!visible_) return;
   std::cerr << fmt::format("\r\033[K{} {} · {} · {:.1f} s", warmup ? "warm-up" : "round", round + 1,
-                           name, elapsed_seconds)
+                           report::terminal_safe(name, false), elapsed_seconds)
             << std::flush;
 }
 
 void CommandProgress::failed(const std::string& name, const std::string& message) {
   if (visible_) std::cerr << "\r\033[K";
-  std::cerr << fmt::format("error: {}: {}\n", name, message);
+  std::cerr << fmt::format("error: {}: {}\n", report::terminal_safe(name, false),
+                           report::terminal_safe(message, false));
 }
 
 void CommandProgress::clear() const {

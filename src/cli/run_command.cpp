@@ -427,7 +427,8 @@ int report_outcome(const RunOptions& o, const session::CommandOutcome& outcome) 
   bool regressed = false;
   if (const auto& among = outcome.against_reference) {
     if (!o.quiet) {
-      std::cout << fmt::format("\nagainst {} (paired rounds):\n", outcome.reference)
+      std::cout << fmt::format("\nagainst {} (paired rounds):\n",
+                               report::terminal_safe(outcome.reference, false))
                 << report::render_comparison(*among, report::Format::console, options);
     }
     regressed = among->any_regression();

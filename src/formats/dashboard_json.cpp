@@ -36,7 +36,7 @@ std::string to_bmf_json(const RunResult& run) {
     }
     root[b.name] = std::move(measures);
   }
-  return root.dump(2) + "\n";
+  return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string to_github_action_json(const RunResult& run) {
@@ -54,7 +54,7 @@ std::string to_github_action_json(const RunResult& run) {
                               median.lower, median.upper)},
     });
   }
-  return entries.dump(2) + "\n";
+  return entries.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace benchkit::formats

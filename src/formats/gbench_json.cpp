@@ -496,7 +496,7 @@ std::string to_gbench_json(const RunResult& run) {
     }
   }
   root["benchmarks"] = std::move(rows);
-  return root.dump(2) + "\n";
+  return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace benchkit::formats

@@ -28,7 +28,9 @@ model::Result<std::vector<std::string>> from_history_file(std::string_view text,
                     "export wrote",
                     origin, error.what())};
   }
-  if (!document.is_object() || document.value("schema", "") != kHistorySchema) {
+  // find, not value(): value("schema", "") throws when "schema" is there but not a string.
+  const auto schema = document.is_object() ? document.find("schema") : document.end();
+  if (schema == document.end() || !schema->is_string() || *schema != kHistorySchema) {
     return model::Error{fmt::format(
         "{} is not a benchkit history file (its \"schema\" is not \"{}\"); for result files use "
         "benchkit history add",

@@ -677,7 +677,7 @@ std::string to_json(const RunResult& run) {
   root["schema"] = RunResult::schema;
   root["version"] = RunResult::version;
   write_fields(root, run, Table<RunResult>::fields);
-  return root.dump(2) + "\n";
+  return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 model::Result<ParsedRun> from_json(std::string_view text, const std::string& origin) {
@@ -690,7 +690,8 @@ model::Result<ParsedRun> from_json_document(const ordered_json& root, const std:
 }
 
 std::string benchmark_to_json(const BenchmarkResult& benchmark) {
-  return benchmark_object.write(benchmark).dump();
+  return benchmark_object.write(benchmark).dump(-1, ' ', false,
+                                                nlohmann::json::error_handler_t::replace);
 }
 
 model::Result<BenchmarkResult> benchmark_from_json(std::string_view text,

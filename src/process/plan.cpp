@@ -32,6 +32,12 @@ model::Result<Parameter> scan_parameter(const std::string& name, double min, dou
   if (!(step > 0)) {
     return model::Error{fmt::format("--parameter-step-size for {} must be positive", name)};
   }
+  // strtod reads "nan" and "inf" as numbers; no count of values follows from them.
+  if (!std::isfinite(min) || !std::isfinite(max) || !std::isfinite(step)) {
+    return model::Error{fmt::format(
+        "--parameter-scan {} {} {} (step {}): the bounds and the step must be finite numbers", name,
+        min, max, step)};
+  }
   if (max < min) {
     return model::Error{
         fmt::format("--parameter-scan {}: the maximum {} is below the minimum {}", name, max, min)};

@@ -65,7 +65,7 @@ std::string parts::command_table(const RunResult& run, Options options) {
 }
 
 std::string render_command_table(const RunResult& run, Options options) {
-  return parts::command_table(run, options);
+  return terminal_safe(parts::command_table(run, options), options.color);
 }
 
 }  // namespace benchkit::report

@@ -258,7 +258,7 @@ std::string parts::comparison_json(const analysis::Comparison& comparison) {
     list.push_back(std::move(item));
   }
   root["benchmarks"] = std::move(list);
-  return root.dump(2) + "\n";
+  return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string parts::comparison_csv(const analysis::Comparison& comparison) {

@@ -298,7 +298,8 @@ class ConsoleReporter final : public Reporter {
       rendered.push_back(parts::machine_checks_console(*document.machine_checks));
     }
     if (document.warnings) rendered.push_back(format_machine_warnings(*document.warnings));
-    return parts::join(rendered);
+    // Names, notes and failures come from files and commands anyone wrote.
+    return terminal_safe(parts::join(rendered), options_.color);
   }
 
   Options options_;

@@ -8,6 +8,8 @@
 #include <map>
 #include <memory>
 
+#include "report/reporter.hpp"
+
 namespace benchkit::report {
 namespace {
 
@@ -15,36 +17,6 @@ struct Node {
   double value = 0.0;
   std::map<std::string, std::unique_ptr<Node>> children;
 };
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t') {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
 
 // Warm colours, the same for a name in every graph.
 std::string colour_of(const std::string& name) {
@@ -102,7 +74,7 @@ std::string flame_graph_svg(const std::vector<model::FoldedStack>& stacks, const
       "viewBox=\"0 0 {0} {1}\" font-family=\"monospace\" font-size=\"11\">\n"
       "<rect x=\"0\" y=\"0\" width=\"{0}\" height=\"{1}\" fill=\"#fbfaf7\"/>\n"
       "<text x=\"{2}\" y=\"20\" text-anchor=\"middle\" font-size=\"15\">{3}</text>\n",
-      kWidth, height, kWidth / 2, xml_escape(title));
+      kWidth, height, kWidth / 2, markup_escape(title));
   if (total <= 0.0) {
     svg += "<text x=\"10\" y=\"50\">no samples</text>\n</svg>\n";
     return svg;
@@ -113,18 +85,18 @@ std::string flame_graph_svg(const std::vector<model::FoldedStack>& stacks, const
     if (width < 0.3) continue;
     const double x = 10.0 + frame.start * scale;
     const double y = height - 10.0 - kRow * static_cast<double>(frame.depth + 1);
-    const std::string name = xml_escape(frame.name);
+    const std::string name = markup_escape(frame.name);
     svg += fmt::format(
         "<g><title>{} ({} {}, {:.2f}%)</title><rect x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" "
         "height=\"{}\" fill=\"{}\" rx=\"2\"/>",
-        name, fmt::format("{:.0f}", frame.value), xml_escape(unit), 100.0 * frame.value / total, x,
-        y, width, kRow - 1.0, colour_of(frame.name));
+        name, fmt::format("{:.0f}", frame.value), markup_escape(unit), 100.0 * frame.value / total,
+        x, y, width, kRow - 1.0, colour_of(frame.name));
     const auto fits = static_cast<std::size_t>((width - 6.0) / kCharWidth);
     if (fits >= 3) {
       std::string label = frame.name;
       if (label.size() > fits) label = label.substr(0, fits - 2) + "..";
       svg += fmt::format("<text x=\"{:.2f}\" y=\"{:.1f}\">{}</text>", x + 3.0, y + kRow - 5.0,
-                         xml_escape(label));
+                         markup_escape(label));
     }
     svg += "</g>\n";
   }

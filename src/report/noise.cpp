@@ -247,7 +247,7 @@ std::string parts::noise_json(const NoiseReport& report) {
     warnings.push_back({{"code", warning.code}, {"message", warning.message}});
   }
   root["warnings"] = std::move(warnings);
-  return root.dump(2) + "\n";
+  return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string parts::noise_csv(const NoiseReport& report) {

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <stdexcept>
 
@@ -201,11 +202,99 @@ std::string format_throughput(const Estimates& estimates) {
   return text;
 }
 
+namespace {
+
+// A control character as text: "\e", "\n", "\x07" (the C1 controls, U+0080 to U+009F, are
+// handled by the caller).
+std::string shown_control(unsigned char c) {
+  switch (c) {
+    case 0x1b:
+      return "\\e";
+    case '\n':
+      return "\\n";
+    case '\r':
+      return "\\r";
+    case '\t':
+      return "\\t";
+    default:
+      return fmt::format("\\x{:02x}", c);
+  }
+}
+
+// Escapes controls of `text`; `keep` says, for the byte at an index, whether it passes as it is.
+template <class Keep>
+std::string escape_controls(const std::string& text, Keep keep) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (const std::size_t kept = keep(i); kept > 0) {
+      out.append(text, i, kept);
+      i += kept - 1;
+    } else if (c < 0x20 || c == 0x7f) {
+      out += shown_control(c);
+    } else if (c == 0xc2 && i + 1 < text.size() &&
+               static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
+      out += fmt::format("\\u00{:02x}", static_cast<unsigned char>(text[++i]));
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string terminal_safe(const std::string& text, bool keep_colour) {
+  if (std::none_of(text.begin(), text.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return (u < 0x20 && u != '\n') || u == 0x7f || u == 0xc2;
+      })) {
+    return text;
+  }
+  return escape_controls(text, [&](std::size_t i) -> std::size_t {
+    if (text[i] == '\n') return 1;
+    if (!keep_colour || text[i] != '\x1b' || i + 1 >= text.size() || text[i + 1] != '[') return 0;
+    std::size_t end = i + 2;
+    while (end < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == ';')) {
+      ++end;
+    }
+    return end < text.size() && text[end] == 'm' ? end + 1 - i : 0;
+  });
+}
+
+// The length of the valid UTF-8 sequence starting at `at` (1 to 4), or 0 when it is not one.
+static std::size_t utf8_length(const std::string& text, std::size_t at) {
+  const auto lead = static_cast<unsigned char>(text[at]);
+  const std::size_t length = lead >= 0xf0 && lead <= 0xf4   ? 4
+                             : lead >= 0xe0                 ? 3
+                             : lead >= 0xc2 && lead <= 0xdf ? 2
+                                                            : 0;
+  if (length == 0 || at + length > text.size()) return 0;
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((static_cast<unsigned char>(text[at + i]) & 0xc0) != 0x80) return 0;
+  }
+  return length;
+}
+
 std::string markup_escape(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x80) {
+      const std::size_t length = utf8_length(text, i);
+      if (length == 0) {
+        out += '?';
+      } else {
+        out.append(text, i, length);
+        i += length - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '<':
         out += "&lt;";
@@ -231,7 +320,7 @@ std::string markup_escape(const std::string& text) {
 
 std::string markdown_escape(const std::string& text) {
   std::string out;
-  for (char c : text) {
+  for (char c : escape_controls(text, [](std::size_t) { return std::size_t{0}; })) {
     if (c == '|') out += '\\';
     out += c;
   }
@@ -239,7 +328,8 @@ std::string markdown_escape(const std::string& text) {
 }
 
 std::string csv_quote(const std::string& field) {
-  if (field.find_first_of(",\"\n") == std::string::npos) return field;
+  // A carriage return unquoted ends the row for most readers, as a newline does.
+  if (field.find_first_of(",\"\n\r") == std::string::npos) return field;
   std::string out = "\"";
   for (char c : field) {
     if (c == '"') out += '"';

@@ -111,10 +111,19 @@ std::string format_bytes(double bytes);
 std::string format_throughput(const Estimates& estimates);
 // `text` padded with spaces to `width` terminal columns, on the left when `right` (numbers).
 std::string pad(const std::string& text, std::size_t width, bool right);
-// A Markdown table cell: pipes escaped so they do not split the cell.
+// Text for a terminal: every control character except the newline shown as a visible escape
+// (\e, \r, \t, \x07, \u009b), so that a benchmark name, a command's output or a file from
+// elsewhere cannot recolour, retitle, clear or move the cursor of the user's terminal. With
+// `keep_colour`, complete SGR sequences (ESC [ digits and semicolons m: only colour and weight)
+// pass, for the console's own colours.
+std::string terminal_safe(const std::string& text, bool keep_colour);
+// A Markdown table cell: pipes escaped so they do not split the cell, control characters (a
+// newline would end the row) shown as terminal_safe shows them.
 std::string markdown_escape(const std::string& text);
-// Text for HTML or XML content and attribute values: < > & " ' as entities; the characters XML
-// 1.0 cannot hold (control characters other than tab, newline and carriage return) become '?'.
+// Text for HTML, XML or SVG content and attribute values: < > & " ' as entities; the characters
+// XML 1.0 cannot hold (control characters other than tab, newline and carriage return) and bytes
+// that are not UTF-8 (a command's argument in another encoding: the document would not parse)
+// become '?'.
 std::string markup_escape(const std::string& text);
 // A CSV field: quoted (quotes doubled) when it holds a comma, a quote or a newline.
 std::string csv_quote(const std::string& field);

@@ -92,7 +92,7 @@ std::string json(const analysis::Trend& trend) {
     }
     document["benchmarks"].push_back({{"name", benchmark.name}, {"points", std::move(points)}});
   }
-  return document.dump(2) + "\n";
+  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 // 7 hex digits on a chart's axis, as git's short form: the hover text has the 12 of the tables.

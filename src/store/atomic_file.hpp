@@ -12,9 +12,12 @@ struct Written {
   std::string path;
 };
 
-// Writes `content` to a temporary file beside `path`, flushes it to disk, then renames it over
-// `path`. Creates missing parent folders. On failure `path` is untouched and the error names
-// the file and the system's reason.
+// Writes `content` to a temporary file beside `path` (PATH.tmp.PID), flushes it to disk, then
+// renames it over `path`: a reader, or a writer killed at any point, sees the old file or the
+// new one whole (tests/reliability/crash_writes.py). Creates missing parent folders. On failure
+// `path` is untouched and the error names the file, the system's reason and, for a full disk or a
+// read-only folder, what to do. After the rename, temporaries of `path` that killed writers left
+// (their process is gone) are removed.
 model::Result<Written> write_file_atomically(const std::string& path, std::string_view content);
 
 // Reads a whole file; the error names the file and the reason.

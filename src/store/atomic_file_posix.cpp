@@ -1,4 +1,5 @@
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,6 +11,53 @@
 #include "store/atomic_file.hpp"
 
 namespace benchkit::store {
+namespace {
+
+// The temporary a writer with process id `pid` uses for `path`.
+std::string temporary_of(const std::string& path, pid_t pid) {
+  return path + ".tmp." + std::to_string(pid);
+}
+
+// Removes the temporaries that writers of `path` killed before their rename left beside it
+// (kill -9, a power cut): those of a process that no longer exists. A live writer's is left
+// alone; so is one whose process id has been reused, at worst until a later write.
+void remove_stale_temporaries(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  const std::string prefix = target.filename().string() + ".tmp.";
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9) continue;
+    const auto pid = static_cast<pid_t>(std::stol(digits));
+    if (pid <= 0 || pid == getpid()) continue;
+    if (::kill(pid, 0) != 0 && errno == ESRCH) {
+      std::error_code ignored;
+      fs::remove(entry.path(), ignored);
+    }
+  }
+}
+
+// "cannot write PATH: REASON", with what to do for the reasons a user can act on. Whatever the
+// reason, `path` itself was not touched.
+model::Error write_error(const std::string& verb, const std::string& path, int error_number) {
+  std::string advice;
+  if (error_number == ENOSPC || error_number == EDQUOT) {
+    advice =
+        " (the disk is full: free some space or write elsewhere; " + path + " is as it was before)";
+  } else if (error_number == EROFS || error_number == EACCES || error_number == EPERM) {
+    advice = " (the folder is read-only or not writable by this user: write elsewhere; " + path +
+             " is as it was before)";
+  } else if (error_number == ENOENT || error_number == ENOTDIR) {
+    advice = " (check the folder exists)";
+  }
+  return model::Error{"cannot " + verb + " " + path + ": " + std::strerror(error_number) + advice};
+}
+
+}  // namespace
 
 model::Result<Written> write_file_atomically(const std::string& path, std::string_view content) {
   namespace fs = std::filesystem;
@@ -22,34 +70,37 @@ model::Result<Written> write_file_atomically(const std::string& path, std::strin
                           ": " + error.message()};
     }
   }
-  const std::string temporary = path + ".tmp." + std::to_string(getpid());
+  const std::string temporary = temporary_of(path, getpid());
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    return model::Error{"cannot write " + path + ": " + std::strerror(errno) +
-                        " (check the folder exists and is writable)"};
-  }
+  if (fd < 0) return write_error("write", path, errno);
   std::size_t written = 0;
   while (written < content.size()) {
     const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
     if (n < 0) {
       if (errno == EINTR) continue;
-      const std::string reason = std::strerror(errno);
+      const int reason = errno;
       ::close(fd);
       ::unlink(temporary.c_str());
-      return model::Error{"cannot write " + path + ": " + reason};
+      return write_error("write", path, reason);
     }
     written += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const std::string reason = std::strerror(errno);
+  // On a full disk or a quota, fsync or close is where a delayed write fails (NFS reports it
+  // there): the temporary is then incomplete and must not replace `path`.
+  const bool synced = ::fsync(fd) == 0;
+  const int sync_errno = errno;
+  const bool closed = ::close(fd) == 0;
+  if (!synced || !closed) {
+    const int reason = synced ? errno : sync_errno;
     ::unlink(temporary.c_str());
-    return model::Error{"cannot write " + path + ": " + reason};
+    return write_error("write", path, reason);
   }
   if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
+    const int reason = errno;
     ::unlink(temporary.c_str());
-    return model::Error{"cannot replace " + path + ": " + reason};
+    return write_error("replace", path, reason);
   }
+  remove_stale_temporaries(path);
   return Written{path};
 }
 

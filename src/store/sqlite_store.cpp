@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 #include <sqlite3.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -419,6 +421,24 @@ model::Result<bool> SqliteStore::migrate() {
 
 }  // namespace
 
+namespace {
+// SQLite says "disk I/O error" or "unable to open database file" when the disk holding the
+// history is full or its folder is read-only (it cannot create the -wal and -shm files): what
+// the folder's state shows, said in words a user can act on, or "".
+std::string folder_problem(const std::string& path) {
+  const std::filesystem::path file(path);
+  const std::string folder = file.has_parent_path() ? file.parent_path().string() : ".";
+  struct statvfs disk {};
+  if (::statvfs(folder.c_str(), &disk) == 0) {
+    if (disk.f_flag & ST_RDONLY)
+      return " (its folder " + folder + " is on a read-only file system)";
+    if (disk.f_bavail == 0) return " (the disk holding " + folder + " is full: free some space)";
+  }
+  if (::access(folder.c_str(), W_OK) != 0) return " (its folder " + folder + " is not writable)";
+  return {};
+}
+}  // namespace
+
 model::Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code error;
@@ -440,8 +460,9 @@ model::Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path)
   if (opened != SQLITE_OK) {
     const std::string reason = db ? sqlite3_errmsg(db) : sqlite3_errstr(opened);
     sqlite3_close_v2(db);
-    return model::Error{fmt::format(
-        "cannot open history {}: {}; check the path and that you may write there", path, reason)};
+    return model::Error{
+        fmt::format("cannot open history {}: {}{}; check the path and that you may write there",
+                    path, reason, folder_problem(path))};
   }
   sqlite3_busy_timeout(db, kSqliteBusyTimeoutMs);
   sqlite3_extended_result_codes(db, 0);
@@ -451,7 +472,11 @@ model::Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path)
   for (const char* pragma : {"PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL"}) {
     sqlite3_exec(db, pragma, nullptr, nullptr, nullptr);
   }
-  if (const auto migrated = store->migrate(); !migrated) return migrated.error();
+  if (auto migrated = store->migrate(); !migrated) {
+    model::Error error = migrated.error();
+    error.message += folder_problem(path);
+    return error;
+  }
   return std::unique_ptr<Store>(std::move(store));
 }
 

@@ -23,6 +23,27 @@ TEST(ResultJson, MatchesTheGoldenFile) {
   testing::expect_golden("result.json", to_json(testing::sample_run()));
 }
 
+// A name that is not UTF-8 (a command's argument, a --name from a shell in another encoding)
+// aborted the whole `benchkit run` when its result was written (nlohmann's dump throws on
+// invalid UTF-8; tests/reliability/hostile_input.py): the byte is written as U+FFFD instead.
+TEST(ResultJson, WritesANameThatIsNotUtf8WithAReplacementCharacter) {
+  RunResult run = testing::sample_run();
+  run.benchmarks[0].name =
+      "bad\xff"
+      "name";
+  const std::string text = to_json(run);
+  auto parsed = from_json(text, "memory");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed->run.benchmarks[0].name,
+            "bad\xef\xbf\xbd"
+            "name");
+  const auto one = benchmark_from_json(benchmark_to_json(run.benchmarks[0]), "line");
+  ASSERT_TRUE(one) << one.error().message;
+  EXPECT_EQ(one->name,
+            "bad\xef\xbf\xbd"
+            "name");
+}
+
 TEST(ResultJson, RoundTripsEveryField) {
   const RunResult original = testing::sample_run();
   const std::string text = to_json(original);

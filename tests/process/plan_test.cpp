@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <set>
 
 namespace benchkit::process {
@@ -27,6 +28,13 @@ TEST(Plan, ScanRefusesBadRanges) {
   EXPECT_THAT(scan_parameter("n", 5, 1, 1).error().message, HasSubstr("below the minimum"));
   EXPECT_THAT(scan_parameter("n", 1, 5, 0).error().message, HasSubstr("must be positive"));
   EXPECT_THAT(scan_parameter("n", 0, 1e9, 1).error().message, HasSubstr("--parameter-step-size"));
+  // Found by tests/fuzz/flag_values_fuzzer: "nan" (which strtod reads) made the count of values
+  // NaN, and its conversion to an integer undefined behaviour.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_THAT(scan_parameter("n", nan, nan, 1).error().message, HasSubstr("finite numbers"));
+  EXPECT_THAT(scan_parameter("n", inf, inf, 1).error().message, HasSubstr("finite numbers"));
+  EXPECT_THAT(scan_parameter("n", 0, 1, inf).error().message, HasSubstr("finite numbers"));
 }
 
 TEST(Plan, ListSplitsOnCommasAndRefusesEmptyValues) {

@@ -102,5 +102,16 @@ TEST(Junit, ControlCharactersCannotBreakTheDocument) {
   EXPECT_THAT(xml, HasSubstr("name=\"bell?name\""));
 }
 
+// A name that is not UTF-8 made a document no XML parser reads (hostile_input.py); UTF-8 stays.
+TEST(Junit, BytesThatAreNotUtf8BecomeQuestionMarks) {
+  RunResult run;
+  run.benchmarks.push_back(
+      micro("bad\xff"
+            "name \xc3\xa9 \xe2\x80",
+            10));
+  const std::string xml = make_reporter(Format::junit)->render(run);
+  EXPECT_THAT(xml, HasSubstr("name=\"bad?name \xc3\xa9 ??\""));
+}
+
 }  // namespace
 }  // namespace benchkit::report

@@ -85,6 +85,43 @@ TEST(Reporters, MarkupEscapeMakesTextSafeInHtmlAndXml) {
   EXPECT_EQ(markup_escape("µs …"), "µs …");
 }
 
+// Names, notes and failures come from files and commands anyone wrote; printed raw, a name could
+// retitle (OSC), clear (CSI 2J) or recolour the terminal (tests/reliability/hostile_input.py).
+TEST(Reporters, ConsoleShowsControlCharactersAsEscapes) {
+  RunResult run = testing::sample_run();
+  run.benchmarks[0].name = "evil\x1b]0;title\x07\x1b[2J\x1b[31mred\x7f\xc2\x9b";
+  for (const bool colour : {false, true}) {
+    const std::string out = make_reporter(Format::console, {.color = colour})->render(run);
+    // With colour on, a name's own colour sequence passes as the console's do: colour only.
+    const std::string shown = colour ? "evil\\e]0;title\\x07\\e[2J\x1b[31mred\\x7f\\u009b"
+                                     : "evil\\e]0;title\\x07\\e[2J\\e[31mred\\x7f\\u009b";
+    EXPECT_NE(out.find(shown), std::string::npos) << out;
+    EXPECT_EQ(out.find("\x07"), std::string::npos);
+    EXPECT_EQ(out.find("\x1b]"), std::string::npos);
+  }
+  // The console's own colours stay.
+  EXPECT_NE(make_reporter(Format::console, {.color = true})->render(run).find("\x1b[1m"),
+            std::string::npos);
+  EXPECT_EQ(terminal_safe("plain\nlines", false), "plain\nlines");
+  EXPECT_EQ(terminal_safe("\x1b[1mbold\x1b[0m", true), "\x1b[1mbold\x1b[0m");
+  EXPECT_EQ(terminal_safe("\x1b[1mbold\x1b[0m", false), "\\e[1mbold\\e[0m");
+}
+
+// A newline in a name ended the Markdown table's row in the middle of a cell.
+TEST(Reporters, MarkdownEscapeKeepsARowOneLine) {
+  EXPECT_EQ(markdown_escape("a|b\nc\rd"), "a\\|b\\nc\\rd");
+  RunResult run = testing::sample_run();
+  run.benchmarks[0].name = "two\nlines | and a pipe";
+  const std::string out = make_reporter(Format::markdown)->render(run);
+  for (std::size_t at = 0, end = 0; at < out.size(); at = end + 1) {
+    end = out.find('\n', at);
+    const std::string line = out.substr(at, end - at);
+    // The name's second line would start a line of its own, outside the table.
+    EXPECT_NE(line.rfind("lines | and", 0), 0u) << out;
+  }
+  EXPECT_EQ(csv_quote("a\rb"), "\"a\rb\"");
+}
+
 TEST(Formats, ParseNamesAndRefuseOthers) {
   EXPECT_EQ(parse_format("json").value(), Format::json);
   EXPECT_EQ(parse_format("md").value(), Format::markdown);

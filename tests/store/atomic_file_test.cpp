@@ -1,0 +1,109 @@
+#include "store/atomic_file.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace benchkit::store {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+class AtomicFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = ::testing::TempDir() + "/benchkit-atomic-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::remove_all(folder_);
+    fs::create_directories(folder_);
+  }
+  void TearDown() override { fs::remove_all(folder_); }
+
+  static void put(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+  }
+  std::vector<std::string> names() const {
+    std::vector<std::string> found;
+    for (const auto& entry : fs::directory_iterator(folder_)) {
+      found.push_back(entry.path().filename().string());
+    }
+    std::sort(found.begin(), found.end());
+    return found;
+  }
+
+  std::string folder_;
+};
+
+// A process id that is certainly not running: a child that has exited and been reaped.
+pid_t gone_process() {
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  waitpid(child, nullptr, 0);
+  return child;
+}
+
+TEST_F(AtomicFile, ReplacesTheFileWholeAndLeavesNoTemporary) {
+  const std::string path = folder_ + "/result.json";
+  put(path, "old\n");
+  ASSERT_TRUE(write_file_atomically(path, "new\n").ok());
+  EXPECT_EQ(read_file(path).value(), "new\n");
+  EXPECT_EQ(names(), std::vector<std::string>{"result.json"});
+}
+
+TEST_F(AtomicFile, CreatesMissingFolders) {
+  const std::string path = folder_ + "/a/b/report.html";
+  ASSERT_TRUE(write_file_atomically(path, "<html></html>\n").ok());
+  EXPECT_EQ(read_file(path).value(), "<html></html>\n");
+}
+
+// What a writer killed between creating its temporary and renaming it leaves behind (the kill -9
+// harness, tests/reliability/crash_writes.py, saw them pile up): the next write removes those of
+// processes that are gone, and keeps a live writer's and other files' alone.
+TEST_F(AtomicFile, TheNextWriteRemovesTemporariesOfKilledWriters) {
+  const std::string path = folder_ + "/result.json";
+  const std::string dead = "result.json.tmp." + std::to_string(gone_process());
+  const std::string live = "result.json.tmp." + std::to_string(getppid());
+  put(folder_ + "/" + dead, "{\"half\": ");
+  put(folder_ + "/" + live, "{\"being written\": ");
+  put(folder_ + "/other.json.tmp.1", "another file's");
+  put(folder_ + "/result.json.tmp.notanumber", "not a temporary of ours");
+  ASSERT_TRUE(write_file_atomically(path, "{}\n").ok());
+  std::vector<std::string> kept{live, "other.json.tmp.1", "result.json",
+                                "result.json.tmp.notanumber"};
+  std::sort(kept.begin(), kept.end());
+  EXPECT_EQ(names(), kept);
+}
+
+TEST_F(AtomicFile, AFailedReplaceLeavesTheTargetAndNoTemporary) {
+  // A folder where the file should go: the rename fails after the temporary was written.
+  const std::string path = folder_ + "/result.json";
+  fs::create_directories(path + "/inside");
+  const auto written = write_file_atomically(path, "new\n");
+  ASSERT_FALSE(written.ok());
+  EXPECT_THAT(written.error().message, HasSubstr("cannot replace " + path));
+  EXPECT_TRUE(fs::is_directory(path + "/inside"));
+  EXPECT_EQ(names(), std::vector<std::string>{"result.json"});
+}
+
+TEST_F(AtomicFile, AMissingFolderThatCannotBeMadeIsNamed) {
+  put(folder_ + "/file", "x");
+  const auto written = write_file_atomically(folder_ + "/file/result.json", "new\n");
+  ASSERT_FALSE(written.ok());
+  EXPECT_THAT(written.error().message, HasSubstr(folder_ + "/file"));
+}
+
+TEST_F(AtomicFile, ReadingAMissingFileNamesIt) {
+  const auto read = read_file(folder_ + "/missing.json");
+  ASSERT_FALSE(read.ok());
+  EXPECT_THAT(read.error().message, HasSubstr("cannot read " + folder_ + "/missing.json"));
+}
+
+}  // namespace
+}  // namespace benchkit::store
