@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "benchkit/result.hpp"
+#include "clock/callgrind.hpp"
 #include "model/error.hpp"
 
 namespace benchkit::session {
@@ -27,13 +28,7 @@ model::Result<BenchmarkResult> count_command(const CountedCommandRequest& reques
 
 // The totals of every callgrind dump in `folder` whose name starts with `prefix` (one per
 // process of a run), and how many there were.
-struct CountedTotals {
-  double instructions = 0.0;
-  double l1_hits = 0.0;
-  double ll_hits = 0.0;
-  double ram_hits = 0.0;
-  double estimated_cycles = 0.0;
-  double system_calls = 0.0;
+struct CountedTotals : clock::CountedMetrics {
   std::size_t processes = 0;
 };
 CountedTotals sum_callgrind_dumps(const std::string& folder, const std::string& prefix);
