@@ -1,5 +1,6 @@
 #include "store/history_store.hpp"
 
+#include <fmt/format.h>
 #include <sha2.h>
 
 #include <array>
@@ -60,6 +61,17 @@ StoredRun make_stored_run(const RunResult& run, std::string machine, std::string
     stored.summaries.push_back(summary_of(benchmark));
   }
   return stored;
+}
+
+std::optional<model::Error> bad_run_identity(std::string_view id_prefix) {
+  if (id_prefix.size() >= 4 &&
+      id_prefix.find_first_not_of("0123456789abcdef") == std::string_view::npos) {
+    return std::nullopt;
+  }
+  return model::Error{fmt::format(
+      "\"{}\" is not a run identity: give at least 4 of its hex digits, as benchkit history "
+      "list shows them",
+      id_prefix)};
 }
 
 model::Result<std::string> result_document(const StoredRun& run) {

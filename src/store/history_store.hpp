@@ -60,6 +60,10 @@ StoredRun make_stored_run(const RunResult& run, std::string machine, std::string
 // The result document of a stored run, decompressed; the error names the run.
 model::Result<std::string> result_document(const StoredRun& run);
 
+// Why `id_prefix` cannot name a run (fewer than 4 characters, or not lowercase hex), for both
+// stores' find(); nullopt when it can.
+std::optional<model::Error> bad_run_identity(std::string_view id_prefix);
+
 // For the migrations of both stores: the tags and summary rows of `run` (tags, verdict,
 // diagnostics and sample counts were added in schema 2) read again from its stored result.
 model::Result<StoredRun> backfill_from_result(StoredRun run);

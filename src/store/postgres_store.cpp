@@ -132,13 +132,7 @@ class PostgresStore final : public Store {
   }
 
   model::Result<StoredRun> find(std::string_view id_prefix) override {
-    if (id_prefix.size() < 4 ||
-        id_prefix.find_first_not_of("0123456789abcdef") != std::string_view::npos) {
-      return model::Error{fmt::format(
-          "\"{}\" is not a run identity: give at least 4 of its hex digits, as benchkit "
-          "history list shows them",
-          id_prefix)};
-    }
+    if (auto refused = bad_run_identity(id_prefix)) return *refused;
     auto found = guarded("read a run of", [&] {
       pqxx::work work(connection_);
       const pqxx::result rows = work.exec_params(sql::kFindRun, std::string(id_prefix) + "%");

@@ -199,13 +199,7 @@ class SqliteStore final : public Store {
   }
 
   model::Result<StoredRun> find(std::string_view id_prefix) override {
-    if (id_prefix.size() < 4 ||
-        id_prefix.find_first_not_of("0123456789abcdef") != std::string_view::npos) {
-      return model::Error{fmt::format(
-          "\"{}\" is not a run identity: give at least 4 of its hex digits, as benchkit "
-          "history list shows them",
-          id_prefix)};
-    }
+    if (auto refused = bad_run_identity(id_prefix)) return *refused;
     std::optional<StoredRun> found;
     std::size_t matches = 0;
     auto read = guarded("read a run of", [&] {
