@@ -75,6 +75,16 @@ TYPED_TEST(HistoryStore, KeepsWhatIdentifiesAndPlacesARun) {
   EXPECT_EQ(info.tags, (std::map<std::string, std::string>{{"runner", "runner-1"}}));
 }
 
+// Both stores refuse what cannot be a run's identity before they query anything.
+TYPED_TEST(HistoryStore, RefusesWhatIsNotARunIdentity) {
+  for (const std::string prefix : {"abc", "ABCD1234", "zz00ff", "12 34"}) {
+    const auto refused = this->store_->find(prefix);
+    ASSERT_FALSE(refused.ok()) << prefix;
+    EXPECT_THAT(refused.error().message, HasSubstr("\"" + prefix + "\" is not a run identity"));
+  }
+  EXPECT_FALSE(bad_run_identity("abcd1234").has_value());
+}
+
 TYPED_TEST(HistoryStore, StoresTheSameRunOnce) {
   const StoredRun run = stored({});
   EXPECT_TRUE(*this->store_->add(run));
