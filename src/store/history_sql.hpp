@@ -19,6 +19,8 @@ inline constexpr const char* kInsertSummary =
 inline constexpr const char* kInsertTag =
     "INSERT INTO run_tags (run_id, name, value) VALUES ($1, $2, $3)";
 
+// Runs are in the order of their dates, and runs of one date (to the second) in the order they
+// were recorded (schema 3).
 // Every selection takes the four fields of a RunQuery as $1..$4 ('' selects all).
 #define BENCHKIT_RUN_FILTER                                                         \
   " ($1 = '' OR r.machine = $1) AND ($2 = '' OR r.git_branch = $2) AND ($3 = '' OR" \
@@ -26,7 +28,7 @@ inline constexpr const char* kInsertTag =
 
 inline constexpr const char* kListRuns =
     "SELECT r.id, r.date, r.git_commit, r.git_branch, r.dirty, r.machine, r.build, r.hostname,"
-    " r.benchmark_count FROM runs r WHERE" BENCHKIT_RUN_FILTER " ORDER BY r.date, r.id";
+    " r.benchmark_count FROM runs r WHERE" BENCHKIT_RUN_FILTER " ORDER BY r.date, r.recorded";
 inline constexpr const char* kListTags =
     "SELECT t.run_id, t.name, t.value FROM run_tags t JOIN runs r ON r.id = t.run_id"
     " WHERE" BENCHKIT_RUN_FILTER;
@@ -34,12 +36,12 @@ inline constexpr const char* kListTags =
 inline constexpr const char* kSeries =
     "SELECT r.id, r.date, r.git_commit, s.benchmark, s.median, s.lower_bound, s.upper_bound,"
     " s.sample_count, s.verdict, s.diagnostics FROM runs r JOIN summaries s ON s.run_id = r.id"
-    " WHERE" BENCHKIT_RUN_FILTER " ORDER BY r.date, r.id, s.benchmark";
+    " WHERE" BENCHKIT_RUN_FILTER " ORDER BY r.date, r.recorded, s.benchmark";
 // SQLite's series: the runs, oldest first; their summary rows are then read run by run
 // (kRunSummaries), each run's in the order of its index: no sort of every row at once.
 inline constexpr const char* kSeriesRuns =
     "SELECT r.id, r.date, r.git_commit FROM runs r WHERE" BENCHKIT_RUN_FILTER
-    " ORDER BY r.date, r.id";
+    " ORDER BY r.date, r.recorded";
 #undef BENCHKIT_RUN_FILTER
 
 // $1: an identity prefix followed by '%'.

@@ -16,6 +16,37 @@ Types types_of(Dialect dialect) {
   return {"BLOB", "REAL"};
 }
 
+// Version 3: the order in which runs were recorded, so that two runs of one second (the dates'
+// precision) keep their order: `benchkit ab --record` records two runs in one second, and the
+// newest must be the one recorded last, not the one whose identity sorts last. The runs of an
+// older database are numbered in the order it showed them (date, then identity).
+std::vector<std::string> recording_order(Dialect dialect) {
+  std::vector<std::string> statements = {
+      "ALTER TABLE runs ADD COLUMN recorded BIGINT",
+      "UPDATE runs SET recorded = ordered.n FROM (SELECT id, row_number() OVER (ORDER BY date, id)"
+      " AS n FROM runs) AS ordered WHERE runs.id = ordered.id",
+      "CREATE INDEX runs_by_recording ON runs (recorded)",
+  };
+  if (dialect == Dialect::postgresql) {
+    // A sequence: runners writing at once each take the next number without a lock.
+    statements.insert(statements.end(),
+                      {"CREATE SEQUENCE runs_recorded_seq OWNED BY runs.recorded",
+                       "SELECT setval('runs_recorded_seq', (SELECT COALESCE(MAX(recorded), 0) + 1"
+                       " FROM runs), false)",
+                       "ALTER TABLE runs ALTER COLUMN recorded SET DEFAULT"
+                       " nextval('runs_recorded_seq')",
+                       "ALTER TABLE runs ALTER COLUMN recorded SET NOT NULL"});
+  } else {
+    // SQLite has one writer at a time (BEGIN IMMEDIATE): the next number is the largest + 1,
+    // found through the index. A column's default cannot be a query, so a trigger sets it.
+    statements.push_back(
+        "CREATE TRIGGER runs_recording_order AFTER INSERT ON runs WHEN NEW.recorded IS NULL"
+        " BEGIN UPDATE runs SET recorded = (SELECT COALESCE(MAX(recorded), 0) + 1 FROM runs)"
+        " WHERE id = NEW.id; END");
+  }
+  return statements;
+}
+
 }  // namespace
 
 std::string schema_table_statement() {
@@ -63,6 +94,7 @@ std::vector<std::string> migration_statements(int version, Dialect dialect) {
         "ALTER TABLE summaries ADD COLUMN sample_count INTEGER NOT NULL DEFAULT 0",
     };
   }
+  if (version == 3) return recording_order(dialect);
   return {};
 }
 

@@ -6,6 +6,8 @@
 //      summary row per benchmark (median and CI), indexed by series
 //   2  tags of each run (run_tags), and verdict, diagnostics and sample count in the summaries
 //      (filled in from the stored results when an older database is migrated)
+//   3  the order of recording (runs.recorded): runs of the same date, to the second, are in the
+//      order they were recorded
 #pragma once
 
 #include <string>
@@ -15,7 +17,7 @@ namespace benchkit::store {
 
 // The schema this benchkit writes. A database with a newer version is refused (an older
 // benchkit cannot know what a newer one stores) with a message saying to upgrade benchkit.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 enum class Dialect { sqlite, postgresql };
 

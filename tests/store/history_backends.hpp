@@ -83,7 +83,7 @@ struct PostgresBackend {
 };
 
 // The run the schema-1 migration tests store with schema 1's statements (as run
-// 00112233445566778899aabbccddeeff, one summary row): tags and a diagnostic that only the
+// ffeeddccbbaa99887766554433221100, one summary row): tags and a diagnostic that only the
 // stored result holds.
 inline RunResult schema_one_run() {
   RunResult run = made_run({.commit = "old"});
@@ -92,10 +92,12 @@ inline RunResult schema_one_run() {
   return run;
 }
 
-// After the migration: the run reads back whole, with what schema 2 added filled in from it.
+// After the migration: the run reads back whole, with what schema 2 added filled in from it,
+// and a run recorded now with the same date is the newest (schema 3 numbered the old run first;
+// by identity, ffee... would come last).
 inline void expect_migrated(store::Store& store, const RunResult& run,
                             const std::string& document) {
-  const auto found = store.find("0011");
+  const auto found = store.find("ffee");
   ASSERT_TRUE(found.ok()) << found.error().message;
   EXPECT_EQ(found->tags.at("pr"), "42");
   ASSERT_EQ(found->summaries.size(), 2u);
@@ -103,6 +105,14 @@ inline void expect_migrated(store::Store& store, const RunResult& run,
   EXPECT_EQ(found->summaries[0].samples, run.benchmarks[0].samples.size());
   EXPECT_DOUBLE_EQ(found->summaries[0].median, run.benchmarks[0].estimates.median.value);
   EXPECT_EQ(*result_document(*found), document);
+  const store::StoredRun now = store::make_stored_run(
+      made_run({.commit = "new", .date = "2026-10-01T00:00:00Z", .seed = 9}), "m", "b");
+  ASSERT_TRUE(*store.add(now));
+  const auto runs = store.list({});
+  ASSERT_TRUE(runs.ok()) << runs.error().message;
+  ASSERT_EQ(runs->size(), 2u);
+  EXPECT_EQ(runs->front().commit, "old");
+  EXPECT_EQ(runs->back().commit, "new");
 }
 
 }  // namespace benchkit::testing

@@ -152,6 +152,33 @@ TYPED_TEST(HistoryStore, SelectsSeriesByMachineBranchAndDate) {
   EXPECT_EQ(this->store_->list({})->size(), 5u);
 }
 
+// Two runs of one second (`benchkit ab --record` records two runs that quickly): the one
+// recorded last is the newest, whichever identity sorts first. The larger identity is recorded
+// first, so that ordering by identity would put the runs the other way round.
+TYPED_TEST(HistoryStore, RunsOfOneSecondKeepTheOrderOfRecording) {
+  StoredRun a = stored({.commit = "a", .date = "2026-11-05T12:00:00Z", .seed = 1});
+  StoredRun b = stored({.commit = "b", .date = "2026-11-05T12:00:00Z", .seed = 2});
+  if (a.id < b.id) std::swap(a, b);
+  const StoredRun later = stored({.commit = "l", .date = "2026-11-05T12:00:01Z", .seed = 3});
+  ASSERT_TRUE(*this->store_->add(later));  // a later date stays last, recorded first or not
+  ASSERT_TRUE(*this->store_->add(a));
+  ASSERT_TRUE(*this->store_->add(b));
+  for (int connection = 0; connection < 2; ++connection) {
+    const auto runs = this->store_->list({});
+    ASSERT_TRUE(runs.ok()) << runs.error().message;
+    std::vector<std::string> commits;
+    for (const RunInfo& run : *runs) commits.push_back(run.commit);
+    EXPECT_THAT(commits, ElementsAre(a.commit, b.commit, "l"));
+    const auto series = this->store_->series({.machine = "m1", .branch = "main"});
+    ASSERT_TRUE(series.ok()) << series.error().message;
+    commits.clear();
+    for (const SeriesRun& run : *series) commits.push_back(run.commit);
+    EXPECT_THAT(commits, ElementsAre(a.commit, b.commit, "l"));
+    this->store_ = this->open();  // the order is stored, not kept by the connection
+    ASSERT_NE(this->store_, nullptr);
+  }
+}
+
 TYPED_TEST(HistoryStore, RecordsVerdictsAndDiagnostics) {
   RunResult run = made_run({});
   run.benchmarks[1].diagnostics.push_back({"drift", "warning", "drifting"});

@@ -139,11 +139,11 @@ TEST(PostgresStore, MigratesADatabaseOfSchemaOne) {
         "CREATE INDEX summaries_by_benchmark ON summaries (benchmark);");
     const std::string blob = compress(document);
     work.exec_params(
-        "INSERT INTO runs VALUES ('00112233445566778899aabbccddeeff', '2026-10-01T00:00:00Z',"
+        "INSERT INTO runs VALUES ('ffeeddccbbaa99887766554433221100', '2026-10-01T00:00:00Z',"
         " 'old', 'main', 0, 'm', 'b', 'h', 2, $1)",
         pqxx::binarystring(blob.data(), blob.size()));
     work.exec(
-        "INSERT INTO summaries VALUES ('00112233445566778899aabbccddeeff', 'bench_0000', 1, "
+        "INSERT INTO summaries VALUES ('ffeeddccbbaa99887766554433221100', 'bench_0000', 1, "
         "0.5, 1.5)");
     work.commit();
   }

@@ -90,14 +90,14 @@ TEST_F(SqliteStore, MigratesAFileOfSchemaOne) {
     const std::string blob = compress(document);
     sqlite3_stmt* insert = nullptr;
     sqlite3_prepare_v2(db,
-                       "INSERT INTO runs VALUES ('00112233445566778899aabbccddeeff',"
+                       "INSERT INTO runs VALUES ('ffeeddccbbaa99887766554433221100',"
                        " '2026-10-01T00:00:00Z', 'old', 'main', 0, 'm', 'b', 'h', 2, ?)",
                        -1, &insert, nullptr);
     sqlite3_bind_blob(insert, 1, blob.data(), static_cast<int>(blob.size()), SQLITE_STATIC);
     ASSERT_EQ(sqlite3_step(insert), SQLITE_DONE);
     sqlite3_finalize(insert);
     sqlite3_exec(db,
-                 "INSERT INTO summaries VALUES ('00112233445566778899aabbccddeeff', 'bench_0000',"
+                 "INSERT INTO summaries VALUES ('ffeeddccbbaa99887766554433221100', 'bench_0000',"
                  " 1, 0.5, 1.5)",
                  nullptr, nullptr, nullptr);
     sqlite3_close(db);
