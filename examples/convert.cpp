@@ -346,6 +346,11 @@ const std::string& csv_for(std::size_t rows) {
 
 }  // namespace
 
+// The corpus a run reads: generate_csv's rows and seed (the key its exact counts agree on).
+static std::string corpus_key(std::int64_t rows) {
+  return "generated CSV, " + std::to_string(rows) + " rows, seed 2024";
+}
+
 static void convert(benchkit::Scenario& s, std::int64_t rows, int workers,
                     std::int64_t batch_rows) {
   const std::string& csv = csv_for(static_cast<std::size_t>(rows));  // set-up, not timed
@@ -407,6 +412,9 @@ static void convert(benchkit::Scenario& s, std::int64_t rows, int workers,
            std::to_string(expected) + " rows read back from the file");
   s.verify(back.ids_in_order, "the id column reads back 0, 1, 2, ... in order");
   s.counter("batches", static_cast<double>(batches.size()));
+  // Every worker count and batch size reads the same generated corpus: its rows must come back
+  // alike in all nine runs (and in every repetition and process).
+  s.exact_count("rows_read_back", back.batch_rows, corpus_key(rows));
   s.counter("compression_ratio", static_cast<double>(csv.size()) / static_cast<double>(file_bytes));
 }
 BENCHKIT_SCENARIO(convert)

@@ -120,6 +120,16 @@ struct InputFile {
   std::string sha256;
 };
 
+// A count of the work a scenario did that must be the same in every run (rows read, records
+// written): Scenario::exact_count, docs/scenarios.md. Counts of the same name and `input` (a data
+// file, or any key the scenario names) must agree across the scenario's repetitions, processes
+// and parameter combinations; a run that disagrees is invalid.
+struct ExactCount {
+  std::string name;
+  std::uint64_t value = 0;
+  std::string input;  // empty: the count agrees only across runs of this one benchmark
+};
+
 // A benchmark left out of the run because a --skip-tag matched one of its skip_when rules: it
 // has no samples, and comparisons report it as skipped, neither a regression nor a failure.
 struct Skipped {
@@ -165,6 +175,8 @@ struct BenchmarkResult {
   std::optional<Skipped> skipped;
   // The data files this benchmark verified (benchkit::data::input_file), in the order it did.
   std::vector<InputFile> inputs;
+  // Exact counts of its work (a scenario's exact_count), in the order they were first set.
+  std::vector<ExactCount> exact_counts;
 
   bool valid() const { return failures.empty(); }
 

@@ -66,6 +66,15 @@ class Scenario {
   // Set in several repetitions, the mean is reported.
   Scenario& counter(std::string_view name, double value);
 
+  // An exact count of the work done (rows read, records written, batches) that must be the
+  // same in every run: every repetition and every process of this scenario and, when `input`
+  // is given (the data file read, or any key), every scenario that reports a count of this name
+  // for the same input — several batch sizes or modes reading one corpus must all count its
+  // rows alike. A run whose count disagrees is invalid (named with the values seen) and kept out
+  // of comparisons. Reported with the phases, never averaged.
+  //   s.exact_count("rows", rows_read, path);
+  Scenario& exact_count(std::string_view name, std::uint64_t value, std::string_view input = {});
+
   // The scenario's full name, e.g. "scaling/payload=text/items=1000000".
   const std::string& name() const;
   // Which repetition this is, from 0 (--repetitions runs the whole function again, set-up

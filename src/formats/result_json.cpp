@@ -539,6 +539,18 @@ constexpr List<InputFile> input_list{"an array of data files",
                                      {"an object with path, bytes and sha256"}};
 
 template <>
+struct Table<ExactCount> {
+  static constexpr auto fields = std::tuple{
+      field("name", &ExactCount::name, Text{}, Rule::required).checked(non_empty_name),
+      field("value", &ExactCount::value, Count<std::uint64_t>{}, Rule::required),
+      field("input", &ExactCount::input, Text{}, Rule::unless_default),
+  };
+};
+
+constexpr List<ExactCount> exact_count_list{"an array of exact counts",
+                                            {"an object with name and value"}};
+
+template <>
 struct Table<BenchmarkResult> {
   using B = BenchmarkResult;
   static constexpr auto fields = std::tuple{
@@ -569,6 +581,7 @@ struct Table<BenchmarkResult> {
       field("estimates", &B::estimates, Object<Estimates>{}),
       field("diagnostics", &B::diagnostics, diagnostic_list),
       field("inputs", &B::inputs, input_list, Rule::unless_default),
+      field("exact_counts", &B::exact_counts, exact_count_list, Rule::unless_default),
   };
 };
 

@@ -158,6 +158,21 @@ Scenario& Scenario::counter(std::string_view name, double value) {
   return *this;
 }
 
+Scenario& Scenario::exact_count(std::string_view name, std::uint64_t value,
+                                std::string_view input) {
+  if (name.empty()) throw std::invalid_argument("Scenario::exact_count needs a name");
+  auto& counts = state_->exact_counts;
+  const auto same = std::find_if(counts.begin(), counts.end(),
+                                 [&](const ExactCount& count) { return count.name == name; });
+  if (same != counts.end()) {
+    same->value = value;
+    same->input = std::string(input);
+  } else {
+    counts.push_back(ExactCount{std::string(name), value, std::string(input)});
+  }
+  return *this;
+}
+
 const std::string& Scenario::name() const {
   return state_->name;
 }
@@ -170,12 +185,54 @@ std::size_t Scenario::repetition() const {
 
 namespace benchkit::measure {
 
+namespace {
+
+std::string shown_count(const ExactCount* count) {
+  if (count == nullptr) return "not set";
+  return count->input.empty() ? std::to_string(count->value)
+                              : fmt::format("{} for {}", count->value, count->input);
+}
+
+// What differs between the first repetition's exact counts and repetition `repetition`'s (a
+// count missing from one, another value or input), said as one failure, or nothing.
+std::optional<std::string> disagreeing_counts(const std::vector<ExactCount>& first,
+                                              const std::vector<ExactCount>& now,
+                                              std::size_t repetition) {
+  auto find = [](const std::vector<ExactCount>& counts, const std::string& name) {
+    const auto found = std::find_if(counts.begin(), counts.end(),
+                                    [&](const ExactCount& count) { return count.name == name; });
+    return found == counts.end() ? nullptr : &*found;
+  };
+  std::vector<std::string> names;
+  for (const auto* counts : {&first, &now}) {
+    for (const ExactCount& count : *counts) {
+      if (std::find(names.begin(), names.end(), count.name) == names.end())
+        names.push_back(count.name);
+    }
+  }
+  for (const std::string& name : names) {
+    const ExactCount* before = find(first, name);
+    const ExactCount* after = find(now, name);
+    if (before && after && before->value == after->value && before->input == after->input) {
+      continue;
+    }
+    return fmt::format(
+        "exact count {} is not the same in every repetition: {} in repetition 1, {} in "
+        "repetition {}",
+        name, shown_count(before), shown_count(after), repetition + 1);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<BenchmarkResult> run_scenario(clock::Clock& clock, const ScenarioSettings& settings,
                                           const ScenarioProbes& probes, const std::string& name,
                                           const std::function<void(Scenario&)>& body) {
   std::vector<BenchmarkResult> phases;
   std::vector<std::string> failures;
   std::map<std::string, std::pair<double, std::size_t>> counter_sums;  // sum, repetitions
+  std::vector<ExactCount> exact_counts;                                // the first repetition's
   const std::size_t repetitions = std::max<std::size_t>(1, settings.repetitions);
   for (std::size_t repetition = 0; repetition < repetitions; ++repetition) {
     detail::ScenarioState state;
@@ -205,6 +262,12 @@ std::vector<BenchmarkResult> run_scenario(clock::Clock& clock, const ScenarioSet
       sum += value;
       ++count;
     }
+    if (repetition == 0) {
+      exact_counts = state.exact_counts;
+    } else if (auto disagreement =
+                   disagreeing_counts(exact_counts, state.exact_counts, repetition)) {
+      failures.push_back(std::move(*disagreement));
+    }
   }
   if (phases.empty()) {
     throw std::runtime_error(fmt::format(
@@ -217,6 +280,7 @@ std::vector<BenchmarkResult> run_scenario(clock::Clock& clock, const ScenarioSet
     for (const auto& [counter, total] : counter_sums) {
       result.counters[counter] = total.first / static_cast<double>(total.second);
     }
+    result.exact_counts = exact_counts;
   }
   return phases;
 }

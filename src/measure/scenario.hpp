@@ -60,6 +60,7 @@ struct ScenarioState {
   std::vector<std::string> phases_run;             // this repetition, in order
   std::string current_phase;                       // set while a phase's code runs
   std::map<std::string, double> counters;          // this repetition
+  std::vector<ExactCount> exact_counts;            // this repetition, in the order set
 };
 
 }  // namespace benchkit::detail

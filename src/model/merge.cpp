@@ -1,5 +1,7 @@
 #include "model/merge.hpp"
 
+#include "model/exact_counts.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -25,6 +27,7 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
   if (runs.empty()) return merged;
   merged.context = runs.front().context;
   std::map<std::string, std::size_t> index;
+  std::map<std::string, std::size_t> first_process;  // where each benchmark was first seen
   for (std::size_t process = 0; process < runs.size(); ++process) {
     const RunResult& run = runs[process];
     add_unique(merged.context.warnings, run.context.warnings);
@@ -33,6 +36,7 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
       auto found = index.find(benchmark.name);
       if (found == index.end()) {
         index[benchmark.name] = merged.benchmarks.size();
+        first_process[benchmark.name] = process;
         BenchmarkResult copy = benchmark;
         for (Sample& sample : copy.samples) sample.process = static_cast<std::uint32_t>(process);
         merged.benchmarks.push_back(std::move(copy));
@@ -56,8 +60,15 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
       }
       if (benchmark.failure && !into.failure) into.failure = benchmark.failure;
       for (const auto& [name, value] : benchmark.counters) into.counters[name] = value;
+      if (auto disagreement = process_count_disagreement(
+              into.exact_counts, first_process[benchmark.name], benchmark.exact_counts, process)) {
+        if (std::find(into.failures.begin(), into.failures.end(), *disagreement) ==
+            into.failures.end())
+          into.failures.push_back(std::move(*disagreement));
+      }
     }
   }
+  check_exact_counts(merged.benchmarks);
   return merged;
 }
 

@@ -11,7 +11,9 @@ namespace benchkit::model {
 // process index (0, 1, ...), in the order of the first run's benchmarks (benchmarks that only
 // later runs have follow). Warm-up and untimed totals add up; peak memory is the largest;
 // diagnostics and run warnings are the union by code, failures the union of the messages. The
-// context is the first run's. Estimates are not recomputed here (model does no statistics): call
+// context is the first run's. Exact counts must agree (model/exact_counts.hpp): a benchmark
+// whose counts differ between processes, or from other benchmarks' counts of the same input,
+// fails. Estimates are not recomputed here (model does no statistics): call
 // compute_estimates.
 RunResult merge_processes(const std::vector<RunResult>& runs);
 

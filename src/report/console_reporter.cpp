@@ -116,6 +116,14 @@ std::string scenario_block(const std::vector<const BenchmarkResult*>& phases, bo
     }
     out += "  counters: " + counters + "\n";
   }
+  if (!first.exact_counts.empty()) {
+    std::string counts;
+    for (const ExactCount& count : first.exact_counts) {
+      counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", count.name, count.value);
+      if (!count.input.empty()) counts += " (" + count.input + ")";
+    }
+    out += "  exact counts: " + counts + "\n";
+  }
   if (!first.memory.peak_rss_method.empty()) {
     out += "  peak RSS: " + first.memory.peak_rss_method + "\n";
   }

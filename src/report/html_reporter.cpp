@@ -328,6 +328,13 @@ Json detail_json(const BenchmarkResult& b, std::size_t index) {
     for (const auto& [name, value] : b.counters) counters[name] = rounded(value);
     out["counters"] = std::move(counters);
   }
+  if (!b.exact_counts.empty()) {
+    Json counts = Json::array();
+    for (const ExactCount& count : b.exact_counts) {
+      counts.push_back({{"name", count.name}, {"value", count.value}, {"input", count.input}});
+    }
+    out["exact_counts"] = std::move(counts);
+  }
   // Hardware counters and allocations, per iteration: the median over samples of total/iters.
   std::map<std::string, std::vector<double>> per_iteration;
   for (const Sample& sample : b.samples) {

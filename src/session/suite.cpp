@@ -7,6 +7,7 @@
 #include "analysis/estimates.hpp"
 #include "analysis/machine_speed.hpp"
 #include "measure/memory.hpp"
+#include "model/exact_counts.hpp"
 #include "model/merge.hpp"
 #include "process/interrupt.hpp"
 #include "session/isolated.hpp"
@@ -103,6 +104,7 @@ SuiteOutcome run_here(const SuiteRequest& request, SuiteObserver& observer) {
   };
   progress.measured = [&](const RunResult& so_far) { observer.checkpoint(so_far); };
   outcome.run = run_instances(request.settings, request.chosen, progress, outcome.failed);
+  model::check_exact_counts(outcome.run.benchmarks);
   return outcome;
 }
 

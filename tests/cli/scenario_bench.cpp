@@ -1,11 +1,17 @@
 // A bench binary with a scenario beside a micro benchmark, for the command-line tests.
 // SCENARIO_BENCH_SLOW makes the checksum phase four times longer (a regression the tests can
-// count on); SCENARIO_BENCH_BREAK loses an item, so the final check fails.
+// count on); SCENARIO_BENCH_BREAK loses an item, so the final check fails. Its exact count of
+// drained items is made to disagree by SCENARIO_BENCH_UNEVEN (one less in the second
+// repetition) and by SCENARIO_BENCH_ONCE=FILE (one less in every run that finds FILE, which the
+// first run creates: the runs of later processes).
 #include <benchkit/benchkit.hpp>
 
 #include <cstdint>
 #include <cstdlib>
 #include <deque>
+#include <filesystem>
+#include <fstream>
+#include <string>
 #include <vector>
 
 static std::uint64_t mix(std::uint64_t value) {
@@ -43,6 +49,16 @@ static void pipeline(benchkit::Scenario& s, std::int64_t items) {
   for (std::size_t i = 0; in_order && i < count; ++i) in_order = drained[i] == i;
   s.verify(in_order, "every item came back, in order");
   s.counter("rounds", rounds);
+  std::uint64_t miscounted = 0;
+  if (std::getenv("SCENARIO_BENCH_UNEVEN") && s.repetition() == 1) miscounted = 1;
+  if (const char* once = std::getenv("SCENARIO_BENCH_ONCE")) {
+    if (std::filesystem::exists(once)) {
+      miscounted = 1;
+    } else {
+      std::ofstream(once) << "seen\n";
+    }
+  }
+  s.exact_count("drained", drained.size() - miscounted, std::to_string(items) + " items");
 }
 BENCHKIT_SCENARIO(pipeline).param("items", {200'000});
 

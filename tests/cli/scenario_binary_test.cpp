@@ -2,6 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <set>
 
@@ -120,6 +122,41 @@ TEST(ScenarioBinary, AFailedVerifyExitsWithStatusOneAndSaysWhichCheckAfterWhichP
       EXPECT_FALSE(b.valid()) << b.name;
     }
   }
+}
+
+TEST(ScenarioBinary, AnExactCountIsShownAndSavedAsItIs) {
+  const auto shown = run_command(kBench + " --filter pipeline --no-machine-warnings");
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_THAT(shown.out, HasSubstr("  exact counts: drained 200000 (200000 items)\n"));
+  const auto saved = run_command(kBench + " --filter pipeline --format json --no-machine-warnings");
+  ASSERT_EQ(saved.exit_code, 0) << saved.err;
+  for (const BenchmarkResult& phase : parse(saved.out).benchmarks) {
+    ASSERT_EQ(phase.exact_counts.size(), 1u) << phase.name;
+    EXPECT_EQ(phase.exact_counts[0].name, "drained");
+    EXPECT_EQ(phase.exact_counts[0].value, 200000u);
+    EXPECT_EQ(phase.exact_counts[0].input, "200000 items");
+  }
+}
+
+// A count that one repetition, or one process, gets otherwise: the scenario is invalid, the
+// values are named, exit status 1.
+TEST(ScenarioBinary, AnExactCountThatDisagreesBetweenRunsExitsWithStatusOne) {
+  const auto uneven = run_command("SCENARIO_BENCH_UNEVEN=1 " + kBench +
+                                  " --filter pipeline --repetitions 3 --no-machine-warnings");
+  EXPECT_EQ(uneven.exit_code, 1) << uneven.err;
+  EXPECT_THAT(uneven.out + uneven.err,
+              HasSubstr("exact count drained is not the same in every repetition: 200000 for "
+                        "200000 items in repetition 1, 199999 for 200000 items in repetition 2"));
+  const std::string marker =
+      ::testing::TempDir() + "/benchkit-exact-count-once-" + std::to_string(::getpid());
+  std::filesystem::remove(marker);
+  const auto processes = run_command("SCENARIO_BENCH_ONCE=" + marker + " " + kBench +
+                                     " --filter pipeline --processes 2 --no-machine-warnings");
+  std::filesystem::remove(marker);
+  EXPECT_EQ(processes.exit_code, 1) << processes.err;
+  EXPECT_THAT(processes.out + processes.err,
+              HasSubstr("exact count drained is not the same in every process: 200000 for "
+                        "200000 items in process 1, 199999 for 200000 items in process 2"));
 }
 
 TEST(ScenarioBinary, ParamReplacesTheRegisteredValues) {

@@ -204,9 +204,13 @@ auto members(const InputFile& f) {
   const auto& [a, b, c] = f;
   return std::tie(a, b, c);
 }
+auto members(const ExactCount& count) {
+  const auto& [a, b, c] = count;
+  return std::tie(a, b, c);
+}
 auto members(const BenchmarkResult& r) {
-  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w] = r;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w);
+  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x] = r;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x);
 }
 auto members(const Context& c) {
   const auto& [a, b, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab] =
@@ -363,6 +367,7 @@ RunResult every_field_run() {
   b.command = "codec --size 64";
   b.skipped = Skipped{"ci", "noisy on shared runners"};
   b.inputs = {{"corpus/rows.csv", 12, std::string(64, 'a')}};
+  b.exact_counts = {{"rows", 4'000'000, "corpus/rows.csv"}, {"batches", 40, ""}};
   run.benchmarks = {b};
   return run;
 }
@@ -506,7 +511,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"bad kind",
                  R"({"schema": "benchkit/result", "version": 1,
                      "benchmarks": [{"name": "a", "kind": "macro", "samples": []}]})",
-                 "unknown kind \"macro\""}),
+                 "unknown kind \"macro\""},
+        BadInput{"negative exact count",
+                 R"({"schema": "benchkit/result", "version": 1,
+                     "benchmarks": [{"name": "a", "samples": [],
+                                     "exact_counts": [{"name": "rows", "value": -1}]}]})",
+                 "benchmarks[0].exact_counts[0].value: expected a non-negative integer"}),
     [](const ::testing::TestParamInfo<BadInput>& info) {
       std::string name = info.param.label;
       for (char& c : name) {

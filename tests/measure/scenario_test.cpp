@@ -284,6 +284,66 @@ TEST(Scenario, CountersAreOnEveryPhaseAveragedOverRepetitions) {
   }
 }
 
+// An exact count is the same in every repetition: kept as it is on every phase, never
+// averaged, with the input it counts.
+TEST(Scenario, ExactCountsThatAgreeAreKeptOnEveryPhase) {
+  FakeClock clock;
+  const auto results = run(
+      clock,
+      [&](Scenario& s) {
+        s.phase("load", [] {});
+        s.exact_count("rows", 4'000'000, "corpus.csv");
+        s.exact_count("batches", 7);
+        s.exact_count("batches", 40);  // set again: the last value counts
+        s.phase("drain", [] {});
+      },
+      3);
+  ASSERT_EQ(results.size(), 2u);
+  for (const BenchmarkResult& r : results) {
+    EXPECT_TRUE(r.valid()) << r.name;
+    ASSERT_EQ(r.exact_counts.size(), 2u) << r.name;
+    EXPECT_EQ(r.exact_counts[0].name, "rows");
+    EXPECT_EQ(r.exact_counts[0].value, 4'000'000u);
+    EXPECT_EQ(r.exact_counts[0].input, "corpus.csv");
+    EXPECT_EQ(r.exact_counts[1].name, "batches");
+    EXPECT_EQ(r.exact_counts[1].value, 40u);
+    EXPECT_EQ(r.exact_counts[1].input, "");
+  }
+}
+
+// A repetition that counts otherwise (one row lost, a count left out) makes every phase of the
+// scenario invalid, with the values seen.
+TEST(Scenario, AnExactCountThatDiffersBetweenRepetitionsInvalidatesTheScenario) {
+  FakeClock clock;
+  const auto lost = run(
+      clock,
+      [&](Scenario& s) {
+        s.phase("load", [] {});
+        s.exact_count("rows", s.repetition() == 2 ? 999 : 1000, "corpus.csv");
+      },
+      3);
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_FALSE(lost[0].valid());
+  EXPECT_THAT(lost[0].failures,
+              ElementsAre("exact count rows is not the same in every repetition: 1000 for "
+                          "corpus.csv in repetition 1, 999 for corpus.csv in repetition 3"));
+  const auto missing = run(
+      clock,
+      [&](Scenario& s) {
+        s.phase("load", [] {});
+        if (s.repetition() == 0) s.exact_count("rows", 10);
+      },
+      2);
+  EXPECT_THAT(missing[0].failures,
+              ElementsAre("exact count rows is not the same in every repetition: 10 in "
+                          "repetition 1, not set in repetition 2"));
+  EXPECT_THAT(error_of([](Scenario& s) {
+                s.phase("load", [] {});
+                s.exact_count("", 1);
+              }),
+              HasSubstr("exact_count needs a name"));
+}
+
 TEST(Scenario, MistakesAreRefusedWithTheScenarioAndThePhaseNamed) {
   EXPECT_THAT(error_of([](Scenario&) {}), HasSubstr("scenario pipeline/items=10 ran no phase"));
   EXPECT_THAT(error_of([](Scenario& s) {

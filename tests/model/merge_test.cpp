@@ -56,5 +56,24 @@ TEST(Merge, NothingToMergeGivesAnEmptyRun) {
   EXPECT_TRUE(merge_processes({}).benchmarks.empty());
 }
 
+// A benchmark whose exact count differs between processes fails, naming both; one that agrees
+// keeps its counts as they are (not summed).
+TEST(Merge, ExactCountsMustAgreeBetweenProcesses) {
+  RunResult first = run_with("a", 1, 1, nullptr);
+  first.benchmarks[0].exact_counts.push_back({"rows", 100, ""});
+  first.benchmarks.push_back(first.benchmarks[0]);
+  first.benchmarks[1].name = "b";
+  RunResult second = first;
+  second.benchmarks[0].exact_counts[0].value = 99;
+  const RunResult merged = merge_processes({first, first, second});
+  ASSERT_EQ(merged.benchmarks.size(), 2u);
+  EXPECT_EQ(merged.benchmarks[0].failures,
+            std::vector<std::string>{"exact count rows is not the same in every process: 100 in "
+                                     "process 1, 99 in process 3"});
+  EXPECT_TRUE(merged.benchmarks[1].valid());
+  ASSERT_EQ(merged.benchmarks[1].exact_counts.size(), 1u);
+  EXPECT_EQ(merged.benchmarks[1].exact_counts[0].value, 100u);
+}
+
 }  // namespace
 }  // namespace benchkit::model

@@ -788,6 +788,7 @@
     const facts = [];
     if (d.per_iteration) for (const k in d.per_iteration) facts.push([k + ' per iteration', three(d.per_iteration[k])]);
     if (d.counters) for (const k in d.counters) facts.push([k, three(d.counters[k])]);
+    if (d.exact_counts) for (const c of d.exact_counts) facts.push([c.name + ' (exact)', c.value.toLocaleString('en-US') + (c.input ? ' in ' + c.input : '')]);
     if (d.memory) {
       if (d.memory.peak_rss_bytes !== undefined) facts.push(['peak RSS', bytes(d.memory.peak_rss_bytes) + (d.memory.method ? ' (' + d.memory.method + ')' : '')]);
       if (d.memory.rss_growth_bytes !== undefined) facts.push(['RSS growth', bytes(Math.abs(d.memory.rss_growth_bytes)) + (d.memory.rss_growth_bytes < 0 ? ' less' : '')]);

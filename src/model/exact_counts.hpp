@@ -1,0 +1,30 @@
+// Exact counts (Scenario::exact_count) must agree in every run: across the processes of one
+// benchmark, and across the benchmarks that count the same input (docs/scenarios.md).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "benchkit/result.hpp"
+
+namespace benchkit::model {
+
+// What differs between the exact counts of one benchmark in an earlier process (`first`, of
+// process `first_process`, from 0) and in process `process`: a count missing from one, or
+// another value or input, said as one failure; nothing when they agree.
+std::optional<std::string> process_count_disagreement(const std::vector<ExactCount>& first,
+                                                      std::size_t first_process,
+                                                      const std::vector<ExactCount>& now,
+                                                      std::size_t process);
+
+// Checks the counts that name an input across `benchmarks`: counts of one name and one input
+// must be equal. The phases of one scenario (names that differ only after the last '/') carry
+// the same counts and vote once. When one value is held by more scenarios than any other, the
+// benchmarks with another value fail; when none is, every benchmark of the group fails. Each
+// failure names the count, its value here and the other values with where they were seen; a
+// failure already present is not added again.
+void check_exact_counts(std::vector<BenchmarkResult>& benchmarks);
+
+}  // namespace benchkit::model
