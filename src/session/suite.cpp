@@ -65,16 +65,21 @@ class Tracker final : public IsolationObserver {
   void changed(const std::string& name) {
     RunResult so_far;
     if (processes_ == 1) {
-      so_far.benchmarks = runs_.front().benchmarks;
-    } else {
-      so_far = model::merge_processes(runs_);
-      for (BenchmarkResult& benchmark : so_far.benchmarks) {
-        if (benchmark.name == name) {
-          analysis::compute_estimates(benchmark);
-          estimates_[name] = benchmark.estimates;
-        } else if (auto known = estimates_.find(benchmark.name); known != estimates_.end()) {
-          benchmark.estimates = known->second;
-        }
+      // The one process's results are lent to the checkpoint, not copied: their samples are most
+      // of the supervisor's heap, and every page of it is in each worker forked after.
+      so_far.benchmarks = std::move(runs_.front().benchmarks);
+      so_far.context = context_;
+      observer_.checkpoint(so_far);
+      runs_.front().benchmarks = std::move(so_far.benchmarks);
+      return;
+    }
+    so_far = model::merge_processes(runs_);
+    for (BenchmarkResult& benchmark : so_far.benchmarks) {
+      if (benchmark.name == name) {
+        analysis::compute_estimates(benchmark);
+        estimates_[name] = benchmark.estimates;
+      } else if (auto known = estimates_.find(benchmark.name); known != estimates_.end()) {
+        benchmark.estimates = known->second;
       }
     }
     so_far.context = context_;
