@@ -185,8 +185,14 @@ class RunProgress final : public session::SuiteObserver {
   }
   void checkpoint(const RunResult& so_far) override {
     if (flags_.out.empty()) return;
-    RunResult run = so_far;
-    run.context.command_line = command_line_;
+    // The session records the command line (RunSettings::command_line): the run so far is
+    // rendered as it is, not copied with all its samples to add it.
+    std::optional<RunResult> with_command_line;
+    if (so_far.context.command_line != command_line_) {
+      with_command_line = so_far;
+      with_command_line->context.command_line = command_line_;
+    }
+    const RunResult& run = with_command_line ? *with_command_line : so_far;
     // A failed checkpoint is said once; the final write reports it again as an error.
     const auto written = store::write_file_atomically(
         flags_.out, report::make_reporter(format_, {})->render(report::Document{.results = &run}));
@@ -819,7 +825,8 @@ int run_main(int argc, char** argv) {
       std::cerr << session::describe_skip(result) << "\n";
     }
   }
-  RunProgress progress(flags, format, command_line(argc, argv));
+  settings->command_line = command_line(argc, argv);
+  RunProgress progress(flags, format, settings->command_line);
   auto measured = measure_run(flags, *settings, std::move(*chosen), std::move(*baseline), progress);
   if (!measured) return report_error(measured.error());
   if (flags.mode == "counters") headline_counters(measured->run);

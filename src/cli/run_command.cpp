@@ -637,9 +637,11 @@ int run_commands(const CLI::App& command, const RunOptions& o) {
               "commands (compared with the --reference)"));
   }
 
+  // git status runs beside the spawner's start-up and the warm-up runs, not before them.
+  request->pending_git = session::git_facts_in_background();
   process::ExecutorChoice executor = process::make_executor();
   if (!executor.warning.empty() && !o.quiet) std::cerr << "note: " << executor.warning << "\n";
-  request->context = session::command_context(o.seed, tool_command_line());
+  request->context = session::command_context(o.seed, tool_command_line(), /*git=*/false);
   CommandProgress progress(!o.quiet && stderr_is_terminal(),
                            [&o](const RunResult& so_far) { write_exports(o, so_far); });
   if (!o.quiet) {

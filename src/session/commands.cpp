@@ -23,10 +23,19 @@ namespace {
 class RoundsTracker final : public process::RoundObserver {
  public:
   RoundsTracker(const std::vector<process::RoundBenchmark>& benchmarks, clock::Clock& clock,
-                CommandObserver& observer, std::function<void(const process::RoundsResult&)> save)
-      : benchmarks_(benchmarks), clock_(clock), observer_(observer), save_(std::move(save)) {}
+                CommandObserver& observer, std::function<void(const process::RoundsResult&)> save,
+                std::function<void()> before_measuring = nullptr)
+      : benchmarks_(benchmarks),
+        clock_(clock),
+        observer_(observer),
+        save_(std::move(save)),
+        before_measuring_(std::move(before_measuring)) {}
 
   void run_started(std::size_t b, std::size_t round, bool warmup) override {
+    if (!warmup && before_measuring_) {
+      before_measuring_();
+      before_measuring_ = nullptr;
+    }
     observer_.run_started(benchmarks_[b].command.name, round, warmup, seconds_since_start());
   }
   void benchmark_failed(std::size_t b, const std::string& message) override {
@@ -47,6 +56,7 @@ class RoundsTracker final : public process::RoundObserver {
   clock::Clock& clock_;
   CommandObserver& observer_;
   std::function<void(const process::RoundsResult&)> save_;
+  std::function<void()> before_measuring_;
   std::int64_t start_ = clock_.now_ns();
   double last_checkpoint_ = 0.0;
 };
@@ -179,16 +189,24 @@ CommandOutcome run_command_rounds(const CommandRequest& request, const CommandPl
                                   process::Executor& executor, clock::Clock& clock,
                                   CommandObserver& observer) {
   const std::string rss_method = executor.peak_rss_method();
+  Context context = request.context;
+  bool git_recorded = !request.pending_git.valid();
+  auto record_git = [&] {
+    if (git_recorded) return;
+    vcs::record(request.pending_git.get(), context);
+    git_recorded = true;
+  };
   auto finished_run = [&](const process::RoundsResult& rounds) {
+    record_git();  // when no run was measured (every warm-up failed, Ctrl-C)
     RunResult run = to_results(plan, rounds, rss_method);
-    run.context = request.context;
+    run.context = context;
     return run;
   };
   std::function<void(const process::RoundsResult&)> save;
   if (request.checkpoints) {
     save = [&](const process::RoundsResult& so_far) { observer.checkpoint(finished_run(so_far)); };
   }
-  RoundsTracker tracker(plan.benchmarks, clock, observer, std::move(save));
+  RoundsTracker tracker(plan.benchmarks, clock, observer, std::move(save), record_git);
   process::install_interrupt_handler();
   const process::RoundsResult rounds =
       process::run_rounds(plan.benchmarks, request.settings, executor, clock,
@@ -218,13 +236,17 @@ CommandOutcome run_command_rounds(const CommandRequest& request, const CommandPl
   return outcome;
 }
 
-Context command_context(std::uint64_t seed, const std::string& command_line) {
+Context command_context(std::uint64_t seed, const std::string& command_line, bool git) {
   Context context = system::collect_context(/*identify_executable=*/false);
-  vcs::record(vcs::git_facts("."), context);
+  if (git) vcs::record(vcs::git_facts("."), context);
   context.tool_version = build_info::version;
   context.seed = seed;
   context.command_line = command_line;
   return context;
+}
+
+std::shared_future<vcs::GitFacts> git_facts_in_background() {
+  return std::async(std::launch::async, [] { return vcs::git_facts("."); }).share();
 }
 
 model::Result<RunResult> run_command_repeatedly(const std::vector<std::string>& argv,

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "process/plan.hpp"
 #include "process/rounds.hpp"
 #include "process/run.hpp"
+#include "vcs/git.hpp"
 
 namespace benchkit::session {
 
@@ -48,6 +50,9 @@ struct CommandRequest {
   // Off, no estimates are computed during the run.
   bool checkpoints = false;
   Context context;  // of every result, checkpoints included
+  // When valid: the git facts of `context`, still being asked for (git_facts_in_background).
+  // They are waited for before the first measured run, so that git never runs beside one.
+  std::shared_future<vcs::GitFacts> pending_git;
 };
 
 // The benchmarks of a request, in the order the rounds run them.
@@ -106,7 +111,13 @@ model::Result<std::optional<analysis::Comparison>> compare_to_reference(
 
 // The context of a run of whole processes: the machine and the git state, not benchkit's own
 // executable (the commands are what ran).
-Context command_context(std::uint64_t seed, const std::string& command_line);
+// With `git` false the git facts are left out, for CommandRequest::pending_git to fill in.
+Context command_context(std::uint64_t seed, const std::string& command_line, bool git = true);
+
+// `git status` of the working folder, started now on a thread of its own: it runs beside the
+// tool's start-up (the spawner, the machine facts) and the warm-up runs instead of before them
+// (2 ms outside a repository, 8 ms or more inside one; docs/commands.md).
+std::shared_future<vcs::GitFacts> git_facts_in_background();
 
 // `argv` (no shell) run `runs` times after one warm-up run, each run a fresh process, as
 // `benchkit run` does; one sample per run, each numbered as its own process. The error says

@@ -97,7 +97,7 @@ Supervised supervise(Launcher& launcher, const std::vector<std::string>& names,
   auto fail = [&](std::size_t index, Failure failure, const std::string& message) {
     BenchmarkResult failed = failed_benchmark(names[index], std::move(failure), message);
     observer.failed(index, failed);
-    outcome.results.push_back(std::move(failed));
+    if (isolation.keep_results) outcome.results.push_back(std::move(failed));
     ++outcome.failed;
   };
   while (!waiting.empty() && !outcome.interrupted) {
@@ -144,7 +144,7 @@ Supervised supervise(Launcher& launcher, const std::vector<std::string>& names,
           }
           for (BenchmarkResult& result : *results) {
             observer.finished(index, result);
-            outcome.results.push_back(std::move(result));
+            if (isolation.keep_results) outcome.results.push_back(std::move(result));
           }
           break;
         }

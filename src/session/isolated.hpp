@@ -27,6 +27,9 @@ struct Isolation {
   // Benchmarks given to one worker (0: all that are left). One each is the default of a bench
   // binary: every benchmark starts from the same clean process.
   std::size_t per_worker = 1;
+  // False: Supervised::results is left empty, for an observer that keeps the results itself
+  // (a second copy of every sample would double the supervisor's heap).
+  bool keep_results = true;
   // The clock the deadlines are read from (tests give a fake).
   std::function<Deadline()> now = [] { return std::chrono::steady_clock::now(); };
 };

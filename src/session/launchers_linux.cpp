@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/personality.h>
@@ -265,6 +266,11 @@ model::Result<std::unique_ptr<Worker>> fork_worker(Pipes& pipes, Child child) {
 
 model::Result<std::unique_ptr<Worker>> ForkLauncher::launch(
     const std::vector<std::size_t>& benchmarks) {
+  // A forked worker's resident set starts with every page of this process's heap that is
+  // resident, free or not. The previous benchmark's result (its samples parsed, rendered for
+  // --out) leaves a few MiB of freed chunks behind; glibc keeps them until the top of the heap
+  // is free. Handed back first, they count neither in the worker's peak nor in this one's.
+  ::malloc_trim(0);
   Pipes pipes;
   return fork_worker(pipes, [&] {
     // A forked benchmark ends with _exit: the parent's atexit work is not its own.

@@ -162,6 +162,7 @@ Context base_context(const RunSettings& settings, const ProcessClock& clock) {
         fmt::format("{:.3f}", clock.overhead.per_iteration_ns);
     return context;
   }
+  context.command_line = settings.command_line;
   const system::RootedMachineFiles files("/");
   const std::vector<system::Check> checks = system::run_checks(files);
   context.checks = system::check_summary(checks);

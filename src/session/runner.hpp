@@ -38,6 +38,9 @@ struct RunSettings {
   // (with %p). Micro benchmarks are then counted, not timed (clock/callgrind.hpp,
   // docs/instructions.md); scenarios are still timed.
   std::string callgrind_dumps;
+  // The command line the results keep (context.command_line), set where the run is reported, so
+  // that the checkpoints of --out render the run so far as it is, without a copy of its samples.
+  std::string command_line;
 };
 
 // The machine and build differences between two runs, as one line ("" when alike).

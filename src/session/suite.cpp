@@ -60,22 +60,36 @@ class Tracker final : public IsolationObserver {
 
   bool has_failed(const std::string& name) const { return failed_names_.count(name) > 0; }
   std::size_t failed_count() const { return failed_names_.size(); }
-  const std::vector<RunResult>& runs() const { return runs_; }
+  // The run of every process merged; with one process its results are moved out, not copied.
+  RunResult take_merged() {
+    if (processes_ > 1) return model::merge_processes(runs_);
+    RunResult run;
+    run.benchmarks = std::move(runs_.front().benchmarks);
+    for (BenchmarkResult& benchmark : run.benchmarks) {
+      for (Sample& sample : benchmark.samples) sample.process = 0;  // as merge_processes does
+    }
+    return run;
+  }
 
  private:
   void changed(const std::string& name) {
     RunResult so_far;
     if (processes_ == 1) {
-      so_far.benchmarks = runs_.front().benchmarks;
-    } else {
-      so_far = model::merge_processes(runs_);
-      for (BenchmarkResult& benchmark : so_far.benchmarks) {
-        if (benchmark.name == name) {
-          analysis::compute_estimates(benchmark);
-          estimates_[name] = benchmark.estimates;
-        } else if (auto known = estimates_.find(benchmark.name); known != estimates_.end()) {
-          benchmark.estimates = known->second;
-        }
+      // The one process's results are lent to the checkpoint, not copied: their samples are most
+      // of the supervisor's heap, and every page of it is in each worker forked after.
+      so_far.benchmarks = std::move(runs_.front().benchmarks);
+      so_far.context = context_;
+      observer_.checkpoint(so_far);
+      runs_.front().benchmarks = std::move(so_far.benchmarks);
+      return;
+    }
+    so_far = model::merge_processes(runs_);
+    for (BenchmarkResult& benchmark : so_far.benchmarks) {
+      if (benchmark.name == name) {
+        analysis::compute_estimates(benchmark);
+        estimates_[name] = benchmark.estimates;
+      } else if (auto known = estimates_.find(benchmark.name); known != estimates_.end()) {
+        benchmark.estimates = known->second;
       }
     }
     so_far.context = context_;
@@ -135,6 +149,7 @@ SuiteOutcome run_suite(const SuiteRequest& request, const LauncherFactory& launc
   const std::vector<std::string> names = names_of(request.chosen);
   Tracker tracker(observer, context, processes, names.size());
   Isolation isolation;
+  isolation.keep_results = false;  // the tracker keeps them
   if (request.settings.timeout_ns > 0) {
     isolation.timeout = std::chrono::nanoseconds(request.settings.timeout_ns);
   }
@@ -159,7 +174,7 @@ SuiteOutcome run_suite(const SuiteRequest& request, const LauncherFactory& launc
     }
   }
   outcome.failed = tracker.failed_count();
-  outcome.run = model::merge_processes(tracker.runs());
+  outcome.run = tracker.take_merged();
   if (processes > 1) analysis::compute_estimates(outcome.run);
   outcome.run.context = context;
   const auto own_peak = measure::process_memory().lifetime_peak_rss_bytes();

@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <future>
 #include <map>
 #include <string>
 #include <vector>
@@ -160,6 +161,57 @@ TEST(CommandRounds, CheckpointsAreOfferedEveryTwoSecondsWhenAsked) {
   EXPECT_EQ(outcome.run.context.seed, 42u);
   EXPECT_EQ(observer.started.size(), 10u);
   EXPECT_DOUBLE_EQ(observer.last_elapsed, 4.5);  // the tenth run starts after nine
+}
+
+TEST(CommandRounds, PendingGitFactsAreWaitedForAfterTheWarmUpAndBeforeTheFirstMeasuredRun) {
+  CommandRequest request = request_of({command("work")}, 3);
+  request.settings.warmup = 2;
+  // A deferred future runs its function where it is waited for: it sees how many runs the
+  // executor had started by then.
+  std::size_t runs_started = 0;
+  std::size_t runs_when_waited = 0;
+  request.pending_git = std::async(std::launch::deferred, [&] {
+                          runs_when_waited = runs_started;
+                          vcs::GitFacts facts;
+                          facts.commit = "0123abcd";
+                          facts.branch = "main";
+                          facts.dirty = true;
+                          return facts;
+                        }).share();
+  Recorder observer;
+  const CommandOutcome outcome = run(
+      request,
+      [&](const process::RunRequest&) {
+        ++runs_started;
+        return FakeExecutor::ok_after(1e6);
+      },
+      observer);
+  EXPECT_EQ(runs_when_waited, 2u);  // both warm-ups ran beside git, no measured run did
+  EXPECT_EQ(runs_started, 5u);
+  EXPECT_EQ(outcome.run.context.git_commit, "0123abcd");
+  EXPECT_EQ(outcome.run.context.git_branch, "main");
+  EXPECT_EQ(outcome.run.context.git_dirty, true);
+}
+
+TEST(CommandRounds, PendingGitFactsAreRecordedEvenWhenNoRunIsMeasured) {
+  CommandRequest request = request_of({command("bad")}, 3);
+  request.settings.warmup = 1;
+  request.pending_git = std::async(std::launch::deferred, [] {
+                          vcs::GitFacts facts;
+                          facts.commit = "0123abcd";
+                          return facts;
+                        }).share();
+  Recorder observer;
+  const CommandOutcome outcome = run(
+      request,
+      [](const process::RunRequest&) {
+        process::RunRecord record = FakeExecutor::ok_after(1e6);
+        record.resources.exit_code = 1;  // the warm-up fails: the benchmark stops there
+        return record;
+      },
+      observer);
+  EXPECT_EQ(outcome.failed, 1u);
+  EXPECT_EQ(outcome.run.context.git_commit, "0123abcd");
 }
 
 TEST(CommandRounds, EveryCommandIsComparedWithTheReferenceOnThePairedRounds) {

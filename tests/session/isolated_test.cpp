@@ -64,6 +64,19 @@ TEST(Supervise, HealthyBenchmarksEachGetAWorkerAndFinish) {
                                            "done c", "start d", "done d"));
 }
 
+TEST(Supervise, WithoutKeepResultsTheObserverAloneHearsOfEachResult) {
+  FakeLauncher launcher(kNames,
+                        [](const std::string& n) { return n == "b" ? Act::crash : Act::finish; });
+  Recorder recorder;
+  Isolation isolation = one_each();
+  isolation.keep_results = false;
+  const Supervised outcome = run(launcher, isolation, recorder);
+  EXPECT_TRUE(outcome.results.empty());
+  EXPECT_EQ(outcome.failed, 1u);
+  EXPECT_THAT(recorder.events, ElementsAre("start a", "done a", "start b", "failed b", "start c",
+                                           "done c", "start d", "done d"));
+}
+
 TEST(Supervise, ACrashMidBenchmarkIsRecordedWithItsSignalAndTheRestRunInAFreshWorker) {
   FakeLauncher launcher(kNames,
                         [](const std::string& n) { return n == "b" ? Act::crash : Act::finish; });
