@@ -245,36 +245,10 @@ TEST(HeaptrackPrint, AllocationsInlinedIntoTheRoutineAreTheRoutinesSite) {
   EXPECT_EQ(summary.peak_sites[0].location, "");
 }
 
-// The same with -g: heaptrack_print lists the inlined functions as frames, each with its line;
-// the site is the benchmark's own line, not the library's frames before it nor the harness's
-// inlined frames (bencher.hpp) after it.
-TEST(HeaptrackPrint, WithDebugInformationTheInlinedFrameIsTheSite) {
-  const std::string text =
-      "PEAK MEMORY CONSUMERS\n"
-      "800.00K peak memory consumed over 520000 calls from\n"
-      "std::__new_allocator<>::allocate(unsigned long, void const*)\n"
-      "  at /usr/include/c++/12/bits/new_allocator.h:137\n"
-      "  in /tmp/containers_g\n"
-      "std::pair<> std::map<>::emplace<>(int&, int&)\n"
-      "  at /usr/include/c++/12/bits/stl_map.h:599\n"
-      "operator()\n"
-      "  at /work/examples/containers.cpp:28\n"
-      "operator()\n"
-      "  at /work/include/benchkit/bencher.hpp:178\n"
-      "_FUN\n"
-      "  at /work/include/benchkit/bencher.hpp:147\n"
-      "800.00K consumed over 520000 calls from:\n"
-      "    benchkit::measure::Engine::run_routine(benchkit::detail::Routine, "
-      "benchkit::detail::BencherState&)\n"
-      "\n";
-  const HeaptrackSummary summary = parse_heaptrack_print(text);
-  ASSERT_EQ(summary.peak_sites.size(), 1u);
-  EXPECT_EQ(summary.peak_sites[0].function, "operator()");
-  EXPECT_EQ(summary.peak_sites[0].location, "/work/examples/containers.cpp:28");
-}
-
 // With --merge-backtraces=0 (what benchkit profile asks for) each block is one whole stack,
 // indented by two; blocks of one site add up, and "and 0B from N other places" is no frame.
+// With -g the inlined functions are frames of their own: the site is the benchmark's inlined
+// function, not the library's frames before it nor the harness's (bencher.hpp) after it.
 TEST(HeaptrackPrint, UnmergedStacksAddUpPerSite) {
   const std::string text =
       "PEAK MEMORY CONSUMERS\n"
