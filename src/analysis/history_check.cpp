@@ -34,6 +34,8 @@ Measured measure(std::string_view name, std::span<const stats::IntervalPoint> hi
   c.name = std::string(name);
   c.design = Design::processes;  // every point of the history is a run of its own
   c.candidate_median = candidate.estimates.median.value;
+  // A count is judged with the count threshold (noise_threshold_for), as compare does.
+  c.metric = candidate.metric;
   for (const Diagnostic& d : candidate.diagnostics) c.candidate_diagnostics.push_back(d.code);
   if (!candidate.valid()) {
     c.verdict = Verdict::invalid;

@@ -26,6 +26,7 @@
 #include "session/ab.hpp"
 #include "session/bisect.hpp"
 #include "session/commands.hpp"
+#include "session/counted.hpp"
 #include "session/history.hpp"
 #include "session/revisions.hpp"
 #include "store/atomic_file.hpp"
@@ -55,10 +56,10 @@ struct AbOptions {
   std::string html;  // --html: the comparison also as one self-contained HTML page
   std::string log;
   bool fail_on_regression = false;
-  bool record = false;  // --record: both runs into the history (docs/history.md)
-  std::string store;    // --store: which history (default $BENCHKIT_STORE, .benchkit/history.db)
-  double noise_threshold = 0.02;
-  std::string adjustment = "holm";
+  std::string mode = "time";  // ab --mode instructions: each build's binary counted (valgrind)
+  bool record = false;        // --record: both runs into the history (docs/history.md)
+  std::string store;  // --store: which history (default $BENCHKIT_STORE, .benchkit/history.db)
+  ComparisonFlags comparison;
   std::string color = "auto";
   bool quiet = false;
 };
@@ -176,7 +177,7 @@ session::AbRequest ab_request(const AbOptions& o, const Setup& setup,
   request.max_rounds = max_rounds_of(o);
   request.round_budget_ns = setup.round_budget_ns;
   request.worker_timeout = setup.worker_timeout;
-  request.compare = comparison_settings(o.noise_threshold, o.adjustment);
+  request.compare = comparison_settings(o.comparison);
   if (visible) {
     request.progress = [](const std::string& target, std::size_t round, std::size_t planned,
                           std::size_t index, std::size_t count, const std::string& name) {
@@ -194,6 +195,16 @@ session::AbRequest ab_request(const AbOptions& o, const Setup& setup,
 
 std::string method_note(const session::Prepared& base, const session::Prepared& candidate,
                         const Setup& setup, const std::string& rounds, const AbOptions& o) {
+  if (o.mode == "instructions") {
+    return fmt::format(
+        "{} against {}: both checked out in worktrees under .benchkit/worktrees and built the "
+        "same way ({}); each build's bench binary counted its benchmarks under valgrind's "
+        "callgrind (--mode instructions: a fresh process per benchmark, pinned cache geometry, "
+        "no address randomisation), one build after the other; counts repeat exactly, so a "
+        "change beyond ±{:g}% is a verdict",
+        candidate.revision.label(), base.revision.label(), setup.description,
+        100.0 * o.comparison.count_threshold);
+  }
   return fmt::format(
       "{} against {}: both checked out in worktrees under .benchkit/worktrees and built the same "
       "way ({}); their bench binaries ran side by side, {} rounds of fresh process pairs per "
@@ -267,7 +278,7 @@ int run_ab_commands(const AbOptions& o, const session::Prepared& base,
     request.commands.push_back(std::move(spec));
   }
   request.reference = request.commands.front().name;
-  request.compare = comparison_settings(o.noise_threshold, o.adjustment);
+  request.compare = comparison_settings(o.comparison);
   const auto plan = session::plan_commands(request);
   if (!plan) return report_error(plan.error());
   const auto budget = parse_duration_ns(o.time_budget);
@@ -317,6 +328,19 @@ int run_ab(const AbOptions& o) {
   const bool visible = !o.quiet && stderr_is_terminal();
   session::AbRequest request = ab_request(o, *setup, trailing_arguments(), visible);
   request.binaries = binary_pairs(*built_base, *built_new);
+  if (o.mode == "instructions") {
+    request.counted = true;
+    request.progress = nullptr;
+    if (!o.quiet) {
+      request.counting = [&](const std::string& target, bool baseline, std::size_t benchmarks) {
+        std::cerr << fmt::format(
+            "benchkit: {}: counting {} benchmark{} of {} under valgrind (a fresh process "
+            "each)\n",
+            (baseline ? built_base : built_new)->revision.label(), benchmarks,
+            benchmarks == 1 ? "" : "s", target);
+      };
+    }
+  }
   auto outcome = session::run_ab(request);
   if (visible) std::cerr << "\r\033[K" << std::flush;
   if (!outcome) return report_error(outcome.error());
@@ -325,8 +349,13 @@ int run_ab(const AbOptions& o) {
   outcome->comparison.method_note =
       method_note(*built_base, *built_new, *setup, outcome->rounds, o);
   if (o.record) {
+    // The lines saying where the runs were recorded stay off a machine format on stdout.
+    const bool document_on_stdout = o.format != "console" && o.out.empty();
     for (const RunResult* run : {&outcome->baseline, &outcome->candidate}) {
-      if (const int status = record_in_history(o.store, *run, o.quiet); status != 0) return status;
+      if (const int status = record_in_history(o.store, *run, o.quiet || document_on_stdout);
+          status != 0) {
+        return status;
+      }
     }
   }
   return report_comparison(o, outcome->comparison, nullptr,
@@ -484,7 +513,7 @@ void add_shared_flags(CLI::App& command, AbOptions& o) {
   add_format_option(command, o.format, "Format of the comparison");
   command.add_option("--out", o.out, "Write the comparison in --format to this file");
   add_html_option(command, o.html);
-  add_comparison_flags(command, o.noise_threshold, o.adjustment);
+  add_comparison_flags(command, o.comparison);
   command.add_option("--color", o.color, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   command.add_flag("--quiet,-q", o.quiet, "No progress lines and no table");
@@ -499,7 +528,8 @@ CommandRunner add_ab_command(CLI::App& app) {
       "Compare two git revisions: benchkit ab BASE [NEW] [-- BENCH FLAGS]. Each is checked out "
       "in its own worktree under .benchkit/worktrees (your checkout, index, branches and stash "
       "are not touched) and built the same way, then their bench binaries run side by side as "
-      "--baseline does. NEW defaults to the working tree with its uncommitted changes. Builds "
+      "--baseline does (with --mode instructions: each counts its benchmarks under valgrind). "
+      "NEW defaults to the working tree with its uncommitted changes. Builds "
       "are kept: a second ab of the same revisions rebuilds nothing. Exit status: 0; 1 when a "
       "benchmark failed or, with --fail-on-regression, regressed; 2 for usage errors; 130 when "
       "interrupted. docs/ab.md.");
@@ -526,9 +556,44 @@ CommandRunner add_ab_command(CLI::App& app) {
   command->add_option("--store", o->store,
                       "The history --record writes to: an SQLite file or a postgresql:// URL "
                       "(default $BENCHKIT_STORE, else .benchkit/history.db)");
+  command
+      ->add_option("--mode", o->mode,
+                   "time (default): the builds' bench binaries take samples in turns; "
+                   "instructions: each build's bench binary counts its benchmarks under "
+                   "valgrind's callgrind (as its own --mode instructions does), compared with "
+                   "--count-threshold; flags after -- such as --sample-size 2 go to both "
+                   "(docs/instructions.md)")
+      ->check(CLI::IsMember({"time", "instructions"}));
   add_shared_flags(*command, *o);
   return [command, o]() -> int {
     if (!command->parsed()) return -1;
+    for (const std::string& word : trailing_arguments()) {
+      if (word == "--mode" || word.starts_with("--mode=")) {
+        return report_error(
+            usage("--mode goes before --, to ab itself: benchkit ab BASE NEW --mode instructions "
+                  "(after --, the bench binaries would get it while taking turns)"));
+      }
+    }
+    if (o->mode == "instructions") {
+      if (!o->commands.empty()) {
+        return report_error(
+            usage("ab --mode instructions counts the builds' bench binaries; a whole command is "
+                  "counted with benchkit run --mode instructions -- CMD (in each build folder)"));
+      }
+      for (const char* flag : {"--rounds", "--max-rounds", "--time-budget", "--worker-timeout"}) {
+        if (command->count(flag) > 0) {
+          return report_error(usage(fmt::format(
+              "{} is for --mode time (samples taken in turns); --mode instructions counts each "
+              "build once, since counts repeat exactly (give --sample-size N after -- for fewer "
+              "samples)",
+              flag)));
+        }
+      }
+      // valgrind missing is found now, not after the builds.
+      if (const auto valgrind = session::find_valgrind(); !valgrind) {
+        return report_error(valgrind.error());
+      }
+    }
     if (!o->store.empty() && !o->record) {
       return report_error(usage("--store names the history that --record writes to: add --record"));
     }

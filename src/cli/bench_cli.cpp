@@ -318,8 +318,7 @@ model::Result<session::SideBySideRuns> run_beside(const BenchFlags& flags,
     std::cerr << fmt::format("error: {} failed: {}\n", name, message);
   };
   // More rounds for the benchmarks the comparison cannot decide yet.
-  const analysis::CompareSettings compare_settings =
-      cli::comparison_settings(flags.noise_threshold, flags.adjustment, flags.all_samples);
+  const analysis::CompareSettings compare_settings = cli::comparison_settings(flags.comparison);
   const session::Undecided undecided = [&](const session::SideBySideRuns& so_far) {
     return analysis::undecided_at_interim_look(so_far.baseline, so_far.candidate, compare_settings);
   };
@@ -411,28 +410,23 @@ std::vector<std::string> counted_worker_command(const BenchFlags& flags,
 // not depend on the machine's state, so the two need not take turns): its result, or the error.
 model::Result<RunResult> count_baseline_binary(const BenchFlags& flags, const std::string& binary,
                                                const std::string& folder) {
-  const std::string out = folder + "/baseline.json";
-  std::vector<std::string> argv = {binary, "--mode", "instructions", "--quiet", "--out", out};
-  if (!flags.filter.empty()) argv.insert(argv.end(), {"--filter", flags.filter});
-  if (flags.exact) argv.push_back("--exact");
+  std::vector<std::string> chosen;
+  if (!flags.filter.empty()) chosen.insert(chosen.end(), {"--filter", flags.filter});
+  if (flags.exact) chosen.push_back("--exact");
   if (flags.sample_size > 0) {
-    argv.insert(argv.end(), {"--sample-size", std::to_string(flags.sample_size)});
+    chosen.insert(chosen.end(), {"--sample-size", std::to_string(flags.sample_size)});
   }
-  for (const std::string& param : flags.params) argv.insert(argv.end(), {"--param", param});
-  for (const std::string& name : flags.keep_env) argv.insert(argv.end(), {"--keep-env", name});
-  process::CaptureOptions options;
-  options.out = process::Stream::discard;
-  options.err = process::Stream::inherit;
-  const auto ran = process::run_captured(argv, options);
-  auto loaded = session::load_result_file(out);
-  if (!ran || !loaded) {
+  for (const std::string& param : flags.params) chosen.insert(chosen.end(), {"--param", param});
+  for (const std::string& name : flags.keep_env) chosen.insert(chosen.end(), {"--keep-env", name});
+  auto counted = session::count_bench_binary(binary, chosen, folder + "/baseline.json");
+  if (!counted) {
     return model::Error{
-        fmt::format("the baseline's bench binary {} could not be counted ({}); compare against "
-                    "the counts saved with the baseline with --saved-samples",
-                    binary, !ran ? ran.error().message : loaded.error().message),
+        fmt::format("the baseline's bench binary could not be counted ({}); compare against the "
+                    "counts saved with the baseline with --saved-samples",
+                    counted.error().message),
         model::ErrorKind::failed};
   }
-  return std::move(*loaded);
+  return counted;
 }
 
 // --mode instructions: every benchmark in a fresh process under callgrind (session/counted.hpp),
@@ -528,9 +522,8 @@ int report_and_save(const BenchFlags& flags, report::Format format, Measured& me
   const report::Options options{cli::want_color(flags.color)};
   std::optional<analysis::Comparison> comparison;
   if (measured.baseline) {
-    comparison = analysis::compare(
-        *measured.baseline, run,
-        cli::comparison_settings(flags.noise_threshold, flags.adjustment, flags.all_samples));
+    comparison =
+        analysis::compare(*measured.baseline, run, cli::comparison_settings(flags.comparison));
     comparison->context_warning =
         session::context_differences(measured.baseline->context, run.context);
     comparison->method_note = measured.method_note;

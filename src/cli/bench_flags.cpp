@@ -134,7 +134,7 @@ void add_baseline_flags(CLI::App& app, BenchFlags& flags) {
   app.add_option("--baseline-file", flags.baseline_file,
                  "Compare this run against a result file (any --out of a bench binary)")
       ->excludes(baseline_option);
-  cli::add_comparison_flags(app, flags.noise_threshold, flags.adjustment, &flags.all_samples);
+  cli::add_comparison_flags(app, flags.comparison, true);
 }
 
 void add_run_flags(CLI::App& app, BenchFlags& flags) {

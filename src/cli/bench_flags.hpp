@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "benchkit/result.hpp"
+#include "cli/commands.hpp"
 #include "model/error.hpp"
 #include "report/reporter.hpp"
 #include "session/runner.hpp"
@@ -37,9 +38,7 @@ struct BenchFlags {
   std::string save_baseline;
   std::string baseline;
   std::string baseline_file;
-  double noise_threshold = 0.02;
-  bool all_samples = false;
-  std::string adjustment = "holm";
+  cli::ComparisonFlags comparison;  // --noise-threshold, --count-threshold, --adjust, --all-samples
   bool fail_on_regression = false;
   bool no_machine_warnings = false;
   std::vector<std::string> tags;

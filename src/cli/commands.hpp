@@ -39,12 +39,21 @@ CommandRunner add_data_command(CLI::App& app);
 CommandRunner add_import_command(CLI::App& app);
 CommandRunner add_profile_command(CLI::App& app);
 
-// --noise-threshold and --adjust, shared by `compare` and the bench binary.
-// `all_samples` (when given) adds --all-samples: keep the samples taken while the machine ran slow.
-void add_comparison_flags(CLI::App& command, double& noise_threshold, std::string& adjustment,
-                          bool* all_samples = nullptr);
-analysis::CompareSettings comparison_settings(double noise_threshold, const std::string& adjustment,
-                                              bool all_samples = false);
+// The flags of every command that compares (compare, ab, bisect, run, history check and report,
+// a bench binary's --baseline): each command keeps its own copy in its options, so no value is
+// shared between commands or kept in a global.
+struct ComparisonFlags {
+  double noise_threshold = 0.02;                            // --noise-threshold (times)
+  double count_threshold = analysis::kCountNoiseThreshold;  // --count-threshold (counts)
+  std::string adjustment = "holm";                          // --adjust
+  bool all_samples = false;                                 // --all-samples
+};
+
+// --noise-threshold, --count-threshold and --adjust into `flags`; `with_all_samples` adds
+// --all-samples (keep the samples taken while the machine ran slow), for the commands whose
+// samples carry a machine-speed probe.
+void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_all_samples = false);
+analysis::CompareSettings comparison_settings(const ComparisonFlags& flags);
 
 // Prints "error: MESSAGE" on stderr and returns the exit status of the error's kind: 2 for usage
 // and input, 1 for a failed run, 130 for an interrupted one.

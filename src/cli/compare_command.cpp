@@ -33,10 +33,8 @@ struct CompareOptions {
   std::string format = "console";
   std::string out;
   std::string html;
-  double noise_threshold = 0.02;
-  std::string adjustment = "holm";
+  ComparisonFlags comparison;
   bool fail_on_regression = false;
-  bool all_samples = false;
   std::size_t rounds = 10;
   std::string filter;
 };
@@ -238,46 +236,38 @@ model::Result<Compared> compared_inputs(const CompareOptions& o) {
 
 }  // namespace
 
-namespace {
-// --count-threshold: one value per process (a command line is parsed once), so that every
-// command that compares takes it without each passing it on.
-double count_threshold = analysis::kCountNoiseThreshold;
-}  // namespace
-
-void add_comparison_flags(CLI::App& command, double& noise_threshold, std::string& adjustment,
-                          bool* all_samples) {
+void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_all_samples) {
   command
-      .add_option("--count-threshold", count_threshold,
+      .add_option("--count-threshold", flags.count_threshold,
                   "Counts (--mode instructions, counters): changes within ±this fraction are "
                   "'unchanged' (default 0.001 = ±0.1%; counts repeat exactly, so any larger "
                   "change is a verdict; docs/instructions.md)")
       ->check(CLI::Range(0.0, 1.0));
   command
-      .add_option("--noise-threshold", noise_threshold,
+      .add_option("--noise-threshold", flags.noise_threshold,
                   "Changes within ±this fraction are 'unchanged' (default 0.02 = ±2%)")
       ->check(CLI::Range(0.0, 1.0));
   command
-      .add_option("--adjust", adjustment,
+      .add_option("--adjust", flags.adjustment,
                   "Correction of p-values across the benchmarks: holm (default), bh "
                   "(Benjamini-Hochberg) or none")
       ->check(CLI::IsMember({"holm", "bh", "none"}));
-  if (all_samples) {
-    command.add_flag("--all-samples", *all_samples,
+  if (with_all_samples) {
+    command.add_flag("--all-samples", flags.all_samples,
                      "Compare every sample, also those taken while the machine ran slow (by "
                      "default both sides are cut at one machine speed, read from a reference "
                      "loop timed between samples; docs/verdicts.md)");
   }
 }
 
-analysis::CompareSettings comparison_settings(double noise_threshold, const std::string& adjustment,
-                                              bool all_samples) {
+analysis::CompareSettings comparison_settings(const ComparisonFlags& flags) {
   analysis::CompareSettings settings;
-  settings.all_samples = all_samples;
-  settings.noise_threshold = noise_threshold;
-  settings.count_noise_threshold = count_threshold;
-  settings.adjustment = adjustment == "bh"     ? analysis::Adjustment::benjamini_hochberg
-                        : adjustment == "none" ? analysis::Adjustment::none
-                                               : analysis::Adjustment::holm;
+  settings.all_samples = flags.all_samples;
+  settings.noise_threshold = flags.noise_threshold;
+  settings.count_noise_threshold = flags.count_threshold;
+  settings.adjustment = flags.adjustment == "bh"     ? analysis::Adjustment::benjamini_hochberg
+                        : flags.adjustment == "none" ? analysis::Adjustment::none
+                                                     : analysis::Adjustment::holm;
   return settings;
 }
 
@@ -302,8 +292,7 @@ CommandRunner add_compare_command(CLI::App& app) {
   add_format_option(*command, options->format, "Format of the comparison");
   command->add_option("--out", options->out, "Write to this file instead of stdout");
   add_html_option(*command, options->html);
-  add_comparison_flags(*command, options->noise_threshold, options->adjustment,
-                       &options->all_samples);
+  add_comparison_flags(*command, options->comparison, true);
   command->add_flag("--fail-on-regression", options->fail_on_regression,
                     "Exit with status 1 when any benchmark regressed (for CI)");
   command
@@ -318,9 +307,8 @@ CommandRunner add_compare_command(CLI::App& app) {
     if (!command->parsed()) return -1;
     const auto inputs = compared_inputs(*options);
     if (!inputs) return report_error(inputs.error());
-    analysis::Comparison comparison = analysis::compare(
-        inputs->base, inputs->candidate,
-        comparison_settings(options->noise_threshold, options->adjustment, options->all_samples));
+    analysis::Comparison comparison = analysis::compare(inputs->base, inputs->candidate,
+                                                        comparison_settings(options->comparison));
     if (inputs->method_note.empty()) {
       comparison.context_warning =
           session::context_differences(inputs->base.context, inputs->candidate.context);

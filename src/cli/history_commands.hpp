@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/commands.hpp"
 #include "store/history_store.hpp"
 
 namespace CLI {
@@ -35,8 +36,7 @@ struct HistoryOptions {
   std::string base_branch = "main";
   std::size_t last = 10;  // CheckRequest::last says why
   bool fail_on_regression = false;
-  double noise_threshold = 0.02;
-  std::string adjustment = "holm";
+  ComparisonFlags comparison;
 };
 
 using HistoryAction = std::function<int(const HistoryOptions&)>;

@@ -36,11 +36,10 @@ std::string change_lines(const session::CheckOutcome& outcome, std::size_t last)
 
 int check_newest(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
-    const auto outcome = session::check_run(
-        store, {.run = o.run,
-                .base_branch = o.base_branch,
-                .last = o.last,
-                .settings = comparison_settings(o.noise_threshold, o.adjustment)});
+    const auto outcome = session::check_run(store, {.run = o.run,
+                                                    .base_branch = o.base_branch,
+                                                    .last = o.last,
+                                                    .settings = comparison_settings(o.comparison)});
     if (!outcome) return report_error(outcome.error());
     const auto format = report::parse_format(o.format).value();
     std::string text;
@@ -64,12 +63,12 @@ int check_newest(const HistoryOptions& o) {
 
 int write_snapshot(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
-    const auto snapshot = session::history_snapshot(
-        store, {.since = o.since,
-                .before = o.before,
-                .machine = o.machine,
-                .branch = o.branch,
-                .settings = comparison_settings(o.noise_threshold, o.adjustment)});
+    const auto snapshot =
+        session::history_snapshot(store, {.since = o.since,
+                                          .before = o.before,
+                                          .machine = o.machine,
+                                          .branch = o.branch,
+                                          .settings = comparison_settings(o.comparison)});
     if (!snapshot) return report_error(snapshot.error());
     const std::string text = o.format == "html" ? report::render_snapshot_html(*snapshot)
                                                 : report::render_snapshot_markdown(*snapshot);
@@ -99,7 +98,7 @@ void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOption
   add_output(*check, *o, {"console", "markdown", "json", "csv"},
              "; markdown is the pull-request comment of compare, json and csv the verdict table "
              "alone");
-  add_comparison_flags(*check, o->noise_threshold, o->adjustment);
+  add_comparison_flags(*check, o->comparison);
   actions.push_back({check, check_newest});
   CLI::App* report = history.add_subcommand(
       "report",
@@ -111,7 +110,7 @@ void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOption
   report->add_option("--before", o->before, "End of the period (default: now)");
   report->add_option("--machine", o->machine, "Machine fingerprint (default: the newest run's)");
   report->add_option("--branch", o->branch, "Branch (default: the newest run's)");
-  add_comparison_flags(*report, o->noise_threshold, o->adjustment);
+  add_comparison_flags(*report, o->comparison);
   report
       ->add_option("--format", o->format,
                    "markdown (default) or html: one self-contained page, the comparison's "

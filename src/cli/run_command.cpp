@@ -70,8 +70,7 @@ struct RunOptions {
   std::string html;  // the results and their comparisons as one HTML page
   bool quiet = false;
   std::string color = "auto";
-  double noise_threshold = 0.02;
-  std::string adjustment = "holm";
+  ComparisonFlags comparison;
   std::string save_baseline, baseline;
   bool fail_on_regression = false;
   std::size_t processes = 0;
@@ -174,8 +173,9 @@ int run_bench_binary(const RunOptions& o, const std::vector<std::string>& bench_
   if (o.fail_on_regression) argv.push_back("--fail-on-regression");
   if (o.record) argv.push_back("--record");
   forward("--store", o.store);
-  argv.insert(argv.end(), {"--noise-threshold", fmt::format("{}", o.noise_threshold)});
-  argv.insert(argv.end(), {"--adjust", o.adjustment});
+  argv.insert(argv.end(), {"--noise-threshold", fmt::format("{}", o.comparison.noise_threshold)});
+  argv.insert(argv.end(), {"--count-threshold", fmt::format("{}", o.comparison.count_threshold)});
+  argv.insert(argv.end(), {"--adjust", o.comparison.adjustment});
   argv.insert(argv.end(), bench_flags.begin(), bench_flags.end());
   if (!o.quiet) std::cerr << "benchkit run: " << fmt::format("{}", fmt::join(argv, " ")) << "\n";
   const auto exit = process::run_and_wait(argv);
@@ -391,7 +391,7 @@ model::Result<session::CommandRequest> command_request(const CLI::App& command,
   request.hooks = {o.setup, o.prepare, o.conclude, o.cleanup};
   request.precision = o.precision;
   request.reference = o.reference;
-  request.compare = comparison_settings(o.noise_threshold, o.adjustment);
+  request.compare = comparison_settings(o.comparison);
   request.checkpoints = !o.export_json.empty() || !o.export_markdown.empty() ||
                         !o.export_csv.empty() || !o.export_junit.empty();
   return request;
@@ -509,8 +509,7 @@ int run_counted_command(const RunOptions& o) {
   if (!o.baseline.empty()) {
     auto baseline = session::load_baseline(o.baseline);
     if (!baseline) return report_error(baseline.error());
-    comparison =
-        analysis::compare(*baseline, run, comparison_settings(o.noise_threshold, o.adjustment));
+    comparison = analysis::compare(*baseline, run, comparison_settings(o.comparison));
   }
   const report::Options options{want_color(o.color)};
   if (!o.quiet) {
@@ -731,7 +730,7 @@ void add_output_flags(CLI::App& command, RunOptions& o) {
   command.add_flag("--quiet,-q", o.quiet, "No table and no progress");
   command.add_option("--color", o.color, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  add_comparison_flags(command, o.noise_threshold, o.adjustment);
+  add_comparison_flags(command, o.comparison);
   command.add_option("--save-baseline", o.save_baseline, "Save the results as baseline NAME");
   command.add_option("--baseline", o.baseline,
                      "Compare against a baseline name or result file, with verdicts");

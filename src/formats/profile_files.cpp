@@ -60,6 +60,40 @@ class Names {
   std::map<std::string, std::string> names_;
 };
 
+// A demangled function's qualified name without the return type that demanglers print for
+// template functions: "std::vector<> make_keys<>(int)" is make_keys<>, a user's function, not
+// the library's; "void benchkit::Bencher::iter<>(...)" is benchkit::Bencher::iter<>. Spaces
+// inside template arguments, and the names of operators ("operator new", "operator<<"), are not
+// the return type's end.
+std::string_view qualified_name(std::string_view function) {
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < function.size(); ++i) {
+    if (depth == 0 && function.substr(i).starts_with("operator") &&
+        (i == 0 || function[i - 1] == ' ' || function[i - 1] == ':')) {
+      i += 8;
+      if (function.substr(i).starts_with("()")) {
+        ++i;
+      } else if (i < function.size() && function[i] == ' ') {
+        while (i + 1 < function.size() && function[i + 1] != '(') ++i;  // new, delete, a type
+      } else {
+        while (i + 1 < function.size() &&
+               std::string_view("<>=!+-*/%^&|~[],").find(function[i + 1]) !=
+                   std::string_view::npos) {
+          ++i;
+        }
+      }
+      continue;
+    }
+    const char c = function[i];
+    if (c == '<') ++depth;
+    if (c == '>' && depth > 0) --depth;
+    if (depth == 0 && c == '(') break;
+    if (depth == 0 && c == ' ') start = i + 1;
+  }
+  return function.substr(start);
+}
+
 // A frame of the C++ library or the allocator, which an allocation passes through on its way to
 // the code that asked for it.
 bool library_frame(const std::string& function, const std::string& location) {
@@ -68,15 +102,46 @@ bool library_frame(const std::string& function, const std::string& location) {
       R"(basic_string\.h|hashtable[a-z_]*\.h|unique_ptr\.h|shared_ptr[a-z_]*\.h|)"
       R"(unordered_[a-z]+\.h|std_function\.h|move\.h|invoke\.h|char_traits\.h|)"
       R"(vg_replace_malloc\.c|new_op\.cc|new_opv\.cc|new_opnt\.cc)(:\d+)?$)");
-  if (function.starts_with("std::") || function.starts_with("__gnu_cxx::") ||
-      function.starts_with("operator new") || function.starts_with("malloc") ||
-      function.starts_with("calloc") || function.starts_with("realloc") ||
-      function.starts_with("aligned_alloc") || function.starts_with("posix_memalign") ||
-      function == "???" || function.starts_with("void std::")) {
+  const std::string_view name = qualified_name(function);
+  if (name.starts_with("std::") || name.starts_with("__gnu_cxx::") ||
+      name.starts_with("operator new") || name.starts_with("malloc") ||
+      name.starts_with("calloc") || name.starts_with("realloc") ||
+      name.starts_with("aligned_alloc") || name.starts_with("posix_memalign") ||
+      function == "???") {
     return true;
   }
   const std::string file = location.substr(location.rfind('/') + 1);
   return std::regex_match(file, library_file);
+}
+
+// benchkit's call of a benchmark's routine: the function-pointer thunk that
+// benchkit::Bencher::run_routine makes, into which the compiler inlines the benchmark's lambda
+// and what the lambda calls inline.
+bool routine_thunk(const std::string& function) {
+  return qualified_name(function).starts_with("benchkit::Bencher::run_routine<");
+}
+
+// A frame of benchkit's harness between the routine and the engine (the thunk's inlined
+// parts, with debug information): not where the benchmark allocated.
+bool harness_frame(const std::string& location) {
+  const std::string file = location.substr(location.rfind('/') + 1);
+  return file.starts_with("bencher.hpp");
+}
+
+// The allocation site of a stack, innermost frame first: the first frame that is neither the
+// library, the allocator nor the harness; the routine itself (kRoutineSite) when the first such
+// frame is benchkit's thunk, whose code is the inlined routine; nothing when no frame fits.
+struct SiteFrame {
+  std::string function;
+  std::string location;
+};
+std::optional<SiteFrame> allocation_site(const std::vector<SiteFrame>& frames) {
+  for (const SiteFrame& frame : frames) {
+    if (routine_thunk(frame.function)) return SiteFrame{std::string(kRoutineSite), ""};
+    if (library_frame(frame.function, frame.location) || harness_frame(frame.location)) continue;
+    return frame;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -303,22 +368,19 @@ model::Result<HeapPeak> parse_massif_peak(std::string_view text) {
     stack.resize(depth);
     stack.push_back(frame);
     if (!leaf || depth == 0 || bytes <= 0.0) continue;
-    // The site: the innermost frame that is neither the library nor the allocator.
-    const Frame* site = nullptr;
+    // The site: the innermost frame that is neither the library, the allocator nor the
+    // harness (allocation_site).
     std::vector<const Frame*> frames;
+    std::vector<SiteFrame> candidates;
     for (std::size_t d = 1; d < stack.size(); ++d) {
       if (!(stack[d].function.starts_with("in ") &&
             stack[d].function.find("places") != std::string::npos)) {
         frames.push_back(&stack[d]);
+        candidates.push_back({stack[d].function, stack[d].location});
       }
     }
-    for (const Frame* candidate : frames) {
-      if (!library_frame(candidate->function, candidate->location)) {
-        site = candidate;
-        break;
-      }
-    }
-    if (!site && !frames.empty()) site = frames.front();
+    std::optional<SiteFrame> site = allocation_site(candidates);
+    if (!site && !candidates.empty()) site = candidates.front();
     const std::string function = site ? site->function : "(below massif's threshold)";
     const std::string location = site ? site->location : "";
     model::AllocationSite& entry = sites[{function, location}];
@@ -483,14 +545,24 @@ HeaptrackSummary parse_heaptrack_print(std::string_view text) {
   const std::vector<std::string_view> lines = lines_of(text);
   bool in_peaks = false;
   std::optional<model::AllocationSite> site;
-  bool site_found = false;
+  std::vector<SiteFrame> frames;  // the site's stack, innermost first, with their locations
   int group = 0;  // 0: the block's own frames; 1: its first group of callers; 2: later groups
+  // The indent of the block's own frames: 0 when heaptrack_print merged the backtraces by their
+  // innermost frames (its default), 2 with --merge-backtraces=0 (one whole stack a block).
+  std::size_t base = std::string_view::npos;
   auto finish = [&] {
     if (site) {
-      if (site->function.empty() && !site->stack.empty()) site->function = site->stack.front();
+      const std::optional<SiteFrame> chosen = allocation_site(frames);
+      if (chosen) {
+        site->function = chosen->function;
+        site->location = chosen->location;
+      } else if (!site->stack.empty()) {
+        site->function = site->stack.front();
+      }
       summary.peak_sites.push_back(std::move(*site));
     }
     site.reset();
+    frames.clear();
   };
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string_view line = lines[i];
@@ -519,8 +591,8 @@ HeaptrackSummary parse_heaptrack_print(std::string_view text) {
       finish();
       site = model::AllocationSite{};
       site->bytes = parse_scaled_number(line.substr(0, consumed)).value_or(0.0);
-      site_found = false;
       group = 0;
+      base = std::string_view::npos;
       continue;
     }
     if (!site) continue;
@@ -530,20 +602,37 @@ HeaptrackSummary parse_heaptrack_print(std::string_view text) {
     }
     const std::string_view content = trim(line);
     if (content.starts_with("at ") || content.starts_with("in ") || group > 1) continue;
+    if (content.starts_with("and ") && content.ends_with(" other places")) continue;
     const std::size_t indent = line.find_first_not_of(' ');
-    if ((group == 0 && indent != 0) || (group == 1 && indent != 4)) continue;
+    if (base == std::string_view::npos) base = indent;
+    if ((group == 0 && indent != base) || (group == 1 && indent != base + 4)) continue;
     const std::string function(content);
     site->stack.push_back(function);
-    const bool unnamed = function.starts_with("0x");
-    if (!site_found && !unnamed && !library_frame(function, "")) {
-      site->function = function;
-      site_found = true;
-      if (i + 1 < lines.size() && trim(lines[i + 1]).starts_with("at ")) {
-        site->location = std::string(trim(lines[i + 1]).substr(3));
-      }
+    if (function.starts_with("0x")) continue;  // no symbol: never a site
+    // heaptrack_print lists each inlined function as a frame of its own ("  at FILE:LINE"
+    // under it) when the binary has debug information.
+    std::string location;
+    if (i + 1 < lines.size() && trim(lines[i + 1]).starts_with("at ")) {
+      location = std::string(trim(lines[i + 1]).substr(3));
     }
+    frames.push_back({function, std::move(location)});
   }
   finish();
+  // Unmerged, one site can head several blocks (its stacks from different callers): one row.
+  std::vector<model::AllocationSite> merged;
+  for (model::AllocationSite& site : summary.peak_sites) {
+    const auto same = std::find_if(merged.begin(), merged.end(), [&](const auto& other) {
+      return other.function == site.function && other.location == site.location;
+    });
+    if (same == merged.end()) {
+      merged.push_back(std::move(site));
+    } else {
+      same->bytes += site.bytes;
+    }
+  }
+  std::stable_sort(merged.begin(), merged.end(),
+                   [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+  summary.peak_sites = std::move(merged);
   return summary;
 }
 

@@ -29,11 +29,13 @@ std::string parts::command_table(const RunResult& run, Options options) {
       rows.push_back({b.name, "", "", "", "", "", "", "0"});
       continue;
     }
+    // A counted command (benchkit run --mode instructions -- CMD) holds counts, not times.
+    const auto value = [&b](double v) { return format_measure(v, b.metric); };
     rows.push_back(
-        {b.name, format_duration(e.median.value),
-         fmt::format("[{} … {}]", format_duration(e.median.lower), format_duration(e.median.upper)),
-         fmt::format("{} ± {}", format_duration(e.mean.value), format_duration(e.stddev)),
-         fmt::format("{} … {}", format_duration(e.min), format_duration(e.max)), cpu_cell(b),
+        {b.name, value(e.median.value),
+         fmt::format("[{} … {}]", value(e.median.lower), value(e.median.upper)),
+         fmt::format("{} ± {}", value(e.mean.value), value(e.stddev)),
+         fmt::format("{} … {}", value(e.min), value(e.max)), cpu_cell(b),
          b.memory.peak_rss_bytes ? format_bytes(static_cast<double>(*b.memory.peak_rss_bytes)) : "",
          std::to_string(b.samples.size())});
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "report/parts.hpp"
@@ -52,8 +54,22 @@ std::string settings_line(const analysis::Comparison& comparison) {
                            : s.adjustment == analysis::Adjustment::benjamini_hochberg
                                ? "Benjamini–Hochberg-adjusted"
                                : "unadjusted";
-  return fmt::format("noise threshold ±{:.1f}%, {} p < {}, {:.0f}% intervals of new/baseline time",
-                     s.noise_threshold * 100.0, adjustment, s.alpha, s.confidence * 100.0);
+  // Counts (a metric) are judged by the count threshold (analysis::noise_threshold_for).
+  const auto& all = comparison.benchmarks;
+  const bool counts = std::any_of(all.begin(), all.end(),
+                                  [](const BenchmarkComparison& c) { return !c.metric.empty(); });
+  const bool times = std::any_of(all.begin(), all.end(), [](const BenchmarkComparison& c) {
+    return c.metric.empty() && compared(c);
+  });
+  if (counts && !times) {
+    return fmt::format("count threshold ±{:g}%, {} p < {}, {:.0f}% intervals of new/baseline count",
+                       s.count_noise_threshold * 100.0, adjustment, s.alpha, s.confidence * 100.0);
+  }
+  return fmt::format(
+      "noise threshold ±{:.1f}%{}, {} p < {}, {:.0f}% intervals of new/baseline time",
+      s.noise_threshold * 100.0,
+      counts ? fmt::format(" (counts ±{:g}%)", s.count_noise_threshold * 100.0) : "", adjustment,
+      s.alpha, s.confidence * 100.0);
 }
 
 std::vector<std::vector<std::string>> rows(const analysis::Comparison& comparison) {

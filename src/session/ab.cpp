@@ -10,6 +10,8 @@
 #include "analysis/estimates.hpp"
 #include "process/capture.hpp"
 #include "process/interrupt.hpp"
+#include "process/temporary_folder.hpp"
+#include "session/counted.hpp"
 #include "session/runner.hpp"
 #include "session/side_by_side.hpp"
 
@@ -91,9 +93,87 @@ model::Result<BenchmarkSets> split_benchmarks(const std::vector<std::string>& ba
   return sets;
 }
 
+namespace {
+
+// The benchmarks of one pair run side by side in rounds.
+model::Result<SideBySideRuns> run_pair_side_by_side(const AbRequest& request,
+                                                    const BinaryPair& pair,
+                                                    const BenchmarkSets& sets, bool several) {
+  SideBySide plan;
+  plan.baseline_executable = pair.baseline;
+  plan.candidate_executable = pair.candidate;
+  plan.benchmarks = sets.both;
+  plan.rounds = request.rounds;
+  plan.max_rounds = request.max_rounds;
+  plan.round_budget_ns = request.round_budget_ns;
+  plan.worker_timeout = request.worker_timeout;
+  plan.worker_flags = request.bench_flags;
+  plan.clock = process_clock().clock;
+  if (request.progress) {
+    plan.progress = [&](std::size_t round, std::size_t planned, std::size_t index,
+                        std::size_t count, const std::string& name) {
+      request.progress(pair.target, round, planned, index, count, name);
+    };
+  }
+  if (request.failed) {
+    plan.failed = [&](const std::string& name, const std::string& message) {
+      request.failed(prefixed(pair.target, name, several), message);
+    };
+  }
+  const analysis::CompareSettings settings = request.compare;
+  const Undecided undecided = [&](const SideBySideRuns& so_far) {
+    return analysis::undecided_at_interim_look(so_far.baseline, so_far.candidate, settings);
+  };
+  auto runs = plan.benchmarks.empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
+                                      : run_side_by_side(plan, undecided);
+  if (!runs) {
+    return model::Error{runs.error().message, process::interrupt_requested()
+                                                  ? model::ErrorKind::interrupted
+                                                  : model::ErrorKind::failed};
+  }
+  for (const std::string& name : sets.removed) runs->baseline.benchmarks.push_back(named(name));
+  for (const std::string& name : sets.added) runs->candidate.benchmarks.push_back(named(name));
+  return runs;
+}
+
+// The benchmarks of one pair counted, each binary on its own: those only one build has are in
+// its result only, and the comparison lists them as added or removed.
+model::Result<SideBySideRuns> count_pair(const AbRequest& request, const BinaryPair& pair,
+                                         const BenchmarkSets& sets, const std::string& folder) {
+  SideBySideRuns runs;
+  for (const bool baseline : {true, false}) {
+    const std::size_t benchmarks =
+        sets.both.size() + (baseline ? sets.removed.size() : sets.added.size());
+    if (benchmarks == 0) continue;  // the binary would refuse a filter matching none of its own
+    std::vector<std::string> flags;
+    if (!request.bench_regex.empty()) flags.insert(flags.end(), {"--filter", request.bench_regex});
+    flags.insert(flags.end(), request.bench_flags.begin(), request.bench_flags.end());
+    if (request.counting) request.counting(pair.target, baseline, benchmarks);
+    const std::string out = fmt::format("{}/{}-{}.json", folder, baseline ? "base" : "new",
+                                        &pair - request.binaries.data());
+    auto counted = count_bench_binary(baseline ? pair.baseline : pair.candidate, flags, out);
+    if (process::interrupt_requested()) {
+      return model::Error{"interrupted while counting: nothing compared",
+                          model::ErrorKind::interrupted};
+    }
+    if (!counted) return counted.error();
+    (baseline ? runs.baseline : runs.candidate) = std::move(*counted);
+  }
+  return runs;
+}
+
+}  // namespace
+
 model::Result<AbOutcome> run_ab(const AbRequest& request) {
   AbOutcome outcome;
   const bool several = request.binaries.size() > 1;
+  std::optional<std::string> folder;
+  if (request.counted) {
+    auto made = process::make_temporary_folder("benchkit-ab-counted");
+    if (!made) return made.error();
+    folder = std::move(*made);
+  }
+  const process::FolderRemover remover(folder.value_or(""));
   for (const BinaryPair& pair : request.binaries) {
     const auto theirs = list_benchmarks(pair.baseline, request.bench_flags);
     if (!theirs) return theirs.error();
@@ -101,41 +181,9 @@ model::Result<AbOutcome> run_ab(const AbRequest& request) {
     if (!ours) return ours.error();
     const auto sets = split_benchmarks(*theirs, *ours, request.bench_regex);
     if (!sets) return sets.error();
-
-    SideBySide plan;
-    plan.baseline_executable = pair.baseline;
-    plan.candidate_executable = pair.candidate;
-    plan.benchmarks = sets->both;
-    plan.rounds = request.rounds;
-    plan.max_rounds = request.max_rounds;
-    plan.round_budget_ns = request.round_budget_ns;
-    plan.worker_timeout = request.worker_timeout;
-    plan.worker_flags = request.bench_flags;
-    plan.clock = process_clock().clock;
-    if (request.progress) {
-      plan.progress = [&](std::size_t round, std::size_t planned, std::size_t index,
-                          std::size_t count, const std::string& name) {
-        request.progress(pair.target, round, planned, index, count, name);
-      };
-    }
-    if (request.failed) {
-      plan.failed = [&](const std::string& name, const std::string& message) {
-        request.failed(prefixed(pair.target, name, several), message);
-      };
-    }
-    const analysis::CompareSettings settings = request.compare;
-    const Undecided undecided = [&](const SideBySideRuns& so_far) {
-      return analysis::undecided_at_interim_look(so_far.baseline, so_far.candidate, settings);
-    };
-    auto runs = plan.benchmarks.empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
-                                        : run_side_by_side(plan, undecided);
-    if (!runs) {
-      return model::Error{runs.error().message, process::interrupt_requested()
-                                                    ? model::ErrorKind::interrupted
-                                                    : model::ErrorKind::failed};
-    }
-    for (const std::string& name : sets->removed) runs->baseline.benchmarks.push_back(named(name));
-    for (const std::string& name : sets->added) runs->candidate.benchmarks.push_back(named(name));
+    auto runs = request.counted ? count_pair(request, pair, *sets, *folder)
+                                : run_pair_side_by_side(request, pair, *sets, several);
+    if (!runs) return runs.error();
     for (auto [side, into] : {std::pair{&runs->baseline, &outcome.baseline},
                               std::pair{&runs->candidate, &outcome.candidate}}) {
       if (into->benchmarks.empty()) into->context = side->context;

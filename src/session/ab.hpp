@@ -43,6 +43,14 @@ struct AbRequest {
                      std::size_t index, std::size_t count, const std::string& name)>
       progress;
   std::function<void(const std::string& name, const std::string& message)> failed;
+  // --mode instructions: each build's bench binary counts its benchmarks under valgrind's
+  // callgrind instead (count_bench_binary, session/counted.hpp: one fresh valgrind process per
+  // benchmark), one build after the other; counts do not depend on the machine's state, so the
+  // builds need not take turns. `rounds`, `max_rounds`, `round_budget_ns`, `worker_timeout` and
+  // `progress` are not used.
+  bool counted = false;
+  // Counted: called before a binary counts `benchmarks` benchmarks (`baseline`: BASE's binary).
+  std::function<void(const std::string& target, bool baseline, std::size_t benchmarks)> counting;
 };
 
 struct AbOutcome {
@@ -69,8 +77,8 @@ model::Result<BenchmarkSets> split_benchmarks(const std::vector<std::string>& ba
                                               const std::vector<std::string>& candidate,
                                               const std::string& regex);
 
-// Lists, runs side by side, compares. The error is what stops it: a binary that cannot list
-// its benchmarks, a regex matching none, Ctrl-C (kind interrupted).
+// Lists, runs side by side (or counts, `counted`), compares. The error is what stops it: a binary
+// that cannot list its benchmarks, a regex matching none, Ctrl-C (kind interrupted).
 model::Result<AbOutcome> run_ab(const AbRequest& request);
 
 // "10" or "10-40": the fewest and most rounds a benchmark of `run` had.

@@ -9,6 +9,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "process/capture.hpp"
+#include "session/result_files.hpp"
+
 extern char** environ;
 
 namespace benchkit::session {
@@ -108,6 +111,28 @@ void explain_crashes(RunResult& run, const std::string& folder) {
     if (benchmark.failures.empty()) benchmark.failures.push_back(message);
     benchmark.failures.front() += "; " + message;
   }
+}
+
+model::Result<RunResult> count_bench_binary(const std::string& binary,
+                                            const std::vector<std::string>& flags,
+                                            const std::string& out) {
+  std::vector<std::string> argv = {binary, "--mode", "instructions", "--quiet", "--out", out};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  process::CaptureOptions options;
+  options.out = process::Stream::discard;
+  options.err = process::Stream::inherit;
+  const auto ran = process::run_captured(argv, options);
+  if (!ran) {
+    return model::Error{fmt::format("{} could not be counted: {}", binary, ran.error().message),
+                        model::ErrorKind::failed};
+  }
+  auto loaded = load_result_file(out);
+  if (!loaded) {
+    return model::Error{fmt::format("{} --mode instructions {} and wrote no result ({})", binary,
+                                    ran->exit.describe(), loaded.error().message),
+                        model::ErrorKind::failed};
+  }
+  return std::move(*loaded);
 }
 
 }  // namespace benchkit::session

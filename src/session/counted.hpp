@@ -60,6 +60,17 @@ std::vector<std::string> current_environment();
 // "" when no log says so.
 std::string unhandled_instruction_message(const std::string& folder);
 
+// A bench binary's benchmarks counted by the binary itself, as `BINARY --mode instructions
+// --quiet --out OUT FLAGS...` does it (valgrind started by the binary, one fresh process per
+// benchmark), and its result file read back. Every command that counts another build's binary
+// goes through this: a bench binary's --baseline with a kept binary, benchkit ab --mode
+// instructions. The binary's standard error is passed on (its failed benchmarks, valgrind's
+// problems). A benchmark that failed is in the result; the error (kind failed) says that the
+// binary could not run or wrote no result, naming it.
+model::Result<RunResult> count_bench_binary(const std::string& binary,
+                                            const std::vector<std::string>& flags,
+                                            const std::string& out);
+
 // Adds that message to every benchmark of `run` that crashed (valgrind ends the program with
 // SIGILL on such an instruction).
 void explain_crashes(RunResult& run, const std::string& folder);

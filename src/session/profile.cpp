@@ -110,6 +110,24 @@ std::vector<std::string> bench_command(const ProfileRequest& request, const std:
   return argv;
 }
 
+// A heap profile whose sites include the routine itself (formats::kRoutineSite) says why and
+// how to see further in.
+void explain_routine_sites(model::Profile& profile) {
+  const bool folded = std::any_of(
+      profile.peak_sites.begin(), profile.peak_sites.end(),
+      [](const model::AllocationSite& site) { return site.function == formats::kRoutineSite; });
+  if (!folded) return;
+  profile.notes.push_back(fmt::format(
+      "{}: those allocations were made by code the compiler inlined into the benchmark's "
+      "routine (its lambda and what the lambda calls inline, e.g. a container's insert), and "
+      "the bench binary's debug information does not tell those functions apart, so the "
+      "profiler sees only benchkit's call of the routine. Build the bench binary with -g (CMake: "
+      "RelWithDebInfo, or add -g to Release) to see them as inlined frames with their "
+      "file:line, or with -fno-inline to keep them functions of their own (the code is then "
+      "slower; its allocations are the same)",
+      formats::kRoutineSite));
+}
+
 void keep_top(model::Profile& profile, std::size_t top) {
   if (profile.functions.size() > top * 4) profile.functions.resize(top * 4);
   if (profile.peak_sites.size() > top) profile.peak_sites.resize(top);
@@ -240,7 +258,10 @@ model::Result<model::Profile> run_profile(const ProfileRequest& request) {
                                "--callgrind-out-file=" + out_file});
     } else {
       out_file = dir + "/massif.out";
-      argv.insert(argv.end(), {"--depth=40", "--massif-out-file=" + out_file});
+      // --read-inline-info=yes: with debug information, the functions inlined into the
+      // routine are frames of their own, so a site can name them (explain_routine_sites).
+      argv.insert(argv.end(),
+                  {"--depth=40", "--read-inline-info=yes", "--massif-out-file=" + out_file});
     }
     fs::remove(out_file, error);
     const auto bench =
@@ -274,6 +295,7 @@ model::Result<model::Profile> run_profile(const ProfileRequest& request) {
       profile.unit = "bytes";
       profile.peak_heap_bytes = parsed->bytes;
       profile.peak_sites = std::move(parsed->sites);
+      explain_routine_sites(profile);
       profile.notes.push_back(
           "massif sees the whole process: the peak heap includes what the set-up allocated and "
           "still holds, and an allocation site's stack shows whether the routine or the set-up "
@@ -301,7 +323,12 @@ model::Result<model::Profile> run_profile(const ProfileRequest& request) {
     process::CaptureOptions options;
     options.limit = 64u << 20;
     options.timeout = std::chrono::seconds(300);
-    const auto printed = process::run_captured({*print, "-f", data}, options);
+    // One whole stack a block (--merge-backtraces=0): merged by their innermost frame (the
+    // default), every allocation through std::allocator is one block whose callers are cut
+    // to a few, and a site could not be told from its stack.
+    const auto printed = process::run_captured(
+        {*print, "-f", data, "--merge-backtraces=0", "--print-allocators=0", "--print-temporary=0"},
+        options);
     if (!printed || !printed->exit.ok()) {
       return model::Error{fmt::format("heaptrack_print -f {} failed ({})", data,
                                       printed ? printed->exit.describe() : printed.error().message),
@@ -313,6 +340,7 @@ model::Result<model::Profile> run_profile(const ProfileRequest& request) {
     profile.unit = "bytes";
     profile.peak_heap_bytes = parsed.peak_bytes;
     profile.peak_sites = parsed.peak_sites;
+    explain_routine_sites(profile);
     if (parsed.allocation_calls) {
       profile.notes.push_back(fmt::format(
           "heaptrack counted {:.0f} calls to allocation functions in the whole process (set-up "

@@ -112,6 +112,25 @@ TEST(MassifPeak, ThePeakAndTheSitesBehindIt) {
   EXPECT_FALSE(parse_massif_peak("snapshot=0\nheap_tree=empty\n"));
 }
 
+// Without debug information the allocating code inlined into the routine runs in benchkit's call
+// of it: massif names that call (its location the binary), and the site is the routine.
+TEST(MassifPeak, AllocationsInlinedIntoTheRoutineAreTheRoutinesSite) {
+  const std::string text =
+      "heap_tree=peak\n"
+      "n1: 4096 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n"
+      " n1: 4096 0x10A000: benchkit::Bencher::run_routine<benchkit::Bencher::iter<f()::{lambda()"
+      "#1}>(f()::{lambda()#1}&&)::{lambda(unsigned long, benchkit::detail::Timer&)#1}>(benchkit::"
+      "Bencher::iter<f()::{lambda()#1}>(f()::{lambda()#1}&&)::{lambda(unsigned long, "
+      "benchkit::detail::Timer&)#1}&)::{lambda(void*, unsigned long, benchkit::detail::Timer&)#1}"
+      "::_FUN(void*, unsigned long, benchkit::detail::Timer&) (in /build/bench)\n"
+      "  n0: 4096 0x10B000: benchkit::measure::Engine::run_routine(benchkit::detail::Routine, "
+      "benchkit::detail::BencherState&) (in /build/bench)\n";
+  const auto peak = parse_massif_peak(text);
+  ASSERT_TRUE(peak) << peak.error().message;
+  ASSERT_EQ(peak->sites.size(), 1u);
+  EXPECT_EQ(peak->sites[0].function, kRoutineSite);
+}
+
 TEST(StraceRegion, OnlyTheCallsBetweenTheMarks) {
   const std::string trace =
       "100 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY) = 3 <0.000020>\n"
@@ -200,6 +219,89 @@ TEST(HeaptrackPrint, PeakCallsAndConsumers) {
   EXPECT_EQ(summary.peak_sites[0].function, "allocate_blocks(int)");
   EXPECT_EQ(summary.peak_sites[0].location, "/tmp/t.cpp:3");
   EXPECT_DOUBLE_EQ(summary.peak_sites[0].bytes, 400000.0);
+}
+
+// What heaptrack_print prints for a Release build without debug information (from
+// example_containers' build_map): the allocating code (std::map's emplace, operator new) is
+// inlined into the benchmark's lambda, itself inlined into benchkit's call of the routine, so the
+// first frame with a symbol is that call. The site is the routine, not benchkit's harness.
+TEST(HeaptrackPrint, AllocationsInlinedIntoTheRoutineAreTheRoutinesSite) {
+  const std::string text =
+      "PEAK MEMORY CONSUMERS\n"
+      "840.14K peak memory consumed over 440106 calls from\n"
+      "benchkit::Bencher::run_routine<>(build_map<>(benchkit::Bencher&)::{lambda(std::vector<>)#2}"
+      "&)::{lambda(void*, unsigned long, benchkit::detail::Timer&)#1}::_FUN(void*, unsigned long, "
+      "benchkit::detail::Timer&)\n"
+      "  in /build/examples/example_containers\n"
+      "800.00K consumed over 440000 calls from:\n"
+      "    benchkit::measure::Engine::run_routine(benchkit::detail::Routine, "
+      "benchkit::detail::BencherState&)\n"
+      "      in /build/examples/example_containers\n"
+      "\n"
+      "MOST TEMPORARY ALLOCATIONS\n";
+  const HeaptrackSummary summary = parse_heaptrack_print(text);
+  ASSERT_EQ(summary.peak_sites.size(), 1u);
+  EXPECT_EQ(summary.peak_sites[0].function, kRoutineSite);
+  EXPECT_EQ(summary.peak_sites[0].location, "");
+}
+
+// With --merge-backtraces=0 (what benchkit profile asks for) each block is one whole stack,
+// indented by two; blocks of one site add up, and "and 0B from N other places" is no frame.
+// With -g the inlined functions are frames of their own: the site is the benchmark's inlined
+// function, not the library's frames before it nor the harness's (bencher.hpp) after it.
+TEST(HeaptrackPrint, UnmergedStacksAddUpPerSite) {
+  const std::string text =
+      "PEAK MEMORY CONSUMERS\n"
+      "72.70K peak memory consumed over 1 calls from\n"
+      "  0x7fcfd50a57b9\n"
+      "    in /lib/x86_64-linux-gnu/libstdc++.so.6\n"
+      "  call_init\n"
+      "    at ./elf/dl-init.c:74\n"
+      "  and 0B from 21 other places\n"
+      "\n"
+      "49.15K peak memory consumed over 23552 calls from\n"
+      "  std::__new_allocator<>::allocate(unsigned long, void const*)\n"
+      "    at /usr/include/c++/12/bits/new_allocator.h:137\n"
+      "  std::__detail::_MakeUniq<>::__single_object std::make_unique<>(int&&, char&&)\n"
+      "    at /usr/include/c++/12/bits/unique_ptr.h:1065\n"
+      "  allocate_inlined()\n"
+      "    at ../tests/cli/profile_bench.cpp:59\n"
+      "  operator()\n"
+      "    at ../tests/cli/profile_bench.cpp:63\n"
+      "  run_iterations<>\n"
+      "    at ../include/benchkit/bencher.hpp:79\n"
+      "\n"
+      "30.00K peak memory consumed over 2 calls from\n"
+      "  allocate_inlined()\n"
+      "    at ../tests/cli/profile_bench.cpp:59\n"
+      "  main\n"
+      "\n";
+  const HeaptrackSummary summary = parse_heaptrack_print(text);
+  ASSERT_EQ(summary.peak_sites.size(), 2u);
+  EXPECT_EQ(summary.peak_sites[0].function, "allocate_inlined()");
+  EXPECT_EQ(summary.peak_sites[0].location, "../tests/cli/profile_bench.cpp:59");
+  EXPECT_DOUBLE_EQ(summary.peak_sites[0].bytes, 79150.0);
+  EXPECT_EQ(summary.peak_sites[1].function, "call_init");
+}
+
+// A function template's demangled name starts with its return type: one returning a std::
+// type is still the user's function, and one of the library returning void is still the
+// library's.
+TEST(HeaptrackPrint, AReturnTypeDoesNotMakeAFunctionTheLibrarys) {
+  const std::string text =
+      "PEAK MEMORY CONSUMERS\n"
+      "64.00K peak memory consumed over 10 calls from\n"
+      "void std::vector<>::_M_realloc_insert<>(int&&)\n"
+      "  at /usr/include/c++/12/bits/vector.tcc:445\n"
+      "std::vector<> make_keys<>(unsigned long)\n"
+      "  at /work/bench.cpp:12\n"
+      "10 calls with 64.00K peak consumption from:\n"
+      "    main\n"
+      "\n";
+  const HeaptrackSummary summary = parse_heaptrack_print(text);
+  ASSERT_EQ(summary.peak_sites.size(), 1u);
+  EXPECT_EQ(summary.peak_sites[0].function, "std::vector<> make_keys<>(unsigned long)");
+  EXPECT_EQ(summary.peak_sites[0].location, "/work/bench.cpp:12");
 }
 
 TEST(ScaledNumber, Suffixes) {

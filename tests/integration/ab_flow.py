@@ -24,18 +24,14 @@ import sys
 import tempfile
 import time
 
+import git_checks
+from git_checks import ENV, commit, git, run
+
 BUILD = os.path.abspath(sys.argv[1])
 BENCHKIT = os.path.join(BUILD, "benchkit")
 # Few, short rounds: a 15% change in paired turns is decided in the first batch; a wider noise
 # threshold than the 2% default keeps "unchanged" reachable in 5 rounds on a loaded machine.
 FAST = ["--rounds", "5", "--time-budget", "250ms", "--noise-threshold", "0.05"]
-
-ENV = dict(os.environ)
-ENV.update({
-    "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-    "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
-})
 
 CMAKELISTS = """cmake_minimum_required(VERSION 3.25)
 project(ab_flow LANGUAGES CXX)
@@ -53,17 +49,8 @@ BENCH = """#include <benchkit/benchkit.hpp>
 
 #include "steps.hpp"
 
-// A serial chain of xorshift steps: each depends on the one before, so the time is the number
-// of steps times a few cycles, whatever the compiler does.
-static std::uint64_t walk(std::uint64_t x, std::uint64_t steps) {
-  for (std::uint64_t i = 0; i < steps; ++i) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-  }
-  return x;
-}
-
+// A serial chain of xorshift steps: each depends on the one before.
+""" + git_checks.WALK + """
 static void work(benchkit::Bencher& b) {
   b.iter([] { return walk(benchkit::black_box<std::uint64_t>(88172645463325252ull),
                           benchkit::black_box<std::uint64_t>(kSteps)); });
@@ -72,56 +59,9 @@ BENCHKIT(work);
 """
 
 
-def steps(n):
-    return "#pragma once\n#include <cstdint>\ninline constexpr std::uint64_t kSteps = %d;\n" % n
-
-
-def run(argv, cwd, check=True, **kw):
-    done = subprocess.run(argv, cwd=cwd, env=ENV, capture_output=True, text=True, **kw)
-    if check and done.returncode != 0:
-        sys.exit("failed: %s\n%s\n%s" % (" ".join(argv), done.stdout, done.stderr))
-    return done
-
-
-def git(repo, *args):
-    return run(["git", "-C", repo] + list(args), repo).stdout.strip()
-
-
-def commit(repo, message, files):
-    for path, text in files.items():
-        with open(os.path.join(repo, path), "w") as out:
-            out.write(text)
-    git(repo, "add", "--all")
-    git(repo, "commit", "--quiet", "-m", message)
-    return git(repo, "rev-parse", "HEAD")
-
-
-def user_state(repo):
-    return (git(repo, "status", "--porcelain", "--untracked-files=all"), git(repo, "stash", "list"),
-            git(repo, "branch", "--list"), git(repo, "rev-parse", "HEAD"),
-            git(repo, "diff", "--cached"), git(repo, "diff"))
-
-
-failures = []
-
-
-def expect(condition, what, done=None):
-    if not condition:
-        detail = "" if done is None else "\n--- stdout\n%s\n--- stderr\n%s" % (done.stdout, done.stderr)
-        failures.append(what + detail)
-        print("FAIL: " + what + detail, file=sys.stderr)
-    else:
-        print("ok: " + what)
-
-
-def benchkit(repo, *args):
-    before = user_state(repo)
-    started = time.monotonic()
-    done = run([BENCHKIT] + list(args), repo, check=False)
-    print("  benchkit %s: exit %d in %.1f s" % (" ".join(args), done.returncode,
-                                                 time.monotonic() - started))
-    expect(user_state(repo) == before, "the checkout is untouched by benchkit " + " ".join(args[:3]))
-    return done
+CHECKS = git_checks.Checks(BENCHKIT)
+expect = CHECKS.expect
+benchkit = CHECKS.benchkit
 
 
 def main():
@@ -130,12 +70,12 @@ def main():
     os.makedirs(repo)
     git(repo, "init", "--quiet", "--initial-branch=main")
     c = [commit(repo, "initial: one benchmark", {
-        "CMakeLists.txt": CMAKELISTS, "bench.cpp": BENCH, "steps.hpp": steps(400000),
+        "CMakeLists.txt": CMAKELISTS, "bench.cpp": BENCH, "steps.hpp": git_checks.steps(400000),
         ".gitignore": "build/\n", "README.md": "# ab flow\n"})]
     c.append(commit(repo, "add a tool", {"CMakeLists.txt": CMAKELISTS + TOOL,
                                          "tool.cpp": "int main() { return 0; }\n"}))
     c.append(commit(repo, "comment the walk", {"bench.cpp": BENCH.replace("// A serial", "// One\n// A serial")}))
-    c.append(commit(repo, "walk 15% further", {"steps.hpp": steps(460000)}))
+    c.append(commit(repo, "walk 15% further", {"steps.hpp": git_checks.steps(460000)}))
     c.append(commit(repo, "README: say what it is", {"README.md": "# ab flow\n\nA test.\n"}))
     c.append(commit(repo, "tool: return 0 explicitly", {"tool.cpp": "int main() { return 0; }\n// done\n"}))
     git(repo, "stash", "list")
@@ -188,7 +128,7 @@ def main():
 
     # NEW defaults to the working tree: the uncommitted change undoes the slow-down.
     with open(os.path.join(repo, "steps.hpp"), "w") as out:
-        out.write(steps(400000))
+        out.write(git_checks.steps(400000))
     done = benchkit(repo, "ab", "HEAD", *FAST)
     expect(done.returncode == 0 and "uncommitted changes" in done.stdout
            and re.search(r"work.*improved", done.stdout), "the working tree is NEW, dirty, and faster", done)
@@ -243,8 +183,7 @@ def main():
            "a project with no bench target is told how to add one", done)
 
     subprocess.run(["rm", "-rf", work])
-    if failures:
-        sys.exit("%d check(s) failed" % len(failures))
+    CHECKS.finish()
 
 
 main()

@@ -112,6 +112,23 @@ TEST_F(Parts, ConsoleShowsAnAllCommandRunInTheTableOfBenchkitRun) {
   EXPECT_THAT(render(Format::console, {.results = &commands}), StartsWith("benchmark"));
 }
 
+// benchkit run --mode instructions -- CMD: the command's counts are shown as counts.
+TEST_F(Parts, ACountedCommandShowsInstructionsNotTimes) {
+  RunResult commands = run_;
+  commands.benchmarks.resize(1);
+  BenchmarkResult& counted = commands.benchmarks.front();
+  counted.kind = "command";
+  counted.metric = "instructions";
+  // 25,000 instructions per run: as a time it would read 25.0 µs.
+  counted.estimates.median = {25000.0, 25000.0, 25000.0, 0.95};
+  counted.estimates.mean = {25000.0, 25000.0, 25000.0, 0.95};
+  counted.estimates.min = counted.estimates.max = 25000.0;
+  counted.estimates.stddev = 0.0;
+  const std::string text = render_command_table(commands);
+  EXPECT_THAT(text, HasSubstr("25.0 k instr"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("25.0 µs")));
+}
+
 TEST_F(Parts, ARunAloneIsAResultsDocument) {
   for (Format format : {Format::console, Format::json, Format::markdown, Format::csv}) {
     EXPECT_EQ(make_reporter(format)->render(run_), render(format, results())) << to_string(format);

@@ -98,6 +98,28 @@ TEST_F(Profile, MassifSeesTheRoutinesAllocationSite) {
   EXPECT_TRUE(found) << json["peak_sites"].dump();
 }
 
+// The routine's allocation is made by a function inlined into its lambda: with -g both heap
+// profilers name that function (heaptrack_print's inlined frames; massif's with
+// --read-inline-info=yes), at its line in the fixture, rather than the lambda or benchkit's call
+// of the routine.
+TEST_F(Profile, HeapProfilesNameTheAllocatingFunctionInlinedIntoTheRoutine) {
+  for (const std::string tool : {"heaptrack", "massif"}) {
+    int status = 0;
+    std::string err;
+    const auto json = profile("allocating_inlined", tool, status, err);
+    ASSERT_EQ(status, 0) << tool << ": " << err;
+    ASSERT_FALSE(json["peak_sites"].empty()) << tool;
+    bool found = false;
+    for (const auto& site : json["peak_sites"]) {
+      found = found ||
+              (site["function"].get<std::string>().find("allocate_inlined") != std::string::npos &&
+               site["location"].get<std::string>().find("profile_bench.cpp") != std::string::npos);
+    }
+    EXPECT_TRUE(found) << tool << ": " << json["peak_sites"].dump();
+    std::filesystem::remove_all(dir_);
+  }
+}
+
 TEST_F(Profile, StraceSeesTheRoutinesSystemCallAndNotTheHarness) {
   int status = 0;
   std::string err;
