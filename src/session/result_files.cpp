@@ -43,7 +43,9 @@ std::optional<model::Error> too_large(const std::string& path) {
 
 std::uintmax_t result_file_limit_bytes() {
   constexpr std::uintmax_t kMiB = 1024 * 1024;
-  if (const char* chosen = std::getenv(kResultLimitVariable); chosen && *chosen) {
+  // Digits only: strtoull would take "-1" for the largest number.
+  if (const char* chosen = std::getenv(kResultLimitVariable);
+      chosen && *chosen >= '0' && *chosen <= '9') {
     char* end = nullptr;
     const unsigned long long mib = std::strtoull(chosen, &end, 10);
     if (end && *end == '\0' && mib > 0) return static_cast<std::uintmax_t>(mib) * kMiB;
