@@ -94,13 +94,16 @@ int show_run(const HistoryOptions& o) {
 
 int add_files(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
-    const auto recorded = session::add_result_files(store, o.files);
-    if (!recorded) return report_error(recorded.error());
-    for (std::size_t i = 0; i < recorded->size(); ++i) {
-      const session::Recorded& one = (*recorded)[i];
+    // One file at a time, each line printed (and flushed) once its run is committed: when a later
+    // file fails, the lines say which runs are in the history.
+    for (const std::string& file : o.files) {
+      const auto recorded = session::add_result_files(store, {file});
+      if (!recorded) return report_error(recorded.error());
+      const session::Recorded& one = recorded->front();
       std::cout << fmt::format("{} {} ({})\n",
                                one.added ? "recorded" : "already recorded:", short_text(one.id),
-                               o.files[i]);
+                               file)
+                << std::flush;
     }
     return 0;
   });

@@ -261,6 +261,10 @@ model::Result<std::vector<process::CommandSpec>> command_specs(const CLI::App& c
 model::Result<std::vector<process::Parameter>> parameters(const RunOptions& o) {
   std::vector<process::Parameter> parameters;
   for (const auto& scan : o.scans) {
+    // CLI11 hands over what it got: "--parameter-scan n=1" is one word, not three.
+    if (scan.size() != 3) {
+      return usage("--parameter-scan takes three words, NAME MIN MAX: --parameter-scan n 1 10");
+    }
     char* end = nullptr;
     const double min = std::strtod(scan[1].c_str(), &end);
     const bool min_ok = end && *end == '\0' && !scan[1].empty();
@@ -275,6 +279,10 @@ model::Result<std::vector<process::Parameter>> parameters(const RunOptions& o) {
     parameters.push_back(std::move(*p));
   }
   for (const auto& list : o.lists) {
+    // "--parameter-list n=1,2" is one word: it read past the end of the list (a crash).
+    if (list.size() != 2) {
+      return usage("--parameter-list takes two words, NAME and VALUES: --parameter-list n 1,2,3");
+    }
     auto p = process::list_parameter(list[0], list[1]);
     if (!p) return usage(p.error().message);
     parameters.push_back(std::move(*p));

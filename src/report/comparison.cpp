@@ -158,14 +158,13 @@ std::string parts::comparison_markdown(const analysis::Comparison& comparison) {
     const Verdict verdict = comparison.benchmarks[i].verdict;
     const bool decided = verdict == Verdict::regressed || verdict == Verdict::improved;
     const std::string line = fmt::format(
-        "| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", markdown_escape(row[0]), row[1], row[2],
+        "| {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_code(row[0]), row[1], row[2],
         row[3], row[4], row[5], row[6], decided ? fmt::format("**{}**", row[7]) : row[7]);
     (decided ? changed : others).push_back(line);
   }
   std::vector<std::string> notes;
   for (const BenchmarkComparison& c : comparison.benchmarks) {
-    if (!c.note.empty())
-      notes.push_back(fmt::format("- `{}`: {}\n", markdown_escape(c.name), c.note));
+    if (!c.note.empty()) notes.push_back(fmt::format("- {}: {}\n", markdown_code(c.name), c.note));
   }
   const std::string method = fmt::format("\n<sub>{}</sub>\n", settings_line(comparison));
   // What is always written, and room for the line that says what was left out.

@@ -32,12 +32,12 @@ std::string parts::results_markdown(const RunResult& run) {
       "|---|---:|---|---:|---:|---|\n";
   for (const BenchmarkResult& b : run.benchmarks) {
     if (b.skipped) {
-      out += fmt::format("| `{}` | skipped | | | | `--skip-tag {}` |\n", markdown_escape(b.name),
-                         markdown_escape(b.skipped->tag));
+      out += fmt::format("| {} | skipped | | | | {} |\n", markdown_code(b.name),
+                         markdown_code("--skip-tag " + b.skipped->tag));
       continue;
     }
     if (b.failure) {
-      out += fmt::format("| `{}` | **failed** | | | | `{}` |\n", markdown_escape(b.name),
+      out += fmt::format("| {} | **failed** | | | | `{}` |\n", markdown_code(b.name),
                          model::failure_cause_name(b.failure->cause));
       continue;
     }
@@ -54,7 +54,7 @@ std::string parts::results_markdown(const RunResult& run) {
         b.samples.size() < 2 ? std::string("no interval (1 sample)")
                              : fmt::format("{} … {}", format_measure(e.median.lower, b.metric),
                                            format_measure(e.median.upper, b.metric));
-    out += fmt::format("| `{}` | {} | {} | {} | {} × {} | {} |\n", markdown_escape(b.name),
+    out += fmt::format("| {} | {} | {} | {} | {} × {} | {} |\n", markdown_code(b.name),
                        format_measure(e.median.value, b.metric), interval, throughput,
                        b.samples.size(), iterations, flags);
   }
@@ -63,19 +63,20 @@ std::string parts::results_markdown(const RunResult& run) {
     if (b.skipped) {
       if (!any) out += "\n";
       any = true;
-      out += fmt::format("- `{}` skipped (`--skip-tag {}`): {}\n", markdown_escape(b.name),
-                         markdown_escape(b.skipped->tag), markdown_escape(b.skipped->reason));
+      out += fmt::format("- {} skipped ({}): {}\n", markdown_code(b.name),
+                         markdown_code("--skip-tag " + b.skipped->tag),
+                         markdown_escape(b.skipped->reason));
     }
     if (b.failure) {
       if (!any) out += "\n";
       any = true;
-      out += fmt::format("- `{}` **failed**, kept out of comparisons: {}\n",
-                         markdown_escape(b.name), markdown_escape(b.failures.front()));
+      out += fmt::format("- {} **failed**, kept out of comparisons: {}\n", markdown_code(b.name),
+                         markdown_escape(b.failures.front()));
     }
     for (const Diagnostic& d : b.diagnostics) {
       if (!any) out += "\n";
       any = true;
-      out += fmt::format("- `{}` **{}**: {}\n", markdown_escape(b.name), d.code, d.message);
+      out += fmt::format("- {} **{}**: {}\n", markdown_code(b.name), d.code, d.message);
     }
   }
   return out;

@@ -155,15 +155,15 @@ std::string parts::noise_console(const NoiseReport& report) {
 }
 
 std::string parts::noise_markdown(const NoiseReport& report) {
-  std::string out = fmt::format("**A/A noise of `{}`: {} fresh processes**\n\n",
-                                markdown_escape(report.subject), report.analysis.processes);
+  std::string out = fmt::format("**A/A noise of {}: {} fresh processes**\n\n",
+                                markdown_code(report.subject), report.analysis.processes);
   out +=
       "| benchmark | median | spread | CV | 1 process | 3 processes | 5 processes | "
       "recommended |\n";
   out += "|---|---:|---:|---:|---:|---:|---:|---|\n";
   for (const auto& row : rows(report)) {
-    out += fmt::format("| `{}` | {} | {} | {} | {} | {} | {} | {} |\n", markdown_escape(row[0]),
-                       row[1], row[2], row[3], row[4], row[5], row[6], row[7]);
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_code(row[0]), row[1],
+                       row[2], row[3], row[4], row[5], row[6], row[7]);
   }
   out += fmt::format("\n<sub>{}</sub>\n\n{}\n", legend(report), noise_summary(report));
   bool first = true;
@@ -171,7 +171,7 @@ std::string parts::noise_markdown(const NoiseReport& report) {
     if (b.note.empty()) continue;
     if (first) out += "\n";
     first = false;
-    out += fmt::format("- `{}`: {}\n", markdown_escape(b.name), b.note);
+    out += fmt::format("- {}: {}\n", markdown_code(b.name), b.note);
   }
   if (!report.warnings.empty()) out += "\n";
   for (const Diagnostic& warning : report.warnings) {

@@ -327,10 +327,29 @@ std::string markdown_escape(const std::string& text) {
   return out;
 }
 
+std::string markdown_code(const std::string& text) {
+  const std::string inside = markdown_escape(text);
+  std::size_t longest = 0;
+  for (std::size_t at = inside.find('`'); at != std::string::npos; at = inside.find('`', at)) {
+    const std::size_t end = std::min(inside.find_first_not_of('`', at), inside.size());
+    longest = std::max(longest, end - at);
+    at = end;
+  }
+  const std::string fence(longest + 1, '`');
+  const bool all_spaces = inside.find_first_not_of(' ') == std::string::npos;
+  const bool pad = inside.empty() || inside.front() == '`' || inside.back() == '`' ||
+                   (!all_spaces && inside.front() == ' ' && inside.back() == ' ');
+  const std::string space = pad ? " " : "";
+  return fence + space + inside + space + fence;
+}
+
 std::string csv_quote(const std::string& field) {
+  // The characters that start a formula in Excel, LibreOffice and Google Sheets (OWASP's list).
+  const bool formula =
+      !field.empty() && std::string_view("=+-@\t\r").find(field[0]) != std::string_view::npos;
   // A carriage return unquoted ends the row for most readers, as a newline does.
-  if (field.find_first_of(",\"\n\r") == std::string::npos) return field;
-  std::string out = "\"";
+  if (!formula && field.find_first_of(",\"\n\r") == std::string::npos) return field;
+  std::string out = formula ? "\"'" : "\"";
   for (char c : field) {
     if (c == '"') out += '"';
     out += c;

@@ -120,12 +120,21 @@ std::string terminal_safe(const std::string& text, bool keep_colour);
 // A Markdown table cell: pipes escaped so they do not split the cell, control characters (a
 // newline would end the row) shown as terminal_safe shows them.
 std::string markdown_escape(const std::string& text);
+// `text` as a Markdown code span, the backticks included, escaped as markdown_escape escapes.
+// A backtick inside would end a span of one backtick early (CommonMark): the fence is one
+// backtick longer than the longest run inside, and padded with a space when the text starts or
+// ends with a backtick (or both with a space, which CommonMark would strip).
+std::string markdown_code(const std::string& text);
 // Text for HTML, XML or SVG content and attribute values: < > & " ' as entities; the characters
 // XML 1.0 cannot hold (control characters other than tab, newline and carriage return) and bytes
 // that are not UTF-8 (a command's argument in another encoding: the document would not parse)
 // become '?'.
 std::string markup_escape(const std::string& text);
-// A CSV field: quoted (quotes doubled) when it holds a comma, a quote or a newline.
+// A CSV text field (a name, a note, a commit; never a number): quoted (quotes doubled) when it
+// holds a comma, a quote, a newline or a carriage return. A text that starts with = + - @, a tab
+// or a carriage return would be run as a formula by a spreadsheet that opens the file (OWASP's
+// "CSV injection"): it gets a ' in front, inside quotes, so the cell shows as text. Numbers are
+// written without it, so a change of -3.1 stays a number.
 std::string csv_quote(const std::string& field);
 // Columns a UTF-8 string takes in a terminal (µ and … are one column, two or three bytes).
 std::size_t display_width(const std::string& text);

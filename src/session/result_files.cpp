@@ -1,6 +1,10 @@
 #include "session/result_files.hpp"
 
+#include <fmt/format.h>
+
+#include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "analysis/estimates.hpp"
 #include "formats/result_file.hpp"
@@ -18,15 +22,48 @@ model::Result<RunResult> parse(const std::string& text, const std::string& origi
   return run;
 }
 
+// A file larger than the limit is refused before it is read (see result_files.hpp).
+std::optional<model::Error> too_large(const std::string& path) {
+  std::error_code error;
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (error) return std::nullopt;  // read_file names what is wrong with it
+  const std::uintmax_t limit = result_file_limit_bytes();
+  if (size <= limit) return std::nullopt;
+  constexpr double kMiB = 1024.0 * 1024.0;
+  return model::Error{fmt::format(
+      "{} is {:.0f} MiB, more than the {:.0f} MiB benchkit reads as a result file (reading takes "
+      "about {} times the file's size in memory, so this one would need about {:.1f} GiB); "
+      "split the run, or set {}=MiB to read it anyway",
+      path, static_cast<double>(size) / kMiB, static_cast<double>(limit) / kMiB,
+      kResultMemoryFactor, static_cast<double>(size) * kResultMemoryFactor / (kMiB * 1024.0),
+      kResultLimitVariable)};
+}
+
 }  // namespace
 
+std::uintmax_t result_file_limit_bytes() {
+  constexpr std::uintmax_t kMiB = 1024 * 1024;
+  // Digits only: strtoull would take "-1" for the largest number.
+  if (const char* chosen = std::getenv(kResultLimitVariable);
+      chosen && *chosen >= '0' && *chosen <= '9') {
+    char* end = nullptr;
+    const unsigned long long mib = std::strtoull(chosen, &end, 10);
+    if (end && *end == '\0' && mib > 0) return static_cast<std::uintmax_t>(mib) * kMiB;
+  }
+  return kDefaultResultLimitMiB * kMiB;
+}
+
 model::Result<RunResult> load_result_file(const std::string& path) {
+  if (auto refused = too_large(path)) return *refused;
   const auto text = store::read_file(path);
   if (!text) return text.error();
   return parse(*text, path);
 }
 
 model::Result<RunResult> load_baseline(const std::string& name) {
+  if (const auto path = store::baseline_path(name)) {
+    if (auto refused = too_large(*path)) return *refused;
+  }
   const auto text = store::read_baseline(name);
   if (!text) return text.error();
   return parse(*text, *store::baseline_path(name));

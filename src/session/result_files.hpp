@@ -1,6 +1,7 @@
 // Reading result files and baselines for comparison, with estimates recomputed when absent.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "benchkit/result.hpp"
@@ -8,9 +9,22 @@
 
 namespace benchkit::session {
 
+// The largest result file read, in MiB, unless $BENCHKIT_MAX_RESULT_MB says otherwise: a file
+// is read whole, parsed into a JSON tree and then into the run, which takes about
+// kResultMemoryFactor times its size at the peak (measured by bench/load/big_inputs.py: a file of
+// 1 million samples, 31 MiB, peaked at 679 MiB in report and history add; compare reads two).
+// 128 MiB, about 4 million samples, so needs about 3 GiB; a larger file is refused up front with
+// a message naming it, its size and the limit, rather than killed by the kernel half-way.
+inline constexpr std::uintmax_t kDefaultResultLimitMiB = 128;
+inline constexpr int kResultMemoryFactor = 22;
+inline constexpr const char* kResultLimitVariable = "BENCHKIT_MAX_RESULT_MB";
+// The limit in bytes: $BENCHKIT_MAX_RESULT_MB (a positive whole number of MiB) or the default.
+std::uintmax_t result_file_limit_bytes();
+
 // Reads and parses a result file (a benchkit result, Google Benchmark JSON or a hyperfine export,
 // told apart by content: formats/result_file.hpp); estimates absent from it are computed from
-// the samples. Every command that takes a result file loads it through this.
+// the samples. Every command that takes a result file loads it through this. A file larger
+// than result_file_limit_bytes() is refused before it is read.
 model::Result<RunResult> load_result_file(const std::string& path);
 
 // Reads baseline `name` from the baselines folder.

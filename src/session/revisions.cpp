@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
 
 #include "process/interrupt.hpp"
 #include "vcs/revisions.hpp"
+#include "vcs/worktree_lock.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -104,7 +106,9 @@ model::Result<std::pair<Revision, vcs::Checkout>> resolve_revision(const std::st
     const auto folder =
         vcs::make_ignored_folder((fs::path(vcs::benchkit_folder(root)) / "diffs").string());
     if (!folder) return folder.error();
-    const std::string pending = (fs::path(*folder) / "pending.diff").string();
+    // One pending file per process: two benchkit ab runs at once would write each other's.
+    const std::string pending =
+        (fs::path(*folder) / fmt::format("pending.{}.diff", getpid())).string();
     const auto changed = vcs::write_uncommitted_diff(root, pending);
     if (!changed) return changed.error();
     if (*changed) {
@@ -134,6 +138,18 @@ model::Result<Prepared> prepare_revision(const std::string& root, const Revision
   if (process::interrupt_requested()) return interrupted("preparing " + revision.label());
   Prepared prepared;
   prepared.revision = revision;
+  // Held until the build is done: another benchkit preparing the same worktree waits.
+  const auto lock = vcs::lock_worktree(
+      root, vcs::worktree_name(checkout),
+      [&] {
+        if (progress) {
+          progress(revision, "waiting for another benchkit that checks out or builds it (lock " +
+                                 vcs::worktrees_folder(root) + "/" + vcs::worktree_name(checkout) +
+                                 ".lock)");
+        }
+      },
+      [] { return process::interrupt_requested(); });
+  if (!lock) return lock.error();
   const auto tree = vcs::prepare_worktree(root, checkout);
   if (process::interrupt_requested()) {
     if (tree) vcs::remove_worktree(root, tree->path);

@@ -12,13 +12,29 @@ struct Written {
   std::string path;
 };
 
+// The two requests to the disk that make a write survive a power cut: the file's data (fsync of
+// the temporary, before the rename) and the folder's entry (fsync of the folder, after the
+// rename: without it the rename may still be only in memory, and the old file comes back).
+// Each returns 0 or an errno value. A test replaces them to see the order or to fail one.
+class DiskSync {
+ public:
+  virtual ~DiskSync() = default;
+  virtual int sync_file(int fd) = 0;
+  virtual int sync_folder(const std::string& folder) = 0;
+};
+
+// The real one: fsync(2) of the file; of the folder opened with O_RDONLY | O_DIRECTORY.
+DiskSync& system_disk_sync();
+
 // Writes `content` to a temporary file beside `path` (PATH.tmp.PID), flushes it to disk, then
-// renames it over `path`: a reader, or a writer killed at any point, sees the old file or the
-// new one whole (tests/reliability/crash_writes.py). Creates missing parent folders. On failure
-// `path` is untouched and the error names the file, the system's reason and, for a full disk or a
-// read-only folder, what to do. After the rename, temporaries of `path` that killed writers left
-// (their process is gone) are removed.
-model::Result<Written> write_file_atomically(const std::string& path, std::string_view content);
+// renames it over `path` and flushes the folder: a reader, a writer killed at any point, or a
+// power cut sees the old file or the new one whole (tests/reliability/crash_writes.py). Creates
+// missing parent folders. On failure before the rename `path` is untouched and the error names
+// the file, the system's reason and, for a full disk or a read-only folder, what to do; if only
+// the folder's flush fails, the new file is in place and the error says so. After the rename,
+// temporaries of `path` that killed writers left (their process is gone) are removed.
+model::Result<Written> write_file_atomically(const std::string& path, std::string_view content,
+                                             DiskSync& sync = system_disk_sync());
 
 // Reads a whole file; the error names the file and the reason.
 model::Result<std::string> read_file(const std::string& path);

@@ -57,9 +57,27 @@ model::Error write_error(const std::string& verb, const std::string& path, int e
   return model::Error{"cannot " + verb + " " + path + ": " + std::strerror(error_number) + advice};
 }
 
+class SystemDiskSync final : public DiskSync {
+ public:
+  int sync_file(int fd) override { return ::fsync(fd) == 0 ? 0 : errno; }
+  int sync_folder(const std::string& folder) override {
+    const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    const int result = ::fsync(fd) == 0 ? 0 : errno;
+    ::close(fd);
+    return result;
+  }
+};
+
 }  // namespace
 
-model::Result<Written> write_file_atomically(const std::string& path, std::string_view content) {
+DiskSync& system_disk_sync() {
+  static SystemDiskSync sync;
+  return sync;
+}
+
+model::Result<Written> write_file_atomically(const std::string& path, std::string_view content,
+                                             DiskSync& sync) {
   namespace fs = std::filesystem;
   const fs::path target(path);
   std::error_code error;
@@ -87,8 +105,8 @@ model::Result<Written> write_file_atomically(const std::string& path, std::strin
   }
   // On a full disk or a quota, fsync or close is where a delayed write fails (NFS reports it
   // there): the temporary is then incomplete and must not replace `path`.
-  const bool synced = ::fsync(fd) == 0;
-  const int sync_errno = errno;
+  const int sync_errno = sync.sync_file(fd);
+  const bool synced = sync_errno == 0;
   const bool closed = ::close(fd) == 0;
   if (!synced || !closed) {
     const int reason = synced ? errno : sync_errno;
@@ -101,6 +119,15 @@ model::Result<Written> write_file_atomically(const std::string& path, std::strin
     return write_error("replace", path, reason);
   }
   remove_stale_temporaries(path);
+  // The rename is in the folder's entries: until the folder is flushed a power cut can undo it
+  // (the old file comes back whole). The new file is in place whatever happens here.
+  const std::string folder = target.has_parent_path() ? target.parent_path().string() : ".";
+  if (const int reason = sync.sync_folder(folder); reason != 0) {
+    return model::Error{"wrote " + path + " but cannot flush its folder " + folder +
+                        " to disk: " + std::strerror(reason) +
+                        " (the new file is in place; a power cut before the system writes the "
+                        "folder could bring the previous version back)"};
+  }
   return Written{path};
 }
 

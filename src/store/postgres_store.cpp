@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <chrono>
+#include <iostream>
+#include <memory>
 #include <pqxx/pqxx>
+#include <thread>
 
 #include "benchkit_build_info.hpp"
 #include "store/history_sql.hpp"
@@ -81,6 +86,29 @@ pqxx::result select_runs(pqxx::work& work, const char* statement, const RunQuery
   return work.exec_params(statement, query.machine, query.branch, query.since, query.before);
 }
 
+// The waits before each new connection when the server drops one (a restart, a failover, a
+// network cut): a restart of the test server takes about a second (pg_ctl restart -m fast, see
+// tests/reliability/postgres_restart.py), so 0.25 + 0.5 + 1 + 2 + 4 = 7.75 s covers a slow one
+// without leaving a CI job hanging on a server that is gone; after the last, the error.
+constexpr std::array<std::chrono::milliseconds, 5> kReconnectWaits{
+    std::chrono::milliseconds(250), std::chrono::milliseconds(500), std::chrono::milliseconds(1000),
+    std::chrono::milliseconds(2000), std::chrono::milliseconds(4000)};
+
+// The connection, replaced by a new one after the server dropped it. Converts to the connection
+// itself, so that a transaction is begun on it as on a pqxx::connection.
+class Connection {
+ public:
+  explicit Connection(const std::string& url)
+      : url_(with_connect_timeout(url)), current_(std::make_unique<pqxx::connection>(url_)) {}
+  operator pqxx::connection_base&() { return *current_; }  // NOLINT: implicit on purpose
+  // A new connection to the same URL; throws as pqxx::connection does, and keeps the old one.
+  void reconnect() { current_ = std::make_unique<pqxx::connection>(url_); }
+
+ private:
+  std::string url_;
+  std::unique_ptr<pqxx::connection> current_;
+};
+
 // A refusal raised by benchkit itself inside a transaction (a newer schema): already worded.
 struct Refusal : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -93,9 +121,7 @@ struct Refusal : std::runtime_error {
 class PostgresStore final : public Store {
  public:
   explicit PostgresStore(const std::string& url)
-      : connection_(with_connect_timeout(url)),
-        shown_(redact_url(url)),
-        secret_(password_of(url)) {}
+      : connection_(url), shown_(redact_url(url)), secret_(password_of(url)) {}
 
   model::Result<bool> add(const StoredRun& run) override {
     return guarded("record a run in", [&] {
@@ -267,25 +293,67 @@ class PostgresStore final : public Store {
     }
   }
 
+  // `body` in one transaction; when the server drops the connection (a restart), says so on
+  // stderr, connects again after each of kReconnectWaits and runs `body` again. Every body may
+  // run twice: a run's insert is keyed by its identity (ON CONFLICT DO NOTHING), so one whose
+  // commit reached the server before the connection broke is then "stored before", not twice.
   template <class Body>
   auto guarded(const char* operation, Body body) -> model::Result<decltype(body())> {
+    for (std::size_t attempt = 0;; ++attempt) {
+      std::string lost;
+      try {
+        return once(operation, body);
+      } catch (const pqxx::broken_connection& broken) {
+        lost = trimmed(scrub(broken.what(), secret_));
+      } catch (const pqxx::in_doubt_error& doubt) {
+        lost = trimmed(scrub(doubt.what(), secret_));
+      }
+      if (attempt == kReconnectWaits.size()) {
+        return model::Error{fmt::format(
+            "cannot {} history {}: the connection to the server was lost ({}) and {} new "
+            "connections over {:.2f} s failed; check that the server runs and try again",
+            operation, shown_, lost, kReconnectWaits.size(), total_wait_seconds())};
+      }
+      std::cerr << fmt::format(
+          "warning: the connection to history {} was lost ({}); connecting again in {:.2f} s "
+          "(attempt {} of {})\n",
+          shown_, lost, std::chrono::duration<double>(kReconnectWaits[attempt]).count(),
+          attempt + 1, kReconnectWaits.size());
+      std::this_thread::sleep_for(kReconnectWaits[attempt]);
+      try {
+        connection_.reconnect();
+        std::cerr << fmt::format("connected to history {} again; retrying\n", shown_);
+      } catch (const std::exception&) {
+        // Still down: the next turn of the loop finds the connection broken and waits longer.
+      }
+    }
+  }
+
+  static double total_wait_seconds() {
+    std::chrono::milliseconds total{0};
+    for (const auto wait : kReconnectWaits) total += wait;
+    return std::chrono::duration<double>(total).count();
+  }
+
+  // `body` once: its errors, but a lost connection, as values.
+  template <class Body>
+  auto once(const char* operation, Body body) -> model::Result<decltype(body())> {
     try {
       return body();
     } catch (const Refusal& refusal) {
       return model::Error{fmt::format("cannot {} history {}: {}", operation, shown_,
                                       scrub(refusal.what(), secret_))};
-    } catch (const pqxx::broken_connection& broken) {
-      return model::Error{fmt::format(
-          "cannot {} history {}: the connection to the server was lost ({}); check the server "
-          "and try again",
-          operation, shown_, trimmed(scrub(broken.what(), secret_)))};
+    } catch (const pqxx::broken_connection&) {
+      throw;
+    } catch (const pqxx::in_doubt_error&) {
+      throw;
     } catch (const std::exception& failure) {
       return model::Error{fmt::format("cannot {} history {}: {}", operation, shown_,
                                       trimmed(scrub(failure.what(), secret_)))};
     }
   }
 
-  pqxx::connection connection_;
+  Connection connection_;
   std::string shown_;
   std::string secret_;
 };

@@ -222,6 +222,12 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageCase{"run --env NOEQUALS -- true", "is not KEY=VALUE"},
                       UsageCase{"run --parameter-list n 1,2 -- true",
                                 "uses none of the parameters"},
+                      // One word where two are wanted read past the end (a crash, found by
+                      // bench/load/load.py).
+                      UsageCase{"run --parameter-list n=1,2 --cmd 'true {n}'",
+                                "--parameter-list takes two words"},
+                      UsageCase{"run --parameter-scan n=1 --cmd 'true {n}'",
+                                "--parameter-scan takes three words"},
                       UsageCase{"run --ignore-failure=x -- true", "exit codes"},
                       UsageCase{"run --fail-on-regression -- true", "needs something to compare"},
                       UsageCase{"run --processes 3 -- true", "bench binaries"}));

@@ -30,8 +30,13 @@ import xml.etree.ElementTree as ElementTree
 BUILD = os.path.abspath(sys.argv[1])
 BENCHKIT = os.path.join(BUILD, "benchkit")
 SAMPLE_BENCH = os.path.join(BUILD, "tests", "sample_bench")
-HOSTILE = ('<script>window.pwned=1</script><img src=x onerror="window.pwned=2"> | a | b, "c"\n'
-           '`tick` **bold** \x1b[31mRED\x1b]0;title\x07 \x1b[2J \\| end\r')
+# HTML, attribute break-outs, Markdown, CSV formulas, backticks, JSON and terminal escapes (the
+# browser test, tests/browser/hostile_test.mjs, opens the HTML of the same names in Chromium).
+NAMES = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    "hostile_names.json"), encoding="utf-8"))
+HOSTILE = NAMES[0]
+# A text cell starting with one of these is a formula to a spreadsheet (OWASP's CSV injection).
+FORMULA_STARTS = "=+-@\t\r"
 # Every control character but the newline that reaches a terminal raw.
 RAW_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
 failures = []
@@ -49,11 +54,12 @@ def run(argv, cwd, **kwargs):
 
 def names_in_every_format(work):
     env = dict(os.environ, BENCHKIT_DIR=os.path.join(work, ".benchkit"))
-    done = run([BENCHKIT, "run", "--runs", "2", "--warmup", "0", "--cmd", "true", "--name",
-                HOSTILE, "--cmd", "true x", "--name", "bad\udcffutf8".encode("utf-8",
-                                                                             "surrogateescape"),
+    named = [word for i, name in enumerate(NAMES) for word in ("--cmd", f"true {i}", "--name", name)]
+    done = run([BENCHKIT, "run", "--runs", "2", "--warmup", "0"] + named + [
+                "--cmd", "true x", "--name", "bad\udcffutf8".encode("utf-8", "surrogateescape"),
                 "--export-json", "h.json", "--export-markdown", "h.md", "--export-csv", "h.csv",
                 "--export-junit", "h.xml", "--html", "h.html", "--color", "always"], work, env=env)
+    count = len(NAMES) + 1
     check("benchkit run with hostile names succeeds", done.returncode == 0,
           done.stderr.decode(errors="replace"))
     if done.returncode != 0:
@@ -72,32 +78,63 @@ def names_in_every_format(work):
 
     document = json.load(open(os.path.join(work, "h.json"), encoding="utf-8"))
     names = [b["name"] for b in document["benchmarks"]]
-    check("json: the name exactly", names[0] == HOSTILE, repr(names[0]))
-    check("json: a name that is not UTF-8 written with U+FFFD", names[1] == "bad\ufffdutf8",
-          repr(names[1]))
+    check(f"json: the {len(NAMES)} names exactly", names[:-1] == NAMES, repr(names[:3]))
+    check("json: a name that is not UTF-8 written with U+FFFD", names[-1] == "bad\ufffdutf8",
+          repr(names[-1]))
 
     markdown = open(os.path.join(work, "h.md"), encoding="utf-8", errors="replace").read()
     rows = [line for line in markdown.splitlines() if line.strip()]
     pipes = {len(re.findall(r"(?<!\\)\|", row)) for row in rows}
-    check("markdown: a table of 2 rows, every row the same columns",
-          len(rows) == 4 and all(r.startswith("|") for r in rows) and len(pipes) == 1, markdown)
+    table = [r for r in rows if r.startswith("|")]
+    check(f"markdown: a table of {count} rows, every row the same columns",
+          len(table) == count + 2 and len(rows) == len(table) and len(pipes) == 1, markdown)
+    # CommonMark: a code span opened by N backticks ends at the next run of exactly N, so the
+    # fence must be longer than every run inside; padded by a space when the name starts or
+    # ends with a backtick.
+    spans_whole = []
+    for row in table[2:]:
+        cell = re.split(r"(?<!\\)\|", row)[1].strip()
+        fence = re.match(r"`+", cell)
+        inside = cell[len(fence.group(0)):-len(fence.group(0))] if fence else ""
+        runs = {len(r) for r in re.findall(r"`+", inside)}
+        bare = inside.strip(" ")
+        padded = not (bare.startswith("`") or bare.endswith("`")) or (
+            inside.startswith(" ") and inside.endswith(" "))
+        spans_whole.append(bool(fence) and cell.endswith(fence.group(0)) and
+                           len(fence.group(0)) not in runs and padded)
+    check("markdown: every name is one code span (backticks inside do not end it)",
+          all(spans_whole), f"{spans_whole}")
 
     text = open(os.path.join(work, "h.csv"), encoding="utf-8", errors="replace", newline="").read()
     parsed = list(csv.reader(io.StringIO(text)))
-    check("csv: parses to a header and 2 rows of the header's width",
-          len(parsed) == 3 and len({len(r) for r in parsed}) == 1)
-    check("csv: the name exactly", parsed[1][0] == HOSTILE if len(parsed) > 1 else False)
+    check(f"csv: parses to a header and {count} rows of the header's width",
+          len(parsed) == count + 1 and len({len(r) for r in parsed}) == 1)
+    # A name a spreadsheet would take for a formula gets a ' in front; the others are exact.
+    expected = ["'" + n if n[:1] in FORMULA_STARTS else n for n in NAMES]
+    cells = [r[0] for r in parsed[1:-1]]
+    check("csv: each name exactly, a formula one as text with a ' in front", cells == expected,
+          f"{[(c, e) for c, e in zip(cells, expected) if c != e][:2]}")
+    numbers_ok = all(re.fullmatch(r"-?[0-9.e+]*", cell) for r in parsed[1:] for cell in r[2:14])
+    check("csv: the number columns are plain numbers (no ' added)", numbers_ok)
+    compared = run([BENCHKIT, "compare", "h.json", "h.json", "--format", "csv"], work, env=env)
+    rows_compared = list(csv.reader(io.StringIO(compared.stdout.decode("utf-8", "replace"))))
+    check("csv (compare): each name as text, a formula one with a ' in front",
+          compared.returncode in (0, 1) and len(rows_compared) == count + 1 and
+          set(expected) <= {r[0] for r in rows_compared[1:]},
+          compared.stderr.decode(errors="replace"))
 
     try:
         root = ElementTree.parse(os.path.join(work, "h.xml")).getroot()
         cases = root.findall(".//testcase")
-        check("junit: parses, 2 test cases", len(cases) == 2)
+        check(f"junit: parses, {count} test cases", len(cases) == count)
     except ElementTree.ParseError as error:
         check("junit: parses", False, str(error))
 
     page = open(os.path.join(work, "h.html"), encoding="utf-8").read()
-    check("html: no tag of the name in the page",
-          "<script>window.pwned" not in page and "<img src=x" not in page)
+    tags = ["<script>window.pwned", "<img src=x", "<svg onload", "<iframe", "<style>body",
+            "<b>bold"]
+    check("html: no tag of a name in the page", not [t for t in tags if t in page],
+          f"{[t for t in tags if t in page]}")
     check("html: a Content-Security-Policy that allows only its own script",
           "Content-Security-Policy" in page and "script-src 'nonce-" in page)
 

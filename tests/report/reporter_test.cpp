@@ -122,6 +122,39 @@ TEST(Reporters, MarkdownEscapeKeepsARowOneLine) {
   EXPECT_EQ(csv_quote("a\rb"), "\"a\rb\"");
 }
 
+// A backtick in a name ended its one-backtick code span early, leaving the rest of the name as
+// Markdown (CommonMark: a span ends at a run of backticks as long as its fence).
+TEST(Reporters, MarkdownCodeSpansHoldBackticks) {
+  EXPECT_EQ(markdown_code("plain"), "`plain`");
+  EXPECT_EQ(markdown_code("a`b"), "``a`b``");
+  EXPECT_EQ(markdown_code("a``b`c"), "```a``b`c```");
+  EXPECT_EQ(markdown_code("`tick`"), "`` `tick` ``");
+  EXPECT_EQ(markdown_code(" both "), "`  both  `");
+  EXPECT_EQ(markdown_code("a|b"), "`a\\|b`");
+  RunResult run = testing::sample_run();
+  run.benchmarks[0].name = "x` **bold** `y";
+  const std::string out = make_reporter(Format::markdown)->render(run);
+  EXPECT_NE(out.find("| ``x` **bold** `y`` |"), std::string::npos) << out;
+}
+
+// A name a spreadsheet would run as a formula (OWASP's CSV injection) is a quoted text cell with
+// a ' in front; the numbers of the same row stay numbers, a negative one too.
+TEST(Reporters, CsvKeepsFormulaNamesAsText) {
+  EXPECT_EQ(csv_quote("=HYPERLINK(\"http://x\",\"y\")"),
+            "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+  for (const std::string start : {"=", "+", "-", "@", "\t", "\r"}) {
+    EXPECT_EQ(csv_quote(start + "1+1"), "\"'" + start + "1+1\"") << start;
+  }
+  EXPECT_EQ(csv_quote("a=1"), "a=1");
+  EXPECT_EQ(csv_quote(""), "");
+  RunResult run = testing::sample_run();
+  run.benchmarks[0].name = "-2+3";
+  const std::string out = make_reporter(Format::csv)->render(run);
+  const std::string row = out.substr(out.find('\n') + 1, out.find('\n', out.find('\n') + 1));
+  EXPECT_EQ(row.rfind("\"'-2+3\",", 0), 0u) << row;
+  EXPECT_EQ(row.find(",'"), std::string::npos) << row;
+}
+
 TEST(Formats, ParseNamesAndRefuseOthers) {
   EXPECT_EQ(parse_format("json").value(), Format::json);
   EXPECT_EQ(parse_format("md").value(), Format::markdown);

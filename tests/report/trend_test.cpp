@@ -137,5 +137,19 @@ TEST(TrendText, JsonAndConsoleMarkTheChangePoint) {
       HasSubstr("  bbbbbbbbbbbb    2026-11-02T00:00:00Z  101 ns  100.0 ns … 102 ns   +1.0%\n"));
 }
 
+// A benchmark named like a formula is a text cell with a ' in front (OWASP's CSV injection); a
+// fall in speed, a negative change, stays a number a spreadsheet can sum.
+TEST(TrendCsv, AFormulaNameIsTextANegativeChangeANumber) {
+  analysis::BenchmarkTrend trend{.name = "=1+1", .points = {}};
+  trend.points.push_back(point("aaaa", "2026-11-01T00:00:00Z", 100));
+  trend.points.push_back(point("bbbb", "2026-11-02T00:00:00Z", 97));
+  trend.points[1].change = -0.03;
+  const std::string csv =
+      render_trend({.machine = "m1", .branch = "main", .benchmarks = {trend}}, Format::csv);
+  EXPECT_THAT(csv, HasSubstr("\n\"'=1+1\",aaaa,"));
+  EXPECT_THAT(csv, HasSubstr(",-0.03,false\n"));
+  EXPECT_THAT(csv, Not(HasSubstr("'-")));
+}
+
 }  // namespace
 }  // namespace benchkit::report

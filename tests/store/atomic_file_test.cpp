@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -97,6 +98,66 @@ TEST_F(AtomicFile, AMissingFolderThatCannotBeMadeIsNamed) {
   const auto written = write_file_atomically(folder_ + "/file/result.json", "new\n");
   ASSERT_FALSE(written.ok());
   EXPECT_THAT(written.error().message, HasSubstr(folder_ + "/file"));
+}
+
+// Records what the writer asks of the disk, and what the folder holds at each request.
+class RecordingSync final : public DiskSync {
+ public:
+  explicit RecordingSync(std::string path, int folder_result = 0)
+      : path_(std::move(path)), folder_result_(folder_result) {}
+  int sync_file(int fd) override {
+    calls.push_back("file");
+    return system_disk_sync().sync_file(fd);
+  }
+  int sync_folder(const std::string& folder) override {
+    calls.push_back("folder " + folder);
+    content_at_folder_sync = read_file(path_).ok() ? read_file(path_).value() : "(missing)";
+    return folder_result_ != 0 ? folder_result_ : system_disk_sync().sync_folder(folder);
+  }
+  std::vector<std::string> calls;
+  std::string content_at_folder_sync;
+
+ private:
+  std::string path_;
+  int folder_result_;
+};
+
+// A power cut can undo a rename that is only in the folder's cached entries: the folder is
+// flushed after the rename (when the new file is already in place), the file before it.
+TEST_F(AtomicFile, FlushesTheFileThenItsFolderAfterTheRename) {
+  const std::string path = folder_ + "/result.json";
+  put(path, "old\n");
+  RecordingSync sync(path);
+  ASSERT_TRUE(write_file_atomically(path, "new\n", sync).ok());
+  EXPECT_EQ(sync.calls, (std::vector<std::string>{"file", "folder " + folder_}));
+  EXPECT_EQ(sync.content_at_folder_sync, "new\n");
+}
+
+TEST_F(AtomicFile, AFileInTheCurrentFolderFlushesTheCurrentFolder) {
+  const fs::path before = fs::current_path();
+  fs::current_path(folder_);
+  RecordingSync sync("result.json");
+  const auto written = write_file_atomically("result.json", "new\n", sync);
+  fs::current_path(before);
+  ASSERT_TRUE(written.ok());
+  EXPECT_EQ(sync.calls, (std::vector<std::string>{"file", "folder ."}));
+}
+
+TEST_F(AtomicFile, AFolderThatCannotBeFlushedIsReportedWithTheFileInPlace) {
+  const std::string path = folder_ + "/result.json";
+  put(path, "old\n");
+  RecordingSync sync(path, EIO);
+  const auto written = write_file_atomically(path, "new\n", sync);
+  ASSERT_FALSE(written.ok());
+  EXPECT_THAT(written.error().message, HasSubstr("cannot flush its folder " + folder_));
+  EXPECT_THAT(written.error().message, HasSubstr("the new file is in place"));
+  EXPECT_EQ(read_file(path).value(), "new\n");
+  EXPECT_EQ(names(), std::vector<std::string>{"result.json"});
+}
+
+TEST_F(AtomicFile, TheSystemFlushOfAMissingFolderGivesItsReason) {
+  EXPECT_EQ(system_disk_sync().sync_folder(folder_), 0);
+  EXPECT_EQ(system_disk_sync().sync_folder(folder_ + "/missing"), ENOENT);
 }
 
 TEST_F(AtomicFile, ReadingAMissingFileNamesIt) {

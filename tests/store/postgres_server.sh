@@ -3,6 +3,8 @@
 #   postgres_server.sh start DIR   initdb in a new folder under /tmp, start on 127.0.0.1 at a free
 #                                  port with password login, write the URL to DIR/url
 #   postgres_server.sh stop DIR    stop that server and remove its folder (also after failures)
+#   postgres_server.sh restart DIR stop that server (fast: its sessions are cut) and start it
+#                                  again on the same port (tests/reliability/postgres_restart.py)
 # The tests read DIR/url and touch no other server. initdb and postgres refuse to run as root:
 # as root (CI) they run as the unprivileged user nobody.
 set -euo pipefail
@@ -64,8 +66,15 @@ case "$action" in
   stop)
     stop
     ;;
+  restart)
+    folder=$(cat "$dir/server")
+    # pg_ctl restart starts the server with the options of its last start (postmaster.opts).
+    as_owner "$bindir/pg_ctl" -D "$folder/data" -l "$folder/server.log" -m fast -w -t 60 \
+      restart >/dev/null ||
+      { cat "$folder/server.log" >&2; exit 1; }
+    ;;
   *)
-    echo "usage: postgres_server.sh start|stop DIR" >&2
+    echo "usage: postgres_server.sh start|stop|restart DIR" >&2
     exit 2
     ;;
 esac

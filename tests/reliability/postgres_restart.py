@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""4 writers recording into one PostgreSQL history while its server restarts (docs/reliability.md).
+
+    postgres_restart.py BUILD_DIR
+
+A throwaway server of its own (tests/store/postgres_server.sh: the shared one of the other tests
+must not restart under them). 4 processes of `benchkit history add --store URL` each record
+BENCHKIT_RELIABILITY_RUNS small result files (default 30; 100 for the figures of the doc); when
+half the runs are reported recorded (a fifth with fewer than 50 runs each), the server restarts (pg_ctl restart -m fast: every session
+is cut). Promises:
+- every writer exits 0 (it connected again and went on) or 2 (it gave up, saying why);
+- a writer whose connection was cut says so: a message naming the history (its URL, password
+  hidden) and that the connection was lost;
+- at least one writer was cut (else the test tested nothing);
+- the runs reported recorded are exactly the runs in the store afterwards: none lost, none
+  invented; with every writer at 0, all of them;
+- the password is in no output.
+Exit status 1 naming the first broken promise, 77 (skipped) without a PostgreSQL server.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+BUILD = os.path.abspath(sys.argv[1])
+BENCHKIT = os.path.join(BUILD, "benchkit")
+SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "store",
+                      "postgres_server.sh")
+WRITERS = 4
+RUNS = int(os.environ.get("BENCHKIT_RELIABILITY_RUNS", "30"))
+RECORDED = re.compile(r"^(?:recorded|already recorded:) ([0-9a-f]+) \((.*)\)$")
+failures = []
+
+
+def check(what, ok, detail=""):
+    print(f"{'ok  ' if ok else 'FAIL'}  {what}{': ' + detail if detail and not ok else ''}",
+          flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def result_files(work):
+    """WRITERS x RUNS result files of distinct identities (their dates differ)."""
+    template = os.path.join(work, "template.json")
+    done = subprocess.run([BENCHKIT, "run", "--runs", "2", "--warmup", "0", "--quiet", "--cmd",
+                           "true", "--export-json", template], cwd=work, capture_output=True)
+    if done.returncode != 0:
+        raise SystemExit(f"benchkit run for the template failed: {done.stderr.decode()}")
+    document = json.load(open(template, encoding="utf-8"))
+    files = []
+    for writer in range(WRITERS):
+        mine = []
+        for run in range(RUNS):
+            document["context"]["date"] = (f"2026-01-{1 + writer:02d}T"
+                                           f"{run // 3600:02d}:{run // 60 % 60:02d}:"
+                                           f"{run % 60:02d}Z")
+            path = os.path.join(work, f"w{writer}-{run}.json")
+            with open(path, "w", encoding="utf-8") as out:
+                json.dump(document, out)
+            mine.append(path)
+        files.append(mine)
+    return files
+
+
+class Writer:
+    def __init__(self, url, files):
+        self.process = subprocess.Popen([BENCHKIT, "history", "add", "--store", url] + files,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.recorded = []
+        self.stdout = []
+        self.stderr = ""
+        self.reader = threading.Thread(target=self._read)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.stdout.append(line)
+            match = RECORDED.match(line.rstrip("\n"))
+            if match:
+                self.recorded.append(match.group(1))
+
+    def wait(self):
+        self.stderr = self.process.stderr.read()
+        status = self.process.wait()
+        self.reader.join()
+        return status
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="benchkit-pg-restart-")
+    server = os.path.join(work, "server")
+    writers = []
+    try:
+        files = result_files(work)
+        started = subprocess.run([SERVER, "start", server], capture_output=True, text=True)
+        if "no PostgreSQL server found" in started.stderr:
+            print(started.stderr.strip() + ": skipped")
+            return 77
+        if started.returncode != 0:
+            check("the throwaway server starts", False, started.stderr)
+            return 1
+        url = open(os.path.join(server, "url")).read().strip()
+        password = re.match(r"postgresql://[^:]+:([^@]+)@", url).group(1)
+        shown = re.sub(r":[^:@/]+@", ":***@", url)
+        # The schema made once before the writers start (each writer would otherwise migrate
+        # under the advisory lock; that is tested by the store tests).
+        subprocess.run([BENCHKIT, "history", "list", "--store", url], capture_output=True)
+        began = time.monotonic()
+        writers = [Writer(url, mine) for mine in files]
+        # In the middle; in the short make-test variant earlier, since 4 x 20 runs take about a
+        # second and pg_ctl needs a few tenths of one to cut the sessions.
+        half = WRITERS * RUNS // (2 if RUNS >= 50 else 5)
+        while sum(len(w.recorded) for w in writers) < half and \
+                any(w.process.poll() is None for w in writers):
+            time.sleep(0.01)
+        before = sum(len(w.recorded) for w in writers)
+        restart_began = time.monotonic()
+        restarted = subprocess.run([SERVER, "restart", server], capture_output=True, text=True)
+        restart_seconds = time.monotonic() - restart_began
+        check("the server restarts", restarted.returncode == 0, restarted.stderr)
+        statuses = [w.wait() for w in writers]
+        seconds = time.monotonic() - began
+
+        check("every writer exits 0 (went on) or 2 (gave up, saying why)",
+              all(s in (0, 2) for s in statuses), f"{statuses}")
+        lost = f"the connection to history {shown} was lost"
+        cut = [i for i, w in enumerate(writers) if lost in w.stderr]
+        check("at least one writer was cut by the restart and said so, naming the history",
+              len(cut) >= 1, " | ".join(w.stderr for w in writers))
+        for i, (w, status) in enumerate(zip(writers, statuses)):
+            if status == 2:
+                check(f"writer {i} gave up with a message naming the history",
+                      shown in w.stderr and "cannot record" in w.stderr, w.stderr)
+        reported = {run for w in writers for run in w.recorded}
+        listed = subprocess.run([BENCHKIT, "history", "list", "--store", url, "--format", "json"],
+                                capture_output=True, text=True)
+        check("history list after the restart", listed.returncode == 0, listed.stderr)
+        stored = json.loads(listed.stdout) if listed.returncode == 0 else []
+        if isinstance(stored, dict):
+            stored = stored.get("runs", [])
+        stored_ids = [run["id"] for run in stored]
+        matched = {r for r in reported if any(s.startswith(r) for s in stored_ids)}
+        check("every run reported recorded is in the store", matched == reported,
+              f"{len(reported - matched)} of {len(reported)} missing")
+        check("the store holds only the runs reported recorded",
+              len(stored_ids) == len(reported), f"{len(stored_ids)} stored, {len(reported)} "
+              f"reported")
+        if all(s == 0 for s in statuses):
+            check("with every writer at 0, all the runs", len(reported) == WRITERS * RUNS,
+                  f"{len(reported)} of {WRITERS * RUNS}")
+        outputs = "".join(w.stderr + "".join(w.stdout) for w in writers)
+        check("the password is in no output", password not in outputs)
+        retries = outputs.count("connecting again in")
+        print(f"{WRITERS} writers x {RUNS} runs in {seconds:.1f} s; restart after {before} runs "
+              f"reported, took {restart_seconds:.1f} s; {len(cut)} writers cut, {retries} "
+              f"reconnection waits in all; exit statuses {statuses}; {len(reported)} runs "
+              f"reported recorded, {len(stored_ids)} in the store")
+        for i in cut:
+            print(f"  writer {i}: " + writers[i].stderr.strip().replace("\n", "\n    "))
+    finally:
+        for w in writers:
+            if w.process.poll() is None:
+                w.process.kill()
+                w.process.wait()
+        subprocess.run([SERVER, "stop", server], capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+    if failures:
+        print(f"{len(failures)} promise(s) broken: {failures[0]}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
