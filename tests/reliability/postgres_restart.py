@@ -14,7 +14,9 @@ is cut). Promises:
 - at least one writer was cut (else the test tested nothing);
 - the runs reported recorded are exactly the runs in the store afterwards: none lost, none
   invented; with every writer at 0, all of them;
-- the password is in no output.
+- the password is in no output;
+- then a fifth writer, whose server stops for good while it records: it gives up with exit
+  status 2 and a message naming the history, after its reconnection waits (seconds, not hours).
 Exit status 1 naming the first broken promise, 77 (skipped) without a PostgreSQL server.
 """
 import json
@@ -91,6 +93,35 @@ class Writer:
         return status
 
 
+def give_up(work, url, shown, password, server):
+    """A writer whose server stops for good in the middle: exit 2, naming the history."""
+    template = json.load(open(os.path.join(work, "template.json"), encoding="utf-8"))
+    files = []
+    for run in range(2000):  # far more than it records before the stop
+        template["context"]["date"] = f"2026-02-01T{run // 3600:02d}:{run // 60 % 60:02d}:" \
+                                      f"{run % 60:02d}Z"
+        path = os.path.join(work, f"late-{run}.json")
+        with open(path, "w", encoding="utf-8") as out:
+            json.dump(template, out)
+        files.append(path)
+    writer = Writer(url, files)
+    while len(writer.recorded) < 5 and writer.process.poll() is None:
+        time.sleep(0.01)
+    stopped_at = time.monotonic()
+    subprocess.run([SERVER, "stop", server], capture_output=True)
+    status = writer.wait()
+    waited = time.monotonic() - stopped_at
+    check("a writer whose server stopped for good exits 2", status == 2,
+          f"status {status}, {len(writer.recorded)} of {len(files)} recorded")
+    check("it says it cannot record into the history, naming it",
+          shown in writer.stderr and "cannot record" in writer.stderr, writer.stderr)
+    check("it gives up within a minute", waited < 60, f"{waited:.1f} s")
+    check("the password is in none of its output",
+          password not in writer.stderr + "".join(writer.stdout))
+    print(f"server stopped for good after {len(writer.recorded)} runs reported: exit {status} "
+          f"after {waited:.1f} s; " + writer.stderr.strip().splitlines()[-1])
+
+
 def main():
     work = tempfile.mkdtemp(prefix="benchkit-pg-restart-")
     server = os.path.join(work, "server")
@@ -162,6 +193,7 @@ def main():
               f"reported recorded, {len(stored_ids)} in the store")
         for i in cut:
             print(f"  writer {i}: " + writers[i].stderr.strip().replace("\n", "\n    "))
+        give_up(work, url, shown, password, server)
     finally:
         for w in writers:
             if w.process.poll() is None:
