@@ -7,6 +7,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "model/exact_counts.hpp"
+
 namespace benchkit {
 
 using detail::ScenarioState;
@@ -185,47 +187,6 @@ std::size_t Scenario::repetition() const {
 
 namespace benchkit::measure {
 
-namespace {
-
-std::string shown_count(const ExactCount* count) {
-  if (count == nullptr) return "not set";
-  return count->input.empty() ? std::to_string(count->value)
-                              : fmt::format("{} for {}", count->value, count->input);
-}
-
-// What differs between the first repetition's exact counts and repetition `repetition`'s (a
-// count missing from one, another value or input), said as one failure, or nothing.
-std::optional<std::string> disagreeing_counts(const std::vector<ExactCount>& first,
-                                              const std::vector<ExactCount>& now,
-                                              std::size_t repetition) {
-  auto find = [](const std::vector<ExactCount>& counts, const std::string& name) {
-    const auto found = std::find_if(counts.begin(), counts.end(),
-                                    [&](const ExactCount& count) { return count.name == name; });
-    return found == counts.end() ? nullptr : &*found;
-  };
-  std::vector<std::string> names;
-  for (const auto* counts : {&first, &now}) {
-    for (const ExactCount& count : *counts) {
-      if (std::find(names.begin(), names.end(), count.name) == names.end())
-        names.push_back(count.name);
-    }
-  }
-  for (const std::string& name : names) {
-    const ExactCount* before = find(first, name);
-    const ExactCount* after = find(now, name);
-    if (before && after && before->value == after->value && before->input == after->input) {
-      continue;
-    }
-    return fmt::format(
-        "exact count {} is not the same in every repetition: {} in repetition 1, {} in "
-        "repetition {}",
-        name, shown_count(before), shown_count(after), repetition + 1);
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
 std::vector<BenchmarkResult> run_scenario(clock::Clock& clock, const ScenarioSettings& settings,
                                           const ScenarioProbes& probes, const std::string& name,
                                           const std::function<void(Scenario&)>& body) {
@@ -264,8 +225,8 @@ std::vector<BenchmarkResult> run_scenario(clock::Clock& clock, const ScenarioSet
     }
     if (repetition == 0) {
       exact_counts = state.exact_counts;
-    } else if (auto disagreement =
-                   disagreeing_counts(exact_counts, state.exact_counts, repetition)) {
+    } else if (auto disagreement = model::count_disagreement("repetition", exact_counts, 0,
+                                                             state.exact_counts, repetition)) {
       failures.push_back(std::move(*disagreement));
     }
   }

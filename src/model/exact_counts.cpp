@@ -52,10 +52,10 @@ std::string seen_in(std::uint64_t value, const std::set<std::string>& voters) {
 
 }  // namespace
 
-std::optional<std::string> process_count_disagreement(const std::vector<ExactCount>& first,
-                                                      std::size_t first_process,
-                                                      const std::vector<ExactCount>& now,
-                                                      std::size_t process) {
+std::optional<std::string> count_disagreement(std::string_view unit,
+                                              const std::vector<ExactCount>& first,
+                                              std::size_t first_run,
+                                              const std::vector<ExactCount>& now, std::size_t run) {
   std::vector<std::string> names;
   for (const auto* counts : {&first, &now}) {
     for (const ExactCount& count : *counts) {
@@ -69,9 +69,8 @@ std::optional<std::string> process_count_disagreement(const std::vector<ExactCou
     if (before && after && before->value == after->value && before->input == after->input) {
       continue;
     }
-    return fmt::format(
-        "exact count {} is not the same in every process: {} in process {}, {} in process {}", name,
-        shown(before), first_process + 1, shown(after), process + 1);
+    return fmt::format("exact count {} is not the same in every {}: {} in {} {}, {} in {} {}", name,
+                       unit, shown(before), unit, first_run + 1, shown(after), unit, run + 1);
   }
   return std::nullopt;
 }

@@ -5,19 +5,21 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "benchkit/result.hpp"
 
 namespace benchkit::model {
 
-// What differs between the exact counts of one benchmark in an earlier process (`first`, of
-// process `first_process`, from 0) and in process `process`: a count missing from one, or
-// another value or input, said as one failure; nothing when they agree.
-std::optional<std::string> process_count_disagreement(const std::vector<ExactCount>& first,
-                                                      std::size_t first_process,
-                                                      const std::vector<ExactCount>& now,
-                                                      std::size_t process);
+// What differs between the exact counts of two runs of one benchmark — `first` of run
+// `first_run` and `now` of run `run` (from 0), runs being a `unit`: "process" or "repetition" —
+// a count missing from one, or another value or input, said as one failure ("exact count rows
+// is not the same in every process: 10 in process 1, 9 in process 3"); nothing when they agree.
+std::optional<std::string> count_disagreement(std::string_view unit,
+                                              const std::vector<ExactCount>& first,
+                                              std::size_t first_run,
+                                              const std::vector<ExactCount>& now, std::size_t run);
 
 // Checks the counts that name an input across `benchmarks`: counts of one name and one input
 // must be equal. The phases of one scenario (names that differ only after the last '/') carry

@@ -60,8 +60,9 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
       }
       if (benchmark.failure && !into.failure) into.failure = benchmark.failure;
       for (const auto& [name, value] : benchmark.counters) into.counters[name] = value;
-      if (auto disagreement = process_count_disagreement(
-              into.exact_counts, first_process[benchmark.name], benchmark.exact_counts, process)) {
+      if (auto disagreement =
+              count_disagreement("process", into.exact_counts, first_process[benchmark.name],
+                                 benchmark.exact_counts, process)) {
         if (std::find(into.failures.begin(), into.failures.end(), *disagreement) ==
             into.failures.end())
           into.failures.push_back(std::move(*disagreement));

@@ -20,18 +20,18 @@ BenchmarkResult phase(const std::string& name, std::uint64_t rows, std::string i
 
 TEST(ExactCounts, ProcessesThatAgreeSayNothing) {
   const std::vector<ExactCount> counts = {{"rows", 10, "a.csv"}, {"batches", 2, ""}};
-  EXPECT_FALSE(process_count_disagreement(counts, 0, counts, 1).has_value());
-  EXPECT_FALSE(process_count_disagreement({}, 0, {}, 1).has_value());
+  EXPECT_FALSE(count_disagreement("process", counts, 0, counts, 1).has_value());
+  EXPECT_FALSE(count_disagreement("process", {}, 0, {}, 1).has_value());
 }
 
 TEST(ExactCounts, AProcessThatCountsOtherwiseIsNamedWithBothValues) {
-  EXPECT_EQ(process_count_disagreement({{"rows", 10, "a.csv"}}, 0, {{"rows", 9, "a.csv"}}, 2),
+  EXPECT_EQ(count_disagreement("process", {{"rows", 10, "a.csv"}}, 0, {{"rows", 9, "a.csv"}}, 2),
             "exact count rows is not the same in every process: 10 for a.csv in process 1, 9 "
             "for a.csv in process 3");
-  EXPECT_EQ(process_count_disagreement({{"rows", 10, ""}}, 1, {}, 2),
+  EXPECT_EQ(count_disagreement("process", {{"rows", 10, ""}}, 1, {}, 2),
             "exact count rows is not the same in every process: 10 in process 2, not set in "
             "process 3");
-  EXPECT_EQ(process_count_disagreement({{"rows", 10, "a.csv"}}, 0, {{"rows", 10, "b.csv"}}, 1),
+  EXPECT_EQ(count_disagreement("process", {{"rows", 10, "a.csv"}}, 0, {{"rows", 10, "b.csv"}}, 1),
             "exact count rows is not the same in every process: 10 for a.csv in process 1, 10 "
             "for b.csv in process 2");
 }
