@@ -135,6 +135,14 @@ ordered_json parse_json_document(std::string_view text, const std::string& origi
         fmt::format("{}: not valid JSON at {}{}; the file is damaged: re-run the "
                     "benchmark to produce it again",
                     origin, where, truncated ? " (the file ends too early: truncated?)" : "")};
+  } catch (const ordered_json::out_of_range& error) {
+    // A number beyond a double (1e999): the parser says which, without a position.
+    const std::string what = error.what();
+    const auto end_of_id = what.find("] ");
+    throw model::Error{fmt::format(
+        "{}: not valid JSON: {} (a number too large for a double); the file is damaged: "
+        "re-run the benchmark to produce it again",
+        origin, end_of_id == std::string::npos ? what : what.substr(end_of_id + 2))};
   }
 }
 

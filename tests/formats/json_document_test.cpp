@@ -34,6 +34,18 @@ TEST(JsonDocument, StrictJsonRefusesThem) {
               HasSubstr("f.json: not valid JSON at line 1"));
 }
 
+// Found by comparison_json_fuzzer (a 10-minute run): a number beyond a double's range escaped
+// the reader as nlohmann's out_of_range and ended the program (std::terminate).
+TEST(JsonDocument, ANumberTooLargeForADoubleIsAnErrorNamingTheFile) {
+  for (const NonFinite mode : {NonFinite::accepted, NonFinite::rejected}) {
+    const std::string message =
+        error_of(R"({"ns": 1.4980265746918295e+86028868692})", mode).message;
+    EXPECT_THAT(message, HasSubstr("f.json: not valid JSON: number overflow parsing"));
+    EXPECT_THAT(message, HasSubstr("1.4980265746918295e+86028868692"));
+    EXPECT_THAT(message, HasSubstr("too large for a double"));
+  }
+}
+
 TEST(JsonDocument, ErrorPositionsAreThoseOfTheOriginalText) {
   // The damage comes after two NaN that the reader rewrote into longer text: the position given
   // is the one strict JSON gives for the same text with numbers of the same width instead.
