@@ -137,6 +137,11 @@ model::Result<DataManifest> manifest_from_json(std::string_view text, const std:
         "--out {}",
         origin, error.byte >= text.size() ? "it ends too early: truncated?" : error.what(),
         origin)};
+  } catch (const ordered_json::out_of_range& error) {  // a number beyond a double: 1e999
+    return model::Error{fmt::format(
+        "{}: not valid JSON ({}: a number too large for a double); write the manifest again "
+        "with benchkit data manifest FILE... --out {}",
+        origin, error.what(), origin)};
   }
   try {
     return read_manifest(root);

@@ -95,6 +95,16 @@ TEST(DataManifest, RefusesATruncatedFile) {
               HasSubstr("data/m.json: not valid JSON (it ends too early: truncated?)"));
 }
 
+// Found by data_manifest_fuzzer (a 10-minute run): a number beyond a double's range escaped as
+// nlohmann's out_of_range and ended the program.
+TEST(DataManifest, RefusesANumberTooLargeForADouble) {
+  const auto read = manifest_from_json(R"({"files": [{"bytes": 999E9999}]})", "m.json");
+  ASSERT_FALSE(read.ok());
+  EXPECT_THAT(read.error().message, HasSubstr("m.json: not valid JSON"));
+  EXPECT_THAT(read.error().message, HasSubstr("too large for a double"));
+  EXPECT_THAT(read.error().message, HasSubstr("benchkit data manifest"));
+}
+
 TEST(DataManifest, SaysWhichEntryIsWrong) {
   const std::string head = R"({"schema":"benchkit/data-manifest","version":1,"files":[)";
   EXPECT_THAT(error_of(head + R"({"path":"a","bytes":1,"sha256":"abc"}]})"),
