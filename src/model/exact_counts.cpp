@@ -30,13 +30,6 @@ std::string voter_of(const BenchmarkResult& benchmark) {
   return slash == std::string::npos ? benchmark.name : benchmark.name.substr(0, slash);
 }
 
-void add_failure(BenchmarkResult& benchmark, std::string failure) {
-  if (std::find(benchmark.failures.begin(), benchmark.failures.end(), failure) ==
-      benchmark.failures.end()) {
-    benchmark.failures.push_back(std::move(failure));
-  }
-}
-
 // "3 in a/b, c/d and 1 more": where a value was seen, at most kNamed scenarios by name.
 std::string seen_in(std::uint64_t value, const std::set<std::string>& voters) {
   constexpr std::size_t kNamed = 3;  // enough to find them; the rest are counted
@@ -51,6 +44,13 @@ std::string seen_in(std::uint64_t value, const std::set<std::string>& voters) {
 }
 
 }  // namespace
+
+void add_failure(BenchmarkResult& benchmark, std::string failure) {
+  if (std::find(benchmark.failures.begin(), benchmark.failures.end(), failure) ==
+      benchmark.failures.end()) {
+    benchmark.failures.push_back(std::move(failure));
+  }
+}
 
 std::optional<std::string> count_disagreement(std::string_view unit,
                                               const std::vector<ExactCount>& first,

@@ -21,6 +21,9 @@ std::optional<std::string> count_disagreement(std::string_view unit,
                                               std::size_t first_run,
                                               const std::vector<ExactCount>& now, std::size_t run);
 
+// Appends `failure` to the benchmark's failures unless it holds that message already.
+void add_failure(BenchmarkResult& benchmark, std::string failure);
+
 // Checks the counts that name an input across `benchmarks`: counts of one name and one input
 // must be equal. The phases of one scenario (names that differ only after the last '/') carry
 // the same counts and vote once. When one value is held by more scenarios than any other, the

@@ -54,18 +54,13 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
       keep_max(into.memory.rss_growth_bytes, benchmark.memory.rss_growth_bytes);
       add_unique(into.diagnostics, benchmark.diagnostics);
       // A result that failed its checks in any process is invalid as a whole.
-      for (const std::string& failure : benchmark.failures) {
-        if (std::find(into.failures.begin(), into.failures.end(), failure) == into.failures.end())
-          into.failures.push_back(failure);
-      }
+      for (const std::string& failure : benchmark.failures) add_failure(into, failure);
       if (benchmark.failure && !into.failure) into.failure = benchmark.failure;
       for (const auto& [name, value] : benchmark.counters) into.counters[name] = value;
       if (auto disagreement =
               count_disagreement("process", into.exact_counts, first_process[benchmark.name],
                                  benchmark.exact_counts, process)) {
-        if (std::find(into.failures.begin(), into.failures.end(), *disagreement) ==
-            into.failures.end())
-          into.failures.push_back(std::move(*disagreement));
+        add_failure(into, std::move(*disagreement));
       }
     }
   }
