@@ -35,8 +35,18 @@ std::optional<Frame> FrameReader::next() {
     broken_ = true;
     return std::nullopt;
   }
+  const std::size_t end = offset_ + sizeof size + size;
+  if (end == buffer_.size()) {
+    // The last frame that has arrived (a result is one large frame): its bytes are moved out,
+    // not copied, so a result is held once, not twice, while it is parsed.
+    Frame frame{static_cast<FrameKind>(kind), std::move(buffer_)};
+    frame.payload.erase(0, offset_ + sizeof size + 1);
+    buffer_ = std::string();
+    offset_ = 0;
+    return frame;
+  }
   Frame frame{static_cast<FrameKind>(kind), std::string(start + 1, size - 1)};
-  offset_ += sizeof size + size;
+  offset_ = end;
   // Drop what was read once it is most of the buffer, so the buffer does not grow for ever.
   if (offset_ > 4096 && offset_ * 2 > buffer_.size()) {
     buffer_.erase(0, offset_);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
 #include <utility>
 
 #include "process/capture.hpp"
@@ -94,6 +97,26 @@ GitFacts git_facts(const std::string& folder, const GitRunner& run) {
   const std::optional<std::string> output = run(folder, status_arguments());
   if (!output) return {};
   return parse_status(*output);
+}
+
+GitFacts git_facts(const std::string& folder) {
+  if (!may_be_in_repository(folder)) return {};
+  return git_facts(folder, run_git);
+}
+
+bool may_be_in_repository(const std::string& folder) {
+  if (std::getenv("GIT_DIR") != nullptr) return true;
+  std::error_code error;
+  std::filesystem::path path = std::filesystem::absolute(folder, error);
+  if (error) return true;  // let git decide
+  for (;;) {
+    if (std::filesystem::symlink_status(path / ".git", error).type() !=
+        std::filesystem::file_type::not_found) {
+      return true;
+    }
+    if (!path.has_relative_path()) return false;  // the root
+    path = path.parent_path();
+  }
 }
 
 void record(const GitFacts& facts, Context& context) {

@@ -45,9 +45,18 @@ std::vector<std::string> status_arguments();
 // not such output gives empty facts.
 GitFacts parse_status(std::string_view porcelain);
 
-// The git state of `folder`; empty facts when it is not inside a repository, git is missing or
-// git fails. Prints nothing.
-GitFacts git_facts(const std::string& folder, const GitRunner& run = run_git);
+// The git state of `folder` as `run` reports it; empty facts when it is not inside a repository,
+// git is missing or git fails. Prints nothing.
+GitFacts git_facts(const std::string& folder, const GitRunner& run);
+
+// The same with the real git, which is not started at all when may_be_in_repository(folder) is
+// false: outside a repository git would only fail, after 2 ms of start-up that `benchkit run`
+// would otherwise spend beside its first runs.
+GitFacts git_facts(const std::string& folder);
+
+// Whether git could see a repository from `folder`: GIT_DIR is set, or `folder` or one of its
+// parents holds a `.git` (a folder, or the file of a linked worktree or submodule).
+bool may_be_in_repository(const std::string& folder);
 
 // Writes `facts` into the git fields of a result's context (commit, branch, dirty).
 void record(const GitFacts& facts, Context& context);

@@ -180,6 +180,38 @@ TEST_F(RealGit, AFolderOutsideARepositoryHasNoFactsAndNothingIsPrinted) {
   EXPECT_EQ(missing, GitFacts{});
 }
 
+// Outside a repository git is not started at all; with a `.git` (here an empty folder, which
+// git itself would reject) it is, so the check is on what the folder holds.
+TEST_F(RealGit, GitIsStartedOnlyWhereARepositoryMayBe) {
+  if (may_be_in_repository(folder_.string())) {
+    GTEST_SKIP() << folder_ << " is inside a repository: the outside case cannot be tried here";
+  }
+  std::filesystem::create_directories(folder_ / "bin");
+  std::filesystem::create_directories(folder_ / "work" / "sub");
+  const std::filesystem::path marker = folder_ / "git-was-started";
+  {
+    std::ofstream script(folder_ / "bin" / "git");
+    // No other program is on this PATH: the shell's own redirection makes the marker.
+    script << "#!/bin/sh\n: > '" << marker.string() << "'\nexit 1\n";
+  }
+  std::filesystem::permissions(folder_ / "bin" / "git", std::filesystem::perms::owner_all);
+  const ScopedEnvironment path("PATH", (folder_ / "bin").string());
+  EXPECT_EQ(git_facts((folder_ / "work" / "sub").string()), GitFacts{});
+  EXPECT_FALSE(std::filesystem::exists(marker));
+  std::filesystem::create_directory(folder_ / "work" / ".git");
+  EXPECT_TRUE(may_be_in_repository((folder_ / "work" / "sub").string()));
+  EXPECT_EQ(git_facts((folder_ / "work" / "sub").string()), GitFacts{});
+  EXPECT_TRUE(std::filesystem::exists(marker));
+  std::filesystem::remove(marker);
+  std::filesystem::remove(folder_ / "work" / ".git");
+  {
+    const ScopedEnvironment git_dir("GIT_DIR", (folder_ / "elsewhere.git").string());
+    EXPECT_TRUE(may_be_in_repository((folder_ / "work").string()));
+    EXPECT_EQ(git_facts((folder_ / "work").string()), GitFacts{});
+  }
+  EXPECT_TRUE(std::filesystem::exists(marker));
+}
+
 TEST_F(RealGit, ARepositoryWithoutCommitsHasNoFacts) {
   git({"init", "-q"});
   EXPECT_EQ(facts(), GitFacts{});
