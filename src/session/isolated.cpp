@@ -119,7 +119,7 @@ Supervised supervise(Launcher& launcher, const std::vector<std::string>& names,
     std::optional<std::size_t> running;
     std::optional<Deadline> deadline;
     for (bool ended = false; !ended;) {
-      const WorkerEvent event = (*worker)->next(deadline);
+      WorkerEvent event = (*worker)->next(deadline);
       switch (event.kind) {
         case WorkerEvent::Kind::started: {
           // Its benchmarks come in the order given; a name out of order is a broken worker, and
@@ -137,6 +137,7 @@ Supervised supervise(Launcher& launcher, const std::vector<std::string>& names,
           deadline.reset();
           batch.pop_front();
           auto results = decode(event.text);
+          std::string().swap(event.text);  // the result's text, no longer needed
           if (!results) {
             fail(index, Failure{Failure::Cause::exited, {}, {}, {}},
                  "its worker sent a result that cannot be read: " + results.error().message);

@@ -38,8 +38,10 @@ class IsolationObserver {
  public:
   virtual ~IsolationObserver() = default;
   virtual void started(std::size_t /*index*/, const std::string& /*name*/) {}
-  // A benchmark measured to its end (a result with a scenario's failed verify included).
-  virtual void finished(std::size_t /*index*/, const BenchmarkResult& /*result*/) {}
+  // A benchmark measured to its end (a result with a scenario's failed verify included). When
+  // IsolationSettings::keep_results is false the observer may move the result out (the
+  // supervisor then holds each result once); otherwise it must leave it as it is.
+  virtual void finished(std::size_t /*index*/, BenchmarkResult& /*result*/) {}
   // A benchmark that failed to run: `failed` holds its name, failures and failure.
   virtual void failed(std::size_t /*index*/, const BenchmarkResult& /*failed*/) {}
 };

@@ -41,15 +41,18 @@ class Tracker final : public IsolationObserver {
   void started(std::size_t /*index*/, const std::string& name) override {
     observer_.started(process_, processes_, position_++, total_, name);
   }
-  void finished(std::size_t index, const BenchmarkResult& result) override {
+  // The isolation layer keeps no results of its own here (keep_results is false): the result
+  // is moved into the run, not copied.
+  void finished(std::size_t index, BenchmarkResult& result) override {
     // A benchmark that threw in its worker comes back as a failed result: one path for every
     // failure, so each is said and counted once.
     if (result.failure) {
       failed(index, result);
       return;
     }
-    runs_[process_].benchmarks.push_back(result);
-    changed(result.name);
+    const std::string name = result.name;
+    runs_[process_].benchmarks.push_back(std::move(result));
+    changed(name);
   }
   void failed(std::size_t /*index*/, const BenchmarkResult& failed) override {
     observer_.failed(failed);

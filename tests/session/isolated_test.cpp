@@ -20,9 +20,7 @@ const std::vector<std::string> kNames = {"a", "b", "c", "d"};
 class Recorder final : public IsolationObserver {
  public:
   void started(std::size_t, const std::string& name) override { events.push_back("start " + name); }
-  void finished(std::size_t, const BenchmarkResult& r) override {
-    events.push_back("done " + r.name);
-  }
+  void finished(std::size_t, BenchmarkResult& r) override { events.push_back("done " + r.name); }
   void failed(std::size_t, const BenchmarkResult& r) override {
     events.push_back("failed " + r.name);
   }
