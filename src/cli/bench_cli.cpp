@@ -194,8 +194,10 @@ class RunProgress final : public session::SuiteObserver {
     }
     const RunResult& run = with_command_line ? *with_command_line : so_far;
     // A failed checkpoint is said once; the final write reports it again as an error.
-    const auto written = store::write_file_atomically(
-        flags_.out, report::make_reporter(format_, {})->render(report::Document{.results = &run}));
+    const auto reporter = report::make_reporter(format_, {});
+    const auto written = store::write_file_atomically(flags_.out, [&](std::ostream& out) {
+      reporter->write(report::Document{.results = &run}, out);
+    });
     if (!written && !warned_) {
       warned_ = true;
       clear();
@@ -543,8 +545,8 @@ int report_and_save(const BenchFlags& flags, report::Format format, Measured& me
   int status = 0;
   if (!flags.html.empty()) status = cli::write_html(flags.html, page);
   if (!flags.out.empty()) {
-    const auto written =
-        store::write_file_atomically(flags.out, reporter->render(both_in_one ? page : results));
+    const auto written = store::write_file_atomically(
+        flags.out, [&](std::ostream& out) { reporter->write(both_in_one ? page : results, out); });
     if (!written) status = report_error(written.error());
     if (written && !flags.quiet) {
       std::cout << console->render(results);

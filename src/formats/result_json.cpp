@@ -13,12 +13,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <concepts>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -298,6 +301,7 @@ struct List {
   std::optional<Value> read(const ordered_json& value, const std::string& path) const {
     if (!value.is_array()) fail(path, fmt::format("expected {}, got {}", what, value.type_name()));
     Value result;
+    result.reserve(value.size());  // a run's samples: no spare capacity, no copy while growing
     for (std::size_t i = 0; i < value.size(); ++i) {
       result.push_back(*element.read(value[i], fmt::format("{}[{}]", path, i)));
     }
@@ -686,12 +690,164 @@ ParsedRun read_run(const ordered_json& root) {
 
 }  // namespace
 
-std::string to_json(const RunResult& run) {
+namespace {
+
+ordered_json run_document(const RunResult& run) {
   ordered_json root = ordered_json::object();
   root["schema"] = RunResult::schema;
   root["version"] = RunResult::version;
   write_fields(root, run, Table<RunResult>::fields);
-  return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return root;
+}
+
+}  // namespace
+
+std::string to_json(const RunResult& run) {
+  return run_document(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+namespace {
+
+// ---- Printing a document as it is made -----------------------------------------------------
+//
+// write_json prints what ordered_json::dump(2) (or dump()) prints for the document's tree,
+// without making the tree: the objects and lists of the tables (a run, its benchmarks, their
+// samples) are printed member by member and element by element, and only each leaf value (a number,
+// a string, a map of counters) becomes a tree of its own. The largest tree at any time is then one
+// sample's value, not the run with all its samples.
+
+using Serializer = nlohmann::detail::serializer<ordered_json>;
+
+template <class T>
+constexpr bool is_list = false;
+template <class T>
+constexpr bool is_list<List<T>> = true;
+template <class T>
+constexpr bool is_object = false;
+template <class T>
+constexpr bool is_object<Object<T>> = true;
+
+struct Printer {
+  Serializer& serializer;
+  std::ostream& out;
+  bool indented;  // dump(2) when true, dump() (one line, no spaces) when false
+
+  // A line break and `count` spaces before a member or element, when indented.
+  void line(unsigned count) {
+    if (!indented) return;
+    out << '\n';
+    std::fill_n(std::ostreambuf_iterator<char>(out), count, ' ');
+  }
+  void tree(const ordered_json& value, unsigned indent) {
+    serializer.dump(value, indented, false, indented ? 2 : 0, indented ? indent : 0);
+  }
+};
+
+// The members of one object at `indent`: opened by the first, closed by finish().
+class Members {
+ public:
+  Members(Printer& printer, unsigned indent) : printer_(printer), indent_(indent) {}
+  // Starts a member; its value follows at inner().
+  void key(std::string_view key) {
+    printer_.out << (first_ ? '{' : ',');
+    printer_.line(inner());
+    printer_.out << '"' << key << (printer_.indented ? "\": " : "\":");
+    first_ = false;
+  }
+  unsigned inner() const { return indent_ + 2; }
+  void finish() {
+    if (first_) {
+      printer_.out << "{}";
+      return;
+    }
+    printer_.line(indent_);
+    printer_.out << '}';
+  }
+
+ private:
+  Printer& printer_;
+  unsigned indent_;
+  bool first_ = true;
+};
+
+template <class Owner, class Fields>
+void print_fields(Printer& printer, Members& members, const Owner& owner, const Fields& fields);
+
+// What write_entry adds to an object, printed: absent, null or one member.
+template <class Owner, class Entry>
+void print_as_tree(Printer& printer, Members& members, const Owner& owner, const Entry& entry) {
+  ordered_json one = ordered_json::object();
+  write_entry(one, owner, entry);
+  for (const auto& [key, value] : one.items()) {
+    members.key(key);
+    printer.tree(value, members.inner());
+  }
+}
+
+template <class T>
+void print_value(Printer& printer, const Object<T>&, const T& value, unsigned indent) {
+  Members members(printer, indent);
+  print_fields(printer, members, value, Table<T>::fields);
+  members.finish();
+}
+
+template <class T>
+void print_value(Printer& printer, const List<T>& codec, const std::vector<T>& values,
+                 unsigned indent) {
+  if (values.empty()) {
+    printer.out << "[]";
+    return;
+  }
+  printer.out << '[';
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) printer.out << ',';
+    printer.line(indent + 2);
+    print_value(printer, codec.element, values[i], indent + 2);
+  }
+  printer.line(indent);
+  printer.out << ']';
+}
+
+template <class Owner, class Member, class Codec>
+void print_entry(Printer& printer, Members& members, const Owner& owner,
+                 const Field<Owner, Member, Codec>& f) {
+  if constexpr (!is_optional<Member> && (is_list<Codec> || is_object<Codec>)) {
+    // write_entry's rules for a member that is not optional.
+    const Member& value = owner.*f.member;
+    if (f.rule == Rule::unless_default && is_default(value)) return;
+    members.key(f.key);
+    print_value(printer, f.codec, value, members.inner());
+  } else {
+    print_as_tree(printer, members, owner, f);
+  }
+}
+
+template <class Owner, class... Fields>
+void print_entry(Printer& printer, Members& members, const Owner& owner,
+                 const Group<Fields...>& g) {
+  print_as_tree(printer, members, owner, g);
+}
+
+template <class Owner, class Fields>
+void print_fields(Printer& printer, Members& members, const Owner& owner, const Fields& fields) {
+  std::apply([&](const auto&... entry) { (print_entry(printer, members, owner, entry), ...); },
+             fields);
+}
+
+}  // namespace
+
+void write_json(const RunResult& run, std::ostream& out, Layout layout) {
+  Serializer serializer(nlohmann::detail::output_adapter<char>(out), ' ',
+                        nlohmann::json::error_handler_t::replace);
+  Printer printer{serializer, out, layout == Layout::indented};
+  Members members(printer, 0);
+  members.key("schema");
+  printer.tree(RunResult::schema, members.inner());
+  members.key("version");
+  printer.tree(RunResult::version, members.inner());
+  print_fields(printer, members, run, Table<RunResult>::fields);
+  members.finish();
+  if (layout == Layout::indented) out << '\n';
 }
 
 model::Result<ParsedRun> from_json(std::string_view text, const std::string& origin) {

@@ -3,6 +3,7 @@
 // one description drives both directions.
 #pragma once
 
+#include <iosfwd>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
@@ -15,6 +16,12 @@ namespace benchkit::formats {
 // Serialises a run: schema "benchkit/result", version 1, context, every benchmark with its raw
 // samples, estimates and diagnostics. Indented, stable key order, ends with a newline.
 std::string to_json(const RunResult& run);
+// The same text, written to `out` as it is serialised instead of returned whole (the text of a
+// run with many samples is as large as the run itself, and its tree three times larger).
+// Layout::compact writes it on one line without spaces or a final newline (a worker's results
+// to its supervisor: half the size); from_json reads both.
+enum class Layout { indented, compact };
+void write_json(const RunResult& run, std::ostream& out, Layout layout = Layout::indented);
 
 // Parses a result document. `origin` names the source (a file path) in error messages.
 // The smallest valid document holds only schema, version and benchmarks[].name with

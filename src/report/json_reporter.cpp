@@ -1,5 +1,7 @@
 // JSON, one versioned document per output: the result document (docs/result-format.md), or the
 // comparison, noise or system document of the part the Document holds.
+#include <ostream>
+
 #include "formats/result_json.hpp"
 #include "report/parts.hpp"
 #include "report/reporter.hpp"
@@ -23,6 +25,13 @@ class JsonReporter final : public Reporter {
     if (document.noise) return parts::noise_json(*document.noise);
     if (document.machine_checks) return parts::machine_checks_json(*document.machine_checks);
     return parts::results_json(*document.results);
+  }
+  void write_accepted(const Document& document, std::ostream& out) const override {
+    if (document.results) {
+      formats::write_json(*document.results, out);
+      return;
+    }
+    out << render_accepted(document);
   }
 };
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <ostream>
 #include <stdexcept>
 
 #include "report/parts.hpp"
@@ -113,6 +114,15 @@ std::string Reporter::render(const Document& document) const {
 
 std::string Reporter::render(const RunResult& run) const {
   return render(Document{.results = &run});
+}
+
+void Reporter::write(const Document& document, std::ostream& out) const {
+  if (const std::string why = refusal(document); !why.empty()) throw std::invalid_argument(why);
+  write_accepted(document, out);
+}
+
+void Reporter::write_accepted(const Document& document, std::ostream& out) const {
+  out << render_accepted(document);
 }
 
 std::string parts::join(const std::vector<std::string>& rendered) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
@@ -76,6 +77,9 @@ class Reporter {
   std::string render(const Document& document) const;
   // A run's results alone: render({.results = &run}).
   std::string render(const RunResult& run) const;
+  // The same text as render(document), put into `out` (json writes a run's results as it
+  // serialises them, without holding the whole text; the other formats render, then write).
+  void write(const Document& document, std::ostream& out) const;
 
   // Why this format refuses `document` (an empty one, a part it has no form for, several parts
   // for json or csv), or "" when it renders it.
@@ -92,6 +96,8 @@ class Reporter {
   virtual Capabilities capabilities() const = 0;
   // Called only with a document that refusal() accepts.
   virtual std::string render_accepted(const Document& document) const = 0;
+  // Called by write() only with a document that refusal() accepts; puts render_accepted's text.
+  virtual void write_accepted(const Document& document, std::ostream& out) const;
 };
 
 std::unique_ptr<Reporter> make_reporter(Format format, Options options = {});

@@ -12,6 +12,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -394,7 +395,11 @@ void serve(const RunSettings& settings, const std::vector<measure::Instance>& ch
     bool failed = false;  // sent as a failed result: the supervisor says so
     RunResult sent;
     sent.benchmarks = run_or_record(settings, instance, measuring.probes, failed);
-    if (!worker::send(fd, worker::FrameKind::finished, formats::to_json(sent))) return;
+    // Compact and without a tree of the whole result: the worker holds its samples once and
+    // their text once.
+    std::ostringstream text;
+    formats::write_json(sent, text, formats::Layout::compact);
+    if (!worker::send(fd, worker::FrameKind::finished, std::move(text).str())) return;
   }
   worker::send(fd, worker::FrameKind::fact,
                fmt::format("peak_rss_bytes={}",

@@ -1,6 +1,8 @@
 // Writing files so that a reader never sees half of one and a crash loses nothing old.
 #pragma once
 
+#include <functional>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -34,6 +36,16 @@ DiskSync& system_disk_sync();
 // the folder's flush fails, the new file is in place and the error says so. After the rename,
 // temporaries of `path` that killed writers left (their process is gone) are removed.
 model::Result<Written> write_file_atomically(const std::string& path, std::string_view content,
+                                             DiskSync& sync = system_disk_sync());
+
+// Puts a file's content into a stream, piece by piece.
+using ContentWriter = std::function<void(std::ostream&)>;
+
+// The same, with the content that `write` puts into the stream as it produces it: a large
+// document (a run's result with all its samples) goes to the disk through a small buffer instead
+// of being held whole in memory first. If `write` throws, the temporary is removed, `path` is
+// untouched and the exception goes on to the caller.
+model::Result<Written> write_file_atomically(const std::string& path, const ContentWriter& write,
                                              DiskSync& sync = system_disk_sync());
 
 // Reads a whole file; the error names the file and the reason.

@@ -6,7 +6,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <sstream>
+#include <streambuf>
+#include <vector>
 
 #include "store/atomic_file.hpp"
 
@@ -57,6 +60,63 @@ model::Error write_error(const std::string& verb, const std::string& path, int e
   return model::Error{"cannot " + verb + " " + path + ": " + std::strerror(error_number) + advice};
 }
 
+// A stream buffer over a file descriptor that keeps the first error of write(2) instead of
+// throwing: the stream goes bad and error() says why.
+class FileWriteBuffer final : public std::streambuf {
+ public:
+  explicit FileWriteBuffer(int fd) : fd_(fd), buffer_(kSize) {
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+  }
+  int error() const { return error_; }
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (!drain()) return traits_type::eof();
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+    return c;
+  }
+  std::streamsize xsputn(const char* data, std::streamsize size) override {
+    if (size <= epptr() - pptr()) {
+      traits_type::copy(pptr(), data, static_cast<std::size_t>(size));
+      pbump(static_cast<int>(size));
+      return size;
+    }
+    // Larger than the room left: what is buffered goes first, then this piece directly.
+    if (!drain() || !put(data, static_cast<std::size_t>(size))) return 0;
+    return size;
+  }
+  int sync() override { return drain() ? 0 : -1; }
+
+ private:
+  static constexpr std::size_t kSize = 64 * 1024;
+
+  bool drain() {
+    const bool done = put(pbase(), static_cast<std::size_t>(pptr() - pbase()));
+    setp(buffer_.data(), buffer_.data() + buffer_.size());
+    return done;
+  }
+  bool put(const char* data, std::size_t size) {
+    if (error_ != 0) return false;
+    std::size_t written = 0;
+    while (written < size) {
+      const ssize_t n = ::write(fd_, data + written, size - written);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        error_ = errno;
+        return false;
+      }
+      written += static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+
+  int fd_;
+  std::vector<char> buffer_;
+  int error_ = 0;
+};
+
 class SystemDiskSync final : public DiskSync {
  public:
   int sync_file(int fd) override { return ::fsync(fd) == 0 ? 0 : errno; }
@@ -78,6 +138,16 @@ DiskSync& system_disk_sync() {
 
 model::Result<Written> write_file_atomically(const std::string& path, std::string_view content,
                                              DiskSync& sync) {
+  return write_file_atomically(
+      path,
+      [content](std::ostream& out) {
+        out.write(content.data(), static_cast<long>(content.size()));
+      },
+      sync);
+}
+
+model::Result<Written> write_file_atomically(const std::string& path, const ContentWriter& write,
+                                             DiskSync& sync) {
   namespace fs = std::filesystem;
   const fs::path target(path);
   std::error_code error;
@@ -91,17 +161,23 @@ model::Result<Written> write_file_atomically(const std::string& path, std::strin
   const std::string temporary = temporary_of(path, getpid());
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return write_error("write", path, errno);
-  std::size_t written = 0;
-  while (written < content.size()) {
-    const ssize_t n = ::write(fd, content.data() + written, content.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int reason = errno;
-      ::close(fd);
-      ::unlink(temporary.c_str());
-      return write_error("write", path, reason);
-    }
-    written += static_cast<std::size_t>(n);
+  int write_errno = 0;
+  try {
+    FileWriteBuffer buffer(fd);
+    std::ostream out(&buffer);
+    write(out);
+    out.flush();
+    write_errno = buffer.error();
+    if (write_errno == 0 && !out) write_errno = EIO;
+  } catch (...) {
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  if (write_errno != 0) {
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    return write_error("write", path, write_errno);
   }
   // On a full disk or a quota, fsync or close is where a delayed write fails (NFS reports it
   // there): the temporary is then incomplete and must not replace `path`.

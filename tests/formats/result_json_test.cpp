@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -21,6 +22,28 @@ using ::testing::HasSubstr;
 
 TEST(ResultJson, MatchesTheGoldenFile) {
   testing::expect_golden("result.json", to_json(testing::sample_run()));
+}
+
+// write_json streams what to_json returns: the same bytes, a name that is not UTF-8 included.
+TEST(ResultJson, WritingToAStreamGivesTheSameText) {
+  RunResult run = testing::sample_run();
+  run.benchmarks[1].name = "bad\xff";
+  std::ostringstream out;
+  write_json(run, out);
+  EXPECT_EQ(out.str(), to_json(run));
+  EXPECT_THAT(out.str(), HasSubstr("bad\xef\xbf\xbd"));
+}
+
+TEST(ResultJson, WritingARunWithoutBenchmarksToAStreamGivesTheSameText) {
+  RunResult run = testing::sample_run();
+  run.benchmarks.clear();
+  std::ostringstream out;
+  write_json(run, out);
+  EXPECT_EQ(out.str(), to_json(run));
+  run.benchmarks.resize(1);
+  std::ostringstream one;
+  write_json(run, one);
+  EXPECT_EQ(one.str(), to_json(run));
 }
 
 // A name that is not UTF-8 (a command's argument, a --name from a shell in another encoding)
@@ -370,6 +393,29 @@ RunResult every_field_run() {
   b.exact_counts = {{"rows", 4'000'000, "corpus/rows.csv"}, {"batches", 40, ""}};
   run.benchmarks = {b};
   return run;
+}
+
+// Every list and object of every table, printed as it is made, gives to_json's text.
+TEST(ResultJson, WritingARunWithEveryFieldSetToAStreamGivesTheSameText) {
+  const RunResult run = every_field_run();
+  std::ostringstream out;
+  write_json(run, out);
+  EXPECT_EQ(out.str(), to_json(run));
+}
+
+// The compact layout is dump()'s one line, and reads back as the same run.
+TEST(ResultJson, TheCompactLayoutIsOneLineThatReadsBack) {
+  const RunResult run = every_field_run();
+  std::ostringstream out;
+  write_json(run, out, Layout::compact);
+  EXPECT_EQ(out.str(), nlohmann::ordered_json::parse(to_json(run)).dump());
+  EXPECT_EQ(out.str().find('\n'), std::string::npos);
+  auto parsed = from_json(out.str(), "memory");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(to_json(parsed->run), to_json(run));
+  std::ostringstream empty;
+  write_json(RunResult{}, empty, Layout::compact);
+  EXPECT_EQ(empty.str(), nlohmann::ordered_json::parse(to_json(RunResult{})).dump());
 }
 
 TEST(ResultJson, RoundTripsARunWithEveryFieldSet) {

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+#include <stdexcept>
+
 #include "support/golden.hpp"
 #include "support/sample_run.hpp"
 
@@ -153,6 +156,22 @@ TEST(Reporters, CsvKeepsFormulaNamesAsText) {
   const std::string row = out.substr(out.find('\n') + 1, out.find('\n', out.find('\n') + 1));
   EXPECT_EQ(row.rfind("\"'-2+3\",", 0), 0u) << row;
   EXPECT_EQ(row.find(",'"), std::string::npos) << row;
+}
+
+// write() puts into a stream the text render() returns, in every format, and refuses what
+// render() refuses.
+TEST(Reporters, WritingToAStreamGivesTheRenderedText) {
+  const RunResult run = testing::sample_run();
+  for (Format format : {Format::console, Format::json, Format::markdown, Format::csv, Format::html,
+                        Format::junit, Format::gbench, Format::bmf, Format::github_action}) {
+    const auto reporter = make_reporter(format);
+    std::ostringstream out;
+    reporter->write(Document{.results = &run}, out);
+    EXPECT_EQ(out.str(), reporter->render(run)) << to_string(format);
+  }
+  std::ostringstream out;
+  EXPECT_THROW(make_reporter(Format::json)->write(Document{}, out), std::invalid_argument);
+  EXPECT_EQ(out.str(), "");
 }
 
 TEST(Formats, ParseNamesAndRefuseOthers) {

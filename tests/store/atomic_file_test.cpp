@@ -2,13 +2,18 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <ostream>
+#include <stdexcept>
 #include <string>
 
 namespace benchkit::store {
@@ -55,6 +60,64 @@ TEST_F(AtomicFile, ReplacesTheFileWholeAndLeavesNoTemporary) {
   put(path, "old\n");
   ASSERT_TRUE(write_file_atomically(path, "new\n").ok());
   EXPECT_EQ(read_file(path).value(), "new\n");
+  EXPECT_EQ(names(), std::vector<std::string>{"result.json"});
+}
+
+// A writer's pieces, small ones and one larger than the buffer, arrive whole and in order.
+TEST_F(AtomicFile, WritesWhatTheWriterPutsIntoTheStream) {
+  const std::string path = folder_ + "/result.json";
+  put(path, "old\n");
+  const std::string large(200 * 1024, 'x');
+  const auto written = write_file_atomically(path, [&](std::ostream& out) {
+    out << "head ";
+    for (int i = 0; i < 1000; ++i) out << i << ',';
+    out << large << " tail\n";
+  });
+  ASSERT_TRUE(written.ok()) << written.error().message;
+  std::string expected = "head ";
+  for (int i = 0; i < 1000; ++i) expected += std::to_string(i) + ",";
+  expected += large + " tail\n";
+  EXPECT_EQ(read_file(path).value(), expected);
+  EXPECT_EQ(names(), std::vector<std::string>{"result.json"});
+}
+
+TEST_F(AtomicFile, AWriterThatThrowsLeavesTheOldFileAndNoTemporary) {
+  const std::string path = folder_ + "/result.json";
+  put(path, "old\n");
+  EXPECT_THROW((void)write_file_atomically(path,
+                                           [](std::ostream& out) {
+                                             out << std::string(100 * 1024, 'y');
+                                             throw std::runtime_error("the writer broke");
+                                           }),
+               std::runtime_error);
+  EXPECT_EQ(read_file(path).value(), "old\n");
+  EXPECT_EQ(names(), std::vector<std::string>{"result.json"});
+}
+
+// A write(2) that fails while the content streams (here a file size limit: EFBIG, what a full
+// disk's ENOSPC does in the same place) is named, and leaves the old file and no temporary. In a
+// child process, so that the limit stays there.
+TEST_F(AtomicFile, AFailedWriteWhileStreamingIsNamedAndKeepsTheOldFile) {
+  const std::string path = folder_ + "/result.json";
+  put(path, "old\n");
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{16 * 1024, 16 * 1024};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    const auto written =
+        write_file_atomically(path, [](std::ostream& out) { out << std::string(300 * 1024, 'z'); });
+    const bool named = !written.ok() &&
+                       written.error().message.find("cannot write " + path) != std::string::npos &&
+                       written.error().message.find(std::strerror(EFBIG)) != std::string::npos;
+    _exit(named ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "the child did not see the write fail with its reason";
+  EXPECT_EQ(read_file(path).value(), "old\n");
   EXPECT_EQ(names(), std::vector<std::string>{"result.json"});
 }
 
