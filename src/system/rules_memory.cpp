@@ -36,9 +36,10 @@ Check check_aslr(const MachineFiles& files) {
 
 Check check_swap(const MachineFiles& files) {
   const std::string title = "Swap";
-  const auto text = files.read("/proc/meminfo");
-  const auto total = text ? meminfo_bytes(*text, "SwapTotal") : std::nullopt;
-  const auto free = text ? meminfo_bytes(*text, "SwapFree") : std::nullopt;
+  // An unreadable file reads as empty, where no key is found.
+  const std::string text = files.read("/proc/meminfo").value_or(std::string());
+  const auto total = meminfo_bytes(text, "SwapTotal");
+  const auto free = meminfo_bytes(text, "SwapFree");
   if (!total || !free)
     return make_check("swap", title, Status::unknown, "/proc/meminfo not readable");
   if (*total == 0) return make_check("swap", title, Status::ok, "off");
@@ -47,7 +48,7 @@ Check check_swap(const MachineFiles& files) {
   // A few pages swapped out long ago are harmless; more than 1% of the memory in swap means
   // the machine ran short recently, and a benchmark that touches those pages waits for disk.
   constexpr double kSwappedShare = 0.01;
-  const auto memory = meminfo_bytes(*text, "MemTotal");
+  const auto memory = meminfo_bytes(text, "MemTotal");
   const double limit = memory ? kSwappedShare * static_cast<double>(*memory) : 0.0;
   if (static_cast<double>(used) > limit) {
     return make_check("swap", title, Status::warning, value,
@@ -60,9 +61,9 @@ Check check_swap(const MachineFiles& files) {
 
 Check check_memory(const MachineFiles& files) {
   const std::string title = "Memory";
-  const auto text = files.read("/proc/meminfo");
-  const auto total = text ? meminfo_bytes(*text, "MemTotal") : std::nullopt;
-  const auto available = text ? meminfo_bytes(*text, "MemAvailable") : std::nullopt;
+  const std::string text = files.read("/proc/meminfo").value_or(std::string());
+  const auto total = meminfo_bytes(text, "MemTotal");
+  const auto available = meminfo_bytes(text, "MemAvailable");
   if (!total || !available || *total == 0) {
     return make_check("memory", title, Status::unknown,
                       "MemTotal / MemAvailable not in /proc/meminfo");

@@ -1,0 +1,46 @@
+# The system libraries libbenchkit links: libmd (SHA-256 of the executable), SQLite and zstd (the
+# history, src/store/). Used by the build (CMakeLists.txt) and by benchkitConfig.cmake, so that a
+# consumer links them the way the library was built.
+#
+# Their static archives are linked when the system has all three (Debian's -dev packages ship
+# them) and BENCHKIT_STATIC_SYSTEM_LIBRARIES is ON (the default): a bench binary then maps no
+# shared SQLite, zstd or libmd, whose loading alone kept 0.4 MiB resident in every run (their
+# symbol tables, relocations and data) although a run that records no history calls none of them.
+# Only the archive members a program uses are linked. OFF, or without the archives, the shared
+# libraries that pkg-config names are linked instead.
+#
+# Defines the imported target benchkit::system_libraries.
+include_guard(GLOBAL)
+
+function(benchkit_find_system_libraries)
+  if(TARGET benchkit::system_libraries)
+    return()
+  endif()
+  find_package(PkgConfig REQUIRED)
+  find_package(Threads REQUIRED)
+  pkg_check_modules(LIBMD REQUIRED IMPORTED_TARGET libmd)
+  pkg_check_modules(BENCHKIT_HISTORY REQUIRED IMPORTED_TARGET sqlite3 libzstd)
+  add_library(benchkit::system_libraries INTERFACE IMPORTED)
+  set(archives)
+  if(BENCHKIT_STATIC_SYSTEM_LIBRARIES)
+    foreach(name sqlite3 zstd md)
+      find_library(BENCHKIT_${name}_ARCHIVE NAMES lib${name}.a
+        HINTS ${BENCHKIT_HISTORY_LIBRARY_DIRS} ${LIBMD_LIBRARY_DIRS})
+      if(BENCHKIT_${name}_ARCHIVE)
+        list(APPEND archives ${BENCHKIT_${name}_ARCHIVE})
+      endif()
+    endforeach()
+  endif()
+  list(LENGTH archives found)
+  if(found EQUAL 3)
+    # What the archives need from the system (pkg-config --static --libs sqlite3 libzstd libmd).
+    set_target_properties(benchkit::system_libraries PROPERTIES
+      INTERFACE_INCLUDE_DIRECTORIES "${BENCHKIT_HISTORY_INCLUDE_DIRS};${LIBMD_INCLUDE_DIRS}"
+      INTERFACE_LINK_LIBRARIES "${archives};Threads::Threads;m")
+    set(BENCHKIT_SYSTEM_LIBRARIES_LINKED "static archives (${archives})" PARENT_SCOPE)
+  else()
+    set_target_properties(benchkit::system_libraries PROPERTIES
+      INTERFACE_LINK_LIBRARIES "PkgConfig::LIBMD;PkgConfig::BENCHKIT_HISTORY")
+    set(BENCHKIT_SYSTEM_LIBRARIES_LINKED "shared libraries" PARENT_SCOPE)
+  endif()
+endfunction()
