@@ -42,9 +42,9 @@ model::Result<Written> write_file_atomically(const std::string& path, std::strin
 using ContentWriter = std::function<void(std::ostream&)>;
 
 // The same, with the content that `write` puts into the stream as it produces it: a large
-// document (a run's result with all its samples) goes to the disk through a small buffer instead
-// of being held whole in memory first. If `write` throws, the temporary is removed, `path` is
-// untouched and the exception goes on to the caller.
+// document (a run's result with all its samples) goes to the disk through a 16 KiB buffer on the
+// stack instead of being held whole in memory first. If `write` throws, the temporary is
+// removed, `path` is untouched and the exception goes on to the caller.
 model::Result<Written> write_file_atomically(const std::string& path, const ContentWriter& write,
                                              DiskSync& sync = system_disk_sync());
 
