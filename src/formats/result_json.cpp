@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -692,22 +693,6 @@ ParsedRun read_run(const ordered_json& root) {
 
 namespace {
 
-ordered_json run_document(const RunResult& run) {
-  ordered_json root = ordered_json::object();
-  root["schema"] = RunResult::schema;
-  root["version"] = RunResult::version;
-  write_fields(root, run, Table<RunResult>::fields);
-  return root;
-}
-
-}  // namespace
-
-std::string to_json(const RunResult& run) {
-  return run_document(run).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
-namespace {
-
 // ---- Printing a document as it is made -----------------------------------------------------
 //
 // write_json prints what ordered_json::dump(2) (or dump()) prints for the document's tree,
@@ -848,6 +833,12 @@ void write_json(const RunResult& run, std::ostream& out, Layout layout) {
   print_fields(printer, members, run, Table<RunResult>::fields);
   members.finish();
   if (layout == Layout::indented) out << '\n';
+}
+
+std::string to_json(const RunResult& run) {
+  std::ostringstream out;
+  write_json(run, out);
+  return std::move(out).str();
 }
 
 model::Result<ParsedRun> from_json(std::string_view text, const std::string& origin) {

@@ -17,7 +17,8 @@ namespace benchkit::formats {
 // samples, estimates and diagnostics. Indented, stable key order, ends with a newline.
 std::string to_json(const RunResult& run);
 // The same text, written to `out` as it is serialised instead of returned whole (the text of a
-// run with many samples is as large as the run itself, and its tree three times larger).
+// run with many samples is as large as the run itself, and its tree three times larger); it is
+// what ordered_json::dump(2) prints for the document, and to_json returns it.
 // Layout::compact writes it on one line without spaces or a final newline (a worker's results
 // to its supervisor: half the size); from_json reads both.
 enum class Layout { indented, compact };
