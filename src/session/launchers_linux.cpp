@@ -226,8 +226,9 @@ struct Pipes {
 
 // In a child: it dies with this process. A worker outlives a supervisor killed with kill -9
 // otherwise, and a hanging benchmark would run on for ever (holding the terminal or a pipe).
-// Async-signal-safe, for use between fork and exec.
-void die_with_parent(pid_t parent) {
+// Async-signal-safe, for use between fork and exec. Out of line: it is the first thing a forked
+// worker runs, where scripts/hot-functions tells a worker's code from its supervisor's.
+[[gnu::noinline]] void die_with_parent(pid_t parent) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(137);  // the parent died before the line above
 }
