@@ -25,6 +25,11 @@ class ProcessMemory {
 // /proc/self/status, /proc/self/clear_refs and mallinfo2 (glibc).
 ProcessMemory& process_memory();
 
+// Hands the pages of freed heap memory back to the kernel (glibc's malloc_trim): they stay
+// resident otherwise, wherever they lie below the top of the heap, and count in the resident
+// set as if they were in use.
+void release_free_heap();
+
 // How a peak read after reset_peak() was isolated, as results record it: `was_reset` is what
 // reset_peak() returned.
 const char* peak_rss_method(bool was_reset);

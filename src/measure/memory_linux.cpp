@@ -68,6 +68,10 @@ ProcessMemory& process_memory() {
   return instance;
 }
 
+void release_free_heap() {
+  ::malloc_trim(0);
+}
+
 const char* peak_rss_method(bool was_reset) {
   return was_reset ? "VmHWM after reset by /proc/self/clear_refs"
                    : "VmHWM since process start (the kernel refused a reset)";

@@ -1,6 +1,5 @@
 #include <errno.h>
 #include <fcntl.h>
-#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/personality.h>
@@ -14,6 +13,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "measure/memory.hpp"
 #include "process/interrupt.hpp"
 #include "process/worker_protocol.hpp"
 #include "session/launchers.hpp"
@@ -271,7 +271,7 @@ model::Result<std::unique_ptr<Worker>> ForkLauncher::launch(
   // resident, free or not. The previous benchmark's result (its samples parsed, rendered for
   // --out) leaves a few MiB of freed chunks behind; glibc keeps them until the top of the heap
   // is free. Handed back first, they count neither in the worker's peak nor in this one's.
-  ::malloc_trim(0);
+  measure::release_free_heap();
   Pipes pipes;
   return fork_worker(pipes, [&] {
     // A forked benchmark ends with _exit: the parent's atexit work is not its own.

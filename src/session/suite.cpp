@@ -176,6 +176,9 @@ SuiteOutcome run_suite(const SuiteRequest& request, const LauncherFactory& launc
       worker_peak = std::max(worker_peak.value_or(0), *supervised.worker_peak_rss_bytes);
     }
   }
+  // The last worker's result, read and checkpointed, left freed pages behind: handed back
+  // before the run is merged, analysed and reported, they are not part of the final peak.
+  measure::release_free_heap();
   outcome.failed = tracker.failed_count();
   outcome.run = tracker.take_merged();
   if (processes > 1) analysis::compute_estimates(outcome.run);

@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 namespace benchkit::measure {
 namespace {
@@ -28,6 +30,32 @@ TEST(ProcessMemory, ThePeakOverTheWholeRunSurvivesResets) {
 #ifndef __SANITIZE_ADDRESS__  // ASan keeps freed blocks resident (its quarantine)
   EXPECT_LT(*current_peak, *lifetime) << "while the kernel's mark was reset";
 #endif
+}
+
+TEST(ProcessMemory, ReleasingTheFreeHeapHandsBackFreedPagesBelowALiveBlock) {
+#ifdef __SANITIZE_ADDRESS__
+  GTEST_SKIP() << "ASan's allocator keeps freed blocks in its quarantine";
+#endif
+  ProcessMemory& memory = process_memory();
+  // 16 MiB in blocks small enough for the heap (not mmap), touched, then one block above them
+  // that stays: freeing the others leaves a free stretch that the top of the heap cannot trim.
+  constexpr std::size_t kBlock = 4096;
+  constexpr std::size_t kBlocks = 4096;
+  std::vector<char*> blocks;
+  blocks.reserve(kBlocks);
+  for (std::size_t i = 0; i < kBlocks; ++i) {
+    blocks.push_back(static_cast<char*>(std::malloc(kBlock)));
+    std::memset(blocks.back(), 1, kBlock);
+  }
+  char* const above = static_cast<char*>(std::malloc(kBlock));
+  std::memset(above, 1, kBlock);
+  for (char* block : blocks) std::free(block);
+  const auto freed = memory.rss_bytes();
+  release_free_heap();
+  const auto released = memory.rss_bytes();
+  std::free(above);
+  ASSERT_TRUE(freed && released);
+  EXPECT_LE(*released, *freed - (12 << 20)) << "16 MiB were freed below a live block";
 }
 
 }  // namespace
