@@ -13,8 +13,8 @@
 # linker and the C library support it (GNU ld 2.38, lld 15; glibc 2.36) and
 # BENCHKIT_PACK_RELOCATIONS is ON (the default): -z pack-relative-relocs, which packs the
 # relocations of a position-independent executable's pointers into a bitmap (DT_RELR). The
-# loader reads all of them at start-up; a bench binary's 80 KiB of them became 3 KiB, read
-# and kept resident in every process of a run.
+# loader reads all of them at start-up, in every process of a run: a bench binary's 83 KiB of
+# relocations became 11 KiB and a 744-byte bitmap.
 #
 # Defines the imported target benchkit::system_libraries.
 include_guard(GLOBAL)
