@@ -107,8 +107,17 @@ std::string Reporter::refusal(const Document& document) const {
   return "";
 }
 
+namespace {
+// What render() and write() do with a document the format refuses.
+void require_accepted(const Reporter& reporter, const Document& document) {
+  if (const std::string why = reporter.refusal(document); !why.empty()) {
+    throw std::invalid_argument(why);
+  }
+}
+}  // namespace
+
 std::string Reporter::render(const Document& document) const {
-  if (const std::string why = refusal(document); !why.empty()) throw std::invalid_argument(why);
+  require_accepted(*this, document);
   return render_accepted(document);
 }
 
@@ -117,7 +126,7 @@ std::string Reporter::render(const RunResult& run) const {
 }
 
 void Reporter::write(const Document& document, std::ostream& out) const {
-  if (const std::string why = refusal(document); !why.empty()) throw std::invalid_argument(why);
+  require_accepted(*this, document);
   write_accepted(document, out);
 }
 

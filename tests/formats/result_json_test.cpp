@@ -24,7 +24,6 @@ TEST(ResultJson, MatchesTheGoldenFile) {
   testing::expect_golden("result.json", to_json(testing::sample_run()));
 }
 
-// write_json streams what to_json returns: the same bytes, a name that is not UTF-8 included.
 // What the JSON library itself prints for a document, indented as a result file is.
 std::string printed_by_the_library(const std::string& text) {
   return nlohmann::ordered_json::parse(text).dump(2) + "\n";
