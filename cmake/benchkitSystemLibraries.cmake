@@ -16,7 +16,19 @@
 # loader reads all of them at start-up, in every process of a run: a bench binary's 83 KiB of
 # relocations became 11 KiB and a 744-byte bitmap.
 #
-# Defines the imported target benchkit::system_libraries.
+# A second target, benchkit::static_runtime, carries the link options of a bench binary (a
+# program that links benchkit::main) where BENCHKIT_STATIC_RUNTIME is ON (the default) and the
+# compiler can link them: -static-libstdc++ -static-libgcc. The binary then maps no libstdc++.so
+# and no libgcc_s.so; only the archive members it uses are linked. libstdc++.so alone kept about
+# 1.5 MiB resident in every process of a run, most of it code the run never executes, where the
+# members a bench binary links keep a few hundred KiB. The cost: a bench binary that also loads
+# a shared library built against libstdc++.so holds two copies of the C++ runtime, which is
+# safe for what passes between them by value or through virtual calls, but not for objects of
+# the runtime's own global state (std::cout, locales) shared across that boundary. Such a
+# binary should be configured with -DBENCHKIT_STATIC_RUNTIME=OFF (docs/packaging.md). Where
+# BENCHKIT_RUNTIME_DIR is set, the libstdc++.a linked is the one in that folder.
+#
+# Defines the imported targets benchkit::system_libraries and benchkit::static_runtime.
 include_guard(GLOBAL)
 include(CheckLinkerFlag)
 
@@ -50,6 +62,20 @@ function(benchkit_find_system_libraries)
     set_target_properties(benchkit::system_libraries PROPERTIES
       INTERFACE_LINK_LIBRARIES "PkgConfig::LIBMD;PkgConfig::BENCHKIT_HISTORY")
     set(BENCHKIT_SYSTEM_LIBRARIES_LINKED "shared libraries" PARENT_SCOPE)
+  endif()
+  add_library(benchkit::static_runtime INTERFACE IMPORTED)
+  if(NOT DEFINED BENCHKIT_STATIC_RUNTIME OR BENCHKIT_STATIC_RUNTIME)
+    check_linker_flag(CXX "-static-libstdc++;-static-libgcc" BENCHKIT_LINKER_LINKS_STATIC_RUNTIME)
+    if(BENCHKIT_LINKER_LINKS_STATIC_RUNTIME)
+      set_property(TARGET benchkit::static_runtime APPEND PROPERTY
+        INTERFACE_LINK_OPTIONS "-static-libstdc++;-static-libgcc")
+      # The folder of a copy of libstdc++.a in the hot layout (cmake/benchkitHotLayout.cmake),
+      # found before the compiler's own by -static-libstdc++'s -lstdc++.
+      if(BENCHKIT_RUNTIME_DIR)
+        set_property(TARGET benchkit::static_runtime APPEND PROPERTY
+          INTERFACE_LINK_DIRECTORIES "${BENCHKIT_RUNTIME_DIR}")
+      endif()
+    endif()
   endif()
   if(NOT DEFINED BENCHKIT_PACK_RELOCATIONS OR BENCHKIT_PACK_RELOCATIONS)
     check_linker_flag(CXX "-Wl,-z,pack-relative-relocs" BENCHKIT_LINKER_PACKS_RELOCATIONS)

@@ -237,5 +237,26 @@ TEST_F(HistoryCommand, RecordsIntoPostgresql) {
   EXPECT_THAT(listed.out, HasSubstr("pg1"));
 }
 
+// A bench binary of the default build carries its own libstdc++ (BENCHKIT_STATIC_RUNTIME), and
+// the PostgreSQL module it loads brings libstdc++.so with libpqxx: the two runtimes live in one
+// process, and the run still goes into the store and comes back out whole.
+TEST_F(HistoryCommand, ABenchBinaryRecordsIntoPostgresqlThroughTheModule) {
+  testing::PostgresBackend backend;
+  BENCHKIT_NEED_POSTGRES(backend.server);
+  const std::string location = "'" + backend.location() + "'";
+  const auto ran = run_command(kBench +
+                               " --filter copy --time-budget 50ms --warm-up 5ms "
+                               "--no-machine-warnings --record --store " +
+                               location);
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_THAT(ran.out, HasSubstr("recorded run "));
+  const auto listed = run_command(kTool + " history list --store " + location);
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_THAT(listed.out, HasSubstr("1 run in postgresql://benchkit:***@"));
+  const auto trend = run_command(kTool + " history trend copy --format csv --store " + location);
+  ASSERT_EQ(trend.exit_code, 0) << trend.err;
+  EXPECT_THAT(trend.out, HasSubstr("\ncopy_string,"));
+}
+
 }  // namespace
 }  // namespace benchkit::cli

@@ -28,6 +28,16 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$checkout}
 export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 consumer="$work/consumer"
+# A bench binary of a build with BENCHKIT_STATIC_RUNTIME (the default) carries its own C++
+# runtime and fmt: it needs neither libstdc++.so, libgcc_s.so nor libfmt.so.
+check_own_runtime() {
+  grep -q 'set(BENCHKIT_STATIC_RUNTIME ON)' "$build/benchkitConfig.cmake" || return 0
+  local needed
+  needed=$(readelf -d "$1" | grep NEEDED || true)
+  case "$needed" in *libstdc++*|*libgcc_s*|*libfmt*)
+    echo "$1, of a static-runtime build, needs shared runtime libraries: $needed" >&2
+    exit 1 ;; esac
+}
 configure() {
   cmake -S "$here" -B "$consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" \
     >"$work/configure.log" 2>&1 || { cat "$work/configure.log" >&2; exit 1; }
@@ -75,6 +85,7 @@ SCRIPT
     flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs benchkit)
     # shellcheck disable=SC2086  # the flags are words
     c++ -std=c++20 -O2 "$here/bench.cpp" -o "$work/pkgconfig_bench" $flags
+    check_own_runtime "$work/pkgconfig_bench"
     [ "$("$work/pkgconfig_bench" --list)" = $'make_vector/size=16\nconcatenate' ] ||
       { echo "the pkg-config build lists other benchmarks" >&2; exit 1; }
     configure -DCMAKE_PREFIX_PATH="$prefix"
@@ -91,6 +102,7 @@ SCRIPT
 esac
 cmake --build "$consumer" >"$work/build.log" 2>&1 || { tail -50 "$work/build.log" >&2; exit 1; }
 "$consumer/consumer_bench" --test --quiet
+check_own_runtime "$consumer/consumer_bench"
 listed=$("$consumer/consumer_bench" --list)
 [ "$listed" = $'make_vector/size=16\nconcatenate' ] || { echo "unexpected --list: $listed" >&2; exit 1; }
 custom=$("$consumer/consumer_custom_main" --list)
