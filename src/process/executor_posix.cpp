@@ -6,9 +6,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
+#include <string>
 
 #include "process/run.hpp"
 #include "process/spawn.hpp"
@@ -37,7 +41,10 @@ class SpawnerExecutor : public Executor {
   SpawnerExecutor(pid_t pid, int requests, int records)
       : pid_(pid), requests_(requests), records_(records) {}
   ~SpawnerExecutor() override {
-    ::close(requests_);  // end of file: the helper exits
+    // A run sent ahead and never asked for (the caller stopped: a failure, an interrupt) is
+    // cut short: the helper's interrupt handler kills it, then end of file ends the helper.
+    if (ahead_ && !dead_) ::kill(pid_, SIGTERM);
+    ::close(requests_);
     ::close(records_);
     int status = 0;
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
@@ -46,24 +53,49 @@ class SpawnerExecutor : public Executor {
   SpawnerExecutor(const SpawnerExecutor&) = delete;
   SpawnerExecutor& operator=(const SpawnerExecutor&) = delete;
 
-  RunRecord run(const RunRequest& request) override {
-    std::string frame;
-    if (!dead_ && wire::write_frame(requests_, wire::encode(request)) &&
-        wire::read_frame(records_, frame)) {
-      if (auto record = wire::decode_record(frame)) return *record;
+  RunRecord run(const RunRequest& request) override { return exchange(request, nullptr); }
+  RunRecord run_then(const RunRequest& request, const RunRequest& next) override {
+    return exchange(request, &next);
+  }
+  std::string peak_rss_method() const override { return kHelperMethod; }
+
+ private:
+  // Sends `request` (unless it went ahead already) and `next`, then reads `request`'s record.
+  // The helper reads its requests in order, so `next` starts as soon as `request` ends.
+  RunRecord exchange(const RunRequest& request, const RunRequest* next) {
+    std::string frame = wire::encode(request);
+    bool sent = false;
+    if (ahead_) {
+      sent = *ahead_ == frame;
+      // Not the run sent ahead: it ran all the same; its record is read and dropped.
+      if (!sent && !dead_) dead_ = !wire::read_frame(records_, answer_);
+      ahead_.reset();
+    }
+    if (!sent && !dead_) dead_ = !wire::write_frame(requests_, frame);
+    if (next && !dead_) {
+      // Only a frame that fits an empty pipe whatever its size (PIPE_BUF): the helper, still
+      // running `request`, reads it only after it has written that record.
+      std::string following = wire::encode(*next);
+      if (following.size() + sizeof(std::uint32_t) <= PIPE_BUF) {
+        dead_ = !wire::write_frame(requests_, following);
+        if (!dead_) ahead_ = std::move(following);
+      }
+    }
+    if (!dead_ && wire::read_frame(records_, answer_)) {
+      if (auto record = wire::decode_record(answer_)) return *record;
     }
     dead_ = true;
     RunRecord failed;
     failed.error = "the benchkit-spawner helper stopped answering (killed?)";
     return failed;
   }
-  std::string peak_rss_method() const override { return kHelperMethod; }
 
- private:
   pid_t pid_;
   int requests_;
   int records_;
   bool dead_ = false;
+  std::optional<std::string> ahead_;  // the frame of a request sent before its turn
+  std::string answer_;
 };
 
 std::string find_helper() {

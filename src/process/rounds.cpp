@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 #include "process/interrupt.hpp"
 
@@ -37,19 +39,22 @@ class Runner {
       if (stopped()) return finish();
     }
     for (std::size_t w = 0; w < settings_.warmup && any_active(); ++w) {
-      for (std::size_t b : round_order(benchmarks_.size(), w, settings_.order, settings_.seed)) {
+      const std::vector<std::size_t> order = order_of(w, true);
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        const std::size_t b = order[i];
         if (!active(b)) continue;
-        if (const auto record = measured(b, w, true))
+        if (const auto record = measured(Step{b, w, true}, i))
           result_.benchmarks[b].warmups.push_back(*record);
         if (stopped()) return finish();
       }
     }
     const std::int64_t start = clock_.now_ns();
     for (std::size_t round = 0; any_active(); ++round) {
-      for (std::size_t b :
-           round_order(benchmarks_.size(), round, settings_.order, settings_.seed + 1)) {
+      const std::vector<std::size_t> order = order_of(round, false);
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        const std::size_t b = order[i];
         if (!active(b)) continue;
-        if (const auto record = measured(b, round, false)) {
+        if (const auto record = measured(Step{b, round, false}, i)) {
           result_.benchmarks[b].runs.push_back(MeasuredRun{round, *record});
         }
         if (stopped()) return finish();
@@ -84,6 +89,57 @@ class Runner {
     observer_.benchmark_failed(b, message);
   }
 
+  // One run of a benchmark: which, in which round, and whether it is a warm-up.
+  struct Step {
+    std::size_t benchmark = 0;
+    std::size_t round = 0;
+    bool warmup = false;
+  };
+
+  std::vector<std::size_t> order_of(std::size_t round, bool warmup) const {
+    return round_order(benchmarks_.size(), round, settings_.order,
+                       warmup ? settings_.seed : settings_.seed + 1);
+  }
+
+  // The run after `step` (at `position` in its round's order) when it follows for certain
+  // unless this one fails or is interrupted: the next running benchmark of the round, else the
+  // first of the next round when that round is certain (a warm-up round or the first measured
+  // one after them, or a round below --runs). None when the stopping rule decides.
+  std::optional<Step> following(const Step& step, std::size_t position) const {
+    const std::vector<std::size_t> order = order_of(step.round, step.warmup);
+    for (std::size_t i = position + 1; i < order.size(); ++i) {
+      if (active(order[i])) return Step{order[i], step.round, step.warmup};
+    }
+    Step next{0, step.round + 1, step.warmup};
+    if (step.warmup && next.round == settings_.warmup) next = Step{0, 0, false};
+    if (!step.warmup && (settings_.runs == 0 || next.round >= settings_.runs)) return std::nullopt;
+    for (std::size_t b : order_of(next.round, next.warmup)) {
+      if (active(b)) return Step{b, next.round, next.warmup};
+    }
+    return std::nullopt;
+  }
+
+  RunRequest run_request(std::size_t b) const {
+    RunRequest request = settings_.run_template;
+    request.argv = benchmarks_[b].command.argv;
+    request.env = benchmarks_[b].command.env;
+    request.timeout_seconds = settings_.timeout_seconds;
+    return request;
+  }
+
+  // Runs `step`, hinting the executor at the run after it when nothing runs between the two
+  // (no --conclude after this one, no --prepare before the next).
+  RunRecord execute(const Step& step, std::size_t position) {
+    const RunRequest request = run_request(step.benchmark);
+    if (benchmarks_[step.benchmark].hooks.conclude.empty()) {
+      const std::optional<Step> next = following(step, position);
+      if (next && benchmarks_[next->benchmark].hooks.prepare.empty()) {
+        return executor_.run_then(request, run_request(next->benchmark));
+      }
+    }
+    return executor_.run(request);
+  }
+
   RunRequest hook_request(std::size_t b, const std::string& text) const {
     RunRequest request;
     request.argv = {settings_.hook_shell, "-c", text};
@@ -113,15 +169,14 @@ class Runner {
   }
 
   // prepare, the run, conclude. Returns the record when the run counts.
-  std::optional<RunRecord> measured(std::size_t b, std::size_t round, bool warmup) {
+  std::optional<RunRecord> measured(const Step& step, std::size_t position) {
+    const std::size_t b = step.benchmark;
+    const std::size_t round = step.round;
+    const bool warmup = step.warmup;
     const RoundBenchmark& benchmark = benchmarks_[b];
     if (!hook(b, "--prepare", benchmark.hooks.prepare)) return std::nullopt;
     observer_.run_started(b, round, warmup);
-    RunRequest request = settings_.run_template;
-    request.argv = benchmark.command.argv;
-    request.env = benchmark.command.env;
-    request.timeout_seconds = settings_.timeout_seconds;
-    RunRecord record = executor_.run(request);
+    RunRecord record = execute(step, position);
     if (record.interrupted) {
       result_.interrupted = true;
       return std::nullopt;

@@ -4,7 +4,8 @@
 // kernel keeps the larger of the new program's peak and the resident set of the memory it left,
 // which after vfork is the parent's), so commands started from benchkit itself would be charged
 // benchkit's megabytes. This helper is small and statically linked; it reads run requests on
-// fd 3, runs each (vfork, exec, wait4) and answers on fd 4.
+// fd 3, runs each (vfork, exec, wait4) and answers on fd 4. benchkit may send a request before
+// the answer to the one before it has been read, so that the next run starts without a round trip.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -28,7 +29,10 @@ int main() {
   std::string frame;
   while (wire::read_frame(kRequests, frame)) {
     RunRecord record;
-    if (const auto request = wire::decode_request(frame)) {
+    if (interrupt_requested()) {
+      // Requests sent ahead of their turn after Ctrl-C (or benchkit's SIGTERM): not started.
+      record.interrupted = true;
+    } else if (const auto request = wire::decode_request(frame)) {
       record = run_one(*request);
     } else {
       record.error = "benchkit-spawner: a request could not be decoded (mismatched versions?)";

@@ -1,5 +1,5 @@
 // An executor that runs nothing: it answers every request from a script, logs the requests
-// and moves a fake clock by each run's wall time.
+// (and the hints of run_then) and moves a fake clock by each run's wall time.
 #pragma once
 
 #include <functional>
@@ -27,17 +27,30 @@ class FakeExecutor final : public process::Executor {
   }
 
   process::RunRecord run(const process::RunRequest& request) override {
-    std::string line;
-    for (const std::string& word : request.argv) line += (line.empty() ? "" : " ") + word;
-    log.push_back(line);
+    log.push_back(joined(request));
+    hints.emplace_back();
     requests.push_back(request);
     process::RunRecord record = script_(request);
     clock_.advance(static_cast<std::int64_t>(record.wall_ns));
     return record;
   }
+  // Runs `request` as run() does and logs `next` as its hint.
+  process::RunRecord run_then(const process::RunRequest& request,
+                              const process::RunRequest& next) override {
+    process::RunRecord record = run(request);
+    hints.back() = joined(next);
+    return record;
+  }
   std::string peak_rss_method() const override { return "fake"; }
 
-  std::vector<std::string> log;  // every request's argv, joined with spaces, in order
+  static std::string joined(const process::RunRequest& request) {
+    std::string line;
+    for (const std::string& word : request.argv) line += (line.empty() ? "" : " ") + word;
+    return line;
+  }
+
+  std::vector<std::string> log;    // every request's argv, joined with spaces, in order
+  std::vector<std::string> hints;  // beside each: the run_then hint's argv, "" for run()
   std::vector<process::RunRequest> requests;
 
  private:

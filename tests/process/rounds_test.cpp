@@ -117,6 +117,65 @@ TEST(Rounds, HooksRunAroundEveryRunAndAreNotMeasured) {
   EXPECT_TRUE(r.benchmarks[0].failure.empty());
 }
 
+// The spawner starts a hinted run as soon as the one before it ends (run_then): every run but
+// the last hints the one that follows, warm-ups into the first measured round included.
+TEST(Rounds, WithRunsEachRunHintsTheNextAcrossRounds) {
+  FakeClock clock;
+  FakeExecutor executor(clock, constant_ms(1));
+  Recorder observer;
+  RoundSettings settings;
+  settings.warmup = 1;
+  settings.runs = 2;
+  run_rounds({bench("A"), bench("B")}, settings, executor, clock, never, observer);
+  EXPECT_THAT(executor.log, ElementsAre("A", "B", "A", "B", "B", "A"));
+  EXPECT_THAT(executor.hints, ElementsAre("B", "A", "B", "B", "A", ""));
+}
+
+// Without --runs the stopping rule decides after each round, so no hint crosses a round; a
+// hook between two runs (--conclude after one, --prepare before the next) stops the hint too.
+TEST(Rounds, HintsStopAtTheStoppingRuleAndAtHooks) {
+  FakeClock clock;
+  FakeExecutor adaptive(clock, constant_ms(1));
+  Recorder observer;
+  RoundSettings settings;
+  settings.warmup = 0;
+  settings.min_runs = 2;
+  run_rounds({bench("A"), bench("B")}, settings, adaptive, clock, always, observer);
+  EXPECT_THAT(adaptive.log, ElementsAre("A", "B", "B", "A"));
+  EXPECT_THAT(adaptive.hints, ElementsAre("B", "", "A", ""));
+
+  FakeExecutor hooked(clock, constant_ms(1));
+  settings.runs = 2;
+  settings.hook_shell = "sh";
+  Hooks prepare;
+  prepare.prepare = "prep";
+  Hooks conclude;
+  conclude.conclude = "done";
+  run_rounds({bench("A", conclude), bench("B", prepare), bench("C")}, settings, hooked, clock,
+             never, observer);
+  EXPECT_THAT(hooked.log, ElementsAre("A", "sh -c done", "sh -c prep", "B", "C",  // round 1
+                                      "C", "sh -c prep", "B", "A", "sh -c done"));
+  EXPECT_THAT(hooked.hints, ElementsAre("", "", "", "C", "C", "", "", "A", "", ""));
+}
+
+// A benchmark that failed is not hinted again: its round's next running benchmark is.
+TEST(Rounds, AFailedBenchmarkIsNotHinted) {
+  FakeClock clock;
+  FakeExecutor executor(clock, [](const RunRequest& request) {
+    RunRecord record = FakeExecutor::ok_after(1e6);
+    if (request.argv[0] == "B") record.resources.exit_code = 1;
+    return record;
+  });
+  Recorder observer;
+  RoundSettings settings;
+  settings.warmup = 0;
+  settings.runs = 3;
+  run_rounds({bench("A"), bench("B"), bench("C")}, settings, executor, clock, never, observer);
+  EXPECT_THAT(executor.log, ElementsAre("A", "B", "C",  // B fails in round 1
+                                        "C", "A", "A", "C"));
+  EXPECT_THAT(executor.hints, ElementsAre("B", "C", "C", "A", "A", "C", ""));
+}
+
 TEST(Rounds, AFailingRunStopsOnlyItsBenchmarkWithTheStatusAndStderr) {
   FakeClock clock;
   int b_runs = 0;

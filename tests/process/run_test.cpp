@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <sys/stat.h>
+#include <chrono>
 #include <cstdio>
 
 #include <fstream>
@@ -113,6 +114,70 @@ TEST_F(RealRuns, AMissingProgramIsNamed) {
   EXPECT_FALSE(r.started);
   EXPECT_THAT(r.error, HasSubstr("cannot start benchkit-no-such-program"));
   EXPECT_THAT(r.error, HasSubstr("No such file"));
+}
+
+RunRequest shell(const std::string& script) {
+  RunRequest request;
+  request.argv = {"/bin/sh", "-c", script};
+  return request;
+}
+
+// Waits (up to 20 s) until the file holds `text`; returns what it holds then.
+std::string wait_for_text(const std::string& path, const std::string& text) {
+  std::string held;
+  for (int i = 0; i < 2000; ++i) {
+    held = read_all(path);
+    if (held == text) break;
+    usleep(10000);
+  }
+  return held;
+}
+
+// run_then sends the hinted request to the spawner at once: it starts as soon as the first run
+// ends, before anyone asks for it, and the call that asks for it gets its own record.
+TEST_F(RealRuns, AHintedRunStartsBeforeItIsAskedForAndAnswersItsTurn) {
+  const std::string log = temp_path("hinted");
+  std::remove(log.c_str());
+  const RunRecord first =
+      executor().run_then(shell("echo a >> " + log), shell("echo b >> " + log + "; exit 3"));
+  EXPECT_EQ(first.resources.exit_code, 0) << first.describe();
+  EXPECT_EQ(wait_for_text(log, "a\nb\n"), "a\nb\n");  // b ran without being asked
+  const RunRecord second = executor().run(shell("echo b >> " + log + "; exit 3"));
+  EXPECT_EQ(second.resources.exit_code, 3);
+  EXPECT_EQ(read_all(log), "a\nb\n");  // and only once
+  std::remove(log.c_str());
+}
+
+// A hinted run that the next call does not ask for has run; its record is dropped and the
+// next call gets its own (a failed benchmark's caller stops, and runs a --cleanup hook).
+TEST_F(RealRuns, AHintedRunNotAskedForIsDroppedAndTheAnswersStayInStep) {
+  const std::string log = temp_path("dropped");
+  std::remove(log.c_str());
+  executor().run_then(shell("exit 0"), shell("echo hinted >> " + log + "; exit 5"));
+  const RunRecord other = executor().run(shell("exit 7"));
+  EXPECT_EQ(other.resources.exit_code, 7);
+  EXPECT_EQ(read_all(log), "hinted\n");
+  EXPECT_EQ(executor().run(shell("exit 9")).resources.exit_code, 9);
+  std::remove(log.c_str());
+}
+
+// An executor that ends with a hinted run still going (the caller stopped) cuts it short.
+TEST(HintedRuns, AHintedRunLeftOverIsStoppedWithTheExecutor) {
+  setenv("BENCHKIT_SPAWNER", (std::string(BENCHKIT_BINARY_DIR) + "/benchkit-spawner").c_str(), 1);
+  const std::string log = temp_path("left-over");
+  std::remove(log.c_str());
+  auto start = std::chrono::steady_clock::now();
+  {
+    ExecutorChoice choice = make_executor();
+    ASSERT_TRUE(choice.warning.empty()) << choice.warning;
+    choice.executor->run_then(shell("exit 0"),
+                              shell("echo started >> " + log + "; sleep 60; echo ended >> " + log));
+    ASSERT_EQ(wait_for_text(log, "started\n"), "started\n");
+    start = std::chrono::steady_clock::now();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+  EXPECT_EQ(read_all(log), "started\n");
+  std::remove(log.c_str());
 }
 
 // The program is looked up in PATH as execvp would (once, then remembered): a file of that name
