@@ -174,6 +174,7 @@ struct ChildPlan {
   int error = -1;
   cpu_set_t cpus;
   bool pin = false;
+  sigset_t reset;                // the signals whose disposition the child sets back to the default
   volatile int exec_errno = 0;   // written by the child when it cannot exec
   volatile int failed_step = 0;  // 1: pinning, 2: exec
 };
@@ -184,7 +185,9 @@ struct ChildPlan {
   ::setpgid(0, 0);
   struct sigaction fallback {};
   fallback.sa_handler = SIG_DFL;
-  for (int number = 1; number < NSIG; ++number) ::sigaction(number, &fallback, nullptr);
+  for (int number = 1; number < NSIG; ++number) {
+    if (sigismember(&plan.reset, number) == 1) ::sigaction(number, &fallback, nullptr);
+  }
   if (plan.pin && ::sched_setaffinity(0, sizeof plan.cpus, &plan.cpus) != 0) {
     plan.failed_step = 1;
     plan.exec_errno = errno;
@@ -206,7 +209,28 @@ struct ChildPlan {
   ::_exit(127);
 }
 
+// The signals a child must set back to the default before exec: a handler of this process
+// must not run in the child (it shares this process's memory until exec), and an ignored
+// signal would stay ignored in the command. Each look-up is a system call (about 2 us here,
+// as much as setting it), so by default every signal is reset; a process whose dispositions no
+// longer change (the spawner) looks them up once with freeze_signal_dispositions().
+struct Dispositions {
+  bool frozen = false;
+  sigset_t changed;
+};
+Dispositions dispositions;
+
 }  // namespace
+
+void freeze_signal_dispositions() {
+  sigemptyset(&dispositions.changed);
+  for (int number = 1; number < NSIG; ++number) {
+    struct sigaction current {};
+    if (::sigaction(number, nullptr, &current) != 0) continue;
+    if (current.sa_handler != SIG_DFL) sigaddset(&dispositions.changed, number);
+  }
+  dispositions.frozen = true;
+}
 
 // Here rather than in spawn_posix.cpp: the spawner helper is built from this file without the
 // rest of the process layer, and RunRecord::describe uses it.
@@ -319,6 +343,11 @@ RunRecord run_one(const RunRequest& request) {
   CPU_ZERO(&plan.cpus);
   for (int cpu : request.cpus) CPU_SET(cpu, &plan.cpus);
   plan.pin = !request.cpus.empty();
+  if (dispositions.frozen) {
+    plan.reset = dispositions.changed;
+  } else {
+    sigfillset(&plan.reset);
+  }
 
   // vfork: the child borrows this small process's memory until it execs, which is cheaper than
   // copying it (fork) and keeps the command's ru_maxrss floor at this helper's own small peak.

@@ -26,6 +26,7 @@ int main() {
     return 2;
   }
   install_interrupt_handler();
+  freeze_signal_dispositions();
   std::string frame;
   while (wire::read_frame(kRequests, frame)) {
     RunRecord record;

@@ -9,6 +9,8 @@
 
 #include <sys/stat.h>
 #include <chrono>
+#include <csignal>
+#include <cstdint>
 #include <cstdio>
 
 #include <fstream>
@@ -178,6 +180,40 @@ TEST(HintedRuns, AHintedRunLeftOverIsStoppedWithTheExecutor) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
   EXPECT_EQ(read_all(log), "started\n");
   std::remove(log.c_str());
+}
+
+// The mask of /proc/PID/status line `field` ("SigIgn:", "SigCgt:") in `status`.
+std::uint64_t signal_mask(const std::string& status, const std::string& field) {
+  const std::size_t at = status.find(field);
+  if (at == std::string::npos) return ~std::uint64_t{0};
+  return std::stoull(status.substr(at + field.size()), nullptr, 16);
+}
+
+// A signal ignored where benchkit was started (nohup's SIGHUP, a CI runner's SIGPIPE) is at its
+// default again in the command, and so are the spawner's own handlers (SIGINT, SIGTERM),
+// though the spawner looks its dispositions up once (freeze_signal_dispositions) rather than
+// resetting all of them before every run. (glibc's own signals 32 and 33 are left as they are.)
+TEST(SignalDispositions, ACommandStartsWithDefaultDispositions) {
+  setenv("BENCHKIT_SPAWNER", (std::string(BENCHKIT_BINARY_DIR) + "/benchkit-spawner").c_str(), 1);
+  const std::string status = temp_path("dispositions");
+  auto* const previous = std::signal(SIGUSR1, SIG_IGN);
+  ExecutorChoice choice = make_executor();  // the spawner inherits SIGUSR1 ignored
+  std::signal(SIGUSR1, previous);
+  ASSERT_TRUE(choice.warning.empty()) << choice.warning;
+  RunRequest request;
+  request.argv = {"cat", "/proc/self/status"};
+  request.output = Output::file;
+  request.output_path = status;
+  const std::uint64_t checked =
+      (1u << (SIGUSR1 - 1)) | (1u << (SIGINT - 1)) | (1u << (SIGTERM - 1));
+  for (int run = 0; run < 2; ++run) {
+    std::remove(status.c_str());
+    ASSERT_TRUE(choice.executor->run(request).ok());
+    const std::string text = read_all(status);
+    EXPECT_EQ(signal_mask(text, "SigIgn:") & checked, 0u) << text;
+    EXPECT_EQ(signal_mask(text, "SigCgt:") & checked, 0u) << text;
+  }
+  std::remove(status.c_str());
 }
 
 // The program is looked up in PATH as execvp would (once, then remembered): a file of that name
