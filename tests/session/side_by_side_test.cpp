@@ -2,6 +2,7 @@
 // and a real bench binary, and the rounds of process pairs the controller runs.
 #include "session/side_by_side.hpp"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -204,11 +205,20 @@ const BenchmarkResult* failed_in(const SideBySideRuns& runs, const std::string& 
   return nullptr;
 }
 
+// Long enough for a healthy worker to start and answer: a sanitizer build of the bench binary
+// takes 0.6-0.7 s to start on a machine whose page faults are slow (its 200 MB of relocations),
+// so 0.5 s there killed healthy workers too.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr std::chrono::milliseconds kWorkerTimeout{3000};
+#else
+constexpr std::chrono::milliseconds kWorkerTimeout{500};
+#endif
+
 TEST(SideBySide, AHangingWorkerIsKilledAndRecordedAsFailed) {
   for (const char* where : {"setup", "sample"}) {
     setenv("SAMPLE_BENCH_HANG", where, 1);
     SideBySide plan = plan_for(kBench, kBench, {"may_fail", "add/amount=1"}, 2);
-    plan.worker_timeout = std::chrono::milliseconds(500);
+    plan.worker_timeout = kWorkerTimeout;
     std::vector<std::string> told;
     plan.failed = [&](const std::string& name, const std::string&) { told.push_back(name); };
     const auto runs = run_side_by_side(plan);
@@ -218,7 +228,9 @@ TEST(SideBySide, AHangingWorkerIsKilledAndRecordedAsFailed) {
     ASSERT_NE(hung, nullptr) << where;
     EXPECT_EQ(hung->failure->cause, Failure::Cause::timed_out);
     EXPECT_THAT(hung->failures.front(), HasSubstr("(round 1 of 2)")) << where;
-    EXPECT_THAT(hung->failures.front(), HasSubstr("did not answer within 0.5 s and was killed"));
+    EXPECT_THAT(hung->failures.front(),
+                HasSubstr(fmt::format("did not answer within {:g} s and was killed",
+                                      kWorkerTimeout.count() / 1000.0)));
     EXPECT_THAT(hung->failures.front(), HasSubstr("--worker-timeout"));
     EXPECT_THAT(told, ElementsAre("may_fail"));
     // The healthy benchmark is compared as usual: both sides, both rounds.
