@@ -43,7 +43,7 @@ class Runner {
       for (std::size_t i = 0; i < order.size(); ++i) {
         const std::size_t b = order[i];
         if (!active(b)) continue;
-        if (const auto record = measured(Step{b, w, true}, i))
+        if (const auto record = measured(Step{b, w, true}, order, i))
           result_.benchmarks[b].warmups.push_back(*record);
         if (stopped()) return finish();
       }
@@ -54,7 +54,7 @@ class Runner {
       for (std::size_t i = 0; i < order.size(); ++i) {
         const std::size_t b = order[i];
         if (!active(b)) continue;
-        if (const auto record = measured(Step{b, round, false}, i)) {
+        if (const auto record = measured(Step{b, round, false}, order, i)) {
           result_.benchmarks[b].runs.push_back(MeasuredRun{round, *record});
         }
         if (stopped()) return finish();
@@ -101,12 +101,12 @@ class Runner {
                        warmup ? settings_.seed : settings_.seed + 1);
   }
 
-  // The run after `step` (at `position` in its round's order) when it follows for certain
+  // The run after `step` (at `position` in its round's `order`) when it follows for certain
   // unless this one fails or is interrupted: the next running benchmark of the round, else the
   // first of the next round when that round is certain (a warm-up round or the first measured
   // one after them, or a round below --runs). None when the stopping rule decides.
-  std::optional<Step> following(const Step& step, std::size_t position) const {
-    const std::vector<std::size_t> order = order_of(step.round, step.warmup);
+  std::optional<Step> following(const Step& step, const std::vector<std::size_t>& order,
+                                std::size_t position) const {
     for (std::size_t i = position + 1; i < order.size(); ++i) {
       if (active(order[i])) return Step{order[i], step.round, step.warmup};
     }
@@ -129,10 +129,10 @@ class Runner {
 
   // Runs `step`, hinting the executor at the run after it when nothing runs between the two
   // (no --conclude after this one, no --prepare before the next).
-  RunRecord execute(const Step& step, std::size_t position) {
+  RunRecord execute(const Step& step, const std::vector<std::size_t>& order, std::size_t position) {
     const RunRequest request = run_request(step.benchmark);
     if (benchmarks_[step.benchmark].hooks.conclude.empty()) {
-      const std::optional<Step> next = following(step, position);
+      const std::optional<Step> next = following(step, order, position);
       if (next && benchmarks_[next->benchmark].hooks.prepare.empty()) {
         return executor_.run_then(request, run_request(next->benchmark));
       }
@@ -169,14 +169,15 @@ class Runner {
   }
 
   // prepare, the run, conclude. Returns the record when the run counts.
-  std::optional<RunRecord> measured(const Step& step, std::size_t position) {
+  std::optional<RunRecord> measured(const Step& step, const std::vector<std::size_t>& order,
+                                    std::size_t position) {
     const std::size_t b = step.benchmark;
     const std::size_t round = step.round;
     const bool warmup = step.warmup;
     const RoundBenchmark& benchmark = benchmarks_[b];
     if (!hook(b, "--prepare", benchmark.hooks.prepare)) return std::nullopt;
     observer_.run_started(b, round, warmup);
-    RunRecord record = execute(step, position);
+    RunRecord record = execute(step, order, position);
     if (record.interrupted) {
       result_.interrupted = true;
       return std::nullopt;
