@@ -34,10 +34,15 @@ constexpr bool kSanitized = false;
 
 const std::string helper = std::string(BENCHKIT_BINARY_DIR) + "/tests/process_helper";
 
+// make_executor then starts the benchkit-spawner of this build.
+void use_built_spawner() {
+  setenv("BENCHKIT_SPAWNER", (std::string(BENCHKIT_BINARY_DIR) + "/benchkit-spawner").c_str(), 1);
+}
+
 class RealRuns : public ::testing::Test {
  protected:
   void SetUp() override {
-    setenv("BENCHKIT_SPAWNER", (std::string(BENCHKIT_BINARY_DIR) + "/benchkit-spawner").c_str(), 1);
+    use_built_spawner();
     choice_ = make_executor();
     ASSERT_TRUE(choice_.warning.empty()) << choice_.warning;
   }
@@ -165,7 +170,7 @@ TEST_F(RealRuns, AHintedRunNotAskedForIsDroppedAndTheAnswersStayInStep) {
 
 // An executor that ends with a hinted run still going (the caller stopped) cuts it short.
 TEST(HintedRuns, AHintedRunLeftOverIsStoppedWithTheExecutor) {
-  setenv("BENCHKIT_SPAWNER", (std::string(BENCHKIT_BINARY_DIR) + "/benchkit-spawner").c_str(), 1);
+  use_built_spawner();
   const std::string log = temp_path("left-over");
   std::remove(log.c_str());
   auto start = std::chrono::steady_clock::now();
@@ -194,7 +199,7 @@ std::uint64_t signal_mask(const std::string& status, const std::string& field) {
 // though the spawner looks its dispositions up once (freeze_signal_dispositions) rather than
 // resetting all of them before every run. (glibc's own signals 32 and 33 are left as they are.)
 TEST(SignalDispositions, ACommandStartsWithDefaultDispositions) {
-  setenv("BENCHKIT_SPAWNER", (std::string(BENCHKIT_BINARY_DIR) + "/benchkit-spawner").c_str(), 1);
+  use_built_spawner();
   const std::string status = temp_path("dispositions");
   auto* const previous = std::signal(SIGUSR1, SIG_IGN);
   ExecutorChoice choice = make_executor();  // the spawner inherits SIGUSR1 ignored
@@ -228,7 +233,7 @@ TEST(PathSearch, ANameRunsTheFirstExecutableOfThatNameInPath) {
   ASSERT_EQ(chmod((chosen + "/benchkit-probe").c_str(), 0755), 0);
   const std::string old_path = getenv("PATH");
   setenv("PATH", (skipped + ":" + chosen + ":" + old_path).c_str(), 1);
-  setenv("BENCHKIT_SPAWNER", (std::string(BENCHKIT_BINARY_DIR) + "/benchkit-spawner").c_str(), 1);
+  use_built_spawner();
   ExecutorChoice choice = make_executor();  // its spawner starts with this PATH
   setenv("PATH", old_path.c_str(), 1);
   RunRequest request;
