@@ -43,19 +43,14 @@ const char kHotLayoutList[] = \"${list_hash}\";\n\
     VERBATIM)
 endfunction()
 
-# The compiler's libstdc++.a, absolute and resolved, in out_var; empty where the layout is off or
-# the compiler names no such archive.
+# The compiler's libstdc++.a (benchkit_compiler_runtime_archive, of benchkitSystemLibraries.cmake)
+# in out_var; empty where the layout is off or the compiler names no such archive.
 function(benchkit_hot_runtime_source out_var)
   set(${out_var} "" PARENT_SCOPE)
   if(NOT BENCHKIT_HOT_LAYOUT OR NOT CMAKE_OBJCOPY OR NOT CMAKE_SYSTEM_NAME STREQUAL "Linux")
     return()
   endif()
-  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libstdc++.a
-    OUTPUT_VARIABLE archive OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE failed)
-  if(failed OR NOT IS_ABSOLUTE "${archive}" OR NOT EXISTS "${archive}")
-    return()
-  endif()
-  file(REAL_PATH "${archive}" archive)
+  benchkit_compiler_runtime_archive(archive)
   set(${out_var} "${archive}" PARENT_SCOPE)
 endfunction()
 

@@ -32,6 +32,20 @@
 include_guard(GLOBAL)
 include(CheckLinkerFlag)
 
+# The compiler's libstdc++.a, absolute and resolved, in out_var; empty where the compiler names
+# no such archive. The build makes its hot-layout copy from it, and a consumer links that copy
+# only when its own compiler names the same archive: both sides resolve it here, alike.
+function(benchkit_compiler_runtime_archive out_var)
+  set(${out_var} "" PARENT_SCOPE)
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libstdc++.a
+    OUTPUT_VARIABLE archive OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE failed)
+  if(failed OR NOT IS_ABSOLUTE "${archive}" OR NOT EXISTS "${archive}")
+    return()
+  endif()
+  file(REAL_PATH "${archive}" archive)
+  set(${out_var} "${archive}" PARENT_SCOPE)
+endfunction()
+
 function(benchkit_find_system_libraries)
   if(TARGET benchkit::system_libraries)
     return()
