@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -39,13 +40,18 @@ class LocalExecutor : public Executor {
 class SpawnerExecutor : public Executor {
  public:
   SpawnerExecutor(pid_t pid, int requests, int records)
-      : pid_(pid), requests_(requests), records_(records) {}
+      : pid_(pid), requests_(requests), records_fd_(records), records_(records) {
+    // Runs announced ahead are written only when the pipe has room (wire::try_write_frame), so
+    // this process never waits on the helper while the helper waits on it.
+    ::fcntl(requests_, F_SETFL, O_NONBLOCK);
+  }
   ~SpawnerExecutor() override {
-    // A run sent ahead and never asked for (the caller stopped: a failure, an interrupt) is
-    // cut short: the helper's interrupt handler kills it, then end of file ends the helper.
-    if (ahead_ && !dead_) ::kill(pid_, SIGTERM);
+    // Runs sent ahead and never asked for (the caller stopped: a failure, an interrupt) are cut
+    // short: the helper's interrupt handler kills the one running and starts no other, then
+    // end of file ends the helper.
+    if (!ahead_.empty() && !dead_) ::kill(pid_, SIGTERM);
     ::close(requests_);
-    ::close(records_);
+    ::close(records_fd_);
     int status = 0;
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
     }
@@ -53,49 +59,68 @@ class SpawnerExecutor : public Executor {
   SpawnerExecutor(const SpawnerExecutor&) = delete;
   SpawnerExecutor& operator=(const SpawnerExecutor&) = delete;
 
-  RunRecord run(const RunRequest& request) override { return exchange(request, nullptr); }
-  RunRecord run_then(const RunRequest& request, const RunRequest& next) override {
-    return exchange(request, &next);
+  bool announce(const RunRequest& request) override {
+    if (dead_ || ahead_.size() >= kMostAhead) return false;
+    std::string frame(1, static_cast<char>(wire::Turn::ahead));
+    frame += wire::encode(request);
+    if (!wire::try_write_frame(requests_, frame)) return false;
+    frame.erase(0, 1);
+    ahead_.push_back(std::move(frame));
+    return true;
   }
-  std::string peak_rss_method() const override { return kHelperMethod; }
 
- private:
-  // Sends `request` (unless it went ahead already) and `next`, then reads `request`'s record.
-  // The helper reads its requests in order, so `next` starts as soon as `request` ends.
-  RunRecord exchange(const RunRequest& request, const RunRequest* next) {
-    std::string frame = wire::encode(request);
-    bool sent = false;
-    if (ahead_) {
-      sent = *ahead_ == frame;
-      // Not the run sent ahead: it ran all the same; its record is read and dropped.
-      if (!sent && !dead_) dead_ = !wire::read_frame(records_, answer_);
-      ahead_.reset();
-    }
-    if (!sent && !dead_) dead_ = !wire::write_frame(requests_, frame);
-    if (next && !dead_) {
-      // Only a frame that fits an empty pipe whatever its size (PIPE_BUF): the helper, still
-      // running `request`, reads it only after it has written that record.
-      std::string following = wire::encode(*next);
-      if (following.size() + sizeof(std::uint32_t) <= PIPE_BUF) {
-        dead_ = !wire::write_frame(requests_, following);
-        if (!dead_) ahead_ = std::move(following);
+  RunRecord run(const RunRequest& request) override {
+    const std::string body = wire::encode(request);
+    // The helper answers in the order it was asked: the records of runs announced before this
+    // one (and not asked for: a failure stopped their benchmark) come first and are dropped.
+    while (!ahead_.empty() && !dead_) {
+      const bool asked = ahead_.front() == body;
+      ahead_.pop_front();
+      std::optional<RunRecord> record = read_record();
+      if (!asked || !record) continue;
+      if (!skipped_) return *record;
+      // Skipped: a run before it failed, and the helper skips every run sent ahead after a
+      // failure until it is asked for one now. Drop the rest, and ask for this one now.
+      while (!ahead_.empty() && !dead_) {
+        ahead_.pop_front();
+        read_record();
       }
     }
-    if (!dead_ && wire::read_frame(records_, answer_)) {
-      if (auto record = wire::decode_record(answer_)) return *record;
-    }
+    std::string frame(1, static_cast<char>(wire::Turn::now));
+    frame += body;
+    if (!dead_) dead_ = !wire::write_frame(requests_, frame);
+    if (std::optional<RunRecord> record = read_record(); record && !skipped_) return *record;
     dead_ = true;
     RunRecord failed;
     failed.error = "the benchkit-spawner helper stopped answering (killed?)";
     return failed;
   }
+  std::string peak_rss_method() const override { return kHelperMethod; }
+
+ private:
+  // Enough runs ahead that the helper still has runs to start while this process reads a batch
+  // of records (the helper sends up to 16 at a time).
+  static constexpr std::size_t kMostAhead = 48;
+
+  // The next record from the helper (skipped_ says whether it skipped that run); nothing, and
+  // dead_, when the helper is gone or the record is damaged.
+  std::optional<RunRecord> read_record() {
+    std::string_view frame;
+    if (!dead_ && records_.next(frame) && !frame.empty()) {
+      skipped_ = frame[0] == static_cast<char>(wire::Outcome::skipped);
+      if (auto record = wire::decode_record(frame.substr(1))) return record;
+    }
+    dead_ = true;
+    return std::nullopt;
+  }
 
   pid_t pid_;
   int requests_;
-  int records_;
+  int records_fd_;
+  wire::FrameInput records_;
   bool dead_ = false;
-  std::optional<std::string> ahead_;  // the frame of a request sent before its turn
-  std::string answer_;
+  bool skipped_ = false;
+  std::deque<std::string> ahead_;  // requests announced and sent, whose records are not read
 };
 
 std::string find_helper() {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -43,7 +44,7 @@ class Runner {
       for (std::size_t i = 0; i < order.size(); ++i) {
         const std::size_t b = order[i];
         if (!active(b)) continue;
-        if (const auto record = measured(Step{b, w, true}, order, i))
+        if (const auto record = measured(Place{Step{b, w, true}, i}))
           result_.benchmarks[b].warmups.push_back(*record);
         if (stopped()) return finish();
       }
@@ -54,7 +55,7 @@ class Runner {
       for (std::size_t i = 0; i < order.size(); ++i) {
         const std::size_t b = order[i];
         if (!active(b)) continue;
-        if (const auto record = measured(Step{b, round, false}, order, i)) {
+        if (const auto record = measured(Place{Step{b, round, false}, i})) {
           result_.benchmarks[b].runs.push_back(MeasuredRun{round, *record});
         }
         if (stopped()) return finish();
@@ -94,6 +95,12 @@ class Runner {
     std::size_t benchmark = 0;
     std::size_t round = 0;
     bool warmup = false;
+    bool operator==(const Step&) const = default;
+  };
+  // A step and its position in its round's order.
+  struct Place {
+    Step step;
+    std::size_t position = 0;
   };
 
   std::vector<std::size_t> order_of(std::size_t round, bool warmup) const {
@@ -101,22 +108,39 @@ class Runner {
                        warmup ? settings_.seed : settings_.seed + 1);
   }
 
-  // The run after `step` (at `position` in its round's `order`) when it follows for certain
-  // unless this one fails or is interrupted: the next running benchmark of the round, else the
-  // first of the next round when that round is certain (a warm-up round or the first measured
-  // one after them, or a round below --runs). None when the stopping rule decides.
-  std::optional<Step> following(const Step& step, const std::vector<std::size_t>& order,
-                                std::size_t position) const {
-    for (std::size_t i = position + 1; i < order.size(); ++i) {
-      if (active(order[i])) return Step{order[i], step.round, step.warmup};
+  // Whether the stopping rule cannot end the measurement before measured round `round` (> 0):
+  // a round below --runs, or below --min-runs (and --max-runs).
+  bool certain_round(std::size_t round) const {
+    if (settings_.runs > 0) return round < settings_.runs;
+    return round < settings_.min_runs && (settings_.max_runs == 0 || round < settings_.max_runs);
+  }
+
+  // The run after `place` when it follows for certain unless this one fails or is interrupted:
+  // the next running benchmark of the round, else the first of the next round when that round
+  // is certain (a warm-up round, or a measured one the stopping rule cannot skip); and when no
+  // hook runs between the two (no --conclude after this one, no --prepare before the next).
+  // Not the first measured run after the warm-ups: the observer hears of it before it starts
+  // (`benchkit run` waits there for `git status`, which must not run beside a measured run).
+  std::optional<Place> following(const Place& place) const {
+    const Step& step = place.step;
+    if (!benchmarks_[step.benchmark].hooks.conclude.empty()) return std::nullopt;
+    std::optional<Place> next;
+    const std::vector<std::size_t> order = order_of(step.round, step.warmup);
+    for (std::size_t i = place.position + 1; i < order.size() && !next; ++i) {
+      if (active(order[i])) next = Place{Step{order[i], step.round, step.warmup}, i};
     }
-    Step next{0, step.round + 1, step.warmup};
-    if (step.warmup && next.round == settings_.warmup) next = Step{0, 0, false};
-    if (!step.warmup && (settings_.runs == 0 || next.round >= settings_.runs)) return std::nullopt;
-    for (std::size_t b : order_of(next.round, next.warmup)) {
-      if (active(b)) return Step{b, next.round, next.warmup};
+    if (!next) {
+      const Step first{0, step.round + 1, step.warmup};
+      if (step.warmup ? first.round == settings_.warmup : !certain_round(first.round)) {
+        return std::nullopt;
+      }
+      const std::vector<std::size_t> next_order = order_of(first.round, first.warmup);
+      for (std::size_t i = 0; i < next_order.size() && !next; ++i) {
+        if (active(next_order[i])) next = Place{Step{next_order[i], first.round, first.warmup}, i};
+      }
     }
-    return std::nullopt;
+    if (next && !benchmarks_[next->step.benchmark].hooks.prepare.empty()) return std::nullopt;
+    return next;
   }
 
   RunRequest run_request(std::size_t b) const {
@@ -127,17 +151,26 @@ class Runner {
     return request;
   }
 
-  // Runs `step`, hinting the executor at the run after it when nothing runs between the two
-  // (no --conclude after this one, no --prepare before the next).
-  RunRecord execute(const Step& step, const std::vector<std::size_t>& order, std::size_t position) {
-    const RunRequest request = run_request(step.benchmark);
-    if (benchmarks_[step.benchmark].hooks.conclude.empty()) {
-      const std::optional<Step> next = following(step, order, position);
-      if (next && benchmarks_[next->benchmark].hooks.prepare.empty()) {
-        return executor_.run_then(request, run_request(next->benchmark));
-      }
+  // Runs `place`, having announced to the executor the runs that follow it for certain (as many
+  // as it takes), so that the spawner starts each as soon as the one before it ends and sends
+  // its records in batches. After a failed run (even one --ignore-failure counts) the next run
+  // is asked for without announcing: the spawner skips announced runs after a failure.
+  RunRecord execute(const Place& place) {
+    const RunRequest request = run_request(place.step.benchmark);
+    if (!announced_.empty() && !(announced_.front().step == place.step)) announced_.clear();
+    if (announced_.empty() && announcing_ && executor_.announce(request)) {
+      announced_.push_back(place);
     }
-    return executor_.run(request);
+    while (!announced_.empty()) {
+      const std::optional<Place> next = following(announced_.back());
+      if (!next || !executor_.announce(run_request(next->step.benchmark))) break;
+      announced_.push_back(*next);
+    }
+    if (!announced_.empty()) announced_.pop_front();
+    RunRecord record = executor_.run(request);
+    announcing_ = record.ok();
+    if (!announcing_) announced_.clear();
+    return record;
   }
 
   RunRequest hook_request(std::size_t b, const std::string& text) const {
@@ -169,15 +202,15 @@ class Runner {
   }
 
   // prepare, the run, conclude. Returns the record when the run counts.
-  std::optional<RunRecord> measured(const Step& step, const std::vector<std::size_t>& order,
-                                    std::size_t position) {
+  std::optional<RunRecord> measured(const Place& place) {
+    const Step& step = place.step;
     const std::size_t b = step.benchmark;
     const std::size_t round = step.round;
     const bool warmup = step.warmup;
     const RoundBenchmark& benchmark = benchmarks_[b];
     if (!hook(b, "--prepare", benchmark.hooks.prepare)) return std::nullopt;
     observer_.run_started(b, round, warmup);
-    RunRecord record = execute(step, order, position);
+    RunRecord record = execute(place);
     if (record.interrupted) {
       result_.interrupted = true;
       return std::nullopt;
@@ -245,6 +278,8 @@ class Runner {
   RoundObserver& observer_;
   RoundsResult result_;
   std::vector<std::size_t> set_up_;  // benchmarks whose setup ran: their cleanup runs
+  std::deque<Place> announced_;      // runs announced to the executor, not yet asked for
+  bool announcing_ = true;           // false after a failed run: the next one is not announced
 };
 
 }  // namespace

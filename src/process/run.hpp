@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,23 +50,35 @@ class Executor {
  public:
   virtual ~Executor() = default;
   virtual RunRecord run(const RunRequest& request) = 0;
-  // Runs `request` and says that `next` is what the following call will ask for, so that an
-  // executor may start `next` as soon as `request` has ended instead of waiting for that call
-  // (the spawner does: it saves a round trip between two processes per run). A hinted run that
-  // the following call does not ask for has still run, and its record is dropped, so callers
-  // hint only a run that follows for certain unless this one fails or is interrupted.
-  virtual RunRecord run_then(const RunRequest& request, const RunRequest& next) {
-    (void)next;
-    return run(request);
+  // Announces that `request` will be asked for (run()) after the runs announced before it, so
+  // that an executor may start it as soon as the run before it ends instead of waiting for the
+  // call (the spawner does: it saves a round trip between two processes per run, and sends its
+  // records in batches). Returns whether it was taken; an executor that runs nothing ahead (the
+  // default), or has as many ahead as it holds, says no. A run announced and then not asked for
+  // (the caller asks for another: its benchmark failed) has its record dropped; after a run
+  // that failed, the announced runs that follow are not started. So announce only runs that
+  // follow for certain unless one fails or is interrupted, and announce a run only after the
+  // runs before it.
+  virtual bool announce(const RunRequest& request) {
+    (void)request;
+    return false;
   }
   // How peak memory is isolated, for the results ("wait4 ru_maxrss of a child started from a
   // small helper process", or the fallback's caveat).
   virtual std::string peak_rss_method() const = 0;
 };
 
+// Something to do once while a run is under way, when CLOCK_MONOTONIC reaches `at_ns` (the
+// spawner sends the records it holds, so that a long run does not hold back the record of the
+// short one before it).
+struct Meanwhile {
+  double at_ns = 0.0;
+  std::function<void()> call;  // none: nothing to do
+};
+
 // Runs the request from this process (vfork, exec, wait4). The child's ru_maxrss then starts
 // from this process's resident set: small for the helper, not for a large harness.
-RunRecord run_one(const RunRequest& request);
+RunRecord run_one(const RunRequest& request, const Meanwhile& meanwhile = {});
 
 // Tells run_one that this process's signal dispositions will not change again: it looks them
 // up now, and each child then resets only the signals that are not at their default (instead

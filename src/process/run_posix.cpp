@@ -267,7 +267,7 @@ std::string last_lines(const std::string& text, std::size_t max_lines) {
   return text.substr(start, end - start);
 }
 
-RunRecord run_one(const RunRequest& request) {
+RunRecord run_one(const RunRequest& request, const Meanwhile& meanwhile) {
   RunRecord record;
   if (request.argv.empty()) {
     record.error = "no command given";
@@ -388,6 +388,7 @@ RunRecord run_one(const RunRequest& request) {
   const bool echo = request.output == Output::inherit;
   double deadline = request.timeout_seconds > 0 ? start + request.timeout_seconds * 1e9 : 0.0;
   bool killed = false;
+  bool meanwhile_done = !meanwhile.call;
   int status = 0;
   rusage usage{};
   for (;;) {
@@ -415,6 +416,16 @@ RunRecord run_one(const RunRequest& request) {
           ::kill(-pid, SIGKILL);
           deadline = 0;
         }
+        continue;
+      }
+      const int left = static_cast<int>(std::ceil(left_ms));
+      wait_ms = wait_ms < 0 ? left : std::min(wait_ms, left);
+    }
+    if (!meanwhile_done) {
+      const double left_ms = (meanwhile.at_ns - now_ns()) / 1e6;
+      if (left_ms <= 0) {
+        meanwhile.call();
+        meanwhile_done = true;
         continue;
       }
       const int left = static_cast<int>(std::ceil(left_ms));

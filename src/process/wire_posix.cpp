@@ -1,3 +1,5 @@
+#include <limits.h>
+#include <poll.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -10,6 +12,8 @@
 
 namespace benchkit::process::wire {
 namespace {
+
+constexpr std::uint32_t kLargestFrame = 64u << 20;
 
 class Writer {
  public:
@@ -81,10 +85,23 @@ class Reader {
   std::string_view bytes_;
 };
 
-bool write_all(int fd, const char* data, std::size_t size) {
+// After EAGAIN on a non-blocking descriptor: waits until it is ready for `events`.
+bool wait_until_ready(int fd, short events) {
+  pollfd watched{fd, events, 0};
+  while (::poll(&watched, 1, -1) < 0) {
+    if (errno != EINTR) return false;
+  }
+  return true;
+}
+
+bool write_bytes(int fd, const char* data, std::size_t size) {
   while (size > 0) {
     const ssize_t n = ::write(fd, data, size);
     if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      if (!wait_until_ready(fd, POLLOUT)) return false;
+      continue;
+    }
     if (n <= 0) return false;
     data += n;
     size -= static_cast<std::size_t>(n);
@@ -193,22 +210,81 @@ bool write_frame(int fd, std::string_view bytes) {
   ssize_t written = -1;
   do {
     written = ::writev(fd, parts, 2);
-  } while (written < 0 && errno == EINTR);
+  } while (written < 0 && (errno == EINTR || (errno == EAGAIN && wait_until_ready(fd, POLLOUT))));
   if (written < 0) return false;
   // A partial write (a frame larger than the pipe's free space): the rest the usual way.
   std::size_t done = static_cast<std::size_t>(written);
   if (done < sizeof size) {
-    return write_all(fd, reinterpret_cast<const char*>(&size) + done, sizeof size - done) &&
-           write_all(fd, bytes.data(), bytes.size());
+    return write_bytes(fd, reinterpret_cast<const char*>(&size) + done, sizeof size - done) &&
+           write_bytes(fd, bytes.data(), bytes.size());
   }
   done -= sizeof size;
-  return write_all(fd, bytes.data() + done, bytes.size() - done);
+  return write_bytes(fd, bytes.data() + done, bytes.size() - done);
+}
+
+void append_frame(std::string& out, std::string_view bytes) {
+  const auto size = static_cast<std::uint32_t>(bytes.size());
+  out.append(reinterpret_cast<const char*>(&size), sizeof size);
+  out.append(bytes);
+}
+
+bool try_write_frame(int fd, std::string_view bytes) {
+  if (bytes.size() + sizeof(std::uint32_t) > PIPE_BUF) return false;
+  const auto size = static_cast<std::uint32_t>(bytes.size());
+  iovec parts[2] = {{const_cast<std::uint32_t*>(&size), sizeof size},
+                    {const_cast<char*>(bytes.data()), bytes.size()}};
+  // At most PIPE_BUF bytes to a non-blocking pipe: written whole, or not at all (EAGAIN).
+  ssize_t written = -1;
+  do {
+    written = ::writev(fd, parts, 2);
+  } while (written < 0 && errno == EINTR);
+  return written == static_cast<ssize_t>(sizeof size + bytes.size());
+}
+
+bool write_all(int fd, std::string_view bytes) {
+  return write_bytes(fd, bytes.data(), bytes.size());
+}
+
+bool FrameInput::buffered() const {
+  const std::size_t held = buffer_.size() - start_;
+  if (held < sizeof(std::uint32_t)) return false;
+  std::uint32_t size = 0;
+  std::memcpy(&size, buffer_.data() + start_, sizeof size);
+  return held - sizeof size >= size;
+}
+
+bool FrameInput::next(std::string_view& frame, const std::function<void()>& idle) {
+  while (!buffered()) {
+    if (start_ > 0) {  // keep only the unread part: the buffer does not grow for ever
+      buffer_.erase(0, start_);
+      start_ = 0;
+    }
+    std::uint32_t size = 0;
+    if (buffer_.size() >= sizeof size) std::memcpy(&size, buffer_.data(), sizeof size);
+    if (size > kLargestFrame) return false;  // a damaged stream, not a frame
+    char chunk[65536];
+    const ssize_t n = ::read(fd_, chunk, sizeof chunk);
+    if (n > 0) {
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n == 0) return false;  // end of file
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN) return false;
+    if (idle) idle();
+    if (!wait_until_ready(fd_, POLLIN)) return false;
+  }
+  std::uint32_t size = 0;
+  std::memcpy(&size, buffer_.data() + start_, sizeof size);
+  frame = std::string_view(buffer_).substr(start_ + sizeof size, size);
+  start_ += sizeof size + size;
+  return true;
 }
 
 bool read_frame(int fd, std::string& bytes) {
   std::uint32_t size = 0;
   if (!read_all(fd, reinterpret_cast<char*>(&size), sizeof size)) return false;
-  if (size > (64u << 20)) return false;
+  if (size > kLargestFrame) return false;
   bytes.resize(size);
   return read_all(fd, bytes.data(), size);
 }

@@ -1,5 +1,6 @@
 // An executor that runs nothing: it answers every request from a script, logs the requests
-// (and the hints of run_then) and moves a fake clock by each run's wall time.
+// (and the runs announced ahead, up to `most_ahead` at a time) and moves a fake clock by each
+// run's wall time.
 #pragma once
 
 #include <functional>
@@ -28,18 +29,26 @@ class FakeExecutor final : public process::Executor {
 
   process::RunRecord run(const process::RunRequest& request) override {
     log.push_back(joined(request));
-    hints.emplace_back();
+    // As the spawner: the announced runs before this one, not asked for, are dropped.
+    bool was_announced = false;
+    while (!ahead.empty() && !was_announced) {
+      was_announced = ahead.front() == log.back();
+      ahead.erase(ahead.begin());
+    }
+    if (!was_announced) ahead.clear();
+    announced.push_back(was_announced ? "ahead" : "now");
     requests.push_back(request);
     process::RunRecord record = script_(request);
     clock_.advance(static_cast<std::int64_t>(record.wall_ns));
+    // As the spawner: the runs announced after a failed one are skipped, and dropped.
+    if (!record.ok()) ahead.clear();
     return record;
   }
-  // Runs `request` as run() does and logs `next` as its hint.
-  process::RunRecord run_then(const process::RunRequest& request,
-                              const process::RunRequest& next) override {
-    process::RunRecord record = run(request);
-    hints.back() = joined(next);
-    return record;
+  bool announce(const process::RunRequest& request) override {
+    if (ahead.size() >= most_ahead) return false;
+    ahead.push_back(joined(request));
+    ahead_log.push_back(std::to_string(log.size()) + ":" + ahead.back());
+    return true;
   }
   std::string peak_rss_method() const override { return "fake"; }
 
@@ -49,8 +58,13 @@ class FakeExecutor final : public process::Executor {
     return line;
   }
 
-  std::vector<std::string> log;    // every request's argv, joined with spaces, in order
-  std::vector<std::string> hints;  // beside each: the run_then hint's argv, "" for run()
+  std::vector<std::string> log;  // every request's argv, joined with spaces, in order
+  // Beside each: "ahead" when it had been announced (and was next in line), else "now".
+  std::vector<std::string> announced;
+  // Every announcement, as "N:argv" with N the number of runs asked for before it.
+  std::vector<std::string> ahead_log;
+  std::vector<std::string> ahead;  // announced and not yet asked for, in order
+  std::size_t most_ahead = 3;
   std::vector<process::RunRequest> requests;
 
  private:

@@ -11,7 +11,9 @@
 namespace benchkit::process {
 namespace {
 
+using ::testing::Each;
 using ::testing::ElementsAre;
+using ::testing::Eq;
 using testing::FakeClock;
 using testing::FakeExecutor;
 using ::testing::HasSubstr;
@@ -117,9 +119,11 @@ TEST(Rounds, HooksRunAroundEveryRunAndAreNotMeasured) {
   EXPECT_TRUE(r.benchmarks[0].failure.empty());
 }
 
-// The spawner starts a hinted run as soon as the one before it ends (run_then): every run but
-// the last hints the one that follows, warm-ups into the first measured round included.
-TEST(Rounds, WithRunsEachRunHintsTheNextAcrossRounds) {
+// The runs that follow for certain are announced to the executor (the spawner starts each as
+// soon as the one before it ends), as many as it takes (the fake: 3), across rounds; each run
+// is then asked for in its turn. The first measured run is announced only once its turn has
+// come (the observer hears of it first: `benchkit run` waits there for `git status`).
+TEST(Rounds, WithRunsTheRunsAheadAreAnnouncedAcrossRounds) {
   FakeClock clock;
   FakeExecutor executor(clock, constant_ms(1));
   Recorder observer;
@@ -128,21 +132,29 @@ TEST(Rounds, WithRunsEachRunHintsTheNextAcrossRounds) {
   settings.runs = 2;
   run_rounds({bench("A"), bench("B")}, settings, executor, clock, never, observer);
   EXPECT_THAT(executor.log, ElementsAre("A", "B", "A", "B", "B", "A"));
-  EXPECT_THAT(executor.hints, ElementsAre("B", "A", "B", "B", "A", ""));
+  EXPECT_THAT(executor.announced, Each(Eq("ahead")));
+  // "N:X": X announced when N runs had been asked for.
+  EXPECT_THAT(executor.ahead_log, ElementsAre("0:A", "0:B", "2:A", "2:B", "2:B", "3:A"));
 }
 
-// Without --runs the stopping rule decides after each round, so no hint crosses a round; a
-// hook between two runs (--conclude after one, --prepare before the next) stops the hint too.
-TEST(Rounds, HintsStopAtTheStoppingRuleAndAtHooks) {
+// Without --runs the stopping rule decides after each round from --min-runs on, so a round it
+// may skip is not announced before that decision; a hook between two runs (--conclude after
+// one, --prepare before the next) stops the announcements too.
+TEST(Rounds, AnnouncementsStopAtTheStoppingRuleAndAtHooks) {
   FakeClock clock;
   FakeExecutor adaptive(clock, constant_ms(1));
   Recorder observer;
   RoundSettings settings;
   settings.warmup = 0;
   settings.min_runs = 2;
-  run_rounds({bench("A"), bench("B")}, settings, adaptive, clock, always, observer);
-  EXPECT_THAT(adaptive.log, ElementsAre("A", "B", "B", "A"));
-  EXPECT_THAT(adaptive.hints, ElementsAre("B", "", "A", ""));
+  settings.budget_ns = 1e12;
+  const PrecisionCheck after_three = [](const std::vector<double>& times) {
+    return times.size() >= 3;
+  };
+  run_rounds({bench("A"), bench("B")}, settings, adaptive, clock, after_three, observer);
+  EXPECT_THAT(adaptive.log, ElementsAre("A", "B", "B", "A", "A", "B"));
+  // Rounds 1 and 2 (below --min-runs) ahead; round 3 only once round 2 was done.
+  EXPECT_THAT(adaptive.ahead_log, ElementsAre("0:A", "0:B", "0:B", "1:A", "4:A", "4:B"));
 
   FakeExecutor hooked(clock, constant_ms(1));
   settings.runs = 2;
@@ -155,11 +167,14 @@ TEST(Rounds, HintsStopAtTheStoppingRuleAndAtHooks) {
              never, observer);
   EXPECT_THAT(hooked.log, ElementsAre("A", "sh -c done", "sh -c prep", "B", "C",  // round 1
                                       "C", "sh -c prep", "B", "A", "sh -c done"));
-  EXPECT_THAT(hooked.hints, ElementsAre("", "", "", "C", "C", "", "", "A", "", ""));
+  EXPECT_THAT(hooked.announced, ElementsAre("ahead", "now", "now", "ahead", "ahead", "ahead", "now",
+                                            "ahead", "ahead", "now"));
+  EXPECT_THAT(hooked.ahead_log, ElementsAre("0:A", "3:B", "3:C", "3:C", "7:B", "7:A"));
 }
 
-// A benchmark that failed is not hinted again: its round's next running benchmark is.
-TEST(Rounds, AFailedBenchmarkIsNotHinted) {
+// After a failed run the next one is asked for now (the spawner skips the runs announced after
+// a failure), and the failed benchmark is not announced again.
+TEST(Rounds, AFailedBenchmarkIsNotAnnouncedAgain) {
   FakeClock clock;
   FakeExecutor executor(clock, [](const RunRequest& request) {
     RunRecord record = FakeExecutor::ok_after(1e6);
@@ -173,7 +188,10 @@ TEST(Rounds, AFailedBenchmarkIsNotHinted) {
   run_rounds({bench("A"), bench("B"), bench("C")}, settings, executor, clock, never, observer);
   EXPECT_THAT(executor.log, ElementsAre("A", "B", "C",  // B fails in round 1
                                         "C", "A", "A", "C"));
-  EXPECT_THAT(executor.hints, ElementsAre("B", "C", "C", "A", "A", "C", ""));
+  EXPECT_THAT(executor.announced,
+              ElementsAre("ahead", "ahead", "now", "ahead", "ahead", "ahead", "ahead"));
+  EXPECT_THAT(executor.ahead_log,
+              ElementsAre("0:A", "0:B", "0:C", "1:C", "3:C", "3:A", "3:A", "4:C"));
 }
 
 TEST(Rounds, AFailingRunStopsOnlyItsBenchmarkWithTheStatusAndStderr) {

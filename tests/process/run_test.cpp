@@ -140,13 +140,14 @@ std::string wait_for_text(const std::string& path, const std::string& text) {
   return held;
 }
 
-// run_then sends the hinted request to the spawner at once: it starts as soon as the first run
-// ends, before anyone asks for it, and the call that asks for it gets its own record.
-TEST_F(RealRuns, AHintedRunStartsBeforeItIsAskedForAndAnswersItsTurn) {
-  const std::string log = temp_path("hinted");
+// An announced run is sent to the spawner at once: it starts as soon as the run before it ends,
+// before anyone asks for it, and the call that asks for it gets its own record.
+TEST_F(RealRuns, AnAnnouncedRunStartsBeforeItIsAskedForAndAnswersItsTurn) {
+  const std::string log = temp_path("announced");
   std::remove(log.c_str());
-  const RunRecord first =
-      executor().run_then(shell("echo a >> " + log), shell("echo b >> " + log + "; exit 3"));
+  ASSERT_TRUE(executor().announce(shell("echo a >> " + log)));
+  ASSERT_TRUE(executor().announce(shell("echo b >> " + log + "; exit 3")));
+  const RunRecord first = executor().run(shell("echo a >> " + log));
   EXPECT_EQ(first.resources.exit_code, 0) << first.describe();
   EXPECT_EQ(wait_for_text(log, "a\nb\n"), "a\nb\n");  // b ran without being asked
   const RunRecord second = executor().run(shell("echo b >> " + log + "; exit 3"));
@@ -155,21 +156,59 @@ TEST_F(RealRuns, AHintedRunStartsBeforeItIsAskedForAndAnswersItsTurn) {
   std::remove(log.c_str());
 }
 
-// A hinted run that the next call does not ask for has run; its record is dropped and the
-// next call gets its own (a failed benchmark's caller stops, and runs a --cleanup hook).
-TEST_F(RealRuns, AHintedRunNotAskedForIsDroppedAndTheAnswersStayInStep) {
+// An announced run that is not asked for has run; its record is dropped and the next call
+// gets its own.
+TEST_F(RealRuns, AnAnnouncedRunNotAskedForIsDroppedAndTheAnswersStayInStep) {
   const std::string log = temp_path("dropped");
   std::remove(log.c_str());
-  executor().run_then(shell("exit 0"), shell("echo hinted >> " + log + "; exit 5"));
+  ASSERT_TRUE(executor().announce(shell("exit 0")));
+  ASSERT_TRUE(executor().announce(shell("echo announced >> " + log)));
+  EXPECT_EQ(executor().run(shell("exit 0")).resources.exit_code, 0);
   const RunRecord other = executor().run(shell("exit 7"));
   EXPECT_EQ(other.resources.exit_code, 7);
-  EXPECT_EQ(read_all(log), "hinted\n");
+  EXPECT_EQ(read_all(log), "announced\n");
   EXPECT_EQ(executor().run(shell("exit 9")).resources.exit_code, 9);
   std::remove(log.c_str());
 }
 
-// An executor that ends with a hinted run still going (the caller stopped) cuts it short.
-TEST(HintedRuns, AHintedRunLeftOverIsStoppedWithTheExecutor) {
+// After a run that failed, the spawner starts none of the runs announced after it (a benchmark
+// that crashed or hung is not run again for nothing); one asked for then runs, once.
+TEST_F(RealRuns, RunsAnnouncedAfterAFailedOneDoNotStartUntilAskedFor) {
+  const std::string log = temp_path("skipped");
+  std::remove(log.c_str());
+  ASSERT_TRUE(executor().announce(shell("exit 4")));
+  ASSERT_TRUE(executor().announce(shell("echo second >> " + log)));
+  ASSERT_TRUE(executor().announce(shell("echo third >> " + log)));
+  EXPECT_EQ(executor().run(shell("exit 4")).resources.exit_code, 4);
+  usleep(200000);
+  EXPECT_EQ(read_all(log), "");  // neither started on its own
+  const RunRecord third = executor().run(shell("echo third >> " + log));
+  EXPECT_EQ(third.resources.exit_code, 0) << third.describe();
+  EXPECT_EQ(read_all(log), "third\n");
+  std::remove(log.c_str());
+}
+
+// Many runs announced at once come back in batches, each record to the call that asks for its
+// run: run i writes i bytes on its standard output, and its record says so.
+TEST_F(RealRuns, ManyAnnouncedRunsAnswerInOrder) {
+  const auto printing = [](int bytes) {
+    RunRequest request = shell("head -c " + std::to_string(bytes) + " /dev/zero");
+    request.output = Output::pipe;
+    return request;
+  };
+  int announced = 0;
+  while (announced < 100 && executor().announce(printing(announced))) ++announced;
+  EXPECT_GE(announced, 16);  // the spawner takes dozens ahead
+  for (int i = 0; i < 100; ++i) {
+    const RunRecord record = executor().run(printing(i));
+    ASSERT_TRUE(record.ok()) << i << ": " << record.describe();
+    EXPECT_EQ(record.stdout_bytes, static_cast<std::uint64_t>(i));
+    if (announced < 100 && executor().announce(printing(announced))) ++announced;
+  }
+}
+
+// An executor that ends with an announced run still going (the caller stopped) cuts it short.
+TEST(AnnouncedRuns, ARunAnnouncedAndLeftOverIsStoppedWithTheExecutor) {
   use_built_spawner();
   const std::string log = temp_path("left-over");
   std::remove(log.c_str());
@@ -177,8 +216,11 @@ TEST(HintedRuns, AHintedRunLeftOverIsStoppedWithTheExecutor) {
   {
     ExecutorChoice choice = make_executor();
     ASSERT_TRUE(choice.warning.empty()) << choice.warning;
-    choice.executor->run_then(shell("exit 0"),
-                              shell("echo started >> " + log + "; sleep 60; echo ended >> " + log));
+    ASSERT_TRUE(choice.executor->announce(shell("exit 0")));
+    ASSERT_TRUE(choice.executor->announce(
+        shell("echo started >> " + log + "; sleep 60; echo ended >> " + log)));
+    ASSERT_TRUE(choice.executor->announce(shell("echo third >> " + log)));
+    choice.executor->run(shell("exit 0"));
     ASSERT_EQ(wait_for_text(log, "started\n"), "started\n");
     start = std::chrono::steady_clock::now();
   }
