@@ -200,17 +200,29 @@ std::optional<RunRecord> decode_record(std::string_view bytes) {
   return r;
 }
 
+namespace {
+
 // The length and the bytes in one writev: with two writes the reader, blocked in read, was woken
 // for the 4-byte length alone and then again for the rest (a frame of up to PIPE_BUF bytes, every
-// request and record of a run, now arrives whole, in one wake-up).
-bool write_frame(int fd, std::string_view bytes) {
-  const auto size = static_cast<std::uint32_t>(bytes.size());
+// request and record of a run, now arrives whole, in one wake-up). Returns what writev returned;
+// `wait`: after EAGAIN on a non-blocking pipe, waits for room and tries again.
+ssize_t write_length_and_bytes(int fd, const std::uint32_t& size, std::string_view bytes,
+                               bool wait) {
   iovec parts[2] = {{const_cast<std::uint32_t*>(&size), sizeof size},
                     {const_cast<char*>(bytes.data()), bytes.size()}};
   ssize_t written = -1;
   do {
     written = ::writev(fd, parts, 2);
-  } while (written < 0 && (errno == EINTR || (errno == EAGAIN && wait_until_ready(fd, POLLOUT))));
+  } while (written < 0 &&
+           (errno == EINTR || (wait && errno == EAGAIN && wait_until_ready(fd, POLLOUT))));
+  return written;
+}
+
+}  // namespace
+
+bool write_frame(int fd, std::string_view bytes) {
+  const auto size = static_cast<std::uint32_t>(bytes.size());
+  const ssize_t written = write_length_and_bytes(fd, size, bytes, true);
   if (written < 0) return false;
   // A partial write (a frame larger than the pipe's free space): the rest the usual way.
   std::size_t done = static_cast<std::size_t>(written);
@@ -230,15 +242,10 @@ void append_frame(std::string& out, std::string_view bytes) {
 
 bool try_write_frame(int fd, std::string_view bytes) {
   if (bytes.size() + sizeof(std::uint32_t) > PIPE_BUF) return false;
-  const auto size = static_cast<std::uint32_t>(bytes.size());
-  iovec parts[2] = {{const_cast<std::uint32_t*>(&size), sizeof size},
-                    {const_cast<char*>(bytes.data()), bytes.size()}};
   // At most PIPE_BUF bytes to a non-blocking pipe: written whole, or not at all (EAGAIN).
-  ssize_t written = -1;
-  do {
-    written = ::writev(fd, parts, 2);
-  } while (written < 0 && errno == EINTR);
-  return written == static_cast<ssize_t>(sizeof size + bytes.size());
+  const auto size = static_cast<std::uint32_t>(bytes.size());
+  return write_length_and_bytes(fd, size, bytes, false) ==
+         static_cast<ssize_t>(sizeof size + bytes.size());
 }
 
 bool write_all(int fd, std::string_view bytes) {
