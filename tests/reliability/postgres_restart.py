@@ -5,12 +5,15 @@
 
 A throwaway server of its own (tests/store/postgres_server.sh: the shared one of the other tests
 must not restart under them). 4 processes of `benchkit history add --store URL` each record
-BENCHKIT_RELIABILITY_RUNS small result files (default 100); when a fifth of the runs are
-reported recorded, the server restarts (pg_ctl restart -m fast: every session is cut). Promises:
+BENCHKIT_RELIABILITY_RUNS small result files (default 100; the two free writers three times
+as many). Writers 0 and 1 are paused (SIGSTOP) once each has recorded a few runs; the server
+restarts (pg_ctl restart -m fast: every session is cut) while they are paused and the free
+writers 2 and 3 go on recording through it; then the paused writers resume. Pausing makes the
+cut certain: on a fast machine the writers would otherwise all end before pg_ctl cuts them.
+Promises:
 - every writer exits 0 (it connected again and went on) or 2 (it gave up, saying why);
 - a writer whose connection was cut says so: a message naming the history (its URL, password
-  hidden) and that the connection was lost;
-- at least one writer was cut (else the test tested nothing);
+  hidden) and that the connection was lost; both paused writers were cut and said so;
 - the runs reported recorded are exactly the runs in the store afterwards: none lost, none
   invented; with every writer at 0, all of them;
 - the password is in no output;
@@ -22,6 +25,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -33,6 +37,7 @@ BENCHKIT = os.path.join(BUILD, "benchkit")
 SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "store",
                       "postgres_server.sh")
 WRITERS = 4
+PAUSED = (0, 1)  # paused across the restart: their sessions are certainly cut
 RUNS = int(os.environ.get("BENCHKIT_RELIABILITY_RUNS", "100"))
 RECORDED = re.compile(r"^(?:recorded|already recorded:) ([0-9a-f]+) \((.*)\)$")
 failures = []
@@ -46,7 +51,7 @@ def check(what, ok, detail=""):
 
 
 def result_files(work):
-    """WRITERS x RUNS result files of distinct identities (their dates differ)."""
+    """Result files of distinct identities (their dates differ), one list per writer."""
     template = os.path.join(work, "template.json")
     done = subprocess.run([BENCHKIT, "run", "--runs", "2", "--warmup", "0", "--quiet", "--cmd",
                            "true", "--export-json", template], cwd=work, capture_output=True)
@@ -56,7 +61,7 @@ def result_files(work):
     files = []
     for writer in range(WRITERS):
         mine = []
-        for run in range(RUNS):
+        for run in range(RUNS if writer in PAUSED else 3 * RUNS):
             document["context"]["date"] = (f"2026-01-{1 + writer:02d}T"
                                            f"{run // 3600:02d}:{run // 60 % 60:02d}:"
                                            f"{run % 60:02d}Z")
@@ -142,16 +147,27 @@ def main():
         subprocess.run([BENCHKIT, "history", "list", "--store", url], capture_output=True)
         began = time.monotonic()
         writers = [Writer(url, mine) for mine in files]
-        # Early: the writers record about 300 runs a second, pg_ctl needs a few tenths of one to
-        # cut the sessions, and 4 x 30 runs restarted at a fifth once all ended before the cut.
-        half = WRITERS * RUNS // 5
-        while sum(len(w.recorded) for w in writers) < half and \
-                any(w.process.poll() is None for w in writers):
-            time.sleep(0.01)
+        # Each paused writer is stopped as soon as it has recorded a few runs (it records a run
+        # in a few milliseconds, so it is nowhere near its last one).
+        paused = set()
+        while len(paused) < len(PAUSED):
+            for i in PAUSED:
+                if i not in paused and (len(writers[i].recorded) >= 5 or
+                                        writers[i].process.poll() is not None):
+                    if writers[i].process.poll() is None:
+                        writers[i].process.send_signal(signal.SIGSTOP)
+                    paused.add(i)
+            time.sleep(0.002)
+        ended_early = [i for i in PAUSED if writers[i].process.poll() is not None]
+        check("the paused writers were still running when paused", not ended_early,
+              f"writers {ended_early} had ended")
         before = sum(len(w.recorded) for w in writers)
         restart_began = time.monotonic()
         restarted = subprocess.run([SERVER, "restart", server], capture_output=True, text=True)
         restart_seconds = time.monotonic() - restart_began
+        for i in PAUSED:
+            if writers[i].process.poll() is None:
+                writers[i].process.send_signal(signal.SIGCONT)
         check("the server restarts", restarted.returncode == 0, restarted.stderr)
         statuses = [w.wait() for w in writers]
         seconds = time.monotonic() - began
@@ -160,8 +176,8 @@ def main():
               all(s in (0, 2) for s in statuses), f"{statuses}")
         lost = f"the connection to history {shown} was lost"
         cut = [i for i, w in enumerate(writers) if lost in w.stderr]
-        check("at least one writer was cut by the restart and said so, naming the history",
-              len(cut) >= 1, " | ".join(w.stderr for w in writers))
+        check("both paused writers were cut by the restart and said so, naming the history",
+              all(i in cut for i in PAUSED), " | ".join(writers[i].stderr for i in PAUSED))
         for i, (w, status) in enumerate(zip(writers, statuses)):
             if status == 2:
                 check(f"writer {i} gave up with a message naming the history",
@@ -181,12 +197,13 @@ def main():
               len(stored_ids) == len(reported), f"{len(stored_ids)} stored, {len(reported)} "
               f"reported")
         if all(s == 0 for s in statuses):
-            check("with every writer at 0, all the runs", len(reported) == WRITERS * RUNS,
-                  f"{len(reported)} of {WRITERS * RUNS}")
+            total = sum(len(mine) for mine in files)
+            check("with every writer at 0, all the runs", len(reported) == total,
+                  f"{len(reported)} of {total}")
         outputs = "".join(w.stderr + "".join(w.stdout) for w in writers)
         check("the password is in no output", password not in outputs)
         retries = outputs.count("connecting again in")
-        print(f"{WRITERS} writers x {RUNS} runs in {seconds:.1f} s; restart after {before} runs "
+        print(f"{WRITERS} writers, {sum(len(mine) for mine in files)} runs in {seconds:.1f} s; restart after {before} runs "
               f"reported, took {restart_seconds:.1f} s; {len(cut)} writers cut, {retries} "
               f"reconnection waits in all; exit statuses {statuses}; {len(reported)} runs "
               f"reported recorded, {len(stored_ids)} in the store")
@@ -196,6 +213,7 @@ def main():
     finally:
         for w in writers:
             if w.process.poll() is None:
+                w.process.send_signal(signal.SIGCONT)
                 w.process.kill()
                 w.process.wait()
         subprocess.run([SERVER, "stop", server], capture_output=True)
