@@ -206,8 +206,8 @@ namespace {
 // for the 4-byte length alone and then again for the rest (a frame of up to PIPE_BUF bytes, every
 // request and record of a run, now arrives whole, in one wake-up). Returns what writev returned;
 // `wait`: after EAGAIN on a non-blocking pipe, waits for room and tries again.
-ssize_t write_length_and_bytes(int fd, const std::uint32_t& size, std::string_view bytes,
-                               bool wait) {
+ssize_t write_length_and_bytes(int fd, std::string_view bytes, bool wait) {
+  const auto size = static_cast<std::uint32_t>(bytes.size());
   iovec parts[2] = {{const_cast<std::uint32_t*>(&size), sizeof size},
                     {const_cast<char*>(bytes.data()), bytes.size()}};
   ssize_t written = -1;
@@ -221,9 +221,9 @@ ssize_t write_length_and_bytes(int fd, const std::uint32_t& size, std::string_vi
 }  // namespace
 
 bool write_frame(int fd, std::string_view bytes) {
-  const auto size = static_cast<std::uint32_t>(bytes.size());
-  const ssize_t written = write_length_and_bytes(fd, size, bytes, true);
+  const ssize_t written = write_length_and_bytes(fd, bytes, true);
   if (written < 0) return false;
+  const auto size = static_cast<std::uint32_t>(bytes.size());
   // A partial write (a frame larger than the pipe's free space): the rest the usual way.
   std::size_t done = static_cast<std::size_t>(written);
   if (done < sizeof size) {
@@ -243,9 +243,8 @@ void append_frame(std::string& out, std::string_view bytes) {
 bool try_write_frame(int fd, std::string_view bytes) {
   if (bytes.size() + sizeof(std::uint32_t) > PIPE_BUF) return false;
   // At most PIPE_BUF bytes to a non-blocking pipe: written whole, or not at all (EAGAIN).
-  const auto size = static_cast<std::uint32_t>(bytes.size());
-  return write_length_and_bytes(fd, size, bytes, false) ==
-         static_cast<ssize_t>(sizeof size + bytes.size());
+  return write_length_and_bytes(fd, bytes, false) ==
+         static_cast<ssize_t>(sizeof(std::uint32_t) + bytes.size());
 }
 
 bool write_all(int fd, std::string_view bytes) {

@@ -149,15 +149,11 @@ def main():
         writers = [Writer(url, mine) for mine in files]
         # Each paused writer is stopped as soon as it has recorded a few runs (it records a run
         # in a few milliseconds, so it is nowhere near its last one).
-        paused = set()
-        while len(paused) < len(PAUSED):
-            for i in PAUSED:
-                if i not in paused and (len(writers[i].recorded) >= 5 or
-                                        writers[i].process.poll() is not None):
-                    if writers[i].process.poll() is None:
-                        writers[i].process.send_signal(signal.SIGSTOP)
-                    paused.add(i)
-            time.sleep(0.002)
+        for i in PAUSED:
+            while len(writers[i].recorded) < 5 and writers[i].process.poll() is None:
+                time.sleep(0.002)
+            if writers[i].process.poll() is None:
+                writers[i].process.send_signal(signal.SIGSTOP)
         ended_early = [i for i in PAUSED if writers[i].process.poll() is not None]
         check("the paused writers were still running when paused", not ended_early,
               f"writers {ended_early} had ended")
@@ -196,14 +192,14 @@ def main():
         check("the store holds only the runs reported recorded",
               len(stored_ids) == len(reported), f"{len(stored_ids)} stored, {len(reported)} "
               f"reported")
+        total = sum(len(mine) for mine in files)
         if all(s == 0 for s in statuses):
-            total = sum(len(mine) for mine in files)
             check("with every writer at 0, all the runs", len(reported) == total,
                   f"{len(reported)} of {total}")
         outputs = "".join(w.stderr + "".join(w.stdout) for w in writers)
         check("the password is in no output", password not in outputs)
         retries = outputs.count("connecting again in")
-        print(f"{WRITERS} writers, {sum(len(mine) for mine in files)} runs in {seconds:.1f} s; restart after {before} runs "
+        print(f"{WRITERS} writers, {total} runs in {seconds:.1f} s; restart after {before} runs "
               f"reported, took {restart_seconds:.1f} s; {len(cut)} writers cut, {retries} "
               f"reconnection waits in all; exit statuses {statuses}; {len(reported)} runs "
               f"reported recorded, {len(stored_ids)} in the store")
@@ -213,7 +209,6 @@ def main():
     finally:
         for w in writers:
             if w.process.poll() is None:
-                w.process.send_signal(signal.SIGCONT)
                 w.process.kill()
                 w.process.wait()
         subprocess.run([SERVER, "stop", server], capture_output=True)
