@@ -84,7 +84,10 @@ void add_mode_flags(CLI::App& app, BenchFlags& flags) {
                  "system calls per iteration are counted, the same in every run, about 50x "
                  "slower (docs/instructions.md); counters: instructions:u from the CPU's "
                  "counters through perf_event_open, at native speed, where the machine has them")
-      ->check(CLI::IsMember({"time", "instructions", "counters"}));
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, session::Mode>{{"time", session::Mode::time},
+                                               {"instructions", session::Mode::instructions},
+                                               {"counters", session::Mode::counters}}));
   app.add_option("--keep-env", flags.keep_env,
                  "--mode instructions: pass this environment variable to the benchmarks "
                  "(repeatable); they otherwise get only PATH, HOME, TMPDIR, LC_ALL=C and "
@@ -235,7 +238,7 @@ model::Result<session::RunSettings> run_settings(BenchFlags& flags) {
   }
   settings.engine.test_mode = flags.test;
   settings.callgrind_dumps = flags.callgrind_dumps;
-  if (flags.mode == "instructions") {
+  if (flags.mode == session::Mode::instructions) {
     // The machine does not change a count: no warnings about it, no hardware counters.
     settings.machine_warnings = false;
     settings.counters = false;

@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "model/error.hpp"
 #include "report/reporter.hpp"
+#include "session/pipeline.hpp"
 #include "session/runner.hpp"
 
 namespace CLI {
@@ -69,9 +70,9 @@ struct BenchFlags {
   std::string timeout = "300s";
   std::int64_t worker_timeout_ns = 0;
   bool saved_samples = false;
-  // What is measured: "time" (the clock), "instructions" (counted under valgrind's callgrind,
-  // docs/instructions.md) or "counters" (instructions:u from the CPU's counters, natively).
-  std::string mode = "time";
+  // What is measured: time (the clock), instructions (counted under valgrind's callgrind,
+  // docs/instructions.md) or counters (instructions:u from the CPU's counters, natively).
+  session::Mode mode = session::Mode::time;
   // Counted runs: "" = each benchmark in a fresh process; "forward" or "reverse": all in one
   // valgrind process in that order (benchkit noise --mode instructions, docs/instructions.md).
   std::string counted_order;

@@ -10,6 +10,7 @@
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
 #include "report/reporter.hpp"
+#include "session/history.hpp"
 
 namespace CLI {
 class App;
@@ -56,8 +57,10 @@ void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_a
 analysis::CompareSettings comparison_settings(const ComparisonFlags& flags);
 
 // Prints "error: MESSAGE" on stderr and returns the exit status of the error's kind: 2 for usage
-// and input, 1 for a failed run, 130 for an interrupted one.
+// and input, 1 for a failed run, 130 for an interrupted one (session::exit_status_of).
 int report_error(const model::Error& error);
+// Prints "error: MESSAGE" on stderr, for an error whose status the pipeline's outcome decides.
+void say_error(const model::Error& error);
 
 // Prints `text` on stdout, or writes it atomically to `out` when that is not empty. Returns the
 // exit status: 0, or 2 (after saying why) when the file cannot be written.
@@ -67,6 +70,8 @@ int print_or_write(const std::string& text, const std::string& out);
 // ("" = $BENCHKIT_STORE or .benchkit/history.db) and says so unless `quiet`. Returns the exit
 // status: 0, or 2 (after saying why) when the history cannot be opened or written.
 int record_in_history(const std::string& store, const RunResult& run, bool quiet);
+// "recorded run ID in LOCATION" (or "already recorded: ..."), for a run recorded at `store`.
+void say_recorded(const session::Recorded& recorded, const std::string& store);
 // Renders `document` in `format` and prints or writes it as print_or_write does; a format that
 // has no form for the document (gbench for a comparison) is an error naming the formats that
 // have one (exit status 2).

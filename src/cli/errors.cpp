@@ -3,21 +3,17 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "session/pipeline.hpp"
 
 namespace benchkit::cli {
 
-int report_error(const model::Error& error) {
+void say_error(const model::Error& error) {
   std::cerr << "error: " << error.message << "\n";
-  switch (error.kind) {
-    case model::ErrorKind::usage:
-    case model::ErrorKind::input:
-      return 2;
-    case model::ErrorKind::failed:
-      return 1;
-    case model::ErrorKind::interrupted:
-      return 130;
-  }
-  return 2;
+}
+
+int report_error(const model::Error& error) {
+  say_error(error);
+  return session::exit_status_of(error.kind);
 }
 
 }  // namespace benchkit::cli

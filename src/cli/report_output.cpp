@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "report/reporter.hpp"
+#include "store/atomic_file.hpp"
 
 namespace benchkit::cli {
 
@@ -26,7 +27,16 @@ void add_html_option(CLI::App& command, std::string& html) {
 }
 
 int write_html(const std::string& path, const report::Document& document) {
-  return print_or_write(report::make_reporter(report::Format::html)->render(document), path);
+  if (auto error = write_html_file(path, document)) return report_error(*error);
+  return 0;
+}
+
+std::optional<model::Error> write_html_file(const std::string& path,
+                                            const report::Document& document) {
+  const auto written = store::write_file_atomically(
+      path, report::make_reporter(report::Format::html)->render(document));
+  if (!written) return written.error();
+  return std::nullopt;
 }
 
 }  // namespace benchkit::cli

@@ -3,8 +3,10 @@
 // and --html FILE, the self-contained HTML page beside whatever --format prints.
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "model/error.hpp"
 #include "report/document.hpp"
 
 namespace CLI {
@@ -24,5 +26,8 @@ void add_html_option(CLI::App& command, std::string& html);
 // Writes `document` as an HTML page to `path` atomically. Returns 0, or the exit status of the
 // error (after saying on stderr which file could not be written).
 int write_html(const std::string& path, const report::Document& document);
+// The same, the error returned rather than said.
+std::optional<model::Error> write_html_file(const std::string& path,
+                                            const report::Document& document);
 
 }  // namespace benchkit::cli

@@ -12,6 +12,7 @@
 #include "process/interrupt.hpp"
 #include "process/temporary_folder.hpp"
 #include "session/counted.hpp"
+#include "session/pipeline.hpp"
 #include "session/runner.hpp"
 #include "session/side_by_side.hpp"
 
@@ -195,7 +196,8 @@ model::Result<AbOutcome> run_ab(const AbRequest& request) {
   }
   analysis::compute_estimates(outcome.baseline);
   analysis::compute_estimates(outcome.candidate);
-  outcome.comparison = analysis::compare(outcome.baseline, outcome.candidate, request.compare);
+  outcome.comparison = judge(outcome.baseline, outcome.candidate, request.compare, {},
+                             /*measured_together=*/true);
   outcome.rounds = rounds_taken(outcome.candidate);
   return outcome;
 }

@@ -10,6 +10,7 @@
 #include "analysis/estimates.hpp"
 #include "benchkit_build_info.hpp"
 #include "process/interrupt.hpp"
+#include "session/pipeline.hpp"
 #include "session/runner.hpp"
 #include "stats/intervals.hpp"
 #include "stats/summary.hpp"
@@ -182,7 +183,8 @@ model::Result<std::optional<analysis::Comparison>> compare_to_reference(
     baseline.benchmarks.push_back(std::move(reference_copy));
     candidate.benchmarks.push_back(b);
   }
-  return std::optional<analysis::Comparison>{analysis::compare(baseline, candidate, settings)};
+  return std::optional<analysis::Comparison>{
+      judge(baseline, candidate, settings, {}, /*measured_together=*/true)};
 }
 
 CommandOutcome run_command_rounds(const CommandRequest& request, const CommandPlan& plan,
@@ -229,9 +231,7 @@ CommandOutcome run_command_rounds(const CommandRequest& request, const CommandPl
         request.reference.empty() ? outcome.run.benchmarks.front().name : request.reference;
   }
   if (request.baseline) {
-    outcome.against_baseline = analysis::compare(*request.baseline, outcome.run, request.compare);
-    outcome.against_baseline->context_warning =
-        context_differences(request.baseline->context, outcome.run.context);
+    outcome.against_baseline = judge(*request.baseline, outcome.run, request.compare);
   }
   return outcome;
 }

@@ -13,6 +13,7 @@
 #include "analysis/history_check.hpp"
 #include "formats/history_file.hpp"
 #include "formats/result_json.hpp"
+#include "session/pipeline.hpp"
 #include "session/result_files.hpp"
 #include "session/runner.hpp"
 #include "store/atomic_file.hpp"
@@ -270,8 +271,7 @@ model::Result<report::HistorySnapshot> history_snapshot(store::Store& store,
   if (!first) return first.error();
   const auto last = load_stored_run(store, runs->back().id);
   if (!last) return last.error();
-  snapshot.comparison = analysis::compare(*first, *last, request.settings);
-  snapshot.comparison.context_warning = context_differences(first->context, last->context);
+  snapshot.comparison = judge(*first, *last, request.settings);
   const auto series = load_series(store, {.machine = snapshot.machine,
                                           .branch = snapshot.branch,
                                           .pattern = "",

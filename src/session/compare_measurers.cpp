@@ -1,0 +1,229 @@
+// The measurers of `benchkit compare OLD NEW`: two executables run side by side in paired rounds
+// (BinariesPlan), or two result files or baselines read (FilesPlan).
+#include <fmt/format.h>
+#include <algorithm>
+#include <chrono>
+#include <regex>
+#include <set>
+
+#include "process/capture.hpp"
+#include "process/handshake.hpp"
+#include "session/gbench_binary.hpp"
+#include "session/plans.hpp"
+#include "session/result_files.hpp"
+#include "session/side_by_side.hpp"
+
+namespace benchkit::session {
+
+namespace {
+
+// The names `binary --list` prints (a benchkit bench binary).
+model::Result<std::vector<std::string>> benchkit_names(const std::string& binary) {
+  process::CaptureOptions options;
+  options.timeout = std::chrono::seconds(30);
+  const auto listed = process::run_captured({binary, "--list"}, options);
+  if (!listed || !listed->exit.ok()) {
+    return model::Error{fmt::format("{} --list could not list its benchmarks ({})", binary,
+                                    listed ? listed->exit.describe() : listed.error().message),
+                        model::ErrorKind::failed};
+  }
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  while (start < listed->out.size()) {
+    std::size_t end = listed->out.find('\n', start);
+    if (end == std::string::npos) end = listed->out.size();
+    if (end > start) names.push_back(listed->out.substr(start, end - start));
+    start = end + 1;
+  }
+  return names;
+}
+
+// The benchmarks of `base` that `candidate` has too and whose name `filter` matches (searched
+// anywhere in the name; empty matches all), in base's order.
+std::vector<std::string> common(const std::vector<std::string>& base,
+                                const std::vector<std::string>& candidate,
+                                const std::optional<std::regex>& filter) {
+  const std::set<std::string> theirs(candidate.begin(), candidate.end());
+  std::vector<std::string> both;
+  for (const std::string& name : base) {
+    if (theirs.count(name) && (!filter || std::regex_search(name, *filter))) both.push_back(name);
+  }
+  return both;
+}
+
+// One executable given to compare: which kind of bench binary it is, and its benchmarks.
+struct Probed {
+  bool benchkit = false;  // else Google Benchmark
+  std::vector<std::string> names;
+};
+
+model::Result<Probed> probe_binary(const std::string& path, const std::vector<std::string>& flags) {
+  const auto answer = process::probe_bench_binary(path);
+  if (answer && answer->benchkit && answer->turns) {
+    auto names = benchkit_names(path);
+    if (!names) return names.error();
+    return Probed{true, std::move(*names)};
+  }
+  std::string why = "it does not answer --benchkit-info and does not link Google Benchmark";
+  if (links_google_benchmark(path)) {
+    auto listed = list_gbench_benchmarks(path, flags);
+    if (listed) return Probed{false, std::move(*listed)};
+    why = listed.error().message;
+  }
+  return model::Error{
+      fmt::format("{} is an executable but neither a benchkit bench binary nor a Google "
+                  "Benchmark binary ({}): give compare two result files, two baseline names, or "
+                  "two bench binaries built with benchkit::main or Google Benchmark",
+                  path, why),
+      model::ErrorKind::usage};
+}
+
+// Each benchkit worker is told which benchmark to run with --filter/--exact: a second one from
+// the user would make it refuse its command line.
+std::optional<model::Error> check_worker_flags(const std::vector<std::string>& flags) {
+  for (const std::string& flag : flags) {
+    if (flag == "--filter" || flag.starts_with("--filter=") || flag == "--exact") {
+      return model::Error{fmt::format("{} after --: flags after -- go to every worker of "
+                                      "both builds; choose benchmarks with compare's own "
+                                      "--filter REGEX, before --",
+                                      flag),
+                          model::ErrorKind::usage};
+    }
+  }
+  return std::nullopt;
+}
+
+// The benchmarks both binaries have that the plan's --filter matches; the error says why none.
+model::Result<std::vector<std::string>> shared_benchmarks(const BinariesPlan& plan,
+                                                          const Probed& base,
+                                                          const Probed& candidate) {
+  std::optional<std::regex> filter;
+  if (!plan.filter.empty()) {
+    try {
+      filter.emplace(plan.filter);
+    } catch (const std::regex_error& error) {
+      return model::Error{fmt::format("--filter \"{}\" is not a regular expression ({})",
+                                      plan.filter, error.what()),
+                          model::ErrorKind::usage};
+    }
+  }
+  std::vector<std::string> benchmarks = common(base.names, candidate.names, filter);
+  if (benchmarks.empty()) {
+    return model::Error{
+        fmt::format("{} and {} have no benchmark in common{}: list them with --list (benchkit) "
+                    "or --benchmark_list_tests (Google Benchmark)",
+                    plan.base, plan.candidate,
+                    filter ? fmt::format(" that --filter \"{}\" matches", plan.filter) : ""),
+        model::ErrorKind::usage};
+  }
+  return benchmarks;
+}
+
+// The fields both kinds of side-by-side plan share, filled in one place.
+template <class Pairs>
+Pairs paired(const BinariesPlan& plan, std::vector<std::string> benchmarks, Observer& observer) {
+  Pairs pairs;
+  pairs.baseline_executable = plan.base;
+  pairs.candidate_executable = plan.candidate;
+  pairs.benchmarks = std::move(benchmarks);
+  pairs.rounds = plan.rounds;
+  pairs.progress = [&observer](std::size_t round, std::size_t planned, std::size_t index,
+                               std::size_t count, const std::string& name) {
+    observer.round_started(round, planned, index, count, name, false);
+  };
+  return pairs;
+}
+
+class BinariesMeasurer final : public Measurer {
+ public:
+  explicit BinariesMeasurer(BinariesPlan plan) : plan_(std::move(plan)) {}
+
+  model::Result<Measured> measure(Observer& observer) override {
+    const auto base = probe_binary(plan_.base, plan_.flags);
+    if (!base) return base.error();
+    const auto candidate = probe_binary(plan_.candidate, plan_.flags);
+    if (!candidate) return candidate.error();
+    if (base->benchkit != candidate->benchkit) {
+      return model::Error{
+          fmt::format("{} is a {} binary and {} a {} one: compare runs two builds of one suite; "
+                      "give two binaries of the same kind",
+                      plan_.base, base->benchkit ? "benchkit" : "Google Benchmark", plan_.candidate,
+                      candidate->benchkit ? "benchkit" : "Google Benchmark"),
+          model::ErrorKind::usage};
+    }
+    if (base->benchkit) {
+      if (auto problem = check_worker_flags(plan_.flags)) return *problem;
+    }
+    auto benchmarks = shared_benchmarks(plan_, *base, *candidate);
+    if (!benchmarks) return benchmarks.error();
+    Measured measured;
+    measured.measured_together = true;
+    auto runs = base->benchkit ? run_benchkit(std::move(*benchmarks), observer, measured)
+                               : run_gbench(std::move(*benchmarks), observer, measured);
+    if (!runs) return runs.error();
+    measured.baseline = std::move(runs->baseline);
+    measured.run = std::move(runs->candidate);
+    return measured;
+  }
+
+ private:
+  model::Result<SideBySideRuns> run_gbench(std::vector<std::string> benchmarks, Observer& observer,
+                                           Measured& measured) {
+    auto pairs = paired<GbenchSideBySide>(plan_, std::move(benchmarks), observer);
+    pairs.flags = plan_.flags;
+    measured.method_note = fmt::format(
+        "Google Benchmark binaries: {} rounds, each a fresh process of each build per benchmark "
+        "(--benchmark_filter), the first of the two alternating; the comparison pairs the rounds",
+        plan_.rounds);
+    return run_gbench_side_by_side(pairs);
+  }
+
+  model::Result<SideBySideRuns> run_benchkit(std::vector<std::string> benchmarks,
+                                             Observer& observer, Measured& measured) {
+    auto pairs = paired<SideBySide>(plan_, std::move(benchmarks), observer);
+    pairs.worker_flags = plan_.flags;
+    // A second for each benchmark and side, the default --time-budget of a bench binary.
+    pairs.round_budget_ns =
+        1'000'000'000 / static_cast<std::int64_t>(std::max<std::size_t>(1, plan_.rounds));
+    pairs.worker_timeout = std::chrono::seconds(60);
+    pairs.clock = process_clock().clock;
+    measured.method_note = fmt::format(
+        "benchkit bench binaries: {} rounds of fresh process pairs per benchmark taking samples "
+        "in turns; the comparison pairs the rounds",
+        plan_.rounds);
+    return run_side_by_side(pairs);
+  }
+
+  BinariesPlan plan_;
+};
+
+class FilesMeasurer final : public Measurer {
+ public:
+  explicit FilesMeasurer(FilesPlan plan) : plan_(std::move(plan)) {}
+
+  model::Result<Measured> measure(Observer& /*observer*/) override {
+    auto base = load_file_or_baseline(plan_.base);
+    if (!base) return model::Error{base.error().message, model::ErrorKind::input};
+    auto candidate = load_file_or_baseline(plan_.candidate);
+    if (!candidate) return model::Error{candidate.error().message, model::ErrorKind::input};
+    Measured measured;
+    measured.baseline = std::move(*base);
+    measured.run = std::move(*candidate);
+    return measured;
+  }
+
+ private:
+  FilesPlan plan_;
+};
+
+}  // namespace
+
+std::unique_ptr<Measurer> make_measurer(BinariesPlan plan) {
+  return std::make_unique<BinariesMeasurer>(std::move(plan));
+}
+
+std::unique_ptr<Measurer> make_measurer(FilesPlan plan) {
+  return std::make_unique<FilesMeasurer>(std::move(plan));
+}
+
+}  // namespace benchkit::session

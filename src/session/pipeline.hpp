@@ -1,0 +1,165 @@
+// The one run pipeline every command that measures or compares goes through:
+//
+//   Plan ──make_measurer──▶ Measurer::measure ──▶ Measured ──finish──▶ Outcome
+//   (what to measure)       (one per kind,          (the runs)   (judge, save,      (documents,
+//                            each with a fake)                    record)            verdicts,
+//                                                                                    exit status)
+//
+// A command line (src/cli/) maps its flags to a Plan, hands it to run_pipeline with an Observer
+// that shows progress, and maps the Outcome to a reporter and its exit status: it measures,
+// judges and saves nothing itself. analysis::compare is called here only (judge()), and so is
+// the rule that turns what happened into an exit status (Outcome::exit_status).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/compare.hpp"
+#include "benchkit/result.hpp"
+#include "model/error.hpp"
+#include "session/history.hpp"
+#include "session/suite.hpp"
+
+namespace benchkit::session {
+
+// What a bench binary measures in each sample: time (the default), instructions counted under
+// valgrind's callgrind, or instructions:u read from the CPU's counters. Parsed at the command
+// line's boundary; nothing below it compares the words.
+enum class Mode { time, instructions, counters };
+std::optional<Mode> parse_mode(std::string_view text);
+const char* to_string(Mode mode);
+
+// What the measuring step gives back: one set of runs, not judged yet.
+struct Measured {
+  RunResult run;                      // the new run (the candidate of a comparison)
+  std::optional<RunResult> baseline;  // what it is compared against, when anything is
+  // How the two were measured, shown with the comparison (a side-by-side comparison, a kept
+  // binary counted again), or why the saved samples were used instead.
+  std::string method_note;
+  // Both runs were measured now, side by side: their contexts differ by the build alone, so
+  // the comparison carries no warning about machine or build differences.
+  bool measured_together = false;
+  bool interrupted = false;  // Ctrl-C: `run` holds what finished before it
+};
+
+// Progress while measuring. A suite's events come from SuiteObserver; paired rounds (side by
+// side, Google Benchmark binaries) add theirs. Every event has a default that ignores it, so an
+// observer overrides only what it shows.
+class Observer : public SuiteObserver {
+ public:
+  // Benchmark `index` of `count` of round `round` (from 0) of `planned` starts; `extra` when
+  // the round is one of those added because the benchmark was still inconclusive.
+  virtual void round_started(std::size_t /*round*/, std::size_t /*planned*/, std::size_t /*index*/,
+                             std::size_t /*count*/, const std::string& /*name*/, bool /*extra*/) {}
+  // A benchmark of paired rounds failed (crashed, hung, exited, threw) and left the comparison.
+  virtual void benchmark_failed(const std::string& /*name*/, const std::string& /*message*/) {}
+  // The measuring step is over, whatever its end: a progress line can be cleared.
+  virtual void measuring_ended() {}
+};
+
+// Takes the runs of one kind of plan. An error is for what stops the whole measurement (a
+// worker that cannot be started, a baseline that cannot be listed, Ctrl-C before anything was
+// kept); a benchmark that crashes, hangs or exits is a failed result inside `run` instead.
+class Measurer {
+ public:
+  virtual ~Measurer() = default;
+  virtual model::Result<Measured> measure(Observer& observer) = 0;
+};
+
+// Where the pipeline saves: baselines (files under .benchkit/baselines/) and the history
+// (SQLite or PostgreSQL). An interface so that a failed save is tested without a disk.
+class Keeper {
+ public:
+  virtual ~Keeper() = default;
+  // Saves `run` as baseline `name`; returns the file's path.
+  virtual model::Result<std::string> save_baseline(const std::string& name,
+                                                   const RunResult& run) = 0;
+  // Keeps `executable` with baseline `name` so that a later comparison runs it again beside
+  // a new build; returns the kept copy's path.
+  virtual model::Result<std::string> keep_executable(const std::string& name,
+                                                     const std::string& executable) = 0;
+  // Records `run` in the history at `store` ("" = $BENCHKIT_STORE or .benchkit/history.db).
+  virtual model::Result<Recorded> record(const std::string& store, const RunResult& run) = 0;
+};
+
+// The real one: store/baselines.hpp and session/history.hpp.
+std::unique_ptr<Keeper> make_keeper();
+
+// What happens to the runs once measured, in this order.
+struct Steps {
+  // Compares the run with the baseline when there is one (judge()).
+  analysis::CompareSettings compare;
+  // Saves the run as this baseline ("" none), with `keep_executable` beside it when not "".
+  std::string save_baseline;
+  std::string keep_executable;
+  // Records the run in the history at `record_store` (not an interrupted run).
+  bool record = false;
+  std::string record_store;
+  // A confirmed regression makes the exit status 1.
+  bool fail_on_regression = false;
+  // A benchmark that failed to run, or a scenario whose checks failed, makes the exit status 1.
+  // Off where the runs were read rather than measured (compare FILE FILE): their failures are
+  // shown as invalid verdicts, and the command answers only for the comparison.
+  bool fail_on_failed_benchmark = true;
+};
+
+// A comparison of `candidate` against `baseline` with the notes every comparison carries: how
+// they were measured and, unless they were measured together, the machine and build
+// differences of the two runs. The one call of analysis::compare outside tests.
+analysis::Comparison judge(const RunResult& baseline, const RunResult& candidate,
+                           const analysis::CompareSettings& settings,
+                           const std::string& method_note = {}, bool measured_together = false);
+
+struct SavedBaseline {
+  std::string name;
+  std::string path;
+  std::optional<std::string> executable;  // the kept bench binary, when it could be kept
+  std::string executable_problem;         // why it could not (a warning: samples still saved)
+};
+
+struct Outcome {
+  RunResult run;
+  std::optional<RunResult> baseline;
+  std::optional<analysis::Comparison> comparison;
+  std::optional<SavedBaseline> saved;
+  std::optional<Recorded> recorded;
+  std::string record_store;  // where `recorded` went, as given
+  bool interrupted = false;
+  bool fail_on_regression = false;
+  bool fail_on_failed_benchmark = true;
+  // False when measuring failed: there is no run to report, only `errors`.
+  bool measured = false;
+  // What went wrong, in order: measuring (then nothing else happened), a save, a record, or
+  // what the command line adds afterwards (a report it could not write). Each is also said
+  // where it happened; the first decides the exit status.
+  std::vector<model::Error> errors;
+
+  // Benchmarks that failed to run (threw, crashed, hung, exited).
+  std::size_t failed_benchmarks() const;
+  // Scenario runs (and benchmarks) whose checks failed, once per run, with the failed checks.
+  std::vector<std::pair<std::string, std::vector<std::string>>> invalid_runs() const;
+  bool regressed() const { return comparison && comparison->any_regression(); }
+
+  // The one rule from what happened to the exit status: 130 interrupted; else the first
+  // error's (2 usage or input, 1 a failed run); else 1 for a regression under
+  // --fail-on-regression, or (unless the steps turned it off) a benchmark that failed or a
+  // scenario whose checks failed; else 0.
+  int exit_status() const;
+};
+
+// Status of an error's kind: 2 usage or input, 1 failed, 130 interrupted.
+int exit_status_of(model::ErrorKind kind);
+
+// The steps after measuring: judges the runs when there is a baseline, saves the baseline and
+// records the run as `steps` ask (a save that fails is an error of the outcome; the others still
+// happen), and says how it went.
+Outcome finish(Measured measured, const Steps& steps, Keeper& keeper);
+
+// measure, then finish. A measurer's error ends the pipeline with an outcome that holds it.
+Outcome run_pipeline(Measurer& measurer, const Steps& steps, Observer& observer, Keeper& keeper);
+
+}  // namespace benchkit::session
