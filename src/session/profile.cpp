@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "clock/profile_markers.hpp"
+#include "formats/folded_stacks.hpp"
 #include "formats/profile_files.hpp"
 #include "process/capture.hpp"
 #include "report/flame_graph.hpp"
@@ -144,7 +145,7 @@ model::Result<bool> write_flame(model::Profile& profile, const std::string& dir)
       !written) {
     return written.error();
   }
-  if (auto written = store::write_file_atomically(folded, report::folded_text(profile.stacks));
+  if (auto written = store::write_file_atomically(folded, formats::folded_text(profile.stacks));
       !written) {
     return written.error();
   }
