@@ -3,14 +3,17 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
+#include "report/flame_graph.hpp"
 #include "report/html_reporter.hpp"
 #include "report/profile_report.hpp"
 #include "session/profile.hpp"
+#include "store/atomic_file.hpp"
 
 namespace benchkit::cli {
 namespace {
@@ -18,7 +21,7 @@ namespace {
 struct ProfileOptions {
   std::string binary;
   std::string benchmark;
-  std::string tool;
+  model::ProfileTool tool = model::ProfileTool::callgrind;
   std::string profile_time = "5s";
   std::string format = "console";
   std::string html;
@@ -26,6 +29,24 @@ struct ProfileOptions {
   std::size_t top = 15;
   std::vector<std::string> params;
 };
+
+// The flame graph drawn as flame.svg in the profile's folder, listed before the folded stacks it
+// is drawn from (the file of the same stacks that session::run_profile kept).
+model::Result<bool> write_flame_graph(model::Profile& profile) {
+  if (profile.stacks.empty()) return true;
+  const std::string svg = profile.out_dir + "/flame.svg";
+  const std::string title = fmt::format("{} · {} · {}", profile.benchmark,
+                                        model::profile_tool_name(profile.tool), profile.unit);
+  if (auto written = store::write_file_atomically(
+          svg, report::flame_graph_svg(profile.stacks, title, profile.unit));
+      !written) {
+    return written.error();
+  }
+  const auto folded =
+      std::find(profile.files.begin(), profile.files.end(), profile.out_dir + "/folded.txt");
+  profile.files.insert(folded, svg);
+  return true;
+}
 
 }  // namespace
 
@@ -44,9 +65,21 @@ CommandRunner add_profile_command(CLI::App& app) {
   command->add_option("binary", options->binary, "The bench binary")->required();
   command->add_option("name", options->benchmark, "The benchmark's full name (--list prints them)")
       ->required();
-  command->add_option("--tool", options->tool, "callgrind, massif, heaptrack, strace or perf")
-      ->required()
-      ->check(CLI::IsMember(session::profile_tools()));
+  // Parsed here, once: below the command line the tool is a model::ProfileTool.
+  command
+      ->add_option_function<std::string>(
+          "--tool",
+          [options](const std::string& name) {
+            const auto tool = model::parse_profile_tool(name);
+            if (!tool) {
+              throw CLI::ValidationError(
+                  "--tool", fmt::format("\"{}\" is not a profiler benchkit runs; choose {}", name,
+                                        model::profile_tool_choices()));
+            }
+            options->tool = *tool;
+          },
+          model::profile_tool_choices())
+      ->required();
   command->add_option("--profile-time", options->profile_time,
                       "How long the routine runs under the tool (default 5s; under valgrind the "
                       "routine runs 20-100x slower, so it makes fewer iterations in that time)");
@@ -82,8 +115,9 @@ CommandRunner add_profile_command(CLI::App& app) {
     for (const std::string& param : options->params) {
       request.bench_flags.insert(request.bench_flags.end(), {"--param", param});
     }
-    const auto profile = session::run_profile(request);
+    auto profile = session::run_profile(request);
     if (!profile) return report_error(profile.error());
+    if (auto drawn = write_flame_graph(*profile); !drawn) return report_error(drawn.error());
     int status = 0;
     if (!options->html.empty()) {
       RunResult run;

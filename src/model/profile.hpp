@@ -5,9 +5,29 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace benchkit::model {
+
+// The profilers `benchkit profile --tool` runs. Here rather than in session/profile.hpp because
+// a Profile carries it and the reporters (report/, which may not include session/) print it and
+// show a tool's own parts by it; the command line parses the flag into it and nothing below
+// compares a tool's name as text.
+enum class ProfileTool { callgrind, massif, heaptrack, strace, perf };
+
+// Every tool, in the order the help and the errors list them.
+inline constexpr ProfileTool kProfileTools[] = {ProfileTool::callgrind, ProfileTool::massif,
+                                                ProfileTool::heaptrack, ProfileTool::strace,
+                                                ProfileTool::perf};
+
+// "callgrind", "massif", "heaptrack", "strace", "perf": as --tool, the reports and the default
+// folder name spell it.
+std::string_view profile_tool_name(ProfileTool tool);
+// The tool a name stands for (exactly as profile_tool_name spells it); nothing for another name.
+std::optional<ProfileTool> parse_profile_tool(std::string_view name);
+// "callgrind, massif, heaptrack, strace or perf": the choice, for an error message.
+std::string profile_tool_choices();
 
 // A function of a call profile (callgrind: instructions; perf: samples of the cpu-clock).
 struct ProfileFunction {
@@ -42,7 +62,7 @@ struct SystemCallRow {
 };
 
 struct Profile {
-  std::string tool;       // callgrind, massif, heaptrack, strace, perf
+  ProfileTool tool = ProfileTool::callgrind;
   std::string benchmark;  // the benchmark's full name
   std::string binary;
   std::string unit;              // what the costs count: "instructions", "samples (cpu-clock)"

@@ -1,6 +1,7 @@
 // A flame graph of folded stacks, laid out and drawn by benchkit (no external script): each
 // stack's frames stacked root at the bottom, a frame as wide as the cost of every stack through
-// it, siblings in name order (so two profiles of one program line up).
+// it, siblings in name order (so two profiles of one program line up). The folded stacks as text
+// are a file format: formats/folded_stacks.hpp.
 #pragma once
 
 #include <string>
@@ -25,8 +26,5 @@ std::vector<FlameFrame> layout_flame_graph(const std::vector<model::FoldedStack>
 // is written as escaped XML text; hovering a frame shows its name, cost and share.
 std::string flame_graph_svg(const std::vector<model::FoldedStack>& stacks, const std::string& title,
                             const std::string& unit);
-
-// The folded stacks as text, one "a;b;c VALUE" a line (what flamegraph.pl and speedscope read).
-std::string folded_text(const std::vector<model::FoldedStack>& stacks);
 
 }  // namespace benchkit::report

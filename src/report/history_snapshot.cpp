@@ -12,6 +12,10 @@
 namespace benchkit::report {
 namespace {
 
+using analysis::HistorySnapshot;
+using analysis::SnapshotChangePoint;
+using analysis::SnapshotRun;
+
 constexpr std::size_t kShownDigits = 12;  // of commits and run identities
 
 std::string short_text(const std::string& text) {

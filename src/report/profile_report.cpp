@@ -110,7 +110,7 @@ std::vector<std::string> facts_of(const model::Profile& profile) {
             ? fmt::format(" ({} per iteration)", bytes_text(*profile.allocated_bytes_per_iteration))
             : ""));
   }
-  if (profile.tool == "strace" && profile.system_calls.empty()) {
+  if (profile.tool == model::ProfileTool::strace && profile.system_calls.empty()) {
     facts.push_back("no system call in the measured region");
   }
   return facts;
@@ -128,8 +128,8 @@ std::string short_count(double value) {
 }
 
 std::string profile_console(const model::Profile& profile, std::size_t top) {
-  std::string text =
-      fmt::format("{} of {} ({})\n", profile.tool, profile.benchmark, profile.binary);
+  std::string text = fmt::format("{} of {} ({})\n", model::profile_tool_name(profile.tool),
+                                 profile.benchmark, profile.binary);
   for (const std::string& fact : facts_of(profile)) text += "  " + fact + "\n";
   for (const html::TextTable& table : tables_of(profile, top)) {
     text += "\n" + table.title + "\n";
@@ -173,7 +173,7 @@ std::string profile_console(const model::Profile& profile, std::size_t top) {
 std::string profile_json(const model::Profile& profile) {
   using Json = nlohmann::json;
   Json json = {{"benchkit_profile", 1},
-               {"tool", profile.tool},
+               {"tool", model::profile_tool_name(profile.tool)},
                {"benchmark", profile.benchmark},
                {"binary", profile.binary},
                {"unit", profile.unit},
@@ -224,7 +224,8 @@ std::string profile_json(const model::Profile& profile) {
 std::vector<html::ChartSection> profile_sections(const model::Profile& profile, std::size_t top) {
   html::ChartSection section;
   section.id = "profile";
-  section.title = fmt::format("Profile of {} ({})", profile.benchmark, profile.tool);
+  section.title =
+      fmt::format("Profile of {} ({})", profile.benchmark, model::profile_tool_name(profile.tool));
   std::string intro;
   for (const std::string& fact : facts_of(profile)) intro += (intro.empty() ? "" : "; ") + fact;
   section.intro = intro + ".";

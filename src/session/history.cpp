@@ -239,9 +239,9 @@ model::Result<analysis::Trend> history_trend(store::Store& store, const SeriesRe
   return trend_of(std::move(*series));
 }
 
-model::Result<report::HistorySnapshot> history_snapshot(store::Store& store,
-                                                        const SnapshotRequest& request) {
-  report::HistorySnapshot snapshot{
+model::Result<analysis::HistorySnapshot> history_snapshot(store::Store& store,
+                                                          const SnapshotRequest& request) {
+  analysis::HistorySnapshot snapshot{
       .since = request.since, .machine = request.machine, .branch = request.branch};
   if (const auto chosen = default_to_newest(store, snapshot.machine, snapshot.branch); !chosen) {
     return chosen.error();

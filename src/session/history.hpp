@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "analysis/compare.hpp"
+#include "analysis/history_snapshot.hpp"
 #include "analysis/history_trend.hpp"
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
-#include "report/history_snapshot.hpp"
 #include "store/history_store.hpp"
 
 namespace benchkit::session {
@@ -93,8 +93,8 @@ struct SnapshotRequest {
 
 // `history report`: the runs of the period on one machine and branch, the comparison of its
 // first run with its newest, and the change points of the period. Needs two runs.
-model::Result<report::HistorySnapshot> history_snapshot(store::Store& store,
-                                                        const SnapshotRequest& request);
+model::Result<analysis::HistorySnapshot> history_snapshot(store::Store& store,
+                                                          const SnapshotRequest& request);
 
 struct CheckRequest {
   std::string run = {};  // "" = the newest run in the store

@@ -39,9 +39,5 @@ TEST(FlameGraph, TheSvgEscapesEveryName) {
   EXPECT_THAT(svg, HasSubstr("t &lt;&amp;&gt;"));
 }
 
-TEST(FlameGraph, FoldedTextIsOneStackALine) {
-  EXPECT_EQ(folded_text({{{"a", "b;c"}, 3.0}, {{"a"}, 1.0}}), "a;b c 3\na 1\n");
-}
-
 }  // namespace
 }  // namespace benchkit::report

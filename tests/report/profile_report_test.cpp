@@ -12,7 +12,7 @@ using ::testing::HasSubstr;
 
 model::Profile call_profile() {
   model::Profile profile;
-  profile.tool = "callgrind";
+  profile.tool = model::ProfileTool::callgrind;
   profile.benchmark = "one_hot";
   profile.binary = "./bench";
   profile.unit = "instructions";

@@ -101,7 +101,7 @@ TEST(TrendPage, CarriesTheChartsAsEscapedData) {
 }
 
 TEST(TrendPage, TheSnapshotAddsTheComparisonAndNamesTheRunsCompared) {
-  HistorySnapshot snapshot;
+  analysis::HistorySnapshot snapshot;
   snapshot.since = "2026-11-01";
   snapshot.machine = "m1";
   snapshot.branch = "main";

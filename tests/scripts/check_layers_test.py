@@ -31,9 +31,17 @@ class CheckLayers(unittest.TestCase):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
 
-    def check(self):
-        return subprocess.run([sys.executable, SCRIPT, str(self.root)], capture_output=True,
-                              text=True)
+    def check(self, *more):
+        return subprocess.run([sys.executable, SCRIPT, str(self.root), *more],
+                              capture_output=True, text=True)
+
+    def design(self, rows):
+        """A DESIGN.md whose Layers table has `rows` ((layer, may depend on), in order)."""
+        text = "## Layers\n\n| folder | its one job | may depend on |\n|---|---|---|\n"
+        text += "| `include/benchkit/` | public API | std only |\n"
+        for layer, depends in rows:
+            text += f"| `src/{layer}/` | its job | {depends} |\n"
+        self.write("DESIGN.md", text)
 
     def test_a_tree_that_keeps_the_rules_passes(self):
         result = self.check()
@@ -72,6 +80,57 @@ class CheckLayers(unittest.TestCase):
         result = self.check()
         self.assertEqual(result.returncode, 1)
         self.assertIn("bench.hpp:1: public headers include only std and benchkit/", result.stdout)
+
+    def test_session_including_report_fails(self):
+        self.write("src/session/profile.cpp", "#include \"report/flame_graph.hpp\"\n")
+        result = self.check()
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("profile.cpp:1: report/flame_graph.hpp: session/ may include only",
+                      result.stdout)
+
+    # The table as DESIGN.md writes it today.
+    TABLE = [("clock", "std, OS"), ("stats", "std, Boost.Math"), ("model", "stats (types)"),
+             ("formats", "model"), ("measure", "clock, stats, model"), ("analysis", "stats, model"),
+             ("system", "model"), ("process", "clock, model"), ("vcs", "process, model"),
+             ("store", "model, formats"), ("report", "model, analysis"),
+             ("session", "all layers above except cli and report"), ("cli", "all of the above")]
+
+    def test_the_design_table_that_matches_passes(self):
+        self.design(self.TABLE)
+        result = self.check()
+        self.assertEqual(result.returncode, 0, result.stdout)
+        self.assertIn("the table checked against", result.stdout)
+
+    def test_a_design_table_in_another_order_fails(self):
+        table = list(self.TABLE)
+        table[6], table[7] = table[7], table[6]  # process before system
+        self.design(table)
+        result = self.check()
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("the layers in its order are", result.stdout)
+
+    def test_a_design_table_that_allows_other_layers_fails(self):
+        table = [(layer, "all layers above except cli") if layer == "session" else (layer, depends)
+                 for layer, depends in self.TABLE]
+        self.design(table)
+        result = self.check()
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("session may not include ['report']", result.stdout)
+
+    def test_a_design_table_naming_a_layer_below_fails(self):
+        table = [(layer, "std, model") if layer == "stats" else (layer, depends)
+                 for layer, depends in self.TABLE]
+        self.design(table)
+        result = self.check()
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("stats may depend on ['model'], which are not above it", result.stdout)
+
+    def test_the_design_file_can_be_named(self):
+        self.design([("clock", "std")])
+        self.write("elsewhere/DESIGN.md", "no table here\n")
+        result = self.check("--design", str(self.root / "elsewhere" / "DESIGN.md"))
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("no Layers table", result.stdout)
 
 
 if __name__ == "__main__":
