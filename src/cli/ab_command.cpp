@@ -548,14 +548,11 @@ CommandRunner add_ab_command(CLI::App& app) {
                    "Compare a whole command instead: run it for each build ({build}, {src} "
                    "filled in), interleaved in rounds as benchkit run does")
       ->allow_extra_args(false);
-  command->add_flag("--fail-on-regression", o->fail_on_regression,
-                    "Exit with status 1 when a benchmark regressed");
+  add_fail_on_regression_flag(*command, o->fail_on_regression);
   command->add_flag("--record", o->record,
                     "Record both runs (BASE and NEW, each with its commit) in the history "
                     "(docs/history.md)");
-  command->add_option("--store", o->store,
-                      "The history --record writes to: an SQLite file or a postgresql:// URL "
-                      "(default $BENCHKIT_STORE, else .benchkit/history.db)");
+  add_store_option(*command, o->store);
   command
       ->add_option("--mode", o->mode,
                    "time (default): the builds' bench binaries take samples in turns; "

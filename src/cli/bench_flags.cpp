@@ -158,14 +158,11 @@ void add_run_flags(CLI::App& app, BenchFlags& flags) {
                  "a baseline or comparing with saved samples, else 1 (docs/verdicts.md has the "
                  "measured false-alarm rates). A side-by-side comparison uses --rounds instead")
       ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
-  app.add_flag("--fail-on-regression", flags.fail_on_regression,
-               "Exit with status 1 when a benchmark regressed against the baseline (for CI)");
+  add_fail_on_regression_flag(app, flags.fail_on_regression, "against the baseline");
   app.add_flag("--record", flags.record,
                "Record this run in the history, with its commit, branch and machine, for "
                "benchkit history trend and check (docs/history.md)");
-  app.add_option("--store", flags.store,
-                 "With --record: the history, an SQLite file or a postgresql:// URL (default "
-                 "$BENCHKIT_STORE, else .benchkit/history.db)");
+  add_store_option(app, flags.store);
   app.add_flag("--in-process", flags.in_process,
                "Run every benchmark in this process instead of one forked worker each: for a "
                "debugger or a profiler that follows one process. A crash then ends the run "

@@ -56,6 +56,14 @@ struct ComparisonFlags {
 void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_all_samples = false);
 analysis::CompareSettings comparison_settings(const ComparisonFlags& flags);
 
+// --fail-on-regression: exit status 1 when a benchmark regressed; `against` ends the help
+// ("against the baseline").
+void add_fail_on_regression_flag(CLI::App& command, bool& flag, const std::string& against = {});
+
+// --store: the history (an SQLite file or a postgresql:// URL; default $BENCHKIT_STORE, else
+// .benchkit/history.db).
+void add_store_option(CLI::App& command, std::string& store);
+
 // Prints "error: MESSAGE" on stderr and returns the exit status of the error's kind: 2 for usage
 // and input, 1 for a failed run, 130 for an interrupted one (session::exit_status_of).
 int report_error(const model::Error& error);

@@ -67,41 +67,6 @@ model::Result<session::Plan> compare_plan(const CompareOptions& o) {
 
 }  // namespace
 
-void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_all_samples) {
-  command
-      .add_option("--count-threshold", flags.count_threshold,
-                  "Counts (--mode instructions, counters): changes within ±this fraction are "
-                  "'unchanged' (default 0.001 = ±0.1%; counts repeat exactly, so any larger "
-                  "change is a verdict; docs/instructions.md)")
-      ->check(CLI::Range(0.0, 1.0));
-  command
-      .add_option("--noise-threshold", flags.noise_threshold,
-                  "Changes within ±this fraction are 'unchanged' (default 0.02 = ±2%)")
-      ->check(CLI::Range(0.0, 1.0));
-  command
-      .add_option("--adjust", flags.adjustment,
-                  "Correction of p-values across the benchmarks: holm (default), bh "
-                  "(Benjamini-Hochberg) or none")
-      ->check(CLI::IsMember({"holm", "bh", "none"}));
-  if (with_all_samples) {
-    command.add_flag("--all-samples", flags.all_samples,
-                     "Compare every sample, also those taken while the machine ran slow (by "
-                     "default both sides are cut at one machine speed, read from a reference "
-                     "loop timed between samples; docs/verdicts.md)");
-  }
-}
-
-analysis::CompareSettings comparison_settings(const ComparisonFlags& flags) {
-  analysis::CompareSettings settings;
-  settings.all_samples = flags.all_samples;
-  settings.noise_threshold = flags.noise_threshold;
-  settings.count_noise_threshold = flags.count_threshold;
-  settings.adjustment = flags.adjustment == "bh"     ? analysis::Adjustment::benjamini_hochberg
-                        : flags.adjustment == "none" ? analysis::Adjustment::none
-                                                     : analysis::Adjustment::holm;
-  return settings;
-}
-
 CommandRunner add_compare_command(CLI::App& app) {
   auto options = std::make_shared<CompareOptions>();
   CLI::App* command = app.add_subcommand(
@@ -124,8 +89,7 @@ CommandRunner add_compare_command(CLI::App& app) {
   command->add_option("--out", options->out, "Write to this file instead of stdout");
   add_html_option(*command, options->html);
   add_comparison_flags(*command, options->comparison, true);
-  command->add_flag("--fail-on-regression", options->fail_on_regression,
-                    "Exit with status 1 when any benchmark regressed (for CI)");
+  add_fail_on_regression_flag(*command, options->fail_on_regression);
   command
       ->add_option("--rounds", options->rounds,
                    "Two executables: paired rounds per benchmark (default 10; the comparison "

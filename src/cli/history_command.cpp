@@ -170,12 +170,6 @@ int with_store(const HistoryOptions& o, const std::function<int(store::Store&)>&
   return body(**store);
 }
 
-void add_store_option(CLI::App& command, std::string& store) {
-  command.add_option("--store", store,
-                     "The history: an SQLite file, or a postgresql:// URL (default "
-                     "$BENCHKIT_STORE, else .benchkit/history.db)");
-}
-
 void add_output(CLI::App& command, HistoryOptions& o, const std::vector<std::string>& names,
                 const std::string& note) {
   std::string list;

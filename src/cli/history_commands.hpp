@@ -46,9 +46,6 @@ using HistoryActions = std::vector<std::pair<CLI::App*, HistoryAction>>;
 // opened is reported (exit status 2) and `body` not run.
 int with_store(const HistoryOptions& options, const std::function<int(store::Store&)>& body);
 
-// --store LOCATION, for every command that reads or writes the history.
-void add_store_option(CLI::App& command, std::string& store);
-
 // --format FORMAT, one of `names` ("markdown" also as "md"), the help listing them with `note`
 // after the default; and --out FILE.
 void add_output(CLI::App& command, HistoryOptions& options, const std::vector<std::string>& names,

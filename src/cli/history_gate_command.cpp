@@ -93,8 +93,7 @@ void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOption
   check->add_option("--base-branch", o->base_branch, "The branch whose history judges (main)");
   check->add_option("--last", o->last, "Name change points among the last N commits (10)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
-  check->add_flag("--fail-on-regression", o->fail_on_regression,
-                  "Exit with status 1 when a benchmark regressed (for CI)");
+  add_fail_on_regression_flag(*check, o->fail_on_regression);
   add_output(*check, *o, {"console", "markdown", "json", "csv"},
              "; markdown is the pull-request comment of compare, json and csv the verdict table "
              "alone");

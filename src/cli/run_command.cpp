@@ -742,9 +742,8 @@ void add_output_flags(CLI::App& command, RunOptions& o) {
   command.add_option("--save-baseline", o.save_baseline, "Save the results as baseline NAME");
   command.add_option("--baseline", o.baseline,
                      "Compare against a baseline name or result file, with verdicts");
-  command.add_flag("--fail-on-regression", o.fail_on_regression,
-                   "Exit with status 1 when a command regressed (against --baseline, or "
-                   "against the --reference)");
+  add_fail_on_regression_flag(command, o.fail_on_regression,
+                              "against --baseline, or against the --reference");
   command.add_flag("--record", o.record,
                    "Record the results in the history (docs/history.md), for benchkit history "
                    "trend and check");

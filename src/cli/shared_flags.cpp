@@ -1,0 +1,56 @@
+// The flags several commands share, each declared here once so that its spelling, its help
+// and its default are the same wherever it appears (cli/commands.hpp).
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+
+namespace benchkit::cli {
+
+void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_all_samples) {
+  command
+      .add_option("--count-threshold", flags.count_threshold,
+                  "Counts (--mode instructions, counters): changes within ±this fraction are "
+                  "'unchanged' (default 0.001 = ±0.1%; counts repeat exactly, so any larger "
+                  "change is a verdict; docs/instructions.md)")
+      ->check(CLI::Range(0.0, 1.0));
+  command
+      .add_option("--noise-threshold", flags.noise_threshold,
+                  "Changes within ±this fraction are 'unchanged' (default 0.02 = ±2%)")
+      ->check(CLI::Range(0.0, 1.0));
+  command
+      .add_option("--adjust", flags.adjustment,
+                  "Correction of p-values across the benchmarks: holm (default), bh "
+                  "(Benjamini-Hochberg) or none")
+      ->check(CLI::IsMember({"holm", "bh", "none"}));
+  if (with_all_samples) {
+    command.add_flag("--all-samples", flags.all_samples,
+                     "Compare every sample, also those taken while the machine ran slow (by "
+                     "default both sides are cut at one machine speed, read from a reference "
+                     "loop timed between samples; docs/verdicts.md)");
+  }
+}
+
+analysis::CompareSettings comparison_settings(const ComparisonFlags& flags) {
+  analysis::CompareSettings settings;
+  settings.all_samples = flags.all_samples;
+  settings.noise_threshold = flags.noise_threshold;
+  settings.count_noise_threshold = flags.count_threshold;
+  settings.adjustment = flags.adjustment == "bh"     ? analysis::Adjustment::benjamini_hochberg
+                        : flags.adjustment == "none" ? analysis::Adjustment::none
+                                                     : analysis::Adjustment::holm;
+  return settings;
+}
+
+void add_fail_on_regression_flag(CLI::App& command, bool& flag, const std::string& against) {
+  command.add_flag("--fail-on-regression", flag,
+                   "Exit with status 1 when a benchmark regressed" +
+                       (against.empty() ? std::string() : " " + against) + " (for CI)");
+}
+
+void add_store_option(CLI::App& command, std::string& store) {
+  command.add_option("--store", store,
+                     "The history: an SQLite file, or a postgresql:// URL (default "
+                     "$BENCHKIT_STORE, else .benchkit/history.db)");
+}
+
+}  // namespace benchkit::cli
