@@ -345,7 +345,8 @@ void headline_counters(RunResult& run) {
 
 class BenchMeasurer final : public Measurer {
  public:
-  explicit BenchMeasurer(BenchPlan plan) : plan_(std::move(plan)) {}
+  BenchMeasurer(BenchPlan plan, LauncherFactory launchers)
+      : plan_(std::move(plan)), launchers_(std::move(launchers)) {}
 
   model::Result<Measured> measure(Observer& observer) override {
     auto measured = measure_kind(observer);
@@ -372,7 +373,9 @@ class BenchMeasurer final : public Measurer {
     if (const auto beside = side_by_side_binary(plan_, note)) {
       return measure_beside(plan_, *beside, observer);
     }
-    SuiteOutcome outcome = run_suite(suite_request(plan_, plan_.chosen, plan_.processes), observer);
+    const SuiteRequest request = suite_request(plan_, plan_.chosen, plan_.processes);
+    SuiteOutcome outcome =
+        launchers_ ? run_suite(request, launchers_, observer) : run_suite(request, observer);
     Measured measured;
     measured.run = std::move(outcome.run);
     measured.interrupted = outcome.interrupted;
@@ -382,12 +385,17 @@ class BenchMeasurer final : public Measurer {
   }
 
   BenchPlan plan_;
+  LauncherFactory launchers_;  // empty: the real ones
 };
 
 }  // namespace
 
 std::unique_ptr<Measurer> make_measurer(BenchPlan plan) {
-  return std::make_unique<BenchMeasurer>(std::move(plan));
+  return std::make_unique<BenchMeasurer>(std::move(plan), LauncherFactory{});
+}
+
+std::unique_ptr<Measurer> make_measurer(BenchPlan plan, LauncherFactory launchers) {
+  return std::make_unique<BenchMeasurer>(std::move(plan), std::move(launchers));
 }
 
 }  // namespace benchkit::session

@@ -86,6 +86,9 @@ struct Plan {
 
 // The measurer of a plan's kind.
 std::unique_ptr<Measurer> make_measurer(BenchPlan plan);
+// The same with the suite's workers from `launchers` (tests give fakes, session/launcher.hpp);
+// side-by-side and counted runs still start real processes.
+std::unique_ptr<Measurer> make_measurer(BenchPlan plan, LauncherFactory launchers);
 std::unique_ptr<Measurer> make_measurer(BinariesPlan plan);
 std::unique_ptr<Measurer> make_measurer(FilesPlan plan);
 

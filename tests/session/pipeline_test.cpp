@@ -8,14 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "session/fake_keeper.hpp"
 #include "session/isolated.hpp"
 #include "support/history_runs.hpp"
 
 namespace benchkit::session {
 namespace {
 
-using testing::made_run;
-using testing::MadeRun;
+using benchkit::testing::made_run;
+using benchkit::testing::MadeRun;
+using testing::FakeKeeper;
 
 // Gives back what the test made, and records what the observer was told.
 class FakeMeasurer final : public Measurer {
@@ -30,36 +32,6 @@ class FakeMeasurer final : public Measurer {
 
  private:
   std::function<model::Result<Measured>(Observer&)> body_;
-};
-
-class FakeKeeper final : public Keeper {
- public:
-  model::Result<std::string> save_baseline(const std::string& name, const RunResult& run) override {
-    if (fail_save) return model::Error{"cannot write baseline " + name + ": disk full"};
-    saved.push_back(name);
-    saved_benchmarks = run.benchmarks.size();
-    return ".benchkit/baselines/" + name + ".json";
-  }
-  model::Result<std::string> keep_executable(const std::string& name,
-                                             const std::string& executable) override {
-    if (fail_keep) return model::Error{"cannot copy " + executable};
-    kept.push_back(executable);
-    return ".benchkit/baselines/" + name + ".bin";
-  }
-  model::Result<Recorded> record(const std::string& store, const RunResult& /*run*/) override {
-    if (fail_record) {
-      return model::Error{"cannot open history " + store, model::ErrorKind::input};
-    }
-    recorded.push_back(store);
-    return Recorded{"0123456789abcdef", true};
-  }
-  bool fail_save = false;
-  bool fail_keep = false;
-  bool fail_record = false;
-  std::vector<std::string> saved;
-  std::vector<std::string> kept;
-  std::vector<std::string> recorded;
-  std::size_t saved_benchmarks = 0;
 };
 
 class CountingObserver final : public Observer {
@@ -96,7 +68,7 @@ Steps every_step() {
   return steps;
 }
 
-TEST(Pipeline, ACleanRunIsSavedRecordedAndExitsZero) {
+TEST(RunPipeline, ACleanRunIsSavedRecordedAndExitsZero) {
   FakeMeasurer measurer([](Observer&) { return model::Result<Measured>(measured_run()); });
   FakeKeeper keeper;
   CountingObserver observer;
@@ -115,7 +87,7 @@ TEST(Pipeline, ACleanRunIsSavedRecordedAndExitsZero) {
   EXPECT_EQ(outcome.exit_status(), 0);
 }
 
-TEST(Pipeline, AWorkerThatCrashedHungOrExitedFailsTheRunButEverythingElseIsKept) {
+TEST(RunPipeline, AWorkerThatCrashedHungOrExitedFailsTheRunButEverythingElseIsKept) {
   // Recorded as failed as the suite and the side-by-side runner record them.
   auto failure_of = [](Failure::Cause cause, std::optional<int> signal,
                        std::optional<int> exit_code) {
@@ -149,7 +121,7 @@ TEST(Pipeline, AWorkerThatCrashedHungOrExitedFailsTheRunButEverythingElseIsKept)
   }
 }
 
-TEST(Pipeline, AMeasurerThatCannotStartEndsThePipelineBeforeAnythingIsSaved) {
+TEST(RunPipeline, AMeasurerThatCannotStartEndsThePipelineBeforeAnythingIsSaved) {
   FakeMeasurer measurer([](Observer&) {
     return model::Result<Measured>(
         model::Error{"cannot start ./bench: No such file or directory", model::ErrorKind::failed});
@@ -165,7 +137,7 @@ TEST(Pipeline, AMeasurerThatCannotStartEndsThePipelineBeforeAnythingIsSaved) {
   EXPECT_EQ(outcome.exit_status(), 1);
 }
 
-TEST(Pipeline, AUsageErrorWhileMeasuringExitsTwo) {
+TEST(RunPipeline, AUsageErrorWhileMeasuringExitsTwo) {
   FakeMeasurer measurer([](Observer&) {
     return model::Result<Measured>(model::Error{"no benchmark in common", model::ErrorKind::usage});
   });
@@ -174,7 +146,7 @@ TEST(Pipeline, AUsageErrorWhileMeasuringExitsTwo) {
   EXPECT_EQ(run_pipeline(measurer, Steps{}, observer, keeper).exit_status(), 2);
 }
 
-TEST(Pipeline, AnInterruptedRunIsReportedAndSavedButNotRecorded) {
+TEST(RunPipeline, AnInterruptedRunIsReportedAndSavedButNotRecorded) {
   FakeMeasurer measurer([](Observer&) {
     Measured measured = measured_run();
     measured.run.benchmarks.pop_back();  // what finished before Ctrl-C
@@ -191,7 +163,7 @@ TEST(Pipeline, AnInterruptedRunIsReportedAndSavedButNotRecorded) {
   EXPECT_EQ(outcome.exit_status(), 130);
 }
 
-TEST(Pipeline, CtrlCBeforeAnythingWasKeptExits130) {
+TEST(RunPipeline, CtrlCBeforeAnythingWasKeptExits130) {
   FakeMeasurer measurer([](Observer&) {
     return model::Result<Measured>(model::Error{"interrupted", model::ErrorKind::interrupted});
   });
@@ -202,7 +174,7 @@ TEST(Pipeline, CtrlCBeforeAnythingWasKeptExits130) {
   EXPECT_EQ(outcome.exit_status(), 130);
 }
 
-TEST(Pipeline, AFailedSaveIsAnErrorButTheRunIsStillRecorded) {
+TEST(RunPipeline, AFailedSaveIsAnErrorButTheRunIsStillRecorded) {
   FakeMeasurer measurer([](Observer&) { return model::Result<Measured>(measured_run()); });
   FakeKeeper keeper;
   keeper.fail_save = true;
@@ -215,7 +187,7 @@ TEST(Pipeline, AFailedSaveIsAnErrorButTheRunIsStillRecorded) {
   EXPECT_EQ(outcome.exit_status(), 2);
 }
 
-TEST(Pipeline, AFailedRecordIsAnError) {
+TEST(RunPipeline, AFailedRecordIsAnError) {
   FakeMeasurer measurer([](Observer&) { return model::Result<Measured>(measured_run()); });
   FakeKeeper keeper;
   keeper.fail_record = true;
@@ -227,7 +199,7 @@ TEST(Pipeline, AFailedRecordIsAnError) {
   EXPECT_EQ(outcome.exit_status(), 2);
 }
 
-TEST(Pipeline, AnExecutableThatCannotBeKeptIsAWarningNotAnError) {
+TEST(RunPipeline, AnExecutableThatCannotBeKeptIsAWarningNotAnError) {
   FakeMeasurer measurer([](Observer&) { return model::Result<Measured>(measured_run()); });
   FakeKeeper keeper;
   keeper.fail_keep = true;
@@ -247,7 +219,7 @@ Measured against_baseline(double baseline_ns, double new_ns) {
   return measured;
 }
 
-TEST(Pipeline, ARegressionFailsTheRunOnlyUnderFailOnRegression) {
+TEST(RunPipeline, ARegressionFailsTheRunOnlyUnderFailOnRegression) {
   for (const bool fail : {false, true}) {
     FakeMeasurer measurer(
         [](Observer&) { return model::Result<Measured>(against_baseline(100.0, 150.0)); });
@@ -263,7 +235,7 @@ TEST(Pipeline, ARegressionFailsTheRunOnlyUnderFailOnRegression) {
   }
 }
 
-TEST(Pipeline, RunsMeasuredApartCarryTheirDifferencesRunsMeasuredTogetherDoNot) {
+TEST(RunPipeline, RunsMeasuredApartCarryTheirDifferencesRunsMeasuredTogetherDoNot) {
   for (const bool together : {false, true}) {
     Measured measured = against_baseline(100.0, 100.0);
     measured.measured_together = together;
@@ -276,7 +248,7 @@ TEST(Pipeline, RunsMeasuredApartCarryTheirDifferencesRunsMeasuredTogetherDoNot) 
   }
 }
 
-TEST(Pipeline, AScenarioWhoseCheckFailedFailsTheRunAndIsNamedOnce) {
+TEST(RunPipeline, AScenarioWhoseCheckFailedFailsTheRunAndIsNamedOnce) {
   Measured measured = measured_run();
   for (const char* phase : {"lifecycle/load", "lifecycle/drain"}) {
     BenchmarkResult result;
@@ -300,7 +272,7 @@ TEST(Pipeline, AScenarioWhoseCheckFailedFailsTheRunAndIsNamedOnce) {
   EXPECT_EQ(finish(std::move(again), read, keeper).exit_status(), 0);
 }
 
-TEST(Pipeline, ErrorsAreAddedAfterwardsByTheCommandLineAndTheFirstDecides) {
+TEST(RunPipeline, ErrorsAreAddedAfterwardsByTheCommandLineAndTheFirstDecides) {
   FakeKeeper keeper;
   Outcome outcome = finish(measured_run(), Steps{}, keeper);
   EXPECT_EQ(outcome.exit_status(), 0);
@@ -311,7 +283,7 @@ TEST(Pipeline, ErrorsAreAddedAfterwardsByTheCommandLineAndTheFirstDecides) {
   EXPECT_EQ(outcome.exit_status(), 130);
 }
 
-TEST(Pipeline, ModesAreParsedAtTheBoundaryAndNamedBack) {
+TEST(RunPipeline, ModesAreParsedAtTheBoundaryAndNamedBack) {
   for (const Mode mode : {Mode::time, Mode::instructions, Mode::counters}) {
     EXPECT_EQ(parse_mode(to_string(mode)), mode);
   }
