@@ -494,9 +494,10 @@ int run_main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& help) {
     return app.exit(help);
   } catch (const CLI::ParseError& error) {
-    std::cerr << fmt::format("error: {}\nRun {} --help to see every flag.\n", error.what(),
-                             argc > 0 ? argv[0] : "the benchmark binary");
-    return 2;
+    return report_error(
+        model::Error{fmt::format("{}\nRun {} --help to see every flag.", error.what(),
+                                 argc > 0 ? argv[0] : "the benchmark binary"),
+                     model::ErrorKind::usage});
   }
   if (flags.benchkit_info) {
     std::cout << process::bench_info_line() << std::flush;

@@ -135,7 +135,8 @@ CommandRunner add_data_command(CLI::App& app) {
     if (!command->parsed()) return -1;
     if (manifest->parsed()) return write_manifest(*options);
     if (verify->parsed()) return verify_manifest(*options);
-    return 2;
+    return report_error(model::Error{"benchkit data needs a subcommand: manifest or verify",
+                                     model::ErrorKind::usage});
   };
 }
 

@@ -258,7 +258,9 @@ CommandRunner add_history_command(CLI::App& app) {
     for (const auto& [command, action] : *actions) {
       if (command->parsed()) return action(*options);
     }
-    return 2;
+    return report_error(
+        model::Error{"benchkit history needs a subcommand; run benchkit history --help to see them",
+                     model::ErrorKind::usage});
   };
 }
 

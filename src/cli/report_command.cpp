@@ -41,10 +41,7 @@ CommandRunner add_report_command(CLI::App& app) {
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
     auto run = session::load_result_file(options->file);  // estimates absent from it are computed
-    if (!run) {
-      std::cerr << "error: " << run.error().message << "\n";
-      return 2;
-    }
+    if (!run) return report_error(model::Error{run.error().message, model::ErrorKind::input});
     if (options->recompute) analysis::compute_estimates(*run);
     const auto format = report::parse_format(options->format).value();
     // The console shows whole-process results in the table `benchkit run` prints.

@@ -20,8 +20,7 @@ int print_or_write(const std::string& text, const std::string& out) {
     return 0;
   }
   if (const auto written = store::write_file_atomically(out, text); !written) {
-    std::cerr << "error: " << written.error().message << "\n";
-    return 2;
+    return report_error(written.error());
   }
   return 0;
 }
@@ -92,9 +91,9 @@ int run_tool(int argc, char** argv) {
   bool known = false;
   for (const auto& [name, add] : kSubcommands) known = known || asked == name;
   if (!asked.empty() && !known) {
-    std::cerr << fmt::format(
-        "error: unknown subcommand \"{}\"; run benchkit --help to see the subcommands\n", asked);
-    return 2;
+    return report_error(model::Error{
+        fmt::format("unknown subcommand \"{}\"; run benchkit --help to see the subcommands", asked),
+        model::ErrorKind::usage});
   }
   std::vector<CommandRunner> runners;
   for (const auto& [name, add] : kSubcommands) {
@@ -107,17 +106,17 @@ int run_tool(int argc, char** argv) {
   } catch (const CLI::CallForVersion& version) {
     return app.exit(version);
   } catch (const CLI::ParseError& error) {
-    std::cerr << fmt::format(
-        "error: {}\nRun benchkit --help to see the subcommands, or "
-        "benchkit SUBCOMMAND --help for one.\n",
-        error.what());
-    return 2;
+    return report_error(model::Error{fmt::format("{}\nRun benchkit --help to see the subcommands, "
+                                                 "or benchkit SUBCOMMAND --help for one.",
+                                                 error.what()),
+                                     model::ErrorKind::usage});
   }
   for (const CommandRunner& runner : runners) {
     const int status = runner();
     if (status >= 0) return status;
   }
-  return 2;
+  return report_error(model::Error{"no subcommand given; run benchkit --help to see them",
+                                   model::ErrorKind::usage});
 }
 
 }  // namespace benchkit::cli
