@@ -108,6 +108,53 @@ class Engine::SampleTimer final : public detail::Timer {
   int segments() const { return segments_; }
   bool custom() const { return custom_; }
 
+  // The time of the batch just run; an error when the routine never timed it.
+  double batch_elapsed(const std::string& benchmark) const {
+    if (segments_ == 0) {
+      throw std::runtime_error(
+          fmt::format("benchmark {}: the routine never started and stopped the timer", benchmark));
+    }
+    return elapsed_ns_;
+  }
+
+  // The counts of the counted batch just run (ended here, under `label`); an error when the
+  // routine times itself, never timed the batch, or the counts cannot be read.
+  clock::CountedMetrics counted_metrics(clock::CountedRegion& region, const std::string& benchmark,
+                                        const std::string& label) const {
+    const std::optional<clock::CountedMetrics> metrics = region.end_sample(label);
+    if (custom_) {
+      throw std::runtime_error(fmt::format(
+          "benchmark {} times itself (iter_custom): --mode instructions cannot count around "
+          "it; use b.iter(...) or run it with --mode time",
+          benchmark));
+    }
+    if (segments_ == 0) {
+      throw std::runtime_error(
+          fmt::format("benchmark {}: the routine never started and stopped the timer", benchmark));
+    }
+    if (!metrics) {
+      throw std::runtime_error(fmt::format("benchmark {}: cannot read the instruction count: {}",
+                                           benchmark, region.error()));
+    }
+    return *metrics;
+  }
+
+  // The sample of the batch just run, with its counters.
+  Sample sample(std::uint64_t iterations, double elapsed) const {
+    Sample sample;
+    sample.iters = iterations;
+    sample.ns = elapsed;
+    fill_counters(sample);
+    // The resident set after each sample, outside the timed region: memory that grows with
+    // the iterations run shows as a rising series (the memory_growth diagnostic).
+    if (probes_.memory) {
+      if (const auto rss = probes_.memory->rss_bytes()) {
+        sample.counters["rss_bytes"] = static_cast<double>(*rss);
+      }
+    }
+    return sample;
+  }
+
   void fill_counters(Sample& sample) const {
     if (probes_.counters && !probes_.region) {
       const auto names = clock::CounterGroup::names();
@@ -186,6 +233,106 @@ struct RunBatch {
   }
   void await_resume() const noexcept {}
 };
+
+// Iterations per counted sample: enough for about counted_sample_instructions each (at most a
+// million), one in --test.
+std::uint64_t counted_iterations(const Settings& settings, double first_work) {
+  if (settings.test_mode) return 1;
+  return static_cast<std::uint64_t>(
+      std::clamp(std::ceil(settings.counted_sample_instructions / first_work), 1.0, 1e6));
+}
+
+// Counted samples to take after the first iteration.
+std::size_t counted_sample_count(const Settings& settings, double first_work) {
+  // An iteration of over 10 million instructions takes seconds under callgrind: two samples
+  // show that the count repeats (or does not) as well as five.
+  if (settings.test_mode) return 1;
+  if (first_work > kLongCountedIteration) {
+    return std::clamp<std::size_t>(settings.counted_samples, 1, 2);
+  }
+  return std::max<std::size_t>(1, settings.counted_samples);
+}
+
+// The cache and system-call figures callgrind counted beside a sample's instructions.
+void add_cache_counters(Sample& sample, const clock::CountedMetrics& metrics) {
+  sample.counters["l1_hits"] = metrics.l1_hits;
+  sample.counters["ll_hits"] = metrics.ll_hits;
+  sample.counters["ram_hits"] = metrics.ram_hits;
+  sample.counters["estimated_cycles"] = metrics.estimated_cycles;
+  sample.counters["system_calls"] = metrics.system_calls;
+}
+
+// The last warm-up batch: its iterations, its timed and its wall time.
+struct WarmUpBatch {
+  std::uint64_t iterations;
+  double elapsed_ns;
+  double wall_ns;
+};
+
+// The size of the next warm-up batch after one that fell short of the target.
+std::uint64_t next_warm_up_batch(const WarmUpBatch& last, double target_ns, double trustworthy_ns,
+                                 double wall_cap_ns) {
+  const std::uint64_t iterations = last.iterations;
+  std::uint64_t next;
+  if (last.elapsed_ns < trustworthy_ns) {
+    next = iterations * 10;
+  } else {
+    // Straight to the target, with a 10% margin so the next batch lands above it.
+    const double predicted = static_cast<double>(iterations) * target_ns * 1.1 / last.elapsed_ns;
+    next = static_cast<std::uint64_t>(std::ceil(std::min(predicted, 1e12)));
+    next = std::clamp<std::uint64_t>(next, iterations + 1, iterations * 100);
+  }
+  // Never grow a batch past the wall-time cap either.
+  if (last.wall_ns > 0.0) {
+    const double wall_limit = static_cast<double>(iterations) * wall_cap_ns / last.wall_ns;
+    next = std::min<std::uint64_t>(
+        next, std::max<std::uint64_t>(iterations, static_cast<std::uint64_t>(wall_limit)));
+  }
+  return next;
+}
+
+// The one iteration count of every sample (flat sampling), from the last warm-up batch;
+// `iterations` (the warm-up's last count) when that batch measured nothing.
+std::uint64_t sample_iterations(const WarmUpBatch& last, bool capped_by_setup, double target_ns,
+                                double wall_cap_ns, std::uint64_t iterations) {
+  if (capped_by_setup && last.wall_ns > 0.0) {
+    return static_cast<std::uint64_t>(std::max(
+        1.0, std::floor(static_cast<double>(last.iterations) * wall_cap_ns / last.wall_ns)));
+  }
+  if (last.elapsed_ns > 0.0) {
+    const double per_iteration = last.elapsed_ns / static_cast<double>(last.iterations);
+    return static_cast<std::uint64_t>(std::max(1.0, std::round(target_ns / per_iteration)));
+  }
+  return iterations;
+}
+
+// The default stopping rule: the 95% interval of the median within ±precision of it.
+bool precise_enough(const std::vector<double>& sorted, double precision) {
+  const stats::Interval interval = stats::median_ci_sorted(sorted, 0.95);
+  const double middle = sorted[sorted.size() / 2];
+  const double half_width = std::max(interval.upper - middle, middle - interval.lower);
+  return middle > 0.0 && half_width <= precision * middle;
+}
+
+// With fewer than the minimum of samples: the few_samples diagnostic that ends sampling when
+// the budget cannot hold the minimum because single samples are too slow, or setup outside the
+// timed region ate 10 budgets; nothing (go on) otherwise.
+std::optional<Diagnostic> too_few_samples(const Settings& settings, std::int64_t spent,
+                                          std::size_t count, double per_iteration_ns) {
+  const double projected = static_cast<double>(spent) / static_cast<double>(count) *
+                           static_cast<double>(settings.min_samples);
+  const bool out_of_budget = spent >= settings.time_budget_ns &&
+                             (projected > 2.0 * static_cast<double>(settings.time_budget_ns) ||
+                              spent >= 10 * settings.time_budget_ns);
+  if (!out_of_budget) return std::nullopt;
+  return Diagnostic{
+      "few_samples", "warning",
+      fmt::format("only {} samples of the {} wanted fit in the {:.3g} s budget (one "
+                  "iteration takes {:.3g} ms); the interval is wide. Raise the budget "
+                  "(--time-budget or .time_budget()) or lower .sample_size() knowingly",
+                  count, settings.min_samples, static_cast<double>(settings.time_budget_ns) / 1e9,
+                  per_iteration_ns / 1e6)};
+}
 
 }  // namespace
 
@@ -267,127 +414,80 @@ BatchDriver Engine::drive(detail::BencherState& state) {
         result.name));
   }
   state.measured = true;
+  if (probes_.region) return drive_counted(result);
+  if (probes_.profile) return drive_profiled(result);
+  if (settings_.test_mode) return drive_smoke(result);
+  return drive_timed(result);
+}
 
+BatchDriver Engine::drive_counted(BenchmarkResult& result) {
+  // Counted (--mode instructions): one warm-up iteration, whose count is also the first
+  // iteration's (lazy initialisation shows there), then flat samples of a fixed count of
+  // iterations chosen from it. Nothing here reads a clock: the counts are the measurement.
   SampleTimer timer(clock_, probes_, settings_.input_batch_bytes);
-  // After each batch (timer.reset() and co_await RunBatch{n, &timer} before it).
-  auto batch_elapsed = [&] {
-    if (timer.segments() == 0) {
-      throw std::runtime_error(fmt::format(
-          "benchmark {}: the routine never started and stopped the timer", result.name));
-    }
-    return timer.elapsed_ns();
-  };
-  auto record = [&](std::uint64_t iterations, double elapsed) {
-    Sample sample;
-    sample.iters = iterations;
-    sample.ns = elapsed;
-    timer.fill_counters(sample);
-    // The resident set after each sample, outside the timed region: memory that grows with
-    // the iterations run shows as a rising series (the memory_growth diagnostic).
-    if (probes_.memory) {
-      if (const auto rss = probes_.memory->rss_bytes()) {
-        sample.counters["rss_bytes"] = static_cast<double>(*rss);
-      }
-    }
-    result.samples.push_back(std::move(sample));
-  };
-
-  if (probes_.region) {
-    // Counted (--mode instructions): one warm-up iteration, whose count is also the first
-    // iteration's (lazy initialisation shows there), then flat samples of a fixed count of
-    // iterations chosen from it. Nothing here reads a clock: the counts are the measurement.
-    clock::CountedRegion& region = *probes_.region;
-    auto counted = [&](const std::string& label) {
-      const std::optional<clock::CountedMetrics> metrics = region.end_sample(label);
-      if (timer.custom()) {
-        throw std::runtime_error(fmt::format(
-            "benchmark {} times itself (iter_custom): --mode instructions cannot count around "
-            "it; use b.iter(...) or run it with --mode time",
-            result.name));
-      }
-      if (timer.segments() == 0) {
-        throw std::runtime_error(fmt::format(
-            "benchmark {}: the routine never started and stopped the timer", result.name));
-      }
-      if (!metrics) {
-        throw std::runtime_error(fmt::format("benchmark {}: cannot read the instruction count: {}",
-                                             result.name, region.error()));
-      }
-      return *metrics;
-    };
+  clock::CountedRegion& region = *probes_.region;
+  timer.reset();
+  region.begin_sample();
+  co_await RunBatch{1, &timer};
+  const clock::CountedMetrics first =
+      timer.counted_metrics(region, result.name, result.name + " (first iteration)");
+  result.first_iteration_ns = first.instructions;
+  result.warm_up_iters = 1;
+  result.warm_up_ns = first.instructions;
+  const double first_work = std::max(1.0, first.instructions - overhead_.per_sample_ns);
+  const std::uint64_t iterations = counted_iterations(settings_, first_work);
+  const std::size_t samples = counted_sample_count(settings_, first_work);
+  for (std::size_t index = 0; index < samples; ++index) {
     timer.reset();
     region.begin_sample();
-    co_await RunBatch{1, &timer};
-    const clock::CountedMetrics first = counted(result.name + " (first iteration)");
-    result.first_iteration_ns = first.instructions;
-    result.warm_up_iters = 1;
-    result.warm_up_ns = first.instructions;
-    const double first_work = std::max(1.0, first.instructions - overhead_.per_sample_ns);
-    const std::uint64_t iterations =
-        settings_.test_mode
-            ? 1
-            : static_cast<std::uint64_t>(std::clamp(
-                  std::ceil(settings_.counted_sample_instructions / first_work), 1.0, 1e6));
-    // An iteration of over 10 million instructions takes seconds under callgrind: two samples
-    // show that the count repeats (or does not) as well as five.
-    const std::size_t samples = settings_.test_mode ? 1
-                                : first_work > kLongCountedIteration
-                                    ? std::clamp<std::size_t>(settings_.counted_samples, 1, 2)
-                                    : std::max<std::size_t>(1, settings_.counted_samples);
-    for (std::size_t index = 0; index < samples; ++index) {
-      timer.reset();
-      region.begin_sample();
-      co_await RunBatch{iterations, &timer};
-      const clock::CountedMetrics metrics =
-          counted(fmt::format("{} (sample {} of {})", result.name, index + 1, samples));
-      record(iterations, metrics.instructions);
-      Sample& sample = result.samples.back();
-      sample.counters["l1_hits"] = metrics.l1_hits;
-      sample.counters["ll_hits"] = metrics.ll_hits;
-      sample.counters["ram_hits"] = metrics.ram_hits;
-      sample.counters["estimated_cycles"] = metrics.estimated_cycles;
-      sample.counters["system_calls"] = metrics.system_calls;
-    }
-    co_return;
+    co_await RunBatch{iterations, &timer};
+    const clock::CountedMetrics metrics = timer.counted_metrics(
+        region, result.name, fmt::format("{} (sample {} of {})", result.name, index + 1, samples));
+    result.samples.push_back(timer.sample(iterations, metrics.instructions));
+    add_cache_counters(result.samples.back(), metrics);
   }
+}
 
-  if (probes_.profile) {
-    // Profiled (--profile-time): one warm-up iteration, then batches that double while each
-    // takes under kProfileBatchNs (so the harness's share stays small and the clock is still
-    // read often enough to stop on time), until the duration has passed.
-    const ProfileRun& profile = *probes_.profile;
+BatchDriver Engine::drive_profiled(BenchmarkResult& result) {
+  // Profiled (--profile-time): one warm-up iteration, then batches that double while each
+  // takes under kProfileBatchNs (so the harness's share stays small and the clock is still
+  // read often enough to stop on time), until the duration has passed.
+  SampleTimer timer(clock_, probes_, settings_.input_batch_bytes);
+  const ProfileRun& profile = *probes_.profile;
+  timer.reset();
+  co_await RunBatch{1, &timer};
+  result.first_iteration_ns = timer.batch_elapsed(result.name);
+  result.warm_up_iters = 1;
+  clock::ProfileMarkers* markers = profile.markers;
+  if (markers) markers->begin_region();
+  const std::int64_t began = clock_.now_ns();
+  std::uint64_t batch = 1;
+  std::uint64_t total = 0;
+  double timed = 0.0;
+  do {
     timer.reset();
-    co_await RunBatch{1, &timer};
-    result.first_iteration_ns = batch_elapsed();
-    result.warm_up_iters = 1;
-    clock::ProfileMarkers* markers = profile.markers;
-    if (markers) markers->begin_region();
-    const std::int64_t began = clock_.now_ns();
-    std::uint64_t batch = 1;
-    std::uint64_t total = 0;
-    double timed = 0.0;
-    do {
-      timer.reset();
-      co_await RunBatch{batch, &timer};
-      const double elapsed = batch_elapsed();
-      total += batch;
-      timed += elapsed;
-      if (elapsed < kProfileBatchNs && batch < (std::uint64_t{1} << 40)) batch *= 2;
-    } while (clock_.now_ns() - began < profile.duration_ns);
-    if (markers) markers->end_region();
-    record(total, timed);
-    co_return;
-  }
+    co_await RunBatch{batch, &timer};
+    const double elapsed = timer.batch_elapsed(result.name);
+    total += batch;
+    timed += elapsed;
+    if (elapsed < kProfileBatchNs && batch < (std::uint64_t{1} << 40)) batch *= 2;
+  } while (clock_.now_ns() - began < profile.duration_ns);
+  if (markers) markers->end_region();
+  result.samples.push_back(timer.sample(total, timed));
+}
 
-  if (settings_.test_mode) {
-    timer.reset();
-    co_await RunBatch{1, &timer};
-    const double elapsed = batch_elapsed();
-    result.first_iteration_ns = elapsed;
-    record(1, elapsed);
-    co_return;
-  }
+BatchDriver Engine::drive_smoke(BenchmarkResult& result) {
+  // --test: one iteration, one sample; the run only shows that the benchmark works.
+  SampleTimer timer(clock_, probes_, settings_.input_batch_bytes);
+  timer.reset();
+  co_await RunBatch{1, &timer};
+  const double elapsed = timer.batch_elapsed(result.name);
+  result.first_iteration_ns = elapsed;
+  result.samples.push_back(timer.sample(1, elapsed));
+}
 
+BatchDriver Engine::drive_timed(BenchmarkResult& result) {
+  SampleTimer timer(clock_, probes_, settings_.input_batch_bytes);
   const std::int64_t target = sample_target_ns(settings_.time_budget_ns, settings_.min_samples);
   // Below 100 resolutions a reading is too coarse to extrapolate from: grow by 10x instead.
   const double trustworthy_ns = 100.0 * calibration_.resolution_ns;
@@ -408,7 +508,7 @@ BatchDriver Engine::drive(detail::BencherState& state) {
     timer.reset();
     const std::int64_t batch_start = clock_.now_ns();
     co_await RunBatch{iterations, &timer};
-    last_elapsed = batch_elapsed();
+    last_elapsed = timer.batch_elapsed(result.name);
     last_wall = static_cast<double>(clock_.now_ns() - batch_start);
     last_iterations = iterations;
     if (!result.first_iteration_ns) result.first_iteration_ns = last_elapsed;
@@ -418,22 +518,9 @@ BatchDriver Engine::drive(detail::BencherState& state) {
     capped_by_setup = last_wall > wall_cap && last_wall > 2.0 * last_elapsed;
     const bool long_enough = last_elapsed >= static_cast<double>(target) * 0.9 || capped_by_setup;
     if (!long_enough) {
-      std::uint64_t next;
-      if (last_elapsed < trustworthy_ns) {
-        next = iterations * 10;
-      } else {
-        // Straight to the target, with a 10% margin so the next batch lands above it.
-        const double predicted =
-            static_cast<double>(iterations) * static_cast<double>(target) * 1.1 / last_elapsed;
-        next = static_cast<std::uint64_t>(std::ceil(std::min(predicted, 1e12)));
-        next = std::clamp<std::uint64_t>(next, iterations + 1, iterations * 100);
-      }
-      // Never grow a batch past the wall-time cap either.
-      if (last_wall > 0.0) {
-        const double wall_limit = static_cast<double>(iterations) * wall_cap / last_wall;
-        next = std::min<std::uint64_t>(
-            next, std::max<std::uint64_t>(iterations, static_cast<std::uint64_t>(wall_limit)));
-      }
+      const std::uint64_t next =
+          next_warm_up_batch({iterations, last_elapsed, last_wall}, static_cast<double>(target),
+                             trustworthy_ns, wall_cap);
       if (next == iterations) {
         capped_by_setup = true;
         if (spent >= settings_.warm_up_ns) break;
@@ -447,15 +534,8 @@ BatchDriver Engine::drive(detail::BencherState& state) {
     }
     if (spent >= settings_.warm_up_ns) break;
   }
-  // Freeze one iteration count for every sample: flat sampling.
-  if (capped_by_setup && last_wall > 0.0) {
-    iterations = static_cast<std::uint64_t>(
-        std::max(1.0, std::floor(static_cast<double>(last_iterations) * wall_cap / last_wall)));
-  } else if (last_elapsed > 0.0) {
-    const double per_iteration = last_elapsed / static_cast<double>(last_iterations);
-    iterations = static_cast<std::uint64_t>(
-        std::max(1.0, std::round(static_cast<double>(target) / per_iteration)));
-  }
+  iterations = sample_iterations({last_iterations, last_elapsed, last_wall}, capped_by_setup,
+                                 static_cast<double>(target), wall_cap, iterations);
 
   // Sampling.
   const std::int64_t sampling_start = clock_.now_ns();
@@ -476,10 +556,10 @@ BatchDriver Engine::drive(detail::BencherState& state) {
     timer.reset();
     const std::int64_t batch_start = clock_.now_ns();
     co_await RunBatch{iterations, &timer};
-    const double elapsed = batch_elapsed();
+    const double elapsed = timer.batch_elapsed(result.name);
     result.untimed_ns +=
         std::max(0.0, static_cast<double>(clock_.now_ns() - batch_start) - elapsed);
-    record(iterations, elapsed);
+    result.samples.push_back(timer.sample(iterations, elapsed));
     if (probes_.speed) {
       const double probe_after = probes_.speed->read_ns();
       result.samples.back().probe_ns = std::max(probe_before, probe_after);
@@ -494,26 +574,11 @@ BatchDriver Engine::drive(detail::BencherState& state) {
     if (count >= settings_.max_samples) break;
     if (count >= settings_.min_samples) {
       if (spent >= settings_.time_budget_ns) break;
-      const stats::Interval interval = stats::median_ci_sorted(sorted, 0.95);
-      const double middle = sorted[sorted.size() / 2];
-      const double half_width = std::max(interval.upper - middle, middle - interval.lower);
-      if (middle > 0.0 && half_width <= settings_.precision * middle) break;
+      if (precise_enough(sorted, settings_.precision)) break;
       continue;
     }
-    // Fewer than the minimum: go on, unless the budget cannot hold the minimum because single
-    // samples are too slow, or setup outside the timed region ate 10 budgets.
-    const double projected = static_cast<double>(spent) / static_cast<double>(count) *
-                             static_cast<double>(settings_.min_samples);
-    if (spent >= settings_.time_budget_ns &&
-        (projected > 2.0 * static_cast<double>(settings_.time_budget_ns) ||
-         spent >= 10 * settings_.time_budget_ns)) {
-      result.diagnostics.push_back(Diagnostic{
-          "few_samples", "warning",
-          fmt::format("only {} samples of the {} wanted fit in the {:.3g} s budget (one "
-                      "iteration takes {:.3g} ms); the interval is wide. Raise the budget "
-                      "(--time-budget or .time_budget()) or lower .sample_size() knowingly",
-                      count, settings_.min_samples,
-                      static_cast<double>(settings_.time_budget_ns) / 1e9, elapsed / n / 1e6)});
+    if (std::optional<Diagnostic> few = too_few_samples(settings_, spent, count, elapsed / n)) {
+      result.diagnostics.push_back(std::move(*few));
       break;
     }
   }

@@ -136,8 +136,13 @@ class Engine {
   friend class benchkit::detail::Batches;
   class SampleTimer;
   void run_routine(detail::Routine routine, detail::BencherState& state);
-  // The measurement of one benchmark, suspended wherever a batch must run (engine.cpp).
+  // The measurement of one benchmark, suspended wherever a batch must run (engine.cpp): one of
+  // the four below, by mode.
   BatchDriver drive(detail::BencherState& state);
+  BatchDriver drive_counted(BenchmarkResult& result);   // --mode instructions
+  BatchDriver drive_profiled(BenchmarkResult& result);  // --profile-time
+  BatchDriver drive_smoke(BenchmarkResult& result);     // --test
+  BatchDriver drive_timed(BenchmarkResult& result);     // warm-up, then sampling
 
   clock::Clock& clock_;
   clock::Calibration calibration_;
