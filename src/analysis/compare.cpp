@@ -307,6 +307,258 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
   return text;
 }
 
+// The rows compare() tested for a change, in the order of comparison.benchmarks.
+struct Tested {
+  std::vector<std::size_t> indices;  // into comparison.benchmarks
+  std::vector<bool> scenario;        // whether each of them is a scenario phase
+};
+
+// A row's start, from the new run's side: name, metric, median, diagnostics.
+BenchmarkComparison new_row(const BenchmarkResult& cand) {
+  BenchmarkComparison out;
+  out.name = cand.name;
+  out.candidate_median = cand.estimates.median.value;
+  out.metric = cand.metric;
+  for (const Diagnostic& d : cand.diagnostics) out.candidate_diagnostics.push_back(d.code);
+  return out;
+}
+
+// A benchmark skipped on either side (`base` null when the baseline lacks it): which side and why.
+void mark_skipped(const BenchmarkResult& cand, const BenchmarkResult* base,
+                  BenchmarkComparison& out) {
+  const bool new_side = cand.skipped.has_value();
+  const Skipped& skip = new_side ? *cand.skipped : *base->skipped;
+  out.verdict = Verdict::skipped;
+  out.note = fmt::format("skipped in the {} run (--skip-tag {}): {}", new_side ? "new" : "baseline",
+                         skip.tag, skip.reason);
+}
+
+// Two sides that cannot be tested against each other (other metrics, a failed run, no samples):
+// the verdict and the note that says why, and true; false when they can be.
+bool mark_untestable(const BenchmarkResult& base, const BenchmarkResult& cand,
+                     BenchmarkComparison& out) {
+  if (base.metric != cand.metric) {
+    auto measured = [](const BenchmarkResult& r) {
+      return r.metric.empty() ? std::string("time") : r.metric;
+    };
+    out.verdict = Verdict::invalid;
+    out.note = fmt::format(
+        "the baseline measured {} and the new run {}: they cannot be compared; measure both "
+        "with the same --mode",
+        measured(base), measured(cand));
+    return true;
+  }
+  if (!base.valid() || !cand.valid()) {
+    out.verdict = Verdict::invalid;
+    const BenchmarkResult& failed = base.valid() ? cand : base;
+    // A benchmark that failed to run (crashed, hung, exited, threw) says so in its message.
+    out.note =
+        failed.failure
+            ? fmt::format("it failed to run ({}), so it is not compared", failed.failures.front())
+            : fmt::format("the {} run failed its checks ({}), so it is not compared",
+                          base.valid() ? "new" : "baseline", failed.failures.front());
+    return true;
+  }
+  if (base.samples.empty() || cand.samples.empty()) {
+    out.verdict = Verdict::inconclusive;
+    out.note = "no samples on one side";
+    return true;
+  }
+  return false;
+}
+
+// The samples of each side that are compared (none: all of them), and how much slower one
+// side's machine was throughout when the two share no speed.
+struct SteadySides {
+  std::optional<SteadySelection> base;
+  std::optional<SteadySelection> cand;
+  double speed_gap = 1.0;  // how much slower one side's machine was throughout, when it was
+  bool base_slower = false;
+};
+
+SteadySides steady_sides(const BenchmarkResult& base, const BenchmarkResult& cand, bool same_cpu,
+                         const CompareSettings& settings) {
+  // Both sides at one machine speed: the samples within kSlowProbeFactor of the faster of the
+  // two levels. Runs on different CPU models keep their own levels (the loop's time differs),
+  // and so do two runs one of which has too few samples at the shared speed.
+  SteadySides sides;
+  // Interleaved rounds on both sides: each round's two sides were measured together (in turns,
+  // or one process right after the other), so the machine's speed is shared within a round
+  // and cancels in its ratio; no sample is left out.
+  const bool paired = every_sample_has_a_round(base) && every_sample_has_a_round(cand);
+  if (settings.all_samples || paired) return sides;
+  const std::optional<double> base_level = probe_level(base);
+  const std::optional<double> cand_level = probe_level(cand);
+  if (base_level && cand_level && same_cpu) {
+    const double level = std::min(*base_level, *cand_level);
+    sides.base = steady_samples(base, level);
+    sides.cand = steady_samples(cand, level);
+    if (sides.base->steady.samples.size() < kMinSteadySamples ||
+        sides.cand->steady.samples.size() < kMinSteadySamples) {
+      sides.speed_gap = std::max(*base_level, *cand_level) / level;
+      sides.base_slower = *base_level > *cand_level;
+      sides.base.reset();
+      sides.cand.reset();
+    }
+  }
+  if (!sides.base) {
+    sides.base = steady_samples(base);
+    sides.cand = steady_samples(cand);
+  }
+  return sides;
+}
+
+// One side was measured only while the machine ran slower: its own steady samples are
+// compared, and the interval is widened to cover the machine's part.
+void widen_for_speed_gap(const SteadySides& sides, BenchmarkComparison& out) {
+  // In the slow periods of the development VM, code slowed by the reference loop's factor to a
+  // power of up to 2.7 (bench/verdicts/speed_trace: a sort whose data other work had evicted
+  // 2.3-2.7, an L2-sized sum 0.75-1.6, allocation 0.95-1.5, a multiply chain 0.0); the power 3
+  // covers it.
+  const double widen = std::pow(sides.speed_gap, kSpeedGapPower);
+  out.ratio_lower /= widen;
+  out.ratio_upper *= widen;
+  const std::string gap_note = fmt::format(
+      "the {} run was measured only while the machine ran slow (a reference loop timed "
+      "between samples took {:.2f}× its time in the other run), so the interval is widened "
+      "by {:.2f}× to cover the machine's part; run again for a sharper answer",
+      sides.base_slower ? "baseline" : "new", sides.speed_gap, widen);
+  out.note = out.note.empty() ? gap_note : out.note + "; " + gap_note;
+}
+
+// A benchmark on both sides: its effect measured into `out`; true when it goes on to the
+// suite's significance test, false when its verdict is already set.
+bool compare_pair(const BenchmarkResult& base, const BenchmarkResult& cand, bool same_cpu,
+                  const CompareSettings& settings, BenchmarkComparison& out) {
+  out.baseline_median = base.estimates.median.value;
+  if (mark_untestable(base, cand, out)) return false;
+  const SteadySides sides = steady_sides(base, cand, same_cpu, settings);
+  out.baseline_slow_samples = sides.base ? sides.base->slow : 0;
+  out.candidate_slow_samples = sides.cand ? sides.cand->slow : 0;
+  measure_effect(sides.base ? sides.base->steady : base, sides.cand ? sides.cand->steady : cand,
+                 settings, out);
+  if (sides.speed_gap > 1.0) widen_for_speed_gap(sides, out);
+  if (out.design == Design::independent &&
+      (by_process(base).size() > 1 || by_process(cand).size() > 1)) {
+    // Several processes ran, but on each side only one of them ran at the shared machine
+    // speed: what varies between processes is then unknown, so no verdict.
+    out.verdict = Verdict::inconclusive;
+    out.note =
+        "only one process a side ran at the machine's fast speed, so the spread between "
+        "processes is unknown; run again when the machine is quieter, or with more "
+        "processes (--processes)";
+    return false;
+  }
+  const auto throughput = [](const BenchmarkResult& r) {
+    return r.estimates.bytes_per_second ? r.estimates.bytes_per_second
+                                        : r.estimates.items_per_second;
+  };
+  if (throughput(base) && throughput(cand) && *throughput(base) > 0) {
+    out.throughput_change = *throughput(cand) / *throughput(base) - 1.0;
+  }
+  return true;
+}
+
+// The baseline's benchmarks that the new run lacks: removed, or skipped in the baseline.
+void add_baseline_only(const RunResult& baseline, std::set<std::string>& seen,
+                       std::vector<BenchmarkComparison>& rows) {
+  for (const BenchmarkResult& base : baseline.benchmarks) {
+    if (!seen.insert(base.name).second) continue;  // compared above, or listed already
+    BenchmarkComparison out;
+    out.name = base.name;
+    out.baseline_median = base.estimates.median.value;
+    out.metric = base.metric;
+    out.verdict = base.skipped ? Verdict::skipped : Verdict::removed;
+    if (base.skipped) {
+      out.note = fmt::format("skipped in the baseline run (--skip-tag {}): {}", base.skipped->tag,
+                             base.skipped->reason);
+    }
+    rows.push_back(std::move(out));
+  }
+}
+
+// The suite's notes: a single process a side, and samples left out for the machine's speed.
+void note_design_and_speed(const Tested& tested, Comparison& comparison) {
+  if (std::any_of(tested.indices.begin(), tested.indices.end(), [&](std::size_t index) {
+        return comparison.benchmarks[index].design == Design::independent;
+      })) {
+    comparison.design_warning =
+        "each side ran in a single process, so what changes between runs (memory layout, "
+        "machine state) is not in these intervals and a verdict can be a false alarm; run both "
+        "sides with --processes 3 or more (the default when saving or comparing baselines)";
+  }
+
+  std::size_t base_slow = 0;
+  std::size_t cand_slow = 0;
+  for (const BenchmarkComparison& c : comparison.benchmarks) {
+    base_slow += c.baseline_slow_samples;
+    cand_slow += c.candidate_slow_samples;
+  }
+  if (base_slow + cand_slow > 0) {
+    comparison.speed_note = fmt::format(
+        "the machine ran slow during {} of the baseline's samples and {} of the new run's (a "
+        "reference loop timed between samples ran over {:.2f}× its usual time); they were left "
+        "out, so both sides are compared at one machine speed (--all-samples keeps them)",
+        base_slow, cand_slow, kSlowProbeFactor);
+  }
+}
+
+// The smallest p-value of n paired rounds (the exact signed-rank test) times the adjustment's
+// factor `family`.
+double smallest_adjusted_p(double family, std::size_t pairs) {
+  return family * 2.0 / std::pow(2.0, static_cast<double>(pairs));
+}
+
+// What an inconclusive verdict lacks, in its note: rounds that can reach significance after
+// the adjustment, or what would settle or sharpen it.
+void explain_inconclusive(BenchmarkComparison& c, double family, std::size_t tested_count,
+                          bool scenario, const CompareSettings& settings) {
+  if (c.design == Design::paired && c.pairs < 50 &&
+      smallest_adjusted_p(family, c.pairs) >= settings.alpha) {
+    std::size_t rounds_needed = 1;
+    while (smallest_adjusted_p(family, rounds_needed) >= settings.alpha) ++rounds_needed;
+    c.note = fmt::format(
+        "{} paired rounds cannot be significant after adjusting over {} benchmarks (the "
+        "smallest p-value of {} pairs is {:.2g}); run at least {} rounds",
+        c.pairs, tested_count, c.pairs, 2.0 / std::pow(2.0, static_cast<double>(c.pairs)),
+        rounds_needed);
+    return;
+  }
+  const double upper_threshold = 1.0 + noise_threshold_for(c, settings);
+  const double lower_threshold = 1.0 - noise_threshold_for(c, settings);
+  const bool beyond = c.ratio_lower > upper_threshold || c.ratio_upper < lower_threshold;
+  const std::string advice = beyond ? fmt::format(
+                                          "the change lies beyond the noise threshold but is not "
+                                          "significant after adjustment (p = {:.2g}); more "
+                                          "processes or samples would settle it",
+                                          c.p_adjusted)
+                                    : sharpen_advice(c, settings, scenario);
+  c.note = c.note.empty() ? advice : c.note + "; " + advice;
+}
+
+// Significance across the whole suite, then the verdicts of the tested rows.
+void decide_verdicts(const Tested& tested, const CompareSettings& settings,
+                     Comparison& comparison) {
+  std::vector<double> p_values;
+  for (std::size_t index : tested.indices) {
+    p_values.push_back(comparison.benchmarks[index].p_value);
+  }
+  const std::vector<double> adjusted = adjust_p_values(p_values, settings.adjustment);
+  // The exact signed-rank test on n pairs cannot go below p = 2 / 2^n; the adjustment multiplies
+  // the smallest p-value by the number of benchmarks tested (Holm and BH alike).
+  const double family = settings.adjustment == Adjustment::none
+                            ? 1.0
+                            : static_cast<double>(std::max<std::size_t>(1, tested.indices.size()));
+  for (std::size_t i = 0; i < tested.indices.size(); ++i) {
+    BenchmarkComparison& c = comparison.benchmarks[tested.indices[i]];
+    c.p_adjusted = adjusted[i];
+    c.verdict = verdict_for(c, settings);
+    if (c.verdict == Verdict::inconclusive) {
+      explain_inconclusive(c, family, tested.indices.size(), tested.scenario[i], settings);
+    }
+  }
+}
+
 }  // namespace
 
 double noise_threshold_for(const BenchmarkComparison& c, const CompareSettings& settings) {
@@ -375,24 +627,16 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   std::map<std::string, const BenchmarkResult*> base_by_name;
   for (const BenchmarkResult& b : baseline.benchmarks) base_by_name[b.name] = &b;
   std::set<std::string> seen;
+  const bool same_cpu = baseline.context.cpu_model == candidate.context.cpu_model;
 
-  std::vector<std::size_t> tested;    // indices into comparison.benchmarks
-  std::vector<bool> tested_scenario;  // whether each of them is a scenario phase
+  Tested tested;
   for (const BenchmarkResult& cand : candidate.benchmarks) {
-    BenchmarkComparison out;
-    out.name = cand.name;
-    out.candidate_median = cand.estimates.median.value;
-    out.metric = cand.metric;
-    for (const Diagnostic& d : cand.diagnostics) out.candidate_diagnostics.push_back(d.code);
+    BenchmarkComparison out = new_row(cand);
     const auto found = base_by_name.find(cand.name);
     const BenchmarkResult* base_found = found == base_by_name.end() ? nullptr : found->second;
     if (cand.skipped || (base_found && base_found->skipped)) {
       if (base_found) seen.insert(cand.name);
-      const bool new_side = cand.skipped.has_value();
-      const Skipped& skip = new_side ? *cand.skipped : *base_found->skipped;
-      out.verdict = Verdict::skipped;
-      out.note = fmt::format("skipped in the {} run (--skip-tag {}): {}",
-                             new_side ? "new" : "baseline", skip.tag, skip.reason);
+      mark_skipped(cand, base_found, out);
       comparison.benchmarks.push_back(std::move(out));
       continue;
     }
@@ -402,191 +646,15 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
       continue;
     }
     seen.insert(cand.name);
-    const BenchmarkResult& base = *found->second;
-    out.baseline_median = base.estimates.median.value;
-    if (base.metric != cand.metric) {
-      auto measured = [](const BenchmarkResult& r) {
-        return r.metric.empty() ? std::string("time") : r.metric;
-      };
-      out.verdict = Verdict::invalid;
-      out.note = fmt::format(
-          "the baseline measured {} and the new run {}: they cannot be compared; measure both "
-          "with the same --mode",
-          measured(base), measured(cand));
-      comparison.benchmarks.push_back(std::move(out));
-      continue;
-    }
-    if (!base.valid() || !cand.valid()) {
-      out.verdict = Verdict::invalid;
-      const BenchmarkResult& failed = base.valid() ? cand : base;
-      // A benchmark that failed to run (crashed, hung, exited, threw) says so in its message.
-      out.note =
-          failed.failure
-              ? fmt::format("it failed to run ({}), so it is not compared", failed.failures.front())
-              : fmt::format("the {} run failed its checks ({}), so it is not compared",
-                            base.valid() ? "new" : "baseline", failed.failures.front());
-      comparison.benchmarks.push_back(std::move(out));
-      continue;
-    }
-    if (base.samples.empty() || cand.samples.empty()) {
-      out.verdict = Verdict::inconclusive;
-      out.note = "no samples on one side";
-      comparison.benchmarks.push_back(std::move(out));
-      continue;
-    }
-    // Both sides at one machine speed: the samples within kSlowProbeFactor of the faster of the
-    // two levels. Runs on different CPU models keep their own levels (the loop's time differs),
-    // and so do two runs one of which has too few samples at the shared speed.
-    std::optional<SteadySelection> base_steady;
-    std::optional<SteadySelection> cand_steady;
-    double speed_gap = 1.0;  // how much slower one side's machine was throughout, when it was
-    bool base_slower = false;
-    // Interleaved rounds on both sides: each round's two sides were measured together (in turns,
-    // or one process right after the other), so the machine's speed is shared within a round
-    // and cancels in its ratio; no sample is left out.
-    const bool paired = every_sample_has_a_round(base) && every_sample_has_a_round(cand);
-    if (!settings.all_samples && !paired) {
-      const std::optional<double> base_level = probe_level(base);
-      const std::optional<double> cand_level = probe_level(cand);
-      if (base_level && cand_level && baseline.context.cpu_model == candidate.context.cpu_model) {
-        const double level = std::min(*base_level, *cand_level);
-        base_steady = steady_samples(base, level);
-        cand_steady = steady_samples(cand, level);
-        if (base_steady->steady.samples.size() < kMinSteadySamples ||
-            cand_steady->steady.samples.size() < kMinSteadySamples) {
-          speed_gap = std::max(*base_level, *cand_level) / level;
-          base_slower = *base_level > *cand_level;
-          base_steady.reset();
-          cand_steady.reset();
-        }
-      }
-      if (!base_steady) {
-        base_steady = steady_samples(base);
-        cand_steady = steady_samples(cand);
-      }
-    }
-    out.baseline_slow_samples = base_steady ? base_steady->slow : 0;
-    out.candidate_slow_samples = cand_steady ? cand_steady->slow : 0;
-    measure_effect(base_steady ? base_steady->steady : base,
-                   cand_steady ? cand_steady->steady : cand, settings, out);
-    if (speed_gap > 1.0) {
-      // One side was measured only while the machine ran slower: its own steady samples are
-      // compared, and the interval is widened to cover the machine's part. In the slow periods
-      // of the development VM, code slowed by the reference loop's factor to a power of up to
-      // 2.7 (bench/verdicts/speed_trace: a sort whose data other work had evicted 2.3-2.7, an
-      // L2-sized sum 0.75-1.6, allocation 0.95-1.5, a multiply chain 0.0); the power 3 covers it.
-      const double widen = std::pow(speed_gap, kSpeedGapPower);
-      out.ratio_lower /= widen;
-      out.ratio_upper *= widen;
-      const std::string gap_note = fmt::format(
-          "the {} run was measured only while the machine ran slow (a reference loop timed "
-          "between samples took {:.2f}× its time in the other run), so the interval is widened "
-          "by {:.2f}× to cover the machine's part; run again for a sharper answer",
-          base_slower ? "baseline" : "new", speed_gap, widen);
-      out.note = out.note.empty() ? gap_note : out.note + "; " + gap_note;
-    }
-    if (out.design == Design::independent &&
-        (by_process(base).size() > 1 || by_process(cand).size() > 1)) {
-      // Several processes ran, but on each side only one of them ran at the shared machine
-      // speed: what varies between processes is then unknown, so no verdict.
-      out.verdict = Verdict::inconclusive;
-      out.note =
-          "only one process a side ran at the machine's fast speed, so the spread between "
-          "processes is unknown; run again when the machine is quieter, or with more "
-          "processes (--processes)";
-      comparison.benchmarks.push_back(std::move(out));
-      continue;
-    }
-    const auto throughput = [](const BenchmarkResult& r) {
-      return r.estimates.bytes_per_second ? r.estimates.bytes_per_second
-                                          : r.estimates.items_per_second;
-    };
-    if (throughput(base) && throughput(cand) && *throughput(base) > 0) {
-      out.throughput_change = *throughput(cand) / *throughput(base) - 1.0;
-    }
-    tested.push_back(comparison.benchmarks.size());
-    tested_scenario.push_back(cand.kind == "scenario");
-    comparison.benchmarks.push_back(std::move(out));
-  }
-  for (const BenchmarkResult& base : baseline.benchmarks) {
-    if (!seen.insert(base.name).second) continue;  // compared above, or listed already
-    BenchmarkComparison out;
-    out.name = base.name;
-    out.baseline_median = base.estimates.median.value;
-    out.metric = base.metric;
-    out.verdict = base.skipped ? Verdict::skipped : Verdict::removed;
-    if (base.skipped) {
-      out.note = fmt::format("skipped in the baseline run (--skip-tag {}): {}", base.skipped->tag,
-                             base.skipped->reason);
+    if (compare_pair(*found->second, cand, same_cpu, settings, out)) {
+      tested.indices.push_back(comparison.benchmarks.size());
+      tested.scenario.push_back(cand.kind == "scenario");
     }
     comparison.benchmarks.push_back(std::move(out));
   }
-
-  if (std::any_of(tested.begin(), tested.end(), [&](std::size_t index) {
-        return comparison.benchmarks[index].design == Design::independent;
-      })) {
-    comparison.design_warning =
-        "each side ran in a single process, so what changes between runs (memory layout, "
-        "machine state) is not in these intervals and a verdict can be a false alarm; run both "
-        "sides with --processes 3 or more (the default when saving or comparing baselines)";
-  }
-
-  std::size_t base_slow = 0;
-  std::size_t cand_slow = 0;
-  for (const BenchmarkComparison& c : comparison.benchmarks) {
-    base_slow += c.baseline_slow_samples;
-    cand_slow += c.candidate_slow_samples;
-  }
-  if (base_slow + cand_slow > 0) {
-    comparison.speed_note = fmt::format(
-        "the machine ran slow during {} of the baseline's samples and {} of the new run's (a "
-        "reference loop timed between samples ran over {:.2f}× its usual time); they were left "
-        "out, so both sides are compared at one machine speed (--all-samples keeps them)",
-        base_slow, cand_slow, kSlowProbeFactor);
-  }
-
-  // Significance across the whole suite, then the verdicts.
-  std::vector<double> p_values;
-  for (std::size_t index : tested) p_values.push_back(comparison.benchmarks[index].p_value);
-  const std::vector<double> adjusted = adjust_p_values(p_values, settings.adjustment);
-  // The exact signed-rank test on n pairs cannot go below p = 2 / 2^n; the adjustment multiplies
-  // the smallest p-value by the number of benchmarks tested (Holm and BH alike).
-  const double family = settings.adjustment == Adjustment::none
-                            ? 1.0
-                            : static_cast<double>(std::max<std::size_t>(1, tested.size()));
-  auto rounds_needed = [&] {
-    std::size_t n = 1;
-    while (family * 2.0 / std::pow(2.0, static_cast<double>(n)) >= settings.alpha) ++n;
-    return n;
-  };
-  for (std::size_t i = 0; i < tested.size(); ++i) {
-    BenchmarkComparison& c = comparison.benchmarks[tested[i]];
-    c.p_adjusted = adjusted[i];
-    c.verdict = verdict_for(c, settings);
-    const double upper_threshold = 1.0 + noise_threshold_for(c, settings);
-    const double lower_threshold = 1.0 - noise_threshold_for(c, settings);
-    if (c.verdict == Verdict::inconclusive) {
-      if (c.design == Design::paired && c.pairs < 50 &&
-          family * 2.0 / std::pow(2.0, static_cast<double>(c.pairs)) >= settings.alpha) {
-        c.note = fmt::format(
-            "{} paired rounds cannot be significant after adjusting over {} benchmarks (the "
-            "smallest p-value of {} pairs is {:.2g}); run at least {} rounds",
-            c.pairs, tested.size(), c.pairs, 2.0 / std::pow(2.0, static_cast<double>(c.pairs)),
-            rounds_needed());
-        continue;
-      }
-      const bool beyond = c.ratio_lower > upper_threshold || c.ratio_upper < lower_threshold;
-      const std::string advice =
-          beyond ? fmt::format(
-                       "the change lies beyond the noise threshold but is not "
-                       "significant after adjustment (p = {:.2g}); more processes or "
-                       "samples would settle it",
-                       c.p_adjusted)
-                 : sharpen_advice(c, settings, tested_scenario[i]);
-      c.note = c.note.empty() ? advice : c.note + "; " + advice;
-    }
-  }
-
+  add_baseline_only(baseline, seen, comparison.benchmarks);
+  note_design_and_speed(tested, comparison);
+  decide_verdicts(tested, settings, comparison);
   order_for_report(comparison.benchmarks);
   return comparison;
 }
