@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <string_view>
 
 #include "process/interrupt.hpp"
@@ -220,6 +221,217 @@ struct Dispositions {
 };
 Dispositions dispositions;
 
+// The child's argv and environment as the strings and the null-terminated pointer arrays that
+// exec takes; built in place, since the pointers point into the strings.
+struct ChildArguments {
+  explicit ChildArguments(const RunRequest& request)
+      : argv(request.argv), argv_pointers(pointers(argv)) {
+    // Without KEY=VALUE entries of its own the child gets ours as it is: copying the environment
+    // for every run was 70% of the helper's instructions per run (callgrind: 19 300 per run of
+    // `true`, 13 500 of them in child_environment, malloc and free).
+    if (!request.env.empty()) {
+      env = child_environment(request.env);
+      env_pointers = pointers(env);
+    }
+  }
+  ChildArguments(const ChildArguments&) = delete;
+  ChildArguments& operator=(const ChildArguments&) = delete;
+
+  std::vector<std::string> argv;
+  std::vector<char*> argv_pointers;
+  std::vector<std::string> env;
+  std::vector<char*> env_pointers;
+};
+
+// The child's standard streams as this process opens them before the fork: the input file, the
+// output (a file, or a pipe and its read end) and the pipe that catches standard error.
+struct Streams {
+  Fd input;
+  int input_fd = -1;  // what the child reads: the input file or /dev/null
+  Fd output;
+  Fd output_read;
+  Fd error_read;
+  Fd error_write;
+};
+
+// Opens the streams of the request; the error that names what could not be opened, or nothing.
+std::optional<std::string> open_streams(const RunRequest& request, Streams& streams) {
+  streams.input.reset(
+      request.input_path.empty() ? -1 : ::open(request.input_path.c_str(), O_RDONLY | O_CLOEXEC));
+  streams.input_fd = request.input_path.empty() ? dev_null(O_RDONLY) : streams.input.get();
+  if (streams.input_fd < 0) {
+    return "cannot open the input file " +
+           (request.input_path.empty() ? std::string("/dev/null") : request.input_path) + ": " +
+           errno_text(errno);
+  }
+  switch (request.output) {
+    case Output::null:
+      if (dev_null(O_WRONLY) < 0) return "cannot open /dev/null for writing: " + errno_text(errno);
+      break;
+    case Output::file:
+      streams.output.reset(
+          ::open(request.output_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+      if (streams.output.get() < 0) {
+        return "cannot open the output file " + request.output_path + ": " + errno_text(errno);
+      }
+      break;
+    case Output::pipe:
+      if (!make_pipe(streams.output_read, streams.output)) {
+        return "cannot create a pipe: " + errno_text(errno);
+      }
+      break;
+    case Output::inherit:
+      break;
+  }
+  if (!make_pipe(streams.error_read, streams.error_write)) {
+    return "cannot create a pipe: " + errno_text(errno);
+  }
+  return std::nullopt;
+}
+
+// Fills what the vfork child reads (`program` is the resolved file; empty: let exec search).
+void plan_child(const RunRequest& request, const ChildArguments& arguments, const Streams& streams,
+                const std::string& program, ChildPlan& plan) {
+  plan.program = program.empty() ? arguments.argv_pointers[0] : program.c_str();
+  plan.argv = arguments.argv_pointers.data();
+  plan.env = request.env.empty() ? environ : arguments.env_pointers.data();
+  plan.search_path = program.empty();
+  plan.input = streams.input_fd;
+  plan.output = request.output == Output::null ? dev_null(O_WRONLY) : streams.output.get();
+  plan.error = streams.error_write.get();
+  CPU_ZERO(&plan.cpus);
+  for (int cpu : request.cpus) CPU_SET(cpu, &plan.cpus);
+  plan.pin = !request.cpus.empty();
+  if (dispositions.frozen) {
+    plan.reset = dispositions.changed;
+  } else {
+    sigfillset(&plan.reset);
+  }
+}
+
+// The read ends of the child's standard error and output (-1: none), and whether each is
+// still open; read as they fill, so that the child never blocks on a full pipe.
+struct ChildPipes {
+  int error_fd;
+  int output_fd;
+  bool error_open;
+  bool output_open;
+  bool echo;  // standard error is also copied to ours (Output::inherit)
+};
+
+// The child's end as wait4 reported it, and when it was seen.
+struct Reaped {
+  int status = 0;
+  rusage usage{};
+  double end_ns = 0.0;
+};
+
+// The timeout, once its deadline has passed: SIGTERM to the process group, then SIGKILL when the
+// grace period after it has passed too (the deadline then becomes 0: none).
+void enforce_timeout(pid_t pid, double& deadline, bool& killed, RunRecord& record) {
+  if (!killed) {
+    record.resources.timed_out = true;
+    ::kill(-pid, SIGTERM);
+    killed = true;
+    deadline = now_ns() + kKillGraceSeconds * 1e9;
+  } else {
+    ::kill(-pid, SIGKILL);
+    deadline = 0;
+  }
+}
+
+// A poll wait of `wait_ms` (-1: none) shortened to end by `left_ms` from now.
+int wait_at_most(int wait_ms, double left_ms) {
+  const int left = static_cast<int>(std::ceil(left_ms));
+  return wait_ms < 0 ? left : std::min(wait_ms, left);
+}
+
+// Reads the pipes that poll found ready (the pidfd only wakes the poll).
+void read_ready(const pollfd* fds, nfds_t count, int pidfd, ChildPipes& pipes, RunRecord& record) {
+  for (nfds_t i = 0; i < count; ++i) {
+    if (fds[i].revents == 0 || fds[i].fd == pidfd) continue;
+    const bool is_error = fds[i].fd == pipes.error_fd;
+    const bool open = drain(fds[i].fd, is_error ? &record.stderr_tail : nullptr,
+                            is_error ? nullptr : &record.stdout_bytes, is_error && pipes.echo);
+    (is_error ? pipes.error_open : pipes.output_open) = open;
+  }
+}
+
+// Waits for the child to end, reading its pipes meanwhile; kills it on Ctrl-C or at the
+// deadline (0: none), and makes the `meanwhile` call when its time comes.
+Reaped wait_for_child(pid_t pid, double deadline, const Meanwhile& meanwhile, ChildPipes& pipes,
+                      RunRecord& record) {
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  set_nonblocking(pipes.error_fd);
+  if (pipes.output_fd >= 0) set_nonblocking(pipes.output_fd);
+  bool killed = false;
+  bool meanwhile_done = !meanwhile.call;
+  Reaped reaped;
+  for (;;) {
+    if (interrupt_requested() && !record.interrupted) {
+      record.interrupted = true;
+      ::kill(-pid, SIGKILL);
+    }
+    const pid_t found = ::wait4(pid, &reaped.status, WNOHANG, &reaped.usage);
+    if (found == pid) break;
+    pollfd fds[3];
+    nfds_t count = 0;
+    if (pidfd >= 0) fds[count++] = pollfd{pidfd, POLLIN, 0};
+    if (pipes.error_open) fds[count++] = pollfd{pipes.error_fd, POLLIN, 0};
+    if (pipes.output_open) fds[count++] = pollfd{pipes.output_fd, POLLIN, 0};
+    int wait_ms = pidfd >= 0 ? -1 : 5;  // without a pidfd, look at the child every 5 ms
+    if (deadline > 0) {
+      const double left_ms = (deadline - now_ns()) / 1e6;
+      if (left_ms <= 0) {
+        enforce_timeout(pid, deadline, killed, record);
+        continue;
+      }
+      wait_ms = wait_at_most(wait_ms, left_ms);
+    }
+    if (!meanwhile_done) {
+      const double left_ms = (meanwhile.at_ns - now_ns()) / 1e6;
+      if (left_ms <= 0) {
+        meanwhile.call();
+        meanwhile_done = true;
+        continue;
+      }
+      wait_ms = wait_at_most(wait_ms, left_ms);
+    }
+    const int ready = ::poll(fds, count, wait_ms);
+    if (ready < 0) continue;  // EINTR: look at the interrupt flag and the child again
+    read_ready(fds, count, pidfd, pipes, record);
+  }
+  reaped.end_ns = now_ns();
+  if (pidfd >= 0) ::close(pidfd);
+  return reaped;
+}
+
+// What is left in the pipes once the child has ended (a background grandchild may hold them
+// open: do not wait), and the standard error kept to its last kStderrKept bytes.
+void drain_rest(const ChildPipes& pipes, RunRecord& record) {
+  if (pipes.error_open) drain(pipes.error_fd, &record.stderr_tail, nullptr, pipes.echo);
+  if (pipes.output_open) drain(pipes.output_fd, nullptr, &record.stdout_bytes, false);
+  if (record.stderr_tail.size() > kStderrKept) {
+    record.stderr_tail.erase(0, record.stderr_tail.size() - kStderrKept);
+  }
+}
+
+// The run's wall time, and its resources and exit status from wait4.
+void account(const Reaped& reaped, double start, RunRecord& record) {
+  record.wall_ns = reaped.end_ns - start;
+  const rusage& usage = reaped.usage;
+  Resources& r = record.resources;
+  r.user_ns = timeval_ns(usage.ru_utime);
+  r.system_ns = timeval_ns(usage.ru_stime);
+  r.peak_rss_bytes = static_cast<std::int64_t>(usage.ru_maxrss) * 1024;
+  r.minor_faults = usage.ru_minflt;
+  r.major_faults = usage.ru_majflt;
+  r.voluntary_switches = usage.ru_nvcsw;
+  r.involuntary_switches = usage.ru_nivcsw;
+  if (WIFEXITED(reaped.status)) r.exit_code = WEXITSTATUS(reaped.status);
+  if (WIFSIGNALED(reaped.status)) r.signal = WTERMSIG(reaped.status);
+}
+
 }  // namespace
 
 void freeze_signal_dispositions() {
@@ -274,58 +486,10 @@ RunRecord run_one(const RunRequest& request, const Meanwhile& meanwhile) {
     return record;
   }
   // Everything the child needs is prepared before fork: after it, only exec and dup2.
-  std::vector<std::string> argv = request.argv;
-  std::vector<char*> argv_pointers = pointers(argv);
-  // Without KEY=VALUE entries of its own the child gets ours as it is: copying the environment
-  // for every run was 70% of the helper's instructions per run (callgrind: 19 300 per run of
-  // `true`, 13 500 of them in child_environment, malloc and free).
-  std::vector<std::string> env;
-  std::vector<char*> env_pointers;
-  if (!request.env.empty()) {
-    env = child_environment(request.env);
-    env_pointers = pointers(env);
-  }
-
-  Fd input(request.input_path.empty() ? -1
-                                      : ::open(request.input_path.c_str(), O_RDONLY | O_CLOEXEC));
-  const int input_fd = request.input_path.empty() ? dev_null(O_RDONLY) : input.get();
-  if (input_fd < 0) {
-    record.error = "cannot open the input file " +
-                   (request.input_path.empty() ? std::string("/dev/null") : request.input_path) +
-                   ": " + errno_text(errno);
-    return record;
-  }
-  Fd output;
-  Fd output_read;
-  switch (request.output) {
-    case Output::null:
-      if (dev_null(O_WRONLY) < 0) {
-        record.error = "cannot open /dev/null for writing: " + errno_text(errno);
-        return record;
-      }
-      break;
-    case Output::file:
-      output.reset(
-          ::open(request.output_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
-      if (output.get() < 0) {
-        record.error =
-            "cannot open the output file " + request.output_path + ": " + errno_text(errno);
-        return record;
-      }
-      break;
-    case Output::pipe:
-      if (!make_pipe(output_read, output)) {
-        record.error = "cannot create a pipe: " + errno_text(errno);
-        return record;
-      }
-      break;
-    case Output::inherit:
-      break;
-  }
-  Fd error_read;
-  Fd error_write;
-  if (!make_pipe(error_read, error_write)) {
-    record.error = "cannot create a pipe: " + errno_text(errno);
+  const ChildArguments arguments(request);
+  Streams streams;
+  if (std::optional<std::string> error = open_streams(request, streams)) {
+    record.error = std::move(*error);
     return record;
   }
   ChildPlan plan;
@@ -333,21 +497,7 @@ RunRecord run_one(const RunRequest& request, const Meanwhile& meanwhile) {
   const std::string& program = request.argv[0].find('/') == std::string::npos
                                    ? resolved_program(request.argv[0])
                                    : request.argv[0];
-  plan.program = program.empty() ? argv_pointers[0] : program.c_str();
-  plan.argv = argv_pointers.data();
-  plan.env = request.env.empty() ? environ : env_pointers.data();
-  plan.search_path = program.empty();
-  plan.input = input_fd;
-  plan.output = request.output == Output::null ? dev_null(O_WRONLY) : output.get();
-  plan.error = error_write.get();
-  CPU_ZERO(&plan.cpus);
-  for (int cpu : request.cpus) CPU_SET(cpu, &plan.cpus);
-  plan.pin = !request.cpus.empty();
-  if (dispositions.frozen) {
-    plan.reset = dispositions.changed;
-  } else {
-    sigfillset(&plan.reset);
-  }
+  plan_child(request, arguments, streams, program, plan);
 
   // vfork: the child borrows this small process's memory until it execs, which is cheaper than
   // copying it (fork) and keeps the command's ru_maxrss floor at this helper's own small peak.
@@ -365,9 +515,9 @@ RunRecord run_one(const RunRequest& request, const Meanwhile& meanwhile) {
     return record;
   }
   ::setpgid(pid, pid);  // also here: no race with a kill of the group before the child ran
-  error_write.reset();
-  output.reset();
-  input.reset();
+  streams.error_write.reset();
+  streams.output.reset();
+  streams.input.reset();
   // The child has exec'd or failed by now (vfork waits for either); a failure left its errno.
   if (plan.exec_errno != 0) {
     int status = 0;
@@ -380,87 +530,12 @@ RunRecord run_one(const RunRequest& request, const Meanwhile& meanwhile) {
   }
   record.started = true;
 
-  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  set_nonblocking(error_read.get());
-  if (output_read.get() >= 0) set_nonblocking(output_read.get());
-  bool error_open = true;
-  bool output_open = output_read.get() >= 0;
-  const bool echo = request.output == Output::inherit;
-  double deadline = request.timeout_seconds > 0 ? start + request.timeout_seconds * 1e9 : 0.0;
-  bool killed = false;
-  bool meanwhile_done = !meanwhile.call;
-  int status = 0;
-  rusage usage{};
-  for (;;) {
-    if (interrupt_requested() && !record.interrupted) {
-      record.interrupted = true;
-      ::kill(-pid, SIGKILL);
-    }
-    const pid_t reaped = ::wait4(pid, &status, WNOHANG, &usage);
-    if (reaped == pid) break;
-    pollfd fds[3];
-    nfds_t count = 0;
-    if (pidfd >= 0) fds[count++] = pollfd{pidfd, POLLIN, 0};
-    if (error_open) fds[count++] = pollfd{error_read.get(), POLLIN, 0};
-    if (output_open) fds[count++] = pollfd{output_read.get(), POLLIN, 0};
-    int wait_ms = pidfd >= 0 ? -1 : 5;  // without a pidfd, look at the child every 5 ms
-    if (deadline > 0) {
-      const double left_ms = (deadline - now_ns()) / 1e6;
-      if (left_ms <= 0) {
-        if (!killed) {
-          record.resources.timed_out = true;
-          ::kill(-pid, SIGTERM);
-          killed = true;
-          deadline = now_ns() + kKillGraceSeconds * 1e9;
-        } else {
-          ::kill(-pid, SIGKILL);
-          deadline = 0;
-        }
-        continue;
-      }
-      const int left = static_cast<int>(std::ceil(left_ms));
-      wait_ms = wait_ms < 0 ? left : std::min(wait_ms, left);
-    }
-    if (!meanwhile_done) {
-      const double left_ms = (meanwhile.at_ns - now_ns()) / 1e6;
-      if (left_ms <= 0) {
-        meanwhile.call();
-        meanwhile_done = true;
-        continue;
-      }
-      const int left = static_cast<int>(std::ceil(left_ms));
-      wait_ms = wait_ms < 0 ? left : std::min(wait_ms, left);
-    }
-    const int ready = ::poll(fds, count, wait_ms);
-    if (ready < 0) continue;  // EINTR: look at the interrupt flag and the child again
-    for (nfds_t i = 0; i < count; ++i) {
-      if (fds[i].revents == 0 || fds[i].fd == pidfd) continue;
-      const bool is_error = fds[i].fd == error_read.get();
-      const bool open = drain(fds[i].fd, is_error ? &record.stderr_tail : nullptr,
-                              is_error ? nullptr : &record.stdout_bytes, is_error && echo);
-      (is_error ? error_open : output_open) = open;
-    }
-  }
-  const double end = now_ns();
-  if (pidfd >= 0) ::close(pidfd);
-  // What is left in the pipes (a background grandchild may hold them open: do not wait).
-  if (error_open) drain(error_read.get(), &record.stderr_tail, nullptr, echo);
-  if (output_open) drain(output_read.get(), nullptr, &record.stdout_bytes, false);
-  if (record.stderr_tail.size() > kStderrKept) {
-    record.stderr_tail.erase(0, record.stderr_tail.size() - kStderrKept);
-  }
-
-  record.wall_ns = end - start;
-  Resources& r = record.resources;
-  r.user_ns = timeval_ns(usage.ru_utime);
-  r.system_ns = timeval_ns(usage.ru_stime);
-  r.peak_rss_bytes = static_cast<std::int64_t>(usage.ru_maxrss) * 1024;
-  r.minor_faults = usage.ru_minflt;
-  r.major_faults = usage.ru_majflt;
-  r.voluntary_switches = usage.ru_nvcsw;
-  r.involuntary_switches = usage.ru_nivcsw;
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  ChildPipes pipes{streams.error_read.get(), streams.output_read.get(), true,
+                   streams.output_read.get() >= 0, request.output == Output::inherit};
+  const double deadline = request.timeout_seconds > 0 ? start + request.timeout_seconds * 1e9 : 0.0;
+  const Reaped reaped = wait_for_child(pid, deadline, meanwhile, pipes, record);
+  drain_rest(pipes, record);
+  account(reaped, start, record);
   return record;
 }
 
