@@ -439,37 +439,18 @@ std::string dump(const Json& json) {
   return escape_for_script(json.dump(-1, ' ', false, Json::error_handler_t::replace));
 }
 
-}  // namespace
+// ---- The sweep charts (sweep_charts) ------------------------------------------------------
 
-std::string escape_for_script(const std::string& json) {
-  std::string out;
-  out.reserve(json.size() + json.size() / 16);
-  for (std::size_t i = 0; i < json.size(); ++i) {
-    const char c = json[i];
-    if (c == '<') {
-      out += "\\u003c";
-    } else if (c == '>') {
-      out += "\\u003e";
-    } else if (c == '&') {
-      out += "\\u0026";
-    } else if (c == '\xe2' && i + 2 < json.size() && json[i + 1] == '\x80' &&
-               (json[i + 2] == '\xa8' || json[i + 2] == '\xa9')) {
-      out += json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
-      i += 2;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+// A benchmark of a sweep, with its name split into the base and the parameters.
+struct SweepMember {
+  const BenchmarkResult* result;
+  SplitName split;
+};
 
-std::vector<LineChart> sweep_charts(const RunResult& run) {
-  struct Member {
-    const BenchmarkResult* result;
-    SplitName split;
-  };
-  // Groups keyed by the base name and the parameter keys in order, in order of first appearance.
-  std::vector<std::pair<std::string, std::vector<Member>>> groups;
+// The benchmarks of the run that have parameters, grouped by the base name and the parameter
+// keys in order, in order of first appearance; failed, invalid and scenario results left out.
+std::vector<std::pair<std::string, std::vector<SweepMember>>> sweep_groups(const RunResult& run) {
+  std::vector<std::pair<std::string, std::vector<SweepMember>>> groups;
   for (const BenchmarkResult& b : run.benchmarks) {
     if (b.kind == "scenario" || b.failure || b.samples.empty() || !b.valid()) continue;
     SplitName split = split_name(b.name);
@@ -479,137 +460,153 @@ std::vector<LineChart> sweep_charts(const RunResult& run) {
     auto found = std::find_if(groups.begin(), groups.end(),
                               [&](const auto& group) { return group.first == key; });
     if (found == groups.end()) {
-      groups.emplace_back(key, std::vector<Member>{});
+      groups.emplace_back(key, std::vector<SweepMember>{});
       found = std::prev(groups.end());
     }
     found->second.push_back({&b, std::move(split)});
   }
-  std::vector<LineChart> charts;
-  for (const auto& [key, members] : groups) {
-    if (members.size() < 2) continue;
-    const std::size_t keys = members.front().split.params.size();
-    // The x parameter: the one with the most distinct values, numeric ones first.
-    std::size_t x = keys;
-    std::size_t best_count = 0;
-    bool best_numeric = false;
-    for (std::size_t k = 0; k < keys; ++k) {
-      std::set<std::string> values;
-      bool numeric = true;
-      for (const Member& m : members) {
-        values.insert(m.split.params[k].second);
-        numeric = numeric && as_number(m.split.params[k].second).has_value();
-      }
-      if (values.size() < 2) continue;
-      if (x == keys || (numeric && !best_numeric) ||
-          (numeric == best_numeric && values.size() > best_count)) {
-        x = k;
-        best_count = values.size();
-        best_numeric = numeric;
-      }
-    }
-    if (x == keys) continue;
-    const std::string& x_key = members.front().split.params[x].first;
-    std::vector<std::string> categories;
-    if (!best_numeric) {
-      for (const Member& m : members) {
-        const std::string& value = m.split.params[x].second;
-        if (std::find(categories.begin(), categories.end(), value) == categories.end()) {
-          categories.push_back(value);
-        }
-      }
-    }
-    bool positive = best_numeric;
-    double low = 0, high = 0;
-    for (const Member& m : members) {
-      const double value = best_numeric ? *as_number(m.split.params[x].second) : 0.0;
-      if (&m == &members.front()) low = high = value;
-      low = std::min(low, value);
-      high = std::max(high, value);
-      positive = positive && value > 0;
-    }
-    // Parameters that grow by powers (64, 4096, 1 << 20) read best on a log axis.
-    const bool log_x = positive && high / low >= 16.0;
-    auto series_of = [&](const Member& m) {
-      std::string name;
-      for (std::size_t k = 0; k < keys; ++k) {
-        if (k == x) continue;
-        if (!name.empty()) name += ", ";
-        name += m.split.params[k].first + "=" + m.split.params[k].second;
-      }
-      return name;
-    };
-    auto x_of = [&](const Member& m) {
-      const std::string& value = m.split.params[x].second;
-      if (best_numeric) return *as_number(value);
-      return static_cast<double>(std::find(categories.begin(), categories.end(), value) -
-                                 categories.begin());
-    };
-    LineChart time;
-    time.title = members.front().split.base + ": time per iteration";
-    time.x_label = x_key;
-    time.y_label = "time per iteration";
-    time.log_x = log_x;
-    time.categories = categories;
-    LineChart throughput = time;
-    throughput.title = members.front().split.base + ": throughput";
-    throughput.y_label = "throughput";
-    const bool bytes = std::all_of(members.begin(), members.end(), [](const Member& m) {
-      return m.result->estimates.bytes_per_second.has_value();
-    });
-    const bool items = std::all_of(members.begin(), members.end(), [](const Member& m) {
-      return m.result->estimates.items_per_second.has_value();
-    });
-    throughput.y_unit = bytes ? Unit::bytes_per_second : Unit::items_per_second;
-    for (const Member& m : members) {
-      const std::string name = series_of(m);
-      auto line = std::find_if(time.series.begin(), time.series.end(),
-                               [&](const LineSeries& s) { return s.name == name; });
-      if (line == time.series.end()) {
-        time.series.push_back({name, {}});
-        throughput.series.push_back({name, {}});
-        line = std::prev(time.series.end());
-      }
-      const std::size_t at = static_cast<std::size_t>(line - time.series.begin());
-      const Estimates& e = m.result->estimates;
-      LinePoint point{x_of(m),        e.median.value, e.median.lower,
-                      e.median.upper, m.result->name, false};
-      line->points.push_back(point);
-      if (bytes || items) {
-        const double rate = bytes ? *e.bytes_per_second : *e.items_per_second;
-        // Throughput at the interval's ends: the faster end is the lower time.
-        LinePoint work{point.x, rate, std::nullopt, std::nullopt, m.result->name, false};
-        if (e.median.upper > 0 && e.median.lower > 0) {
-          work.lower = rate * e.median.value / e.median.upper;
-          work.upper = rate * e.median.value / e.median.lower;
-        }
-        throughput.series[at].points.push_back(work);
-      }
-    }
-    for (LineChart* chart : {&time, &throughput}) {
-      for (LineSeries& s : chart->series) {
-        std::sort(s.points.begin(), s.points.end(),
-                  [](const LinePoint& a, const LinePoint& b) { return a.x < b.x; });
-      }
-    }
-    charts.push_back(std::move(time));
-    if (bytes || items) charts.push_back(std::move(throughput));
-  }
-  return charts;
+  return groups;
 }
 
-std::string render_page(const Document& document, const std::vector<ChartSection>& extra) {
-  Json model;
-  std::string title = "benchkit report";
-  const RunResult* run = document.results;
-  if (run) {
-    model["context"] = context_json(run->context);
-    if (!run->context.git_commit.empty()) {
-      title += " · " + run->context.git_commit.substr(0, 12);
+// The x axis of a sweep's charts: which parameter, whether its values are numbers, and the
+// values in order of appearance when they are not.
+struct SweepAxis {
+  std::size_t parameter;
+  bool numeric;
+  std::vector<std::string> categories;
+};
+
+// The x parameter: the one with the most distinct values, numeric ones first; none when no
+// parameter varies.
+std::optional<SweepAxis> sweep_axis(const std::vector<SweepMember>& members) {
+  const std::size_t keys = members.front().split.params.size();
+  std::size_t x = keys;
+  std::size_t best_count = 0;
+  bool best_numeric = false;
+  for (std::size_t k = 0; k < keys; ++k) {
+    std::set<std::string> values;
+    bool numeric = true;
+    for (const SweepMember& m : members) {
+      values.insert(m.split.params[k].second);
+      numeric = numeric && as_number(m.split.params[k].second).has_value();
+    }
+    if (values.size() < 2) continue;
+    if (x == keys || (numeric && !best_numeric) ||
+        (numeric == best_numeric && values.size() > best_count)) {
+      x = k;
+      best_count = values.size();
+      best_numeric = numeric;
     }
   }
+  if (x == keys) return std::nullopt;
+  SweepAxis axis{x, best_numeric, {}};
+  if (!best_numeric) {
+    for (const SweepMember& m : members) {
+      const std::string& value = m.split.params[x].second;
+      if (std::find(axis.categories.begin(), axis.categories.end(), value) ==
+          axis.categories.end()) {
+        axis.categories.push_back(value);
+      }
+    }
+  }
+  return axis;
+}
+
+// Whether the x axis is logarithmic: parameters that grow by powers (64, 4096, 1 << 20) read
+// best on a log axis.
+bool sweep_log_x(const std::vector<SweepMember>& members, const SweepAxis& axis) {
+  bool positive = axis.numeric;
+  double low = 0, high = 0;
+  for (const SweepMember& m : members) {
+    const double value = axis.numeric ? *as_number(m.split.params[axis.parameter].second) : 0.0;
+    if (&m == &members.front()) low = high = value;
+    low = std::min(low, value);
+    high = std::max(high, value);
+    positive = positive && value > 0;
+  }
+  return positive && high / low >= 16.0;
+}
+
+// The line a member belongs to: its other parameters ("k=v, k=v").
+std::string sweep_series(const SweepMember& m, const SweepAxis& axis) {
+  std::string name;
+  for (std::size_t k = 0; k < m.split.params.size(); ++k) {
+    if (k == axis.parameter) continue;
+    if (!name.empty()) name += ", ";
+    name += m.split.params[k].first + "=" + m.split.params[k].second;
+  }
+  return name;
+}
+
+// A member's x: its parameter's value, or the value's place among the categories.
+double sweep_x(const SweepMember& m, const SweepAxis& axis) {
+  const std::string& value = m.split.params[axis.parameter].second;
+  if (axis.numeric) return *as_number(value);
+  return static_cast<double>(std::find(axis.categories.begin(), axis.categories.end(), value) -
+                             axis.categories.begin());
+}
+
+// A sweep's charts: time per iteration, and throughput when every member reports one.
+void add_sweep_charts(const std::vector<SweepMember>& members, const SweepAxis& axis,
+                      std::vector<LineChart>& charts) {
+  LineChart time;
+  time.title = members.front().split.base + ": time per iteration";
+  time.x_label = members.front().split.params[axis.parameter].first;
+  time.y_label = "time per iteration";
+  time.log_x = sweep_log_x(members, axis);
+  time.categories = axis.categories;
+  LineChart throughput = time;
+  throughput.title = members.front().split.base + ": throughput";
+  throughput.y_label = "throughput";
+  const bool bytes = std::all_of(members.begin(), members.end(), [](const SweepMember& m) {
+    return m.result->estimates.bytes_per_second.has_value();
+  });
+  const bool items = std::all_of(members.begin(), members.end(), [](const SweepMember& m) {
+    return m.result->estimates.items_per_second.has_value();
+  });
+  throughput.y_unit = bytes ? Unit::bytes_per_second : Unit::items_per_second;
+  for (const SweepMember& m : members) {
+    const std::string name = sweep_series(m, axis);
+    auto line = std::find_if(time.series.begin(), time.series.end(),
+                             [&](const LineSeries& s) { return s.name == name; });
+    if (line == time.series.end()) {
+      time.series.push_back({name, {}});
+      throughput.series.push_back({name, {}});
+      line = std::prev(time.series.end());
+    }
+    const std::size_t at = static_cast<std::size_t>(line - time.series.begin());
+    const Estimates& e = m.result->estimates;
+    LinePoint point{sweep_x(m, axis), e.median.value, e.median.lower,
+                    e.median.upper,   m.result->name, false};
+    line->points.push_back(point);
+    if (bytes || items) {
+      const double rate = bytes ? *e.bytes_per_second : *e.items_per_second;
+      // Throughput at the interval's ends: the faster end is the lower time.
+      LinePoint work{point.x, rate, std::nullopt, std::nullopt, m.result->name, false};
+      if (e.median.upper > 0 && e.median.lower > 0) {
+        work.lower = rate * e.median.value / e.median.upper;
+        work.upper = rate * e.median.value / e.median.lower;
+      }
+      throughput.series[at].points.push_back(work);
+    }
+  }
+  for (LineChart* chart : {&time, &throughput}) {
+    for (LineSeries& s : chart->series) {
+      std::sort(s.points.begin(), s.points.end(),
+                [](const LinePoint& a, const LinePoint& b) { return a.x < b.x; });
+    }
+  }
+  charts.push_back(std::move(time));
+  if (bytes || items) charts.push_back(std::move(throughput));
+}
+
+// ---- The page (render_page) ---------------------------------------------------------------
+
+// The warnings of the run's context, the noise report and the machine, in that order.
+Json warnings_json(const Document& document) {
   Json warnings = Json::array();
-  if (run) {
-    for (const Diagnostic& w : run->context.warnings) {
+  if (document.results) {
+    for (const Diagnostic& w : document.results->context.warnings) {
       warnings.push_back({{"message", w.message}, {"code", w.code}});
     }
   }
@@ -625,10 +622,13 @@ std::string render_page(const Document& document, const std::vector<ChartSection
                           {"advice", w.advice}});
     }
   }
-  model["warnings"] = std::move(warnings);
+  return warnings;
+}
 
-  // The summary: every benchmark of the results, with its verdict when compared; a comparison
-  // alone gives its own rows. Regressions first, then in the run's order.
+// The summary: every benchmark of the results, with its verdict when compared; a comparison
+// alone gives its own rows. Regressions first, then in the run's order.
+Json summary_json(const Document& document) {
+  const RunResult* run = document.results;
   std::map<std::string, const analysis::BenchmarkComparison*> by_name;
   if (document.comparison) {
     for (const auto& c : document.comparison->benchmarks) by_name[c.name] = &c;
@@ -660,10 +660,42 @@ std::string render_page(const Document& document, const std::vector<ChartSection
                    [](const Row& a, const Row& b) { return a.rank < b.rank; });
   Json summary = Json::array();
   for (Row& row : rows) summary.push_back(std::move(row.json));
-  model["summary"] = std::move(summary);
-  model["compared"] = document.comparison != nullptr;
-  if (document.comparison) model["comparison"] = comparison_json(*document.comparison);
+  return summary;
+}
 
+// A section of charts given by the caller (trend, profile), with its flame graph, tables and
+// notes.
+Json chart_section_json(const ChartSection& section) {
+  Json charts = Json::array();
+  for (const LineChart& chart : section.charts) charts.push_back(chart_json(chart));
+  Json entry = {{"id", section.id},
+                {"title", section.title},
+                {"intro", section.intro},
+                {"charts", std::move(charts)}};
+  if (section.flame) {
+    double total = 0.0;
+    Json frames = Json::array();
+    for (const FlameFrame& frame : layout_flame_graph(section.flame->stacks, total)) {
+      frames.push_back({frame.name, frame.depth, frame.start, frame.value});
+    }
+    entry["flame"] = {{"title", section.flame->title},
+                      {"unit", section.flame->unit},
+                      {"total", total},
+                      {"frames", std::move(frames)}};
+  }
+  if (!section.tables.empty()) {
+    Json tables = Json::array();
+    for (const TextTable& table : section.tables) {
+      tables.push_back({{"title", table.title}, {"columns", table.columns}, {"rows", table.rows}});
+    }
+    entry["tables"] = std::move(tables);
+  }
+  if (!section.notes.empty()) entry["notes"] = section.notes;
+  return entry;
+}
+
+// The sections of line charts: the run's sweeps, then the caller's sections.
+Json line_sections_json(const RunResult* run, const std::vector<ChartSection>& extra) {
   Json sections = Json::array();
   if (run) {
     const std::vector<LineChart> sweeps = sweep_charts(*run);
@@ -678,43 +710,13 @@ std::string render_page(const Document& document, const std::vector<ChartSection
                           {"charts", std::move(charts)}});
     }
   }
-  for (const ChartSection& section : extra) {
-    Json charts = Json::array();
-    for (const LineChart& chart : section.charts) charts.push_back(chart_json(chart));
-    Json entry = {{"id", section.id},
-                  {"title", section.title},
-                  {"intro", section.intro},
-                  {"charts", std::move(charts)}};
-    if (section.flame) {
-      double total = 0.0;
-      Json frames = Json::array();
-      for (const FlameFrame& frame : layout_flame_graph(section.flame->stacks, total)) {
-        frames.push_back({frame.name, frame.depth, frame.start, frame.value});
-      }
-      entry["flame"] = {{"title", section.flame->title},
-                        {"unit", section.flame->unit},
-                        {"total", total},
-                        {"frames", std::move(frames)}};
-    }
-    if (!section.tables.empty()) {
-      Json tables = Json::array();
-      for (const TextTable& table : section.tables) {
-        tables.push_back(
-            {{"title", table.title}, {"columns", table.columns}, {"rows", table.rows}});
-      }
-      entry["tables"] = std::move(tables);
-    }
-    if (!section.notes.empty()) entry["notes"] = section.notes;
-    sections.push_back(std::move(entry));
-  }
-  model["line_sections"] = std::move(sections);
-  if (run) model["scenarios"] = scenarios_json(*run);
-  if (document.noise) model["noise"] = noise_json(*document.noise);
-  if (document.machine_checks)
-    model["machine_checks"] = machine_checks_json(*document.machine_checks);
-  model["details"] = run ? run->benchmarks.size() : 0;
+  for (const ChartSection& section : extra) sections.push_back(chart_section_json(section));
+  return sections;
+}
 
-  const std::string data = dump(model);
+// The page itself: the data (escaped for a script element) and each benchmark's details in
+// script elements of their own, the style and the script inline.
+std::string page_html(const std::string& title, const std::string& data, const RunResult* run) {
   // The page's one script carries a nonce, so that the policy below runs it and nothing else:
   // no inline event handler, no script element the data could ever smuggle in. Derived from the
   // data, it differs between reports.
@@ -742,6 +744,64 @@ std::string render_page(const Document& document, const std::vector<ChartSection
   page += assets::kScript;
   page += "</script>\n</body>\n</html>\n";
   return page;
+}
+
+}  // namespace
+
+std::string escape_for_script(const std::string& json) {
+  std::string out;
+  out.reserve(json.size() + json.size() / 16);
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (c == '<') {
+      out += "\\u003c";
+    } else if (c == '>') {
+      out += "\\u003e";
+    } else if (c == '&') {
+      out += "\\u0026";
+    } else if (c == '\xe2' && i + 2 < json.size() && json[i + 1] == '\x80' &&
+               (json[i + 2] == '\xa8' || json[i + 2] == '\xa9')) {
+      out += json[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
+      i += 2;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::vector<LineChart> sweep_charts(const RunResult& run) {
+  std::vector<LineChart> charts;
+  for (const auto& [key, members] : sweep_groups(run)) {
+    if (members.size() < 2) continue;
+    const std::optional<SweepAxis> axis = sweep_axis(members);
+    if (!axis) continue;
+    add_sweep_charts(members, *axis, charts);
+  }
+  return charts;
+}
+
+std::string render_page(const Document& document, const std::vector<ChartSection>& extra) {
+  Json model;
+  std::string title = "benchkit report";
+  const RunResult* run = document.results;
+  if (run) {
+    model["context"] = context_json(run->context);
+    if (!run->context.git_commit.empty()) {
+      title += " · " + run->context.git_commit.substr(0, 12);
+    }
+  }
+  model["warnings"] = warnings_json(document);
+  model["summary"] = summary_json(document);
+  model["compared"] = document.comparison != nullptr;
+  if (document.comparison) model["comparison"] = comparison_json(*document.comparison);
+  model["line_sections"] = line_sections_json(run, extra);
+  if (run) model["scenarios"] = scenarios_json(*run);
+  if (document.noise) model["noise"] = noise_json(*document.noise);
+  if (document.machine_checks)
+    model["machine_checks"] = machine_checks_json(*document.machine_checks);
+  model["details"] = run ? run->benchmarks.size() : 0;
+  return page_html(title, dump(model), run);
 }
 
 }  // namespace html
