@@ -144,104 +144,125 @@ std::optional<SiteFrame> allocation_site(const std::vector<SiteFrame>& frames) {
   return std::nullopt;
 }
 
-}  // namespace
+// Reads a callgrind profile line by line (comments and blank lines left out by the caller):
+// the events line, the position and name lines that say where the costs that follow belong,
+// and the cost lines, summed per function, per line and per call arc.
+class CallgrindReader {
+ public:
+  explicit CallgrindReader(const std::string& event) : event_(event) {}
 
-model::Result<CallProfile> parse_callgrind_profile(std::string_view text,
-                                                   const std::string& event) {
-  Names objects, files, functions;
-  std::optional<std::size_t> column;
+  void read(std::string_view line) {
+    if (line.starts_with("events:")) {
+      read_events(line.substr(7));
+      return;
+    }
+    const char first = line.front();
+    const bool cost_line =
+        (first >= '0' && first <= '9') || first == '+' || first == '-' || first == '*';
+    if (cost_line) {
+      read_cost(line);
+      return;
+    }
+    const auto equals = line.find('=');
+    if (equals == std::string_view::npos) return;  // "summary:", "cmd:" and other headers
+    read_position(line.substr(0, equals), line.substr(equals + 1));
+  }
+
+  bool saw_events() const { return saw_events_; }
+  bool has_event() const { return column_.has_value(); }
+
+  // The functions with a cost, the most expensive first, each at its hottest line; the arcs.
+  CallProfile profile() const {
+    CallProfile profile;
+    for (const auto& [name, function] : by_name_) {
+      if (function.exclusive <= 0.0 && function.called <= 0.0) continue;
+      profile.total += function.exclusive;
+      profile.functions.push_back(profile_function(name, function));
+    }
+    for (auto& function : profile.functions) {
+      function.inclusive = std::min(function.inclusive, profile.total);  // recursion counts twice
+    }
+    std::stable_sort(profile.functions.begin(), profile.functions.end(),
+                     [](const auto& a, const auto& b) { return a.exclusive > b.exclusive; });
+    for (const auto& [arc, cost] : arcs_) {
+      if (cost > 0.0) profile.calls.push_back({arc.first, arc.second, cost});
+    }
+    return profile;
+  }
+
+ private:
   struct Function {
     std::string file;
     double exclusive = 0.0;
     double called = 0.0;  // cost of its calls out
     std::map<std::pair<std::string, long>, double> lines;
   };
-  std::map<std::string, Function> by_name;
-  std::map<std::pair<std::string, std::string>, double> arcs;
-  std::string current;
-  std::string current_file;   // fl= of the current function
-  std::string position_file;  // fi= / fe= change where the cost lines are
-  std::string callee;
-  bool next_is_call = false;
-  long last_position = 0;
-  bool saw_events = false;
-  for (std::string_view line : lines_of(text)) {
-    if (line.empty() || line.front() == '#') continue;
-    if (line.starts_with("events:")) {
-      std::istringstream words{std::string(line.substr(7))};
-      std::size_t index = 0;
-      for (std::string word; words >> word; ++index) {
-        if (word == event) column = index;
-      }
-      saw_events = true;
-      continue;
+
+  // "events: Ir Dr ...": which column holds the event asked for.
+  void read_events(std::string_view names) {
+    std::istringstream words{std::string(names)};
+    std::size_t index = 0;
+    for (std::string word; words >> word; ++index) {
+      if (word == event_) column_ = index;
     }
-    const char first = line.front();
-    const bool cost_line =
-        (first >= '0' && first <= '9') || first == '+' || first == '-' || first == '*';
-    if (!cost_line) {
-      const auto equals = line.find('=');
-      if (equals == std::string_view::npos) continue;  // "summary:", "cmd:" and other headers
-      const std::string_view key = line.substr(0, equals);
-      const std::string_view value = line.substr(equals + 1);
-      if (key == "ob" || key == "cob") {
-        objects.resolve(value);
-      } else if (key == "fl") {
-        current_file = position_file = files.resolve(value);
-      } else if (key == "fi" || key == "fe") {
-        position_file = files.resolve(value);
-      } else if (key == "fn") {
-        current = functions.resolve(value);
-        by_name[current].file = current_file;
-        position_file = current_file;
-      } else if (key == "cfi" || key == "cfl") {
-        files.resolve(value);
-      } else if (key == "cfn") {
-        callee = functions.resolve(value);
-      } else if (key == "calls") {
-        next_is_call = true;
-      }
-      continue;
+    saw_events_ = true;
+  }
+
+  // A KEY=VALUE line: the object, file, function or callee the next cost lines belong to.
+  void read_position(std::string_view key, std::string_view value) {
+    if (key == "ob" || key == "cob") {
+      objects_.resolve(value);
+    } else if (key == "fl") {
+      current_file_ = position_file_ = files_.resolve(value);
+    } else if (key == "fi" || key == "fe") {
+      position_file_ = files_.resolve(value);
+    } else if (key == "fn") {
+      current_ = functions_.resolve(value);
+      by_name_[current_].file = current_file_;
+      position_file_ = current_file_;
+    } else if (key == "cfi" || key == "cfl") {
+      files_.resolve(value);
+    } else if (key == "cfn") {
+      callee_ = functions_.resolve(value);
+    } else if (key == "calls") {
+      next_is_call_ = true;
     }
-    // A cost line: a position, then the costs of the events in order.
+  }
+
+  // A cost line: a position, then the costs of the events in order; the cost of a call when a
+  // calls= line came before it.
+  void read_cost(std::string_view line) {
     std::istringstream words{std::string(line)};
     std::string position;
     words >> position;
-    long at = last_position;
+    long at = last_position_;
     if (position == "*") {
     } else if (position.front() == '+' || position.front() == '-') {
-      at = last_position + std::strtol(position.c_str(), nullptr, 10);
+      at = last_position_ + std::strtol(position.c_str(), nullptr, 10);
     } else {
       at = std::strtol(position.c_str(), nullptr, 10);
     }
-    last_position = at;
+    last_position_ = at;
     double cost = 0.0;
     std::size_t index = 0;
     for (std::string word; words >> word; ++index) {
-      if (column && index == *column) cost = std::strtod(word.c_str(), nullptr);
+      if (column_ && index == *column_) cost = std::strtod(word.c_str(), nullptr);
     }
-    if (current.empty()) continue;
-    Function& function = by_name[current];
-    if (next_is_call) {
-      next_is_call = false;
+    if (current_.empty()) return;
+    Function& function = by_name_[current_];
+    if (next_is_call_) {
+      next_is_call_ = false;
       function.called += cost;
-      arcs[{current, callee}] += cost;
+      arcs_[{current_, callee_}] += cost;
     } else {
       function.exclusive += cost;
-      function.lines[{position_file, at}] += cost;
+      function.lines[{position_file_, at}] += cost;
     }
   }
-  if (!saw_events) {
-    return model::Error{"not a callgrind profile: it has no \"events:\" line",
-                        model::ErrorKind::input};
-  }
-  if (!column) {
-    return model::Error{fmt::format("the callgrind profile has no event {}", event),
-                        model::ErrorKind::input};
-  }
-  CallProfile profile;
-  for (const auto& [name, function] : by_name) {
-    if (function.exclusive <= 0.0 && function.called <= 0.0) continue;
+
+  // A function of the profile, placed at its hottest line.
+  static model::ProfileFunction profile_function(const std::string& name,
+                                                 const Function& function) {
     model::ProfileFunction out;
     out.name = name;
     out.file = function.file;
@@ -256,18 +277,41 @@ model::Result<CallProfile> parse_callgrind_profile(std::string_view text,
       }
     }
     if (out.file == "???") out.file.clear();
-    profile.total += function.exclusive;
-    profile.functions.push_back(std::move(out));
+    return out;
   }
-  for (auto& function : profile.functions) {
-    function.inclusive = std::min(function.inclusive, profile.total);  // recursion counts twice
+
+  const std::string& event_;
+  Names objects_, files_, functions_;
+  std::optional<std::size_t> column_;
+  std::map<std::string, Function> by_name_;
+  std::map<std::pair<std::string, std::string>, double> arcs_;
+  std::string current_;
+  std::string current_file_;   // fl= of the current function
+  std::string position_file_;  // fi= / fe= change where the cost lines are
+  std::string callee_;
+  bool next_is_call_ = false;
+  long last_position_ = 0;
+  bool saw_events_ = false;
+};
+
+}  // namespace
+
+model::Result<CallProfile> parse_callgrind_profile(std::string_view text,
+                                                   const std::string& event) {
+  CallgrindReader reader(event);
+  for (std::string_view line : lines_of(text)) {
+    if (line.empty() || line.front() == '#') continue;
+    reader.read(line);
   }
-  std::stable_sort(profile.functions.begin(), profile.functions.end(),
-                   [](const auto& a, const auto& b) { return a.exclusive > b.exclusive; });
-  for (const auto& [arc, cost] : arcs) {
-    if (cost > 0.0) profile.calls.push_back({arc.first, arc.second, cost});
+  if (!reader.saw_events()) {
+    return model::Error{"not a callgrind profile: it has no \"events:\" line",
+                        model::ErrorKind::input};
   }
-  return profile;
+  if (!reader.has_event()) {
+    return model::Error{fmt::format("the callgrind profile has no event {}", event),
+                        model::ErrorKind::input};
+  }
+  return reader.profile();
 }
 
 std::vector<model::FoldedStack> fold_call_graph(const CallProfile& profile, std::size_t max_depth,
