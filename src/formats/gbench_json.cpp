@@ -209,33 +209,35 @@ void read_context(const ordered_json& context, Context& out) {
   }
 }
 
-RunResult read_document(const ordered_json& root) {
-  if (!root.is_object()) fail_at("", "expected a JSON object");
-  RunResult run;
-  if (const ordered_json* context = find_member(root, "context")) {
-    if (!context->is_object()) fail_at("context", "expected an object");
-    if (const auto version = number_of(*context, "json_schema_version", "context")) {
-      if (*version != kGbenchSchemaVersion) {
-        fail_at("context.json_schema_version",
-                fmt::format("is {}: this benchkit reads Google Benchmark's JSON schema version {}. "
-                            "Use a benchkit that reads version {} (update benchkit), or write the "
-                            "file with a Google Benchmark release whose JSON schema is version {}",
-                            *version, kGbenchSchemaVersion, *version, kGbenchSchemaVersion));
-      }
+// The document's context: its schema version checked, then read into `out`.
+void read_checked_context(const ordered_json& root, Context& out) {
+  const ordered_json* context = find_member(root, "context");
+  if (!context) return;
+  if (!context->is_object()) fail_at("context", "expected an object");
+  if (const auto version = number_of(*context, "json_schema_version", "context")) {
+    if (*version != kGbenchSchemaVersion) {
+      fail_at("context.json_schema_version",
+              fmt::format("is {}: this benchkit reads Google Benchmark's JSON schema version {}. "
+                          "Use a benchkit that reads version {} (update benchkit), or write the "
+                          "file with a Google Benchmark release whose JSON schema is version {}",
+                          *version, kGbenchSchemaVersion, *version, kGbenchSchemaVersion));
     }
-    read_context(*context, run.context);
   }
-  const ordered_json* rows = find_member(root, "benchmarks");
-  if (!rows || !rows->is_array()) {
-    fail_at("benchmarks", "missing: expected the array of benchmark runs Google Benchmark writes");
-  }
-  // Rows grouped by run name, in the order each first appears.
+  read_context(*context, out);
+}
+
+// The rows of the benchmarks array grouped by run name, in the order each first appears.
+struct RowGroups {
   std::vector<std::string> order;
   std::map<std::string, std::vector<Row>> groups;
+};
+
+RowGroups read_rows(const ordered_json& rows) {
+  RowGroups out;
   std::map<std::string, std::size_t> seen;
-  for (std::size_t i = 0; i < rows->size(); ++i) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::string path = fmt::format("benchmarks[{}]", i);
-    const ordered_json& object = (*rows)[i];
+    const ordered_json& object = rows[i];
     // The run name, read first to number the repetitions of files that do not.
     const std::string key =
         object.is_object()
@@ -243,91 +245,116 @@ RunResult read_document(const ordered_json& root) {
             : "";
     Row row = read_row(object, path, seen[key]);
     if (!row.aggregate) ++seen[key];
-    if (groups.find(row.run_name) == groups.end()) order.push_back(row.run_name);
-    groups[row.run_name].push_back(std::move(row));
+    if (out.groups.find(row.run_name) == out.groups.end()) out.order.push_back(row.run_name);
+    out.groups[row.run_name].push_back(std::move(row));
   }
-  for (std::size_t family = 0; family < order.size(); ++family) {
-    const std::vector<Row>& group = groups[order[family]];
-    BenchmarkResult result;
-    result.name = order[family];
-    std::vector<const Row*> iterations;
+  return out;
+}
+
+// One sample per iteration row (repetition), with the mean of each user counter over them and
+// the work per iteration from the first rates given; a row without a finite time is a failure.
+void add_iteration_samples(const std::vector<const Row*>& iterations, BenchmarkResult& result) {
+  std::map<std::string, std::pair<double, std::size_t>> counter_sums;
+  for (const Row* row : iterations) {
+    if (!finite_time(row->real_ns)) {
+      result.failures.push_back(
+          fmt::format("repetition {} has no finite real_time: Google Benchmark could not time it",
+                      row->repetition_index));
+      continue;
+    }
+    Sample sample;
+    sample.iters = row->iterations;
+    sample.ns = *row->real_ns * static_cast<double>(row->iterations);
+    sample.process = static_cast<std::uint32_t>(row->repetition_index);
+    if (finite_time(row->cpu_ns)) {
+      sample.counters["cpu_ns"] = *row->cpu_ns * static_cast<double>(row->iterations);
+    }
+    result.samples.push_back(std::move(sample));
+    for (const auto& [name, value] : row->counters) {
+      auto& [sum, count] = counter_sums[name];
+      if (!std::isnan(value)) {  // an infinite counter stays infinite; NaN has no mean
+        sum += value;
+        ++count;
+      }
+    }
+    if (!result.bytes_per_iteration) {
+      result.bytes_per_iteration = work_per_iteration(row->bytes_per_second, *row);
+    }
+    if (!result.items_per_iteration) {
+      result.items_per_iteration = work_per_iteration(row->items_per_second, *row);
+    }
+  }
+  for (const auto& [name, sum_count] : counter_sums) {
+    if (sum_count.second > 0) {
+      result.counters[name] = sum_count.first / static_cast<double>(sum_count.second);
+    }
+  }
+}
+
+// A group of aggregates only: the median when there is one, else the mean, as one sample, with
+// the aggregates_only diagnostic; a failure when neither is there.
+void add_aggregate_sample(const std::vector<Row>& group, BenchmarkResult& result) {
+  const Row* chosen = nullptr;
+  for (const char* wanted : {"median", "mean"}) {
     for (const Row& row : group) {
-      if (row.failure) {
-        if (std::find(result.failures.begin(), result.failures.end(), *row.failure) ==
-            result.failures.end()) {
-          result.failures.push_back(*row.failure);
-        }
-      } else if (!row.aggregate) {
-        iterations.push_back(&row);
-      }
-      if (!row.label.empty()) result.params["label"] = row.label;
-    }
-    std::map<std::string, std::pair<double, std::size_t>> counter_sums;
-    for (const Row* row : iterations) {
-      if (!finite_time(row->real_ns)) {
-        result.failures.push_back(
-            fmt::format("repetition {} has no finite real_time: Google Benchmark could not time it",
-                        row->repetition_index));
-        continue;
-      }
-      Sample sample;
-      sample.iters = row->iterations;
-      sample.ns = *row->real_ns * static_cast<double>(row->iterations);
-      sample.process = static_cast<std::uint32_t>(row->repetition_index);
-      if (finite_time(row->cpu_ns)) {
-        sample.counters["cpu_ns"] = *row->cpu_ns * static_cast<double>(row->iterations);
-      }
-      result.samples.push_back(std::move(sample));
-      for (const auto& [name, value] : row->counters) {
-        auto& [sum, count] = counter_sums[name];
-        if (!std::isnan(value)) {  // an infinite counter stays infinite; NaN has no mean
-          sum += value;
-          ++count;
-        }
-      }
-      if (!result.bytes_per_iteration) {
-        result.bytes_per_iteration = work_per_iteration(row->bytes_per_second, *row);
-      }
-      if (!result.items_per_iteration) {
-        result.items_per_iteration = work_per_iteration(row->items_per_second, *row);
+      if (!chosen && row.aggregate && row.aggregate_name == wanted && finite_time(row.real_ns)) {
+        chosen = &row;
       }
     }
-    for (const auto& [name, sum_count] : counter_sums) {
-      if (sum_count.second > 0) {
-        result.counters[name] = sum_count.first / static_cast<double>(sum_count.second);
+  }
+  if (!chosen) {
+    result.failures.push_back(
+        "Google Benchmark wrote no iteration row and no median or mean for it: nothing to "
+        "read");
+    return;
+  }
+  Sample sample;
+  sample.ns = *chosen->real_ns;
+  if (finite_time(chosen->cpu_ns)) sample.counters["cpu_ns"] = *chosen->cpu_ns;
+  result.samples.push_back(std::move(sample));
+  result.counters = chosen->counters;
+  result.diagnostics.push_back(Diagnostic{
+      "aggregates_only", "warning",
+      fmt::format("the file holds only Google Benchmark's aggregates for this benchmark, "
+                  "so benchkit read its {} as one sample and has no spread to test: run "
+                  "the suite without --benchmark_report_aggregates_only to keep each "
+                  "repetition",
+                  chosen->aggregate_name)});
+}
+
+// The benchmark of one run name: its failures, label, and samples from its iteration rows (or
+// from its aggregates when it has only those).
+BenchmarkResult read_benchmark(const std::string& name, const std::vector<Row>& group) {
+  BenchmarkResult result;
+  result.name = name;
+  std::vector<const Row*> iterations;
+  for (const Row& row : group) {
+    if (row.failure) {
+      if (std::find(result.failures.begin(), result.failures.end(), *row.failure) ==
+          result.failures.end()) {
+        result.failures.push_back(*row.failure);
       }
+    } else if (!row.aggregate) {
+      iterations.push_back(&row);
     }
-    if (iterations.empty() && result.failures.empty()) {
-      // Only aggregates: the median when there is one, else the mean.
-      const Row* chosen = nullptr;
-      for (const char* wanted : {"median", "mean"}) {
-        for (const Row& row : group) {
-          if (!chosen && row.aggregate && row.aggregate_name == wanted &&
-              finite_time(row.real_ns)) {
-            chosen = &row;
-          }
-        }
-      }
-      if (!chosen) {
-        result.failures.push_back(
-            "Google Benchmark wrote no iteration row and no median or mean for it: nothing to "
-            "read");
-      } else {
-        Sample sample;
-        sample.ns = *chosen->real_ns;
-        if (finite_time(chosen->cpu_ns)) sample.counters["cpu_ns"] = *chosen->cpu_ns;
-        result.samples.push_back(std::move(sample));
-        result.counters = chosen->counters;
-        result.diagnostics.push_back(Diagnostic{
-            "aggregates_only", "warning",
-            fmt::format("the file holds only Google Benchmark's aggregates for this benchmark, "
-                        "so benchkit read its {} as one sample and has no spread to test: run "
-                        "the suite without --benchmark_report_aggregates_only to keep each "
-                        "repetition",
-                        chosen->aggregate_name)});
-      }
-    }
-    run.benchmarks.push_back(std::move(result));
+    if (!row.label.empty()) result.params["label"] = row.label;
+  }
+  add_iteration_samples(iterations, result);
+  if (iterations.empty() && result.failures.empty()) add_aggregate_sample(group, result);
+  return result;
+}
+
+RunResult read_document(const ordered_json& root) {
+  if (!root.is_object()) fail_at("", "expected a JSON object");
+  RunResult run;
+  read_checked_context(root, run.context);
+  const ordered_json* rows = find_member(root, "benchmarks");
+  if (!rows || !rows->is_array()) {
+    fail_at("benchmarks", "missing: expected the array of benchmark runs Google Benchmark writes");
+  }
+  RowGroups grouped = read_rows(*rows);
+  for (const std::string& name : grouped.order) {
+    run.benchmarks.push_back(read_benchmark(name, grouped.groups[name]));
   }
   return run;
 }
@@ -364,6 +391,126 @@ ordered_json context_of(const RunResult& run) {
   return context;
 }
 
+// The keys every row starts with: `name` is the row's, `b` (the `family`th benchmark) its run.
+ordered_json row_head(const BenchmarkResult& b, std::size_t family, const std::string& name,
+                      const char* type, std::size_t repetitions) {
+  ordered_json row = ordered_json::object();
+  row["name"] = name;
+  row["family_index"] = family;
+  row["per_family_instance_index"] = 0;
+  row["run_name"] = b.name;
+  row["run_type"] = type;
+  row["repetitions"] = repetitions;
+  return row;
+}
+
+// A benchmark that failed or has no samples: one row with error_occurred and its failures.
+ordered_json failed_row(const BenchmarkResult& b, std::size_t family) {
+  ordered_json row = row_head(b, family, b.name, "iteration", 1);
+  row["repetition_index"] = 0;
+  row["threads"] = 1;
+  row["error_occurred"] = true;
+  std::string message;
+  for (const std::string& failure : b.failures) message += (message.empty() ? "" : "; ") + failure;
+  row["error_message"] = message.empty() ? std::string("no samples") : message;
+  row["iterations"] = 0;
+  row["real_time"] = 0.0;
+  row["cpu_time"] = 0.0;
+  row["time_unit"] = "ns";
+  return row;
+}
+
+// The rates and user counters of a row whose time per iteration is `ns`.
+void add_work(const BenchmarkResult& b, double ns, ordered_json& row) {
+  if (ns <= 0) return;
+  if (b.bytes_per_iteration) {
+    row["bytes_per_second"] = number(static_cast<double>(*b.bytes_per_iteration) * 1e9 / ns);
+  }
+  if (b.items_per_iteration) {
+    row["items_per_second"] = number(static_cast<double>(*b.items_per_iteration) * 1e9 / ns);
+  }
+  for (const auto& [name, value] : b.counters) {
+    if (kRowKeys.count(name) == 0) row[name] = number(value);
+  }
+}
+
+// One iteration row per sample, as Google Benchmark writes one per repetition.
+void add_iteration_rows(const BenchmarkResult& b, std::size_t family, ordered_json& rows) {
+  const std::vector<double> per_iteration = b.per_iteration_ns();
+  const std::size_t count = per_iteration.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    const Sample& sample = b.samples[i];
+    ordered_json row = row_head(b, family, b.name, "iteration", count);
+    row["repetition_index"] = i;
+    row["threads"] = 1;
+    row["iterations"] = sample.iters;
+    row["real_time"] = number(per_iteration[i]);
+    const auto cpu = sample.counters.find("cpu_ns");
+    row["cpu_time"] =
+        cpu != sample.counters.end()
+            ? number(cpu->second / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)))
+            : number(per_iteration[i]);
+    row["time_unit"] = "ns";
+    add_work(b, per_iteration[i], row);
+    rows.push_back(std::move(row));
+  }
+}
+
+// CPU time has no estimates of its own: its aggregates (mean, median, stddev, cv) come from the
+// samples' cpu_ns; none unless every sample has one.
+std::map<std::string, double> cpu_aggregates(const BenchmarkResult& b) {
+  const std::size_t count = b.samples.size();
+  std::vector<double> cpu;
+  for (const Sample& sample : b.samples) {
+    const auto found = sample.counters.find("cpu_ns");
+    if (found == sample.counters.end()) break;
+    cpu.push_back(found->second / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)));
+  }
+  if (cpu.size() != count) return {};
+  double sum = 0;
+  for (double value : cpu) sum += value;
+  const double mean = sum / static_cast<double>(count);
+  double squares = 0;
+  for (double value : cpu) squares += (value - mean) * (value - mean);
+  std::vector<double> sorted = cpu;
+  std::sort(sorted.begin(), sorted.end());
+  const double median =
+      count % 2 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2;
+  const double stddev = std::sqrt(squares / static_cast<double>(count - 1));
+  return {{"mean", mean},
+          {"median", median},
+          {"stddev", stddev},
+          {"cv", mean > 0 ? stddev / mean : 0.0}};
+}
+
+// The aggregates Google Benchmark adds after repetitions, from benchkit's estimates (which
+// leave out samples taken while the machine ran slow).
+void add_aggregate_rows(const BenchmarkResult& b, std::size_t family, ordered_json& rows) {
+  const std::size_t count = b.samples.size();
+  const Estimates& e = b.estimates;
+  const std::pair<const char*, double> aggregates[] = {
+      {"mean", e.mean.value},
+      {"median", e.median.value},
+      {"stddev", e.stddev},
+      {"cv", e.mean.value > 0 ? e.stddev / e.mean.value : 0.0},
+  };
+  const std::map<std::string, double> cpu = cpu_aggregates(b);
+  for (const auto& [name, value] : aggregates) {
+    const bool percentage = std::string(name) == "cv";
+    ordered_json row = row_head(b, family, b.name + "_" + name, "aggregate", count);
+    row["threads"] = 1;
+    row["aggregate_name"] = name;
+    row["aggregate_unit"] = percentage ? "percentage" : "time";
+    row["iterations"] = count;
+    row["real_time"] = number(value);
+    const auto cpu_value = cpu.find(name);
+    row["cpu_time"] = number(cpu_value != cpu.end() ? cpu_value->second : value);
+    row["time_unit"] = "ns";
+    if (std::string(name) == "mean" || std::string(name) == "median") add_work(b, value, row);
+    rows.push_back(std::move(row));
+  }
+}
+
 }  // namespace
 
 bool is_gbench_document(const ordered_json& root) {
@@ -390,110 +537,12 @@ std::string to_gbench_json(const RunResult& run) {
   ordered_json rows = ordered_json::array();
   for (std::size_t family = 0; family < run.benchmarks.size(); ++family) {
     const BenchmarkResult& b = run.benchmarks[family];
-    auto row_head = [&](const std::string& name, const char* type, std::size_t repetitions) {
-      ordered_json row = ordered_json::object();
-      row["name"] = name;
-      row["family_index"] = family;
-      row["per_family_instance_index"] = 0;
-      row["run_name"] = b.name;
-      row["run_type"] = type;
-      row["repetitions"] = repetitions;
-      return row;
-    };
     if (!b.valid() || b.samples.empty()) {
-      ordered_json row = row_head(b.name, "iteration", 1);
-      row["repetition_index"] = 0;
-      row["threads"] = 1;
-      row["error_occurred"] = true;
-      std::string message;
-      for (const std::string& failure : b.failures)
-        message += (message.empty() ? "" : "; ") + failure;
-      row["error_message"] = message.empty() ? std::string("no samples") : message;
-      row["iterations"] = 0;
-      row["real_time"] = 0.0;
-      row["cpu_time"] = 0.0;
-      row["time_unit"] = "ns";
-      rows.push_back(std::move(row));
+      rows.push_back(failed_row(b, family));
       continue;
     }
-    const std::vector<double> per_iteration = b.per_iteration_ns();
-    const std::size_t count = per_iteration.size();
-    auto add_work = [&](ordered_json& row, double ns) {
-      if (ns <= 0) return;
-      if (b.bytes_per_iteration) {
-        row["bytes_per_second"] = number(static_cast<double>(*b.bytes_per_iteration) * 1e9 / ns);
-      }
-      if (b.items_per_iteration) {
-        row["items_per_second"] = number(static_cast<double>(*b.items_per_iteration) * 1e9 / ns);
-      }
-      for (const auto& [name, value] : b.counters) {
-        if (kRowKeys.count(name) == 0) row[name] = number(value);
-      }
-    };
-    for (std::size_t i = 0; i < count; ++i) {
-      const Sample& sample = b.samples[i];
-      ordered_json row = row_head(b.name, "iteration", count);
-      row["repetition_index"] = i;
-      row["threads"] = 1;
-      row["iterations"] = sample.iters;
-      row["real_time"] = number(per_iteration[i]);
-      const auto cpu = sample.counters.find("cpu_ns");
-      row["cpu_time"] =
-          cpu != sample.counters.end()
-              ? number(cpu->second / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)))
-              : number(per_iteration[i]);
-      row["time_unit"] = "ns";
-      add_work(row, per_iteration[i]);
-      rows.push_back(std::move(row));
-    }
-    if (count < 2) continue;
-    // The aggregates Google Benchmark adds after repetitions, from benchkit's estimates (which
-    // leave out samples taken while the machine ran slow).
-    const Estimates& e = b.estimates;
-    const std::pair<const char*, double> aggregates[] = {
-        {"mean", e.mean.value},
-        {"median", e.median.value},
-        {"stddev", e.stddev},
-        {"cv", e.mean.value > 0 ? e.stddev / e.mean.value : 0.0},
-    };
-    // CPU time has no estimates of its own: its aggregates come from the samples' cpu_ns.
-    std::vector<double> cpu;
-    for (const Sample& sample : b.samples) {
-      const auto found = sample.counters.find("cpu_ns");
-      if (found == sample.counters.end()) break;
-      cpu.push_back(found->second / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)));
-    }
-    std::map<std::string, double> cpu_aggregates;
-    if (cpu.size() == count) {
-      double sum = 0;
-      for (double value : cpu) sum += value;
-      const double mean = sum / static_cast<double>(count);
-      double squares = 0;
-      for (double value : cpu) squares += (value - mean) * (value - mean);
-      std::vector<double> sorted = cpu;
-      std::sort(sorted.begin(), sorted.end());
-      const double median =
-          count % 2 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2;
-      const double stddev = std::sqrt(squares / static_cast<double>(count - 1));
-      cpu_aggregates = {{"mean", mean},
-                        {"median", median},
-                        {"stddev", stddev},
-                        {"cv", mean > 0 ? stddev / mean : 0.0}};
-    }
-    for (const auto& [name, value] : aggregates) {
-      const bool percentage = std::string(name) == "cv";
-      ordered_json row = row_head(b.name + "_" + name, "aggregate", count);
-      row["threads"] = 1;
-      row["aggregate_name"] = name;
-      row["aggregate_unit"] = percentage ? "percentage" : "time";
-      row["iterations"] = count;
-      row["real_time"] = number(value);
-      const auto cpu_value = cpu_aggregates.find(name);
-      row["cpu_time"] = number(cpu_value != cpu_aggregates.end() ? cpu_value->second : value);
-      row["time_unit"] = "ns";
-      if (std::string(name) == "mean" || std::string(name) == "median") add_work(row, value);
-      rows.push_back(std::move(row));
-    }
+    add_iteration_rows(b, family, rows);
+    if (b.samples.size() >= 2) add_aggregate_rows(b, family, rows);
   }
   root["benchmarks"] = std::move(rows);
   return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
