@@ -170,91 +170,94 @@ bool exact_counts(const BenchmarkResult& result) {
                      [&](double value) { return value == values.front(); });
 }
 
-void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& candidate,
+// Both sides counted the same every sample: the ratio of the counts, certain.
+void exact_effect(const BenchmarkResult& baseline, const BenchmarkResult& candidate,
+                  BenchmarkComparison& out) {
+  out.design = Design::exact;
+  const double base = std::max(baseline.per_iteration_ns().front(), 1e-3);
+  const double cand = std::max(candidate.per_iteration_ns().front(), 1e-3);
+  out.baseline_median = base;
+  out.candidate_median = cand;
+  out.ratio = out.ratio_lower = out.ratio_upper = cand / base;
+  // No sampling error: a difference is certain, equality is too.
+  out.p_value = cand == base ? 1.0 : 0.0;
+  out.minimum_detectable_change = 0.0;
+}
+
+// Interleaved rounds: the change from the per-round ratios.
+void paired_effect(const std::vector<double>& base_rounds,
+                   const std::vector<double>& candidate_rounds, const CompareSettings& settings,
+                   BenchmarkComparison& out) {
+  out.design = Design::paired;
+  const stats::PairedComparison paired =
+      stats::paired_ratio(base_rounds, candidate_rounds, settings.confidence);
+  // The Hodges–Lehmann centre and its signed-rank interval, the estimate that goes with the
+  // Wilcoxon test used for the p-value. The sign-test interval of the median needs no
+  // symmetry but wastes rounds: at 10 rounds it spans from the 2nd to the 9th smallest
+  // ratio, about 40% wider than the signed-rank interval when the round ratios scatter
+  // normally (docs/statistics.md). Log ratios of rounds are symmetric when nothing but noise
+  // separates the two sides.
+  out.ratio = paired.pseudo_median_ratio;
+  out.ratio_lower = paired.pseudo_median_interval.lower;
+  out.ratio_upper = paired.pseudo_median_interval.upper;
+  out.p_value = paired.p_value;
+  out.pairs = base_rounds.size();
+  for (std::size_t i = 0; i < base_rounds.size(); ++i) {
+    out.round_ratios.push_back(candidate_rounds[i] / base_rounds[i]);
+  }
+  // The new side's median shown beside the change is the baseline's times the paired change.
+  // Each side's own median cuts its slow samples at its own level, and side by side 135 ns
+  // against 154 ns (+14%) stood beside a paired change of +10.7%; the median of every sample
+  // is no better, since a round half fast and half slow puts it on either speed.
+  out.candidate_median = out.baseline_median * out.ratio;
+  const std::vector<double> logs = stats::log_ratios(base_rounds, candidate_rounds);
+  // Paired: the detectable change is that of a one-sample test on the log ratios, which the
+  // two-sample formula gives with half the variance on each side.
+  const double spread = logs.size() > 1 ? stats::stddev(logs) : 0.0;
+  out.minimum_detectable_change = stats::minimum_detectable_change(
+                                      spread / std::sqrt(2.0), logs.size(), spread / std::sqrt(2.0),
+                                      logs.size(), settings.alpha, settings.power)
+                                      .relative_change;
+}
+
+// Several processes on a side: the process is the unit of variation.
+void process_effect(const std::map<std::uint32_t, std::vector<double>>& base_processes,
+                    const std::map<std::uint32_t, std::vector<double>>& candidate_processes,
                     const CompareSettings& settings, BenchmarkComparison& out) {
-  if (exact_counts(baseline) && exact_counts(candidate)) {
-    out.design = Design::exact;
-    const double base = std::max(baseline.per_iteration_ns().front(), 1e-3);
-    const double cand = std::max(candidate.per_iteration_ns().front(), 1e-3);
-    out.baseline_median = base;
-    out.candidate_median = cand;
-    out.ratio = out.ratio_lower = out.ratio_upper = cand / base;
-    // No sampling error: a difference is certain, equality is too.
-    out.p_value = cand == base ? 1.0 : 0.0;
-    out.minimum_detectable_change = 0.0;
-    return;
-  }
-  std::vector<double> base_rounds;
-  std::vector<double> candidate_rounds;
-  const auto base_processes = by_process(baseline);
-  const auto candidate_processes = by_process(candidate);
-  if (paired_rounds(baseline, candidate, base_rounds, candidate_rounds)) {
-    out.design = Design::paired;
-    const stats::PairedComparison paired =
-        stats::paired_ratio(base_rounds, candidate_rounds, settings.confidence);
-    // The Hodges–Lehmann centre and its signed-rank interval, the estimate that goes with the
-    // Wilcoxon test used for the p-value. The sign-test interval of the median needs no
-    // symmetry but wastes rounds: at 10 rounds it spans from the 2nd to the 9th smallest
-    // ratio, about 40% wider than the signed-rank interval when the round ratios scatter
-    // normally (docs/statistics.md). Log ratios of rounds are symmetric when nothing but noise
-    // separates the two sides.
-    out.ratio = paired.pseudo_median_ratio;
-    out.ratio_lower = paired.pseudo_median_interval.lower;
-    out.ratio_upper = paired.pseudo_median_interval.upper;
-    out.p_value = paired.p_value;
-    out.pairs = base_rounds.size();
-    for (std::size_t i = 0; i < base_rounds.size(); ++i) {
-      out.round_ratios.push_back(candidate_rounds[i] / base_rounds[i]);
-    }
-    // The new side's median shown beside the change is the baseline's times the paired change.
-    // Each side's own median cuts its slow samples at its own level, and side by side 135 ns
-    // against 154 ns (+14%) stood beside a paired change of +10.7%; the median of every sample
-    // is no better, since a round half fast and half slow puts it on either speed.
-    out.candidate_median = out.baseline_median * out.ratio;
-    const std::vector<double> logs = stats::log_ratios(base_rounds, candidate_rounds);
-    // Paired: the detectable change is that of a one-sample test on the log ratios, which the
-    // two-sample formula gives with half the variance on each side.
-    const double spread = logs.size() > 1 ? stats::stddev(logs) : 0.0;
+  out.design = Design::processes;
+  std::vector<std::vector<double>> base_groups;
+  std::vector<std::vector<double>> candidate_groups;
+  for (const auto& [process, values] : base_processes) base_groups.push_back(values);
+  for (const auto& [process, values] : candidate_processes) candidate_groups.push_back(values);
+  stats::HierarchicalOptions options;
+  options.confidence = settings.confidence;
+  options.resamples = 2000;  // per benchmark of a suite; the interval's Monte Carlo error
+                             // at 2,000 replicates is about 0.5% of its width
+  const stats::HierarchicalComparison result =
+      stats::hierarchical_compare(base_groups, candidate_groups, options);
+  out.ratio = result.ratio;
+  out.ratio_lower = result.interval.lower;
+  out.ratio_upper = result.interval.upper;
+  out.p_value = result.process_level ? result.p_value : 1.0;
+  if (base_groups.size() >= 2 && candidate_groups.size() >= 2) {
+    std::vector<double> base_medians;
+    std::vector<double> candidate_medians;
+    for (const auto& g : base_groups) base_medians.push_back(std::log(stats::median(g)));
+    for (const auto& g : candidate_groups) candidate_medians.push_back(std::log(stats::median(g)));
     out.minimum_detectable_change =
-        stats::minimum_detectable_change(spread / std::sqrt(2.0), logs.size(),
-                                         spread / std::sqrt(2.0), logs.size(), settings.alpha,
-                                         settings.power)
+        stats::minimum_detectable_change(stats::stddev(base_medians), base_medians.size(),
+                                         stats::stddev(candidate_medians), candidate_medians.size(),
+                                         settings.alpha, settings.power)
             .relative_change;
-    return;
   }
-  if (base_processes.size() > 1 || candidate_processes.size() > 1) {
-    out.design = Design::processes;
-    std::vector<std::vector<double>> base_groups;
-    std::vector<std::vector<double>> candidate_groups;
-    for (const auto& [process, values] : base_processes) base_groups.push_back(values);
-    for (const auto& [process, values] : candidate_processes) candidate_groups.push_back(values);
-    stats::HierarchicalOptions options;
-    options.confidence = settings.confidence;
-    options.resamples = 2000;  // per benchmark of a suite; the interval's Monte Carlo error
-                               // at 2,000 replicates is about 0.5% of its width
-    const stats::HierarchicalComparison result =
-        stats::hierarchical_compare(base_groups, candidate_groups, options);
-    out.ratio = result.ratio;
-    out.ratio_lower = result.interval.lower;
-    out.ratio_upper = result.interval.upper;
-    out.p_value = result.process_level ? result.p_value : 1.0;
-    if (base_groups.size() >= 2 && candidate_groups.size() >= 2) {
-      std::vector<double> base_medians;
-      std::vector<double> candidate_medians;
-      for (const auto& g : base_groups) base_medians.push_back(std::log(stats::median(g)));
-      for (const auto& g : candidate_groups)
-        candidate_medians.push_back(std::log(stats::median(g)));
-      out.minimum_detectable_change =
-          stats::minimum_detectable_change(stats::stddev(base_medians), base_medians.size(),
-                                           stats::stddev(candidate_medians),
-                                           candidate_medians.size(), settings.alpha, settings.power)
-              .relative_change;
-    }
-    if (!result.process_level) {
-      one_sided_process_test(base_groups, candidate_groups, settings, out);
-    }
-    return;
+  if (!result.process_level) {
+    one_sided_process_test(base_groups, candidate_groups, settings, out);
   }
+}
+
+// One process a side: the samples are independent.
+void independent_effect(const BenchmarkResult& baseline, const BenchmarkResult& candidate,
+                        const CompareSettings& settings, BenchmarkComparison& out) {
   out.design = Design::independent;
   const std::vector<double> base = positive_times(baseline);
   const std::vector<double> cand = positive_times(candidate);
@@ -276,6 +279,29 @@ void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& cand
       out.note += " (a scenario runs once per process: add --repetitions 5 or --processes 5)";
     }
   }
+}
+
+// The effect by the design the samples allow: exact counts, paired rounds, processes as the
+// unit, or independent samples.
+void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& candidate,
+                    const CompareSettings& settings, BenchmarkComparison& out) {
+  if (exact_counts(baseline) && exact_counts(candidate)) {
+    exact_effect(baseline, candidate, out);
+    return;
+  }
+  std::vector<double> base_rounds;
+  std::vector<double> candidate_rounds;
+  const auto base_processes = by_process(baseline);
+  const auto candidate_processes = by_process(candidate);
+  if (paired_rounds(baseline, candidate, base_rounds, candidate_rounds)) {
+    paired_effect(base_rounds, candidate_rounds, settings, out);
+    return;
+  }
+  if (base_processes.size() > 1 || candidate_processes.size() > 1) {
+    process_effect(base_processes, candidate_processes, settings, out);
+    return;
+  }
+  independent_effect(baseline, candidate, settings, out);
 }
 
 // A micro benchmark takes more samples in a longer budget; a scenario takes one per run.
