@@ -534,6 +534,7 @@ BatchDriver Engine::drive_timed(BenchmarkResult& result) {
     }
     if (spent >= settings_.warm_up_ns) break;
   }
+  // Freeze one iteration count for every sample: flat sampling.
   iterations = sample_iterations({last_iterations, last_elapsed, last_wall}, capped_by_setup,
                                  static_cast<double>(target), wall_cap, iterations);
 
