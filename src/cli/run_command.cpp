@@ -154,6 +154,7 @@ bool is_bench_binary(const std::string& program) {
   const auto answer = process::probe_bench_binary(program);
   return answer && answer->benchkit;
 }
+
 // `benchkit run ./my_bench`: the binary runs itself in fresh worker processes and merges them.
 int run_bench_binary(const RunOptions& o, const std::vector<std::string>& bench_flags) {
   // Counts repeat from one process to the next: one process unless asked for more.
@@ -434,14 +435,21 @@ session::Steps steps_of(const RunOptions& o) {
   return then;
 }
 
-// --fail-on-regression with nothing to compare would always pass: refused.
-std::optional<model::Error> check_something_compared(const RunOptions& o,
-                                                     const std::optional<RunResult>& baseline,
-                                                     std::size_t commands) {
-  if (!o.fail_on_regression || baseline || commands >= 2) return std::nullopt;
-  return usage(
-      "--fail-on-regression needs something to compare: --baseline NAME, or several "
-      "commands (compared with the --reference)");
+// The plan of `what` (the kinds compared with --baseline), with that baseline loaded now, before
+// anything runs, and the steps that follow the measuring.
+template <class What>
+model::Result<session::Plan> plan_of(const RunOptions& o, What what, std::size_t commands) {
+  auto baseline = baseline_of(o);
+  if (!baseline) return baseline.error();
+  // --fail-on-regression with nothing to compare would always pass: refused.
+  if (o.fail_on_regression && !*baseline && commands < 2) {
+    return usage(
+        "--fail-on-regression needs something to compare: --baseline NAME, or several "
+        "commands (compared with the --reference)");
+  }
+  what.baseline = std::move(*baseline);
+  what.command_line = tool_command_line();
+  return session::Plan{std::move(what), steps_of(o)};
 }
 
 // --mode instructions -- CMD: the whole command counted under callgrind in --runs fresh runs
@@ -456,13 +464,8 @@ model::Result<session::Plan> counted_plan(const RunOptions& o) {
   }
   if (!o.names.empty()) what.request.name = o.names.front();
   what.request.runs = o.runs == 0 ? 3 : o.runs;
-  auto baseline = baseline_of(o);
-  if (!baseline) return baseline.error();
-  if (auto problem = check_something_compared(o, *baseline, 1)) return *problem;
-  what.baseline = std::move(*baseline);
   what.seed = o.seed;
-  what.command_line = tool_command_line();
-  return session::Plan{std::move(what), steps_of(o)};
+  return plan_of(o, std::move(what), 1);
 }
 
 // ./gb_binary [-- --benchmark_filter=X ...]: a Google Benchmark binary in --processes fresh
@@ -472,12 +475,7 @@ model::Result<session::Plan> gbench_plan(const RunOptions& o) {
   what.executable = o.positional.front();
   what.processes = o.processes == 0 ? 5 : o.processes;
   what.flags = trailing_arguments();
-  auto baseline = baseline_of(o);
-  if (!baseline) return baseline.error();
-  if (auto problem = check_something_compared(o, *baseline, 1)) return *problem;
-  what.baseline = std::move(*baseline);
-  what.command_line = tool_command_line();
-  return session::Plan{std::move(what), steps_of(o)};
+  return plan_of(o, std::move(what), 1);
 }
 
 // -- CMD, or --cmd (several): interleaved in rounds, compared with the reference.
@@ -495,14 +493,10 @@ model::Result<session::Plan> commands_plan(const CLI::App& command, const RunOpt
   auto settings = round_settings(o);
   if (!settings) return settings.error();
   request->settings = std::move(*settings);
-  auto baseline = baseline_of(o);
-  if (!baseline) return baseline.error();
-  if (auto problem = check_something_compared(o, *baseline, planned->measured())) return *problem;
+  const std::size_t count = planned->measured();
   what.request = std::move(*request);
   what.planned = std::move(*planned);
-  what.baseline = std::move(*baseline);
-  what.command_line = tool_command_line();
-  return session::Plan{std::move(what), steps_of(o)};
+  return plan_of(o, std::move(what), count);
 }
 
 bool is_gbench_binary(const RunOptions& o) {
