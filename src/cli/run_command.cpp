@@ -1,5 +1,7 @@
-// `benchkit run`: whole processes measured in interleaved rounds, or a bench binary run in
-// fresh worker processes.
+// `benchkit run`: flags -> a session::Plan (whole commands interleaved in rounds, a command
+// counted under callgrind, or a Google Benchmark binary in fresh processes) -> the run pipeline
+// (session/pipeline.hpp) -> the table, the comparisons and the exports -> the exit status. A
+// benchkit bench binary is handed its flags and run instead (it has the pipeline of its own).
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -10,17 +12,15 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 
-#include "analysis/compare.hpp"
 #include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
-#include "cli/history_commands.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
-#include "formats/result_json.hpp"
 #include "process/handshake.hpp"
 #include "process/plan.hpp"
 #include "process/rounds.hpp"
@@ -29,18 +29,16 @@
 #include "report/comparison.hpp"
 #include "report/reporter.hpp"
 #include "session/commands.hpp"
-#include "session/counted.hpp"
-#include "session/counted_commands.hpp"
 #include "session/gbench_binary.hpp"
 #include "session/history.hpp"
+#include "session/pipeline.hpp"
+#include "session/plans.hpp"
 #include "session/result_files.hpp"
 #include "store/atomic_file.hpp"
 #include "store/baselines.hpp"
 
 namespace benchkit::cli {
 namespace {
-
-constexpr int kUsageError = 2;
 
 struct RunOptions {
   std::vector<std::string> positional;  // before `--`: a bench binary, or a command
@@ -76,7 +74,8 @@ struct RunOptions {
   std::size_t processes = 0;
   bool record = false;
   std::string store;
-  std::string mode = "time";  // --mode instructions: counted under valgrind (docs/instructions.md)
+  // Mode::instructions: counted under valgrind (docs/instructions.md).
+  session::Mode mode = session::Mode::time;
 };
 
 // "0,2-3" -> {0, 2, 3}.
@@ -159,11 +158,13 @@ bool is_bench_binary(const std::string& program) {
 // `benchkit run ./my_bench`: the binary runs itself in fresh worker processes and merges them.
 int run_bench_binary(const RunOptions& o, const std::vector<std::string>& bench_flags) {
   // Counts repeat from one process to the next: one process unless asked for more.
-  const std::size_t default_processes = o.mode == "instructions" ? 1 : 5;
+  const std::size_t default_processes = o.mode == session::Mode::instructions ? 1 : 5;
   std::vector<std::string> argv = {
       o.positional.front(), "--processes",
       std::to_string(o.processes == 0 ? default_processes : o.processes)};
-  if (o.mode != "time") argv.insert(argv.end(), {"--mode", o.mode});
+  if (o.mode != session::Mode::time) {
+    argv.insert(argv.end(), {"--mode", session::to_string(o.mode)});
+  }
   auto forward = [&argv](const char* flag, const std::string& value) {
     if (!value.empty()) argv.insert(argv.end(), {flag, value});
   };
@@ -179,13 +180,10 @@ int run_bench_binary(const RunOptions& o, const std::vector<std::string>& bench_
   argv.insert(argv.end(), bench_flags.begin(), bench_flags.end());
   if (!o.quiet) std::cerr << "benchkit run: " << fmt::format("{}", fmt::join(argv, " ")) << "\n";
   const auto exit = process::run_and_wait(argv);
-  if (!exit) {
-    std::cerr << "error: " << exit.error().message << "\n";
-    return kUsageError;
-  }
+  if (!exit) return report_error(model::Error{exit.error().message, model::ErrorKind::input});
   if (exit->signal != 0) {
-    std::cerr << fmt::format("error: {} {}\n", o.positional.front(), exit->describe());
-    return 1;
+    return report_error(model::Error{fmt::format("{} {}", o.positional.front(), exit->describe()),
+                                     model::ErrorKind::failed});
   }
   return exit->exit_code;
 }
@@ -405,9 +403,10 @@ model::Result<session::CommandRequest> command_request(const CLI::App& command,
   return request;
 }
 
-// Writes every requested export; false (after saying why) when one cannot be written.
-bool write_exports(const RunOptions& o, const RunResult& run) {
-  bool ok = true;
+// Writes every requested export; says why each that cannot be written could not, and returns
+// those errors (kind input: exit status 2).
+std::vector<model::Error> write_exports(const RunOptions& o, const RunResult& run) {
+  std::vector<model::Error> errors;
   for (const auto& [path, format] : {std::pair{o.export_json, report::Format::json},
                                      std::pair{o.export_markdown, report::Format::markdown},
                                      std::pair{o.export_csv, report::Format::csv},
@@ -415,181 +414,271 @@ bool write_exports(const RunOptions& o, const RunResult& run) {
     if (path.empty()) continue;
     const std::string text = report::make_reporter(format)->render(run);
     if (const auto written = store::write_file_atomically(path, text); !written) {
-      std::cerr << "error: " << written.error().message << "\n";
-      ok = false;
+      errors.push_back(model::Error{written.error().message, model::ErrorKind::input});
+      say_error(errors.back());
     }
   }
-  return ok;
+  return errors;
 }
 
-// The table, the comparisons, the exports and the saved baseline; returns the exit status.
-int report_outcome(const RunOptions& o, const session::CommandOutcome& outcome) {
-  const RunResult& run = outcome.run;
-  int status = write_exports(o, run) ? 0 : kUsageError;
-  const report::Options options{want_color(o.color)};
-  if (!o.quiet) {
-    std::cout << report::render_command_table(run, options);
-    std::cout << fmt::format("{} round{}: {}\n", outcome.rounds, outcome.rounds == 1 ? "" : "s",
-                             outcome.stop_reason);
-  }
-  bool regressed = false;
-  if (const auto& among = outcome.against_reference) {
-    if (!o.quiet) {
-      std::cout << fmt::format("\nagainst {} (paired rounds):\n",
-                               report::terminal_safe(outcome.reference, false))
-                << report::render_comparison(*among, report::Format::console, options);
-    }
-    regressed = among->any_regression();
-  } else if (outcome.reference_error) {
-    status = report_error(*outcome.reference_error);
-  }
-  if (const auto& comparison = outcome.against_baseline) {
-    if (!o.quiet) {
-      std::cout << fmt::format("\nagainst baseline {}:\n", o.baseline)
-                << report::render_comparison(*comparison, report::Format::console, options);
-    }
-    regressed = regressed || comparison->any_regression();
-  }
-  if (!o.html.empty()) {
-    // One page: the results, and the comparison that decides (against the baseline, else
-    // against the reference command).
-    const analysis::Comparison* shown = outcome.against_baseline    ? &*outcome.against_baseline
-                                        : outcome.against_reference ? &*outcome.against_reference
-                                                                    : nullptr;
-    if (write_html(o.html, {.results = &run, .comparison = shown}) != 0) status = kUsageError;
-  }
-  if (!o.save_baseline.empty()) {
-    const auto saved = store::save_baseline(o.save_baseline, formats::to_json(run));
-    if (!saved) {
-      std::cerr << "error: " << saved.error().message << "\n";
-      status = kUsageError;
-    } else if (!o.quiet) {
-      std::cout << fmt::format("baseline {} saved to {}\n", o.save_baseline, saved->path);
-    }
-  }
-  if (o.record && !outcome.interrupted) {
-    if (const int recorded = record_in_history(o.store, run, o.quiet); recorded != 0) {
-      status = recorded;
-    }
-  }
-  std::cout.flush();
-  if (outcome.interrupted) {
-    std::cerr << "interrupted: the runs so far are in the table"
-              << (o.export_json.empty() ? "" : " and in " + o.export_json) << "\n";
-    return 130;
-  }
-  if (outcome.failed > 0) {
-    std::cerr << fmt::format("{} benchmark{} failed\n", outcome.failed,
-                             outcome.failed == 1 ? "" : "s");
-    return 1;
-  }
-  if (status != 0) return status;
-  return o.fail_on_regression && regressed ? 1 : 0;
+// The kinds of run `benchkit run` makes through the pipeline; each shows its results its way.
+enum class RunKind { commands, counted, gbench };
+
+// What happens to every kind of run once measured.
+session::Steps steps_of(const RunOptions& o) {
+  session::Steps then;
+  then.compare = comparison_settings(o.comparison);
+  then.save_baseline = o.save_baseline;
+  then.record = o.record;
+  then.record_store = o.store;
+  then.fail_on_regression = o.fail_on_regression;
+  return then;
 }
 
-// `benchkit run --mode instructions -- CMD`: the whole command (its children too) counted under
-// callgrind in --runs fresh runs (default 3), shown and exported as a result of counts.
-int run_counted_command(const RunOptions& o) {
-  session::CountedCommandRequest request;
-  request.argv = trailing_arguments().empty() ? o.positional : trailing_arguments();
-  if (request.argv.empty() || !o.commands.empty()) {
-    return report_error(usage(
+// The plan of `what` (the kinds compared with --baseline), with that baseline loaded now, before
+// anything runs, and the steps that follow the measuring.
+template <class What>
+model::Result<session::Plan> plan_of(const RunOptions& o, What what, std::size_t commands) {
+  auto baseline = baseline_of(o);
+  if (!baseline) return baseline.error();
+  // --fail-on-regression with nothing to compare would always pass: refused.
+  if (o.fail_on_regression && !*baseline && commands < 2) {
+    return usage(
+        "--fail-on-regression needs something to compare: --baseline NAME, or several "
+        "commands (compared with the --reference)");
+  }
+  what.baseline = std::move(*baseline);
+  what.command_line = tool_command_line();
+  return session::Plan{std::move(what), steps_of(o)};
+}
+
+// --mode instructions -- CMD: the whole command counted under callgrind in --runs fresh runs
+// (default 3), shown and exported as a result of counts.
+model::Result<session::Plan> counted_plan(const RunOptions& o) {
+  session::CountedCommandPlan what;
+  what.request.argv = trailing_arguments().empty() ? o.positional : trailing_arguments();
+  if (what.request.argv.empty() || !o.commands.empty()) {
+    return usage(
         "--mode instructions counts one command given after --: benchkit run --mode "
-        "instructions -- CMD ARGS (--cmd and rounds of several commands are for --mode time)"));
+        "instructions -- CMD ARGS (--cmd and rounds of several commands are for --mode time)");
   }
-  if (!o.names.empty()) request.name = o.names.front();
-  request.runs = o.runs == 0 ? 3 : o.runs;
-  if (!o.quiet) {
+  if (!o.names.empty()) what.request.name = o.names.front();
+  what.request.runs = o.runs == 0 ? 3 : o.runs;
+  what.seed = o.seed;
+  return plan_of(o, std::move(what), 1);
+}
+
+// ./gb_binary [-- --benchmark_filter=X ...]: a Google Benchmark binary in --processes fresh
+// processes (docs/interop.md), merged.
+model::Result<session::Plan> gbench_plan(const RunOptions& o) {
+  session::GbenchRunPlan what;
+  what.executable = o.positional.front();
+  what.processes = o.processes == 0 ? 5 : o.processes;
+  what.flags = trailing_arguments();
+  return plan_of(o, std::move(what), 1);
+}
+
+// -- CMD, or --cmd (several): interleaved in rounds, compared with the reference.
+model::Result<session::Plan> commands_plan(const CLI::App& command, const RunOptions& o) {
+  if (o.processes != 0) {
+    return usage(
+        "--processes applies to benchkit bench binaries (which answer --benchkit-info); a "
+        "command's runs are each a fresh process already");
+  }
+  session::CommandsPlan what;
+  auto request = command_request(command, o);
+  if (!request) return request.error();
+  auto planned = session::plan_commands(*request);
+  if (!planned) return planned.error();
+  auto settings = round_settings(o);
+  if (!settings) return settings.error();
+  request->settings = std::move(*settings);
+  const std::size_t count = planned->measured();
+  what.request = std::move(*request);
+  what.planned = std::move(*planned);
+  return plan_of(o, std::move(what), count);
+}
+
+bool is_gbench_binary(const RunOptions& o) {
+  return o.positional.size() == 1 && o.commands.empty() &&
+         o.positional.front().find('/') != std::string::npos &&
+         ::access(o.positional.front().c_str(), X_OK) == 0 &&
+         session::links_google_benchmark(o.positional.front()) &&
+         session::list_gbench_benchmarks(o.positional.front());
+}
+
+// The kind of run the flags ask for, and its plan; the error names the flag and the fix.
+model::Result<session::Plan> run_plan(const CLI::App& command, const RunOptions& o, RunKind& kind) {
+  if (o.mode == session::Mode::counters) {
+    return usage(
+        "benchkit run --mode counters: run the bench binary itself with --mode counters (it "
+        "reads the CPU's counters around each benchmark's region)");
+  }
+  kind = o.mode == session::Mode::instructions ? RunKind::counted
+         : is_gbench_binary(o)                 ? RunKind::gbench
+                                               : RunKind::commands;
+  switch (kind) {
+    case RunKind::counted:
+      return counted_plan(o);
+    case RunKind::gbench:
+      return gbench_plan(o);
+    case RunKind::commands:
+      break;
+  }
+  return commands_plan(command, o);
+}
+
+// What is about to run, on stderr.
+void say_what_runs(const RunOptions& o, const session::Plan& plan) {
+  if (o.quiet) return;
+  if (const auto* commands = std::get_if<session::CommandsPlan>(&plan.what)) {
+    const std::size_t count = commands->planned.measured();
+    std::cerr << fmt::format("benchkit run: {} benchmark{}{}, interleaved in rounds ({} order)\n",
+                             count, count == 1 ? "" : "s",
+                             commands->planned.shell_probe ? " and the shell's start-up" : "",
+                             o.order);
+  } else if (const auto* counted = std::get_if<session::CountedCommandPlan>(&plan.what)) {
+    const session::CountedCommandRequest& request = counted->request;
     std::cerr << fmt::format(
         "benchkit run: counting {} under valgrind's callgrind, children traced, {} run{}\n",
         fmt::join(request.argv, " "), request.runs, request.runs == 1 ? "" : "s");
   }
-  auto counted = session::count_command(request);
-  if (!counted) return report_error(counted.error());
-  RunResult run;
-  run.context = session::command_context(o.seed, tool_command_line());
-  run.context.clock["mode"] = "instructions (valgrind callgrind, --trace-children=yes)";
-  run.context.clock["cache_geometry"] = fmt::format("{} {} {}", session::kInstructionCache,
-                                                    session::kDataCache, session::kLastLevelCache);
-  run.benchmarks.push_back(std::move(*counted));
-  int status = write_exports(o, run) ? 0 : kUsageError;
-  std::optional<analysis::Comparison> comparison;
-  if (!o.baseline.empty()) {
-    auto baseline = session::load_baseline(o.baseline);
-    if (!baseline) return report_error(baseline.error());
-    comparison = analysis::compare(*baseline, run, comparison_settings(o.comparison));
-  }
-  const report::Options options{want_color(o.color)};
-  if (!o.quiet) {
-    std::cout << report::make_reporter(report::Format::console, options)
-                     ->render(report::Document{.results = &run});
-    if (comparison) {
-      std::cout << fmt::format("\nagainst baseline {}:\n", o.baseline)
-                << report::render_comparison(*comparison, report::Format::console, options);
-    }
-  }
-  if (!o.html.empty() &&
-      write_html(o.html, {.results = &run, .comparison = comparison ? &*comparison : nullptr}) !=
-          0) {
-    status = kUsageError;
-  }
-  if (!o.save_baseline.empty()) {
-    const auto saved = store::save_baseline(o.save_baseline, formats::to_json(run));
-    if (!saved) {
-      status = report_error(saved.error());
-    } else if (!o.quiet) {
-      std::cout << fmt::format("baseline {} saved to {}\n", o.save_baseline, saved->path);
-    }
-  }
-  if (o.record) {
-    if (const int recorded = record_in_history(o.store, run, o.quiet); recorded != 0) {
-      status = recorded;
-    }
-  }
-  std::cout.flush();
-  if (run.benchmarks.front().failure) {
-    std::cerr << "error: " << run.benchmarks.front().failures.front() << "\n";
-    return 1;
-  }
-  if (status != 0) return status;
-  return o.fail_on_regression && comparison && comparison->any_regression() ? 1 : 0;
 }
 
-// `benchkit run ./gb_binary [-- --benchmark_filter=X ...]`: a Google Benchmark binary run in
-// --processes fresh processes (docs/interop.md), merged, shown as a table and exported.
-int run_gbench_binary(const RunOptions& o) {
-  session::GbenchProcesses plan;
-  plan.executable = o.positional.front();
-  plan.processes = o.processes == 0 ? 5 : o.processes;
-  plan.flags = trailing_arguments();
-  if (!o.quiet) {
-    plan.progress = [](std::size_t index, std::size_t total) {
-      std::cerr << fmt::format("\r\033[K[process {}/{}] Google Benchmark suite", index + 1, total)
-                << std::flush;
-    };
+// What the user sees while the run goes: the commands' progress line and failures
+// (CommandProgress), the exports rewritten at each checkpoint, the processes of a Google
+// Benchmark binary, and a note on how the runs are made.
+class RunProgress final : public session::Observer {
+ public:
+  explicit RunProgress(const RunOptions& o)
+      : o_(o), commands_(!o.quiet && stderr_is_terminal(), [&o](const RunResult& so_far) {
+          write_exports(o, so_far);
+        }) {}
+
+  void command_run_started(const std::string& name, std::size_t round, bool warmup,
+                           double elapsed_seconds) override {
+    commands_.run_started(name, round, warmup, elapsed_seconds);
   }
-  auto run = session::run_gbench_processes(plan);
-  if (!o.quiet) std::cerr << "\r\033[K";
-  if (!run) return report_error(run.error());
-  run->context.command_line = tool_command_line();
-  int status = write_exports(o, *run) ? 0 : kUsageError;
-  if (!o.quiet) {
-    std::cout
-        << report::make_reporter(report::Format::console, {want_color(o.color)})->render(*run);
-    std::cout << fmt::format("{} fresh process{} of {}\n", plan.processes,
-                             plan.processes == 1 ? "" : "es", plan.executable);
+  void benchmark_failed(const std::string& name, const std::string& message) override {
+    commands_.failed(name, message);
   }
-  if (!o.save_baseline.empty()) {
-    const auto saved = store::save_baseline(o.save_baseline, formats::to_json(*run));
-    if (!saved) status = report_error(saved.error());
+  void checkpoint(const RunResult& so_far) override { commands_.checkpoint(so_far); }
+  void started(std::size_t process, std::size_t processes, std::size_t /*index*/,
+               std::size_t /*total*/, const std::string& /*name*/) override {
+    if (o_.quiet) return;
+    std::cerr << fmt::format("\r\033[K[process {}/{}] Google Benchmark suite", process + 1,
+                             processes)
+              << std::flush;
+    processes_shown_ = true;
   }
-  for (const BenchmarkResult& b : run->benchmarks) {
-    if (!b.valid()) {
-      std::cerr << fmt::format("error: {}: {}\n", b.name, b.failures.front());
-      if (status == 0) status = 1;
+  void note(const std::string& text) override {
+    if (!o_.quiet) std::cerr << "note: " << text << "\n";
+  }
+  void measuring_ended() override {
+    commands_.clear();
+    if (processes_shown_) std::cerr << "\r\033[K";
+  }
+
+ private:
+  const RunOptions& o_;
+  CommandProgress commands_;
+  bool processes_shown_ = false;
+};
+
+// The results, as each kind shows them, with how they were measured.
+void print_results(const RunOptions& o, RunKind kind, const session::Outcome& outcome,
+                   const report::Options& options) {
+  const RunResult& run = outcome.run;
+  if (kind == RunKind::commands) {
+    std::cout << report::render_command_table(run, options);
+    const std::size_t rounds = outcome.rounds ? outcome.rounds->count : 0;
+    std::cout << fmt::format("{} round{}: {}\n", rounds, rounds == 1 ? "" : "s",
+                             outcome.rounds ? outcome.rounds->stop_reason : "");
+    return;
+  }
+  std::cout << report::make_reporter(report::Format::console, options)
+                   ->render(report::Document{.results = &run});
+  if (kind == RunKind::gbench) {
+    const std::size_t processes = o.processes == 0 ? 5 : o.processes;
+    std::cout << fmt::format("{} fresh process{} of {}\n", processes, processes == 1 ? "" : "es",
+                             o.positional.front());
+  }
+}
+
+// The commands against the reference, then the run against the baseline.
+void print_comparisons(const RunOptions& o, const session::Outcome& outcome,
+                       const report::Options& options) {
+  if (outcome.rounds && outcome.rounds->against_reference) {
+    std::cout << fmt::format("\nagainst {} (paired rounds):\n",
+                             report::terminal_safe(outcome.rounds->reference, false))
+              << report::render_comparison(*outcome.rounds->against_reference,
+                                           report::Format::console, options);
+  }
+  if (outcome.comparison) {
+    std::cout << fmt::format("\nagainst baseline {}:\n", o.baseline)
+              << report::render_comparison(*outcome.comparison, report::Format::console, options);
+  }
+}
+
+// Says, as each kind says it, what failed or stopped the run.
+void say_what_failed(const RunOptions& o, RunKind kind, const session::Outcome& outcome) {
+  const RunResult& run = outcome.run;
+  if (outcome.interrupted) {
+    std::cerr << "interrupted: the runs so far are in the table"
+              << (o.export_json.empty() ? "" : " and in " + o.export_json) << "\n";
+    return;
+  }
+  std::size_t failed = 0;
+  for (const BenchmarkResult& b : run.benchmarks) {
+    if (b.valid()) continue;
+    ++failed;
+    if (kind == RunKind::gbench) {
+      say_error(model::Error{fmt::format("{}: {}", b.name, b.failures.front())});
+    } else if (kind == RunKind::counted && b.failure) {
+      say_error(model::Error{b.failures.front()});
     }
   }
-  return status;
+  if (kind == RunKind::commands && failed > 0) {
+    std::cerr << fmt::format("{} benchmark{} failed\n", failed, failed == 1 ? "" : "s");
+  }
+}
+
+// The exports, the results and comparisons, the HTML page, what was saved and what failed;
+// returns the exit status (Outcome::exit_status).
+int report_outcome(const RunOptions& o, RunKind kind, session::Outcome& outcome) {
+  const std::vector<model::Error> pipeline_errors = outcome.errors;
+  if (!outcome.measured) {
+    for (const model::Error& error : pipeline_errors) say_error(error);
+    return outcome.exit_status();
+  }
+  const RunResult& run = outcome.run;
+  for (model::Error& error : write_exports(o, run)) outcome.errors.push_back(std::move(error));
+  const report::Options options{want_color(o.color)};
+  if (!o.quiet) {
+    print_results(o, kind, outcome, options);
+    print_comparisons(o, outcome, options);
+  }
+  // A --reference that names no command, a baseline or a history that could not be written.
+  for (const model::Error& error : pipeline_errors) say_error(error);
+  if (!o.html.empty()) {
+    // One page: the results, and the comparison that decides (against the baseline, else
+    // against the reference command).
+    const analysis::Comparison* shown = outcome.comparison ? &*outcome.comparison
+                                        : outcome.rounds && outcome.rounds->against_reference
+                                            ? &*outcome.rounds->against_reference
+                                            : nullptr;
+    if (auto error = write_html_file(o.html, {.results = &run, .comparison = shown})) {
+      say_error(*error);
+      outcome.errors.push_back(model::Error{error->message, model::ErrorKind::input});
+    }
+  }
+  if (outcome.saved && !o.quiet) {
+    std::cout << fmt::format("baseline {} saved to {}\n", outcome.saved->name, outcome.saved->path);
+  }
+  if (outcome.recorded && !o.quiet) say_recorded(*outcome.recorded, outcome.record_store);
+  std::cout.flush();
+  say_what_failed(o, kind, outcome);
+  return outcome.exit_status();
 }
 
 // `benchkit run`: a bench binary, `-- CMD ARGS`, or --cmd (several).
@@ -610,56 +699,13 @@ int run_commands(const CLI::App& command, const RunOptions& o) {
     }
     return run_bench_binary(o, trailing_arguments());
   }
-  if (o.mode == "counters") {
-    return report_error(
-        usage("benchkit run --mode counters: run the bench binary itself with --mode counters (it "
-              "reads the CPU's counters around each benchmark's region)"));
-  }
-  if (o.mode == "instructions") return run_counted_command(o);
-  if (o.positional.size() == 1 && o.commands.empty() &&
-      o.positional.front().find('/') != std::string::npos &&
-      ::access(o.positional.front().c_str(), X_OK) == 0 &&
-      session::links_google_benchmark(o.positional.front()) &&
-      session::list_gbench_benchmarks(o.positional.front())) {
-    return run_gbench_binary(o);
-  }
-  if (o.processes != 0) {
-    return report_error(
-        usage("--processes applies to benchkit bench binaries (which answer --benchkit-info); a "
-              "command's runs are each a fresh process already"));
-  }
-  auto request = command_request(command, o);
-  if (!request) return report_error(request.error());
-  const auto plan = session::plan_commands(*request);
+  RunKind kind = RunKind::commands;
+  auto plan = run_plan(command, o, kind);
   if (!plan) return report_error(plan.error());
-  auto settings = round_settings(o);
-  if (!settings) return report_error(settings.error());
-  request->settings = std::move(*settings);
-  auto baseline = baseline_of(o);
-  if (!baseline) return report_error(baseline.error());
-  request->baseline = std::move(*baseline);
-  if (o.fail_on_regression && !request->baseline && plan->measured() < 2) {
-    return report_error(
-        usage("--fail-on-regression needs something to compare: --baseline NAME, or several "
-              "commands (compared with the --reference)"));
-  }
-
-  // git status runs beside the spawner's start-up and the warm-up runs, not before them.
-  request->pending_git = session::git_facts_in_background();
-  process::ExecutorChoice executor = process::make_executor();
-  if (!executor.warning.empty() && !o.quiet) std::cerr << "note: " << executor.warning << "\n";
-  request->context = session::command_context(o.seed, tool_command_line(), /*git=*/false);
-  CommandProgress progress(!o.quiet && stderr_is_terminal(),
-                           [&o](const RunResult& so_far) { write_exports(o, so_far); });
-  if (!o.quiet) {
-    std::cerr << fmt::format("benchkit run: {} benchmark{}{}, interleaved in rounds ({} order)\n",
-                             plan->measured(), plan->measured() == 1 ? "" : "s",
-                             plan->shell_probe ? " and the shell's start-up" : "", o.order);
-  }
-  const session::CommandOutcome outcome = session::run_command_rounds(
-      *request, *plan, *executor.executor, clock::steady_clock(), progress);
-  progress.clear();
-  return report_outcome(o, outcome);
+  say_what_runs(o, *plan);
+  RunProgress progress(o);
+  session::Outcome outcome = session::run(std::move(*plan), progress);
+  return report_outcome(o, kind, outcome);
 }
 
 }  // namespace
@@ -755,7 +801,6 @@ void add_output_flags(CLI::App& command, RunOptions& o) {
 }
 
 }  // namespace
-
 CommandRunner add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
   CLI::App* command = app.add_subcommand(
@@ -790,7 +835,10 @@ CommandRunner add_run_command(CLI::App& app) {
                    "time (default); instructions: a bench binary counts its benchmarks under "
                    "valgrind's callgrind, and a command after -- is counted whole, its children "
                    "traced, in --runs runs (default 3; docs/instructions.md)")
-      ->check(CLI::IsMember({"time", "instructions", "counters"}));
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, session::Mode>{{"time", session::Mode::time},
+                                               {"instructions", session::Mode::instructions},
+                                               {"counters", session::Mode::counters}}));
   return [command, o]() -> int {
     if (!command->parsed()) return -1;
     return run_commands(*command, *o);

@@ -85,6 +85,12 @@ std::vector<std::pair<std::string, std::vector<std::string>>> Outcome::invalid_r
   return invalid;
 }
 
+bool Outcome::regressed() const {
+  const bool among =
+      rounds && rounds->against_reference && rounds->against_reference->any_regression();
+  return among || (comparison && comparison->any_regression());
+}
+
 int exit_status_of(model::ErrorKind kind) {
   switch (kind) {
     case model::ErrorKind::usage:
@@ -138,6 +144,8 @@ Outcome finish(Measured measured, const Steps& steps, Keeper& keeper) {
   outcome.fail_on_failed_benchmark = steps.fail_on_failed_benchmark;
   outcome.run = std::move(measured.run);
   outcome.baseline = std::move(measured.baseline);
+  outcome.rounds = std::move(measured.rounds);
+  outcome.errors = std::move(measured.errors);
   if (outcome.baseline) {
     outcome.comparison = judge(*outcome.baseline, outcome.run, steps.compare, measured.method_note,
                                measured.measured_together);

@@ -33,6 +33,17 @@ enum class Mode { time, instructions, counters };
 std::optional<Mode> parse_mode(std::string_view text);
 const char* to_string(Mode mode);
 
+// Whole commands run interleaved in rounds (`benchkit run --cmd A --cmd B`): how the rounds
+// ended and, with two commands or more, every one compared with the reference on the paired
+// rounds. That comparison is the measurer's (through judge()): the commands are one run,
+// compared among themselves; the comparison with a baseline is the pipeline's.
+struct Rounds {
+  std::size_t count = 0;
+  std::string stop_reason;  // "precision reached", "time budget spent", "--runs reached", ...
+  std::string reference;    // the benchmark the others were compared with
+  std::optional<analysis::Comparison> against_reference;
+};
+
 // What the measuring step gives back: one set of runs, not judged yet.
 struct Measured {
   RunResult run;                      // the new run (the candidate of a comparison)
@@ -44,6 +55,10 @@ struct Measured {
   // the comparison carries no warning about machine or build differences.
   bool measured_together = false;
   bool interrupted = false;  // Ctrl-C: `run` holds what finished before it
+  std::optional<Rounds> rounds;
+  // What went wrong while measuring without stopping it (a --reference that names none of the
+  // commands, found once their names were known): errors of the outcome, the run still kept.
+  std::vector<model::Error> errors;
 };
 
 // Progress while measuring. A suite's events come from SuiteObserver; paired rounds (side by
@@ -59,6 +74,14 @@ class Observer : public SuiteObserver {
   virtual void benchmark_failed(const std::string& /*name*/, const std::string& /*message*/) {}
   // The measuring step is over, whatever its end: a progress line can be cleared.
   virtual void measuring_ended() {}
+  // Whole commands in rounds: a run of benchmark `name` starts (a warm-up run, or one of round
+  // `round`), `elapsed_seconds` after the rounds began. A benchmark that stops early (a run that
+  // failed or timed out, a hook that failed) is told to benchmark_failed.
+  virtual void command_run_started(const std::string& /*name*/, std::size_t /*round*/,
+                                   bool /*warmup*/, double /*elapsed_seconds*/) {}
+  // A remark on how the runs are made that changes what they mean (no spawner helper: a small
+  // command's peak RSS includes benchkit's own memory).
+  virtual void note(const std::string& /*text*/) {}
 };
 
 // Takes the runs of one kind of plan. An error is for what stops the whole measurement (a
@@ -129,20 +152,23 @@ struct Outcome {
   std::optional<Recorded> recorded;
   std::string record_store;  // where `recorded` went, as given
   bool interrupted = false;
+  std::optional<Rounds> rounds;  // whole commands in rounds: compared among themselves too
   bool fail_on_regression = false;
   bool fail_on_failed_benchmark = true;
   // False when measuring failed: there is no run to report, only `errors`.
   bool measured = false;
-  // What went wrong, in order: measuring (then nothing else happened), a save, a record, or
-  // what the command line adds afterwards (a report it could not write). Each is also said
-  // where it happened; the first decides the exit status.
+  // What went wrong, in order: measuring (then nothing else happened, unless the measurer kept
+  // the run: Measured::errors), a save, a record, or what the command line adds afterwards (a
+  // report it could not write). Each is also said where it happened; the first decides the
+  // exit status.
   std::vector<model::Error> errors;
 
   // Benchmarks that failed to run (threw, crashed, hung, exited).
   std::size_t failed_benchmarks() const;
   // Scenario runs (and benchmarks) whose checks failed, once per run, with the failed checks.
   std::vector<std::pair<std::string, std::vector<std::string>>> invalid_runs() const;
-  bool regressed() const { return comparison && comparison->any_regression(); }
+  // A confirmed regression against the baseline, or (commands in rounds) against the reference.
+  bool regressed() const;
 
   // The one rule from what happened to the exit status: 130 interrupted; else the first
   // error's (2 usage or input, 1 a failed run); else 1 for a regression under

@@ -14,6 +14,8 @@
 #include "analysis/compare.hpp"
 #include "benchkit/result.hpp"
 #include "measure/instances.hpp"
+#include "session/commands.hpp"
+#include "session/counted_commands.hpp"
 #include "session/pipeline.hpp"
 #include "session/runner.hpp"
 
@@ -79,8 +81,38 @@ struct FilesPlan {
   std::string candidate;
 };
 
+// `benchkit run -- CMD` or `--cmd A --cmd B`: whole commands interleaved in rounds
+// (session/commands.hpp), compared among themselves on the paired rounds; the pipeline compares
+// the run with `baseline`.
+struct CommandsPlan {
+  CommandRequest request;  // its `baseline` unused: the pipeline's is `baseline` below
+  CommandPlan planned;     // plan_commands(request), made while the flags were checked
+  std::optional<RunResult> baseline;
+  std::string command_line;  // of the results' context
+};
+
+// `benchkit run --mode instructions -- CMD`: the whole command, its children too, counted under
+// valgrind's callgrind in fresh runs (session/counted_commands.hpp).
+struct CountedCommandPlan {
+  CountedCommandRequest request;
+  std::optional<RunResult> baseline;
+  std::uint64_t seed = 0;    // recorded in the context
+  std::string command_line;  // of the results' context
+};
+
+// `benchkit run ./gb_binary`: a Google Benchmark binary run in fresh processes and merged
+// (session/gbench_binary.hpp).
+struct GbenchRunPlan {
+  std::string executable;
+  std::size_t processes = 5;
+  std::vector<std::string> flags;  // Google Benchmark's, given to every process
+  std::optional<RunResult> baseline;
+  std::string command_line;  // of the results' context
+};
+
 struct Plan {
-  std::variant<BenchPlan, BinariesPlan, FilesPlan> what;
+  std::variant<BenchPlan, BinariesPlan, FilesPlan, CommandsPlan, CountedCommandPlan, GbenchRunPlan>
+      what;
   Steps then;
 };
 
@@ -91,6 +123,11 @@ std::unique_ptr<Measurer> make_measurer(BenchPlan plan);
 std::unique_ptr<Measurer> make_measurer(BenchPlan plan, LauncherFactory launchers);
 std::unique_ptr<Measurer> make_measurer(BinariesPlan plan);
 std::unique_ptr<Measurer> make_measurer(FilesPlan plan);
+// The measurers of whole commands on the machine: the spawner, valgrind, the Google Benchmark
+// binary, the machine's facts and git (session/command_measurers.hpp takes fakes instead).
+std::unique_ptr<Measurer> make_measurer(CommandsPlan plan);
+std::unique_ptr<Measurer> make_measurer(CountedCommandPlan plan);
+std::unique_ptr<Measurer> make_measurer(GbenchRunPlan plan);
 
 // The whole pipeline with the real measurer and keeper.
 Outcome run(Plan plan, Observer& observer);

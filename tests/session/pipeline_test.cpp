@@ -283,6 +283,37 @@ TEST(RunPipeline, ErrorsAreAddedAfterwardsByTheCommandLineAndTheFirstDecides) {
   EXPECT_EQ(outcome.exit_status(), 130);
 }
 
+TEST(RunPipeline, ARegressionAgainstTheReferenceCommandCountsAsOneAgainstTheBaseline) {
+  Measured against = against_baseline(100.0, 150.0);
+  Measured among = measured_run();
+  among.rounds = Rounds{6, "--runs reached", "short", std::nullopt};
+  among.rounds->against_reference =
+      judge(against.baseline.value(), against.run, analysis::CompareSettings{}, {}, true);
+  Steps steps;
+  steps.fail_on_regression = true;
+  FakeKeeper keeper;
+  const Outcome outcome = finish(std::move(among), steps, keeper);
+  EXPECT_FALSE(outcome.comparison);  // no baseline
+  ASSERT_TRUE(outcome.rounds);
+  EXPECT_EQ(outcome.rounds->reference, "short");
+  EXPECT_TRUE(outcome.regressed());
+  EXPECT_EQ(outcome.exit_status(), 1);
+}
+
+TEST(RunPipeline, ErrorsFoundWhileMeasuringComeFirstAndTheRunIsStillSavedAndRecorded) {
+  Measured measured = measured_run();
+  measured.errors.push_back(
+      model::Error{"--reference \"c\" is not one of the benchmarks", model::ErrorKind::usage});
+  FakeKeeper keeper;
+  keeper.fail_record = true;
+  const Outcome outcome = finish(std::move(measured), every_step(), keeper);
+  EXPECT_TRUE(outcome.measured);
+  EXPECT_TRUE(outcome.saved);
+  ASSERT_EQ(outcome.errors.size(), 2u);
+  EXPECT_NE(outcome.errors[0].message.find("--reference"), std::string::npos);
+  EXPECT_EQ(outcome.exit_status(), 2);
+}
+
 TEST(RunPipeline, ModesAreParsedAtTheBoundaryAndNamedBack) {
   for (const Mode mode : {Mode::time, Mode::instructions, Mode::counters}) {
     EXPECT_EQ(parse_mode(to_string(mode)), mode);
