@@ -147,7 +147,7 @@ class RevisionsProgress : public session::BisectObserver {
   }
   void benchmark_failed(const std::string& name, const std::string& message) override {
     if (visible_) std::cerr << "\r\033[K";
-    std::cerr << fmt::format("error: {} failed: {}\n", name, message);
+    say_error(model::Error{fmt::format("{} failed: {}", name, message), model::ErrorKind::failed});
   }
   void counting_started(const std::string& revision, const std::string& target,
                         std::size_t benchmarks) override {
