@@ -319,7 +319,7 @@ TEST(Pipeline, ModesAreParsedAtTheBoundaryAndNamedBack) {
   EXPECT_FALSE(parse_mode(""));
 }
 
-TEST(Pipeline, BothSidesMeasuredFailOnAFailedBenchmarkOfEitherSideNotOnAScenarioCheck) {
+TEST(RunPipeline, BothSidesMeasuredFailOnAFailedBenchmarkOfEitherSideNotOnAScenarioCheck) {
   FakeKeeper keeper;
   Steps both;
   both.both_sides_measured = true;
@@ -340,7 +340,7 @@ TEST(Pipeline, BothSidesMeasuredFailOnAFailedBenchmarkOfEitherSideNotOnAScenario
   EXPECT_EQ(finish(checked, Steps{}, keeper).exit_status(), 1);
 }
 
-TEST(Pipeline, BothRunsAreRecordedBaselineFirstAndAFailedRecordStopsTheSecond) {
+TEST(RunPipeline, BothRunsAreRecordedBaselineFirstAndAFailedRecordStopsTheSecond) {
   Steps steps;
   steps.record = true;
   steps.record_baseline = true;
@@ -359,7 +359,7 @@ TEST(Pipeline, BothRunsAreRecordedBaselineFirstAndAFailedRecordStopsTheSecond) {
   EXPECT_EQ(failed.exit_status(), 2);
 }
 
-TEST(Pipeline, AComparisonJudgedWhileMeasuringIsKept) {
+TEST(RunPipeline, AComparisonJudgedWhileMeasuringIsKept) {
   Measured measured = measured_run();
   measured.comparison = analysis::Comparison{};
   measured.comparison->method_note = "paired rounds";
