@@ -1,14 +1,10 @@
-// `benchkit ab BASE [NEW]` and `benchkit bisect GOOD BAD`: revisions checked out in worktrees,
-// built like the user's build (session/revisions.hpp), their bench binaries run side by side
-// (session/ab.hpp) or, with --cmd, their commands interleaved in rounds (session/commands.hpp);
-// bisect walks the commits between (session/bisect.hpp). Flags -> request -> session ->
-// reporter -> exit status.
+// `benchkit ab BASE [NEW]` and `benchkit bisect GOOD BAD`: flags -> plan (session/plans.hpp) ->
+// session (the run pipeline for ab, session/bisect_run.hpp for bisect) -> reporter -> exit
+// status. Building the revisions and running them is the session's; what it does is shown
+// here, as it happens, by an observer.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -19,23 +15,17 @@
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
 #include "process/interrupt.hpp"
-#include "process/plan.hpp"
-#include "process/run.hpp"
 #include "report/command_table.hpp"
 #include "report/reporter.hpp"
-#include "session/ab.hpp"
-#include "session/bisect.hpp"
-#include "session/commands.hpp"
+#include "session/bisect_run.hpp"
 #include "session/counted.hpp"
 #include "session/history.hpp"
-#include "session/revisions.hpp"
+#include "session/plans.hpp"
 #include "store/atomic_file.hpp"
 #include "vcs/revisions.hpp"
 
 namespace benchkit::cli {
 namespace {
-
-namespace fs = std::filesystem;
 
 // Benchmarks still inconclusive after --rounds get more, up to this many times --rounds: the
 // bench binary's --baseline default (cli/bench_flags.hpp, kMaxRoundsFactor), for the same reason.
@@ -56,17 +46,14 @@ struct AbOptions {
   std::string html;  // --html: the comparison also as one self-contained HTML page
   std::string log;
   bool fail_on_regression = false;
-  std::string mode = "time";  // ab --mode instructions: each build's binary counted (valgrind)
-  bool record = false;        // --record: both runs into the history (docs/history.md)
-  std::string store;  // --store: which history (default $BENCHKIT_STORE, .benchkit/history.db)
+  // ab --mode instructions: each build's binary counted (valgrind)
+  session::Mode mode = session::Mode::time;
+  bool record = false;  // --record: both runs into the history (docs/history.md)
+  std::string store;    // --store: which history (default $BENCHKIT_STORE, .benchkit/history.db)
   ComparisonFlags comparison;
   std::string color = "auto";
   bool quiet = false;
 };
-
-std::size_t max_rounds_of(const AbOptions& o) {
-  return o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
-}
 
 model::Error usage(std::string message) {
   return model::Error{std::move(message), model::ErrorKind::usage};
@@ -79,16 +66,8 @@ struct InterruptScope {
   ~InterruptScope() { process::restore_default_interrupt_action(); }
 };
 
-// What stays the same for every revision of one command: the repository, how to build.
-struct Setup {
-  std::string root;
-  vcs::BuildRecipe recipe;
-  std::string description;  // how revisions are built, for the method note
-  std::int64_t round_budget_ns = 0;
-  std::chrono::milliseconds worker_timeout{0};
-};
-
-model::Result<Setup> setup_of(const AbOptions& o) {
+// The flags both commands share, checked and turned into how the builds run side by side.
+model::Result<session::PairSettings> pair_settings(const AbOptions& o) {
   if (o.rounds == 0) return usage("--rounds must be at least 1");
   if (o.max_rounds > 0 && o.max_rounds < o.rounds) {
     return usage(fmt::format("--max-rounds {} is below --rounds {}", o.max_rounds, o.rounds));
@@ -108,117 +87,99 @@ model::Result<Setup> setup_of(const AbOptions& o) {
         "give one --cmd: benchkit ab compares one command's two builds (run it once per "
         "command)");
   }
-  Setup setup;
-  // Each side samples for budget/rounds per round, at least 1 ms (a shorter turn is all
-  // process start-up), as the bench binary's --baseline does.
-  setup.round_budget_ns =
-      std::max<std::int64_t>(1'000'000, *budget / static_cast<std::int64_t>(o.rounds));
-  setup.worker_timeout = std::chrono::milliseconds(*timeout / 1'000'000);
-  std::error_code error;
-  const auto root = vcs::repository_root(fs::current_path(error).string());
-  if (!root) return root.error();
-  setup.root = *root;
-  session::BuildChoice choice = o.build;
-  // Whole commands: the binaries they run are not known, so the whole project is built.
-  choice.all_targets = !o.commands.empty();
-  auto recipe = session::build_recipe(setup.root, choice, setup.description);
-  if (!recipe) return recipe.error();
-  setup.recipe = std::move(*recipe);
-  return setup;
-}
-
-// Prepares one revision, saying on stderr what it does and whether the build was kept.
-model::Result<session::Prepared> prepare(const Setup& setup, const session::Revision& revision,
-                                         const vcs::Checkout& checkout,
-                                         const vcs::BuildRecipe& recipe, bool quiet) {
-  auto say = [&](const session::Revision& r, const std::string& step) {
-    if (!quiet) std::cerr << fmt::format("benchkit: {}: {}\n", r.label(), step);
-  };
-  auto prepared = session::prepare_revision(setup.root, revision, checkout, recipe, say);
-  if (!prepared) return prepared.error();
-  if (!quiet) {
-    std::cerr << fmt::format(
-        "benchkit: {}: {}\n", revision.label(),
-        prepared->built.cached ? fmt::format("build kept from an earlier run, nothing rebuilt ({})",
-                                             prepared->built.build_folder)
-                               : fmt::format("built in {:.1f} s ({})", prepared->built.seconds,
-                                             prepared->built.build_folder));
-  }
-  return prepared;
-}
-
-// The recipe for BASE once NEW is built: the same bench targets (so that a target BASE does
-// not have is named as such).
-vcs::BuildRecipe recipe_like(const vcs::BuildRecipe& recipe, const session::Prepared& built) {
-  vcs::BuildRecipe same = recipe;
-  if (same.cmake && same.targets.empty() && !same.all_targets) {
-    for (const auto& e : built.built.executables) same.targets.push_back(e.name);
-  }
-  return same;
-}
-
-std::vector<session::BinaryPair> binary_pairs(const session::Prepared& base,
-                                              const session::Prepared& candidate) {
-  std::vector<session::BinaryPair> pairs;
-  for (const auto& ours : candidate.built.executables) {
-    for (const auto& theirs : base.built.executables) {
-      if (theirs.name == ours.name) pairs.push_back({ours.name, theirs.artifact, ours.artifact});
-    }
-  }
+  session::PairSettings pairs;
+  pairs.bench_regex = o.bench;
+  pairs.bench_flags = trailing_arguments();
+  pairs.rounds = o.rounds;
+  pairs.max_rounds = o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
+  pairs.time_budget_ns = *budget;
+  pairs.worker_timeout = std::chrono::milliseconds(*timeout / 1'000'000);
+  pairs.compare = comparison_settings(o.comparison);
   return pairs;
 }
 
-session::AbRequest ab_request(const AbOptions& o, const Setup& setup,
-                              const std::vector<std::string>& bench_flags, bool visible) {
-  session::AbRequest request;
-  request.bench_regex = o.bench;
-  request.bench_flags = bench_flags;
-  request.rounds = o.rounds;
-  request.max_rounds = max_rounds_of(o);
-  request.round_budget_ns = setup.round_budget_ns;
-  request.worker_timeout = setup.worker_timeout;
-  request.compare = comparison_settings(o.comparison);
-  if (visible) {
-    request.progress = [](const std::string& target, std::size_t round, std::size_t planned,
-                          std::size_t index, std::size_t count, const std::string& name) {
-      std::cerr << fmt::format("\r\033[K[round {}/{}] [{}/{}] {} {} (both builds in turns)",
-                               round + 1, planned, index + 1, count, target, name)
-                << std::flush;
-    };
-  }
-  request.failed = [visible](const std::string& name, const std::string& message) {
-    if (visible) std::cerr << "\r\033[K";
-    std::cerr << fmt::format("error: {} failed: {}\n", name, message);
-  };
-  return request;
+model::Result<session::Plan> ab_plan(const AbOptions& o) {
+  auto pairs = pair_settings(o);
+  if (!pairs) return pairs.error();
+  session::RevisionsPlan revisions;
+  revisions.base = o.base;
+  revisions.candidate = o.candidate;
+  revisions.build = o.build;
+  revisions.mode = o.mode;
+  revisions.pairs = std::move(*pairs);
+  if (!o.commands.empty()) revisions.command = o.commands.front();
+  revisions.command_line = tool_command_line();
+  session::Steps then;
+  then.compare = revisions.pairs.compare;
+  then.fail_on_regression = o.fail_on_regression;
+  // Whole commands are compared, not kept: --record keeps the bench binaries' runs.
+  then.record = o.record && o.commands.empty();
+  then.record_baseline = true;
+  then.record_store = o.store;
+  then.both_sides_measured = o.commands.empty();
+  return session::Plan{std::move(revisions), then};
 }
 
-std::string method_note(const session::Prepared& base, const session::Prepared& candidate,
-                        const Setup& setup, const std::string& rounds, const AbOptions& o) {
-  if (o.mode == "instructions") {
-    return fmt::format(
-        "{} against {}: both checked out in worktrees under .benchkit/worktrees and built the "
-        "same way ({}); each build's bench binary counted its benchmarks under valgrind's "
-        "callgrind (--mode instructions: a fresh process per benchmark, pinned cache geometry, "
-        "no address randomisation), one build after the other; counts repeat exactly, so a "
-        "change beyond ±{:g}% is a verdict",
-        candidate.revision.label(), base.revision.label(), setup.description,
-        100.0 * o.comparison.count_threshold);
-  }
-  return fmt::format(
-      "{} against {}: both checked out in worktrees under .benchkit/worktrees and built the same "
-      "way ({}); their bench binaries ran side by side, {} rounds of fresh process pairs per "
-      "benchmark taking samples in turns, so both met the machine in the same state{}",
-      candidate.revision.label(), base.revision.label(), setup.description, rounds,
-      max_rounds_of(o) > o.rounds
-          ? fmt::format("; benchmarks still inconclusive after {} get more, up to {}", o.rounds,
-                        max_rounds_of(o))
-          : "");
-}
+// What ab and bisect show while they build and run: each revision's steps (unless --quiet), a
+// progress line on a terminal, each failed benchmark as it fails.
+class RevisionsProgress : public session::BisectObserver {
+ public:
+  explicit RevisionsProgress(bool quiet)
+      : quiet_(quiet), visible_(!quiet && stderr_is_terminal()), commands_(visible_) {}
 
-// Prints (or writes to --out) the comparison; returns the exit status.
-int report_comparison(const AbOptions& o, const analysis::Comparison& comparison,
-                      const RunResult* commands_run, bool failures) {
+  void revision_step(const std::string& revision, const std::string& step) override {
+    if (!quiet_) std::cerr << fmt::format("benchkit: {}: {}\n", revision, step);
+  }
+  void revision_built(const std::string& revision, bool cached, double seconds,
+                      const std::string& folder) override {
+    if (quiet_) return;
+    std::cerr << fmt::format(
+        "benchkit: {}: {}\n", revision,
+        cached ? fmt::format("build kept from an earlier run, nothing rebuilt ({})", folder)
+               : fmt::format("built in {:.1f} s ({})", seconds, folder));
+  }
+  void pair_round_started(const std::string& target, std::size_t round, std::size_t planned,
+                          std::size_t index, std::size_t count, const std::string& name) override {
+    if (!visible_) return;
+    std::cerr << fmt::format("\r\033[K[round {}/{}] [{}/{}] {} {} (both builds in turns)",
+                             round + 1, planned, index + 1, count, target, name)
+              << std::flush;
+  }
+  void benchmark_failed(const std::string& name, const std::string& message) override {
+    if (visible_) std::cerr << "\r\033[K";
+    say_error(model::Error{fmt::format("{} failed: {}", name, message), model::ErrorKind::failed});
+  }
+  void counting_started(const std::string& revision, const std::string& target,
+                        std::size_t benchmarks) override {
+    if (quiet_) return;
+    std::cerr << fmt::format(
+        "benchkit: {}: counting {} benchmark{} of {} under valgrind (a fresh process each)\n",
+        revision, benchmarks, benchmarks == 1 ? "" : "s", target);
+  }
+  void command_run_started(const std::string& name, std::size_t round, bool warmup,
+                           double elapsed_seconds) override {
+    commands_.run_started(name, round, warmup, elapsed_seconds);
+  }
+  void command_failed(const std::string& name, const std::string& message) override {
+    commands_.failed(name, message);
+  }
+  void measuring_ended() override {
+    if (visible_) std::cerr << "\r\033[K" << std::flush;
+  }
+
+ protected:
+  bool quiet_;
+  bool visible_;
+
+ private:
+  CommandProgress commands_;
+};
+
+// Prints (or writes to --out) the comparison, after the table of the commands' runs when they
+// were commands; returns the exit status of the writing (0, or 2 for a file that could not be
+// written or a format with no form for a comparison).
+int show_comparison(const AbOptions& o, const analysis::Comparison& comparison,
+                    const RunResult* commands_run) {
   const auto format = report::parse_format(o.format);
   if (!format) return report_error(usage(format.error().message));
   const report::Options options{want_color(o.color)};
@@ -247,242 +208,91 @@ int report_comparison(const AbOptions& o, const analysis::Comparison& comparison
     std::cout << reporter->render(document);
   }
   std::cout.flush();
-  if (status != 0) return status;
-  if (failures) return 1;
-  return o.fail_on_regression && comparison.any_regression() ? 1 : 0;
+  return status;
 }
 
-bool any_failed(const RunResult& run) {
-  for (const BenchmarkResult& b : run.benchmarks) {
-    if (b.failure) return true;
-  }
-  return false;
-}
-
-// --cmd: the command of each build, {src} and {build} filled in, interleaved in rounds as
-// benchkit run does, NEW compared with BASE on the paired rounds.
-int run_ab_commands(const AbOptions& o, const session::Prepared& base,
-                    const session::Prepared& candidate) {
-  const auto words = process::split_words(o.commands.front());
-  if (!words) return report_error(usage("--cmd " + words.error().message));
-  session::CommandRequest request;
-  for (const session::Prepared* side : {&base, &candidate}) {
-    process::CommandSpec spec;
-    for (const std::string& word : *words) {
-      spec.argv.push_back(
-          vcs::fill_placeholders(word, side->worktree.path, side->built.build_folder, false));
+// ab's outcome: where the runs were recorded, what failed, the comparison; the exit status.
+int report_ab(const AbOptions& o, const session::Outcome& outcome) {
+  if (outcome.measured) {
+    // The lines saying where the runs were recorded stay off a machine format on stdout.
+    const bool document_on_stdout = o.format != "console" && o.out.empty();
+    if (!o.quiet && !document_on_stdout) {
+      for (const auto* recorded : {&outcome.recorded_baseline, &outcome.recorded}) {
+        if (*recorded) say_recorded(**recorded, outcome.record_store);
+      }
     }
-    spec.name = side == &base ? "BASE " + vcs::short_commit(base.revision.commit)
-                              : "NEW " + vcs::short_commit(candidate.revision.commit) +
-                                    (candidate.revision.dirty ? "+dirty" : "");
-    request.commands.push_back(std::move(spec));
   }
-  request.reference = request.commands.front().name;
-  request.compare = comparison_settings(o.comparison);
-  const auto plan = session::plan_commands(request);
-  if (!plan) return report_error(plan.error());
-  const auto budget = parse_duration_ns(o.time_budget);
-  request.settings.budget_ns = static_cast<double>(budget.value_or(3'000'000'000));
-  request.context = session::command_context(0, tool_command_line());
-  process::ExecutorChoice executor = process::make_executor();
-  CommandProgress progress(!o.quiet && stderr_is_terminal());
-  session::CommandOutcome outcome = session::run_command_rounds(request, *plan, *executor.executor,
-                                                                clock::steady_clock(), progress);
-  progress.clear();
-  if (outcome.interrupted) {
-    return report_error(model::Error{"interrupted while the commands ran: nothing compared",
-                                     model::ErrorKind::interrupted});
+  for (const model::Error& error : outcome.errors) say_error(error);
+  if (!outcome.errors.empty()) return outcome.exit_status();
+  const bool commands = !o.commands.empty();
+  if (const int status = show_comparison(o, *outcome.comparison, commands ? &outcome.run : nullptr);
+      status != 0) {
+    return status;
   }
-  if (!outcome.against_reference) {
-    return report_error(model::Error{outcome.reference_error
-                                         ? outcome.reference_error->message
-                                         : "the commands did not run far enough to be compared",
-                                     model::ErrorKind::failed});
-  }
-  analysis::Comparison comparison = *outcome.against_reference;
-  comparison.method_note = fmt::format(
-      "{} against {}: both checked out in worktrees under .benchkit/worktrees and built the same "
-      "way; the command of each build ran interleaved in {} rounds (BASE NEW, NEW BASE, ...), "
-      "compared on the paired rounds",
-      candidate.revision.label(), base.revision.label(), outcome.rounds);
-  return report_comparison(o, comparison, &outcome.run, outcome.failed > 0);
+  return outcome.exit_status();
 }
 
 int run_ab(const AbOptions& o) {
   const InterruptScope interrupts;
-  const auto setup = setup_of(o);
-  if (!setup) return report_error(setup.error());
-  const auto base = session::resolve_revision(setup->root, "BASE", o.base);
-  if (!base) return report_error(base.error());
-  const auto candidate = session::resolve_revision(setup->root, "NEW", o.candidate);
-  if (!candidate) return report_error(candidate.error());
-  // NEW first: its bench targets are the ones BASE must have.
-  const auto built_new =
-      prepare(*setup, candidate->first, candidate->second, setup->recipe, o.quiet);
-  if (!built_new) return report_error(built_new.error());
-  const auto built_base =
-      prepare(*setup, base->first, base->second, recipe_like(setup->recipe, *built_new), o.quiet);
-  if (!built_base) return report_error(built_base.error());
-  if (!o.commands.empty()) return run_ab_commands(o, *built_base, *built_new);
-
-  const bool visible = !o.quiet && stderr_is_terminal();
-  session::AbRequest request = ab_request(o, *setup, trailing_arguments(), visible);
-  request.binaries = binary_pairs(*built_base, *built_new);
-  if (o.mode == "instructions") {
-    request.counted = true;
-    request.progress = nullptr;
-    if (!o.quiet) {
-      request.counting = [&](const std::string& target, bool baseline, std::size_t benchmarks) {
-        std::cerr << fmt::format(
-            "benchkit: {}: counting {} benchmark{} of {} under valgrind (a fresh process "
-            "each)\n",
-            (baseline ? built_base : built_new)->revision.label(), benchmarks,
-            benchmarks == 1 ? "" : "s", target);
-      };
-    }
-  }
-  auto outcome = session::run_ab(request);
-  if (visible) std::cerr << "\r\033[K" << std::flush;
-  if (!outcome) return report_error(outcome.error());
-  session::record_revision(built_base->revision, outcome->baseline.context);
-  session::record_revision(built_new->revision, outcome->candidate.context);
-  outcome->comparison.method_note =
-      method_note(*built_base, *built_new, *setup, outcome->rounds, o);
-  if (o.record) {
-    // The lines saying where the runs were recorded stay off a machine format on stdout.
-    const bool document_on_stdout = o.format != "console" && o.out.empty();
-    for (const RunResult* run : {&outcome->baseline, &outcome->candidate}) {
-      if (const int status = record_in_history(o.store, *run, o.quiet || document_on_stdout);
-          status != 0) {
-        return status;
-      }
-    }
-  }
-  return report_comparison(o, outcome->comparison, nullptr,
-                           any_failed(outcome->baseline) || any_failed(outcome->candidate));
+  auto plan = ab_plan(o);
+  if (!plan) return report_error(plan.error());
+  RevisionsProgress progress(o.quiet);
+  return report_ab(o, session::run(std::move(*plan), progress));
 }
 
-// bisect: the judge builds each commit (cached) and compares it with the reference.
-int run_bisect(const AbOptions& o) {
-  const InterruptScope interrupts;
-  if (!o.commands.empty())
-    return report_error(usage("bisect compares bench binaries; --cmd is for ab"));
-  const auto setup = setup_of(o);
-  if (!setup) return report_error(setup.error());
-  const auto good = session::resolve_revision(setup->root, "GOOD", o.good);
-  if (!good) return report_error(good.error());
-  const auto bad = session::resolve_revision(setup->root, "BAD", o.bad);
-  if (!bad) return report_error(bad.error());
-  const auto candidates = vcs::commits_between(setup->root, good->first.commit, bad->first.commit);
-  if (!candidates) return report_error(candidates.error());
-  // In a folder git ignores, like the worktrees: the user's git status stays as it was.
-  std::string log_path = o.log;
-  if (log_path.empty()) {
-    const auto folder =
-        vcs::make_ignored_folder((fs::path(vcs::benchkit_folder(setup->root)) / "bisect").string());
-    if (!folder) return report_error(folder.error());
-    log_path = (fs::path(*folder) / "bisect.log").string();
+// bisect's progress adds a line per step decided.
+class BisectProgress final : public RevisionsProgress {
+ public:
+  using RevisionsProgress::RevisionsProgress;
+  void step_decided(const session::BisectStep& step, const std::string& subject) override {
+    if (quiet_) return;
+    const session::Summary& s = step.judgement.summary;
+    std::cerr << fmt::format(
+        "benchkit bisect: {} {}: {} ({} {:.3f}x [{:.3f}, {:.3f}], {} rounds, against {}) {}\n",
+        vcs::short_commit(step.commit), step.outcome, analysis::to_string(s.verdict), s.benchmark,
+        s.ratio, s.ratio_lower, s.ratio_upper, step.judgement.rounds,
+        vcs::short_commit(step.reference), subject);
   }
-  std::ofstream log(log_path, std::ios::trunc);
-  if (!log)
-    return report_error(model::Error{fmt::format("cannot write the bisection log {}", log_path)});
-  log << fmt::format("# benchkit bisect {} {} --bench \"{}\": {} commits between\n",
-                     good->first.commit, bad->first.commit, o.bench, candidates->size());
-  log << "# step\tcommit\toutcome\tverdict\tratio\t95% CI\trounds\treference\tbenchmark\n";
-  log.flush();
+};
 
-  // Every commit is built at most once: the two ends first, each step's commit when it comes.
-  std::map<std::string, session::Prepared> built;
-  vcs::BuildRecipe recipe = setup->recipe;
-  std::size_t steps = 0;
-  auto build = [&](const std::string& commit) -> model::Result<const session::Prepared*> {
-    if (const auto found = built.find(commit); found != built.end()) return &found->second;
-    session::Revision revision;
-    revision.role = commit == good->first.commit  ? "GOOD"
-                    : commit == bad->first.commit ? "BAD"
-                                                  : fmt::format("step {}", steps);
-    revision.name = commit;
-    revision.commit = commit;
-    revision.subject = vcs::commit_subject(setup->root, commit);
-    auto prepared = prepare(*setup, revision, vcs::Checkout{commit, "", ""}, recipe, o.quiet);
-    if (!prepared) return prepared.error();
-    if (built.empty()) recipe = recipe_like(recipe, *prepared);
-    return &built.emplace(commit, std::move(*prepared)).first->second;
-  };
-  const bool visible = !o.quiet && stderr_is_terminal();
-  const session::Judge judge = [&](const std::string& commit, const std::string& reference,
-                                   bool more_rounds) -> model::Result<session::Judgement> {
-    if (commit != bad->first.commit) ++steps;
-    // BAD first: its bench targets are the ones every other commit must have.
-    const auto candidate = build(commit);
-    if (!candidate) return candidate.error();
-    const auto baseline = build(reference);
-    if (!baseline) return baseline.error();
-    AbOptions longer = o;
-    if (more_rounds) {
-      longer.rounds = 2 * o.rounds;
-      longer.max_rounds = 2 * max_rounds_of(o);
-    }
-    session::AbRequest request = ab_request(longer, *setup, trailing_arguments(), visible);
-    request.binaries = binary_pairs(**baseline, **candidate);
-    process::install_interrupt_handler();  // side by side puts the default back when it ends
-    auto outcome = session::run_ab(request);
-    process::install_interrupt_handler();
-    if (visible) std::cerr << "\r\033[K" << std::flush;
-    if (!outcome) return outcome.error();
-    outcome->comparison.method_note =
-        method_note(**baseline, **candidate, *setup, outcome->rounds, longer);
-    return session::Judgement{session::summarise(outcome->comparison), outcome->rounds,
-                              std::move(outcome->comparison)};
-  };
-  std::size_t number = 0;
-  const auto on_step = [&](const session::BisectStep& step) {
-    const std::string line = session::log_line(number++, step);
-    log << line << "\n";
-    log.flush();
-    if (!o.quiet) {
-      const session::Summary& s = step.judgement.summary;
-      std::cerr << fmt::format(
-          "benchkit bisect: {} {}: {} ({} {:.3f}x [{:.3f}, {:.3f}], {} rounds, "
-          "against {}) {}\n",
-          vcs::short_commit(step.commit), step.outcome, analysis::to_string(s.verdict), s.benchmark,
-          s.ratio, s.ratio_lower, s.ratio_upper, step.judgement.rounds,
-          vcs::short_commit(step.reference), vcs::commit_subject(setup->root, step.commit));
-    }
-  };
-  const auto outcome =
-      session::bisect(*candidates, good->first.commit, bad->first.commit, judge, on_step);
-  if (!outcome) {
-    log << "# stopped: " << outcome.error().message << "\n";
-    return report_error(outcome.error());
-  }
-  const std::size_t builds = built.size();
-  if (!outcome->first_bad) {
+int report_bisect(const AbOptions& o, const session::BisectReport& report) {
+  if (!report.outcome.first_bad) {
     std::string list;
-    for (const std::string& c : outcome->candidates) {
-      list += fmt::format("\n  {} {}", vcs::short_commit(c), vcs::commit_subject(setup->root, c));
+    for (const auto& [commit, subject] : report.undecided) {
+      list += fmt::format("\n  {} {}", vcs::short_commit(commit), subject);
     }
-    log << "# undecided: the first bad commit is one of " << outcome->candidates.size() << "\n";
     std::cout << fmt::format(
         "the first bad commit could not be told apart: some commits stayed inconclusive and were "
         "skipped; it is one of:{}\n(log of every step: {}; raise --rounds for a sharper "
         "answer)\n",
-        list, log_path);
-    return 1;
+        list, report.log_path);
+    return report.exit_status();
   }
-  const std::string& first = *outcome->first_bad;
-  log << fmt::format("# first bad commit: {} {}\n", first, vcs::commit_subject(setup->root, first));
-  std::cout << fmt::format("first bad commit: {} {}\n", first,
-                           vcs::commit_subject(setup->root, first));
+  std::cout << fmt::format("first bad commit: {} {}\n", *report.outcome.first_bad,
+                           report.first_bad_subject);
   std::cout << fmt::format(
       "{} commits between, {} tested besides the two ends, {} revisions built (or kept from an "
       "earlier run); every step is in {}\n\n",
-      candidates->size(), outcome->commits_tested, builds, log_path);
+      report.commits_between, report.outcome.commits_tested, report.builds, report.log_path);
   std::cout << "the comparison that convicted it:\n";
-  AbOptions shown = o;
-  shown.fail_on_regression = false;
-  report_comparison(shown, outcome->convicting->judgement.comparison, nullptr, false);
-  return 0;
+  show_comparison(o, report.outcome.convicting->judgement.comparison, nullptr);
+  return report.exit_status();
+}
+
+// bisect: the session builds each commit (cached) and compares it with the reference.
+int run_bisect(const AbOptions& o) {
+  const InterruptScope interrupts;
+  if (!o.commands.empty()) {
+    return report_error(usage("bisect compares bench binaries; --cmd is for ab"));
+  }
+  auto pairs = pair_settings(o);
+  if (!pairs) return report_error(pairs.error());
+  const session::BisectPlan plan{o.good, o.bad, o.build, std::move(*pairs), o.log};
+  BisectProgress progress(o.quiet);
+  const auto workshop = session::make_workshop();
+  const auto report = session::bisect_revisions(plan, *workshop, progress);
+  if (!report) return report_error(report.error());
+  return report_bisect(o, *report);
 }
 
 void add_shared_flags(CLI::App& command, AbOptions& o) {
@@ -560,7 +370,8 @@ CommandRunner add_ab_command(CLI::App& app) {
                    "valgrind's callgrind (as its own --mode instructions does), compared with "
                    "--count-threshold; flags after -- such as --sample-size 2 go to both "
                    "(docs/instructions.md)")
-      ->check(CLI::IsMember({"time", "instructions"}));
+      ->transform(CLI::CheckedTransformer(std::map<std::string, session::Mode>{
+          {"time", session::Mode::time}, {"instructions", session::Mode::instructions}}));
   add_shared_flags(*command, *o);
   return [command, o]() -> int {
     if (!command->parsed()) return -1;
@@ -571,7 +382,7 @@ CommandRunner add_ab_command(CLI::App& app) {
                   "(after --, the bench binaries would get it while taking turns)"));
       }
     }
-    if (o->mode == "instructions") {
+    if (o->mode == session::Mode::instructions) {
       if (!o->commands.empty()) {
         return report_error(
             usage("ab --mode instructions counts the builds' bench binaries; a whole command is "

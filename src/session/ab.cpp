@@ -165,8 +165,8 @@ model::Result<SideBySideRuns> count_pair(const AbRequest& request, const BinaryP
 
 }  // namespace
 
-model::Result<AbOutcome> run_ab(const AbRequest& request) {
-  AbOutcome outcome;
+model::Result<AbRuns> measure_ab(const AbRequest& request) {
+  AbRuns outcome;
   const bool several = request.binaries.size() > 1;
   std::optional<std::string> folder;
   if (request.counted) {
@@ -196,9 +196,19 @@ model::Result<AbOutcome> run_ab(const AbRequest& request) {
   }
   analysis::compute_estimates(outcome.baseline);
   analysis::compute_estimates(outcome.candidate);
-  outcome.comparison = judge(outcome.baseline, outcome.candidate, request.compare, {},
-                             /*measured_together=*/true);
   outcome.rounds = rounds_taken(outcome.candidate);
+  return outcome;
+}
+
+model::Result<AbOutcome> run_ab(const AbRequest& request) {
+  auto runs = measure_ab(request);
+  if (!runs) return runs.error();
+  AbOutcome outcome;
+  outcome.comparison = judge(runs->baseline, runs->candidate, request.compare, {},
+                             /*measured_together=*/true);
+  outcome.baseline = std::move(runs->baseline);
+  outcome.candidate = std::move(runs->candidate);
+  outcome.rounds = std::move(runs->rounds);
   return outcome;
 }
 

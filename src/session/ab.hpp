@@ -77,7 +77,17 @@ model::Result<BenchmarkSets> split_benchmarks(const std::vector<std::string>& ba
                                               const std::vector<std::string>& candidate,
                                               const std::string& regex);
 
-// Lists, runs side by side (or counts, `counted`), compares. The error is what stops it: a binary
+// The two runs of a request, not judged yet (the run pipeline judges them).
+struct AbRuns {
+  RunResult baseline;
+  RunResult candidate;
+  std::string rounds;  // as AbOutcome::rounds
+};
+
+// Lists and runs side by side (or counts, `counted`); the errors are run_ab's.
+model::Result<AbRuns> measure_ab(const AbRequest& request);
+
+// measure_ab, then compares. The error is what stops it: a binary
 // that cannot list its benchmarks, a regex matching none, Ctrl-C (kind interrupted).
 model::Result<AbOutcome> run_ab(const AbRequest& request);
 

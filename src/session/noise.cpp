@@ -1,9 +1,19 @@
 #include "session/noise.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <iterator>
+
+#include "analysis/compare.hpp"
 #include "process/capture.hpp"
+#include "process/handshake.hpp"
+#include "process/run.hpp"
 #include "process/temporary_folder.hpp"
+#include "session/command_events.hpp"
+#include "session/commands.hpp"
 #include "session/result_files.hpp"
 
 namespace benchkit::session {
@@ -46,6 +56,166 @@ model::Result<NoiseRun> run_noise_experiment(const NoiseRequest& request) {
         model::ErrorKind::failed};
   }
   return NoiseRun{std::move(*loaded), partial};
+}
+
+namespace {
+
+// Flags of the bench binary that `benchkit noise` sets itself, or that would make the run
+// something other than one measurement in fresh processes.
+constexpr const char* kReservedFlags[] = {
+    "--processes",     "--out",        "--format",        "--html",          "--list",
+    "--test",          "--baseline",   "--baseline-file", "--save-baseline", "--fail-on-regression",
+    "--benchkit-info", "--worker-out", "--worker-index"};
+
+model::Error input(std::string message) {
+  return model::Error{std::move(message), model::ErrorKind::input};
+}
+
+std::string hint_for_commands(const std::string& target) {
+  return fmt::format(
+      "to measure the noise of any other program, run it as a command: benchkit noise -- {} "
+      "ARGS…",
+      target);
+}
+
+// The checks on the target before anything runs. Empty when it is an executable file.
+std::string check_target(const std::string& target) {
+  std::error_code error;
+  const auto status = std::filesystem::status(target, error);
+  if (!std::filesystem::exists(status)) {
+    return fmt::format(
+        "{}: no such file; give the path of a bench binary (a program linked with "
+        "benchkit::main), e.g. benchkit noise ./build/my_bench, or {}",
+        target, hint_for_commands("PROGRAM"));
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    return fmt::format("{} is not a file (a bench binary is a program linked with benchkit::main)",
+                       target);
+  }
+  if (access(target.c_str(), X_OK) != 0) {
+    return fmt::format(
+        "{} is not executable (chmod +x it if it is a bench binary), and not a result file "
+        "either",
+        target);
+  }
+  return "";
+}
+
+class NoiseMeasurer final : public Measurer {
+ public:
+  explicit NoiseMeasurer(NoisePlan plan) : plan_(std::move(plan)) {}
+
+  model::Result<Measured> measure(Observer& observer) override {
+    const auto path = bench_binary_path(plan_.target);
+    if (!path) return path.error();
+    if (auto problem = check_noise_binary(*path, plan_)) return *problem;
+    NoiseRequest request;
+    request.executable = *path;
+    request.name = plan_.target;
+    request.processes = plan_.processes;
+    request.flags = plan_.flags;
+    observer.measuring_started(fmt::format("running {} in {} fresh processes, one after another",
+                                           plan_.target, plan_.processes));
+    auto ran = run_noise_experiment(request);
+    if (!ran) return input(ran.error().message);
+    Measured measured;
+    measured.run = std::move(ran->run);
+    return measured;
+  }
+
+ private:
+  NoisePlan plan_;
+};
+
+}  // namespace
+
+model::Result<std::string> bench_binary_path(const std::string& target) {
+  // A path without a slash is a file here, not a program to look up in PATH.
+  std::string path = target.find('/') == std::string::npos ? "./" + target : target;
+  if (const std::string problem = check_target(path); !problem.empty()) return input(problem);
+  return path;
+}
+
+std::optional<model::Error> check_noise_binary(const std::string& path, const NoisePlan& plan) {
+  const auto handshake = process::probe_bench_binary(path);
+  if (!handshake) return input(handshake.error().message);
+  if (!handshake->benchkit) {
+    return input(fmt::format("{} is not a benchkit bench binary: {}; {}", plan.target,
+                             handshake->problem, hint_for_commands(plan.target)));
+  }
+  if (plan.processes > 64) {
+    return input("a bench binary runs in at most 64 processes (--processes 64)");
+  }
+  if (handshake->protocol != process::kBenchProtocol) {
+    return input(fmt::format(
+        "{} was built with benchkit {}, which drives bench binaries by protocol {}; this "
+        "benchkit command speaks protocol {}: use the benchkit command of the binary's version",
+        plan.target, handshake->version, handshake->protocol, process::kBenchProtocol));
+  }
+  for (const std::string& word : plan.flags) {
+    const std::string flag = word.substr(0, word.find('='));
+    if (std::find(std::begin(kReservedFlags), std::end(kReservedFlags), flag) !=
+        std::end(kReservedFlags)) {
+      return input(
+          fmt::format("{} after -- is not allowed: benchkit noise runs the binary with --processes "
+                      "N --out FILE itself and compares nothing (use benchkit noise --processes N)",
+                      flag));
+    }
+  }
+  return std::nullopt;
+}
+
+model::Result<OrderReport> check_count_order(const CountOrderPlan& plan, Observer& observer) {
+  const auto path = bench_binary_path(plan.target);
+  if (!path) return path.error();
+  const auto handshake = process::probe_bench_binary(*path);
+  if (!handshake || !handshake->benchkit) {
+    return input(
+        fmt::format("{} is not a benchkit bench binary: --mode instructions counts a "
+                    "bench binary's benchmarks",
+                    plan.target));
+  }
+  observer.measuring_started(fmt::format(
+      "counting {} twice under valgrind, every benchmark in one process, in the chosen order and "
+      "reversed",
+      plan.target));
+  auto report = measure_order_dependence(*path, plan.flags, plan.threshold);
+  if (!report) return input(report.error().message);
+  return report;
+}
+
+namespace {
+
+class CommandNoiseMeasurer final : public Measurer {
+ public:
+  explicit CommandNoiseMeasurer(CommandNoisePlan plan) : plan_(std::move(plan)) {}
+
+  model::Result<Measured> measure(Observer& observer) override {
+    observer.measuring_started(fmt::format("running {} {} times, each a fresh process",
+                                           fmt::join(plan_.argv, " "), plan_.runs));
+    process::ExecutorChoice executor = process::make_executor();
+    CommandEvents events(observer);
+    auto run = run_command_repeatedly(plan_.argv, plan_.runs, *executor.executor,
+                                      clock::steady_clock(), events);
+    if (!run) return input(run.error().message);
+    run->context = command_context(0, plan_.command_line);
+    Measured measured;
+    measured.run = std::move(*run);
+    return measured;
+  }
+
+ private:
+  CommandNoisePlan plan_;
+};
+
+}  // namespace
+
+std::unique_ptr<Measurer> make_measurer(CommandNoisePlan plan) {
+  return std::make_unique<CommandNoiseMeasurer>(std::move(plan));
+}
+
+std::unique_ptr<Measurer> make_measurer(NoisePlan plan) {
+  return std::make_unique<NoiseMeasurer>(std::move(plan));
 }
 
 }  // namespace benchkit::session

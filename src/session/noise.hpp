@@ -5,11 +5,15 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
+#include "session/order_dependence.hpp"
+#include "session/pipeline.hpp"
+#include "session/plans.hpp"
 
 namespace benchkit::session {
 
@@ -33,5 +37,17 @@ std::vector<std::string> noise_command(const NoiseRequest& request, const std::s
 // Runs the experiment. The error (kind failed, or input for the temporary folder) says what the
 // binary did or which file is missing, with the command that was run.
 model::Result<NoiseRun> run_noise_experiment(const NoiseRequest& request);
+
+// The path of the bench binary `target` names (without a slash: a file in this folder), once it
+// is an executable file; the error says what it is instead (kind input).
+model::Result<std::string> bench_binary_path(const std::string& target);
+
+// The checks before the experiment: a benchkit bench binary of this protocol, in at most 64
+// processes, given none of the flags noise sets itself. The error is of kind input.
+std::optional<model::Error> check_noise_binary(const std::string& path, const NoisePlan& plan);
+
+// The counted-order check: the binary checked, `measuring_started` told, then counted both
+// ways. Every error is of kind input (an A/A experiment that did not run has no finding).
+model::Result<OrderReport> check_count_order(const CountOrderPlan& plan, Observer& observer);
 
 }  // namespace benchkit::session

@@ -44,15 +44,10 @@ OrderReport compare_orders(const RunResult& forward, const RunResult& reverse, d
   return report;
 }
 
-model::Result<OrderReport> measure_order_dependence(const std::string& binary,
-                                                    const std::vector<std::string>& flags,
-                                                    double threshold) {
-  const auto folder = process::make_temporary_folder("benchkit-order");
-  if (!folder) return folder.error();
-  const process::FolderRemover remover(*folder);
-  std::map<std::string, RunResult> runs;
-  for (const std::string order : {"forward", "reverse"}) {
-    const std::string out = fmt::format("{}/{}.json", *folder, order);
+CountInOrder count_in_order(const std::string& binary, const std::vector<std::string>& flags,
+                            const std::string& folder) {
+  return [binary, flags, folder](const std::string& order) -> model::Result<RunResult> {
+    const std::string out = fmt::format("{}/{}.json", folder, order);
     std::vector<std::string> argv = {binary, "--mode",  "instructions", "--counted-order",
                                      order,  "--quiet", "--out",        out};
     argv.insert(argv.end(), flags.begin(), flags.end());
@@ -67,9 +62,25 @@ model::Result<OrderReport> measure_order_dependence(const std::string& binary,
                       !ran ? ran.error().message : loaded.error().message),
           model::ErrorKind::failed};
     }
-    runs[order] = std::move(*loaded);
-  }
-  return compare_orders(runs["forward"], runs["reverse"], threshold);
+    return loaded;
+  };
+}
+
+model::Result<OrderReport> measure_order_dependence(const CountInOrder& count, double threshold) {
+  auto forward = count("forward");
+  if (!forward) return forward.error();
+  auto reverse = count("reverse");
+  if (!reverse) return reverse.error();
+  return compare_orders(*forward, *reverse, threshold);
+}
+
+model::Result<OrderReport> measure_order_dependence(const std::string& binary,
+                                                    const std::vector<std::string>& flags,
+                                                    double threshold) {
+  const auto folder = process::make_temporary_folder("benchkit-order");
+  if (!folder) return folder.error();
+  const process::FolderRemover remover(*folder);
+  return measure_order_dependence(count_in_order(binary, flags, *folder), threshold);
 }
 
 }  // namespace benchkit::session

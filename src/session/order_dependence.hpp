@@ -5,6 +5,7 @@
 // initialisation done by another benchmark).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,18 @@ struct OrderReport {
 
 // The two runs compared (benchmarks with a metric; failed ones are `missing`).
 OrderReport compare_orders(const RunResult& forward, const RunResult& reverse, double threshold);
+
+// Counts the suite once in one process in `order` ("forward" or "reverse"); the error names
+// the order that failed to run.
+using CountInOrder = std::function<model::Result<RunResult>(const std::string& order)>;
+
+// The real one: `binary --mode instructions --counted-order ORDER` with `flags`, its result read
+// from a file in `folder`.
+CountInOrder count_in_order(const std::string& binary, const std::vector<std::string>& flags,
+                            const std::string& folder);
+
+// Counts both ways with `count` and compares them.
+model::Result<OrderReport> measure_order_dependence(const CountInOrder& count, double threshold);
 
 // Runs `binary` (with `flags`) both ways and compares them. The error names the order that
 // failed to run.

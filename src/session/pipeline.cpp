@@ -1,5 +1,6 @@
 #include "session/pipeline.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include "formats/result_json.hpp"
@@ -108,8 +109,13 @@ int Outcome::exit_status() const {
   if (interrupted) return 130;
   if (!errors.empty()) return exit_status_of(errors.front().kind);
   if (fail_on_regression && regressed()) return 1;
-  if (fail_on_failed_benchmark && (failed_benchmarks() > 0 || !invalid_runs().empty())) return 1;
-  return 0;
+  if (!fail_on_failed_benchmark) return 0;
+  if (failed_benchmarks() > 0) return 1;
+  if (!both_sides_measured) return invalid_runs().empty() ? 0 : 1;
+  const bool failed_baseline =
+      baseline && std::any_of(baseline->benchmarks.begin(), baseline->benchmarks.end(),
+                              [](const BenchmarkResult& benchmark) { return benchmark.failure; });
+  return failed_baseline ? 1 : 0;
 }
 
 namespace {
@@ -134,6 +140,26 @@ void save(Outcome& outcome, const Steps& steps, Keeper& keeper) {
   outcome.saved = std::move(saved);
 }
 
+// --record: the baseline first when the steps ask for it (both measured now), then the run. A
+// record that fails ends the recording: the run is not recorded without its baseline.
+void record(Outcome& outcome, const Steps& steps, Keeper& keeper) {
+  outcome.record_store = steps.record_store;
+  if (steps.record_baseline && outcome.baseline) {
+    auto recorded = keeper.record(steps.record_store, *outcome.baseline);
+    if (!recorded) {
+      outcome.errors.push_back(recorded.error());
+      return;
+    }
+    outcome.recorded_baseline = std::move(*recorded);
+  }
+  auto recorded = keeper.record(steps.record_store, outcome.run);
+  if (recorded) {
+    outcome.recorded = std::move(*recorded);
+  } else {
+    outcome.errors.push_back(recorded.error());
+  }
+}
+
 }  // namespace
 
 Outcome finish(Measured measured, const Steps& steps, Keeper& keeper) {
@@ -142,26 +168,21 @@ Outcome finish(Measured measured, const Steps& steps, Keeper& keeper) {
   outcome.interrupted = measured.interrupted;
   outcome.fail_on_regression = steps.fail_on_regression;
   outcome.fail_on_failed_benchmark = steps.fail_on_failed_benchmark;
+  outcome.both_sides_measured = steps.both_sides_measured;
   outcome.run = std::move(measured.run);
   outcome.baseline = std::move(measured.baseline);
   outcome.rounds = std::move(measured.rounds);
   outcome.errors = std::move(measured.errors);
-  if (outcome.baseline) {
+  if (measured.comparison) {
+    outcome.comparison = std::move(measured.comparison);
+  } else if (outcome.baseline) {
     outcome.comparison = judge(*outcome.baseline, outcome.run, steps.compare, measured.method_note,
                                measured.measured_together);
   }
   if (!steps.save_baseline.empty()) save(outcome, steps, keeper);
   // An interrupted run is reported and may be saved as a baseline the user asked for, but the
   // history keeps only whole runs: a trend must not dip because a run stopped half-way.
-  if (steps.record && !outcome.interrupted) {
-    auto recorded = keeper.record(steps.record_store, outcome.run);
-    if (recorded) {
-      outcome.recorded = std::move(*recorded);
-      outcome.record_store = steps.record_store;
-    } else {
-      outcome.errors.push_back(recorded.error());
-    }
-  }
+  if (steps.record && !outcome.interrupted) record(outcome, steps, keeper);
   return outcome;
 }
 

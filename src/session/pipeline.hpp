@@ -59,6 +59,9 @@ struct Measured {
   // What went wrong while measuring without stopping it (a --reference that names none of the
   // commands, found once their names were known): errors of the outcome, the run still kept.
   std::vector<model::Error> errors;
+  // Judged while measuring, where the runs alone cannot say how to pair them (whole commands
+  // compared on their paired rounds, session/commands.hpp): finish keeps it instead of judging.
+  std::optional<analysis::Comparison> comparison;
 };
 
 // Progress while measuring. A suite's events come from SuiteObserver; paired rounds (side by
@@ -82,6 +85,25 @@ class Observer : public SuiteObserver {
   // A remark on how the runs are made that changes what they mean (no spawner helper: a small
   // command's peak RSS includes benchkit's own memory).
   virtual void note(const std::string& /*text*/) {}
+  // What is about to run, in a sentence ("running ./bench in 10 fresh processes, ..."), once
+  // the checks before it passed.
+  virtual void measuring_started(const std::string& /*what*/) {}
+
+  // Two revisions (ab, bisect). `revision` is a revision's label ("BASE v1.0 (1a2b3c4d5e6f)").
+  // It is being checked out, configured or built: `step` says which.
+  virtual void revision_step(const std::string& /*revision*/, const std::string& /*step*/) {}
+  // It is ready to run: built in `seconds` into `folder`, or its build kept from an earlier run.
+  virtual void revision_built(const std::string& /*revision*/, bool /*cached*/, double /*seconds*/,
+                              const std::string& /*folder*/) {}
+  // As round_started, for the bench binaries of bench target `target` of both builds.
+  virtual void pair_round_started(const std::string& /*target*/, std::size_t /*round*/,
+                                  std::size_t /*planned*/, std::size_t /*index*/,
+                                  std::size_t /*count*/, const std::string& /*name*/) {}
+  // Counted (Mode::instructions): `revision`'s binary of `target` counts `benchmarks` benchmarks.
+  virtual void counting_started(const std::string& /*revision*/, const std::string& /*target*/,
+                                std::size_t /*benchmarks*/) {}
+  // Whole commands: the command stopped early (the others go on).
+  virtual void command_failed(const std::string& /*name*/, const std::string& /*message*/) {}
 };
 
 // Takes the runs of one kind of plan. An error is for what stops the whole measurement (a
@@ -122,12 +144,18 @@ struct Steps {
   // Records the run in the history at `record_store` (not an interrupted run).
   bool record = false;
   std::string record_store;
+  // Records the baseline too, before the run: both were measured now (ab's two revisions).
+  bool record_baseline = false;
   // A confirmed regression makes the exit status 1.
   bool fail_on_regression = false;
   // A benchmark that failed to run, or a scenario whose checks failed, makes the exit status 1.
   // Off where the runs were read rather than measured (compare FILE FILE): their failures are
   // shown as invalid verdicts, and the command answers only for the comparison.
   bool fail_on_failed_benchmark = true;
+  // Both sides were measured now (ab's bench binaries): a benchmark that failed to run on
+  // either side makes the exit status 1, and a scenario's failed checks are left to the
+  // comparison (an invalid verdict) rather than to the exit status.
+  bool both_sides_measured = false;
 };
 
 // A comparison of `candidate` against `baseline` with the notes every comparison carries: how
@@ -150,11 +178,13 @@ struct Outcome {
   std::optional<analysis::Comparison> comparison;
   std::optional<SavedBaseline> saved;
   std::optional<Recorded> recorded;
-  std::string record_store;  // where `recorded` went, as given
+  std::optional<Recorded> recorded_baseline;  // Steps::record_baseline
+  std::string record_store;                   // where `recorded` went, as given
   bool interrupted = false;
   std::optional<Rounds> rounds;  // whole commands in rounds: compared among themselves too
   bool fail_on_regression = false;
   bool fail_on_failed_benchmark = true;
+  bool both_sides_measured = false;
   // False when measuring failed: there is no run to report, only `errors`.
   bool measured = false;
   // What went wrong, in order: measuring (then nothing else happened, unless the measurer kept
@@ -173,7 +203,8 @@ struct Outcome {
   // The one rule from what happened to the exit status: 130 interrupted; else the first
   // error's (2 usage or input, 1 a failed run); else 1 for a regression under
   // --fail-on-regression, or (unless the steps turned it off) a benchmark that failed or a
-  // scenario whose checks failed; else 0.
+  // scenario whose checks failed (both sides measured: a benchmark that failed on either side);
+  // else 0.
   int exit_status() const;
 };
 

@@ -3,6 +3,7 @@
 // from its flags; nothing here knows a flag's spelling.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -17,6 +18,7 @@
 #include "session/commands.hpp"
 #include "session/counted_commands.hpp"
 #include "session/pipeline.hpp"
+#include "session/revisions.hpp"
 #include "session/runner.hpp"
 
 namespace benchkit::session {
@@ -110,8 +112,72 @@ struct GbenchRunPlan {
   std::string command_line;  // of the results' context
 };
 
+// How the bench binaries of two builds run side by side (ab, and each step of a bisection).
+struct PairSettings {
+  std::string bench_regex;               // the benchmarks compared ("" every one)
+  std::vector<std::string> bench_flags;  // given to every process of both builds
+  std::size_t rounds = 10;
+  std::size_t max_rounds = 90;  // for benchmarks still undecided after `rounds`
+  // Sampling time per benchmark and side over `rounds` (each round gets its share, at least
+  // 1 ms); also the time budget of whole commands.
+  std::int64_t time_budget_ns = 1'000'000'000;
+  std::chrono::milliseconds worker_timeout{120'000};
+  analysis::CompareSettings compare;  // for the looks that decide extra rounds, the method note
+};
+
+// `benchkit ab BASE NEW`: two git revisions of the repository of the current folder, checked out
+// in worktrees and built the same way, then their bench binaries run side by side (counted under
+// valgrind with Mode::instructions), or one command of each build interleaved in rounds.
+struct RevisionsPlan {
+  std::string base;       // a revision as git names it
+  std::string candidate;  // "" : the working tree with its uncommitted changes
+  BuildChoice build;
+  Mode mode = Mode::time;  // time or instructions
+  PairSettings pairs;
+  // A whole command of each build instead ({src} and {build} filled in); "" the bench binaries.
+  std::string command;
+  std::string command_line;  // of this run, for the commands' context
+};
+
+// `benchkit bisect GOOD BAD`: the first commit between that made the chosen benchmarks slower,
+// each step an ab-like measurement (session/bisect_run.hpp). Not a kind of `Plan`: its answer is
+// a commit, not a run.
+struct BisectPlan {
+  std::string good;
+  std::string bad;
+  BuildChoice build;
+  PairSettings pairs;
+  std::string log;  // the log of every step; "" .benchkit/bisect/bisect.log in the repository
+};
+
+// `benchkit noise ./bench`: the same bench binary in N fresh processes (an A/A experiment,
+// session/noise.hpp); the run's samples carry their process. Every error is of kind input: an
+// experiment that did not run has no finding.
+struct NoisePlan {
+  std::string target;  // as the user named it; without a slash, a file in this folder
+  std::size_t processes = 10;
+  std::vector<std::string> flags;  // the bench binary's own
+};
+
+// `benchkit noise --mode instructions ./bench`: the suite counted in one process in its order and
+// reversed (session/order_dependence.hpp). Not a kind of `Plan`: its answer is an OrderReport.
+struct CountOrderPlan {
+  std::string target;
+  std::vector<std::string> flags;
+  double threshold = analysis::kCountNoiseThreshold;
+};
+
+// `benchkit noise -- CMD ARGS`: any program run `runs` times, each run a fresh process (after a
+// warm-up run); each run is its own process in the result. Errors are of kind input, as above.
+struct CommandNoisePlan {
+  std::vector<std::string> argv;
+  std::size_t runs = 10;
+  std::string command_line;  // of this run, for the context
+};
+
 struct Plan {
-  std::variant<BenchPlan, BinariesPlan, FilesPlan, CommandsPlan, CountedCommandPlan, GbenchRunPlan>
+  std::variant<BenchPlan, BinariesPlan, FilesPlan, CommandsPlan, CountedCommandPlan, GbenchRunPlan,
+               RevisionsPlan, NoisePlan, CommandNoisePlan>
       what;
   Steps then;
 };
@@ -128,6 +194,12 @@ std::unique_ptr<Measurer> make_measurer(FilesPlan plan);
 std::unique_ptr<Measurer> make_measurer(CommandsPlan plan);
 std::unique_ptr<Measurer> make_measurer(CountedCommandPlan plan);
 std::unique_ptr<Measurer> make_measurer(GbenchRunPlan plan);
+std::unique_ptr<Measurer> make_measurer(RevisionsPlan plan);
+std::unique_ptr<Measurer> make_measurer(NoisePlan plan);
+std::unique_ptr<Measurer> make_measurer(CommandNoisePlan plan);
+class Workshop;
+// With the given workshop (session/workshop.hpp; tests give a fake), which must outlive it.
+std::unique_ptr<Measurer> make_measurer(RevisionsPlan plan, Workshop& workshop);
 
 // The whole pipeline with the real measurer and keeper.
 Outcome run(Plan plan, Observer& observer);

@@ -322,5 +322,57 @@ TEST(RunPipeline, ModesAreParsedAtTheBoundaryAndNamedBack) {
   EXPECT_FALSE(parse_mode(""));
 }
 
+TEST(RunPipeline, BothSidesMeasuredFailOnAFailedBenchmarkOfEitherSideNotOnAScenarioCheck) {
+  FakeKeeper keeper;
+  Steps both;
+  both.both_sides_measured = true;
+  Failure crashed;
+  crashed.cause = Failure::Cause::crashed;
+  Measured baseline_failed = measured_run();
+  baseline_failed.baseline = made("Example CPU @ 3.00GHz", 100.0, 2);
+  baseline_failed.baseline->benchmarks[0] = failed_benchmark("bench_0000", crashed, "crashed");
+  baseline_failed.measured_together = true;
+  EXPECT_EQ(finish(baseline_failed, both, keeper).exit_status(), 1);
+  // Only the run answers otherwise (a saved baseline's failures are not this run's).
+  EXPECT_EQ(finish(baseline_failed, Steps{}, keeper).exit_status(), 0);
+  // A scenario's failed checks: an invalid verdict of the comparison, not an exit status.
+  Measured checked = measured_run();
+  checked.baseline = made("Example CPU @ 3.00GHz", 100.0, 2);
+  checked.run.benchmarks[0].failures.push_back("verify: every item read back");
+  EXPECT_EQ(finish(checked, both, keeper).exit_status(), 0);
+  EXPECT_EQ(finish(checked, Steps{}, keeper).exit_status(), 1);
+}
+
+TEST(RunPipeline, BothRunsAreRecordedBaselineFirstAndAFailedRecordStopsTheSecond) {
+  Steps steps;
+  steps.record = true;
+  steps.record_baseline = true;
+  steps.record_store = "history.db";
+  Measured both = measured_run();
+  both.baseline = made("Example CPU @ 3.00GHz", 100.0, 2);
+  FakeKeeper keeper;
+  const Outcome outcome = finish(both, steps, keeper);
+  EXPECT_EQ(keeper.recorded.size(), 2u);
+  EXPECT_TRUE(outcome.recorded_baseline && outcome.recorded);
+  FakeKeeper failing;
+  failing.fail_record = true;
+  const Outcome failed = finish(both, steps, failing);
+  EXPECT_FALSE(failed.recorded_baseline || failed.recorded);
+  ASSERT_EQ(failed.errors.size(), 1u);
+  EXPECT_EQ(failed.exit_status(), 2);
+}
+
+TEST(RunPipeline, AComparisonJudgedWhileMeasuringIsKept) {
+  Measured measured = measured_run();
+  measured.comparison = analysis::Comparison{};
+  measured.comparison->method_note = "paired rounds";
+  measured.baseline = made("Other CPU", 100.0, 2);  // not judged again
+  FakeKeeper keeper;
+  const Outcome outcome = finish(std::move(measured), Steps{}, keeper);
+  ASSERT_TRUE(outcome.comparison);
+  EXPECT_EQ(outcome.comparison->method_note, "paired rounds");
+  EXPECT_TRUE(outcome.comparison->benchmarks.empty());
+}
+
 }  // namespace
 }  // namespace benchkit::session

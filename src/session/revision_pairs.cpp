@@ -1,0 +1,86 @@
+#include "session/revision_pairs.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace benchkit::session {
+
+model::Result<Prepared> prepare_told(Workshop& workshop, const std::string& root,
+                                     const Revision& revision, const vcs::Checkout& checkout,
+                                     const vcs::BuildRecipe& recipe, Observer& observer) {
+  const PrepareProgress progress = [&observer](const Revision& r, const std::string& step) {
+    observer.revision_step(r.label(), step);
+  };
+  auto prepared = workshop.prepare(root, revision, checkout, recipe, progress);
+  if (!prepared) return prepared.error();
+  observer.revision_built(revision.label(), prepared->built.cached, prepared->built.seconds,
+                          prepared->built.build_folder);
+  return prepared;
+}
+
+vcs::BuildRecipe recipe_like(const vcs::BuildRecipe& recipe, const Prepared& built) {
+  vcs::BuildRecipe same = recipe;
+  if (same.cmake && same.targets.empty() && !same.all_targets) {
+    for (const auto& e : built.built.executables) same.targets.push_back(e.name);
+  }
+  return same;
+}
+
+std::vector<BinaryPair> binary_pairs(const Prepared& base, const Prepared& candidate) {
+  std::vector<BinaryPair> pairs;
+  for (const auto& ours : candidate.built.executables) {
+    for (const auto& theirs : base.built.executables) {
+      if (theirs.name == ours.name) pairs.push_back({ours.name, theirs.artifact, ours.artifact});
+    }
+  }
+  return pairs;
+}
+
+AbRequest pair_request(const PairSettings& settings, Observer& observer) {
+  AbRequest request;
+  request.bench_regex = settings.bench_regex;
+  request.bench_flags = settings.bench_flags;
+  request.rounds = settings.rounds;
+  request.max_rounds = settings.max_rounds;
+  // Each side samples for budget/rounds per round, at least 1 ms (a shorter turn is all
+  // process start-up), as the bench binary's --baseline does.
+  request.round_budget_ns = std::max<std::int64_t>(
+      1'000'000, settings.time_budget_ns / static_cast<std::int64_t>(settings.rounds));
+  request.worker_timeout = settings.worker_timeout;
+  request.compare = settings.compare;
+  request.progress = [&observer](const std::string& target, std::size_t round, std::size_t planned,
+                                 std::size_t index, std::size_t count, const std::string& name) {
+    observer.pair_round_started(target, round, planned, index, count, name);
+  };
+  request.failed = [&observer](const std::string& name, const std::string& message) {
+    observer.benchmark_failed(name, message);
+  };
+  return request;
+}
+
+std::string pairs_note(const Prepared& base, const Prepared& candidate,
+                       const std::string& description, const std::string& rounds,
+                       const PairSettings& settings, Mode mode) {
+  if (mode == Mode::instructions) {
+    return fmt::format(
+        "{} against {}: both checked out in worktrees under .benchkit/worktrees and built the "
+        "same way ({}); each build's bench binary counted its benchmarks under valgrind's "
+        "callgrind (--mode instructions: a fresh process per benchmark, pinned cache geometry, "
+        "no address randomisation), one build after the other; counts repeat exactly, so a "
+        "change beyond ±{:g}% is a verdict",
+        candidate.revision.label(), base.revision.label(), description,
+        100.0 * settings.compare.count_noise_threshold);
+  }
+  return fmt::format(
+      "{} against {}: both checked out in worktrees under .benchkit/worktrees and built the same "
+      "way ({}); their bench binaries ran side by side, {} rounds of fresh process pairs per "
+      "benchmark taking samples in turns, so both met the machine in the same state{}",
+      candidate.revision.label(), base.revision.label(), description, rounds,
+      settings.max_rounds > settings.rounds
+          ? fmt::format("; benchmarks still inconclusive after {} get more, up to {}",
+                        settings.rounds, settings.max_rounds)
+          : "");
+}
+
+}  // namespace benchkit::session

@@ -1,0 +1,150 @@
+// benchkit bisect's orchestration (session/bisect_run.hpp) with a fake workshop: no git, no
+// compiler, no processes; the log goes to a temporary file.
+#include "session/bisect_run.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "fake_workshop.hpp"
+
+namespace benchkit::session {
+namespace {
+
+using testing::FakeWorkshop;
+
+class Steps final : public BisectObserver {
+ public:
+  void step_decided(const BisectStep& step, const std::string& subject) override {
+    decided.push_back(step.commit + " " + step.outcome + " (" + subject + ")");
+  }
+  std::vector<std::string> decided;
+};
+
+BisectPlan plan_of(const std::string& good, const std::string& bad, const std::string& log) {
+  BisectPlan plan;
+  plan.good = good;
+  plan.bad = bad;
+  plan.log = log;
+  plan.pairs.rounds = 5;
+  plan.pairs.max_rounds = 45;
+  return plan;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(BisectRevisions, NarrowsToTheFirstSlowCommitBuildingEachCommitOnce) {
+  const std::string log = ::testing::TempDir() + "/bisect-run.log";
+  for (const std::size_t first_slow : {1u, 5u, 12u, 16u}) {
+    FakeWorkshop workshop;
+    workshop.first_slow = first_slow;
+    Steps steps;
+    const auto report = bisect_revisions(plan_of("c0", "c16", log), workshop, steps);
+    ASSERT_TRUE(report) << report.error().message;
+    const std::string first = "c" + std::to_string(first_slow);
+    EXPECT_EQ(report->outcome.first_bad, first);
+    EXPECT_EQ(report->first_bad_subject, "subject of " + first);
+    EXPECT_EQ(report->exit_status(), 0);
+    EXPECT_EQ(report->commits_between, 16u);
+    EXPECT_EQ(report->log_path, log);
+    // Every commit built at most once: the two ends and at most log2(16) steps.
+    const std::set<std::string> distinct(workshop.built.begin(), workshop.built.end());
+    EXPECT_EQ(distinct.size(), workshop.built.size());
+    EXPECT_EQ(report->builds, workshop.built.size());
+    EXPECT_LE(report->builds, 2u + 4u);
+    EXPECT_EQ(workshop.built.front(), "c16");  // BAD first: its targets are the ones to have
+    ASSERT_TRUE(report->outcome.convicting);
+    EXPECT_EQ(report->outcome.convicting->commit, first);
+    EXPECT_EQ(steps.decided.front(), "c16 bad end (subject of c16)");
+    // The log: a header, one line per step, then the answer.
+    const std::string text = read(log);
+    EXPECT_EQ(text.rfind("# benchkit bisect c0 c16", 0), 0u);
+    EXPECT_NE(text.find("# first bad commit: " + first + " subject of " + first),
+              std::string::npos);
+    EXPECT_EQ(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')),
+              2 + steps.decided.size() + 1);
+  }
+}
+
+TEST(BisectRevisions, AnInconclusiveStepGetsTwiceTheRoundsEachAsLong) {
+  const std::string log = ::testing::TempDir() + "/bisect-retry.log";
+  FakeWorkshop workshop;
+  workshop.first_slow = 3;
+  bool first = true;
+  workshop.measure = [&](const AbRequest& request) -> model::Result<AbRuns> {
+    // The ends are unclear at first: the same speed on both sides, then a slow-down.
+    const bool unclear = first;
+    first = false;
+    return AbRuns{testing::made(100.0, 1), testing::made(unclear ? 102.0 : 115.0, 2),
+                  std::to_string(request.rounds)};
+  };
+  Steps steps;
+  const auto report = bisect_revisions(plan_of("c0", "c4", log), workshop, steps);
+  ASSERT_TRUE(report) << report.error().message;
+  ASSERT_GE(workshop.requests.size(), 2u);
+  EXPECT_EQ(workshop.requests[0].rounds, 5u);
+  EXPECT_EQ(workshop.requests[1].rounds, 10u);
+  EXPECT_EQ(workshop.requests[1].max_rounds, 90u);
+  EXPECT_EQ(workshop.requests[1].round_budget_ns, workshop.requests[0].round_budget_ns);
+  EXPECT_EQ(steps.decided.front(), "c4 retry (subject of c4)");
+}
+
+TEST(BisectRevisions, BadNotSlowerThanGoodIsAFailureAndIsLogged) {
+  const std::string log = ::testing::TempDir() + "/bisect-none.log";
+  FakeWorkshop workshop;  // nothing slow
+  Steps steps;
+  const auto report = bisect_revisions(plan_of("c0", "c4", log), workshop, steps);
+  ASSERT_FALSE(report);
+  EXPECT_EQ(report.error().kind, model::ErrorKind::failed);
+  EXPECT_NE(report.error().message.find("is not slower than GOOD"), std::string::npos);
+  EXPECT_NE(read(log).find("# stopped: BAD (c4) is not slower"), std::string::npos);
+}
+
+TEST(BisectRevisions, AStepThatFailsToBuildOrIsInterruptedStopsTheBisection) {
+  const std::string log = ::testing::TempDir() + "/bisect-stop.log";
+  FakeWorkshop workshop;
+  workshop.first_slow = 3;
+  workshop.failing_builds = {"c4"};
+  Steps steps;
+  auto report = bisect_revisions(plan_of("c0", "c8", log), workshop, steps);
+  ASSERT_FALSE(report);
+  EXPECT_EQ(exit_status_of(report.error().kind), 1);
+  EXPECT_NE(report.error().message.find("c4"), std::string::npos);
+
+  FakeWorkshop interrupted;
+  interrupted.measure = [](const AbRequest&) -> model::Result<AbRuns> {
+    return model::Error{"interrupted", model::ErrorKind::interrupted};
+  };
+  report = bisect_revisions(plan_of("c0", "c8", log), interrupted, steps);
+  ASSERT_FALSE(report);
+  EXPECT_EQ(exit_status_of(report.error().kind), 130);
+}
+
+TEST(BisectRevisions, CommitsThatStayInconclusiveLeaveTheAnswerUndecided) {
+  const std::string log = ::testing::TempDir() + "/bisect-undecided.log";
+  FakeWorkshop workshop;
+  workshop.measure = [&](const AbRequest& request) -> model::Result<AbRuns> {
+    const std::string candidate = request.binaries.at(0).candidate;
+    // The ends regress; every commit between is as slow as the noise allows to tell.
+    const bool end = candidate.find("/c4/") != std::string::npos;
+    return AbRuns{testing::made(100.0, 1), testing::made(end ? 115.0 : 102.0, 2), "5"};
+  };
+  Steps steps;
+  const auto report = bisect_revisions(plan_of("c0", "c4", log), workshop, steps);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_FALSE(report->outcome.first_bad);
+  EXPECT_FALSE(report->undecided.empty());
+  EXPECT_EQ(report->exit_status(), 1);
+  EXPECT_NE(read(log).find("# undecided"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace benchkit::session

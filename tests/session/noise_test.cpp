@@ -1,0 +1,70 @@
+// benchkit noise's plans (session/noise.hpp) up to the point where a process would start: the
+// checks on the target, each an input error (exit status 2) named for what is wrong.
+#include "session/noise.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace benchkit::session {
+namespace {
+
+class Heard final : public Observer {
+ public:
+  void measuring_started(const std::string& what) override { started.push_back(what); }
+  std::vector<std::string> started;
+};
+
+TEST(NoisePlans, ATargetThatIsNoExecutableFileStopsBeforeAnythingRuns) {
+  const std::string folder = ::testing::TempDir();
+  const std::string text = folder + "/noise-not-executable.txt";
+  std::ofstream(text) << "hello\n";
+  for (const auto& [target, said] :
+       std::vector<std::pair<std::string, std::string>>{{folder + "/no-such-bench", "no such file"},
+                                                        {folder, "is not a file"},
+                                                        {text, "is not executable"}}) {
+    Heard heard;
+    const auto measurer = make_measurer(NoisePlan{target, 3, {}});
+    auto keeper = make_keeper();
+    const Outcome outcome = run_pipeline(*measurer, Steps{}, heard, *keeper);
+    EXPECT_FALSE(outcome.measured) << target;
+    ASSERT_EQ(outcome.errors.size(), 1u);
+    EXPECT_NE(outcome.errors[0].message.find(said), std::string::npos) << outcome.errors[0].message;
+    EXPECT_EQ(outcome.exit_status(), 2) << target;
+    EXPECT_TRUE(heard.started.empty());
+
+    const auto counted = check_count_order(CountOrderPlan{target, {}, 0.001}, heard);
+    ASSERT_FALSE(counted);
+    EXPECT_EQ(exit_status_of(counted.error().kind), 2);
+  }
+}
+
+TEST(NoisePlans, ANameWithoutASlashIsAFileInThisFolder) {
+  const auto path = bench_binary_path("no-such-bench-here");
+  ASSERT_FALSE(path);
+  EXPECT_NE(path.error().message.find("./no-such-bench-here: no such file"), std::string::npos);
+  const auto shell = bench_binary_path("/bin/sh");
+  ASSERT_TRUE(shell);
+  EXPECT_EQ(*shell, "/bin/sh");
+}
+
+TEST(NoisePlans, AProgramThatIsNoBenchBinaryOrFlagsNoiseSetsItselfAreRefused) {
+  const auto not_bench = check_noise_binary("/bin/true", NoisePlan{"/bin/true", 3, {}});
+  ASSERT_TRUE(not_bench);
+  EXPECT_EQ(not_bench->kind, model::ErrorKind::input);
+  EXPECT_NE(not_bench->message.find("is not a benchkit bench binary"), std::string::npos);
+  EXPECT_NE(not_bench->message.find("benchkit noise -- /bin/true"), std::string::npos);
+
+  const std::string bench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+  const auto reserved = check_noise_binary(bench, NoisePlan{bench, 3, {"--out=x"}});
+  ASSERT_TRUE(reserved);
+  EXPECT_NE(reserved->message.find("--out after -- is not allowed"), std::string::npos);
+  const auto many = check_noise_binary(bench, NoisePlan{bench, 65, {}});
+  ASSERT_TRUE(many);
+  EXPECT_NE(many->message.find("at most 64 processes"), std::string::npos);
+  EXPECT_FALSE(check_noise_binary(bench, NoisePlan{bench, 3, {"--filter", "add"}}));
+}
+
+}  // namespace
+}  // namespace benchkit::session
