@@ -23,6 +23,7 @@
 #include "clock/profile_markers.hpp"
 #include "process/handshake.hpp"
 #include "process/spawn.hpp"
+#include "process/worker_invocation.hpp"
 #include "process/worker_protocol.hpp"
 #include "report/reporter.hpp"
 #include "session/pipeline.hpp"
@@ -248,29 +249,18 @@ int report_outcome(const BenchFlags& flags, report::Format format, session::Outc
   return outcome.exit_status();
 }
 
-// A worker of --processes N: measures its share, sending each result on the stream.
-int serve_as_worker(BenchFlags& flags, const session::RunSettings& settings,
-                    const std::vector<measure::Instance>& chosen) {
-  const auto indices = worker::parse_selection(flags.worker_select);
-  if (!indices) {
-    return report_error(model::Error{fmt::format("{} \"{}\" is not a list of benchmark numbers",
-                                                 worker::kSelectFlag, flags.worker_select),
-                                     model::ErrorKind::usage});
-  }
-  session::serve(settings, chosen, *indices, flags.worker_stream);
-  return 0;
-}
-
-// The benchmarks the flags choose; the error says why none can run.
-model::Result<std::vector<measure::Instance>> choose(const BenchFlags& flags) {
+// The benchmarks that --filter, --exact and --param choose (the user's, or a worker's as its
+// driver chose them); the error says why none can run. With --list, none is no error.
+model::Result<std::vector<measure::Instance>> choose(const process::WorkerInvocation& selection) {
   std::vector<measure::Instance> chosen;
   try {
-    chosen = session::select(measure::expand_registered(cli::parse_param_overrides(flags.params)),
-                             flags.filter, flags.exact);
+    chosen =
+        session::select(measure::expand_registered(cli::parse_param_overrides(selection.params)),
+                        selection.filter, selection.exact);
   } catch (const std::invalid_argument& error) {
     return model::Error{error.what(), model::ErrorKind::usage};
   }
-  if (!chosen.empty() || flags.list) return chosen;
+  if (!chosen.empty() || selection.list) return chosen;
   if (measure::expand_registered().empty()) {
     return model::Error{
         "this binary registers no benchmarks; add BENCHKIT(function) next to a function taking "
@@ -280,7 +270,7 @@ model::Result<std::vector<measure::Instance>> choose(const BenchFlags& flags) {
   }
   return model::Error{fmt::format("no benchmark matches --filter \"{}\"; run with --list to see "
                                   "the names",
-                                  flags.filter),
+                                  selection.filter),
                       model::ErrorKind::usage};
 }
 
@@ -293,52 +283,68 @@ model::Result<std::optional<RunResult>> load_compared(const BenchFlags& flags) {
   return std::optional<RunResult>(std::move(*loaded));
 }
 
-// --mode as this process can honour it: a counted worker must run under valgrind, and a run
-// that is not a worker must not (benchkit starts valgrind itself); counters need the CPU's.
+// --mode counters needs the CPU's counters (not to --list the benchmarks).
+std::optional<model::Error> check_counters(session::Mode mode, bool list) {
+  if (mode != session::Mode::counters || list) return std::nullopt;
+  const auto counters = clock::open_hardware_counters();
+  if (counters->available()) return std::nullopt;
+  return model::Error{
+      fmt::format("--mode counters reads instructions:u from the CPU's counters, and this "
+                  "machine has none ({}). Count them under simulation with --mode "
+                  "instructions instead (valgrind: the same count in every run, about 50x "
+                  "slower)",
+                  counters->unavailable_reason()),
+      model::ErrorKind::usage};
+}
+
+// --mode as the user's run can honour it: benchkit starts valgrind itself for a counted run.
 std::optional<model::Error> check_mode(const BenchFlags& flags) {
-  const bool under_valgrind = clock::running_on_valgrind();
-  const bool worker = flags.worker_stream >= 0 || flags.turns_fd >= 0;
-  if (flags.mode == session::Mode::instructions) {
-    if (worker && (!under_valgrind || flags.callgrind_dumps.empty())) {
+  if (flags.mode == session::Mode::instructions && clock::running_on_valgrind()) {
+    return model::Error{
+        "--mode instructions starts valgrind itself: run this binary without valgrind in "
+        "front of it (or drop --mode instructions to profile it under your own valgrind)",
+        model::ErrorKind::usage};
+  }
+  return check_counters(flags.mode, flags.list);
+}
+
+// --mode as a worker can honour it: a counted worker must run under valgrind with its dump
+// files named, and never takes turns.
+std::optional<model::Error> check_worker_mode(const process::WorkerInvocation& invocation) {
+  using Role = process::WorkerInvocation::Role;
+  const session::Mode mode = invocation.mode.value_or(session::Mode::time);
+  if (mode == session::Mode::instructions) {
+    if (!clock::running_on_valgrind() || invocation.callgrind_dumps.empty()) {
       return model::Error{
           "a counted worker runs under valgrind --tool=callgrind with --callgrind-dumps: start "
           "it through --mode instructions, not by hand",
           model::ErrorKind::usage};
     }
-    if (!worker && under_valgrind) {
-      return model::Error{
-          "--mode instructions starts valgrind itself: run this binary without valgrind in "
-          "front of it (or drop --mode instructions to profile it under your own valgrind)",
-          model::ErrorKind::usage};
-    }
-    if (flags.turns_fd >= 0) {
+    if (invocation.role() == Role::turns) {
       return model::Error{"--mode instructions does not take turns with another build",
                           model::ErrorKind::usage};
     }
   }
-  if (flags.mode == session::Mode::counters && !flags.list) {
-    const auto counters = clock::open_hardware_counters();
-    if (!counters->available()) {
-      return model::Error{
-          fmt::format("--mode counters reads instructions:u from the CPU's counters, and this "
-                      "machine has none ({}). Count them under simulation with --mode "
-                      "instructions instead (valgrind: the same count in every run, about 50x "
-                      "slower)",
-                      counters->unavailable_reason()),
-          model::ErrorKind::usage};
-    }
+  if (invocation.role() == Role::counted && invocation.stream_fd < 0) {
+    return model::Error{
+        "a counted worker writes its results on --worker-stream: start it through --mode "
+        "instructions, not by hand",
+        model::ErrorKind::usage};
   }
-  return std::nullopt;
+  return check_counters(mode, invocation.list);
 }
 
-// --profile-time: the one chosen benchmark's routine, in this process, for a profiler.
-int run_profiled(const BenchFlags& flags, const session::RunSettings& settings,
+// --profile-time: the one chosen benchmark's routine, in this process, for a profiler the user
+// attaches, or with the markers and summary file of `benchkit profile` (its worker). `shown`:
+// the duration as given.
+int run_profiled(const process::WorkerInvocation& profile, const std::string& shown,
+                 const session::RunSettings& settings,
                  const std::vector<measure::Instance>& chosen) {
-  const auto duration = cli::parse_duration_ns(flags.profile_time);
+  const std::optional<std::int64_t> duration = profile.profile_time_ns;
   if (!duration || *duration <= 0) {
     return report_error(model::Error{
         fmt::format("--profile-time \"{}\" is not a positive duration; write e.g. 5s or 500ms",
-                    flags.profile_time),
+                    shown),
         model::ErrorKind::usage});
   }
   if (chosen.size() != 1) {
@@ -353,22 +359,22 @@ int run_profiled(const BenchFlags& flags, const session::RunSettings& settings,
         model::ErrorKind::usage});
   }
   std::string problem;
-  const auto markers = clock::make_profile_markers(flags.profile_markers, problem);
+  const auto markers = clock::make_profile_markers(profile.profile_markers, problem);
   if (!markers) return report_error(model::Error{problem, model::ErrorKind::usage});
-  if (!flags.quiet) {
+  if (!profile.quiet) {
     std::cerr << fmt::format(
         "profiling {} in process {}: its set-up, one warm-up iteration, then its routine alone "
         "for {}\n",
-        chosen.front().name, ::getpid(), flags.profile_time);
+        chosen.front().name, ::getpid(), shown);
   }
   const auto routine = session::profile_routine(settings, chosen.front(), *duration, markers.get());
   if (!routine) return report_error(routine.error());
-  if (!flags.profile_summary.empty()) {
+  if (!profile.profile_summary.empty()) {
     const auto written =
-        store::write_file_atomically(flags.profile_summary, session::profiled_json(*routine));
+        store::write_file_atomically(profile.profile_summary, session::profiled_json(*routine));
     if (!written) return report_error(written.error());
   }
-  if (!flags.quiet) {
+  if (!profile.quiet) {
     std::cerr << fmt::format("profiled {}: {} iterations, {:.3f} s in the routine\n",
                              routine->benchmark, routine->iterations, routine->timed_ns / 1e9);
   }
@@ -383,19 +389,14 @@ session::Plan bench_plan(const BenchFlags& flags, session::RunSettings settings,
                          std::optional<RunResult> baseline) {
   session::BenchPlan what;
   what.mode = flags.mode;
-  what.worker_flags = cli::shared_worker_flags(flags, settings);
+  what.worker = cli::shared_worker_invocation(flags, settings);
   what.settings = std::move(settings);
   what.chosen = std::move(chosen);
   what.skipped = std::move(skipped);
   what.scenarios_left_out = scenarios_left_out;
   what.test = flags.test;
-  what.in_process = flags.in_process || flags.turns_fd >= 0;
+  what.in_process = flags.in_process;
   what.processes = flags.processes;
-  what.filter = flags.filter;
-  what.exact = flags.exact;
-  what.skip_tags = flags.skip_tags;
-  what.params = flags.params;
-  what.sample_size = flags.sample_size;
   what.baseline = std::move(baseline);
   what.baseline_name = flags.baseline;
   what.saved_samples = flags.saved_samples;
@@ -428,9 +429,9 @@ void default_processes(BenchFlags& flags) {
 // Scenarios are whole workloads of millions of items, timed phase by phase: under callgrind
 // they would take minutes each and their times would be the simulation's. A counted run and its
 // workers leave them out alike (the workers' benchmark numbers must match). Returns how many.
-model::Result<std::size_t> leave_out_scenarios(const BenchFlags& flags,
+model::Result<std::size_t> leave_out_scenarios(session::Mode mode, bool list,
                                                std::vector<measure::Instance>& chosen) {
-  if (flags.mode != session::Mode::instructions || flags.list) return std::size_t{0};
+  if (mode != session::Mode::instructions || list) return std::size_t{0};
   const auto left_out = static_cast<std::size_t>(std::erase_if(
       chosen, [](const measure::Instance& instance) { return instance.is_scenario(); }));
   if (chosen.empty()) {
@@ -449,13 +450,6 @@ int measure_and_report(const BenchFlags& flags, const CLI::App& app, int argc, c
   if (auto problem = cli::check_before_running(flags, app)) return report_error(*problem);
   auto baseline = load_compared(flags);
   if (!baseline) return report_error(baseline.error());
-  // A worker of a side-by-side comparison: one sample per turn, then its result.
-  std::optional<session::TurnGate> gate;
-  if (flags.turns_fd >= 0) {
-    gate.emplace(flags.turns_fd);
-    settings.gate = &*gate;
-    settings.measuring_only = true;
-  }
   const report::Format format = cli::output_format(flags);
   if (!flags.quiet) {
     for (const BenchmarkResult& result : skipped) {
@@ -471,9 +465,98 @@ int measure_and_report(const BenchFlags& flags, const CLI::App& app, int argc, c
   return report_outcome(flags, format, outcome);
 }
 
+// The benchmarks a run chose, those --skip-tag left out, and how many scenarios a counted run
+// leaves out.
+struct Chosen {
+  std::vector<measure::Instance> chosen;
+  std::vector<BenchmarkResult> skipped;
+  std::size_t scenarios_left_out = 0;
+};
+
+model::Result<Chosen> choose_all(const process::WorkerInvocation& selection, session::Mode mode) {
+  auto chosen = choose(selection);
+  if (!chosen) return chosen.error();
+  Chosen all;
+  all.chosen = std::move(*chosen);
+  all.skipped = session::take_skipped(all.chosen, selection.skip_tags);
+  const auto left_out = leave_out_scenarios(mode, selection.list, all.chosen);
+  if (!left_out) return left_out.error();
+  all.scenarios_left_out = *left_out;
+  return all;
+}
+
+int list_names(const std::vector<measure::Instance>& chosen) {
+  for (const auto& instance : chosen) std::cout << instance.name << "\n";
+  return 0;
+}
+
+// A worker of a side-by-side comparison: its one benchmark measured in this process, one sample
+// per turn given on the turns descriptor, its result written to --out as `--quiet --out FILE`
+// writes it.
+int take_turns(const process::WorkerInvocation& invocation, session::RunSettings settings,
+               Chosen chosen, std::string command_line) {
+  session::TurnGate gate(invocation.turns_fd);
+  settings.gate = &gate;
+  settings.measuring_only = true;
+  settings.command_line = std::move(command_line);
+  BenchFlags output;
+  output.out = invocation.out;
+  output.quiet = invocation.quiet;
+  const report::Format format = cli::output_format(output);
+  session::BenchPlan what;
+  what.mode = invocation.mode.value_or(session::Mode::time);
+  what.settings = std::move(settings);
+  what.chosen = std::move(chosen.chosen);
+  what.skipped = std::move(chosen.skipped);
+  what.scenarios_left_out = chosen.scenarios_left_out;
+  what.test = invocation.test;
+  what.in_process = true;
+  RunProgress progress(output, format, what.settings.command_line);
+  session::Outcome outcome = session::run(session::Plan{std::move(what), {}}, progress);
+  return report_outcome(output, format, outcome);
+}
+
+// A bench binary started by a driver (process/worker_invocation.hpp), told what to measure and
+// where its results go: on the stream (a worker of --processes N or of a counted run), to --out
+// sampling in turns (side by side), or to a profile's summary (benchkit profile). Its flags are
+// the driver's, not a user's.
+int run_worker(int argc, char** argv) {
+  const std::vector<std::string> words(argv + 1, argv + argc);
+  const auto invocation = process::WorkerInvocation::parse(words);
+  if (!invocation) return report_error(invocation.error());
+  if (auto problem = check_worker_mode(*invocation)) return report_error(*problem);
+  session::RunSettings settings = cli::run_settings(*invocation);
+  auto chosen = choose_all(*invocation, invocation->mode.value_or(session::Mode::time));
+  if (!chosen) return report_error(chosen.error());
+  if (invocation->list) return list_names(chosen->chosen);
+  using Role = process::WorkerInvocation::Role;
+  if (invocation->role() == Role::turns) {
+    return take_turns(*invocation, std::move(settings), std::move(*chosen),
+                      command_line(argc, argv));
+  }
+  if (invocation->role() == Role::profiled) {
+    const std::string shown =
+        invocation->profile_time_ns ? fmt::format("{}ns", *invocation->profile_time_ns) : "";
+    return run_profiled(*invocation, shown, settings, chosen->chosen);
+  }
+  session::serve(settings, chosen->chosen, invocation->indices.value_or(std::vector<std::size_t>{}),
+                 invocation->stream_fd);
+  return 0;
+}
+
 }  // namespace
 
 int run_main(int argc, char** argv) {
+  const std::vector<std::string> words(argv + std::min(argc, 1), argv + argc);
+  // The handshake answers before anything else is read (process/handshake.hpp).
+  if (std::find(words.begin(), words.end(), std::string(process::worker::kInfoFlag)) !=
+      words.end()) {
+    std::cout << process::bench_info_line() << std::flush;
+    return 0;
+  }
+  // A driver's worker is handed off before the user's flags are parsed: its flags are the
+  // driver's (process/worker_invocation.hpp).
+  if (process::WorkerInvocation::is_worker(words)) return run_worker(argc, argv);
   BenchFlags flags;
   CLI::App app{
       "Runs the benchmarks registered in this binary with BENCHKIT(...) and reports the median "
@@ -499,27 +582,27 @@ int run_main(int argc, char** argv) {
                                  argc > 0 ? argv[0] : "the benchmark binary"),
                      model::ErrorKind::usage});
   }
-  if (flags.benchkit_info) {
-    std::cout << process::bench_info_line() << std::flush;
-    return 0;
-  }
   if (auto problem = check_mode(flags)) return report_error(*problem);
   default_processes(flags);
   auto settings = cli::run_settings(flags);
   if (!settings) return report_error(settings.error());
-  auto chosen = choose(flags);
+  process::WorkerInvocation selection;
+  selection.filter = flags.filter;
+  selection.exact = flags.exact;
+  selection.params = flags.params;
+  selection.skip_tags = flags.skip_tags;
+  selection.list = flags.list;
+  auto chosen = choose_all(selection, flags.mode);
   if (!chosen) return report_error(chosen.error());
-  std::vector<BenchmarkResult> skipped = session::take_skipped(*chosen, flags.skip_tags);
-  const auto scenarios_left_out = leave_out_scenarios(flags, *chosen);
-  if (!scenarios_left_out) return report_error(scenarios_left_out.error());
-  if (flags.list) {
-    for (const auto& instance : *chosen) std::cout << instance.name << "\n";
-    return 0;
+  if (flags.list) return list_names(chosen->chosen);
+  if (!flags.profile_time.empty()) {
+    process::WorkerInvocation profile;
+    profile.profile_time_ns = cli::parse_duration_ns(flags.profile_time);
+    profile.quiet = flags.quiet;
+    return run_profiled(profile, flags.profile_time, *settings, chosen->chosen);
   }
-  if (flags.worker_stream >= 0) return serve_as_worker(flags, *settings, *chosen);
-  if (!flags.profile_time.empty()) return run_profiled(flags, *settings, *chosen);
-  return measure_and_report(flags, app, argc, argv, std::move(*settings), std::move(*chosen),
-                            std::move(skipped), *scenarios_left_out);
+  return measure_and_report(flags, app, argc, argv, std::move(*settings), std::move(chosen->chosen),
+                            std::move(chosen->skipped), chosen->scenarios_left_out);
 }
 
 }  // namespace benchkit

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <filesystem>
@@ -11,14 +12,11 @@
 #include "cli/commands.hpp"
 #include "cli/duration.hpp"
 #include "cli/report_output.hpp"
-#include "process/worker_protocol.hpp"
 #include "session/history.hpp"
 #include "store/baselines.hpp"
 
 namespace benchkit::cli {
 namespace {
-
-namespace worker = process::worker;
 
 void add_measurement_flags(CLI::App& app, BenchFlags& flags) {
   app.add_option("--filter", flags.filter,
@@ -92,7 +90,6 @@ void add_mode_flags(CLI::App& app, BenchFlags& flags) {
                  "--mode instructions: pass this environment variable to the benchmarks "
                  "(repeatable); they otherwise get only PATH, HOME, TMPDIR, LC_ALL=C and "
                  "BENCHKIT_*, so that every run starts from the same stack");
-  app.add_option("--callgrind-dumps", flags.callgrind_dumps)->group("");
   app.add_option("--counted-order", flags.counted_order,
                  "--mode instructions: run every benchmark in one valgrind process, in the "
                  "order chosen (forward) or reversed (reverse), instead of each in a fresh "
@@ -105,8 +102,6 @@ void add_mode_flags(CLI::App& app, BenchFlags& flags) {
                  "one warm-up iteration: attach a profiler to the process id it prints "
                  "(perf record -p PID, heaptrack -p PID), or let benchkit profile do it "
                  "(docs/profiling.md)");
-  app.add_option("--profile-markers", flags.profile_markers)->group("");
-  app.add_option("--profile-summary", flags.profile_summary)->group("");
 }
 
 void add_baseline_flags(CLI::App& app, BenchFlags& flags) {
@@ -167,16 +162,11 @@ void add_run_flags(CLI::App& app, BenchFlags& flags) {
                "Run every benchmark in this process instead of one forked worker each: for a "
                "debugger or a profiler that follows one process. A crash then ends the run "
                "(what finished before it is kept in --out)");
-  app.add_flag("--benchkit-info", flags.benchkit_info,
-               "Print {\"benchkit\": VERSION, \"protocol\": 1, \"turns\": true} on one line and "
-               "exit: how the benchkit command recognises a bench binary");
-
-  // Set by a driver only (process/worker_protocol.hpp).
-  app.add_option(worker::kTurnsFlag, flags.turns_fd)->group("");
-  app.add_option(worker::kStreamFlag, flags.worker_stream)->group("");
-  app.add_option(worker::kSelectFlag, flags.worker_select)->group("");
-  app.add_option(worker::kIndexFlag, flags.worker_index)->group("");
-  app.add_flag(worker::kProgressFlag, flags.worker_progress)->group("");
+  // Answered by run_main before any flag is parsed; listed here for --help.
+  static const std::string info_help =
+      "Print {\"benchkit\": VERSION, \"protocol\": 1, \"turns\": true} on one line and exit: how "
+      "the benchkit command recognises a bench binary";
+  app.add_flag("--benchkit-info", info_help);
 }
 
 // One --param value: an integer or a number when it reads as one, text otherwise.
@@ -225,32 +215,54 @@ std::size_t max_rounds_of(const BenchFlags& flags) {
 }
 
 model::Result<session::RunSettings> run_settings(BenchFlags& flags) {
+  process::WorkerInvocation invocation;
+  for (const auto& [text, name, target] :
+       {std::tuple{&flags.time_budget, "--time-budget", &invocation.time_budget_ns},
+        std::tuple{&flags.warm_up, "--warm-up", &invocation.warm_up_ns},
+        std::tuple{&flags.timeout, "--timeout", &invocation.timeout_ns}}) {
+    std::int64_t ns = 0;
+    if (auto error = duration_flag(*text, name, ns)) return *error;
+    if (!text->empty()) *target = ns;
+  }
+  if (auto error =
+          duration_flag(flags.worker_timeout, "--worker-timeout", flags.worker_timeout_ns)) {
+    return *error;
+  }
+  invocation.seed = flags.seed;
+  invocation.no_counters = flags.no_counters;
+  invocation.no_machine_warnings = flags.no_machine_warnings;
+  invocation.tags = flags.tags;
+  invocation.test = flags.test;
+  invocation.mode = flags.mode;
+  invocation.repetitions = flags.repetitions;
+  invocation.sample_size = flags.sample_size;
+  invocation.precision = flags.precision;
+  return run_settings(invocation);
+}
+
+session::RunSettings run_settings(const process::WorkerInvocation& invocation) {
   session::RunSettings settings;
-  settings.seed = flags.seed;
-  settings.counters = !flags.no_counters;
-  settings.machine_warnings = !flags.no_machine_warnings;
-  for (const std::string& tag : flags.tags) {
+  settings.seed = invocation.seed.value_or(0);
+  settings.counters = !invocation.no_counters;
+  settings.machine_warnings = !invocation.no_machine_warnings;
+  for (const std::string& tag : invocation.tags) {
     const auto equals = tag.find('=');
     settings.tags[tag.substr(0, equals)] = tag.substr(equals + 1);
   }
-  settings.engine.test_mode = flags.test;
-  settings.callgrind_dumps = flags.callgrind_dumps;
-  if (flags.mode == session::Mode::instructions) {
+  settings.engine.test_mode = invocation.test;
+  settings.callgrind_dumps = invocation.callgrind_dumps;
+  if (invocation.mode == session::Mode::instructions) {
     // The machine does not change a count: no warnings about it, no hardware counters.
     settings.machine_warnings = false;
     settings.counters = false;
-    if (flags.sample_size > 0) settings.engine.counted_samples = flags.sample_size;
+    if (invocation.sample_size > 0) settings.engine.counted_samples = invocation.sample_size;
   }
-  settings.repetitions = flags.repetitions;
-  if (flags.sample_size > 0) settings.engine.min_samples = flags.sample_size;
-  if (flags.precision > 0) settings.engine.precision = flags.precision;
-  for (const auto& [text, name, target] :
-       {std::tuple{&flags.time_budget, "--time-budget", &settings.engine.time_budget_ns},
-        std::tuple{&flags.warm_up, "--warm-up", &settings.engine.warm_up_ns},
-        std::tuple{&flags.worker_timeout, "--worker-timeout", &flags.worker_timeout_ns},
-        std::tuple{&flags.timeout, "--timeout", &settings.timeout_ns}}) {
-    if (auto error = duration_flag(*text, name, *target)) return *error;
-  }
+  settings.repetitions = std::max<std::size_t>(1, invocation.repetitions);
+  if (invocation.sample_size > 0) settings.engine.min_samples = invocation.sample_size;
+  if (invocation.precision > 0) settings.engine.precision = invocation.precision;
+  if (invocation.time_budget_ns) settings.engine.time_budget_ns = *invocation.time_budget_ns;
+  if (invocation.warm_up_ns) settings.engine.warm_up_ns = *invocation.warm_up_ns;
+  settings.timeout_ns = invocation.timeout_ns.value_or(kDefaultTimeoutNs);
   return settings;
 }
 
@@ -270,16 +282,21 @@ measure::ParamOverrides parse_param_overrides(const std::vector<std::string>& pa
   return overrides;
 }
 
-std::vector<std::string> shared_worker_flags(const BenchFlags& flags,
-                                             const session::RunSettings& settings) {
-  std::vector<std::string> argv = {"--warm-up",     fmt::format("{}ns", settings.engine.warm_up_ns),
-                                   "--seed",        std::to_string(settings.seed),
-                                   "--repetitions", std::to_string(flags.repetitions)};
-  if (flags.no_counters) argv.push_back("--no-counters");
-  if (flags.no_machine_warnings) argv.push_back("--no-machine-warnings");
-  for (const std::string& tag : flags.tags) argv.insert(argv.end(), {"--tag", tag});
-  for (const std::string& param : flags.params) argv.insert(argv.end(), {"--param", param});
-  return argv;
+process::WorkerInvocation shared_worker_invocation(const BenchFlags& flags,
+                                                   const session::RunSettings& settings) {
+  process::WorkerInvocation invocation;
+  invocation.filter = flags.filter;
+  invocation.exact = flags.exact;
+  invocation.skip_tags = flags.skip_tags;
+  invocation.params = flags.params;
+  invocation.sample_size = flags.sample_size;
+  invocation.warm_up_ns = settings.engine.warm_up_ns;
+  invocation.seed = settings.seed;
+  invocation.repetitions = flags.repetitions;
+  invocation.no_counters = flags.no_counters;
+  invocation.no_machine_warnings = flags.no_machine_warnings;
+  invocation.tags = flags.tags;
+  return invocation;
 }
 
 std::optional<model::Error> check_before_running(const BenchFlags& flags, const CLI::App& app) {
@@ -313,7 +330,7 @@ std::optional<model::Error> check_before_running(const BenchFlags& flags, const 
     return usage("--store names the history that --record writes to: add --record");
   }
   // A history that cannot be opened is found now, not after the run it would have kept.
-  if (flags.record && flags.worker_stream < 0 && flags.turns_fd < 0) {
+  if (flags.record) {
     if (const auto opened = session::check_history(flags.store); !opened) return opened.error();
   }
   // A bad --out or --html path is found now, not after a long run whose results it would lose.

@@ -10,6 +10,7 @@
 #include "benchkit/result.hpp"
 #include "cli/commands.hpp"
 #include "model/error.hpp"
+#include "process/worker_invocation.hpp"
 #include "report/reporter.hpp"
 #include "session/pipeline.hpp"
 #include "session/runner.hpp"
@@ -56,7 +57,6 @@ struct BenchFlags {
   // Everything in this one process, no forked worker per benchmark: for a debugger or a
   // profiler that follows one process (docs/isolation.md).
   bool in_process = false;
-  bool benchkit_info = false;  // the handshake with the `benchkit` command
   // Side-by-side comparisons (--baseline NAME with the baseline's executable kept): rounds of
   // fresh process pairs per benchmark; --saved-samples compares the saved samples instead.
   std::size_t rounds = 10;
@@ -80,18 +80,9 @@ struct BenchFlags {
   std::vector<std::string> keep_env;
   // --profile-time DURATION: run only the chosen benchmark's measured routine for this long
   // (after its set-up and one warm-up iteration), in this process, for a profiler
-  // (docs/profiling.md); `benchkit profile` sets the markers and the summary file.
+  // (docs/profiling.md); `benchkit profile` starts it as a worker instead
+  // (process/worker_invocation.hpp), with its markers and summary file.
   std::string profile_time;
-  std::string profile_markers;  // set only by benchkit profile (clock/profile_markers.hpp)
-  std::string profile_summary;  // ... the file its summary is written to
-  // Set only by a driver: a counted worker's callgrind dump files (with %p).
-  std::string callgrind_dumps;
-  // Set only by a driver (process/worker_protocol.hpp).
-  int turns_fd = -1;          // a worker of a side-by-side comparison
-  int worker_stream = -1;     // a worker of --processes N: the result stream's descriptor
-  std::string worker_select;  // ... and the benchmarks it runs
-  std::size_t worker_index = 0;
-  bool worker_progress = false;  // accepted from older drivers, no longer used
 };
 
 // Registers every flag of the bench binary on `app`.
@@ -105,16 +96,24 @@ void add_bench_flags(CLI::App& app, BenchFlags& flags);
 inline constexpr std::size_t kMaxRoundsFactor = 9;
 std::size_t max_rounds_of(const BenchFlags& flags);
 
+// A benchmark still running after this long is taken for hung (--timeout's default).
+inline constexpr std::int64_t kDefaultTimeoutNs = 300'000'000'000;
+
 // The run settings the flags give; the error names the flag and the fix.
 model::Result<session::RunSettings> run_settings(BenchFlags& flags);
+
+// The run settings of a worker's invocation: the one rule from flags to settings, which the
+// user's flags go through too.
+session::RunSettings run_settings(const process::WorkerInvocation& invocation);
 
 // --param NAME=V1,V2 (repeatable) as overrides of the registered values.
 measure::ParamOverrides parse_param_overrides(const std::vector<std::string>& params);
 
-// The flags of this run that every worker it starts gets, whether the workers run one after
-// another or side by side: what changes what a benchmark measures or records.
-std::vector<std::string> shared_worker_flags(const BenchFlags& flags,
-                                             const session::RunSettings& settings);
+// What every worker this run starts is told, whether the workers run one after another or side
+// by side (session::BenchPlan::worker): how to choose the benchmarks this process chose, and
+// what changes what a benchmark measures or records.
+process::WorkerInvocation shared_worker_invocation(const BenchFlags& flags,
+                                                   const session::RunSettings& settings);
 
 // Checks made before anything runs, so that a long run never ends in a usage error: the
 // baseline flags go together, a bad --out folder is found now. `app` tells which flags were given.

@@ -1,13 +1,11 @@
 // Durations on the command line: "500ms", "2s", "1.5s", "100us", "250000ns", "3" (seconds).
+// The one parser is model/duration.hpp (a worker's flags are read with it too).
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <string_view>
+#include "model/duration.hpp"
 
 namespace benchkit::cli {
 
-// Nanoseconds, or nullopt when the text is not a non-negative duration.
-std::optional<std::int64_t> parse_duration_ns(std::string_view text);
+using model::parse_duration_ns;
 
 }  // namespace benchkit::cli

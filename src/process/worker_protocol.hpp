@@ -1,6 +1,7 @@
-// How a bench binary is driven as a worker by another process: the flags, and the result stream
-// it sends back. Defined once here; every driver (a suite run in fresh processes, side-by-side
-// rounds, `benchkit run ./bench`, `benchkit noise`) builds its worker command lines from these.
+// How a bench binary is driven as a worker by another process: the flags' spellings, and the
+// result stream it sends back. Every driver (a suite run in fresh processes, side-by-side rounds,
+// counted runs) builds its worker command lines as a process::WorkerInvocation
+// (process/worker_invocation.hpp), whose field table spells them with these.
 //
 // The result stream. A worker started with `--worker-stream FD` writes frames to descriptor FD
 // (process/wire.hpp: a 32-bit length, then the bytes); a frame's first byte says what it is:
@@ -23,7 +24,7 @@
 
 namespace benchkit::process::worker {
 
-// Flags of the bench binary that only a driver gives (hidden from --help).
+// Flags of the bench binary that only a driver gives (never shown by --help).
 inline constexpr const char* kStreamFlag = "--worker-stream";  // FD of the result stream
 inline constexpr const char* kSelectFlag = "--worker-select";  // "0,2,5": the chosen ones to run
 inline constexpr const char* kIndexFlag = "--worker-index";    // which of --processes N it is
@@ -71,10 +72,5 @@ class FrameReader {
 // "0,2,5" <-> {0, 2, 5}; nothing for text that is not such a list.
 std::string format_selection(const std::vector<std::size_t>& indices);
 std::optional<std::vector<std::size_t>> parse_selection(std::string_view text);
-
-// The flags of a side-by-side worker: benchmark `name` alone, sampling in turns over kTurnFd,
-// its result written to `out`.
-std::vector<std::string> turns_worker_argv(const std::string& executable, const std::string& name,
-                                           std::int64_t budget_ns, const std::string& out);
 
 }  // namespace benchkit::process::worker

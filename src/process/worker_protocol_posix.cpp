@@ -3,7 +3,6 @@
 #include <charconv>
 #include <cstring>
 
-#include "process/turns.hpp"
 #include "process/wire.hpp"
 #include "process/worker_protocol.hpp"
 
@@ -74,23 +73,6 @@ std::optional<std::vector<std::size_t>> parse_selection(std::string_view text) {
     start = comma + 1;
   }
   return indices;
-}
-
-std::vector<std::string> turns_worker_argv(const std::string& executable, const std::string& name,
-                                           std::int64_t budget_ns, const std::string& out) {
-  return {executable,
-          kQuietFlag,
-          kProcessesFlag,
-          "1",
-          kFilterFlag,
-          name,
-          kExactFlag,
-          kTimeBudgetFlag,
-          fmt::format("{}ns", budget_ns),
-          kOutFlag,
-          out,
-          kTurnsFlag,
-          std::to_string(kTurnFd)};
 }
 
 }  // namespace benchkit::process::worker

@@ -15,7 +15,7 @@
 #include "process/interrupt.hpp"
 #include "process/spawn.hpp"
 #include "process/temporary_folder.hpp"
-#include "process/worker_protocol.hpp"
+#include "process/worker_invocation.hpp"
 #include "session/ab.hpp"
 #include "session/counted.hpp"
 #include "session/plans.hpp"
@@ -25,8 +25,6 @@
 
 namespace benchkit::session {
 namespace {
-
-namespace worker = process::worker;
 
 std::size_t max_rounds_of(const BenchPlan& plan) {
   return std::max(plan.max_rounds, plan.rounds);
@@ -44,24 +42,15 @@ SuiteRequest suite_request(const BenchPlan& plan, std::vector<measure::Instance>
   if (request.processes <= 1) return request;
   const RunSettings& settings = plan.settings;
   const auto count = static_cast<std::int64_t>(request.processes);
-  request.worker_command = {
-      process::self_executable(), worker::kQuietFlag,
-      // Each process gets its share of the budget and of the minimum sample count.
-      worker::kTimeBudgetFlag, fmt::format("{}ns", settings.engine.time_budget_ns / count),
-      worker::kSampleSizeFlag,
-      std::to_string(std::max<std::size_t>(
-          5, (settings.engine.min_samples + request.processes - 1) / request.processes)),
-      worker::kPrecisionFlag, fmt::format("{}", settings.engine.precision)};
-  if (!plan.filter.empty()) {
-    request.worker_command.insert(request.worker_command.end(), {worker::kFilterFlag, plan.filter});
-  }
-  if (plan.exact) request.worker_command.push_back(worker::kExactFlag);
-  // The workers choose the same benchmarks as this process, skipped ones left out.
-  for (const std::string& tag : plan.skip_tags) {
-    request.worker_command.insert(request.worker_command.end(), {"--skip-tag", tag});
-  }
-  request.worker_command.insert(request.worker_command.end(), plan.worker_flags.begin(),
-                                plan.worker_flags.end());
+  request.worker_command = {process::self_executable()};
+  // The workers choose the same benchmarks as this process (plan.worker), skipped ones left out.
+  request.worker = plan.worker;
+  request.worker.quiet = true;
+  // Each process gets its share of the budget and of the minimum sample count.
+  request.worker.time_budget_ns = settings.engine.time_budget_ns / count;
+  request.worker.sample_size = std::max<std::size_t>(
+      5, (settings.engine.min_samples + request.processes - 1) / request.processes);
+  request.worker.precision = settings.engine.precision;
   return request;
 }
 
@@ -96,8 +85,10 @@ std::optional<std::string> side_by_side_binary(const BenchPlan& plan, std::strin
 
 // The names the baseline's binary lists (with this run's --param values).
 model::Result<std::set<std::string>> listed_by(const std::string& binary, const BenchPlan& plan) {
-  std::vector<std::string> argv = {binary, "--list"};
-  for (const std::string& param : plan.params) argv.insert(argv.end(), {"--param", param});
+  process::WorkerInvocation lister;
+  lister.list = true;
+  lister.params = plan.worker.params;
+  const std::vector<std::string> argv = lister.command(binary);
   process::CaptureOptions options;
   options.timeout = std::chrono::seconds(30);
   const auto listed = process::run_captured(argv, options);
@@ -138,7 +129,12 @@ model::Result<SideBySideRuns> run_beside(const BenchPlan& plan, const std::strin
   pairs.worker_timeout = std::chrono::milliseconds(plan.worker_timeout_ns / 1'000'000);
   pairs.round_budget_ns = std::max<std::int64_t>(
       1'000'000, plan.settings.engine.time_budget_ns / static_cast<std::int64_t>(plan.rounds));
-  pairs.worker_flags = plan.worker_flags;
+  // Each worker is told its benchmark (--filter NAME --exact) and takes its samples in turns.
+  pairs.worker = plan.worker;
+  pairs.worker.filter.clear();
+  pairs.worker.exact = false;
+  pairs.worker.skip_tags.clear();
+  pairs.worker.sample_size = 0;
   pairs.clock = process_clock().clock;
   pairs.progress = [&](std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
                        const std::string& name) {
@@ -209,41 +205,29 @@ model::Result<Measured> measure_beside(const BenchPlan& plan, const std::string&
   return measured;
 }
 
-// The flags that choose the plan's benchmarks in a counted process of either binary.
-std::vector<std::string> counted_selection(const BenchPlan& plan) {
-  std::vector<std::string> chosen;
-  if (!plan.filter.empty()) chosen.insert(chosen.end(), {worker::kFilterFlag, plan.filter});
-  if (plan.exact) chosen.push_back(worker::kExactFlag);
-  if (plan.sample_size > 0) {
-    chosen.insert(chosen.end(), {worker::kSampleSizeFlag, std::to_string(plan.sample_size)});
-  }
-  return chosen;
-}
-
-// The command of a counted worker: valgrind, then this binary counting.
-std::vector<std::string> counted_worker_command(const BenchPlan& plan, const std::string& valgrind,
-                                                const CountedFiles& files) {
-  std::vector<std::string> command = callgrind_command(valgrind, files, false);
-  command.insert(command.end(), {process::self_executable(), worker::kQuietFlag, "--mode",
-                                 "instructions", "--callgrind-dumps", files.dump_prefix()});
-  if (!plan.filter.empty()) command.insert(command.end(), {worker::kFilterFlag, plan.filter});
-  if (plan.exact) command.push_back(worker::kExactFlag);
-  if (plan.test) command.push_back("--test");
-  if (plan.sample_size > 0) {
-    command.insert(command.end(), {worker::kSampleSizeFlag, std::to_string(plan.sample_size)});
-  }
-  command.insert(command.end(), plan.worker_flags.begin(), plan.worker_flags.end());
-  return command;
+// A counted worker of this binary: valgrind, then this binary counting the benchmarks it is given
+// (the launcher adds them and the stream).
+process::WorkerInvocation counted_worker(const BenchPlan& plan, const CountedFiles& files) {
+  process::WorkerInvocation invocation = plan.worker;
+  invocation.quiet = true;
+  invocation.mode = Mode::instructions;
+  invocation.callgrind_dumps = files.dump_prefix();
+  invocation.test = plan.test;
+  return invocation;
 }
 
 // The baseline's kept binary counted again now, under the same valgrind and options (counts do
 // not depend on the machine's state, so the two need not take turns): its result, or the error.
 model::Result<RunResult> count_baseline_binary(const BenchPlan& plan, const std::string& binary,
                                                const std::string& folder) {
-  std::vector<std::string> chosen = counted_selection(plan);
-  for (const std::string& param : plan.params) chosen.insert(chosen.end(), {"--param", param});
-  for (const std::string& name : plan.keep_env) chosen.insert(chosen.end(), {"--keep-env", name});
-  auto counted = count_bench_binary(binary, chosen, folder + "/baseline.json");
+  // It chooses the plan's benchmarks with this run's parameters; it starts valgrind itself.
+  process::WorkerInvocation run;
+  run.filter = plan.worker.filter;
+  run.exact = plan.worker.exact;
+  run.sample_size = plan.worker.sample_size;
+  run.params = plan.worker.params;
+  run.keep_env = plan.keep_env;
+  auto counted = count_bench_binary(binary, std::move(run), folder + "/baseline.json");
   if (!counted) {
     return model::Error{
         fmt::format("the baseline's bench binary could not be counted ({}); compare against the "
@@ -306,7 +290,9 @@ model::Result<Measured> measure_counted(const BenchPlan& plan, Observer& observe
     for (std::size_t i = 0; i < request.chosen.size(); ++i) request.order.push_back(i);
     if (plan.counted_order == "reverse") std::reverse(request.order.begin(), request.order.end());
   }
-  request.worker_command = counted_worker_command(plan, *valgrind, files);
+  request.worker_command = callgrind_command(*valgrind, files, false);
+  request.worker_command.push_back(process::self_executable());
+  request.worker = counted_worker(plan, files);
   request.exec.environment = counted_environment(current_environment(), plan.keep_env);
   request.exec.fixed_addresses = true;
   SuiteOutcome outcome = run_suite(request, observer);

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "process/capture.hpp"
+#include "process/worker_invocation.hpp"
 #include "session/result_files.hpp"
 
 extern char** environ;
@@ -113,11 +114,10 @@ void explain_crashes(RunResult& run, const std::string& folder) {
   }
 }
 
-model::Result<RunResult> count_bench_binary(const std::string& binary,
-                                            const std::vector<std::string>& flags,
-                                            const std::string& out) {
-  std::vector<std::string> argv = {binary, "--mode", "instructions", "--quiet", "--out", out};
-  argv.insert(argv.end(), flags.begin(), flags.end());
+namespace {
+
+model::Result<RunResult> count_with(const std::string& binary, const std::vector<std::string>& argv,
+                                    const std::string& out) {
   process::CaptureOptions options;
   options.out = process::Stream::discard;
   options.err = process::Stream::inherit;
@@ -133,6 +133,29 @@ model::Result<RunResult> count_bench_binary(const std::string& binary,
                         model::ErrorKind::failed};
   }
   return std::move(*loaded);
+}
+
+// The counting run of `run`: --mode instructions --quiet --out OUT, and its own flags.
+process::WorkerInvocation counting(process::WorkerInvocation run, const std::string& out) {
+  run.mode = model::Mode::instructions;
+  run.quiet = true;
+  run.out = out;
+  return run;
+}
+
+}  // namespace
+
+model::Result<RunResult> count_bench_binary(const std::string& binary,
+                                            process::WorkerInvocation run, const std::string& out) {
+  return count_with(binary, counting(std::move(run), out).command(binary), out);
+}
+
+model::Result<RunResult> count_bench_binary(const std::string& binary,
+                                            const std::vector<std::string>& flags,
+                                            const std::string& out) {
+  std::vector<std::string> argv = counting({}, out).command(binary);
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  return count_with(binary, argv, out);
 }
 
 }  // namespace benchkit::session

@@ -20,6 +20,7 @@
 
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
+#include "process/worker_invocation.hpp"
 
 namespace benchkit::session {
 
@@ -70,6 +71,9 @@ std::string unhandled_instruction_message(const std::string& folder);
 model::Result<RunResult> count_bench_binary(const std::string& binary,
                                             const std::vector<std::string>& flags,
                                             const std::string& out);
+// The same with the flags as a typed run (its mode, quiet and out are set here).
+model::Result<RunResult> count_bench_binary(const std::string& binary,
+                                            process::WorkerInvocation run, const std::string& out);
 
 // Adds that message to every benchmark of `run` that crashed (valgrind ends the program with
 // SIGILL on such an instruction).

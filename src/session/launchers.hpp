@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "process/worker_invocation.hpp"
 #include "session/launcher.hpp"
 
 namespace benchkit::session {
@@ -39,18 +40,23 @@ struct ExecOptions {
   bool fixed_addresses = false;
 };
 
-// Each worker is `argv` plus --worker-select INDICES --worker-stream FD: a fresh process of a
-// bench binary (the same build, so that the indices name the same benchmarks), or a program
-// that runs one (valgrind): argv[0] must then be a path.
+// Each worker is `program` followed by `invocation`'s flags, given the benchmarks' indices and
+// the stream (--worker-select INDICES --worker-stream FD): `program` is a bench binary (the same
+// build, so that the indices name the same benchmarks), or a program that runs one (valgrind
+// and its options, then the bench binary); program[0] must be a path.
 class ExecLauncher final : public Launcher {
  public:
-  explicit ExecLauncher(std::vector<std::string> argv, ExecOptions options = {})
-      : argv_(std::move(argv)), options_(std::move(options)) {}
+  ExecLauncher(std::vector<std::string> program, process::WorkerInvocation invocation,
+               ExecOptions options = {})
+      : program_(std::move(program)),
+        invocation_(std::move(invocation)),
+        options_(std::move(options)) {}
   model::Result<std::unique_ptr<Worker>> launch(
       const std::vector<std::size_t>& benchmarks) override;
 
  private:
-  std::vector<std::string> argv_;
+  std::vector<std::string> program_;
+  process::WorkerInvocation invocation_;
   ExecOptions options_;
 };
 

@@ -15,6 +15,7 @@
 
 #include "measure/memory.hpp"
 #include "process/interrupt.hpp"
+#include "process/worker_invocation.hpp"
 #include "process/worker_protocol.hpp"
 #include "session/launchers.hpp"
 
@@ -296,10 +297,12 @@ model::Result<std::unique_ptr<Worker>> ForkLauncher::launch(
 
 model::Result<std::unique_ptr<Worker>> ExecLauncher::launch(
     const std::vector<std::size_t>& benchmarks) {
-  std::vector<std::string> argv = argv_;
-  argv.insert(argv.end(),
-              {process::worker::kSelectFlag, process::worker::format_selection(benchmarks),
-               process::worker::kStreamFlag, std::to_string(process::worker::kStreamFd)});
+  process::WorkerInvocation invocation = invocation_;
+  invocation.indices = benchmarks;
+  invocation.stream_fd = process::worker::kStreamFd;
+  std::vector<std::string> argv = program_;
+  const std::vector<std::string> flags = invocation.to_argv();
+  argv.insert(argv.end(), flags.begin(), flags.end());
   std::vector<char*> pointers;
   for (std::string& word : argv) pointers.push_back(word.data());
   pointers.push_back(nullptr);

@@ -21,17 +21,16 @@
 #include "analysis/compare.hpp"
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
+#include "model/mode.hpp"
 #include "session/history.hpp"
 #include "session/suite.hpp"
 
 namespace benchkit::session {
 
-// What a bench binary measures in each sample: time (the default), instructions counted under
-// valgrind's callgrind, or instructions:u read from the CPU's counters. Parsed at the command
-// line's boundary; nothing below it compares the words.
-enum class Mode { time, instructions, counters };
-std::optional<Mode> parse_mode(std::string_view text);
-const char* to_string(Mode mode);
+// What a bench binary measures in each sample (model/mode.hpp).
+using Mode = model::Mode;
+using model::parse_mode;
+using model::to_string;
 
 // Whole commands run interleaved in rounds (`benchkit run --cmd A --cmd B`): how the rounds
 // ended and, with two commands or more, every one compared with the reference on the paired

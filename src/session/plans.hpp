@@ -15,6 +15,7 @@
 #include "analysis/compare.hpp"
 #include "benchkit/result.hpp"
 #include "measure/instances.hpp"
+#include "process/worker_invocation.hpp"
 #include "session/commands.hpp"
 #include "session/counted_commands.hpp"
 #include "session/pipeline.hpp"
@@ -38,15 +39,12 @@ struct BenchPlan {
   bool in_process = false;  // no worker: a crash ends the run
   std::size_t processes = 1;
 
-  // How the workers this run starts choose the same benchmarks as this process.
-  std::string filter;
-  bool exact = false;
-  std::vector<std::string> skip_tags;
-  std::vector<std::string> params;  // NAME=V1,V2,...
-  std::size_t sample_size = 0;      // 0: the engine's
-  // The flags every worker gets, one after another or side by side: what changes what a
-  // benchmark measures or records (--warm-up, --seed, --repetitions, --param, ...).
-  std::vector<std::string> worker_flags;
+  // What the workers this run starts are told, whatever their role (each measurer adds the
+  // role, the budget and the benchmarks): how to choose the same benchmarks as this process
+  // (filter, exact, skip tags, params), the sample size the user asked for (0: the engine's),
+  // and what changes what a benchmark measures or records (warm-up, seed, repetitions, no
+  // counters, no machine warnings, tags).
+  process::WorkerInvocation worker;
 
   // The run compared against, loaded before measuring (a missing baseline costs nothing).
   std::optional<RunResult> baseline;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "formats/folded_stacks.hpp"
+#include "process/worker_invocation.hpp"
 #include "session/launcher.hpp"
 #include "session/profiled.hpp"
 #include "session/profilers.hpp"
@@ -150,11 +151,13 @@ model::Result<ProgramPaths> find_programs(const Profiler& profiler, ProfileProce
 
 std::vector<std::string> bench_command(const ProfileRequest& request, const std::string& markers,
                                        const std::string& summary) {
-  std::vector<std::string> argv = {request.binary,      "--filter",
-                                   request.benchmark,   "--exact",
-                                   "--profile-time",    fmt::format("{}ns", request.duration_ns),
-                                   "--profile-markers", markers,
-                                   "--profile-summary", summary};
+  process::WorkerInvocation invocation;
+  invocation.filter = request.benchmark;
+  invocation.exact = true;
+  invocation.profile_time_ns = request.duration_ns;
+  invocation.profile_markers = markers;
+  invocation.profile_summary = summary;
+  std::vector<std::string> argv = invocation.command(request.binary);
   argv.insert(argv.end(), request.bench_flags.begin(), request.bench_flags.end());
   return argv;
 }

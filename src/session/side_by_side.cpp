@@ -17,7 +17,7 @@
 #include "process/placement.hpp"
 #include "process/temporary_folder.hpp"
 #include "process/turns.hpp"
-#include "process/worker_protocol.hpp"
+#include "process/worker_invocation.hpp"
 #include "session/isolated.hpp"
 #include "session/launcher.hpp"
 #include "session/result_files.hpp"
@@ -37,8 +37,15 @@ constexpr std::array<const char*, 2> kSideNames = {"baseline", "new"};
 
 std::vector<std::string> worker_argv(const SideBySide& plan, const std::string& executable,
                                      const std::string& name, const std::string& out) {
-  std::vector<std::string> argv =
-      process::worker::turns_worker_argv(executable, name, plan.round_budget_ns, out);
+  process::WorkerInvocation invocation = plan.worker;
+  invocation.quiet = true;
+  invocation.processes = 1;
+  invocation.filter = name;
+  invocation.exact = true;
+  invocation.time_budget_ns = plan.round_budget_ns;
+  invocation.out = out;
+  invocation.turns_fd = process::kTurnFd;
+  std::vector<std::string> argv = invocation.command(executable);
   argv.insert(argv.end(), plan.worker_flags.begin(), plan.worker_flags.end());
   return argv;
 }

@@ -21,6 +21,7 @@
 #include "clock/clock.hpp"
 #include "measure/engine.hpp"
 #include "model/error.hpp"
+#include "process/worker_invocation.hpp"
 
 namespace benchkit::process {
 class PlacementShuffle;
@@ -59,7 +60,10 @@ struct SideBySide {
   std::optional<std::chrono::milliseconds> worker_timeout;
   // At least this many samples a side in each round, whatever the budget.
   std::size_t min_turns = 3;
-  // Flags given to both workers besides the ones this sets (--warm-up, --param, --seed, ...).
+  // What both workers are told besides the benchmark, its budget and the turns, which this sets
+  // (warm-up, params, seed, ...).
+  process::WorkerInvocation worker;
+  // Flags given to both workers after those, as a user wrote them (after `--` of compare or ab).
   std::vector<std::string> worker_flags;
   clock::Clock* clock = nullptr;  // times the turns against the budget; required
   // Called before each benchmark of each round: the round (from 0), the rounds planned so far,

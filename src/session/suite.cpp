@@ -196,7 +196,7 @@ SuiteOutcome run_suite(const SuiteRequest& request, const LauncherFactory& launc
 SuiteOutcome run_suite(const SuiteRequest& request, SuiteObserver& observer) {
   const LauncherFactory launchers = [&](std::size_t) -> std::unique_ptr<Launcher> {
     if (request.processes > 1 || request.fresh_process_each || request.one_worker) {
-      return std::make_unique<ExecLauncher>(request.worker_command, request.exec);
+      return std::make_unique<ExecLauncher>(request.worker_command, request.worker, request.exec);
     }
     return std::make_unique<ForkLauncher>(
         [&](const std::vector<std::size_t>& indices, int stream_fd) {

@@ -28,9 +28,11 @@ struct SuiteRequest {
   // Fresh processes of the suite, one after another, each with a share of the budget and the
   // benchmarks in a rotated order; 1: one forked worker per benchmark.
   std::size_t processes = 1;
-  // With processes > 1: the command that starts one (this executable and the flags every
-  // process gets); the launcher adds the benchmarks and the stream.
+  // With processes > 1: the program that starts one (this executable, or valgrind and its
+  // options then this executable), and what every process is told; the launcher adds the
+  // benchmarks and the stream.
   std::vector<std::string> worker_command;
+  process::WorkerInvocation worker;
   // Every benchmark in a fresh process of worker_command, even with processes == 1 (counted
   // runs: valgrind runs each benchmark from a new process, so no benchmark's count depends on
   // what ran before it), started with these options.

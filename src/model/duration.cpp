@@ -1,10 +1,10 @@
-#include "cli/duration.hpp"
+#include "model/duration.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <string>
 
-namespace benchkit::cli {
+namespace benchkit::model {
 
 std::optional<std::int64_t> parse_duration_ns(std::string_view text) {
   std::size_t split = 0;
@@ -41,4 +41,4 @@ std::optional<std::int64_t> parse_duration_ns(std::string_view text) {
   return static_cast<std::int64_t>(std::llround(ns));
 }
 
-}  // namespace benchkit::cli
+}  // namespace benchkit::model
