@@ -370,8 +370,7 @@ CommandRunner add_ab_command(CLI::App& app) {
                    "valgrind's callgrind (as its own --mode instructions does), compared with "
                    "--count-threshold; flags after -- such as --sample-size 2 go to both "
                    "(docs/instructions.md)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, session::Mode>{
-          {"time", session::Mode::time}, {"instructions", session::Mode::instructions}}));
+      ->transform(mode_names({session::Mode::time, session::Mode::instructions}));
   add_shared_flags(*command, *o);
   return [command, o]() -> int {
     if (!command->parsed()) return -1;

@@ -82,10 +82,8 @@ void add_mode_flags(CLI::App& app, BenchFlags& flags) {
                  "system calls per iteration are counted, the same in every run, about 50x "
                  "slower (docs/instructions.md); counters: instructions:u from the CPU's "
                  "counters through perf_event_open, at native speed, where the machine has them")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, session::Mode>{{"time", session::Mode::time},
-                                               {"instructions", session::Mode::instructions},
-                                               {"counters", session::Mode::counters}}));
+      ->transform(
+          mode_names({session::Mode::time, session::Mode::instructions, session::Mode::counters}));
   app.add_option("--keep-env", flags.keep_env,
                  "--mode instructions: pass this environment variable to the benchmarks "
                  "(repeatable); they otherwise get only PATH, HOME, TMPDIR, LC_ALL=C and "

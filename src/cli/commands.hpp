@@ -11,10 +11,12 @@
 #include "model/error.hpp"
 #include "report/reporter.hpp"
 #include "session/history.hpp"
+#include "session/pipeline.hpp"
 
 namespace CLI {
 class App;
-}
+class Validator;
+}  // namespace CLI
 
 namespace benchkit::cli {
 
@@ -55,6 +57,10 @@ struct ComparisonFlags {
 // samples carry a machine-speed probe.
 void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_all_samples = false);
 analysis::CompareSettings comparison_settings(const ComparisonFlags& flags);
+
+// --mode's words (time, instructions, counters) as a session::Mode, only those of `accepted`:
+// a word is parsed here, at the boundary, and a number is refused.
+CLI::Validator mode_names(const std::vector<session::Mode>& accepted);
 
 // --fail-on-regression: exit status 1 when a benchmark regressed; `against` ends the help
 // ("against the baseline").

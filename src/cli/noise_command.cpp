@@ -162,8 +162,7 @@ CommandRunner add_noise_command(CLI::App& app) {
                    "time (default); instructions: count the bench binary's benchmarks under "
                    "valgrind in one process, in their order and reversed, and report the counts "
                    "that moved (order-dependent results; docs/instructions.md)")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, session::Mode>{
-          {"time", session::Mode::time}, {"instructions", session::Mode::instructions}}));
+      ->transform(mode_names({session::Mode::time, session::Mode::instructions}));
   command->add_option("--out", options->out, "Write the report to this file instead of stdout");
   add_html_option(*command, options->html);
   return [command, options]() -> int {

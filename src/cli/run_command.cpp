@@ -835,10 +835,8 @@ CommandRunner add_run_command(CLI::App& app) {
                    "time (default); instructions: a bench binary counts its benchmarks under "
                    "valgrind's callgrind, and a command after -- is counted whole, its children "
                    "traced, in --runs runs (default 3; docs/instructions.md)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, session::Mode>{{"time", session::Mode::time},
-                                               {"instructions", session::Mode::instructions},
-                                               {"counters", session::Mode::counters}}));
+      ->transform(
+          mode_names({session::Mode::time, session::Mode::instructions, session::Mode::counters}));
   return [command, o]() -> int {
     if (!command->parsed()) return -1;
     return run_commands(*command, *o);

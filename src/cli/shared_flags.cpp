@@ -2,6 +2,8 @@
 // and its default are the same wherever it appears (cli/commands.hpp).
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+
 #include "cli/commands.hpp"
 
 namespace benchkit::cli {
@@ -39,6 +41,24 @@ analysis::CompareSettings comparison_settings(const ComparisonFlags& flags) {
                         : flags.adjustment == "none" ? analysis::Adjustment::none
                                                      : analysis::Adjustment::holm;
   return settings;
+}
+
+CLI::Validator mode_names(const std::vector<session::Mode>& accepted) {
+  std::string names;
+  for (const session::Mode mode : accepted) {
+    names += (names.empty() ? "" : ", ") + std::string(session::to_string(mode));
+  }
+  return CLI::Validator(
+      [accepted, names](std::string& text) -> std::string {
+        const auto mode = session::parse_mode(text);
+        if (!mode || std::find(accepted.begin(), accepted.end(), *mode) == accepted.end()) {
+          return "\"" + text + "\" is not a mode here; choose " + names;
+        }
+        // CLI11 stores an enum from its number.
+        text = std::to_string(static_cast<int>(*mode));
+        return {};
+      },
+      "{" + names + "}");
 }
 
 void add_fail_on_regression_flag(CLI::App& command, bool& flag, const std::string& against) {
