@@ -74,7 +74,8 @@ class RunProgress final : public session::Observer {
   }
   void failed(const BenchmarkResult& failed) override {
     clear();
-    std::cerr << fmt::format("error: {} failed: {}\n", failed.name, failed.failures.front());
+    cli::say_error(
+        model::Error{fmt::format("{} failed: {}", failed.name, failed.failures.front())});
   }
   void checkpoint(const RunResult& so_far) override {
     if (flags_.out.empty()) return;
@@ -107,7 +108,7 @@ class RunProgress final : public session::Observer {
   }
   void benchmark_failed(const std::string& name, const std::string& message) override {
     clear();
-    std::cerr << fmt::format("error: {} failed: {}\n", name, message);
+    cli::say_error(model::Error{fmt::format("{} failed: {}", name, message)});
   }
   void measuring_ended() override { clear(); }
   void clear() const {
@@ -129,7 +130,7 @@ void say_what_failed(const session::Outcome& outcome) {
   const auto invalid = outcome.invalid_runs();
   for (const auto& [name, checks] : invalid) {
     for (const std::string& check : checks) {
-      std::cerr << fmt::format("error: {} is invalid: {}\n", name, check);
+      cli::say_error(model::Error{fmt::format("{} is invalid: {}", name, check)});
     }
   }
   const std::size_t failed = outcome.failed_benchmarks();

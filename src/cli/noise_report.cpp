@@ -15,10 +15,7 @@ namespace benchkit::cli {
 
 int report_noise(const RunResult& run, const NoiseOptions& options) {
   const auto format = report::parse_format(options.format);
-  if (!format) {
-    std::cerr << "error: " << format.error().message << "\n";
-    return 2;
-  }
+  if (!format) return report_error(model::Error{format.error().message, model::ErrorKind::usage});
   report::NoiseReport noise;
   noise.subject = options.subject;
   noise.example = options.example;
@@ -32,8 +29,8 @@ int report_noise(const RunResult& run, const NoiseOptions& options) {
     if (const int status = write_html(options.html, document); status != 0) return status;
   }
   if (!noise.analysis.recommendation) {
-    std::cerr << "error: no benchmark ran in 2 or more processes; nothing to analyse\n";
-    return 2;
+    return report_error(model::Error{"no benchmark ran in 2 or more processes; nothing to analyse",
+                                     model::ErrorKind::input});
   }
   return 0;
 }
