@@ -1,5 +1,5 @@
 // libFuzzer entry for the flag values benchkit reads itself rather than through CLI11: durations
-// (--time-budget, --warm-up, --timeout, --worker-timeout: cli/duration.hpp), parameter scans
+// (--time-budget, --warm-up, --timeout, --worker-timeout: model/duration.hpp), parameter scans
 // (--parameter-scan NAME MIN MAX with --parameter-step-size, whose numbers `benchkit run` reads
 // with strtod, so "nan" and "inf" arrive too) and lists (--parameter-list, --ignore-failure).
 // Any text gives a value or a refusal, never a crash, a hang or undefined behaviour.
@@ -10,19 +10,19 @@
 #include <string>
 #include <string_view>
 
-#include "cli/duration.hpp"
+#include "model/duration.hpp"
 #include "process/plan.hpp"
 
 namespace {
 
 void duration(std::string_view text) {
-  const auto ns = benchkit::cli::parse_duration_ns(text);
+  const auto ns = benchkit::model::parse_duration_ns(text);
   if (!ns) return;
   if (*ns < 0) std::abort();
   // What a driver passes on to a worker ("{}ns") reads back as the same duration, while the
   // count is exact in a double.
   if (*ns < (std::int64_t{1} << 53) &&
-      benchkit::cli::parse_duration_ns(std::to_string(*ns) + "ns") != ns) {
+      benchkit::model::parse_duration_ns(std::to_string(*ns) + "ns") != ns) {
     std::abort();
   }
 }
