@@ -80,10 +80,6 @@ void say_error(const model::Error& error);
 // exit status: 0, or 2 (after saying why) when the file cannot be written.
 int print_or_write(const std::string& text, const std::string& out);
 
-// --record of a bench binary and of `benchkit run`: records `run` in the history at `store`
-// ("" = $BENCHKIT_STORE or .benchkit/history.db) and says so unless `quiet`. Returns the exit
-// status: 0, or 2 (after saying why) when the history cannot be opened or written.
-int record_in_history(const std::string& store, const RunResult& run, bool quiet);
 // "recorded run ID in LOCATION" (or "already recorded: ..."), for a run recorded at `store`.
 void say_recorded(const session::Recorded& recorded, const std::string& store);
 // Renders `document` in `format` and prints or writes it as print_or_write does; a format that

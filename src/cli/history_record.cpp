@@ -1,4 +1,4 @@
-// --record: the one place a bench binary and `benchkit run` store a run in the history.
+// "recorded run ID in LOCATION": what the command lines say once the pipeline recorded a run.
 #include <fmt/format.h>
 
 #include <iostream>
@@ -9,13 +9,6 @@
 #include "store/postgres_store.hpp"
 
 namespace benchkit::cli {
-
-int record_in_history(const std::string& store, const RunResult& run, bool quiet) {
-  const auto recorded = session::record_run_at(store, run);
-  if (!recorded) return report_error(recorded.error());
-  if (!quiet) say_recorded(*recorded, store);
-  return 0;
-}
 
 void say_recorded(const session::Recorded& recorded, const std::string& store) {
   const std::string location = store::redact_url(store::history_location(store));
