@@ -13,12 +13,16 @@ CMAKE_FLAGS ?=
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all deps configure build demo test test-release test-asan test-fuzz format clean
+.PHONY: all deps deps-demo configure build demo test test-release test-asan test-fuzz format clean
 
 all: build
 
 deps:
 	@scripts/install-deps
+
+# Only what building benchkit and running the demo need (no test or profiling tools).
+deps-demo:
+	@scripts/install-deps demo
 
 $(BUILD)/build.ninja: | deps
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
@@ -26,9 +30,14 @@ $(BUILD)/build.ninja: | deps
 configure: $(BUILD)/build.ninja
 
 build: deps configure
+	@# A folder make demo configured before GoogleTest was installed: configured again, with the tests.
+	@if grep -q '^GTest_DIR:PATH=.*NOTFOUND' $(BUILD)/CMakeCache.txt; then cmake $(BUILD); fi
 	cmake --build $(BUILD) -j $(JOBS)
 
-demo: build
+# The demo builds the command, the examples and the programs it shows, not the tests.
+demo: deps-demo
+	@[ -f $(BUILD)/build.ninja ] || cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS) --target benchkit_demo
 	scripts/demo $(BUILD)
 
 test-release: build
