@@ -10,6 +10,7 @@
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
 #include "report/reporter.hpp"
+#include "session/command_options.hpp"
 #include "session/history.hpp"
 #include "session/pipeline.hpp"
 
@@ -42,21 +43,14 @@ CommandRunner add_data_command(CLI::App& app);
 CommandRunner add_import_command(CLI::App& app);
 CommandRunner add_profile_command(CLI::App& app);
 
-// The flags of every command that compares (compare, ab, bisect, run, history check and report,
-// a bench binary's --baseline): each command keeps its own copy in its options, so no value is
-// shared between commands or kept in a global.
-struct ComparisonFlags {
-  double noise_threshold = 0.02;                            // --noise-threshold (times)
-  double count_threshold = analysis::kCountNoiseThreshold;  // --count-threshold (counts)
-  std::string adjustment = "holm";                          // --adjust
-  bool all_samples = false;                                 // --all-samples
-};
+// The comparison flags of every command that compares (session/command_options.hpp).
+using session::comparison_settings;
+using session::ComparisonFlags;
 
 // --noise-threshold, --count-threshold and --adjust into `flags`; `with_all_samples` adds
 // --all-samples (keep the samples taken while the machine ran slow), for the commands whose
 // samples carry a machine-speed probe.
 void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_all_samples = false);
-analysis::CompareSettings comparison_settings(const ComparisonFlags& flags);
 
 // --mode's words (time, instructions, counters) as a session::Mode, only those of `accepted`:
 // a word is parsed here, at the boundary, and a number is refused.

@@ -32,17 +32,6 @@ void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_a
   }
 }
 
-analysis::CompareSettings comparison_settings(const ComparisonFlags& flags) {
-  analysis::CompareSettings settings;
-  settings.all_samples = flags.all_samples;
-  settings.noise_threshold = flags.noise_threshold;
-  settings.count_noise_threshold = flags.count_threshold;
-  settings.adjustment = flags.adjustment == "bh"     ? analysis::Adjustment::benjamini_hochberg
-                        : flags.adjustment == "none" ? analysis::Adjustment::none
-                                                     : analysis::Adjustment::holm;
-  return settings;
-}
-
 CLI::Validator mode_names(const std::vector<session::Mode>& accepted) {
   std::string names;
   for (const session::Mode mode : accepted) {
