@@ -235,11 +235,10 @@ void add_shared_flags(CLI::App& command, AbOptions& o) {
   command.add_option("--worker-timeout", o.worker_timeout,
                      "How long a worker may take to set up or take one sample (default 120s)");
   add_format_option(command, o.format, "Format of the comparison");
-  command.add_option("--out", o.out, "Write the comparison in --format to this file");
+  add_out_option(command, o.out, "Write the comparison in --format to this file");
   add_html_option(command, o.html);
   add_comparison_flags(command, o.comparison);
-  command.add_option("--color", o.color, "auto, always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+  add_color_option(command, o.color);
   command.add_flag("--quiet,-q", o.quiet, "No progress lines and no table");
 }
 

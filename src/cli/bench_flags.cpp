@@ -69,8 +69,7 @@ void add_output_flags(CLI::App& app, BenchFlags& flags) {
                  "table on stdout");
   add_html_option(app, flags.html);
   app.add_flag("--quiet,-q", flags.quiet, "No console table and no progress");
-  app.add_option("--color", flags.color, "Colour: auto, always or never (NO_COLOR is honoured)")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+  add_color_option(app, flags.color, "Colour: auto, always or never (NO_COLOR is honoured)");
   app.add_flag("--no-counters", flags.no_counters, "Do not open hardware counters");
 }
 

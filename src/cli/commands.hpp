@@ -64,6 +64,14 @@ void add_fail_on_regression_flag(CLI::App& command, bool& flag, const std::strin
 // .benchkit/history.db).
 void add_store_option(CLI::App& command, std::string& store);
 
+// --color: auto (colour on a terminal, unless NO_COLOR), always or never.
+void add_color_option(CLI::App& command, std::string& color,
+                      const std::string& help = "auto, always or never");
+
+// --out FILE: where the command writes what it would print.
+void add_out_option(CLI::App& command, std::string& out,
+                    const std::string& help = "Write to this file (atomically) instead of stdout");
+
 // Prints "error: MESSAGE" on stderr and returns the exit status of the error's kind: 2 for usage
 // and input, 1 for a failed run, 130 for an interrupted one (session::exit_status_of).
 int report_error(const model::Error& error);

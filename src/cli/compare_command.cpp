@@ -57,7 +57,7 @@ CommandRunner add_compare_command(CLI::App& app) {
                    "New run: a result file, a baseline name, or an executable")
       ->required();
   add_format_option(*command, options->format, "Format of the comparison");
-  command->add_option("--out", options->out, "Write to this file instead of stdout");
+  add_out_option(*command, options->out, "Write to this file instead of stdout");
   add_html_option(*command, options->html);
   add_comparison_flags(*command, options->comparison, true);
   add_fail_on_regression_flag(*command, options->fail_on_regression);

@@ -128,7 +128,7 @@ CommandRunner add_noise_command(CLI::App& app) {
                    "valgrind in one process, in their order and reversed, and report the counts "
                    "that moved (order-dependent results; docs/instructions.md)")
       ->transform(mode_names({session::Mode::time, session::Mode::instructions}));
-  command->add_option("--out", options->out, "Write the report to this file instead of stdout");
+  add_out_option(*command, options->out, "Write the report to this file instead of stdout");
   add_html_option(*command, options->html);
   return [command, options]() -> int {
     if (!command->parsed()) return -1;

@@ -305,8 +305,7 @@ void add_output_flags(CLI::App& command, RunOptions& o) {
                      "Write JUnit XML (a test case per command, for CI servers)");
   add_html_option(command, o.html);
   command.add_flag("--quiet,-q", o.quiet, "No table and no progress");
-  command.add_option("--color", o.color, "auto, always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+  add_color_option(command, o.color);
   add_comparison_flags(command, o.comparison);
   command.add_option("--save-baseline", o.save_baseline, "Save the results as baseline NAME");
   command.add_option("--baseline", o.baseline,

@@ -62,4 +62,12 @@ void add_store_option(CLI::App& command, std::string& store) {
                      "$BENCHKIT_STORE, else .benchkit/history.db)");
 }
 
+void add_color_option(CLI::App& command, std::string& color, const std::string& help) {
+  command.add_option("--color", color, help)->check(CLI::IsMember({"auto", "always", "never"}));
+}
+
+void add_out_option(CLI::App& command, std::string& out, const std::string& help) {
+  command.add_option("--out", out, help);
+}
+
 }  // namespace benchkit::cli
