@@ -11,53 +11,22 @@
 
 #include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
-#include "cli/duration.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
 #include "process/interrupt.hpp"
 #include "report/command_table.hpp"
 #include "report/reporter.hpp"
 #include "session/bisect_run.hpp"
-#include "session/counted.hpp"
-#include "session/history.hpp"
 #include "session/plans.hpp"
+#include "session/revision_options.hpp"
 #include "store/atomic_file.hpp"
 #include "vcs/revisions.hpp"
 
 namespace benchkit::cli {
 namespace {
 
-// Benchmarks still inconclusive after --rounds get more, up to this many times --rounds: the
-// bench binary's --baseline default (cli/bench_flags.hpp, kMaxRoundsFactor), for the same reason.
-constexpr std::size_t kMaxRoundsFactor = 9;
-
-struct AbOptions {
-  std::string base, candidate;  // ab
-  std::string good, bad;        // bisect
-  session::BuildChoice build;
-  std::vector<std::string> commands;  // --cmd
-  std::string bench;
-  std::size_t rounds = 10;
-  std::size_t max_rounds = 0;
-  std::string time_budget = "1s";
-  std::string worker_timeout = "120s";
-  std::string format = "console";
-  std::string out;
-  std::string html;  // --html: the comparison also as one self-contained HTML page
-  std::string log;
-  bool fail_on_regression = false;
-  // ab --mode instructions: each build's binary counted (valgrind)
-  session::Mode mode = session::Mode::time;
-  bool record = false;  // --record: both runs into the history (docs/history.md)
-  std::string store;    // --store: which history (default $BENCHKIT_STORE, .benchkit/history.db)
-  ComparisonFlags comparison;
-  std::string color = "auto";
-  bool quiet = false;
-};
-
-model::Error usage(std::string message) {
-  return model::Error{std::move(message), model::ErrorKind::usage};
-}
+using AbOptions = session::RevisionOptions;
+using session::usage_error;
 
 // Ctrl-C is recorded (not fatal) while revisions are built and run, so that a build's process
 // group is killed and the worktree being made removed; the default comes back at the end.
@@ -66,66 +35,16 @@ struct InterruptScope {
   ~InterruptScope() { process::restore_default_interrupt_action(); }
 };
 
-// The flags both commands share, checked and turned into how the builds run side by side.
-model::Result<session::PairSettings> pair_settings(const AbOptions& o) {
-  if (o.rounds == 0) return usage("--rounds must be at least 1");
-  if (o.max_rounds > 0 && o.max_rounds < o.rounds) {
-    return usage(fmt::format("--max-rounds {} is below --rounds {}", o.max_rounds, o.rounds));
-  }
-  const auto budget = parse_duration_ns(o.time_budget);
-  if (!budget || *budget <= 0) {
-    return usage(fmt::format("--time-budget \"{}\" is not a positive duration (e.g. 500ms, 2s)",
-                             o.time_budget));
-  }
-  const auto timeout = parse_duration_ns(o.worker_timeout);
-  if (!timeout || *timeout <= 0) {
-    return usage(fmt::format("--worker-timeout \"{}\" is not a positive duration (e.g. 120s)",
-                             o.worker_timeout));
-  }
-  if (o.commands.size() > 1) {
-    return usage(
-        "give one --cmd: benchkit ab compares one command's two builds (run it once per "
-        "command)");
-  }
-  session::PairSettings pairs;
-  pairs.bench_regex = o.bench;
-  pairs.bench_flags = trailing_arguments();
-  pairs.rounds = o.rounds;
-  pairs.max_rounds = o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
-  pairs.time_budget_ns = *budget;
-  pairs.worker_timeout = std::chrono::milliseconds(*timeout / 1'000'000);
-  pairs.compare = comparison_settings(o.comparison);
-  return pairs;
-}
-
-model::Result<session::Plan> ab_plan(const AbOptions& o) {
-  auto pairs = pair_settings(o);
-  if (!pairs) return pairs.error();
-  session::RevisionsPlan revisions;
-  revisions.base = o.base;
-  revisions.candidate = o.candidate;
-  revisions.build = o.build;
-  revisions.mode = o.mode;
-  revisions.pairs = std::move(*pairs);
-  if (!o.commands.empty()) revisions.command = o.commands.front();
-  revisions.command_line = tool_command_line();
-  session::Steps then;
-  then.compare = revisions.pairs.compare;
-  then.fail_on_regression = o.fail_on_regression;
-  // Whole commands are compared, not kept: --record keeps the bench binaries' runs.
-  then.record = o.record && o.commands.empty();
-  then.record_baseline = true;
-  then.record_store = o.store;
-  then.both_sides_measured = o.commands.empty();
-  return session::Plan{std::move(revisions), then};
-}
-
 // What ab and bisect show while they build and run: each revision's steps (unless --quiet), a
 // progress line on a terminal, each failed benchmark as it fails.
 class RevisionsProgress : public session::BisectObserver {
  public:
-  explicit RevisionsProgress(bool quiet)
-      : quiet_(quiet), visible_(!quiet && stderr_is_terminal()), commands_(visible_) {}
+  // `commands`: ab --cmd, whose failures are commands' (CommandProgress says them).
+  explicit RevisionsProgress(bool quiet, bool commands = false)
+      : quiet_(quiet),
+        visible_(!quiet && stderr_is_terminal()),
+        commands_shown_(commands),
+        commands_(visible_) {}
 
   void revision_step(const std::string& revision, const std::string& step) override {
     if (!quiet_) std::cerr << fmt::format("benchkit: {}: {}\n", revision, step);
@@ -146,6 +65,7 @@ class RevisionsProgress : public session::BisectObserver {
               << std::flush;
   }
   void benchmark_failed(const std::string& name, const std::string& message) override {
+    if (commands_shown_) return commands_.failed(name, message);
     if (visible_) std::cerr << "\r\033[K";
     say_error(model::Error{fmt::format("{} failed: {}", name, message), model::ErrorKind::failed});
   }
@@ -160,9 +80,6 @@ class RevisionsProgress : public session::BisectObserver {
                            double elapsed_seconds) override {
     commands_.run_started(name, round, warmup, elapsed_seconds);
   }
-  void command_failed(const std::string& name, const std::string& message) override {
-    commands_.failed(name, message);
-  }
   void measuring_ended() override {
     if (visible_) std::cerr << "\r\033[K" << std::flush;
   }
@@ -172,6 +89,7 @@ class RevisionsProgress : public session::BisectObserver {
   bool visible_;
 
  private:
+  bool commands_shown_;
   CommandProgress commands_;
 };
 
@@ -181,12 +99,12 @@ class RevisionsProgress : public session::BisectObserver {
 int show_comparison(const AbOptions& o, const analysis::Comparison& comparison,
                     const RunResult* commands_run) {
   const auto format = report::parse_format(o.format);
-  if (!format) return report_error(usage(format.error().message));
+  if (!format) return report_error(usage_error(format.error().message));
   const report::Options options{want_color(o.color)};
   const auto reporter = report::make_reporter(*format, options);
   const report::Document document{.comparison = &comparison};
   if (const std::string refused = reporter->refusal(document); !refused.empty()) {
-    return report_error(usage(fmt::format(
+    return report_error(usage_error(fmt::format(
         "--format {}: {}; choose console, markdown, json, csv, html or junit for a comparison",
         o.format, refused)));
   }
@@ -234,9 +152,9 @@ int report_ab(const AbOptions& o, const session::Outcome& outcome) {
 
 int run_ab(const AbOptions& o) {
   const InterruptScope interrupts;
-  auto plan = ab_plan(o);
+  auto plan = session::ab_plan(o);
   if (!plan) return report_error(plan.error());
-  RevisionsProgress progress(o.quiet);
+  RevisionsProgress progress(o.quiet, !o.commands.empty());
   return report_ab(o, session::run(std::move(*plan), progress));
 }
 
@@ -282,15 +200,11 @@ int report_bisect(const AbOptions& o, const session::BisectReport& report) {
 // bisect: the session builds each commit (cached) and compares it with the reference.
 int run_bisect(const AbOptions& o) {
   const InterruptScope interrupts;
-  if (!o.commands.empty()) {
-    return report_error(usage("bisect compares bench binaries; --cmd is for ab"));
-  }
-  auto pairs = pair_settings(o);
-  if (!pairs) return report_error(pairs.error());
-  const session::BisectPlan plan{o.good, o.bad, o.build, std::move(*pairs), o.log};
+  const auto plan = session::bisect_plan(o);
+  if (!plan) return report_error(plan.error());
   BisectProgress progress(o.quiet);
   const auto workshop = session::make_workshop();
-  const auto report = session::bisect_revisions(plan, *workshop, progress);
+  const auto report = session::bisect_revisions(*plan, *workshop, progress);
   if (!report) return report_error(report.error());
   return report_bisect(o, *report);
 }
@@ -321,11 +235,10 @@ void add_shared_flags(CLI::App& command, AbOptions& o) {
   command.add_option("--worker-timeout", o.worker_timeout,
                      "How long a worker may take to set up or take one sample (default 120s)");
   add_format_option(command, o.format, "Format of the comparison");
-  command.add_option("--out", o.out, "Write the comparison in --format to this file");
+  add_out_option(command, o.out, "Write the comparison in --format to this file");
   add_html_option(command, o.html);
   add_comparison_flags(command, o.comparison);
-  command.add_option("--color", o.color, "auto, always or never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+  add_color_option(command, o.color);
   command.add_flag("--quiet,-q", o.quiet, "No progress lines and no table");
 }
 
@@ -374,36 +287,10 @@ CommandRunner add_ab_command(CLI::App& app) {
   add_shared_flags(*command, *o);
   return [command, o]() -> int {
     if (!command->parsed()) return -1;
-    for (const std::string& word : trailing_arguments()) {
-      if (word == "--mode" || word.starts_with("--mode=")) {
-        return report_error(
-            usage("--mode goes before --, to ab itself: benchkit ab BASE NEW --mode instructions "
-                  "(after --, the bench binaries would get it while taking turns)"));
-      }
-    }
-    if (o->mode == session::Mode::instructions) {
-      if (!o->commands.empty()) {
-        return report_error(
-            usage("ab --mode instructions counts the builds' bench binaries; a whole command is "
-                  "counted with benchkit run --mode instructions -- CMD (in each build folder)"));
-      }
-      for (const char* flag : {"--rounds", "--max-rounds", "--time-budget", "--worker-timeout"}) {
-        if (command->count(flag) > 0) {
-          return report_error(usage(fmt::format(
-              "{} is for --mode time (samples taken in turns); --mode instructions counts each "
-              "build once, since counts repeat exactly (give --sample-size N after -- for fewer "
-              "samples)",
-              flag)));
-        }
-      }
-      // valgrind missing is found now, not after the builds.
-      if (const auto valgrind = session::find_valgrind(); !valgrind) {
-        return report_error(valgrind.error());
-      }
-    }
-    if (!o->store.empty() && !o->record) {
-      return report_error(usage("--store names the history that --record writes to: add --record"));
-    }
+    o->trailing = trailing_arguments();
+    o->command_line = tool_command_line();
+    for (const CLI::Option* option : command->parse_order()) o->given.push_back(option->get_name());
+    if (auto problem = session::check_ab(*o)) return report_error(*problem);
     // A format with no form for a comparison (gbench, bmf, github-action) is refused now, not
     // after the builds and the rounds.
     if (const auto format = report::parse_format(o->format); format) {
@@ -411,15 +298,9 @@ CommandRunner add_ab_command(CLI::App& app) {
       const std::string refused =
           report::make_reporter(*format, {})->refusal(report::Document{.comparison = &none});
       if (!refused.empty()) {
-        return report_error(usage(fmt::format(
+        return report_error(usage_error(fmt::format(
             "--format {}: {}; choose console, markdown, json, csv, html or junit for a comparison",
             o->format, refused)));
-      }
-    }
-    // A history that cannot be opened is found now, not after the builds and the rounds.
-    if (o->record) {
-      if (const auto opened = session::check_history(o->store); !opened) {
-        return report_error(opened.error());
       }
     }
     return run_ab(*o);
@@ -447,6 +328,7 @@ CommandRunner add_bisect_command(CLI::App& app) {
   add_shared_flags(*command, *o);
   return [command, o]() -> int {
     if (!command->parsed()) return -1;
+    o->trailing = trailing_arguments();
     return run_bisect(*o);
   };
 }

@@ -250,114 +250,14 @@ int report_outcome(const BenchFlags& flags, report::Format format, session::Outc
   return outcome.exit_status();
 }
 
-// The benchmarks that --filter, --exact and --param choose (the user's, or a worker's as its
-// driver chose them); the error says why none can run. With --list, none is no error.
-model::Result<std::vector<measure::Instance>> choose(const process::WorkerInvocation& selection) {
-  std::vector<measure::Instance> chosen;
-  try {
-    chosen =
-        session::select(measure::expand_registered(cli::parse_param_overrides(selection.params)),
-                        selection.filter, selection.exact);
-  } catch (const std::invalid_argument& error) {
-    return model::Error{error.what(), model::ErrorKind::usage};
-  }
-  if (!chosen.empty() || selection.list) return chosen;
-  if (measure::expand_registered().empty()) {
-    return model::Error{
-        "this binary registers no benchmarks; add BENCHKIT(function) next to a function taking "
-        "benchkit::Bencher&, or BENCHKIT_SCENARIO(function) next to one taking "
-        "benchkit::Scenario&",
-        model::ErrorKind::usage};
-  }
-  return model::Error{fmt::format("no benchmark matches --filter \"{}\"; run with --list to see "
-                                  "the names",
-                                  selection.filter),
-                      model::ErrorKind::usage};
-}
-
-// The baseline to compare with, read before the run so that a missing one costs nothing.
-model::Result<std::optional<RunResult>> load_compared(const BenchFlags& flags) {
-  if (flags.baseline.empty() && flags.baseline_file.empty()) return std::optional<RunResult>();
-  auto loaded = flags.baseline.empty() ? session::load_result_file(flags.baseline_file)
-                                       : session::load_baseline(flags.baseline);
-  if (!loaded) return loaded.error();
-  return std::optional<RunResult>(std::move(*loaded));
-}
-
-// --mode counters needs the CPU's counters (not to --list the benchmarks).
-std::optional<model::Error> check_counters(session::Mode mode, bool list) {
-  if (mode != session::Mode::counters || list) return std::nullopt;
-  const auto counters = clock::open_hardware_counters();
-  if (counters->available()) return std::nullopt;
-  return model::Error{
-      fmt::format("--mode counters reads instructions:u from the CPU's counters, and this "
-                  "machine has none ({}). Count them under simulation with --mode "
-                  "instructions instead (valgrind: the same count in every run, about 50x "
-                  "slower)",
-                  counters->unavailable_reason()),
-      model::ErrorKind::usage};
-}
-
-// --mode as the user's run can honour it: benchkit starts valgrind itself for a counted run.
-std::optional<model::Error> check_mode(const BenchFlags& flags) {
-  if (flags.mode == session::Mode::instructions && clock::running_on_valgrind()) {
-    return model::Error{
-        "--mode instructions starts valgrind itself: run this binary without valgrind in "
-        "front of it (or drop --mode instructions to profile it under your own valgrind)",
-        model::ErrorKind::usage};
-  }
-  return check_counters(flags.mode, flags.list);
-}
-
-// --mode as a worker can honour it: a counted worker must run under valgrind with its dump
-// files named, and never takes turns.
-std::optional<model::Error> check_worker_mode(const process::WorkerInvocation& invocation) {
-  using Role = process::WorkerInvocation::Role;
-  const session::Mode mode = invocation.mode.value_or(session::Mode::time);
-  if (mode == session::Mode::instructions) {
-    if (!clock::running_on_valgrind() || invocation.callgrind_dumps.empty()) {
-      return model::Error{
-          "a counted worker runs under valgrind --tool=callgrind with --callgrind-dumps: start "
-          "it through --mode instructions, not by hand",
-          model::ErrorKind::usage};
-    }
-    if (invocation.role() == Role::turns) {
-      return model::Error{"--mode instructions does not take turns with another build",
-                          model::ErrorKind::usage};
-    }
-  }
-  if (invocation.role() == Role::counted && invocation.stream_fd < 0) {
-    return model::Error{
-        "a counted worker writes its results on --worker-stream: start it through --mode "
-        "instructions, not by hand",
-        model::ErrorKind::usage};
-  }
-  return check_counters(mode, invocation.list);
-}
-
 // --profile-time: the one chosen benchmark's routine, in this process, for a profiler the user
 // attaches, or with the markers and summary file of `benchkit profile` (its worker). `shown`:
 // the duration as given.
 int run_profiled(const process::WorkerInvocation& profile, const std::string& shown,
                  const session::RunSettings& settings,
                  const std::vector<measure::Instance>& chosen) {
-  const std::optional<std::int64_t> duration = profile.profile_time_ns;
-  if (!duration || *duration <= 0) {
-    return report_error(model::Error{
-        fmt::format("--profile-time \"{}\" is not a positive duration; write e.g. 5s or 500ms",
-                    shown),
-        model::ErrorKind::usage});
-  }
-  if (chosen.size() != 1) {
-    std::string names;
-    for (std::size_t i = 0; i < chosen.size() && i < 5; ++i) {
-      names += (i ? ", " : "") + chosen[i].name;
-    }
-    return report_error(model::Error{
-        fmt::format("--profile-time runs one benchmark, and {} match ({}{}): choose one with "
-                    "--filter NAME --exact",
-                    chosen.size(), names, chosen.size() > 5 ? ", ..." : ""),
-        model::ErrorKind::usage});
+  if (auto problem = session::check_profiled(profile.profile_time_ns, shown, chosen)) {
+    return report_error(*problem);
   }
   std::string problem;
   const auto markers = clock::make_profile_markers(profile.profile_markers, problem);
@@ -368,7 +268,8 @@ int run_profiled(const process::WorkerInvocation& profile, const std::string& sh
         "for {}\n",
         chosen.front().name, ::getpid(), shown);
   }
-  const auto routine = session::profile_routine(settings, chosen.front(), *duration, markers.get());
+  const auto routine =
+      session::profile_routine(settings, chosen.front(), *profile.profile_time_ns, markers.get());
   if (!routine) return report_error(routine.error());
   if (!profile.profile_summary.empty()) {
     const auto written =
@@ -382,108 +283,21 @@ int run_profiled(const process::WorkerInvocation& profile, const std::string& sh
   return 0;
 }
 
-// The plan of this run: the benchmarks chosen, how they are measured, what is compared and
-// saved afterwards.
-session::Plan bench_plan(const BenchFlags& flags, session::RunSettings settings,
-                         std::vector<measure::Instance> chosen,
-                         std::vector<BenchmarkResult> skipped, std::size_t scenarios_left_out,
-                         std::optional<RunResult> baseline) {
-  session::BenchPlan what;
-  what.mode = flags.mode;
-  what.worker = cli::shared_worker_invocation(flags, settings);
-  what.settings = std::move(settings);
-  what.chosen = std::move(chosen);
-  what.skipped = std::move(skipped);
-  what.scenarios_left_out = scenarios_left_out;
-  what.test = flags.test;
-  what.in_process = flags.in_process;
-  what.processes = flags.processes;
-  what.baseline = std::move(baseline);
-  what.baseline_name = flags.baseline;
-  what.saved_samples = flags.saved_samples;
-  what.rounds = flags.rounds;
-  what.max_rounds = cli::max_rounds_of(flags);
-  what.worker_timeout_ns = flags.worker_timeout_ns;
-  what.compare = cli::comparison_settings(flags.comparison);
-  what.counted_order = flags.counted_order;
-  what.keep_env = flags.keep_env;
-  session::Steps then;
-  then.compare = what.compare;
-  then.save_baseline = flags.save_baseline;
-  // Kept so that --baseline can run it again beside a new build.
-  if (!flags.save_baseline.empty()) then.keep_executable = process::self_executable();
-  then.record = flags.record;
-  then.record_store = flags.store;
-  then.fail_on_regression = flags.fail_on_regression;
-  return session::Plan{std::move(what), std::move(then)};
-}
-
-// --processes as the run needs it when not given: counts do not change from one process to the
-// next (one run is the whole answer); a run that saves or checks a baseline takes three.
-void default_processes(BenchFlags& flags) {
-  if (flags.processes != 0) return;
-  const bool verdict_run = !flags.save_baseline.empty() || !flags.baseline.empty() ||
-                           !flags.baseline_file.empty() || flags.fail_on_regression;
-  flags.processes = flags.mode == session::Mode::instructions ? 1 : verdict_run ? 3 : 1;
-}
-
-// Scenarios are whole workloads of millions of items, timed phase by phase: under callgrind
-// they would take minutes each and their times would be the simulation's. A counted run and its
-// workers leave them out alike (the workers' benchmark numbers must match). Returns how many.
-model::Result<std::size_t> leave_out_scenarios(session::Mode mode, bool list,
-                                               std::vector<measure::Instance>& chosen) {
-  if (mode != session::Mode::instructions || list) return std::size_t{0};
-  const auto left_out = static_cast<std::size_t>(std::erase_if(
-      chosen, [](const measure::Instance& instance) { return instance.is_scenario(); }));
-  if (chosen.empty()) {
-    return model::Error{
-        "--mode instructions counts micro benchmarks, and these are all "
-        "scenarios: run them with --mode time",
-        model::ErrorKind::usage};
-  }
-  return left_out;
-}
-
 // The user's command line: measure the chosen benchmarks through the pipeline and report.
-int measure_and_report(const BenchFlags& flags, const CLI::App& app, int argc, char** argv,
-                       session::RunSettings settings, std::vector<measure::Instance> chosen,
-                       std::vector<BenchmarkResult> skipped, std::size_t scenarios_left_out) {
-  if (auto problem = cli::check_before_running(flags, app)) return report_error(*problem);
-  auto baseline = load_compared(flags);
-  if (!baseline) return report_error(baseline.error());
+int measure_and_report(const BenchFlags& flags, session::RunSettings settings,
+                       session::Chosen chosen) {
+  const std::vector<BenchmarkResult> skipped = chosen.skipped;
+  auto plan = session::plan_for(flags, std::move(settings), std::move(chosen));
+  if (!plan) return report_error(plan.error());
   const report::Format format = cli::output_format(flags);
   if (!flags.quiet) {
     for (const BenchmarkResult& result : skipped) {
       std::cerr << session::describe_skip(result) << "\n";
     }
   }
-  settings.command_line = command_line(argc, argv);
-  RunProgress progress(flags, format, settings.command_line);
-  session::Outcome outcome =
-      session::run(bench_plan(flags, std::move(settings), std::move(chosen), std::move(skipped),
-                              scenarios_left_out, std::move(*baseline)),
-                   progress);
+  RunProgress progress(flags, format, flags.command_line);
+  session::Outcome outcome = session::run(std::move(*plan), progress);
   return report_outcome(flags, format, outcome);
-}
-
-// The benchmarks a run chose, those --skip-tag left out, and how many scenarios a counted run
-// leaves out.
-struct Chosen {
-  std::vector<measure::Instance> chosen;
-  std::vector<BenchmarkResult> skipped;
-  std::size_t scenarios_left_out = 0;
-};
-
-model::Result<Chosen> choose_all(const process::WorkerInvocation& selection, session::Mode mode) {
-  auto chosen = choose(selection);
-  if (!chosen) return chosen.error();
-  Chosen all;
-  all.chosen = std::move(*chosen);
-  all.skipped = session::take_skipped(all.chosen, selection.skip_tags);
-  const auto left_out = leave_out_scenarios(mode, selection.list, all.chosen);
-  if (!left_out) return left_out.error();
-  all.scenarios_left_out = *left_out;
-  return all;
 }
 
 int list_names(const std::vector<measure::Instance>& chosen) {
@@ -495,25 +309,16 @@ int list_names(const std::vector<measure::Instance>& chosen) {
 // per turn given on the turns descriptor, its result written to --out as `--quiet --out FILE`
 // writes it.
 int take_turns(const process::WorkerInvocation& invocation, session::RunSettings settings,
-               Chosen chosen, std::string command_line) {
+               session::Chosen chosen, std::string command_line) {
   session::TurnGate gate(invocation.turns_fd);
-  settings.gate = &gate;
-  settings.measuring_only = true;
   settings.command_line = std::move(command_line);
   BenchFlags output;
   output.out = invocation.out;
   output.quiet = invocation.quiet;
   const report::Format format = cli::output_format(output);
-  session::BenchPlan what;
-  what.mode = invocation.mode.value_or(session::Mode::time);
-  what.settings = std::move(settings);
-  what.chosen = std::move(chosen.chosen);
-  what.skipped = std::move(chosen.skipped);
-  what.scenarios_left_out = chosen.scenarios_left_out;
-  what.test = invocation.test;
-  what.in_process = true;
-  RunProgress progress(output, format, what.settings.command_line);
-  session::Outcome outcome = session::run(session::Plan{std::move(what), {}}, progress);
+  RunProgress progress(output, format, settings.command_line);
+  session::Outcome outcome = session::run(
+      session::turns_plan(invocation, std::move(settings), std::move(chosen), gate), progress);
   return report_outcome(output, format, outcome);
 }
 
@@ -525,9 +330,9 @@ int run_worker(int argc, char** argv) {
   const std::vector<std::string> words(argv + 1, argv + argc);
   const auto invocation = process::WorkerInvocation::parse(words);
   if (!invocation) return report_error(invocation.error());
-  if (auto problem = check_worker_mode(*invocation)) return report_error(*problem);
-  session::RunSettings settings = cli::run_settings(*invocation);
-  auto chosen = choose_all(*invocation, invocation->mode.value_or(session::Mode::time));
+  if (auto problem = session::check_worker_mode(*invocation)) return report_error(*problem);
+  session::RunSettings settings = session::run_settings(*invocation);
+  auto chosen = session::choose(*invocation, invocation->mode.value_or(session::Mode::time));
   if (!chosen) return report_error(chosen.error());
   if (invocation->list) return list_names(chosen->chosen);
   using Role = process::WorkerInvocation::Role;
@@ -583,17 +388,13 @@ int run_main(int argc, char** argv) {
                                  argc > 0 ? argv[0] : "the benchmark binary"),
                      model::ErrorKind::usage});
   }
-  if (auto problem = check_mode(flags)) return report_error(*problem);
-  default_processes(flags);
-  auto settings = cli::run_settings(flags);
+  for (const CLI::Option* option : app.parse_order()) flags.given.push_back(option->get_name());
+  flags.command_line = command_line(argc, argv);
+  if (auto problem = session::check_mode(flags)) return report_error(*problem);
+  session::default_processes(flags);
+  auto settings = session::run_settings(flags);
   if (!settings) return report_error(settings.error());
-  process::WorkerInvocation selection;
-  selection.filter = flags.filter;
-  selection.exact = flags.exact;
-  selection.params = flags.params;
-  selection.skip_tags = flags.skip_tags;
-  selection.list = flags.list;
-  auto chosen = choose_all(selection, flags.mode);
+  auto chosen = session::choose(session::selection_of(flags), flags.mode);
   if (!chosen) return report_error(chosen.error());
   if (flags.list) return list_names(chosen->chosen);
   if (!flags.profile_time.empty()) {
@@ -602,8 +403,7 @@ int run_main(int argc, char** argv) {
     profile.quiet = flags.quiet;
     return run_profiled(profile, flags.profile_time, *settings, chosen->chosen);
   }
-  return measure_and_report(flags, app, argc, argv, std::move(*settings), std::move(chosen->chosen),
-                            std::move(chosen->skipped), chosen->scenarios_left_out);
+  return measure_and_report(flags, std::move(*settings), std::move(*chosen));
 }
 
 }  // namespace benchkit

@@ -69,8 +69,7 @@ void add_output_flags(CLI::App& app, BenchFlags& flags) {
                  "table on stdout");
   add_html_option(app, flags.html);
   app.add_flag("--quiet,-q", flags.quiet, "No console table and no progress");
-  app.add_option("--color", flags.color, "Colour: auto, always or never (NO_COLOR is honoured)")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+  add_color_option(app, flags.color, "Colour: auto, always or never (NO_COLOR is honoured)");
   app.add_flag("--no-counters", flags.no_counters, "Do not open hardware counters");
 }
 
@@ -167,37 +166,6 @@ void add_run_flags(CLI::App& app, BenchFlags& flags) {
   app.add_flag("--benchkit-info", info_help);
 }
 
-// One --param value: an integer or a number when it reads as one, text otherwise.
-ParamValue parse_param_value(const std::string& text) {
-  std::int64_t integer = 0;
-  const char* end = text.data() + text.size();
-  if (auto [at, error] = std::from_chars(text.data(), end, integer);
-      error == std::errc() && at == end) {
-    return ParamValue(integer);
-  }
-  double number = 0.0;
-  if (auto [at, error] = std::from_chars(text.data(), end, number);
-      error == std::errc() && at == end) {
-    return ParamValue(number);
-  }
-  return ParamValue(text);
-}
-
-// A duration flag's value in nanoseconds into `target`; empty text leaves it as it is.
-std::optional<model::Error> duration_flag(const std::string& text, const char* name,
-                                          std::int64_t& target) {
-  if (text.empty()) return std::nullopt;
-  const auto ns = parse_duration_ns(text);
-  if (!ns || *ns <= 0) {
-    return model::Error{
-        fmt::format("{} \"{}\" is not a positive duration; write e.g. 500ms, 2s or 100us", name,
-                    text),
-        model::ErrorKind::usage};
-  }
-  target = *ns;
-  return std::nullopt;
-}
-
 }  // namespace
 
 void add_bench_flags(CLI::App& app, BenchFlags& flags) {
@@ -206,147 +174,6 @@ void add_bench_flags(CLI::App& app, BenchFlags& flags) {
   add_mode_flags(app, flags);
   add_baseline_flags(app, flags);
   add_run_flags(app, flags);
-}
-
-std::size_t max_rounds_of(const BenchFlags& flags) {
-  return flags.max_rounds > 0 ? flags.max_rounds : kMaxRoundsFactor * flags.rounds;
-}
-
-model::Result<session::RunSettings> run_settings(BenchFlags& flags) {
-  process::WorkerInvocation invocation;
-  for (const auto& [text, name, target] :
-       {std::tuple{&flags.time_budget, "--time-budget", &invocation.time_budget_ns},
-        std::tuple{&flags.warm_up, "--warm-up", &invocation.warm_up_ns},
-        std::tuple{&flags.timeout, "--timeout", &invocation.timeout_ns}}) {
-    std::int64_t ns = 0;
-    if (auto error = duration_flag(*text, name, ns)) return *error;
-    if (!text->empty()) *target = ns;
-  }
-  if (auto error =
-          duration_flag(flags.worker_timeout, "--worker-timeout", flags.worker_timeout_ns)) {
-    return *error;
-  }
-  invocation.seed = flags.seed;
-  invocation.no_counters = flags.no_counters;
-  invocation.no_machine_warnings = flags.no_machine_warnings;
-  invocation.tags = flags.tags;
-  invocation.test = flags.test;
-  invocation.mode = flags.mode;
-  invocation.repetitions = flags.repetitions;
-  invocation.sample_size = flags.sample_size;
-  invocation.precision = flags.precision;
-  return run_settings(invocation);
-}
-
-session::RunSettings run_settings(const process::WorkerInvocation& invocation) {
-  session::RunSettings settings;
-  settings.seed = invocation.seed.value_or(0);
-  settings.counters = !invocation.no_counters;
-  settings.machine_warnings = !invocation.no_machine_warnings;
-  for (const std::string& tag : invocation.tags) {
-    const auto equals = tag.find('=');
-    settings.tags[tag.substr(0, equals)] = tag.substr(equals + 1);
-  }
-  settings.engine.test_mode = invocation.test;
-  settings.callgrind_dumps = invocation.callgrind_dumps;
-  if (invocation.mode == session::Mode::instructions) {
-    // The machine does not change a count: no warnings about it, no hardware counters.
-    settings.machine_warnings = false;
-    settings.counters = false;
-    if (invocation.sample_size > 0) settings.engine.counted_samples = invocation.sample_size;
-  }
-  settings.repetitions = std::max<std::size_t>(1, invocation.repetitions);
-  if (invocation.sample_size > 0) settings.engine.min_samples = invocation.sample_size;
-  if (invocation.precision > 0) settings.engine.precision = invocation.precision;
-  if (invocation.time_budget_ns) settings.engine.time_budget_ns = *invocation.time_budget_ns;
-  if (invocation.warm_up_ns) settings.engine.warm_up_ns = *invocation.warm_up_ns;
-  settings.timeout_ns = invocation.timeout_ns.value_or(kDefaultTimeoutNs);
-  return settings;
-}
-
-measure::ParamOverrides parse_param_overrides(const std::vector<std::string>& params) {
-  measure::ParamOverrides overrides;
-  for (const std::string& param : params) {
-    const auto equals = param.find('=');
-    std::vector<ParamValue>& values = overrides[param.substr(0, equals)];
-    values.clear();
-    std::size_t start = equals + 1;
-    while (start <= param.size()) {
-      const auto comma = std::min(param.find(',', start), param.size());
-      if (comma > start) values.push_back(parse_param_value(param.substr(start, comma - start)));
-      start = comma + 1;
-    }
-  }
-  return overrides;
-}
-
-process::WorkerInvocation shared_worker_invocation(const BenchFlags& flags,
-                                                   const session::RunSettings& settings) {
-  process::WorkerInvocation invocation;
-  invocation.filter = flags.filter;
-  invocation.exact = flags.exact;
-  invocation.skip_tags = flags.skip_tags;
-  invocation.params = flags.params;
-  invocation.sample_size = flags.sample_size;
-  invocation.warm_up_ns = settings.engine.warm_up_ns;
-  invocation.seed = settings.seed;
-  invocation.repetitions = flags.repetitions;
-  invocation.no_counters = flags.no_counters;
-  invocation.no_machine_warnings = flags.no_machine_warnings;
-  invocation.tags = flags.tags;
-  return invocation;
-}
-
-std::optional<model::Error> check_before_running(const BenchFlags& flags, const CLI::App& app) {
-  auto usage = [](std::string message) {
-    return model::Error{std::move(message), model::ErrorKind::usage};
-  };
-  if (flags.max_rounds > 0 && flags.max_rounds < flags.rounds) {
-    return usage(fmt::format(
-        "--max-rounds {} is below --rounds {}: give at least as many (equal: no rounds beyond "
-        "--rounds)",
-        flags.max_rounds, flags.rounds));
-  }
-  if (!flags.save_baseline.empty()) {
-    if (const auto path = store::baseline_path(flags.save_baseline); !path) {
-      return usage("--save-baseline: " + path.error().message);
-    }
-  }
-  if (flags.fail_on_regression && flags.baseline.empty() && flags.baseline_file.empty()) {
-    return usage(
-        "--fail-on-regression needs --baseline NAME or --baseline-file PATH to compare against");
-  }
-  for (const char* side_by_side_flag :
-       {"--rounds", "--max-rounds", "--worker-timeout", "--saved-samples"}) {
-    if (app.count(side_by_side_flag) > 0 && flags.baseline.empty()) {
-      return usage(
-          fmt::format("{} applies to comparisons against a saved baseline: add --baseline NAME",
-                      side_by_side_flag));
-    }
-  }
-  if (!flags.store.empty() && !flags.record) {
-    return usage("--store names the history that --record writes to: add --record");
-  }
-  // A history that cannot be opened is found now, not after the run it would have kept.
-  if (flags.record) {
-    if (const auto opened = session::check_history(flags.store); !opened) return opened.error();
-  }
-  // A bad --out or --html path is found now, not after a long run whose results it would lose.
-  for (const auto& [flag, path] :
-       {std::pair{"--out", &flags.out}, std::pair{"--html", &flags.html}}) {
-    if (path->empty()) continue;
-    const std::filesystem::path out(*path);
-    const std::filesystem::path folder =
-        out.has_parent_path() ? out.parent_path() : std::filesystem::path(".");
-    std::error_code error;
-    std::filesystem::create_directories(folder, error);
-    if (error || access(folder.c_str(), W_OK) != 0) {
-      return model::Error{fmt::format(
-          "cannot write {} {}: folder {} {}", flag, *path, folder.string(),
-          error ? "cannot be created (" + error.message() + ")" : std::string("is not writable"))};
-    }
-  }
-  return std::nullopt;
 }
 
 report::Format output_format(const BenchFlags& flags) {

@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "cli/commands.hpp"
 #include "report/reporter.hpp"
 
 namespace benchkit::cli {
@@ -18,8 +19,8 @@ void CommandProgress::run_started(const std::string& name, std::size_t round, bo
 
 void CommandProgress::failed(const std::string& name, const std::string& message) {
   if (visible_) std::cerr << "\r\033[K";
-  std::cerr << fmt::format("error: {}: {}\n", report::terminal_safe(name, false),
-                           report::terminal_safe(message, false));
+  say_error(model::Error{fmt::format("{}: {}", report::terminal_safe(name, false),
+                                     report::terminal_safe(message, false))});
 }
 
 void CommandProgress::clear() const {

@@ -10,6 +10,7 @@
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
 #include "report/reporter.hpp"
+#include "session/command_options.hpp"
 #include "session/history.hpp"
 #include "session/pipeline.hpp"
 
@@ -42,21 +43,14 @@ CommandRunner add_data_command(CLI::App& app);
 CommandRunner add_import_command(CLI::App& app);
 CommandRunner add_profile_command(CLI::App& app);
 
-// The flags of every command that compares (compare, ab, bisect, run, history check and report,
-// a bench binary's --baseline): each command keeps its own copy in its options, so no value is
-// shared between commands or kept in a global.
-struct ComparisonFlags {
-  double noise_threshold = 0.02;                            // --noise-threshold (times)
-  double count_threshold = analysis::kCountNoiseThreshold;  // --count-threshold (counts)
-  std::string adjustment = "holm";                          // --adjust
-  bool all_samples = false;                                 // --all-samples
-};
+// The comparison flags of every command that compares (session/command_options.hpp).
+using session::comparison_settings;
+using session::ComparisonFlags;
 
 // --noise-threshold, --count-threshold and --adjust into `flags`; `with_all_samples` adds
 // --all-samples (keep the samples taken while the machine ran slow), for the commands whose
 // samples carry a machine-speed probe.
 void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_all_samples = false);
-analysis::CompareSettings comparison_settings(const ComparisonFlags& flags);
 
 // --mode's words (time, instructions, counters) as a session::Mode, only those of `accepted`:
 // a word is parsed here, at the boundary, and a number is refused.
@@ -69,6 +63,14 @@ void add_fail_on_regression_flag(CLI::App& command, bool& flag, const std::strin
 // --store: the history (an SQLite file or a postgresql:// URL; default $BENCHKIT_STORE, else
 // .benchkit/history.db).
 void add_store_option(CLI::App& command, std::string& store);
+
+// --color: auto (colour on a terminal, unless NO_COLOR), always or never.
+void add_color_option(CLI::App& command, std::string& color,
+                      const std::string& help = "auto, always or never");
+
+// --out FILE: where the command writes what it would print.
+void add_out_option(CLI::App& command, std::string& out,
+                    const std::string& help = "Write to this file (atomically) instead of stdout");
 
 // Prints "error: MESSAGE" on stderr and returns the exit status of the error's kind: 2 for usage
 // and input, 1 for a failed run, 130 for an interrupted one (session::exit_status_of).

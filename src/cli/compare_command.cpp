@@ -10,22 +10,13 @@
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "report/reporter.hpp"
+#include "session/compare_options.hpp"
 #include "session/plans.hpp"
 
 namespace benchkit::cli {
 
 namespace {
-struct CompareOptions {
-  std::string base;
-  std::string candidate;
-  std::string format = "console";
-  std::string out;
-  std::string html;
-  ComparisonFlags comparison;
-  bool fail_on_regression = false;
-  std::size_t rounds = 10;
-  std::string filter;
-};
+using session::CompareOptions;
 
 // Progress of two executables run side by side: one line, rewritten in place.
 class CompareProgress final : public session::Observer {
@@ -44,26 +35,6 @@ class CompareProgress final : public session::Observer {
  private:
   bool shown_ = false;
 };
-
-// BASE and NEW: two executables run now, or two result files or baselines read.
-model::Result<session::Plan> compare_plan(const CompareOptions& o) {
-  const bool base_runs = session::is_program(o.base);
-  const bool candidate_runs = session::is_program(o.candidate);
-  if (base_runs != candidate_runs) {
-    return model::Error{fmt::format("{} and {}: give two executables, or two result files or "
-                                    "baselines, not one of each",
-                                    o.base, o.candidate),
-                        model::ErrorKind::usage};
-  }
-  session::Steps then;
-  then.compare = comparison_settings(o.comparison);
-  then.fail_on_regression = o.fail_on_regression;
-  // The status answers for the comparison: a benchmark that failed is an invalid verdict.
-  then.fail_on_failed_benchmark = false;
-  if (!base_runs) return session::Plan{session::FilesPlan{o.base, o.candidate}, then};
-  return session::Plan{
-      session::BinariesPlan{o.base, o.candidate, trailing_arguments(), o.filter, o.rounds}, then};
-}
 
 }  // namespace
 
@@ -86,7 +57,7 @@ CommandRunner add_compare_command(CLI::App& app) {
                    "New run: a result file, a baseline name, or an executable")
       ->required();
   add_format_option(*command, options->format, "Format of the comparison");
-  command->add_option("--out", options->out, "Write to this file instead of stdout");
+  add_out_option(*command, options->out, "Write to this file instead of stdout");
   add_html_option(*command, options->html);
   add_comparison_flags(*command, options->comparison, true);
   add_fail_on_regression_flag(*command, options->fail_on_regression);
@@ -100,7 +71,8 @@ CommandRunner add_compare_command(CLI::App& app) {
                       "regular expression (searched anywhere in the name)");
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
-    auto plan = compare_plan(*options);
+    options->trailing = trailing_arguments();
+    auto plan = session::plan_for(*options);
     if (!plan) return report_error(plan.error());
     CompareProgress progress;
     const session::Outcome outcome = session::run(std::move(*plan), progress);

@@ -180,7 +180,7 @@ void add_output(CLI::App& command, HistoryOptions& o, const std::vector<std::str
   if (std::find(names.begin(), names.end(), "markdown") != names.end()) accepted.push_back("md");
   command.add_option("--format", o.format, "Output format: " + list + " (default console)" + note)
       ->check(CLI::IsMember(accepted));
-  command.add_option("--out", o.out, "Write to this file (atomically) instead of stdout");
+  add_out_option(command, o.out);
 }
 
 namespace {
@@ -211,7 +211,7 @@ void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOpt
   CLI::App* show = history.add_subcommand("show", "One recorded run's results, samples included");
   show->add_option("run", o->run, "Run identity (at least 4 of its hex digits)")->required();
   add_format_option(*show, o->format, "Format of the run's report");
-  show->add_option("--out", o->out, "Write to this file (atomically) instead of stdout");
+  add_out_option(*show, o->out);
   actions.push_back({show, show_run});
   CLI::App* trend = history.add_subcommand(
       "trend",
@@ -230,7 +230,7 @@ void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOpt
   CLI::App* out = history.add_subcommand(
       "export", "Write the runs to a portable file (benchkit/history JSON) for history import");
   add_selection(*out, *o, true);
-  out->add_option("--out", o->out, "Write to this file instead of stdout");
+  add_out_option(*out, o->out, "Write to this file instead of stdout");
   actions.push_back({out, export_history});
   CLI::App* in = history.add_subcommand(
       "import", "Record every run of a file that history export wrote (runs kept are skipped)");

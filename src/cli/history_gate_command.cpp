@@ -116,7 +116,7 @@ void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOption
                    "summary table and forest plot, then every benchmark's trend over the "
                    "period with its change points")
       ->check(CLI::IsMember({"markdown", "md", "html"}));
-  report->add_option("--out", o->out, "Write to this file (atomically) instead of stdout");
+  add_out_option(*report, o->out);
   report->add_option("--html", o->html,
                      "Also write the snapshot as that HTML page to this file (opens from the "
                      "file, loads nothing)");

@@ -6,10 +6,8 @@
 #include <iostream>
 #include <memory>
 
-#include "analysis/estimates.hpp"
 #include "cli/commands.hpp"
 #include "formats/result_json.hpp"
-#include "model/merge.hpp"
 #include "session/result_files.hpp"
 
 namespace benchkit::cli {
@@ -37,15 +35,9 @@ CommandRunner add_import_command(CLI::App& app) {
                       "Write the benchkit result here (atomically) instead of stdout");
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
-    std::vector<RunResult> runs;
-    for (const std::string& file : options->files) {
-      auto run = session::load_result_file(file);
-      if (!run) return report_error(run.error());
-      runs.push_back(std::move(*run));
-    }
-    RunResult merged = runs.size() == 1 ? std::move(runs.front()) : model::merge_processes(runs);
-    if (runs.size() > 1) analysis::compute_estimates(merged);
-    return print_or_write(formats::to_json(merged), options->out);
+    const auto merged = session::load_merged(options->files);
+    if (!merged) return report_error(merged.error());
+    return print_or_write(formats::to_json(*merged), options->out);
   };
 }
 

@@ -2,19 +2,21 @@
 // and per benchmark the spread between processes and the noise threshold and process count a
 // comparison needs on this machine (docs/noise.md).
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <variant>
 
 #include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/noise_report.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
+#include "report/order_report.hpp"
 #include "session/noise.hpp"
+#include "session/noise_options.hpp"
 #include "session/plans.hpp"
 #include "session/result_files.hpp"
 
@@ -22,16 +24,7 @@ namespace benchkit::cli {
 
 namespace {
 
-struct NoiseCommandOptions {
-  std::string target;
-  std::vector<std::string> extra;  // after --: flags for the bench binary, or the command's args
-  std::vector<std::string> stray_words;  // words after the target but before "--"
-  std::size_t processes = 10;
-  std::string format = "console";
-  std::string out;
-  std::string html;
-  session::Mode mode = session::Mode::time;  // instructions: the counted suite in two orders
-};
+using session::NoiseCommandOptions;
 
 // What noise shows while it runs: what it starts, each failed command as it fails, and a
 // progress line of the commands on a terminal.
@@ -44,7 +37,7 @@ class NoiseProgress final : public session::Observer {
                            double elapsed_seconds) override {
     commands_.run_started(name, round, warmup, elapsed_seconds);
   }
-  void command_failed(const std::string& name, const std::string& message) override {
+  void benchmark_failed(const std::string& name, const std::string& message) override {
     commands_.failed(name, message);
   }
   void measuring_ended() override { commands_.clear(); }
@@ -53,19 +46,14 @@ class NoiseProgress final : public session::Observer {
   CommandProgress commands_{stderr_is_terminal()};
 };
 
-// A result file written by a bench binary with --processes N --out FILE: analysed as it is.
-bool looks_like_result_file(const std::string& target) {
-  return target.size() > 5 && target.ends_with(".json") && access(target.c_str(), X_OK) != 0;
-}
-
-NoiseOptions report_options(const NoiseCommandOptions& options, std::string subject,
-                            std::string example) {
+NoiseOptions report_options(const NoiseCommandOptions& options,
+                            const session::NoiseSubject& shown) {
   NoiseOptions report;
   report.format = options.format;
   report.out = options.out;
   report.html = options.html;
-  report.subject = std::move(subject);
-  report.example = std::move(example);
+  report.subject = shown.subject;
+  report.example = shown.example;
   return report;
 }
 
@@ -86,49 +74,26 @@ int measure_and_report(session::Plan plan, const NoiseOptions& report) {
   return status != 0 ? status : outcome.exit_status();
 }
 
-// `benchkit noise --mode instructions ./bench`: counts are the same in every fresh process, so
-// the noise that is left is the order: the suite counted in one process both ways.
-int measure_count_order(const NoiseCommandOptions& options) {
-  NoiseProgress progress;
-  const auto report = session::check_count_order(
-      {options.target, options.extra, analysis::kCountNoiseThreshold}, progress);
-  if (!report) return report_error(report.error());
-  return print_or_write(render_order_report(*report, options.format), options.out);
-}
-
-// The form the words ask for: a command after --, a bench binary counted both ways, a result
-// file, or a bench binary in N fresh processes.
+// The form the words ask for: a command after --, a bench binary counted both ways (counts are
+// the same in every fresh process, so the noise that is left is the order), a result file, or a
+// bench binary in N fresh processes.
 int run_noise(const NoiseCommandOptions& options) {
-  if (options.target.empty() && !options.extra.empty()) {
-    const std::string subject = fmt::format("{}", fmt::join(options.extra, " "));
-    return measure_and_report(
-        session::Plan{
-            session::CommandNoisePlan{options.extra, options.processes, tool_command_line()}, {}},
-        report_options(options, subject, "benchkit run --baseline NAME -- " + subject));
+  auto target = session::noise_target(options);
+  if (!target) return report_error(target.error());
+  if (auto* experiment = std::get_if<session::NoiseExperiment>(&*target)) {
+    return measure_and_report(std::move(experiment->plan),
+                              report_options(options, experiment->shown));
   }
-  if (options.target.empty()) {
-    return report_error(model::Error{
-        "benchkit noise needs a bench binary (benchkit noise ./my_bench) or a command after -- "
-        "(benchkit noise -- CMD ARGS…)",
-        model::ErrorKind::usage});
-  }
-  if (!options.stray_words.empty()) {
-    return report_error(model::Error{
-        fmt::format("unexpected argument \"{}\": flags for the bench binary go after -- "
-                    "(benchkit noise {} -- {})",
-                    options.stray_words.front(), options.target, options.stray_words.front()),
-        model::ErrorKind::usage});
-  }
-  if (options.mode == session::Mode::instructions) return measure_count_order(options);
-  if (looks_like_result_file(options.target)) {
-    auto loaded = session::load_result_file(options.target);
+  if (auto* file = std::get_if<session::NoiseResultFile>(&*target)) {
+    auto loaded = session::load_result_file(file->path);
     if (!loaded) return report_error({loaded.error().message, model::ErrorKind::input});
-    return report_noise(*loaded,
-                        report_options(options, options.target, "BENCH_BINARY --baseline NAME"));
+    return report_noise(*loaded, report_options(options, file->shown));
   }
-  return measure_and_report(
-      session::Plan{session::NoisePlan{options.target, options.processes, options.extra}, {}},
-      report_options(options, options.target, options.target + " --baseline NAME"));
+  NoiseProgress progress;
+  const auto report =
+      session::check_count_order(std::get<session::CountOrderPlan>(*target), progress);
+  if (!report) return report_error(report.error());
+  return print_or_write(report::render_order_report(*report, options.format), options.out);
 }
 
 }  // namespace
@@ -163,11 +128,12 @@ CommandRunner add_noise_command(CLI::App& app) {
                    "valgrind in one process, in their order and reversed, and report the counts "
                    "that moved (order-dependent results; docs/instructions.md)")
       ->transform(mode_names({session::Mode::time, session::Mode::instructions}));
-  command->add_option("--out", options->out, "Write the report to this file instead of stdout");
+  add_out_option(*command, options->out, "Write the report to this file instead of stdout");
   add_html_option(*command, options->html);
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
-    options->extra = trailing_arguments();
+    options->trailing = trailing_arguments();
+    options->command_line = tool_command_line();
     return run_noise(*options);
   };
 }

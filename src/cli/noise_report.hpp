@@ -7,7 +7,6 @@
 
 #include "analysis/noise.hpp"
 #include "benchkit/result.hpp"
-#include "session/order_dependence.hpp"
 
 namespace benchkit::cli {
 
@@ -26,9 +25,5 @@ struct NoiseOptions {
 // the report on stdout or writes it to options.out. Returns the exit status: 0; 2 when no
 // benchmark ran in 2 or more processes (the report still says so) or the file cannot be written.
 int report_noise(const RunResult& run, const NoiseOptions& options);
-
-// The counted-order check (benchkit noise --mode instructions): a table of the counts in both
-// orders and what moved, or (format "json") the same as a JSON document.
-std::string render_order_report(const session::OrderReport& report, const std::string& format);
 
 }  // namespace benchkit::cli

@@ -8,27 +8,17 @@
 #include <memory>
 
 #include "cli/commands.hpp"
-#include "cli/duration.hpp"
 #include "report/flame_graph.hpp"
 #include "report/html_reporter.hpp"
 #include "report/profile_report.hpp"
 #include "session/profile.hpp"
+#include "session/profile_options.hpp"
 #include "store/atomic_file.hpp"
 
 namespace benchkit::cli {
 namespace {
 
-struct ProfileOptions {
-  std::string binary;
-  std::string benchmark;
-  model::ProfileTool tool = model::ProfileTool::callgrind;
-  std::string profile_time = "5s";
-  std::string format = "console";
-  std::string html;
-  std::string out_dir;
-  std::size_t top = 15;
-  std::vector<std::string> params;
-};
+using session::ProfileOptions;
 
 // The flame graph drawn as flame.svg in the profile's folder, listed before the folded stacks it
 // is drawn from (the file of the same stacks that session::run_profile kept).
@@ -98,24 +88,9 @@ CommandRunner add_profile_command(CLI::App& app) {
                       "--param");
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
-    const auto duration = parse_duration_ns(options->profile_time);
-    if (!duration || *duration <= 0) {
-      return report_error(model::Error{
-          fmt::format("--profile-time \"{}\" is not a positive duration; write e.g. 5s or 500ms",
-                      options->profile_time),
-          model::ErrorKind::usage});
-    }
-    session::ProfileRequest request;
-    request.binary = options->binary;
-    request.benchmark = options->benchmark;
-    request.tool = options->tool;
-    request.duration_ns = *duration;
-    request.out_dir = options->out_dir;
-    request.top = options->top;
-    for (const std::string& param : options->params) {
-      request.bench_flags.insert(request.bench_flags.end(), {"--param", param});
-    }
-    auto profile = session::run_profile(request);
+    const auto request = session::profile_request(*options);
+    if (!request) return report_error(request.error());
+    auto profile = session::run_profile(*request);
     if (!profile) return report_error(profile.error());
     if (auto drawn = write_flame_graph(*profile); !drawn) return report_error(drawn.error());
     int status = 0;

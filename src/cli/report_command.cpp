@@ -34,7 +34,7 @@ CommandRunner add_report_command(CLI::App& app) {
       "samples.");
   command->add_option("file", options->file, "Result file (JSON)")->required();
   add_format_option(*command, options->format, "Format of the report");
-  command->add_option("--out", options->out, "Write to this file (atomically) instead of stdout");
+  add_out_option(*command, options->out);
   add_html_option(*command, options->html);
   command->add_flag("--recompute", options->recompute,
                     "Recompute every estimate from the samples, even those in the file");

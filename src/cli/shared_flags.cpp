@@ -32,17 +32,6 @@ void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_a
   }
 }
 
-analysis::CompareSettings comparison_settings(const ComparisonFlags& flags) {
-  analysis::CompareSettings settings;
-  settings.all_samples = flags.all_samples;
-  settings.noise_threshold = flags.noise_threshold;
-  settings.count_noise_threshold = flags.count_threshold;
-  settings.adjustment = flags.adjustment == "bh"     ? analysis::Adjustment::benjamini_hochberg
-                        : flags.adjustment == "none" ? analysis::Adjustment::none
-                                                     : analysis::Adjustment::holm;
-  return settings;
-}
-
 CLI::Validator mode_names(const std::vector<session::Mode>& accepted) {
   std::string names;
   for (const session::Mode mode : accepted) {
@@ -71,6 +60,14 @@ void add_store_option(CLI::App& command, std::string& store) {
   command.add_option("--store", store,
                      "The history: an SQLite file, or a postgresql:// URL (default "
                      "$BENCHKIT_STORE, else .benchkit/history.db)");
+}
+
+void add_color_option(CLI::App& command, std::string& color, const std::string& help) {
+  command.add_option("--color", color, help)->check(CLI::IsMember({"auto", "always", "never"}));
+}
+
+void add_out_option(CLI::App& command, std::string& out, const std::string& help) {
+  command.add_option("--out", out, help);
 }
 
 }  // namespace benchkit::cli

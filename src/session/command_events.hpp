@@ -17,7 +17,7 @@ class CommandEvents final : public CommandObserver {
     observer_.command_run_started(name, round, warmup, elapsed_seconds);
   }
   void failed(const std::string& name, const std::string& message) override {
-    observer_.command_failed(name, message);
+    observer_.benchmark_failed(name, message);
   }
 
  private:

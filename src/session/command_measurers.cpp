@@ -34,10 +34,7 @@ class CommandsMeasurer final : public Measurer {
  public:
   // `executor` null: the real machine (the spawner, git, the machine's facts).
   CommandsMeasurer(CommandsPlan plan, process::Executor* executor, clock::Clock& clock)
-      : plan_(std::move(plan)), executor_(executor), clock_(clock) {
-    // The pipeline compares with the baseline (judge()), not the rounds.
-    plan_.request.baseline.reset();
-  }
+      : plan_(std::move(plan)), executor_(executor), clock_(clock) {}
 
   model::Result<Measured> measure(Observer& observer) override {
     if (executor_) return measure_on(*executor_, observer);

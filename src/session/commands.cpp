@@ -230,9 +230,6 @@ CommandOutcome run_command_rounds(const CommandRequest& request, const CommandPl
     outcome.reference =
         request.reference.empty() ? outcome.run.benchmarks.front().name : request.reference;
   }
-  if (request.baseline) {
-    outcome.against_baseline = judge(*request.baseline, outcome.run, request.compare);
-  }
   return outcome;
 }
 

@@ -43,8 +43,6 @@ struct CommandRequest {
   double precision = 0.01;
   // The benchmark the others are compared with; empty: the first.
   std::string reference;
-  // Compared with the run (its commands by name), when given.
-  std::optional<RunResult> baseline;
   analysis::CompareSettings compare;
   // Offer the results so far to CommandObserver::checkpoint (every kCheckpointSeconds at most).
   // Off, no estimates are computed during the run.
@@ -91,7 +89,6 @@ struct CommandOutcome {
   // When CommandRequest::reference names none of the benchmarks (found once their names are
   // known, after the rounds).
   std::optional<model::Error> reference_error;
-  std::optional<analysis::Comparison> against_baseline;
 };
 
 // Runs the plan of `request` in rounds with `executor` (tests give a fake), timed by `clock`.

@@ -12,6 +12,7 @@
 #include "process/handshake.hpp"
 #include "process/run.hpp"
 #include "process/temporary_folder.hpp"
+#include "process/worker_protocol.hpp"
 #include "session/command_events.hpp"
 #include "session/commands.hpp"
 #include "session/result_files.hpp"
@@ -61,11 +62,26 @@ model::Result<NoiseRun> run_noise_experiment(const NoiseRequest& request) {
 namespace {
 
 // Flags of the bench binary that `benchkit noise` sets itself, or that would make the run
-// something other than one measurement in fresh processes.
-constexpr const char* kReservedFlags[] = {
-    "--processes",     "--out",        "--format",        "--html",          "--list",
-    "--test",          "--baseline",   "--baseline-file", "--save-baseline", "--fail-on-regression",
-    "--benchkit-info", "--worker-out", "--worker-index"};
+// something other than one measurement in fresh processes: the user's, and a driver's that
+// would turn the binary into one of its workers (process/worker_invocation.hpp).
+constexpr const char* kReservedFlags[] = {"--processes",
+                                          "--out",
+                                          "--format",
+                                          "--html",
+                                          "--list",
+                                          "--test",
+                                          "--baseline",
+                                          "--baseline-file",
+                                          "--save-baseline",
+                                          "--fail-on-regression",
+                                          "--benchkit-info",
+                                          process::worker::kStreamFlag,
+                                          process::worker::kSelectFlag,
+                                          process::worker::kIndexFlag,
+                                          process::worker::kTurnsFlag,
+                                          "--callgrind-dumps",
+                                          "--profile-markers",
+                                          "--profile-summary"};
 
 model::Error input(std::string message) {
   return model::Error{std::move(message), model::ErrorKind::input};

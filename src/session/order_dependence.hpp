@@ -1,36 +1,21 @@
 // Counts that depend on the order of the benchmarks (benchkit noise --mode instructions,
 // docs/instructions.md): the bench binary's counted suite run twice in one valgrind process
-// each, in the chosen order and reversed; a benchmark whose count per iteration differs between
-// the two depends on what ran before it in the process (allocator state, caches, statics, lazy
-// initialisation done by another benchmark).
+// each, in the chosen order and reversed, and compared by analysis/order_dependence.hpp.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "analysis/order_dependence.hpp"
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
 
 namespace benchkit::session {
 
-struct OrderMove {
-  std::string name;
-  double forward = 0.0;  // instructions per iteration, in the chosen order
-  double reverse = 0.0;  // ... in the reversed order
-  double change = 0.0;   // reverse / forward - 1
-  bool moved = false;    // |change| over the threshold
-};
-
-struct OrderReport {
-  std::vector<OrderMove> benchmarks;  // in the chosen order
-  double threshold = 0.0;
-  std::vector<std::string> missing;  // counted in one order only (failed in the other)
-  std::size_t moved() const;
-};
-
-// The two runs compared (benchmarks with a metric; failed ones are `missing`).
-OrderReport compare_orders(const RunResult& forward, const RunResult& reverse, double threshold);
+using analysis::compare_orders;
+using analysis::OrderMove;
+using analysis::OrderReport;
 
 // Counts the suite once in one process in `order` ("forward" or "reverse"); the error names
 // the order that failed to run.

@@ -72,7 +72,9 @@ class Observer : public SuiteObserver {
   // the round is one of those added because the benchmark was still inconclusive.
   virtual void round_started(std::size_t /*round*/, std::size_t /*planned*/, std::size_t /*index*/,
                              std::size_t /*count*/, const std::string& /*name*/, bool /*extra*/) {}
-  // A benchmark of paired rounds failed (crashed, hung, exited, threw) and left the comparison.
+  // A benchmark stopped early and the others go on: one of paired rounds failed (crashed, hung,
+  // exited, threw) and left the comparison, or a whole command (benchkit run, ab --cmd, noise --
+  // CMD) failed or timed out, or its hook failed.
   virtual void benchmark_failed(const std::string& /*name*/, const std::string& /*message*/) {}
   // The measuring step is over, whatever its end: a progress line can be cleared.
   virtual void measuring_ended() {}
@@ -101,8 +103,6 @@ class Observer : public SuiteObserver {
   // Counted (Mode::instructions): `revision`'s binary of `target` counts `benchmarks` benchmarks.
   virtual void counting_started(const std::string& /*revision*/, const std::string& /*target*/,
                                 std::size_t /*benchmarks*/) {}
-  // Whole commands: the command stopped early (the others go on).
-  virtual void command_failed(const std::string& /*name*/, const std::string& /*message*/) {}
 };
 
 // Takes the runs of one kind of plan. An error is for what stops the whole measurement (a

@@ -85,8 +85,8 @@ struct FilesPlan {
 // (session/commands.hpp), compared among themselves on the paired rounds; the pipeline compares
 // the run with `baseline`.
 struct CommandsPlan {
-  CommandRequest request;  // its `baseline` unused: the pipeline's is `baseline` below
-  CommandPlan planned;     // plan_commands(request), made while the flags were checked
+  CommandRequest request;
+  CommandPlan planned;  // plan_commands(request), made while the flags were checked
   std::optional<RunResult> baseline;
   std::string command_line;  // of the results' context
 };

@@ -8,6 +8,7 @@
 
 #include "analysis/estimates.hpp"
 #include "formats/result_file.hpp"
+#include "model/merge.hpp"
 #include "store/atomic_file.hpp"
 #include "store/baselines.hpp"
 
@@ -83,6 +84,19 @@ model::Result<RunResult> load_file_or_baseline(const std::string& reference) {
                         "\" is not a file, and as a baseline: " + run.error().message};
   }
   return run;
+}
+
+model::Result<RunResult> load_merged(const std::vector<std::string>& paths) {
+  std::vector<RunResult> runs;
+  for (const std::string& path : paths) {
+    auto run = load_result_file(path);
+    if (!run) return run.error();
+    runs.push_back(std::move(*run));
+  }
+  if (runs.size() == 1) return std::move(runs.front());
+  RunResult merged = model::merge_processes(runs);
+  analysis::compute_estimates(merged);
+  return merged;
 }
 
 }  // namespace benchkit::session

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
@@ -33,5 +34,10 @@ model::Result<RunResult> load_baseline(const std::string& name);
 // `reference` is a result file when such a file exists, else a baseline name; the error says
 // which were tried.
 model::Result<RunResult> load_file_or_baseline(const std::string& reference);
+
+// Several result files read (each format told from its content) as one run (`benchkit import`):
+// one file as it is; several merged, a benchmark held by several getting the samples of all,
+// numbered by file (the file is its process), and its estimates computed again.
+model::Result<RunResult> load_merged(const std::vector<std::string>& paths);
 
 }  // namespace benchkit::session

@@ -221,7 +221,6 @@ TEST(CommandsMeasurer, TheBaselineIsJudgedByThePipelineOnce) {
       run_commands(commands({"a"}, 8), Steps{}, timed({{"a", 10.0}}), observer, keeper);
   CommandsPlan plan = commands({"a"}, 8);
   plan.baseline = before.run;
-  plan.request.baseline = before.run;  // left to the pipeline: the rounds do not judge it
   Steps steps;
   steps.fail_on_regression = true;
   const Outcome after =

@@ -245,17 +245,6 @@ TEST(CommandRounds, EveryCommandIsComparedWithTheReferenceOnThePairedRounds) {
   EXPECT_THAT(third.reference_error->message, HasSubstr("the names are:\n  fast\n  slow"));
 }
 
-TEST(CommandRounds, ABaselineIsComparedByName) {
-  CommandRequest request = request_of({command("tool")}, 6);
-  Recorder observer;
-  request.baseline = run(request, timed({{"tool", 10.0}}), observer).run;
-  const CommandOutcome outcome = run(request, timed({{"tool", 10.0}}), observer);
-  ASSERT_TRUE(outcome.against_baseline);
-  ASSERT_EQ(outcome.against_baseline->benchmarks.size(), 1u);
-  EXPECT_EQ(outcome.against_baseline->benchmarks[0].name, "tool");
-  EXPECT_NEAR(outcome.against_baseline->benchmarks[0].ratio, 1.0, 1e-9);
-}
-
 TEST(CommandRepeatedly, EachRunIsItsOwnProcessAfterOneWarmUp) {
   FakeClock clock;
   FakeExecutor executor(clock, timed({{"tool --flag", 3.0}}));

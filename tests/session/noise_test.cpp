@@ -66,5 +66,16 @@ TEST(NoisePlans, AProgramThatIsNoBenchBinaryOrFlagsNoiseSetsItselfAreRefused) {
   EXPECT_FALSE(check_noise_binary(bench, NoisePlan{bench, 3, {"--filter", "add"}}));
 }
 
+TEST(NoisePlans, ADriversFlagThatWouldMakeTheBinaryAWorkerIsRefused) {
+  const std::string bench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+  for (const std::string flag :
+       {"--worker-stream", "--worker-select", "--worker-index", "--turns-fd", "--callgrind-dumps",
+        "--profile-markers", "--profile-summary"}) {
+    const auto reserved = check_noise_binary(bench, NoisePlan{bench, 3, {flag, "3"}});
+    ASSERT_TRUE(reserved) << flag;
+    EXPECT_NE(reserved->message.find(flag + " after -- is not allowed"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace benchkit::session

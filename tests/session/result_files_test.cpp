@@ -71,5 +71,19 @@ TEST_F(ResultFiles, AFileOverTheLimitIsRefusedUpFrontNamingItsSizeAndTheLimit) {
   EXPECT_EQ(read->benchmarks.size(), 1u);
 }
 
+TEST_F(ResultFiles, SeveralFilesAreMergedWithTheFileAsTheProcess) {
+  const std::string first = write_result(0);
+  const std::string second = folder_ + "/second.json";
+  fs::copy_file(first, second);
+  const auto one = load_merged({first});
+  ASSERT_TRUE(one) << one.error().message;
+  EXPECT_EQ(one->benchmarks.front().samples.size(), 2u);
+  const auto both = load_merged({first, second});
+  ASSERT_TRUE(both) << both.error().message;
+  ASSERT_EQ(both->benchmarks.size(), 1u);
+  EXPECT_EQ(both->benchmarks.front().samples.size(), 4u);
+  EXPECT_FALSE(load_merged({first, folder_ + "/missing.json"}));
+}
+
 }  // namespace
 }  // namespace benchkit::session

@@ -1,0 +1,33 @@
+// What several commands' options share, as plain data: the comparison settings as they are given
+// (the command line binds its flags to these fields) and the checks of --record and --store.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "analysis/compare.hpp"
+#include "model/error.hpp"
+
+namespace benchkit::session {
+
+// The options of every command that compares (compare, ab, bisect, run, history check and
+// report, a bench binary's --baseline): each command keeps its own copy in its options, so no
+// value is shared between commands or kept in a global.
+struct ComparisonFlags {
+  double noise_threshold = 0.02;                            // --noise-threshold (times)
+  double count_threshold = analysis::kCountNoiseThreshold;  // --count-threshold (counts)
+  std::string adjustment = "holm";                          // --adjust: holm, bh or none
+  bool all_samples = false;                                 // --all-samples
+};
+
+// The settings of analysis::compare those options give (an unknown adjustment is holm's).
+analysis::CompareSettings comparison_settings(const ComparisonFlags& flags);
+
+// --store names the history --record writes to: refused without --record; with it, a history
+// that cannot be opened is found now, not after the run it would have kept.
+std::optional<model::Error> check_record_flags(bool record, const std::string& store);
+
+// An error of kind usage (exit status 2): a flag or a word the command cannot take.
+model::Error usage_error(std::string message);
+
+}  // namespace benchkit::session

@@ -1,0 +1,24 @@
+#include "session/compare_options.hpp"
+
+#include <fmt/format.h>
+
+namespace benchkit::session {
+
+model::Result<Plan> plan_for(const CompareOptions& o) {
+  const bool base_runs = is_program(o.base);
+  const bool candidate_runs = is_program(o.candidate);
+  if (base_runs != candidate_runs) {
+    return usage_error(fmt::format(
+        "{} and {}: give two executables, or two result files or baselines, not one of each",
+        o.base, o.candidate));
+  }
+  Steps then;
+  then.compare = comparison_settings(o.comparison);
+  then.fail_on_regression = o.fail_on_regression;
+  // The status answers for the comparison: a benchmark that failed is an invalid verdict.
+  then.fail_on_failed_benchmark = false;
+  if (!base_runs) return Plan{FilesPlan{o.base, o.candidate}, then};
+  return Plan{BinariesPlan{o.base, o.candidate, o.trailing, o.filter, o.rounds}, then};
+}
+
+}  // namespace benchkit::session

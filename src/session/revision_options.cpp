@@ -1,0 +1,105 @@
+#include "session/revision_options.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "model/duration.hpp"
+#include "session/bench_options.hpp"
+#include "session/counted.hpp"
+
+namespace benchkit::session {
+
+model::Result<PairSettings> pair_settings(const RevisionOptions& o) {
+  if (o.rounds == 0) return usage_error("--rounds must be at least 1");
+  if (o.max_rounds > 0 && o.max_rounds < o.rounds) {
+    return usage_error(fmt::format("--max-rounds {} is below --rounds {}", o.max_rounds, o.rounds));
+  }
+  const auto budget = model::parse_duration_ns(o.time_budget);
+  if (!budget || *budget <= 0) {
+    return usage_error(fmt::format(
+        "--time-budget \"{}\" is not a positive duration (e.g. 500ms, 2s)", o.time_budget));
+  }
+  const auto timeout = model::parse_duration_ns(o.worker_timeout);
+  if (!timeout || *timeout <= 0) {
+    return usage_error(fmt::format("--worker-timeout \"{}\" is not a positive duration (e.g. 120s)",
+                                   o.worker_timeout));
+  }
+  if (o.commands.size() > 1) {
+    return usage_error(
+        "give one --cmd: benchkit ab compares one command's two builds (run it once per "
+        "command)");
+  }
+  PairSettings pairs;
+  pairs.bench_regex = o.bench;
+  pairs.bench_flags = o.trailing;
+  pairs.rounds = o.rounds;
+  // The bench binary's --baseline default (session/bench_options.hpp), for the same reason.
+  pairs.max_rounds = o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
+  pairs.time_budget_ns = *budget;
+  pairs.worker_timeout = std::chrono::milliseconds(*timeout / 1'000'000);
+  pairs.compare = comparison_settings(o.comparison);
+  return pairs;
+}
+
+std::optional<model::Error> check_ab(const RevisionOptions& o) {
+  for (const std::string& word : o.trailing) {
+    if (word == "--mode" || word.starts_with("--mode=")) {
+      return usage_error(
+          "--mode goes before --, to ab itself: benchkit ab BASE NEW --mode instructions "
+          "(after --, the bench binaries would get it while taking turns)");
+    }
+  }
+  if (o.mode == Mode::instructions) {
+    if (!o.commands.empty()) {
+      return usage_error(
+          "ab --mode instructions counts the builds' bench binaries; a whole command is "
+          "counted with benchkit run --mode instructions -- CMD (in each build folder)");
+    }
+    for (const char* flag : {"--rounds", "--max-rounds", "--time-budget", "--worker-timeout"}) {
+      if (std::find(o.given.begin(), o.given.end(), flag) != o.given.end()) {
+        return usage_error(fmt::format(
+            "{} is for --mode time (samples taken in turns); --mode instructions counts each "
+            "build once, since counts repeat exactly (give --sample-size N after -- for fewer "
+            "samples)",
+            flag));
+      }
+    }
+    // valgrind missing is found now, not after the builds.
+    if (const auto valgrind = find_valgrind(); !valgrind) return valgrind.error();
+  }
+  // A history that cannot be opened is found now, not after the builds and the rounds.
+  return check_record_flags(o.record, o.store);
+}
+
+model::Result<Plan> ab_plan(const RevisionOptions& o) {
+  auto pairs = pair_settings(o);
+  if (!pairs) return pairs.error();
+  RevisionsPlan revisions;
+  revisions.base = o.base;
+  revisions.candidate = o.candidate;
+  revisions.build = o.build;
+  revisions.mode = o.mode;
+  revisions.pairs = std::move(*pairs);
+  if (!o.commands.empty()) revisions.command = o.commands.front();
+  revisions.command_line = o.command_line;
+  Steps then;
+  then.compare = revisions.pairs.compare;
+  then.fail_on_regression = o.fail_on_regression;
+  // Whole commands are compared, not kept: --record keeps the bench binaries' runs.
+  then.record = o.record && o.commands.empty();
+  then.record_baseline = true;
+  then.record_store = o.store;
+  then.both_sides_measured = o.commands.empty();
+  return Plan{std::move(revisions), then};
+}
+
+model::Result<BisectPlan> bisect_plan(const RevisionOptions& o) {
+  if (!o.commands.empty()) return usage_error("bisect compares bench binaries; --cmd is for ab");
+  auto pairs = pair_settings(o);
+  if (!pairs) return pairs.error();
+  return BisectPlan{o.good, o.bad, o.build, std::move(*pairs), o.log};
+}
+
+}  // namespace benchkit::session

@@ -1,0 +1,433 @@
+#include "session/run_options.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+#include "model/duration.hpp"
+#include "process/handshake.hpp"
+#include "session/gbench_binary.hpp"
+#include "session/result_files.hpp"
+#include "store/baselines.hpp"
+
+namespace benchkit::session {
+namespace {
+
+// The --cmd/--name/--env options in the order they were given: a --name or --env applies to
+// the --cmd before it (an --env before every --cmd applies to all of them).
+struct CommandLineLayout {
+  std::vector<std::vector<std::string>> env_per_command;
+  std::vector<std::string> env_for_all;
+  std::vector<std::string> name_per_command;
+  std::string error;
+};
+
+CommandLineLayout layout(const RunOptions& o, std::size_t count) {
+  CommandLineLayout out;
+  out.env_per_command.resize(count);
+  out.name_per_command.resize(count);
+  std::size_t cmd = 0;
+  std::size_t env = 0;
+  std::size_t name = 0;
+  bool seen_cmd = false;
+  for (const std::string& flag : o.flag_order) {
+    if (flag == "--cmd") {
+      seen_cmd = true;
+      ++cmd;
+    } else if (flag == "--env" && env < o.env.size()) {
+      if (seen_cmd) {
+        out.env_per_command[cmd - 1].push_back(o.env[env++]);
+      } else {
+        out.env_for_all.push_back(o.env[env++]);
+      }
+    } else if (flag == "--name" && name < o.names.size()) {
+      const std::size_t target = seen_cmd ? cmd - 1 : name;
+      if (target >= count) {
+        out.error = "more --name than commands: give one --name after each --cmd";
+        return out;
+      }
+      if (!out.name_per_command[target].empty()) {
+        out.error = fmt::format("two --name values for command {}", target + 1);
+        return out;
+      }
+      out.name_per_command[target] = o.names[name++];
+    }
+  }
+  return out;
+}
+
+// Whether `program` answers the bench-binary handshake (docs/commands.md).
+bool is_bench_binary(const std::string& program) {
+  if (program.find('/') == std::string::npos || ::access(program.c_str(), X_OK) != 0) return false;
+  const auto answer = process::probe_bench_binary(program);
+  return answer && answer->benchkit;
+}
+
+bool is_gbench_binary(const RunOptions& o) {
+  return o.positional.size() == 1 && o.commands.empty() &&
+         o.positional.front().find('/') != std::string::npos &&
+         ::access(o.positional.front().c_str(), X_OK) == 0 &&
+         links_google_benchmark(o.positional.front()) &&
+         list_gbench_benchmarks(o.positional.front());
+}
+
+// The bench binary's command line: in fresh worker processes, with the comparison, baseline and
+// history options passed on, then its own flags.
+BenchBinaryCommand bench_binary_command(const RunOptions& o) {
+  // Counts repeat from one process to the next: one process unless asked for more.
+  const std::size_t default_processes = o.mode == Mode::instructions ? 1 : 5;
+  std::vector<std::string> argv = {
+      o.positional.front(), "--processes",
+      std::to_string(o.processes == 0 ? default_processes : o.processes)};
+  if (o.mode != Mode::time) argv.insert(argv.end(), {"--mode", to_string(o.mode)});
+  auto forward = [&argv](const char* flag, const std::string& value) {
+    if (!value.empty()) argv.insert(argv.end(), {flag, value});
+  };
+  forward("--save-baseline", o.save_baseline);
+  forward("--baseline", o.baseline);
+  forward("--html", o.html);
+  if (o.fail_on_regression) argv.push_back("--fail-on-regression");
+  if (o.record) argv.push_back("--record");
+  forward("--store", o.store);
+  argv.insert(argv.end(), {"--noise-threshold", fmt::format("{}", o.comparison.noise_threshold)});
+  argv.insert(argv.end(), {"--count-threshold", fmt::format("{}", o.comparison.count_threshold)});
+  argv.insert(argv.end(), {"--adjust", o.comparison.adjustment});
+  argv.insert(argv.end(), o.trailing.begin(), o.trailing.end());
+  return BenchBinaryCommand{std::move(argv)};
+}
+
+// One command as the runner takes it: `argv` when given, else `text` split into words; through
+// the shell, the text itself.
+model::Result<process::CommandSpec> command_spec(std::vector<std::string> argv,
+                                                 const std::string& text, bool use_shell) {
+  process::CommandSpec spec;
+  if (use_shell) {
+    spec.shell_command = text.empty() ? fmt::format("{}", fmt::join(argv, " ")) : text;
+  } else if (!argv.empty()) {
+    spec.argv = std::move(argv);
+  } else {
+    auto words = process::split_words(text);
+    if (!words) return usage_error("--cmd " + words.error().message);
+    spec.argv = std::move(*words);
+  }
+  return spec;
+}
+
+// --save-baseline is checked and --baseline loaded before anything runs.
+model::Result<std::optional<RunResult>> baseline_of(const RunOptions& o) {
+  if (!o.save_baseline.empty()) {
+    if (const auto path = store::baseline_path(o.save_baseline); !path) {
+      return usage_error("--save-baseline: " + path.error().message);
+    }
+  }
+  if (o.baseline.empty()) return std::optional<RunResult>{};
+  auto loaded = load_file_or_baseline(o.baseline);
+  if (!loaded) return usage_error(loaded.error().message);
+  return std::optional<RunResult>{std::move(*loaded)};
+}
+
+// The options as a request to the commands' session.
+model::Result<CommandRequest> command_request(const RunOptions& o) {
+  CommandRequest request;
+  auto specs = command_specs(o);
+  if (!specs) return specs.error();
+  request.commands = std::move(*specs);
+  auto scanned = parameters(o);
+  if (!scanned) return scanned.error();
+  request.parameters = std::move(*scanned);
+  request.shell = o.shell;
+  request.hooks = {o.setup, o.prepare, o.conclude, o.cleanup};
+  request.precision = o.precision;
+  request.reference = o.reference;
+  request.compare = comparison_settings(o.comparison);
+  request.checkpoints = !o.export_json.empty() || !o.export_markdown.empty() ||
+                        !o.export_csv.empty() || !o.export_junit.empty();
+  return request;
+}
+
+// What happens to every kind of run once measured.
+Steps steps_of(const RunOptions& o) {
+  Steps then;
+  then.compare = comparison_settings(o.comparison);
+  then.save_baseline = o.save_baseline;
+  then.record = o.record;
+  then.record_store = o.store;
+  then.fail_on_regression = o.fail_on_regression;
+  return then;
+}
+
+// The plan of `what` (the kinds compared with --baseline), with that baseline loaded now, before
+// anything runs, and the steps that follow the measuring.
+template <class What>
+model::Result<Plan> plan_of(const RunOptions& o, What what, std::size_t commands) {
+  auto baseline = baseline_of(o);
+  if (!baseline) return baseline.error();
+  // --fail-on-regression with nothing to compare would always pass: refused.
+  if (o.fail_on_regression && !*baseline && commands < 2) {
+    return usage_error(
+        "--fail-on-regression needs something to compare: --baseline NAME, or several "
+        "commands (compared with the --reference)");
+  }
+  what.baseline = std::move(*baseline);
+  what.command_line = o.command_line;
+  return Plan{std::move(what), steps_of(o)};
+}
+
+// --mode instructions -- CMD: the whole command counted under callgrind in --runs fresh runs
+// (default 3), shown and exported as a result of counts.
+model::Result<Plan> counted_plan(const RunOptions& o) {
+  CountedCommandPlan what;
+  what.request.argv = o.trailing.empty() ? o.positional : o.trailing;
+  if (what.request.argv.empty() || !o.commands.empty()) {
+    return usage_error(
+        "--mode instructions counts one command given after --: benchkit run --mode "
+        "instructions -- CMD ARGS (--cmd and rounds of several commands are for --mode time)");
+  }
+  if (!o.names.empty()) what.request.name = o.names.front();
+  what.request.runs = o.runs == 0 ? 3 : o.runs;
+  what.seed = o.seed;
+  return plan_of(o, std::move(what), 1);
+}
+
+// ./gb_binary [-- --benchmark_filter=X ...]: a Google Benchmark binary in --processes fresh
+// processes (docs/interop.md), merged.
+model::Result<Plan> gbench_plan(const RunOptions& o) {
+  GbenchRunPlan what;
+  what.executable = o.positional.front();
+  what.processes = o.processes == 0 ? kGbenchProcesses : o.processes;
+  what.flags = o.trailing;
+  return plan_of(o, std::move(what), 1);
+}
+
+// -- CMD, or --cmd (several): interleaved in rounds, compared with the reference.
+model::Result<Plan> commands_plan(const RunOptions& o) {
+  if (o.processes != 0) {
+    return usage_error(
+        "--processes applies to benchkit bench binaries (which answer --benchkit-info); a "
+        "command's runs are each a fresh process already");
+  }
+  CommandsPlan what;
+  auto request = command_request(o);
+  if (!request) return request.error();
+  auto planned = plan_commands(*request);
+  if (!planned) return planned.error();
+  auto settings = round_settings(o);
+  if (!settings) return settings.error();
+  request->settings = std::move(*settings);
+  const std::size_t count = planned->measured();
+  what.request = std::move(*request);
+  what.planned = std::move(*planned);
+  return plan_of(o, std::move(what), count);
+}
+
+}  // namespace
+
+model::Result<std::vector<int>> parse_cpus(const std::string& text) {
+  std::vector<int> cpus;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma - start);
+    int first = 0;
+    int last = 0;
+    char dash = 0;
+    char extra = 0;
+    const int fields = std::sscanf(item.c_str(), "%d%c%d%c", &first, &dash, &last, &extra);
+    if (fields == 1 && first >= 0) {
+      cpus.push_back(first);
+    } else if (fields == 3 && dash == '-' && first >= 0 && last >= first && last < 4096) {
+      for (int c = first; c <= last; ++c) cpus.push_back(c);
+    } else {
+      return usage_error(fmt::format(
+          "--pin \"{}\": \"{}\" is not a CPU number or range (write e.g. 0,2-3)", text, item));
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return cpus;
+}
+
+model::Result<std::vector<int>> ignored_exit_codes(const std::string& text) {
+  std::vector<int> codes;
+  const auto words = process::list_parameter("--ignore-failure", text);
+  for (const std::string& code : words ? words->values : std::vector<std::string>{""}) {
+    char* end = nullptr;
+    const long value = std::strtol(code.c_str(), &end, 10);
+    if (!end || *end != '\0' || value < 0 || value > 255) {
+      return usage_error(fmt::format(
+          "--ignore-failure={}: write exit codes 0-255 separated by commas, or --ignore-failure "
+          "alone for every failure",
+          text));
+    }
+    codes.push_back(static_cast<int>(value));
+  }
+  return codes;
+}
+
+model::Result<std::vector<process::Parameter>> parameters(const RunOptions& o) {
+  std::vector<process::Parameter> parameters;
+  for (const auto& scan : o.scans) {
+    // CLI11 hands over what it got: "--parameter-scan n=1" is one word, not three.
+    if (scan.size() != 3) {
+      return usage_error(
+          "--parameter-scan takes three words, NAME MIN MAX: --parameter-scan n 1 10");
+    }
+    char* end = nullptr;
+    const double min = std::strtod(scan[1].c_str(), &end);
+    const bool min_ok = end && *end == '\0' && !scan[1].empty();
+    const double max = std::strtod(scan[2].c_str(), &end);
+    const bool max_ok = end && *end == '\0' && !scan[2].empty();
+    if (!min_ok || !max_ok) {
+      return usage_error(fmt::format("--parameter-scan {} {} {}: MIN and MAX must be numbers",
+                                     scan[0], scan[1], scan[2]));
+    }
+    auto p = process::scan_parameter(scan[0], min, max, o.step);
+    if (!p) return usage_error(p.error().message);
+    parameters.push_back(std::move(*p));
+  }
+  for (const auto& list : o.lists) {
+    // "--parameter-list n=1,2" is one word: it read past the end of the list (a crash).
+    if (list.size() != 2) {
+      return usage_error(
+          "--parameter-list takes two words, NAME and VALUES: --parameter-list n 1,2,3");
+    }
+    auto p = process::list_parameter(list[0], list[1]);
+    if (!p) return usage_error(p.error().message);
+    parameters.push_back(std::move(*p));
+  }
+  return parameters;
+}
+
+model::Result<std::vector<process::CommandSpec>> command_specs(const RunOptions& o) {
+  const bool use_shell = !o.shell.empty();
+  if (!o.positional.empty() && !o.trailing.empty()) {
+    return usage_error(fmt::format(
+        "{} is not a benchkit bench binary (it does not answer --benchkit-info), so nothing may "
+        "come before --: write benchkit run [options] -- {} ...",
+        o.positional.front(), o.positional.front()));
+  }
+  std::vector<process::CommandSpec> specs;
+  const std::vector<std::string> direct = !o.trailing.empty() ? o.trailing : o.positional;
+  if (!direct.empty()) {
+    auto spec =
+        command_spec(direct, use_shell ? fmt::format("{}", fmt::join(direct, " ")) : "", use_shell);
+    if (!spec) return spec.error();
+    specs.push_back(std::move(*spec));
+  }
+  for (const std::string& text : o.commands) {
+    auto spec = command_spec({}, text, use_shell);
+    if (!spec) return spec.error();
+    specs.push_back(std::move(*spec));
+  }
+  if (specs.empty()) {
+    return usage_error(
+        "no command to run; write benchkit run -- CMD ARGS..., or --cmd \"...\" (repeatable) to "
+        "compare several");
+  }
+  const CommandLineLayout layout_of = layout(o, specs.size());
+  if (!layout_of.error.empty()) return usage_error(layout_of.error);
+  for (const std::string& e : o.env) {
+    if (e.find('=') == std::string::npos || e.front() == '=') {
+      return usage_error(fmt::format("--env \"{}\" is not KEY=VALUE", e));
+    }
+  }
+  for (std::size_t c = 0; c < specs.size(); ++c) {
+    specs[c].name = layout_of.name_per_command[c];
+    specs[c].env = layout_of.env_for_all;
+    specs[c].env.insert(specs[c].env.end(), layout_of.env_per_command[c].begin(),
+                        layout_of.env_per_command[c].end());
+  }
+  return specs;
+}
+
+model::Result<process::RunRequest> run_template(const RunOptions& o) {
+  process::RunRequest run;
+  run.input_path = o.input;
+  if (!o.input.empty() && ::access(o.input.c_str(), R_OK) != 0) {
+    return usage_error(
+        fmt::format("--input {}: cannot be read ({})", o.input, std::strerror(errno)));
+  }
+  if (o.output == "null") {
+    run.output = process::Output::null;
+  } else if (o.output == "pipe") {
+    run.output = process::Output::pipe;
+  } else if (o.output == "inherit") {
+    run.output = process::Output::inherit;
+  } else {
+    run.output = process::Output::file;
+    run.output_path = o.output;
+    std::ofstream truncate(o.output, std::ios::trunc);
+    if (!truncate) {
+      return usage_error(fmt::format(
+          "--output {}: cannot be written (use null, pipe, inherit or a file path)", o.output));
+    }
+  }
+  if (!o.pin.empty()) {
+    auto cpus = parse_cpus(o.pin);
+    if (!cpus) return cpus.error();
+    run.cpus = std::move(*cpus);
+  }
+  return run;
+}
+
+model::Result<process::RoundSettings> round_settings(const RunOptions& o) {
+  process::RoundSettings settings;
+  settings.warmup = o.warmup;
+  settings.runs = o.runs;
+  settings.min_runs = o.runs > 0 ? o.runs : o.min_runs;
+  settings.max_runs = o.max_runs;
+  if (o.max_runs > 0 && o.max_runs < settings.min_runs) {
+    return usage_error(
+        fmt::format("--max-runs {} is below --min-runs {}", o.max_runs, settings.min_runs));
+  }
+  const auto budget = model::parse_duration_ns(o.time_budget);
+  if (!budget || *budget <= 0) {
+    return usage_error(
+        fmt::format("--time-budget \"{}\" is not a positive duration; write e.g. 500ms, 3s or 1m",
+                    o.time_budget));
+  }
+  settings.budget_ns = static_cast<double>(*budget);
+  settings.timeout_seconds = o.timeout;
+  settings.order = o.order == "random" ? process::Order::random : process::Order::alternate;
+  settings.seed = o.seed;
+  if (o.ignore_failure == "all") {
+    settings.ignore_all_failures = true;
+  } else if (!o.ignore_failure.empty()) {
+    auto codes = ignored_exit_codes(o.ignore_failure);
+    if (!codes) return codes.error();
+    settings.ignored_exit_codes = std::move(*codes);
+  }
+  if (!o.shell.empty()) settings.hook_shell = o.shell;
+  auto run = run_template(o);
+  if (!run) return run.error();
+  settings.run_template = std::move(*run);
+  return settings;
+}
+
+model::Result<RunTarget> plan_for(const RunOptions& o) {
+  if (auto problem = check_record_flags(o.record, o.store)) return *problem;
+  if (!o.positional.empty() && o.commands.empty() && is_bench_binary(o.positional.front())) {
+    if (o.positional.size() > 1) {
+      return usage_error("a bench binary's own flags go after --: benchkit run " +
+                         o.positional.front() + " -- --filter X");
+    }
+    return RunTarget{bench_binary_command(o)};
+  }
+  if (o.mode == Mode::counters) {
+    return usage_error(
+        "benchkit run --mode counters: run the bench binary itself with --mode counters (it "
+        "reads the CPU's counters around each benchmark's region)");
+  }
+  model::Result<Plan> plan = o.mode == Mode::instructions ? counted_plan(o)
+                             : is_gbench_binary(o)        ? gbench_plan(o)
+                                                          : commands_plan(o);
+  if (!plan) return plan.error();
+  return RunTarget{std::move(*plan)};
+}
+
+}  // namespace benchkit::session

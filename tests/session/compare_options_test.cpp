@@ -1,0 +1,53 @@
+#include "session/compare_options.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <variant>
+
+namespace benchkit::session {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(CompareOptions, TwoFilesAreReadNotRun) {
+  CompareOptions o;
+  o.base = "base.json";
+  o.candidate = "new.json";
+  o.fail_on_regression = true;
+  const auto plan = plan_for(o);
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_TRUE(std::holds_alternative<FilesPlan>(plan->what));
+  EXPECT_TRUE(plan->then.fail_on_regression);
+  EXPECT_FALSE(plan->then.fail_on_failed_benchmark);
+}
+
+TEST(CompareOptions, TwoExecutablesRunInRounds) {
+  CompareOptions o;
+  o.base = "/bin/true";
+  o.candidate = "/bin/false";
+  o.rounds = 8;
+  o.filter = "sum";
+  o.trailing = {"--sample-size", "3"};
+  const auto plan = plan_for(o);
+  ASSERT_TRUE(plan) << plan.error().message;
+  const auto& binaries = std::get<BinariesPlan>(plan->what);
+  EXPECT_EQ(binaries.rounds, 8u);
+  EXPECT_EQ(binaries.filter, "sum");
+  EXPECT_THAT(binaries.flags, ElementsAre("--sample-size", "3"));
+}
+
+TEST(CompareOptions, OneOfEachIsRefused) {
+  CompareOptions o;
+  o.base = "/bin/true";
+  o.candidate = "new.json";
+  const auto plan = plan_for(o);
+  ASSERT_FALSE(plan);
+  EXPECT_EQ(plan.error().kind, model::ErrorKind::usage);
+  EXPECT_THAT(plan.error().message, HasSubstr("not one of each"));
+}
+
+}  // namespace
+}  // namespace benchkit::session

@@ -1,0 +1,108 @@
+#include "session/revision_options.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <variant>
+
+namespace benchkit::session {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(RevisionOptions, PairSettingsTakeTheRoundsBudgetAndFlags) {
+  RevisionOptions o;
+  o.rounds = 6;
+  o.time_budget = "2s";
+  o.worker_timeout = "30s";
+  o.bench = "sort";
+  o.trailing = {"--sample-size", "5"};
+  const auto pairs = pair_settings(o);
+  ASSERT_TRUE(pairs) << pairs.error().message;
+  EXPECT_EQ(pairs->rounds, 6u);
+  EXPECT_EQ(pairs->max_rounds, 54u);
+  EXPECT_EQ(pairs->time_budget_ns, 2'000'000'000);
+  EXPECT_EQ(pairs->worker_timeout.count(), 30'000);
+  EXPECT_EQ(pairs->bench_regex, "sort");
+  EXPECT_THAT(pairs->bench_flags, ElementsAre("--sample-size", "5"));
+}
+
+TEST(RevisionOptions, PairSettingsRefuseBadValues) {
+  RevisionOptions rounds;
+  rounds.rounds = 0;
+  EXPECT_THAT(pair_settings(rounds).error().message, HasSubstr("--rounds must be at least 1"));
+  RevisionOptions max;
+  max.max_rounds = 3;
+  EXPECT_THAT(pair_settings(max).error().message, HasSubstr("--max-rounds 3 is below"));
+  RevisionOptions budget;
+  budget.time_budget = "-1s";
+  EXPECT_THAT(pair_settings(budget).error().message, HasSubstr("--time-budget"));
+  RevisionOptions timeout;
+  timeout.worker_timeout = "x";
+  EXPECT_THAT(pair_settings(timeout).error().message, HasSubstr("--worker-timeout"));
+  RevisionOptions commands;
+  commands.commands = {"a", "b"};
+  EXPECT_THAT(pair_settings(commands).error().message, HasSubstr("give one --cmd"));
+}
+
+TEST(RevisionOptions, AbRefusesWhatCountedRunsCannotTake) {
+  RevisionOptions after;
+  after.trailing = {"--mode=instructions"};
+  EXPECT_THAT(check_ab(after)->message, HasSubstr("--mode goes before --"));
+  RevisionOptions command;
+  command.mode = Mode::instructions;
+  command.commands = {"./tool"};
+  EXPECT_THAT(check_ab(command)->message, HasSubstr("counts the builds' bench binaries"));
+  RevisionOptions rounds;
+  rounds.mode = Mode::instructions;
+  rounds.given = {"--rounds"};
+  EXPECT_THAT(check_ab(rounds)->message, HasSubstr("--rounds is for --mode time"));
+  RevisionOptions store;
+  store.store = "h.db";
+  EXPECT_THAT(check_ab(store)->message, HasSubstr("add --record"));
+  const RevisionOptions plain;
+  EXPECT_FALSE(check_ab(plain));
+}
+
+TEST(RevisionOptions, AbPlansTwoRevisionsAndRecordsBenchBinariesOnly) {
+  RevisionOptions o;
+  o.base = "v1";
+  o.candidate = "v2";
+  o.record = true;
+  o.fail_on_regression = true;
+  o.command_line = "benchkit ab v1 v2";
+  const auto plan = ab_plan(o);
+  ASSERT_TRUE(plan) << plan.error().message;
+  const auto& revisions = std::get<RevisionsPlan>(plan->what);
+  EXPECT_EQ(revisions.base, "v1");
+  EXPECT_EQ(revisions.candidate, "v2");
+  EXPECT_EQ(revisions.command_line, "benchkit ab v1 v2");
+  EXPECT_TRUE(plan->then.record);
+  EXPECT_TRUE(plan->then.both_sides_measured);
+  EXPECT_TRUE(plan->then.fail_on_regression);
+  o.commands = {"./tool {build}"};
+  const auto commands = ab_plan(o);
+  ASSERT_TRUE(commands);
+  EXPECT_EQ(std::get<RevisionsPlan>(commands->what).command, "./tool {build}");
+  EXPECT_FALSE(commands->then.record);
+  EXPECT_FALSE(commands->then.both_sides_measured);
+}
+
+TEST(RevisionOptions, BisectComparesBenchBinaries) {
+  RevisionOptions o;
+  o.good = "v1";
+  o.bad = "v2";
+  o.log = "bisect.log";
+  const auto plan = bisect_plan(o);
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_EQ(plan->good, "v1");
+  EXPECT_EQ(plan->bad, "v2");
+  EXPECT_EQ(plan->log, "bisect.log");
+  o.commands = {"./tool"};
+  EXPECT_THAT(bisect_plan(o).error().message, HasSubstr("--cmd is for ab"));
+}
+
+}  // namespace
+}  // namespace benchkit::session
