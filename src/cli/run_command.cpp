@@ -503,8 +503,7 @@ bool is_gbench_binary(const RunOptions& o) {
   return o.positional.size() == 1 && o.commands.empty() &&
          o.positional.front().find('/') != std::string::npos &&
          ::access(o.positional.front().c_str(), X_OK) == 0 &&
-         session::links_google_benchmark(o.positional.front()) &&
-         session::list_gbench_benchmarks(o.positional.front());
+         session::links_google_benchmark(o.positional.front());
 }
 
 // The kind of run the flags ask for, and its plan; the error names the flag and the fix.
@@ -572,7 +571,7 @@ class RunProgress final : public session::Observer {
     processes_shown_ = true;
   }
   void note(const std::string& text) override {
-    if (!o_.quiet) std::cerr << "note: " << text << "\n";
+    if (!o_.quiet) std::cerr << (processes_shown_ ? "\r\033[K" : "") << "note: " << text << "\n";
   }
   void measuring_ended() override {
     commands_.clear();
