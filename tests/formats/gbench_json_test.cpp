@@ -101,6 +101,9 @@ TEST(GbenchJson, AggregatesAreUsedOnlyWhenNoIterationRowExistsAndSaySo) {
   EXPECT_EQ(copy.diagnostics[0].code, "aggregates_only");
   EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("median"));
   EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("--benchmark_report_aggregates_only"));
+  // The throughput is read from the aggregate, as from an iteration row.
+  EXPECT_EQ(copy.bytes_per_iteration, std::optional<std::uint64_t>(64));
+  EXPECT_EQ(copy.items_per_iteration, std::optional<std::uint64_t>(1));
   // With iteration rows present, no such diagnostic.
   EXPECT_TRUE(named(read("gbench_repetitions.json"), "BM_copy/64").diagnostics.empty());
 }
