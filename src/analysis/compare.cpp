@@ -8,6 +8,7 @@
 #include <set>
 
 #include "analysis/machine_speed.hpp"
+#include "model/merge.hpp"
 #include "stats/distributions.hpp"
 #include "stats/hierarchical.hpp"
 #include "stats/multiple.hpp"
@@ -562,6 +563,33 @@ void explain_inconclusive(BenchmarkComparison& c, double family, std::size_t tes
   c.note = c.note.empty() ? advice : c.note + "; " + advice;
 }
 
+// A row of two runs of which one at least is a single process of a program that repeats its
+// benchmarks itself (model::kOneProcessRepetitions: a Google Benchmark file), compared sample
+// against sample: its repetitions share that process's memory layout and machine state, so
+// their spread leaves out what changes from one run of the program to the next (about 5% for a
+// compute-bound loop on the development VM, docs/noise.md), and a test on them gave false alarms
+// of 3-7% on A/A files. The ratio is kept, with no interval, test or verdict. True when the row
+// was judged so (it then takes no part in the suite's test).
+bool judge_one_process(BenchmarkComparison& out, Comparison& comparison) {
+  if (out.design != Design::independent) return false;
+  out.verdict = Verdict::inconclusive;
+  out.ratio_lower = out.ratio;
+  out.ratio_upper = out.ratio;
+  out.p_value = 1.0;
+  out.minimum_detectable_change.reset();
+  out.note =
+      "each side is one process of the suite (its repetitions ran in that process), so "
+      "nothing measured what varies between runs: no verdict; run the two builds side by side "
+      "for one: benchkit compare OLD_BINARY NEW_BINARY";
+  comparison.design_warning =
+      "Google Benchmark ran each file's repetitions in one process: they are not independent "
+      "runs, and a difference between two such files can come from the processes alone (memory "
+      "layout, machine state; false alarms of 3-7% on two files of one build), so no verdict is "
+      "given; for verdicts, give compare the two binaries (benchkit compare OLD_BINARY "
+      "NEW_BINARY): it runs them side by side in paired rounds of fresh processes";
+  return true;
+}
+
 // Significance across the whole suite, then the verdicts of the tested rows.
 void decide_verdicts(const Tested& tested, const CompareSettings& settings,
                      Comparison& comparison) {
@@ -654,6 +682,8 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   for (const BenchmarkResult& b : baseline.benchmarks) base_by_name[b.name] = &b;
   std::set<std::string> seen;
   const bool same_cpu = baseline.context.cpu_model == candidate.context.cpu_model;
+  const bool one_process = model::has_one_process_warning(baseline.context) ||
+                           model::has_one_process_warning(candidate.context);
 
   Tested tested;
   for (const BenchmarkResult& cand : candidate.benchmarks) {
@@ -672,7 +702,8 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
       continue;
     }
     seen.insert(cand.name);
-    if (compare_pair(*found->second, cand, same_cpu, settings, out)) {
+    if (compare_pair(*found->second, cand, same_cpu, settings, out) &&
+        !(one_process && judge_one_process(out, comparison))) {
       tested.indices.push_back(comparison.benchmarks.size());
       tested.scenario.push_back(cand.kind == "scenario");
     }

@@ -539,4 +539,16 @@ void diagnose_counted(BenchmarkResult& result) {
   }
 }
 
+void check_imported_speed(BenchmarkResult& result, double cpu_mhz) {
+  if (cpu_mhz <= 0 || result.samples.empty()) return;
+  const double cycle_ns = 1000.0 / cpu_mhz;
+  const double median = result.estimates.median.value;
+  if (median >= cycle_ns) return;
+  add(result, code::below_resolution,
+      fmt::format("{} per iteration is less than one cycle of the CPU that ran it ({:.0f} MHz, "
+                  "{}): no iteration does work that fast, so the work was optimised away. Pass "
+                  "its inputs and results through benchmark::DoNotOptimize",
+                  duration(median), cpu_mhz, duration(cycle_ns)));
+}
+
 }  // namespace benchkit::analysis

@@ -22,6 +22,12 @@ void diagnose(BenchmarkResult& result, const ClockFacts& clock);
 // that differ between samples (the code is not deterministic: threads, time, addresses).
 void diagnose_counted(BenchmarkResult& result);
 
+// A result read from another tool's file (no clock facts of its own): below_resolution when its
+// median per iteration is under one cycle of `cpu_mhz`, the clock rate of the CPU that ran it
+// (no iteration of a loop does work in less: the loop itself was compiled away, or its body).
+// Does nothing when `cpu_mhz` is not positive or the result has no samples.
+void check_imported_speed(BenchmarkResult& result, double cpu_mhz);
+
 // The codes, for tests and documentation.
 namespace code {
 inline constexpr const char* drift = "drift";

@@ -28,6 +28,10 @@ class CompareProgress final : public session::Observer {
               << std::flush;
     shown_ = true;
   }
+  // What a Google Benchmark process wrote besides its banner, on a line of its own.
+  void note(const std::string& text) override {
+    std::cerr << (shown_ ? "\r\033[K" : "") << "note: " << text << "\n";
+  }
   void measuring_ended() override {
     if (shown_) std::cerr << "\r\033[K" << std::flush;
   }

@@ -104,7 +104,7 @@ class RunProgress final : public session::Observer {
     processes_shown_ = true;
   }
   void note(const std::string& text) override {
-    if (!o_.quiet) std::cerr << "note: " << text << "\n";
+    if (!o_.quiet) std::cerr << (processes_shown_ ? "\r\033[K" : "") << "note: " << text << "\n";
   }
   void measuring_ended() override {
     commands_.clear();

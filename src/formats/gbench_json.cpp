@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "formats/json_document.hpp"
+#include "model/merge.hpp"
 
 namespace benchkit::formats {
 
@@ -94,6 +95,13 @@ struct Row {
   std::optional<double> items_per_second;
   std::string label;
   std::map<std::string, double> counters;
+  // A complexity row (aggregate BigO or RMS): the fitted class, its coefficients (in the row's
+  // time unit, per unit of N's function) and the normalised root mean square of the fit.
+  std::string big_o;
+  std::optional<double> real_coefficient;
+  std::optional<double> cpu_coefficient;
+  std::optional<double> rms;
+  std::string time_unit = "ns";
 };
 
 Row read_row(const ordered_json& object, const std::string& path, std::size_t repetition) {
@@ -128,8 +136,12 @@ Row read_row(const ordered_json& object, const std::string& path, std::size_t re
     }
     row.iterations = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(*iterations));
   }
-  const double scale =
-      unit_ns(text_of(object, "time_unit", path).value_or("ns"), path + ".time_unit");
+  row.time_unit = text_of(object, "time_unit", path).value_or("ns");
+  const double scale = unit_ns(row.time_unit, path + ".time_unit");
+  row.big_o = text_of(object, "big_o", path).value_or("");
+  row.real_coefficient = number_of(object, "real_coefficient", path);
+  row.cpu_coefficient = number_of(object, "cpu_coefficient", path);
+  row.rms = number_of(object, "rms", path);
   if (const auto real = number_of(object, "real_time", path)) row.real_ns = *real * scale;
   if (const auto cpu = number_of(object, "cpu_time", path)) row.cpu_ns = *cpu * scale;
   row.bytes_per_second = number_of(object, "bytes_per_second", path);
@@ -265,7 +277,9 @@ void add_iteration_samples(const std::vector<const Row*>& iterations, BenchmarkR
     Sample sample;
     sample.iters = row->iterations;
     sample.ns = *row->real_ns * static_cast<double>(row->iterations);
-    sample.process = static_cast<std::uint32_t>(row->repetition_index);
+    // One process took every repetition (the file is one run of the suite): see
+    // kOneProcessRepetitions.
+    sample.process = 0;
     if (finite_time(row->cpu_ns)) {
       sample.counters["cpu_ns"] = *row->cpu_ns * static_cast<double>(row->iterations);
     }
@@ -313,6 +327,8 @@ void add_aggregate_sample(const std::vector<Row>& group, BenchmarkResult& result
   if (finite_time(chosen->cpu_ns)) sample.counters["cpu_ns"] = *chosen->cpu_ns;
   result.samples.push_back(std::move(sample));
   result.counters = chosen->counters;
+  result.bytes_per_iteration = work_per_iteration(chosen->bytes_per_second, *chosen);
+  result.items_per_iteration = work_per_iteration(chosen->items_per_second, *chosen);
   result.diagnostics.push_back(Diagnostic{
       "aggregates_only", "warning",
       fmt::format("the file holds only Google Benchmark's aggregates for this benchmark, "
@@ -344,6 +360,79 @@ BenchmarkResult read_benchmark(const std::string& name, const std::vector<Row>& 
   return result;
 }
 
+// A group of a complexity fit's rows alone (`->Complexity()` writes NAME_BigO and NAME_RMS under
+// the family's run name, beside the rows of each size): not a benchmark of its own.
+bool complexity_only(const std::vector<Row>& group) {
+  return !group.empty() && std::all_of(group.begin(), group.end(), [](const Row& row) {
+    return row.aggregate && (row.aggregate_name == "BigO" || row.aggregate_name == "RMS");
+  });
+}
+
+// Google Benchmark's fit over `family`'s sizes, in words: "O(N): real time 0.456 ns × N (CPU
+// 0.411 ns × N), RMS 4%".
+std::string describe_fit(const std::vector<Row>& group) {
+  std::string big_o;
+  std::string unit = "ns";
+  std::optional<double> real;
+  std::optional<double> cpu;
+  std::optional<double> rms;
+  for (const Row& row : group) {
+    if (row.aggregate_name == "BigO") {
+      big_o = row.big_o;
+      unit = row.time_unit;
+      real = row.real_coefficient;
+      cpu = row.cpu_coefficient;
+    } else if (row.aggregate_name == "RMS") {
+      rms = row.rms;
+    }
+  }
+  const std::string term = big_o.empty() || big_o == "(1)" ? "" : " × " + big_o;
+  std::string text = fmt::format("O({})", big_o.empty() ? "?" : big_o);
+  if (real) text += fmt::format(": real time {:.4g} {}{}", *real, unit, term);
+  if (cpu) text += fmt::format(" (CPU {:.4g} {}{})", *cpu, unit, term);
+  if (rms) text += fmt::format(", RMS {:.0f}%", *rms * 100.0);
+  return text;
+}
+
+// The fit is kept where it applies: as an info diagnostic on the first benchmark of the family
+// (run names "FAMILY/..."; once, not on every size), or on the run when the file holds none.
+void add_complexity(const std::string& family, const std::vector<Row>& group, RunResult& run) {
+  Diagnostic fit{
+      "complexity", "info",
+      fmt::format("Google Benchmark fitted {} over its sizes: {}", family, describe_fit(group))};
+  for (BenchmarkResult& result : run.benchmarks) {
+    if (result.name.rfind(family + "/", 0) == 0) {
+      result.diagnostics.push_back(std::move(fit));
+      return;
+    }
+  }
+  run.context.warnings.push_back(std::move(fit));
+}
+
+// The run's warnings: the library's debug build, and that one process took every repetition.
+void add_run_warnings(RunResult& run) {
+  const auto build = run.context.machine.find("google_benchmark_build");
+  if (build != run.context.machine.end() && build->second == "debug") {
+    run.context.warnings.push_back(Diagnostic{
+        "google_benchmark_debug_build", "warning",
+        "Google Benchmark's library was built as a debug build (library_build_type \"debug\"; "
+        "Debian's libbenchmark-dev is one): its code that times each batch of iterations ran "
+        "unoptimised, which shows most in the shortest benchmarks; link a release build of the "
+        "library (CMAKE_BUILD_TYPE=Release) for figures to publish"});
+  }
+  const bool repeated = std::any_of(run.benchmarks.begin(), run.benchmarks.end(),
+                                    [](const BenchmarkResult& b) { return b.samples.size() > 1; });
+  run.context.warnings.push_back(Diagnostic{
+      model::kOneProcessRepetitions, "info",
+      repeated ? "Google Benchmark ran every repetition of this file in one process: they show "
+                 "the spread within that process, not between runs of the suite (several "
+                 "percent on a shared machine), so no verdict is drawn from them; for one, run "
+                 "the two builds side by side: benchkit compare OLD_BINARY NEW_BINARY"
+               : "Google Benchmark ran this file's benchmarks once each, in one process: there "
+                 "is no spread to judge a change against; for a verdict, run the two builds side "
+                 "by side: benchkit compare OLD_BINARY NEW_BINARY"});
+}
+
 RunResult read_document(const ordered_json& root) {
   if (!root.is_object()) fail_at("", "expected a JSON object");
   RunResult run;
@@ -353,9 +442,16 @@ RunResult read_document(const ordered_json& root) {
     fail_at("benchmarks", "missing: expected the array of benchmark runs Google Benchmark writes");
   }
   RowGroups grouped = read_rows(*rows);
+  std::vector<std::string> fits;
   for (const std::string& name : grouped.order) {
+    if (complexity_only(grouped.groups[name])) {
+      fits.push_back(name);
+      continue;
+    }
     run.benchmarks.push_back(read_benchmark(name, grouped.groups[name]));
   }
+  for (const std::string& family : fits) add_complexity(family, grouped.groups[family], run);
+  add_run_warnings(run);
   return run;
 }
 

@@ -65,7 +65,18 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
     }
   }
   check_exact_counts(merged.benchmarks);
+  if (runs.size() > 1) drop_one_process_warning(merged.context);
   return merged;
+}
+
+bool has_one_process_warning(const Context& context) {
+  return std::any_of(context.warnings.begin(), context.warnings.end(),
+                     [](const Diagnostic& d) { return d.code == kOneProcessRepetitions; });
+}
+
+void drop_one_process_warning(Context& context) {
+  std::erase_if(context.warnings,
+                [](const Diagnostic& d) { return d.code == kOneProcessRepetitions; });
 }
 
 }  // namespace benchkit::model

@@ -15,6 +15,16 @@ namespace benchkit::model {
 // whose counts differ between processes, or from other benchmarks' counts of the same input,
 // fails. Estimates are not recomputed here (model does no statistics): call
 // compute_estimates.
+// With more than one run, the kOneProcessRepetitions warning is dropped: the samples then come
+// from several processes.
 RunResult merge_processes(const std::vector<RunResult>& runs);
+
+// The code of the run warning that says every sample of the run was taken in one process of a
+// program that repeats its benchmarks itself (a Google Benchmark file's repetitions): the
+// samples show the spread within that process, not between runs of the program, so a
+// comparison of two such runs has nothing to judge a change against (analysis/compare.hpp).
+inline constexpr const char* kOneProcessRepetitions = "one_process_repetitions";
+bool has_one_process_warning(const Context& context);
+void drop_one_process_warning(Context& context);
 
 }  // namespace benchkit::model

@@ -32,8 +32,18 @@ struct Handshake {
   std::string problem;
 };
 
+// Whether the executable at `path` refers to Google Benchmark's library (its C++ names,
+// "_ZN9benchmark", appear in the file whether the library is linked statically or shared), read
+// without running it.
+bool links_google_benchmark(const std::string& path);
+
 // Runs `path --benchkit-info` (stdin from /dev/null, stderr discarded, killed after 10 s) and
 // reads its answer. The error is only for a program that cannot be started at all.
+//
+// A file that links Google Benchmark is not run: a suite with its own main() ignores a flag it
+// does not know and runs every benchmark it has (minutes of work, and whatever the suite does
+// besides). It fails the handshake with a problem saying so; session/gbench_binary.hpp asks it
+// Google Benchmark's own flags instead.
 model::Result<Handshake> probe_bench_binary(const std::string& path);
 
 }  // namespace benchkit::process

@@ -195,10 +195,12 @@ std::string benchmark_table(const RunResult& run, Options options) {
       scenarios.back().push_back(&b);
       continue;
     }
-    if (b.failure) {
-      // No measurement: the row says so, the reason follows the table.
-      rows.push_back({b.name, "failed", "", "", "", "",
-                      std::string(model::failure_cause_name(b.failure->cause))});
+    if (b.failure || (b.samples.empty() && !b.valid())) {
+      // No measurement (it crashed, or another tool reported an error for it): the row says
+      // so, the reason follows the table.
+      rows.push_back(
+          {b.name, "failed", "", "", "", "",
+           b.failure ? std::string(model::failure_cause_name(b.failure->cause)) : "error"});
       continue;
     }
     const Estimates& e = b.estimates;

@@ -106,6 +106,7 @@ class GbenchRunMeasurer final : public Measurer {
     processes.progress = [&](std::size_t process, std::size_t total) {
       observer.started(process, total, 0, 1, plan_.executable);
     };
+    processes.note = [&observer](const std::string& line) { observer.note(line); };
     auto run = run_(processes);
     if (!run) return run.error();
     Measured measured;

@@ -171,9 +171,13 @@ class BinariesMeasurer final : public Measurer {
                                            Measured& measured) {
     auto pairs = paired<GbenchSideBySide>(plan_, std::move(benchmarks), observer);
     pairs.flags = plan_.flags;
+    pairs.note = [&observer](const std::string& line) { observer.note(line); };
     measured.method_note = fmt::format(
         "Google Benchmark binaries: {} rounds, each a fresh process of each build per benchmark "
-        "(--benchmark_filter), the first of the two alternating; the comparison pairs the rounds",
+        "(--benchmark_filter), the first of the two alternating; the comparison pairs the rounds. "
+        "Each benchmark runs alone in its process, so its times can differ from those of the "
+        "suite's own run, where it follows the others in one process (caches, heap and clock "
+        "speed as they left them)",
         plan_.rounds);
     return run_gbench_side_by_side(pairs);
   }
@@ -219,6 +223,11 @@ class FilesMeasurer final : public Measurer {
 }  // namespace
 
 std::unique_ptr<Measurer> make_measurer(BinariesPlan plan) {
+  // A bare name is a file of the current folder here (compare was given a file), but a program
+  // started by that name would be looked up in PATH.
+  for (std::string* path : {&plan.base, &plan.candidate}) {
+    if (path->find('/') == std::string::npos) *path = "./" + *path;
+  }
   return std::make_unique<BinariesMeasurer>(std::move(plan));
 }
 

@@ -7,6 +7,9 @@
 #include <chrono>
 #include <fstream>
 #include <optional>
+#include <regex>
+#include <set>
+#include <string_view>
 
 #include "analysis/estimates.hpp"
 #include "model/merge.hpp"
@@ -40,29 +43,73 @@ class RunScope {
   std::optional<process::FolderRemover> remover_;
 };
 
-// One process of a Google Benchmark binary writing its results to `out`, read back.
+// Lines the processes of a run wrote to standard error, each handed on once however many
+// processes wrote it.
+class OnceNotes {
+ public:
+  explicit OnceNotes(std::function<void(const std::string&)> note) : note_(std::move(note)) {}
+  std::function<void(const std::string&)> sink() {
+    if (!note_) return {};
+    return [this](const std::string& line) {
+      if (seen_.insert(line).second) note_(line);
+    };
+  }
+
+ private:
+  std::function<void(const std::string&)> note_;
+  std::set<std::string> seen_;
+};
+
+// What a process wrote to standard error (`file`), its banner lines left out.
+std::vector<std::string> stderr_lines(const std::string& file) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!is_gbench_banner_line(line)) lines.push_back(line);
+  }
+  return lines;
+}
+
+// The last lines of `lines`, joined: what a failing process said, in an error message.
+std::string tail_of(const std::vector<std::string>& lines) {
+  constexpr std::size_t kTail = 5;
+  const std::size_t from = lines.size() > kTail ? lines.size() - kTail : 0;
+  std::string text;
+  for (std::size_t i = from; i < lines.size(); ++i) text += (text.empty() ? "" : " | ") + lines[i];
+  return text;
+}
+
+// One process of a Google Benchmark binary writing its results to `out`, read back. Its
+// standard output (the console table) is discarded and its standard error kept in `out`.err:
+// the banner is left out, the rest handed to `said` (or, when the process failed, quoted in the
+// error).
 model::Result<RunResult> run_one_process(const std::string& executable,
                                          const std::vector<std::string>& flags,
-                                         const std::string& out, const std::string& what) {
+                                         const std::string& out, const std::string& what,
+                                         const std::function<void(const std::string&)>& said) {
   std::vector<std::string> argv = {executable};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("--benchmark_out=" + out);
   argv.push_back("--benchmark_out_format=json");
   process::CaptureOptions options;
   options.out = process::Stream::discard;
-  options.err = process::Stream::inherit;
+  options.err_file = out + ".err";
   const auto ran = process::run_captured(argv, options);
   if (!ran) return ran.error();
   if (process::interrupt_requested()) {
     return model::Error{fmt::format("interrupted while {} ran", what),
                         model::ErrorKind::interrupted};
   }
+  const std::vector<std::string> lines = stderr_lines(options.err_file);
   if (!ran->exit.ok()) {
-    return model::Error{
-        fmt::format("{} ({}) {}; its standard error above says why (a flag it does not "
-                    "know, a benchmark that aborted)",
-                    what, executable, ran->exit.describe()),
-        model::ErrorKind::failed};
+    return model::Error{fmt::format("{} ({}) {}; {}", what, executable, ran->exit.describe(),
+                                    lines.empty() ? "it wrote nothing to standard error"
+                                                  : "its standard error ends: " + tail_of(lines)),
+                        model::ErrorKind::failed};
+  }
+  if (said) {
+    for (const std::string& line : lines) said(line);
   }
   auto run = load_result_file(out);
   if (!run) {
@@ -73,65 +120,143 @@ model::Result<RunResult> run_one_process(const std::string& executable,
   return run;
 }
 
-}  // namespace
-
-bool links_google_benchmark(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  // Built at run time from two pieces: benchkit's own binary holds this code, and must not
-  // hold the name it looks for.
-  const std::string kMark = std::string("_ZN") + "9benchmark";
-  // Read in blocks, keeping the last bytes of each so that a name across two blocks is found.
-  std::string window;
-  std::vector<char> block(1 << 16);
-  while (in) {
-    in.read(block.data(), static_cast<std::streamsize>(block.size()));
-    window.append(block.data(), static_cast<std::size_t>(in.gcount()));
-    if (window.find(kMark) != std::string::npos) return true;
-    if (window.size() > kMark.size()) window.erase(0, window.size() - kMark.size());
-  }
-  return false;
-}
-
-model::Result<std::vector<std::string>> list_gbench_benchmarks(
-    const std::string& path, const std::vector<std::string>& flags) {
-  process::CaptureOptions options;
-  options.timeout = std::chrono::seconds(10);  // listing is instant; a hang is not a suite
-  std::vector<std::string> argv = {path, "--benchmark_list_tests=true"};
-  for (const std::string& flag : flags) {
-    if (flag.rfind("--benchmark_filter=", 0) == 0) argv.push_back(flag);
-  }
-  const auto ran = process::run_captured(argv, options);
-  if (!ran) return ran.error();
-  if (ran->timed_out) {
-    return model::Error{fmt::format("{} --benchmark_list_tests did not answer within 10 s", path)};
-  }
-  if (!ran->exit.ok()) {
-    return model::Error{fmt::format("{} --benchmark_list_tests {}", path, ran->exit.describe())};
-  }
+// The names on standard output of `--benchmark_list_tests=true`, one a line. Any character but
+// a newline can be in a name (a capture's "Dump/twitter / -", a template's "<int, long>", a
+// name given to RegisterBenchmark).
+std::vector<std::string> listed_names(const std::string& out) {
   std::vector<std::string> names;
   std::size_t start = 0;
-  while (start < ran->out.size()) {
-    std::size_t end = ran->out.find('\n', start);
-    if (end == std::string::npos) end = ran->out.size();
-    std::string line = ran->out.substr(start, end - start);
+  while (start < out.size()) {
+    std::size_t end = out.find('\n', start);
+    if (end == std::string::npos) end = out.size();
+    std::string line = out.substr(start, end - start);
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (!line.empty()) names.push_back(std::move(line));
     start = end + 1;
   }
-  // A program that ignores the flag and prints something else is not a suite: Google
-  // Benchmark names have no spaces (a family name is a C++ identifier, its arguments
-  // "/key:value").
-  for (const std::string& name : names) {
-    if (name.find(' ') != std::string::npos) {
-      return model::Error{fmt::format(
-          "{} --benchmark_list_tests printed \"{}\", which is not a benchmark name", path, name)};
-    }
+  return names;
+}
+
+// Whether `names` is Google Benchmark's console table rather than a list: a program that ran
+// its benchmarks instead of listing them prints a rule of dashes and a "Benchmark  Time  CPU"
+// heading.
+bool looks_like_a_table(const std::vector<std::string>& names) {
+  return std::any_of(names.begin(), names.end(), [](const std::string& line) {
+    return line.size() >= 20 && line.find_first_not_of('-') == std::string::npos;
+  });
+}
+
+// A filter no benchmark name matches: the first probe asks for the list of nothing.
+constexpr const char* kMatchesNothing = "^benchkit probe: matches no benchmark$";
+// What Google Benchmark writes to standard error when a filter matches nothing (1.5 to 1.9).
+constexpr std::string_view kNoMatch = "Failed to match any benchmarks against regex";
+
+// Listing runs no benchmark, but a suite's own main() may do much before it reads its flags:
+// spdlog's latency suite (bench/latency.cpp) fills a queue of 3 million messages first, and took
+// 31 s to list on the loaded 2-vCPU development VM. 60 s lets such a suite answer; a program that
+// took the flags as a request to do real work is still stopped.
+constexpr auto kListTimeout = std::chrono::seconds(60);
+
+struct Listing {
+  process::Captured ran;
+  std::vector<std::string> err;  // its standard error, banner left out
+  bool no_match = false;         // it said its filter matched nothing
+};
+
+model::Result<Listing> list_with(const std::string& path, const std::string& filter) {
+  auto folder = process::make_temporary_folder("benchkit-gbench-list");
+  if (!folder) return folder.error();
+  const process::FolderRemover remover(*folder);
+  process::CaptureOptions options;
+  options.timeout = kListTimeout;
+  options.err_file = *folder + "/stderr";
+  std::vector<std::string> argv = {path, "--benchmark_list_tests=true"};
+  if (!filter.empty()) argv.push_back("--benchmark_filter=" + filter);
+  auto ran = process::run_captured(argv, options);
+  if (!ran) return ran.error();
+  Listing listing{std::move(*ran), {}, false};
+  std::ifstream in(options.err_file);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find(kNoMatch) != std::string::npos) listing.no_match = true;
+    if (!is_gbench_banner_line(line)) listing.err.push_back(line);
+  }
+  return listing;
+}
+
+// What a listing that went wrong did, for the message: timed out, failed, or printed a table.
+std::optional<std::string> listing_problem(const Listing& listing, const std::string& asked) {
+  if (listing.ran.timed_out) {
+    return fmt::format("{} did not answer within {} s (it ran benchmarks instead?)", asked,
+                       kListTimeout.count());
+  }
+  if (!listing.ran.exit.ok()) {
+    return fmt::format("{} {}{}", asked, listing.ran.exit.describe(),
+                       listing.err.empty() ? "" : ": " + tail_of(listing.err));
+  }
+  if (looks_like_a_table(listed_names(listing.ran.out))) {
+    return fmt::format("{} ran benchmarks instead of listing them", asked);
+  }
+  return std::nullopt;
+}
+
+// The user's --benchmark_filter among `flags` (the last one wins, as in Google Benchmark).
+std::string user_filter(const std::vector<std::string>& flags) {
+  std::string filter;
+  for (const std::string& flag : flags) {
+    if (flag.rfind("--benchmark_filter=", 0) == 0) filter = flag.substr(19);
+  }
+  return filter;
+}
+
+}  // namespace
+
+model::Result<std::vector<std::string>> list_gbench_benchmarks(
+    const std::string& path, const std::vector<std::string>& flags) {
+  // First the list of nothing: a program that takes Google Benchmark's flags runs nothing and
+  // says its filter matched nothing. One that ignores them is found out before it is asked for
+  // the real list (with only its own main() between the flags and its benchmarks, nothing can
+  // be done about such a program beyond the time limit).
+  const std::string probe = fmt::format("{} --benchmark_list_tests=true --benchmark_filter=\"{}\"",
+                                        path, kMatchesNothing);
+  const auto nothing = list_with(path, kMatchesNothing);
+  if (!nothing) return nothing.error();
+  if (auto problem = listing_problem(*nothing, probe)) return model::Error{*problem};
+  if (!nothing->no_match || !listed_names(nothing->ran.out).empty()) {
+    return model::Error{fmt::format(
+        "{} did not answer as Google Benchmark does: a Google Benchmark suite lists nothing "
+        "and says \"{}\" on standard error",
+        probe, kNoMatch)};
+  }
+  const std::string filter = user_filter(flags);
+  const std::string asked =
+      filter.empty()
+          ? path + " --benchmark_list_tests=true"
+          : fmt::format("{} --benchmark_list_tests=true --benchmark_filter=\"{}\"", path, filter);
+  const auto listing = list_with(path, filter);
+  if (!listing) return listing.error();
+  if (auto problem = listing_problem(*listing, asked)) return model::Error{*problem};
+  std::vector<std::string> names = listed_names(listing->ran.out);
+  if (names.empty() && !filter.empty()) {
+    return model::Error{
+        fmt::format("--benchmark_filter=\"{}\" matches no benchmark of {}: see its benchmarks "
+                    "with {} --benchmark_list_tests=true, and give a regular expression that "
+                    "matches some of them",
+                    filter, path, path),
+        model::ErrorKind::usage};
   }
   if (names.empty()) {
     return model::Error{fmt::format("{} --benchmark_list_tests listed no benchmark", path)};
   }
   return names;
+}
+
+bool is_gbench_banner_line(std::string_view line) {
+  // Google Benchmark's ReportContext (1.5 to 1.9) writes these before its first result.
+  static const std::regex kBanner(
+      R"(^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d.*|Running .*|Run on \(.*|CPU Caches:.*|\s+L\d .*|)"
+      R"(Load Average:.*|\*\*\*WARNING\*\*\*.*|\s*)$)");
+  return std::regex_match(line.begin(), line.end(), kBanner);
 }
 
 std::string exact_gbench_filter(const std::string& name) {
@@ -144,16 +269,21 @@ std::string exact_gbench_filter(const std::string& name) {
 }
 
 model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
+  // Listed first: a filter that matches nothing is said as such (Google Benchmark then writes
+  // no result file), before any process runs.
+  const auto listed = list_gbench_benchmarks(plan.executable, plan.flags);
+  if (!listed) return listed.error();
   const RunScope scope("benchkit-gbench");
   const auto& made = scope.folder();
   if (!made) return made.error();
   const std::size_t total = std::max<std::size_t>(1, plan.processes);
+  OnceNotes notes(plan.note);
   std::vector<RunResult> runs;
   for (std::size_t index = 0; index < total; ++index) {
     if (plan.progress) plan.progress(index, total);
     auto run = run_one_process(plan.executable, plan.flags,
                                fmt::format("{}/process-{}.json", *made, index),
-                               fmt::format("process {} of {}", index + 1, total));
+                               fmt::format("process {} of {}", index + 1, total), notes.sink());
     if (!run) return run.error();
     runs.push_back(std::move(*run));
   }
@@ -194,6 +324,7 @@ model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& pl
     }
   }
   const std::size_t rounds = std::max<std::size_t>(1, plan.rounds);
+  OnceNotes notes(plan.note);
   for (std::size_t round = 0; round < rounds; ++round) {
     if (auto failed =
             copy_builds(folder, round, {plan.baseline_executable, plan.candidate_executable},
@@ -214,7 +345,8 @@ model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& pl
             run_one_process(executables[side], flags,
                             fmt::format("{}/{}-{}-{}.json", folder, kSideNames[side], round, index),
                             fmt::format("the {} build {} (round {} of {}, {})", kSideNames[side],
-                                        sources[side], round + 1, rounds, name));
+                                        sources[side], round + 1, rounds, name),
+                            notes.sink());
         if (!run) return run.error();
         if (contexts[side].date.empty()) contexts[side] = run->context;
         const auto found = std::find_if(run->benchmarks.begin(), run->benchmarks.end(),
@@ -246,6 +378,7 @@ model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& pl
   std::array<RunResult*, 2> sides = {&runs.baseline, &runs.candidate};
   for (std::size_t side = 0; side < 2; ++side) {
     sides[side]->context = contexts[side];
+    model::drop_one_process_warning(sides[side]->context);  // a process per round
     sides[side]->context.executable =
         side == 0 ? plan.baseline_executable : plan.candidate_executable;
     for (BenchmarkResult& result : merged[side]) {

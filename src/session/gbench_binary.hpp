@@ -3,7 +3,8 @@
 // paired rounds, one benchmark at a time through --benchmark_filter, for benchkit's verdicts.
 //
 // Every process writes its results with --benchmark_out (read back by formats/gbench_json.hpp);
-// its console table goes to /dev/null and its standard error passes through. A Google Benchmark
+// its console table goes to /dev/null and its standard error to a file, read back without
+// Google Benchmark's banner. A Google Benchmark
 // binary cannot sample in turns with another process as a benchkit binary does
 // (session/side_by_side.hpp), so a round runs the two builds one after the other, the first of
 // them alternating by round and by benchmark, and the comparison pairs the rounds.
@@ -12,24 +13,37 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
+#include "process/handshake.hpp"
 #include "session/side_by_side.hpp"
 
 namespace benchkit::session {
 
-// Whether the executable at `path` refers to Google Benchmark's library (its C++ names,
-// "_ZN9benchmark", appear in the file whether the library is linked statically or shared), read
-// before running it: a script or another program is never started with Google Benchmark flags.
-bool links_google_benchmark(const std::string& path);
+// Whether the executable at `path` refers to Google Benchmark's library, read before running it
+// (process/handshake.hpp): a script or another program is never started with Google Benchmark
+// flags, and a Google Benchmark suite is never asked --benchkit-info.
+using process::links_google_benchmark;
 
-// The benchmarks `path --benchmark_list_tests=true` lists (killed after 10 s), or an error
-// saying what the program did instead: it is then not a Google Benchmark binary. The
-// --benchmark_filter among `flags` (the user's flags for the runs) is applied, the others not.
+// The benchmarks `path --benchmark_list_tests=true` lists, or an error saying what the program
+// did instead: it is then not a Google Benchmark binary. Two probes, each killed after 60 s,
+// their output read and never shown: first the list of a filter that matches nothing, which a
+// program that takes Google Benchmark's flags answers by running nothing and saying so on
+// standard error (a suite whose own main() ignores those flags is found out here, with at most
+// that filter's harm); then the list itself. The --benchmark_filter among `flags` (the user's
+// flags for the runs) is applied, the others not; one that matches nothing is a usage error
+// that says so. A name may hold any character but a newline (spaces, commas, angle brackets).
 model::Result<std::vector<std::string>> list_gbench_benchmarks(
     const std::string& path, const std::vector<std::string>& flags = {});
+
+// Whether `line`, written to standard error by a Google Benchmark process, is part of its
+// banner: the date, "Running ...", "Run on (...)", the CPU caches, "Load Average", its
+// ***WARNING*** lines (a debug build of the library, CPU scaling), or blank. The result file's
+// context holds the same facts, so benchkit shows none of them.
+bool is_gbench_banner_line(std::string_view line);
 
 // `name` as a --benchmark_filter regular expression that matches only that name.
 std::string exact_gbench_filter(const std::string& name);
@@ -43,6 +57,9 @@ struct GbenchProcesses {
   // --benchmark_repetitions, ...); --benchmark_out and --benchmark_out_format are benchkit's.
   std::vector<std::string> flags;
   std::function<void(std::size_t process, std::size_t total)> progress;
+  // Each line the processes wrote to standard error, once, Google Benchmark's banner left out
+  // (the date, "Running", "Run on", caches, load, its warnings: the run's context has them).
+  std::function<void(const std::string& line)> note;
 };
 
 // The merged run, its estimates computed; the context is the first process's. The error names
@@ -59,6 +76,7 @@ struct GbenchSideBySide {
   std::function<void(std::size_t round, std::size_t rounds, std::size_t index, std::size_t count,
                      const std::string& name)>
       progress;
+  std::function<void(const std::string& line)> note;  // as GbenchProcesses::note
 };
 
 // The two runs: every sample carries its round (as `round` and `process`). A benchmark that the

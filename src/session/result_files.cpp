@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
 #include "formats/result_file.hpp"
 #include "model/merge.hpp"
@@ -15,11 +16,28 @@
 namespace benchkit::session {
 namespace {
 
+// Another tool's results (Google Benchmark records its CPU's clock rate) faster than one cycle
+// per iteration: analysis::check_imported_speed.
+void flag_optimised_away(RunResult& run) {
+  const auto mhz = run.context.machine.find("cpu_mhz");
+  if (mhz == run.context.machine.end()) return;
+  double cpu_mhz = 0;
+  try {
+    cpu_mhz = std::stod(mhz->second);
+  } catch (const std::exception&) {
+    return;
+  }
+  for (BenchmarkResult& result : run.benchmarks) analysis::check_imported_speed(result, cpu_mhz);
+}
+
 model::Result<RunResult> parse(const std::string& text, const std::string& origin) {
   auto parsed = formats::read_result(text, origin);
   if (!parsed) return parsed.error();
   RunResult run = std::move(parsed->run);
-  if (!parsed->estimates_present) analysis::compute_estimates(run);
+  if (!parsed->estimates_present) {
+    analysis::compute_estimates(run);
+    flag_optimised_away(run);
+  }
   return run;
 }
 

@@ -72,8 +72,7 @@ bool is_gbench_binary(const RunOptions& o) {
   return o.positional.size() == 1 && o.commands.empty() &&
          o.positional.front().find('/') != std::string::npos &&
          ::access(o.positional.front().c_str(), X_OK) == 0 &&
-         links_google_benchmark(o.positional.front()) &&
-         list_gbench_benchmarks(o.positional.front());
+         links_google_benchmark(o.positional.front());
 }
 
 // The bench binary's command line: in fresh worker processes, with the comparison, baseline and

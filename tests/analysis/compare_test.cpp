@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/estimates.hpp"
+#include "model/merge.hpp"
 #include "stats/test_data.hpp"
 
 namespace benchkit::analysis {
@@ -206,6 +207,27 @@ TEST(Compare, SingleProcessRunsCarryAWarning) {
   const Comparison c = compare(run_of({benchmark("a", 100, 0.01, 50, 1)}),
                                run_of({benchmark("a", 100, 0.01, 50, 2)}));
   EXPECT_THAT(c.design_warning, HasSubstr("--processes 3"));
+}
+
+TEST(Compare, RepetitionsOfOneProcessGiveNoVerdictAndPointToTheBinaries) {
+  // Two Google Benchmark files: each one process, its repetitions the samples. A 10% change that
+  // the test would call significant is not judged, and the advice names no benchkit-only flag.
+  RunResult base = run_of({benchmark("a", 100, 0.01, 10, 1)});
+  RunResult cand = run_of({benchmark("a", 110, 0.01, 10, 2)});
+  base.context.warnings.push_back({model::kOneProcessRepetitions, "info", "one process"});
+  cand.context.warnings.push_back({model::kOneProcessRepetitions, "info", "one process"});
+  const Comparison c = compare(base, cand);
+  const auto& a = find(c, "a");
+  EXPECT_EQ(a.verdict, Verdict::inconclusive);
+  EXPECT_NEAR(a.ratio, 1.10, 0.01);
+  EXPECT_EQ(a.ratio_lower, a.ratio);
+  EXPECT_EQ(a.ratio_upper, a.ratio);
+  EXPECT_THAT(a.note, HasSubstr("benchkit compare OLD_BINARY NEW_BINARY"));
+  EXPECT_THAT(c.design_warning, HasSubstr("not independent runs"));
+  for (const std::string& text : {a.note, c.design_warning}) {
+    EXPECT_THAT(text, Not(HasSubstr("--processes")));
+    EXPECT_THAT(text, Not(HasSubstr("--time-budget")));
+  }
 }
 
 TEST(Compare, InterleavedRoundsArePaired) {

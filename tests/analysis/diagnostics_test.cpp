@@ -102,6 +102,20 @@ TEST(Diagnostics, BelowResolutionNearTheEmptyLoop) {
   EXPECT_THAT(codes(result), ::testing::Contains("below_resolution"));
 }
 
+TEST(Diagnostics, AnImportedResultBelowOneCycleWasOptimisedAway) {
+  // Google Benchmark's BM_Factorial in a real suite read 0.00000134 ns per iteration.
+  BenchmarkResult gone = from_times({0.00000134, 0.00000135, 0.00000133});
+  check_imported_speed(gone, 2096.0);  // one cycle: 0.477 ns
+  EXPECT_THAT(codes(gone), ::testing::Contains("below_resolution"));
+  EXPECT_NE(gone.diagnostics.at(0).message.find("optimised away"), std::string::npos);
+  BenchmarkResult real = from_times({0.6, 0.61, 0.59});
+  check_imported_speed(real, 2096.0);
+  EXPECT_TRUE(real.diagnostics.empty());
+  BenchmarkResult unknown = from_times({0.001, 0.001});
+  check_imported_speed(unknown, 0.0);  // clock rate unknown: nothing said
+  EXPECT_TRUE(unknown.diagnostics.empty());
+}
+
 TEST(Diagnostics, BelowResolutionReadsTheFastSamplesOfABusyMachine) {
   // An empty loop (0.4 ns calibrated) on a busy machine: 4 samples in 5 stretched 3× by other
   // programs' time slices, so the median is 1.2 ns, three times the empty loop.

@@ -12,6 +12,7 @@
 #include "analysis/estimates.hpp"
 #include "formats/json_document.hpp"
 #include "formats/result_json.hpp"
+#include "model/merge.hpp"
 #include "support/golden.hpp"
 #include "support/interop_fixture.hpp"
 #include "support/sample_run.hpp"
@@ -38,12 +39,22 @@ const BenchmarkResult& named(const RunResult& run, const std::string& name) {
   throw std::runtime_error("no benchmark " + name);
 }
 
-TEST(GbenchJson, RepetitionsBecomeSamplesNumberedAsProcesses) {
+// The lines of a fixture, each without its newline.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(GbenchJson, RepetitionsAreSamplesOfOneProcess) {
   const RunResult run = read("gbench_repetitions.json");
   ASSERT_EQ(run.benchmarks.size(), 4u);  // BM_copy/64, BM_copy/4096, BM_sum_us, BM_fails
   const BenchmarkResult& copy = named(run, "BM_copy/64");
   ASSERT_EQ(copy.samples.size(), 3u);  // the aggregate rows are not samples
-  for (std::uint32_t i = 0; i < 3; ++i) EXPECT_EQ(copy.samples[i].process, i);
+  // One process ran them all: the process, benchkit's unit of variation, is one.
+  for (const Sample& sample : copy.samples) EXPECT_EQ(sample.process, 0u);
+  EXPECT_TRUE(model::has_one_process_warning(run.context));
   const auto rows =
       parse_json_document(fixture("gbench_repetitions.json"), "fixture", NonFinite::accepted);
   // Sample 0 is the first row: real_time (ns per iteration) times its iterations.
@@ -90,6 +101,9 @@ TEST(GbenchJson, AggregatesAreUsedOnlyWhenNoIterationRowExistsAndSaySo) {
   EXPECT_EQ(copy.diagnostics[0].code, "aggregates_only");
   EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("median"));
   EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("--benchmark_report_aggregates_only"));
+  // The throughput is read from the aggregate, as from an iteration row.
+  EXPECT_EQ(copy.bytes_per_iteration, std::optional<std::uint64_t>(64));
+  EXPECT_EQ(copy.items_per_iteration, std::optional<std::uint64_t>(1));
   // With iteration rows present, no such diagnostic.
   EXPECT_TRUE(named(read("gbench_repetitions.json"), "BM_copy/64").diagnostics.empty());
 }
@@ -103,6 +117,56 @@ TEST(GbenchJson, TheContextBlockBecomesTheRunsContext) {
   EXPECT_THAT(run.context.tool_version, HasSubstr("Google Benchmark"));
   EXPECT_EQ(run.context.machine.count("caches"), 1u);
   EXPECT_EQ(run.context.machine.at("google_benchmark_build"), "debug");
+}
+
+TEST(GbenchJson, EveryNameGoogleBenchmarkListsIsABenchmark) {
+  // gbench_names_list.txt is the suite's own --benchmark_list_tests: spaces, commas, angle
+  // brackets, /threads:N, /real_time, /manual_time, /min_time:, /repeats:.
+  const RunResult run = read("gbench_names.json");
+  const std::vector<std::string> listed = lines_of(fixture("gbench_names_list.txt"));
+  ASSERT_EQ(listed.size(), 15u);
+  for (const std::string& name : listed) {
+    EXPECT_NO_THROW(named(run, name)) << name;
+  }
+  EXPECT_EQ(run.benchmarks.size(), listed.size()) << "no row of its own for an aggregate or a fit";
+  for (const char* name :
+       {"BM_Sequential<std::vector<int>,int>/512", "BM_Sequential<std::vector<long>, long>/64",
+        "Dump/twitter / -", "BM_shared_sum/threads:2", "BM_shared_sum/real_time",
+        "BM_manual/manual_time", "BM_shared_sum/min_time:0.010", "BM_shared_sum/repeats:3"}) {
+    const BenchmarkResult& b = named(run, name);
+    EXPECT_TRUE(b.valid()) << name;
+    // Two repetitions (--benchmark_repetitions=2), and three for ->Repetitions(3).
+    EXPECT_EQ(b.samples.size(), std::string(name).ends_with("repeats:3") ? 3u : 2u) << name;
+  }
+  EXPECT_EQ(named(run, "Dump/twitter / -").params.at("label"), "compact");
+  EXPECT_EQ(named(run, "Dump/twitter / 4").bytes_per_iteration, std::optional<std::uint64_t>(1000));
+  EXPECT_DOUBLE_EQ(named(run, "BM_shared_sum/threads:2").counters.at("sums"), 1.0);
+  EXPECT_THAT(named(run, "BM_fails").failures.at(0), HasSubstr("no input file"));
+  EXPECT_THAT(named(run, "BM_skipped").failures.at(0), HasSubstr("needs a GPU"));
+}
+
+TEST(GbenchJson, AComplexityFitIsKeptOnItsSizesNotMadeABenchmark) {
+  const RunResult run = read("gbench_names.json");
+  for (const BenchmarkResult& b : run.benchmarks) EXPECT_NE(b.name, "BM_linear");
+  // Said once, on the family's first size; every size is a valid benchmark.
+  const BenchmarkResult& first = named(run, "BM_linear/64");
+  ASSERT_EQ(first.diagnostics.size(), 1u);
+  EXPECT_EQ(first.diagnostics[0].code, "complexity");
+  EXPECT_THAT(first.diagnostics[0].message, HasSubstr("fitted BM_linear over its sizes: O(N)"));
+  EXPECT_THAT(first.diagnostics[0].message, HasSubstr("RMS"));
+  for (const char* size : {"BM_linear/64", "BM_linear/256", "BM_linear/1024", "BM_linear/4096"}) {
+    EXPECT_TRUE(named(run, size).valid()) << size;
+  }
+  EXPECT_TRUE(named(run, "BM_linear/4096").diagnostics.empty());
+}
+
+TEST(GbenchJson, ADebugBuildOfTheLibraryIsWarnedAboutOnce) {
+  const RunResult run = read("gbench_names.json");  // Debian's libbenchmark-dev says "debug"
+  std::size_t warnings = 0;
+  for (const Diagnostic& d : run.context.warnings) {
+    if (d.code == "google_benchmark_debug_build") ++warnings;
+  }
+  EXPECT_EQ(warnings, 1u);
 }
 
 TEST(GbenchJson, ImportedRunMatchesTheGoldenFile) {

@@ -2,14 +2,84 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
+#include "analysis/estimates.hpp"
+#include "formats/gbench_json.hpp"
 #include "support/golden.hpp"
+#include "support/interop_fixture.hpp"
 #include "support/sample_run.hpp"
 
 namespace benchkit::report {
 namespace {
+
+// `text` as an XML attribute or text node holds it.
+std::string xml_escaped(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+TEST(Reporters, EveryNameGoogleBenchmarkPrintsSurvivesEveryFormat) {
+  // Real Google Benchmark output (tests/fixtures/interop/regenerate.sh): spaces, commas, angle
+  // brackets, /threads:N, /real_time, /manual_time, /min_time:, /repeats:, a failed benchmark.
+  auto run = formats::from_gbench_json(testing::interop_fixture("gbench_names.json"), "names");
+  ASSERT_TRUE(run) << run.error().message;
+  analysis::compute_estimates(*run);
+  const std::vector<std::string> names = {"BM_Sequential<std::vector<int>,int>/512",
+                                          "BM_Sequential<std::vector<long>, long>/64",
+                                          "Dump/twitter / -",
+                                          "BM_shared_sum/threads:2",
+                                          "BM_shared_sum/real_time",
+                                          "BM_shared_sum/min_time:0.010",
+                                          "BM_shared_sum/repeats:3",
+                                          "BM_manual/manual_time",
+                                          "BM_linear/4096",
+                                          "BM_fails"};
+  const std::string console = make_reporter(Format::console)->render(*run);
+  const std::string markdown = make_reporter(Format::markdown)->render(*run);
+  const std::string csv = make_reporter(Format::csv)->render(*run);
+  const std::string junit = make_reporter(Format::junit)->render(*run);
+  const std::string html = make_reporter(Format::html)->render(*run);
+  const auto gbench = formats::from_gbench_json(make_reporter(Format::gbench)->render(*run), "out");
+  ASSERT_TRUE(gbench) << gbench.error().message;
+  for (const std::string& name : names) {
+    EXPECT_NE(console.find(name), std::string::npos) << name;
+    EXPECT_NE(markdown.find("`" + name + "`"), std::string::npos) << name;
+    const bool quoted = name.find(',') != std::string::npos;
+    EXPECT_NE(csv.find(quoted ? "\"" + name + "\"" : name), std::string::npos) << name;
+    EXPECT_NE(junit.find("\"" + xml_escaped(name) + "\""), std::string::npos) << name;
+    std::string in_script;  // JSON inside a script element: '<' and '>' written as \u003c, \u003e
+    for (const char c : name) {
+      in_script += c == '<'   ? std::string("\\u003c")
+                   : c == '>' ? std::string("\\u003e")
+                              : std::string(1, c);
+    }
+    EXPECT_NE(html.find("\"" + in_script + "\""), std::string::npos) << name;
+    EXPECT_TRUE(std::any_of(gbench->benchmarks.begin(), gbench->benchmarks.end(),
+                            [&](const BenchmarkResult& b) { return b.name == name; }))
+        << name;
+  }
+}
 
 TEST(Reporters, ConsoleMatchesTheGoldenFile) {
   testing::expect_golden("console.txt",

@@ -3,9 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <regex>
 #include <set>
 #include <string>
+
+#include "model/merge.hpp"
+#include "process/handshake.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -15,6 +19,8 @@ using ::testing::HasSubstr;
 
 const std::string kSuite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite";
 const std::string kSlower = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite_slower";
+// Every form of name, and a main() of its own that ignores flags it does not know.
+const std::string kNames = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_names";
 const std::string kBenchkitBinary = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
 // Short runs: these tests check what is run and merged, not how fast anything is.
 const std::vector<std::string> kQuick = {"--benchmark_min_time=0.005"};
@@ -26,6 +32,105 @@ TEST(GbenchBinary, RecognisesAGoogleBenchmarkBinaryBeforeRunningIt) {
   EXPECT_FALSE(links_google_benchmark("/no/such/file"));
 }
 
+TEST(GbenchBinary, ASuiteWithItsOwnMainIsNeverAskedBenchkitsHandshake) {
+  // Its main() would ignore --benchkit-info and run every benchmark it has.
+  const auto handshake = process::probe_bench_binary(kNames);
+  ASSERT_TRUE(handshake) << handshake.error().message;
+  EXPECT_FALSE(handshake->benchkit);
+  EXPECT_THAT(handshake->problem, HasSubstr("links Google Benchmark, so it was not asked"));
+}
+
+TEST(GbenchBinary, ListsEveryFormOfName) {
+  const auto names = list_gbench_benchmarks(kNames);
+  ASSERT_TRUE(names) << names.error().message;
+  std::ifstream in(std::string(BENCHKIT_TEST_FIXTURES) + "/interop/gbench_names_list.txt");
+  std::vector<std::string> expected;
+  for (std::string line; std::getline(in, line);) expected.push_back(line);
+  EXPECT_EQ(*names, expected);
+}
+
+TEST(GbenchBinary, AFilterThatMatchesNothingSaysSo) {
+  const auto names = list_gbench_benchmarks(kNames, {"--benchmark_filter=^BM_nothing$"});
+  ASSERT_FALSE(names);
+  EXPECT_EQ(names.error().kind, model::ErrorKind::usage);
+  EXPECT_THAT(names.error().message,
+              HasSubstr("--benchmark_filter=\"^BM_nothing$\" matches no benchmark of"));
+  GbenchProcesses plan;
+  plan.executable = kNames;
+  plan.processes = 1;
+  plan.flags = {"--benchmark_filter=^BM_nothing$"};
+  const auto run = run_gbench_processes(plan);
+  ASSERT_FALSE(run);
+  EXPECT_THAT(run.error().message, HasSubstr("matches no benchmark"));
+}
+
+TEST(GbenchBinary, TheBannerIsRecognisedLineByLine) {
+  std::ifstream in(std::string(BENCHKIT_TEST_FIXTURES) + "/interop/gbench_names_stderr.txt");
+  std::size_t lines = 0;
+  for (std::string line; std::getline(in, line); ++lines) {
+    EXPECT_TRUE(is_gbench_banner_line(line)) << line;
+  }
+  EXPECT_GE(lines, 4u);
+  // Lines of the banner on machines that report their caches.
+  EXPECT_TRUE(is_gbench_banner_line("CPU Caches:"));
+  EXPECT_TRUE(is_gbench_banner_line("  L1 Data 32 KiB (x2)"));
+  EXPECT_TRUE(
+      is_gbench_banner_line("***WARNING*** CPU scaling is enabled, the benchmark real "
+                            "time measurements may be noisy and will incur extra "
+                            "overhead."));
+  EXPECT_FALSE(is_gbench_banner_line("cannot open input.json"));
+}
+
+TEST(GbenchBinary, EveryFormOfNameRunsAloneAndSideBySide) {
+  // Selected one at a time by an escaped filter, in processes whose banner is never passed on.
+  const std::vector<std::string> chosen = {"Dump/twitter / -",
+                                           "BM_Sequential<std::vector<long>, long>/64",
+                                           "BM_shared_sum/threads:2", "BM_manual/manual_time"};
+  std::vector<std::string> notes;
+  for (const std::string& name : chosen) {
+    GbenchProcesses plan;
+    plan.executable = kNames;
+    plan.processes = 1;
+    plan.flags = {"--benchmark_min_time=0.001", "--benchmark_filter=" + exact_gbench_filter(name)};
+    plan.note = [&](const std::string& line) { notes.push_back(line); };
+    const auto run = run_gbench_processes(plan);
+    ASSERT_TRUE(run) << run.error().message;
+    ASSERT_EQ(run->benchmarks.size(), 1u) << name;
+    EXPECT_EQ(run->benchmarks[0].name, name);
+    EXPECT_TRUE(run->benchmarks[0].valid()) << name;
+  }
+  EXPECT_TRUE(notes.empty()) << notes.front();
+  GbenchSideBySide pairs;
+  pairs.baseline_executable = kNames;
+  pairs.candidate_executable = kNames;
+  pairs.benchmarks = {chosen[0], chosen[1]};
+  pairs.rounds = 2;
+  pairs.flags = {"--benchmark_min_time=0.001"};
+  const auto runs = run_gbench_side_by_side(pairs);
+  ASSERT_TRUE(runs) << runs.error().message;
+  for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
+    for (const BenchmarkResult& b : side->benchmarks) {
+      EXPECT_TRUE(b.valid()) << b.name << ": " << (b.failures.empty() ? "" : b.failures[0]);
+      EXPECT_EQ(b.samples.size(), 2u) << b.name;
+    }
+    EXPECT_FALSE(model::has_one_process_warning(side->context)) << "a fresh process per round";
+  }
+}
+
+TEST(GbenchBinary, AComplexitySweepRunsWithoutAFailedBenchmark) {
+  GbenchProcesses plan;
+  plan.executable = kNames;
+  plan.processes = 2;
+  plan.flags = {"--benchmark_min_time=0.001", "--benchmark_filter=^BM_linear"};
+  const auto run = run_gbench_processes(plan);
+  ASSERT_TRUE(run) << run.error().message;
+  ASSERT_EQ(run->benchmarks.size(), 4u);  // 64, 256, 1024, 4096; the fit is no benchmark
+  for (const BenchmarkResult& b : run->benchmarks) EXPECT_TRUE(b.valid()) << b.name;
+  ASSERT_FALSE(run->benchmarks[0].diagnostics.empty());
+  EXPECT_EQ(run->benchmarks[0].diagnostics[0].code, "complexity");  // the fit, kept
+  EXPECT_FALSE(model::has_one_process_warning(run->context)) << "two processes";
+}
+
 TEST(GbenchBinary, ListsTheSuitesBenchmarks) {
   const auto names = list_gbench_benchmarks(kSuite);
   ASSERT_TRUE(names) << names.error().message;
@@ -33,6 +138,10 @@ TEST(GbenchBinary, ListsTheSuitesBenchmarks) {
   const auto not_one = list_gbench_benchmarks("/bin/false");
   ASSERT_FALSE(not_one);
   EXPECT_THAT(not_one.error().message, HasSubstr("exited with status 1"));
+  // A program that prints something else is not a suite either.
+  const auto echo = list_gbench_benchmarks("/bin/echo");
+  ASSERT_FALSE(echo);
+  EXPECT_THAT(echo.error().message, HasSubstr("did not answer as Google Benchmark does"));
 }
 
 TEST(GbenchBinary, ExactFilterMatchesOnlyThatName) {
