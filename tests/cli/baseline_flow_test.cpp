@@ -61,8 +61,8 @@ TEST_F(BaselineFlow, ARegressionIsFoundAndGatesCi) {
   EXPECT_THAT(slower.out, HasSubstr("regressed"));
   EXPECT_THAT(slower.out, HasSubstr("1 regressed"));
 
-  const auto markdown = run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kBench + kFast + kSaved +
-                                    " --format markdown");
+  const auto markdown =
+      run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kBench + kFast + kSaved + " --format markdown");
   EXPECT_EQ(markdown.exit_code, 0) << "without --fail-on-regression the run succeeds";
   EXPECT_THAT(markdown.out, ::testing::StartsWith("**1 regressed, 0 improved")) << markdown.out;
   EXPECT_THAT(markdown.out, HasSubstr("| `copy_string` |"));
