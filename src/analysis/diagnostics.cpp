@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -462,6 +464,51 @@ void diagnose(BenchmarkResult& result, const ClockFacts& clock) {
   check_unstable(result, times, switched);
   check_modes(result, switched.code_times);
   check_setup(result);
+}
+
+namespace {
+
+// The median per iteration of each process's samples, in process order.
+std::vector<double> process_medians(const BenchmarkResult& result) {
+  std::map<std::uint32_t, std::vector<double>> by_process;
+  const std::vector<double> times = result.per_iteration_ns();
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    by_process[result.samples[i].process].push_back(times[i]);
+  }
+  std::vector<double> medians;
+  for (auto& [process, values] : by_process) medians.push_back(median_of(std::move(values)));
+  return medians;
+}
+
+}  // namespace
+
+void diagnose_processes(BenchmarkResult& result) {
+  if (result.samples.empty()) return;
+  const std::vector<double> medians = process_medians(steady_samples(result).steady);
+  if (medians.size() < stats::ProcessStateOptions{}.min_processes) return;
+  if (std::any_of(medians.begin(), medians.end(), [](double m) { return m <= 0; })) return;
+  const std::vector<stats::ProcessState> states = stats::process_states(medians);
+  if (states.size() < 2) return;
+  std::string where;
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    const stats::ProcessState& state = states[i];
+    if (i > 0) where += i + 1 == states.size() ? " and " : ", ";
+    const std::string low = duration(state.low);
+    const std::string high = duration(state.high);
+    where += low == high ? low : fmt::format("{}-{}", low, high);
+    where += fmt::format(" in {} of {} processes", state.processes, medians.size());
+  }
+  add(result, code::process_states,
+      fmt::format("the processes fell into {} states, by their medians: {}. Each process stayed "
+                  "in its state (where its code and memory landed, or other work that ran "
+                  "beside it), so the result depends on how many processes land in each: "
+                  "measure more processes, or compare side by side, where both builds meet the "
+                  "same states",
+                  states.size(), where));
+}
+
+void diagnose_processes(RunResult& run) {
+  for (BenchmarkResult& benchmark : run.benchmarks) diagnose_processes(benchmark);
 }
 
 namespace {

@@ -16,6 +16,14 @@ struct ClockFacts {
 // added twice). Needs result.estimates (compute_estimates first). Pure: reads only `result`.
 void diagnose(BenchmarkResult& result, const ClockFacts& clock);
 
+// The finding of a result measured in several fresh processes (samples numbered by process):
+// `process_states` when the processes' medians fall into two or more states
+// (stats::process_states on the samples taken at one machine speed), each named with its range
+// and how many processes landed in it. Needs at least 6 processes with samples; does nothing
+// otherwise. Call after merging the processes (model::merge_processes).
+void diagnose_processes(BenchmarkResult& result);
+void diagnose_processes(RunResult& run);
+
 // The findings of a counted result (--mode instructions, docs/instructions.md): a count so small
 // that the harness's part dominates it, a first iteration far above the others (lazy
 // initialisation), system calls inside the measured region (counted, never timed), and counts
@@ -36,6 +44,7 @@ inline constexpr const char* cold_start = "cold_start";
 inline constexpr const char* below_resolution = "below_resolution";
 inline constexpr const char* unstable = "unstable";
 inline constexpr const char* multimodal = "multimodal";
+inline constexpr const char* process_states = "process_states";
 inline constexpr const char* slow_setup = "slow_setup";
 inline constexpr const char* few_samples = "few_samples";
 inline constexpr const char* harness_dominates = "harness_dominates";

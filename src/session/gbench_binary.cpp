@@ -11,6 +11,7 @@
 #include <set>
 #include <string_view>
 
+#include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
 #include "model/merge.hpp"
 #include "process/capture.hpp"
@@ -289,6 +290,7 @@ model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
   }
   RunResult merged = model::merge_processes(runs);
   analysis::compute_estimates(merged);
+  analysis::diagnose_processes(merged);
   return merged;
 }
 

@@ -114,6 +114,7 @@ model::Result<RunResult> load_merged(const std::vector<std::string>& paths) {
   if (runs.size() == 1) return std::move(runs.front());
   RunResult merged = model::merge_processes(runs);
   analysis::compute_estimates(merged);
+  analysis::diagnose_processes(merged);
   return merged;
 }
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 
+#include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
 #include "analysis/machine_speed.hpp"
 #include "model/merge.hpp"
@@ -142,6 +143,7 @@ SideBySideRuns merge_rounds(const std::array<std::vector<RunResult>, 2>& rounds)
       for (Sample& sample : result.samples) sample.round = sample.process;
     }
     analysis::compute_estimates(*merged[side]);
+    analysis::diagnose_processes(*merged[side]);
     analysis::note_machine_speed(*merged[side]);
   }
   return runs;

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
 #include "analysis/machine_speed.hpp"
 #include "measure/memory.hpp"
@@ -181,7 +182,10 @@ SuiteOutcome run_suite(const SuiteRequest& request, const LauncherFactory& launc
   measure::release_free_heap();
   outcome.failed = tracker.failed_count();
   outcome.run = tracker.take_merged();
-  if (processes > 1) analysis::compute_estimates(outcome.run);
+  if (processes > 1) {
+    analysis::compute_estimates(outcome.run);
+    analysis::diagnose_processes(outcome.run);
+  }
   outcome.run.context = context;
   const auto own_peak = measure::process_memory().lifetime_peak_rss_bytes();
   if (worker_peak || own_peak) {

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "stats/summary.hpp"
 
@@ -144,6 +146,176 @@ double bimodality_coefficient(std::span<const double> values) {
   const double kurtosis = ((n + 1.0) * g2 + 6.0) * (n - 1.0) / ((n - 2.0) * (n - 3.0));
   return (skewness * skewness + 1.0) /
          (kurtosis + 3.0 * (n - 1.0) * (n - 1.0) / ((n - 2.0) * (n - 3.0)));
+}
+
+}  // namespace benchkit::stats
+
+namespace benchkit::stats {
+namespace {
+
+// Critical values of d (process_states) for n standard normal values: the 99th percentile for
+// two groups, the 99.5th for three and four (so that one state passes for several in about 2%
+// of sets at most, whatever the count tried), over the best partition whose groups keep
+// max(1, ceil(n / 10)) values each; 40,000 seeded sets per n (10,000 from n = 50).
+struct CriticalPoint {
+  double n;
+  double two;
+  double three;
+  double four;
+};
+constexpr double kNever = 1e9;
+constexpr CriticalPoint kCritical[] = {
+    {5, 14.39, 33.33, kNever}, {6, 10.22, 15.97, 32.50}, {7, 8.61, 11.27, 14.65},
+    {8, 7.51, 8.82, 10.21},    {10, 6.32, 6.83, 7.16},   {12, 5.47, 5.56, 5.14},
+    {15, 4.98, 5.14, 4.80},    {20, 4.48, 4.63, 4.47},   {30, 3.99, 4.17, 4.03},
+    {50, 3.54, 3.75, 3.71},    {90, 3.26, 3.48, 3.50},   {150, 3.09, 3.31, 3.33}};
+
+double critical_at(const CriticalPoint& point, std::size_t states) {
+  return states == 2 ? point.two : states == 3 ? point.three : point.four;
+}
+
+// Prefix sums of sorted values, for the within-group sum of squares of any range.
+struct Prefix {
+  std::vector<double> sum{0.0};
+  std::vector<double> squares{0.0};
+  explicit Prefix(const std::vector<double>& x) {
+    for (const double v : x) {
+      sum.push_back(sum.back() + v);
+      squares.push_back(squares.back() + v * v);
+    }
+  }
+  double mean(std::size_t first, std::size_t last) const {
+    return (sum[last] - sum[first]) / static_cast<double>(last - first);
+  }
+  double within(std::size_t first, std::size_t last) const {
+    const double m = mean(first, last);
+    return squares[last] - squares[first] - static_cast<double>(last - first) * m * m;
+  }
+};
+
+// The partition of sorted x into k contiguous groups of at least min_group values with the
+// smallest within-group sum of squares (one-dimensional k-means, exact by dynamic programming,
+// O(k n^2)): the group boundaries, 0 first and n last.
+std::vector<std::size_t> best_partition(const Prefix& prefix, std::size_t n, std::size_t k,
+                                        std::size_t min_group) {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<std::vector<double>> cost(k + 1, std::vector<double>(n + 1, inf));
+  std::vector<std::vector<std::size_t>> from(k + 1, std::vector<std::size_t>(n + 1, 0));
+  cost[0][0] = 0.0;
+  for (std::size_t g = 1; g <= k; ++g) {
+    for (std::size_t end = g * min_group; end <= n; ++end) {
+      for (std::size_t start = (g - 1) * min_group; start + min_group <= end; ++start) {
+        if (cost[g - 1][start] == inf) continue;
+        const double c = cost[g - 1][start] + prefix.within(start, end);
+        if (c < cost[g][end]) {
+          cost[g][end] = c;
+          from[g][end] = start;
+        }
+      }
+    }
+  }
+  std::vector<std::size_t> cuts{n};
+  for (std::size_t g = k, end = n; g >= 1; --g) {
+    end = from[g][end];
+    cuts.push_back(end);
+  }
+  std::reverse(cuts.begin(), cuts.end());
+  return cuts;
+}
+
+// The smallest distance between the means of neighbouring groups, in pooled within-group
+// standard deviations (n - k degrees of freedom).
+double smallest_separation(const Prefix& prefix, const std::vector<std::size_t>& cuts) {
+  const std::size_t k = cuts.size() - 1;
+  const std::size_t n = cuts.back();
+  double within = 0.0;
+  for (std::size_t g = 0; g < k; ++g) within += prefix.within(cuts[g], cuts[g + 1]);
+  const double s = std::sqrt(std::max(within, 0.0) / static_cast<double>(n - k));
+  double smallest = std::numeric_limits<double>::infinity();
+  for (std::size_t g = 0; g + 1 < k; ++g) {
+    const double gap = prefix.mean(cuts[g + 1], cuts[g + 2]) - prefix.mean(cuts[g], cuts[g + 1]);
+    smallest = std::min(smallest, s > 0 ? gap / s : std::numeric_limits<double>::infinity());
+  }
+  return smallest;
+}
+
+double median_of_range(const std::vector<double>& sorted, std::size_t first, std::size_t last) {
+  const std::size_t n = last - first;
+  const std::size_t mid = first + n / 2;
+  return n % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2.0;
+}
+
+// Neighbouring groups whose medians differ by less than min_separation: too close to matter.
+bool separated(const std::vector<double>& sorted, const std::vector<std::size_t>& cuts,
+               double min_separation) {
+  for (std::size_t g = 0; g + 2 < cuts.size(); ++g) {
+    const double lower = median_of_range(sorted, cuts[g], cuts[g + 1]);
+    const double upper = median_of_range(sorted, cuts[g + 1], cuts[g + 2]);
+    if (upper / lower - 1.0 < min_separation) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+double process_split_critical_value(std::size_t n, std::size_t states) {
+  if (n < 5) throw std::invalid_argument("process_split_critical_value: needs n >= 5");
+  if (states < 2 || states > 4) {
+    throw std::invalid_argument("process_split_critical_value: states must be 2, 3 or 4");
+  }
+  const double x = static_cast<double>(n);
+  const std::size_t points = std::size(kCritical);
+  if (x >= kCritical[points - 1].n) return critical_at(kCritical[points - 1], states);
+  std::size_t i = 0;
+  while (x > kCritical[i + 1].n) ++i;
+  const double low = critical_at(kCritical[i], states);
+  const double high = critical_at(kCritical[i + 1], states);
+  if (low >= kNever) return kNever;
+  const double t = (std::log(x) - std::log(kCritical[i].n)) /
+                   (std::log(kCritical[i + 1].n) - std::log(kCritical[i].n));
+  return low + t * (high - low);
+}
+
+std::vector<ProcessState> process_states(std::span<const double> values,
+                                         const ProcessStateOptions& options) {
+  std::vector<double> sorted(values.begin(), values.end());
+  for (const double v : sorted) {
+    if (!std::isfinite(v) || v <= 0) {
+      throw std::invalid_argument("process_states: values must be finite and > 0");
+    }
+  }
+  std::sort(sorted.begin(), sorted.end());
+  const std::size_t n = sorted.size();
+  std::vector<std::size_t> cuts{0, n};
+  if (n >= std::max<std::size_t>(options.min_processes, 5)) {
+    std::vector<double> logs;
+    for (const double v : sorted) logs.push_back(std::log(v));
+    const Prefix prefix(logs);
+    const auto min_group = std::max<std::size_t>(
+        1, static_cast<std::size_t>(std::ceil(options.min_share * static_cast<double>(n) - 1e-9)));
+    for (std::size_t k = std::min<std::size_t>(options.max_states, 4); k >= 2; --k) {
+      // Three or four states need two processes in each: a lone process has no spread of its
+      // own, so a state with a wide spread would otherwise break into single processes, each
+      // "apart" by the tight spread of the other states (critical values from the partitions
+      // with singletons are then conservative).
+      const std::size_t smallest = k == 2 ? min_group : std::max<std::size_t>(min_group, 2);
+      if (k * smallest > n || n < k + 2) continue;
+      std::vector<std::size_t> partition = best_partition(prefix, n, k, smallest);
+      if (smallest_separation(prefix, partition) < process_split_critical_value(n, k)) continue;
+      if (!separated(sorted, partition, options.min_separation)) continue;
+      cuts = std::move(partition);
+      break;
+    }
+  }
+  std::vector<ProcessState> states;
+  for (std::size_t g = 0; g + 1 < cuts.size(); ++g) {
+    const std::size_t first = cuts[g];
+    const std::size_t last = cuts[g + 1];
+    if (first == last) continue;
+    states.push_back(ProcessState{sorted[first], sorted[last - 1],
+                                  median_of_range(sorted, first, last), last - first});
+  }
+  return states;
 }
 
 }  // namespace benchkit::stats

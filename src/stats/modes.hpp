@@ -49,3 +49,51 @@ ModeResult kde_modes(std::span<const double> values, const ModeOptions& options 
 double bimodality_coefficient(std::span<const double> values);
 
 }  // namespace benchkit::stats
+
+namespace benchkit::stats {
+
+// Performance states across processes: a benchmark whose fresh processes land in two or more
+// steady states (where the heap or the code landed, which CPU of a VM), each process staying in
+// one. One value per process (its median), so a state is a group of processes, and the test
+// asks whether splitting the sorted log values in two leaves groups further apart than noise
+// would put them.
+struct ProcessState {
+  double low = 0.0;  // the lowest and highest process value in the state
+  double high = 0.0;
+  double centre = 0.0;  // the median of its processes' values
+  std::size_t processes = 0;
+};
+
+struct ProcessStateOptions {
+  // Fewer processes than this: one state, untested (with 5 the critical value is 14 standard
+  // deviations and a single stray process decides).
+  std::size_t min_processes = 6;
+  // The smaller state must hold at least this share of the processes (and at least one).
+  double min_share = 0.1;
+  // States closer than this (ratio of their centres minus 1) count as one. Process medians of
+  // a steady benchmark here differ by 0.3-0.6%, so states 1.5% apart are real and were found
+  // (x += x under load: 0.272, 0.276 and 0.281 ns), but flagging them would flag most
+  // benchmarks; 2% is where a process's state moves a median by more than a comparison's
+  // usual threshold.
+  double min_separation = 0.02;
+  // At most this many states are looked for (2 to 4).
+  std::size_t max_states = 4;
+};
+
+// The states of `values` (one per process, > 0), ascending. For k = max_states down to 2, the
+// sorted ln values are partitioned into k contiguous groups with the smallest within-group sum
+// of squares (one-dimensional k-means, exact), each group at least min_share of the values; the
+// first k whose neighbouring groups' means are all at least d pooled within-group standard
+// deviations apart (n - k degrees of freedom) and whose medians differ by min_separation wins.
+// d is the 99th percentile of that distance for n normal values with k = 2, the 99.5th with
+// k = 3 and 4 (seeded simulation; 6.3 at n = 10, 4.5 at 20, 3.3 at 90 for two states), so one
+// normal state is split in about 1-2% of sets whatever its spread: the distance does not depend
+// on the scale (docs/noise.md, "Performance states across processes", has the rates).
+// Fewer than min_processes values: one state. NaN/inf or a value <= 0: std::invalid_argument.
+std::vector<ProcessState> process_states(std::span<const double> values,
+                                         const ProcessStateOptions& options = {});
+
+// The critical distance above for n values (n >= 5) and 2, 3 or 4 states.
+double process_split_critical_value(std::size_t n, std::size_t states = 2);
+
+}  // namespace benchkit::stats

@@ -384,6 +384,54 @@ BenchmarkResult counted_result(double per_iteration, double first, double system
   return result;
 }
 
+// `processes` processes of 20 samples each; process p's times centre on centres(p).
+template <typename Centre>
+BenchmarkResult in_processes(std::size_t processes, Centre centre, unsigned seed) {
+  BenchmarkResult result;
+  result.name = "b";
+  for (std::size_t p = 0; p < processes; ++p) {
+    for (double t : noisy(20, centre(p), 0.01, seed + static_cast<unsigned>(p))) {
+      Sample sample;
+      sample.iters = 1000;
+      sample.ns = t * 1000.0;
+      sample.process = static_cast<std::uint32_t>(p);
+      result.samples.push_back(sample);
+    }
+  }
+  compute_estimates(result);
+  return result;
+}
+
+TEST(DiagnoseProcesses, NamesTheStatesTheProcessesFellInto) {
+  // Three of ten processes 13% slower, each process steady: two states.
+  BenchmarkResult result = in_processes(
+      10, [](std::size_t p) { return p % 3 == 1 ? 800.0 : 700.0; }, 7);
+  diagnose_processes(result);
+  ASSERT_THAT(codes(result), testing::ElementsAre(code::process_states));
+  const std::string& message = result.diagnostics.front().message;
+  EXPECT_THAT(message, testing::HasSubstr("2 states"));
+  EXPECT_THAT(message, testing::HasSubstr("in 7 of 10"));
+  EXPECT_THAT(message, testing::HasSubstr("in 3 of 10"));
+  diagnose_processes(result);  // not added twice
+  EXPECT_EQ(result.diagnostics.size(), 1u);
+}
+
+TEST(DiagnoseProcesses, OneStateOrTooFewProcessesRaiseNothing) {
+  BenchmarkResult steady = in_processes(
+      10, [](std::size_t) { return 700.0; }, 9);
+  diagnose_processes(steady);
+  EXPECT_TRUE(steady.diagnostics.empty());
+  // Five processes, one 13% slower: too few processes to call it a state.
+  BenchmarkResult few = in_processes(
+      5, [](std::size_t p) { return p == 0 ? 800.0 : 700.0; }, 11);
+  diagnose_processes(few);
+  EXPECT_TRUE(few.diagnostics.empty());
+  // One process with two levels is the sample-level check's (multimodal), not this one's.
+  BenchmarkResult one = from_times(mixed(100, 700, 100, 800, 0.01, 3, 4));
+  diagnose_processes(one);
+  EXPECT_TRUE(one.diagnostics.empty());
+}
+
 TEST(DiagnoseCounted, CleanCountsHaveNoFinding) {
   BenchmarkResult result = counted_result(50'000, 50'000, 0);
   diagnose_counted(result);
