@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
@@ -39,6 +40,15 @@ std::string time_cell(double value, bool present, const std::string& metric) {
   return present ? format_measure(value, metric) : "";
 }
 
+double log_scatter(const std::vector<double>& ratios) {
+  double mean = 0.0;
+  for (const double r : ratios) mean += std::log(r);
+  mean /= static_cast<double>(ratios.size());
+  double squares = 0.0;
+  for (const double r : ratios) squares += (std::log(r) - mean) * (std::log(r) - mean);
+  return std::sqrt(squares / static_cast<double>(ratios.size() - 1));
+}
+
 std::string throughput_cell(const BenchmarkComparison& c) {
   return c.throughput_change ? fmt::format("{:+.1f}%", *c.throughput_change * 100.0) : "";
 }
@@ -65,11 +75,19 @@ std::string settings_line(const analysis::Comparison& comparison) {
     return fmt::format("count threshold ±{:g}%, {} p < {}, {:.0f}% intervals of new/baseline count",
                        s.count_noise_threshold * 100.0, adjustment, s.alpha, s.confidence * 100.0);
   }
+  // A paired row's change is the centre of its round ratios, which can differ from the ratio
+  // of the two medians beside it (they pool every round's samples): said once, under the table.
+  const bool paired = std::any_of(all.begin(), all.end(), [](const BenchmarkComparison& c) {
+    return compared(c) && c.design == analysis::Design::paired;
+  });
   return fmt::format(
-      "noise threshold ±{:.1f}%{}, {} p < {}, {:.0f}% intervals of new/baseline time",
+      "noise threshold ±{:.1f}%{}, {} p < {}, {:.0f}% intervals of new/baseline time{}",
       s.noise_threshold * 100.0,
       counts ? fmt::format(" (counts ±{:g}%)", s.count_noise_threshold * 100.0) : "", adjustment,
-      s.alpha, s.confidence * 100.0);
+      s.alpha, s.confidence * 100.0,
+      paired ? "; change, interval and throughput from the rounds' paired ratios (both builds "
+               "measured in turns), not from the medians shown, which pool all rounds"
+             : "");
 }
 
 std::vector<std::vector<std::string>> rows(const analysis::Comparison& comparison) {
@@ -251,7 +269,13 @@ std::string parts::comparison_json(const analysis::Comparison& comparison) {
     item["verdict"] = to_string(c.verdict);
     if (compared(c)) {
       item["design"] = to_string(c.design);
-      if (c.design == analysis::Design::paired) item["rounds"] = c.pairs;
+      if (c.design == analysis::Design::paired) {
+        item["rounds"] = c.pairs;
+        // Each round's new/baseline ratio in round order, and their scatter (standard deviation
+        // of the log ratios, about the relative spread): what the interval's width comes from.
+        item["round_ratios"] = c.round_ratios;
+        if (c.round_ratios.size() > 1) item["round_scatter"] = log_scatter(c.round_ratios);
+      }
       item["baseline_median_ns"] = c.baseline_median;
       item["new_median_ns"] = c.candidate_median;
       item["ratio"] = c.ratio;

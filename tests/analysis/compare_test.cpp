@@ -279,6 +279,26 @@ BenchmarkResult turns(double factor, bool with_probe, bool candidate) {
   return result;
 }
 
+TEST(Compare, ThroughputChangeAgreesWithThePairedRatio) {
+  // The medians of the two sides fall on different sides of the machine's switch (1.0, 1.29
+  // or 1.4 as a ratio), while the paired ratio is 1.10: the throughput follows the row's ratio,
+  // not the medians.
+  BenchmarkResult base = turns(1.0, false, false);
+  BenchmarkResult cand = turns(1.10, false, true);
+  base.bytes_per_iteration = cand.bytes_per_iteration = 4096;
+  compute_estimates(base);
+  compute_estimates(cand);
+  const auto& t = find(compare(run_of({base}), run_of({cand})), "t");
+  EXPECT_EQ(t.design, Design::paired);
+  ASSERT_TRUE(t.throughput_change.has_value());
+  EXPECT_NEAR(*t.throughput_change, 1.0 / t.ratio - 1.0, 1e-12);
+  // Twice the work per iteration in the new build at 1.10x the time: throughput +82%.
+  cand.bytes_per_iteration = 8192;
+  compute_estimates(cand);
+  const auto& doubled = find(compare(run_of({base}), run_of({cand})), "t");
+  EXPECT_NEAR(*doubled.throughput_change, 2.0 / doubled.ratio - 1.0, 1e-9);
+}
+
 TEST(Compare, SamplesTakenInTurnsArePairedWithinTheirRound) {
   for (const bool with_probe : {false, true}) {
     const Comparison same =

@@ -2,9 +2,13 @@
 // comparison.md), its layout, and its length limit.
 #include "report/comparison.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 #include "analysis/estimates.hpp"
 #include "support/golden.hpp"
@@ -86,6 +90,54 @@ TEST(MarkdownComparison, FiveThousandBenchmarksStayUnderTheCommentLimit) {
   }
   EXPECT_EQ(shown, 10u);
   EXPECT_THAT(text, HasSubstr("</details>"));
+}
+
+}  // namespace
+}  // namespace benchkit::report
+
+namespace benchkit::report {
+namespace {
+
+// Twelve rounds with a machine that changes speed from round to round, the same for both sides.
+BenchmarkResult in_rounds(const std::string& name, double factor, double odd_rounds = 1.0) {
+  BenchmarkResult b;
+  b.name = name;
+  for (std::uint32_t round = 0; round < 12; ++round) {
+    for (int k = 0; k < 5; ++k) {
+      Sample s;
+      s.iters = 100;
+      s.ns = 100 * 100.0 * factor * (1.0 + 0.02 * static_cast<double>(round % 4)) *
+             (round % 2 == 1 ? odd_rounds : 1.0);
+      s.round = round;
+      s.process = round;
+      b.samples.push_back(s);
+    }
+  }
+  analysis::compute_estimates(b);
+  return b;
+}
+
+TEST(PairedComparison, JsonKeepsTheRoundRatiosAndTheTableSaysWhereTheChangeComesFrom) {
+  RunResult base;
+  RunResult candidate;
+  base.benchmarks = {in_rounds("r", 1.0)};
+  candidate.benchmarks = {in_rounds("r", 1.05, 1.01)};  // odd rounds 1% slower still
+  const analysis::Comparison comparison = analysis::compare(base, candidate);
+  ASSERT_EQ(comparison.benchmarks.front().design, analysis::Design::paired);
+  const auto json = nlohmann::json::parse(render_comparison(comparison, Format::json));
+  const auto& row = json["benchmarks"][0];
+  ASSERT_EQ(row["round_ratios"].size(), 12u);
+  EXPECT_NEAR(row["round_ratios"][0].get<double>(), 1.05, 1e-9);
+  EXPECT_NEAR(row["round_ratios"][1].get<double>(), 1.05 * 1.01, 1e-9);
+  // Log ratios alternate ln 1.05 and ln 1.0605: deviations ±ln(1.01)/2 over 11 degrees of
+  // freedom.
+  EXPECT_NEAR(row["round_scatter"].get<double>(), std::log(1.01) / 2 * std::sqrt(12.0 / 11.0),
+              1e-9);
+  EXPECT_THAT(render_comparison(comparison, Format::console),
+              HasSubstr("from the rounds' paired ratios"));
+  // Independent samples: no such line.
+  EXPECT_THAT(render_comparison(comparison_of(2, 1), Format::console),
+              ::testing::Not(HasSubstr("paired ratios")));
 }
 
 }  // namespace
