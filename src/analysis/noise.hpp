@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "benchkit/result.hpp"
+#include "stats/modes.hpp"
 #include "stats/random.hpp"
 
 namespace benchkit::analysis {
@@ -78,6 +79,14 @@ struct BenchmarkNoise {
   double spread = 0.0;                  // slowest / fastest process median - 1
   double cv = 0.0;      // between-process coefficient of variation: sd / mean of process medians
   double log_sd = 0.0;  // standard deviation of the log process medians (σ above)
+  // The share of one sample's variance (of ln time) that comes from which process took it:
+  // one-way random effects, between / (between + within), the between-process component
+  // estimated by the method of moments and floored at 0. Near 1: a comparison sharpens with
+  // more processes, not with longer ones. Empty with fewer than 2 samples in some process.
+  std::optional<double> between_share;
+  // The states the process medians fell into (stats::process_states): empty or one when they
+  // did not fall into several.
+  std::vector<stats::ProcessState> states;
   // For k = 1, 2, 3, 5 and, when 2k <= N, 10, 15, 20, 25, 30: empty when not analysed.
   std::vector<SideThreshold> thresholds;
   std::optional<NoiseRecommendation> recommendation;

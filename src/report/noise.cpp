@@ -51,9 +51,9 @@ std::string recommendation_cell(const BenchmarkNoise& b, double target) {
 }
 
 const std::vector<std::string>& headers() {
-  static const std::vector<std::string> list = {"benchmark",   "median",     "spread",
-                                                "CV",          "1 process",  "3 processes",
-                                                "5 processes", "recommended"};
+  static const std::vector<std::string> list = {"benchmark",   "median",      "spread",
+                                                "CV",          "between",     "1 process",
+                                                "3 processes", "5 processes", "recommended"};
   return list;
 }
 
@@ -62,9 +62,9 @@ std::vector<std::vector<std::string>> rows(const NoiseReport& report) {
   const double target = report.analysis.settings.target_threshold;
   for (const BenchmarkNoise& b : report.analysis.benchmarks) {
     const bool any = !b.process_medians.empty();
-    std::vector<std::string> row = {b.name, any ? format_duration(b.median) : "",
-                                    b.analysed() ? percent(b.spread) : "",
-                                    b.analysed() ? percent(b.cv) : ""};
+    std::vector<std::string> row = {
+        b.name, any ? format_duration(b.median) : "", b.analysed() ? percent(b.spread) : "",
+        b.analysed() ? percent(b.cv) : "", b.between_share ? percent(*b.between_share) : ""};
     for (std::size_t count : kShownCounts) row.push_back(threshold_cell(b, count));
     row.push_back(recommendation_cell(b, target));
     result.push_back(std::move(row));
@@ -76,11 +76,40 @@ std::string legend(const NoiseReport& report) {
   const auto& s = report.analysis.settings;
   return fmt::format(
       "median: of the process medians; spread: slowest / fastest process median - 1; CV: "
-      "between-process coefficient of variation of the process medians. 1, 3, 5 processes: "
+      "between-process coefficient of variation of the process medians; between: the share of "
+      "a sample's variance that comes from which process took it (near 100%: more processes "
+      "sharpen a comparison, longer ones do not). 1, 3, 5 processes: "
       "the smallest --noise-threshold at which comparing that many processes a side gives a "
       "false `regressed` or `improved` in at most {:g}% of A/A comparisons on this machine "
       "(docs/noise.md).",
       s.false_alarm_rate * 100.0);
+}
+
+// The states the processes fell into, in words; empty when they did not fall into several.
+std::string states_text(const BenchmarkNoise& b) {
+  if (b.states.size() < 2) return "";
+  std::string where;
+  for (std::size_t i = 0; i < b.states.size(); ++i) {
+    const stats::ProcessState& state = b.states[i];
+    if (i > 0) where += i + 1 == b.states.size() ? " and " : ", ";
+    const std::string low = format_duration(state.low);
+    const std::string high = format_duration(state.high);
+    where += low == high ? low : fmt::format("{}-{}", low, high);
+    where += fmt::format(" in {} of {}", state.processes, b.process_medians.size());
+  }
+  return fmt::format(
+      "the processes fell into {} states ({}): each process stays in one, so a comparison's "
+      "answer depends on how many of its processes land in each (docs/noise.md, \"Performance "
+      "states across processes\")",
+      b.states.size(), where);
+}
+
+// The benchmark's note and its states, each a line.
+std::vector<std::string> notes_of(const BenchmarkNoise& b) {
+  std::vector<std::string> lines;
+  if (!b.note.empty()) lines.push_back(b.note);
+  if (std::string states = states_text(b); !states.empty()) lines.push_back(std::move(states));
+  return lines;
 }
 
 std::string heading(const NoiseReport& report) {
@@ -142,10 +171,11 @@ std::string parts::noise_console(const NoiseReport& report) {
   out += wrap(noise_summary(report), 100) + "\n";
   bool first = true;
   for (const BenchmarkNoise& b : report.analysis.benchmarks) {
-    if (b.note.empty()) continue;
-    if (first) out += "\n";
-    first = false;
-    out += fmt::format("{}: {}\n", b.name, b.note);
+    for (const std::string& note : notes_of(b)) {
+      if (first) out += "\n";
+      first = false;
+      out += fmt::format("{}: {}\n", b.name, note);
+    }
   }
   if (!report.warnings.empty()) out += "\n";
   for (const Diagnostic& warning : report.warnings) {
@@ -158,20 +188,21 @@ std::string parts::noise_markdown(const NoiseReport& report) {
   std::string out = fmt::format("**A/A noise of {}: {} fresh processes**\n\n",
                                 markdown_code(report.subject), report.analysis.processes);
   out +=
-      "| benchmark | median | spread | CV | 1 process | 3 processes | 5 processes | "
+      "| benchmark | median | spread | CV | between | 1 process | 3 processes | 5 processes | "
       "recommended |\n";
-  out += "|---|---:|---:|---:|---:|---:|---:|---|\n";
+  out += "|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
   for (const auto& row : rows(report)) {
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_code(row[0]), row[1],
-                       row[2], row[3], row[4], row[5], row[6], row[7]);
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", markdown_code(row[0]),
+                       row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8]);
   }
   out += fmt::format("\n<sub>{}</sub>\n\n{}\n", legend(report), noise_summary(report));
   bool first = true;
   for (const BenchmarkNoise& b : report.analysis.benchmarks) {
-    if (b.note.empty()) continue;
-    if (first) out += "\n";
-    first = false;
-    out += fmt::format("- {}: {}\n", markdown_code(b.name), b.note);
+    for (const std::string& note : notes_of(b)) {
+      if (first) out += "\n";
+      first = false;
+      out += fmt::format("- {}: {}\n", markdown_code(b.name), note);
+    }
   }
   if (!report.warnings.empty()) out += "\n";
   for (const Diagnostic& warning : report.warnings) {
@@ -222,6 +253,17 @@ std::string parts::noise_json(const NoiseReport& report) {
       item["spread"] = b.spread;
       item["cv"] = b.cv;
       item["log_sd"] = b.log_sd;
+      if (b.between_share) item["between_share"] = *b.between_share;
+      if (b.states.size() > 1) {
+        nlohmann::ordered_json states = nlohmann::ordered_json::array();
+        for (const stats::ProcessState& state : b.states) {
+          states.push_back({{"low_ns", state.low},
+                            {"high_ns", state.high},
+                            {"median_ns", state.centre},
+                            {"processes", state.processes}});
+        }
+        item["states"] = std::move(states);
+      }
       nlohmann::ordered_json thresholds = nlohmann::ordered_json::array();
       for (const SideThreshold& side : b.thresholds) {
         nlohmann::ordered_json entry;
@@ -252,8 +294,8 @@ std::string parts::noise_json(const NoiseReport& report) {
 
 std::string parts::noise_csv(const NoiseReport& report) {
   std::string out =
-      "name,processes,median_ns,spread,cv,log_sd,threshold_1,threshold_3,threshold_5,"
-      "recommended_processes,recommended_threshold,note\n";
+      "name,processes,median_ns,spread,cv,log_sd,between_share,states,threshold_1,threshold_3,"
+      "threshold_5,recommended_processes,recommended_threshold,note\n";
   for (const BenchmarkNoise& b : report.analysis.benchmarks) {
     auto number = [&](double value) {
       return b.analysed() ? fmt::format("{}", value) : std::string();
@@ -263,9 +305,12 @@ std::string parts::noise_csv(const NoiseReport& report) {
       return side ? fmt::format("{}", side->threshold) : std::string();
     };
     out += fmt::format(
-        "{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quote(b.name), b.process_medians.size(),
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quote(b.name), b.process_medians.size(),
         b.process_medians.empty() ? std::string() : fmt::format("{}", b.median), number(b.spread),
-        number(b.cv), number(b.log_sd), threshold(1), threshold(3), threshold(5),
+        number(b.cv), number(b.log_sd),
+        b.between_share ? fmt::format("{}", *b.between_share) : std::string(),
+        b.analysed() ? std::to_string(std::max<std::size_t>(b.states.size(), 1)) : std::string(),
+        threshold(1), threshold(3), threshold(5),
         b.recommendation ? std::to_string(b.recommendation->processes) : std::string(),
         b.recommendation ? fmt::format("{}", b.recommendation->threshold) : std::string(),
         csv_quote(b.note));

@@ -298,3 +298,52 @@ TEST(NoiseCalibration, TheRecommendedThresholdKeepsFalseAlarmsAtOnePercent) {
 
 }  // namespace
 }  // namespace benchkit::analysis
+
+namespace benchkit::analysis {
+namespace {
+
+TEST(NoiseBetweenShare, ReferenceValueOfABalancedRun) {
+  // 4 processes of 4 samples: ln levels ln 100 ∓ 0.02 in turn, samples ±0.01 around them.
+  //   MS within = 16 · 0.01² / (16 - 4) = 1.3333e-4; MS between = 4 · 4 · 0.02² / 3 = 2.1333e-3;
+  //   component = (MS between - MS within) / 4 = 5e-4; share = 5e-4 / (5e-4 + 1.3333e-4).
+  std::vector<std::vector<double>> processes;
+  for (int p = 0; p < 4; ++p) {
+    const double level = std::log(100.0) + (p % 2 == 0 ? -0.02 : 0.02);
+    processes.push_back({std::exp(level + 0.01), std::exp(level - 0.01), std::exp(level + 0.01),
+                         std::exp(level - 0.01)});
+  }
+  const NoiseAnalysis analysis = analyse_noise(run_of(processes));
+  ASSERT_TRUE(analysis.benchmarks.front().between_share.has_value());
+  EXPECT_NEAR(*analysis.benchmarks.front().between_share, 5e-4 / (5e-4 + 1.6e-3 / 12.0), 1e-9);
+}
+
+TEST(NoiseBetweenShare, SeededRunsTellProcessNoiseFromSampleNoise) {
+  Draw draw(5);
+  // Between-process log-sd 5%, within 1%, 20 samples: the share of one sample's variance is
+  // 0.05² / (0.05² + 0.01²) = 96%; the other way round, 4%.
+  const NoiseAnalysis processes_dominate =
+      analyse_noise(run_of(synthetic(draw, 20, 20, 0.05, 0.01)));
+  const NoiseAnalysis samples_dominate = analyse_noise(run_of(synthetic(draw, 20, 20, 0.01, 0.05)));
+  // The component is estimated from 20 process means: its standard error here is about a
+  // third of (0.01² + 0.05²/20), so the second share is 4% ± about 3 points.
+  EXPECT_GT(*processes_dominate.benchmarks.front().between_share, 0.9);
+  EXPECT_LT(*samples_dominate.benchmarks.front().between_share, 0.2);
+  // One sample in a process: no within-process variance to separate.
+  EXPECT_FALSE(analyse_noise(run_of({{100.0}, {101.0, 102.0}})).benchmarks.front().between_share);
+}
+
+TEST(NoiseStates, TwoStatesOfProcessesAreNamed) {
+  std::vector<std::vector<double>> processes;
+  for (int p = 0; p < 10; ++p) {
+    const double level = p % 3 == 0 ? 800.0 : 700.0;
+    processes.push_back({level, level * 1.001, level * 0.999});
+  }
+  const NoiseAnalysis analysis = analyse_noise(run_of(processes));
+  const auto& states = analysis.benchmarks.front().states;
+  ASSERT_EQ(states.size(), 2u);
+  EXPECT_EQ(states[0].processes, 6u);
+  EXPECT_EQ(states[1].processes, 4u);
+}
+
+}  // namespace
+}  // namespace benchkit::analysis
