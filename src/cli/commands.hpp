@@ -59,6 +59,9 @@ CLI::Validator mode_names(const std::vector<session::Mode>& accepted);
 // --fail-on-regression: exit status 1 when a benchmark regressed; `against` ends the help
 // ("against the baseline").
 void add_fail_on_regression_flag(CLI::App& command, bool& flag, const std::string& against = {});
+// --max-rounds of a side-by-side comparison (compare OLD NEW, ab): 0 leaves the default,
+// session::kMaxRoundsFactor times --rounds.
+void add_max_rounds_option(CLI::App& command, std::size_t& max_rounds);
 
 // --store: the history (an SQLite file or a postgresql:// URL; default $BENCHKIT_STORE, else
 // .benchkit/history.db).

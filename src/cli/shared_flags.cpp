@@ -56,6 +56,12 @@ void add_fail_on_regression_flag(CLI::App& command, bool& flag, const std::strin
                        (against.empty() ? std::string() : " " + against) + " (for CI)");
 }
 
+void add_max_rounds_option(CLI::App& command, std::size_t& max_rounds) {
+  command.add_option("--max-rounds", max_rounds,
+                     "Benchmarks still undecided after --rounds get more rounds, --rounds at a "
+                     "time, up to N (default 9 x --rounds; equal to --rounds: no more)");
+}
+
 void add_store_option(CLI::App& command, std::string& store) {
   command.add_option("--store", store,
                      "The history: an SQLite file, or a postgresql:// URL (default "

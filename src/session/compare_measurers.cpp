@@ -6,6 +6,7 @@
 #include <regex>
 #include <set>
 
+#include "analysis/compare.hpp"
 #include "process/capture.hpp"
 #include "process/handshake.hpp"
 #include "session/gbench_binary.hpp"
@@ -127,6 +128,7 @@ Pairs paired(const BinariesPlan& plan, std::vector<std::string> benchmarks, Obse
   pairs.candidate_executable = plan.candidate;
   pairs.benchmarks = std::move(benchmarks);
   pairs.rounds = plan.rounds;
+  pairs.max_rounds = plan.max_rounds;
   pairs.progress = [&observer](std::size_t round, std::size_t planned, std::size_t index,
                                std::size_t count, const std::string& name) {
     observer.round_started(round, planned, index, count, name, false);
@@ -173,13 +175,13 @@ class BinariesMeasurer final : public Measurer {
     pairs.flags = plan_.flags;
     pairs.note = [&observer](const std::string& line) { observer.note(line); };
     measured.method_note = fmt::format(
-        "Google Benchmark binaries: {} rounds, each a fresh process of each build per benchmark "
+        "Google Benchmark binaries: {}, each round a fresh process of each build per benchmark "
         "(--benchmark_filter), the first of the two alternating; the comparison pairs the rounds. "
         "Each benchmark runs alone in its process, so its times can differ from those of the "
         "suite's own run, where it follows the others in one process (caches, heap and clock "
         "speed as they left them)",
-        plan_.rounds);
-    return run_gbench_side_by_side(pairs);
+        rounds_text());
+    return run_gbench_side_by_side(pairs, undecided());
   }
 
   model::Result<SideBySideRuns> run_benchkit(std::vector<std::string> benchmarks,
@@ -192,10 +194,24 @@ class BinariesMeasurer final : public Measurer {
     pairs.worker_timeout = std::chrono::seconds(60);
     pairs.clock = process_clock().clock;
     measured.method_note = fmt::format(
-        "benchkit bench binaries: {} rounds of fresh process pairs per benchmark taking samples "
+        "benchkit bench binaries: {} of fresh process pairs per benchmark taking samples "
         "in turns; the comparison pairs the rounds",
-        plan_.rounds);
-    return run_side_by_side(pairs);
+        rounds_text());
+    return run_side_by_side(pairs, undecided());
+  }
+
+  // "10 rounds" or "10 rounds (up to 90 for a benchmark still undecided)".
+  std::string rounds_text() const {
+    if (plan_.max_rounds <= plan_.rounds) return fmt::format("{} rounds", plan_.rounds);
+    return fmt::format("{} rounds (up to {} for a benchmark still undecided)", plan_.rounds,
+                       plan_.max_rounds);
+  }
+
+  Undecided undecided() const {
+    if (plan_.max_rounds <= plan_.rounds) return {};
+    return [settings = plan_.compare](const SideBySideRuns& so_far) {
+      return analysis::undecided_at_interim_look(so_far.baseline, so_far.candidate, settings);
+    };
   }
 
   BinariesPlan plan_;

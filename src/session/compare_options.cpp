@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "session/bench_options.hpp"
+
 namespace benchkit::session {
 
 model::Result<Plan> plan_for(const CompareOptions& o) {
@@ -18,7 +20,19 @@ model::Result<Plan> plan_for(const CompareOptions& o) {
   // The status answers for the comparison: a benchmark that failed is an invalid verdict.
   then.fail_on_failed_benchmark = false;
   if (!base_runs) return Plan{FilesPlan{o.base, o.candidate}, then};
-  return Plan{BinariesPlan{o.base, o.candidate, o.trailing, o.filter, o.rounds}, then};
+  if (o.max_rounds > 0 && o.max_rounds < o.rounds) {
+    return usage_error(fmt::format("--max-rounds {} is below --rounds {}", o.max_rounds, o.rounds));
+  }
+  BinariesPlan binaries;
+  binaries.base = o.base;
+  binaries.candidate = o.candidate;
+  binaries.flags = o.trailing;
+  binaries.filter = o.filter;
+  binaries.rounds = o.rounds;
+  // The bench binary's --baseline default (session/bench_options.hpp), for the same reason.
+  binaries.max_rounds = o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
+  binaries.compare = then.compare;
+  return Plan{std::move(binaries), then};
 }
 
 }  // namespace benchkit::session

@@ -21,6 +21,7 @@ struct CompareOptions {
   ComparisonFlags comparison;
   bool fail_on_regression = false;
   std::size_t rounds = 10;
+  std::size_t max_rounds = 0;  // 0: kMaxRoundsFactor times `rounds`
   std::string filter;
   std::vector<std::string> trailing;  // after --: flags for both executables
 };

@@ -294,102 +294,166 @@ model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
   return merged;
 }
 
-model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& plan) {
-  const RunScope scope("benchkit-gbench-side-by-side");
-  if (!scope.folder()) return scope.folder().error();
-  const std::string folder = *scope.folder();
-  process::PlacementShuffle shuffle;
-  std::array<std::string, 2> executables;
-  // Per side, per benchmark: every round's result, samples numbered by round.
-  std::array<std::vector<BenchmarkResult>, 2> merged;
-  std::array<Context, 2> contexts;
-  for (std::size_t side = 0; side < 2; ++side) {
-    for (const std::string& name : plan.benchmarks) {
-      BenchmarkResult result;
-      result.name = name;
-      merged[side].push_back(std::move(result));
-    }
-  }
-  // A benchmark that a build does not list fails on that side before anything runs (Google
-  // Benchmark writes no result for a filter that matches nothing).
-  const std::string sources[] = {plan.baseline_executable, plan.candidate_executable};
-  for (std::size_t side = 0; side < 2; ++side) {
-    const auto listed = list_gbench_benchmarks(sources[side], plan.flags);
-    if (!listed) return listed.error();
-    for (BenchmarkResult& result : merged[side]) {
-      if (std::find(listed->begin(), listed->end(), result.name) == listed->end()) {
-        result.failures.push_back(fmt::format(
-            "the {} build {} has no benchmark named {} (its --benchmark_list_tests does not list "
-            "it)",
-            kSideNames[side], sources[side], result.name));
+namespace {
+
+// One side-by-side comparison of two Google Benchmark builds in progress: per side and
+// benchmark, the samples of every round so far.
+class GbenchPairs {
+ public:
+  GbenchPairs(const GbenchSideBySide& plan, std::string folder)
+      : plan_(plan), folder_(std::move(folder)), notes_(plan.note) {
+    for (std::size_t side = 0; side < 2; ++side) {
+      for (const std::string& name : plan.benchmarks) {
+        BenchmarkResult result;
+        result.name = name;
+        merged_[side].push_back(std::move(result));
       }
     }
   }
-  const std::size_t rounds = std::max<std::size_t>(1, plan.rounds);
-  OnceNotes notes(plan.note);
-  for (std::size_t round = 0; round < rounds; ++round) {
+
+  // A benchmark that a build does not list fails on that side before anything runs (Google
+  // Benchmark writes no result for a filter that matches nothing).
+  std::optional<model::Error> check_listed() {
+    const std::string sources[] = {plan_.baseline_executable, plan_.candidate_executable};
+    for (std::size_t side = 0; side < 2; ++side) {
+      const auto listed = list_gbench_benchmarks(sources[side], plan_.flags);
+      if (!listed) return listed.error();
+      for (BenchmarkResult& result : merged_[side]) {
+        if (std::find(listed->begin(), listed->end(), result.name) == listed->end()) {
+          result.failures.push_back(fmt::format(
+              "the {} build {} has no benchmark named {} (its --benchmark_list_tests does not "
+              "list it)",
+              kSideNames[side], sources[side], result.name));
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Round `round` of the benchmarks at `active` (indices into plan.benchmarks).
+  std::optional<model::Error> run_round(std::size_t round, std::size_t planned,
+                                        const std::vector<std::size_t>& active) {
     if (auto failed =
-            copy_builds(folder, round, {plan.baseline_executable, plan.candidate_executable},
-                        shuffle, executables)) {
+            copy_builds(folder_, round, {plan_.baseline_executable, plan_.candidate_executable},
+                        shuffle_, executables_)) {
       return *failed;
     }
-    for (std::size_t index = 0; index < plan.benchmarks.size(); ++index) {
-      const std::string& name = plan.benchmarks[index];
-      if (plan.progress) plan.progress(round, rounds, index, plan.benchmarks.size(), name);
+    for (std::size_t k = 0; k < active.size(); ++k) {
+      const std::size_t index = active[k];
+      if (plan_.progress) {
+        plan_.progress(round, planned, k, active.size(), plan_.benchmarks[index]);
+      }
       // Neither build always runs first: the order alternates by round and by benchmark.
       const std::size_t first = (round + index) % 2;
       for (const std::size_t side : {first, 1 - first}) {
-        BenchmarkResult& into = merged[side][index];
-        if (!into.valid()) continue;
-        std::vector<std::string> flags = plan.flags;
-        flags.push_back("--benchmark_filter=" + exact_gbench_filter(name));
-        auto run =
-            run_one_process(executables[side], flags,
-                            fmt::format("{}/{}-{}-{}.json", folder, kSideNames[side], round, index),
-                            fmt::format("the {} build {} (round {} of {}, {})", kSideNames[side],
-                                        sources[side], round + 1, rounds, name),
-                            notes.sink());
-        if (!run) return run.error();
-        if (contexts[side].date.empty()) contexts[side] = run->context;
-        const auto found = std::find_if(run->benchmarks.begin(), run->benchmarks.end(),
-                                        [&](const BenchmarkResult& b) { return b.name == name; });
-        if (found == run->benchmarks.end()) {
-          into.failures.push_back(fmt::format(
-              "the {} build has no benchmark named {} (its --benchmark_filter matched nothing)",
-              kSideNames[side], name));
-          continue;
-        }
-        if (!found->valid()) {
-          into.failures = found->failures;
-          continue;
-        }
-        for (Sample sample : found->samples) {
-          sample.round = static_cast<std::uint32_t>(round);
-          sample.process = static_cast<std::uint32_t>(round);
-          into.samples.push_back(std::move(sample));
-        }
-        into.bytes_per_iteration = found->bytes_per_iteration;
-        into.items_per_iteration = found->items_per_iteration;
-        into.counters = found->counters;
-        into.params = found->params;
-        into.diagnostics = found->diagnostics;
+        if (auto failed = run_side(round, planned, index, side)) return failed;
       }
     }
+    return std::nullopt;
   }
-  SideBySideRuns runs;
-  std::array<RunResult*, 2> sides = {&runs.baseline, &runs.candidate};
-  for (std::size_t side = 0; side < 2; ++side) {
-    sides[side]->context = contexts[side];
-    model::drop_one_process_warning(sides[side]->context);  // a process per round
-    sides[side]->context.executable =
-        side == 0 ? plan.baseline_executable : plan.candidate_executable;
-    for (BenchmarkResult& result : merged[side]) {
-      if (!result.valid()) result.samples.clear();
-      sides[side]->benchmarks.push_back(std::move(result));
+
+  bool valid(std::size_t index) const {
+    return merged_[0][index].valid() && merged_[1][index].valid();
+  }
+
+  SideBySideRuns result() const {
+    SideBySideRuns runs;
+    std::array<RunResult*, 2> sides = {&runs.baseline, &runs.candidate};
+    for (std::size_t side = 0; side < 2; ++side) {
+      sides[side]->context = contexts_[side];
+      model::drop_one_process_warning(sides[side]->context);  // a process per round
+      sides[side]->context.executable =
+          side == 0 ? plan_.baseline_executable : plan_.candidate_executable;
+      for (BenchmarkResult result : merged_[side]) {
+        if (!result.valid()) result.samples.clear();
+        sides[side]->benchmarks.push_back(std::move(result));
+      }
+      analysis::compute_estimates(*sides[side]);
     }
-    analysis::compute_estimates(*sides[side]);
+    return runs;
   }
-  return runs;
+
+ private:
+  std::optional<model::Error> run_side(std::size_t round, std::size_t planned, std::size_t index,
+                                       std::size_t side) {
+    const std::string& name = plan_.benchmarks[index];
+    BenchmarkResult& into = merged_[side][index];
+    if (!into.valid()) return std::nullopt;
+    std::vector<std::string> flags = plan_.flags;
+    flags.push_back("--benchmark_filter=" + exact_gbench_filter(name));
+    const std::string source = side == 0 ? plan_.baseline_executable : plan_.candidate_executable;
+    auto run =
+        run_one_process(executables_[side], flags,
+                        fmt::format("{}/{}-{}-{}.json", folder_, kSideNames[side], round, index),
+                        fmt::format("the {} build {} (round {} of {}, {})", kSideNames[side],
+                                    source, round + 1, planned, name),
+                        notes_.sink());
+    if (!run) return run.error();
+    if (contexts_[side].date.empty()) contexts_[side] = run->context;
+    const auto found = std::find_if(run->benchmarks.begin(), run->benchmarks.end(),
+                                    [&](const BenchmarkResult& b) { return b.name == name; });
+    if (found == run->benchmarks.end()) {
+      into.failures.push_back(fmt::format(
+          "the {} build has no benchmark named {} (its --benchmark_filter matched nothing)",
+          kSideNames[side], name));
+      return std::nullopt;
+    }
+    if (!found->valid()) {
+      into.failures = found->failures;
+      return std::nullopt;
+    }
+    for (Sample sample : found->samples) {
+      sample.round = static_cast<std::uint32_t>(round);
+      sample.process = static_cast<std::uint32_t>(round);
+      into.samples.push_back(std::move(sample));
+    }
+    into.bytes_per_iteration = found->bytes_per_iteration;
+    into.items_per_iteration = found->items_per_iteration;
+    into.counters = found->counters;
+    into.params = found->params;
+    into.diagnostics = found->diagnostics;
+    return std::nullopt;
+  }
+
+  const GbenchSideBySide& plan_;
+  std::string folder_;
+  OnceNotes notes_;
+  process::PlacementShuffle shuffle_;
+  std::array<std::string, 2> executables_;
+  // Per side, per benchmark: every round's result, samples numbered by round.
+  std::array<std::vector<BenchmarkResult>, 2> merged_;
+  std::array<Context, 2> contexts_;
+};
+
+}  // namespace
+
+model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& plan,
+                                                      const Undecided& undecided) {
+  const RunScope scope("benchkit-gbench-side-by-side");
+  if (!scope.folder()) return scope.folder().error();
+  GbenchPairs pairs(plan, *scope.folder());
+  if (auto failed = pairs.check_listed()) return *failed;
+  // Every benchmark for `rounds` rounds; then, `rounds` at a time, those `undecided` names, up
+  // to max_rounds (as run_side_by_side).
+  const std::size_t batch = std::max<std::size_t>(1, plan.rounds);
+  const std::size_t most = std::max(plan.max_rounds, batch);
+  std::vector<std::size_t> active(plan.benchmarks.size());
+  for (std::size_t i = 0; i < active.size(); ++i) active[i] = i;
+  for (std::size_t done = 0;;) {
+    const std::size_t planned = std::min(most, done + batch);
+    for (std::size_t round = done; round < planned; ++round) {
+      if (auto failed = pairs.run_round(round, planned, active)) return *failed;
+    }
+    done = planned;
+    std::erase_if(active, [&](std::size_t index) { return !pairs.valid(index); });
+    SideBySideRuns so_far = pairs.result();
+    if (done >= most || !undecided || active.empty()) return so_far;
+    const std::vector<std::string> open = undecided(so_far);
+    std::erase_if(active, [&](std::size_t index) {
+      return std::find(open.begin(), open.end(), plan.benchmarks[index]) == open.end();
+    });
+    if (active.empty()) return so_far;
+  }
 }
 
 }  // namespace benchkit::session

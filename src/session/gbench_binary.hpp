@@ -72,6 +72,10 @@ struct GbenchSideBySide {
   std::vector<std::string> benchmarks;  // names, each run alone in every round
   // Paired rounds; the comparison needs 6 for a 95% signed-rank interval (analysis/compare).
   std::size_t rounds = 10;
+  // Benchmarks that `undecided` names after the first `rounds` get more rounds, `rounds` at a
+  // time, until it lets them go or they had max_rounds (below `rounds`: `rounds`), as in
+  // run_side_by_side.
+  std::size_t max_rounds = 0;
   std::vector<std::string> flags;  // given to both builds, as GbenchProcesses::flags
   std::function<void(std::size_t round, std::size_t rounds, std::size_t index, std::size_t count,
                      const std::string& name)>
@@ -83,6 +87,7 @@ struct GbenchSideBySide {
 // filter did not match in one build, or that Google Benchmark reported as an error, is a failed
 // result on that side (and so not compared). The error is for what stops the whole comparison:
 // a process that cannot be started or crashed, Ctrl-C.
-model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& plan);
+model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& plan,
+                                                      const Undecided& undecided = {});
 
 }  // namespace benchkit::session

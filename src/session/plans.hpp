@@ -73,6 +73,9 @@ struct BinariesPlan {
   std::vector<std::string> flags;  // given to every process of both (after `--`)
   std::string filter;              // ECMAScript regex searched in the names ("" all)
   std::size_t rounds = 10;
+  // Benchmarks undecided after `rounds` get more, `rounds` at a time, up to this (0: none).
+  std::size_t max_rounds = 0;
+  analysis::CompareSettings compare;  // for the looks that decide extra rounds
 };
 
 // `benchkit compare OLD NEW` of two result files or baselines: nothing to measure, both read.

@@ -288,14 +288,16 @@ TEST(Compare, ThroughputChangeAgreesWithThePairedRatio) {
   base.bytes_per_iteration = cand.bytes_per_iteration = 4096;
   compute_estimates(base);
   compute_estimates(cand);
-  const auto& t = find(compare(run_of({base}), run_of({cand})), "t");
+  const Comparison once = compare(run_of({base}), run_of({cand}));
+  const auto& t = find(once, "t");
   EXPECT_EQ(t.design, Design::paired);
   ASSERT_TRUE(t.throughput_change.has_value());
   EXPECT_NEAR(*t.throughput_change, 1.0 / t.ratio - 1.0, 1e-12);
   // Twice the work per iteration in the new build at 1.10x the time: throughput +82%.
   cand.bytes_per_iteration = 8192;
   compute_estimates(cand);
-  const auto& doubled = find(compare(run_of({base}), run_of({cand})), "t");
+  const Comparison twice = compare(run_of({base}), run_of({cand}));
+  const auto& doubled = find(twice, "t");
   EXPECT_NEAR(*doubled.throughput_change, 2.0 / doubled.ratio - 1.0, 1e-9);
 }
 

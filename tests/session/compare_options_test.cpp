@@ -37,6 +37,26 @@ TEST(CompareOptions, TwoExecutablesRunInRounds) {
   EXPECT_EQ(binaries.rounds, 8u);
   EXPECT_EQ(binaries.filter, "sum");
   EXPECT_THAT(binaries.flags, ElementsAre("--sample-size", "3"));
+  // Undecided benchmarks get more rounds, up to 9 times --rounds, judged with the settings of
+  // the comparison.
+  EXPECT_EQ(binaries.max_rounds, 72u);
+  EXPECT_EQ(binaries.compare.noise_threshold, plan->then.compare.noise_threshold);
+}
+
+TEST(CompareOptions, MaxRoundsBelowRoundsIsRefused) {
+  CompareOptions o;
+  o.base = "/bin/true";
+  o.candidate = "/bin/false";
+  o.rounds = 10;
+  o.max_rounds = 20;
+  const auto plan = plan_for(o);
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_EQ(std::get<BinariesPlan>(plan->what).max_rounds, 20u);
+  o.max_rounds = 5;
+  const auto refused = plan_for(o);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, model::ErrorKind::usage);
+  EXPECT_THAT(refused.error().message, HasSubstr("--max-rounds 5 is below --rounds 10"));
 }
 
 TEST(CompareOptions, OneOfEachIsRefused) {

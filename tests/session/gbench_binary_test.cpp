@@ -205,5 +205,28 @@ TEST(GbenchBinary, SideBySideRoundsArePairedAndAMissingBenchmarkFails) {
   EXPECT_EQ(runs->candidate.context.executable, kSlower);
 }
 
+TEST(GbenchBinary, UndecidedBenchmarksGetMoreRoundsInBatches) {
+  GbenchSideBySide plan;
+  plan.baseline_executable = kSuite;
+  plan.candidate_executable = kSuite;
+  plan.benchmarks = {"BM_sum", "BM_accumulate/4096"};
+  plan.rounds = 2;
+  plan.max_rounds = 5;
+  plan.flags = kQuick;
+  std::vector<std::size_t> looked_at;  // rounds of BM_sum at each look
+  const auto runs = run_gbench_side_by_side(plan, [&](const SideBySideRuns& so_far) {
+    looked_at.push_back(so_far.baseline.benchmarks[0].samples.size());
+    return std::vector<std::string>{"BM_sum"};  // BM_accumulate is decided at the first look
+  });
+  ASSERT_TRUE(runs) << runs.error().message;
+  // Looks after rounds 2 and 4; the fifth round is the last, with no look after it.
+  EXPECT_THAT(looked_at, ElementsAre(2u, 4u));
+  for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
+    EXPECT_EQ(side->benchmarks[0].samples.size(), 5u);
+    EXPECT_EQ(side->benchmarks[1].samples.size(), 2u);
+    EXPECT_EQ(side->benchmarks[0].samples.back().round, std::optional<std::uint32_t>(4));
+  }
+}
+
 }  // namespace
 }  // namespace benchkit::session
