@@ -228,8 +228,8 @@ void add_shared_flags(CLI::App& command, AbOptions& o) {
   command.add_option("--rounds", o.rounds,
                      "Rounds of fresh process pairs per benchmark (default 10)");
   command.add_option("--max-rounds", o.max_rounds,
-                     "Benchmarks undecided after --rounds get more, --rounds at a time, up to N "
-                     "(default 9 x --rounds)");
+                     "Benchmarks undecided after --rounds get more, one at a time, each look read "
+                     "at its level of a sequential design, up to N (default 9 x --rounds)");
   command.add_option("--time-budget", o.time_budget,
                      "Sampling time per benchmark and side over --rounds (default 1s)");
   command.add_option("--worker-timeout", o.worker_timeout,
