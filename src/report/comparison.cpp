@@ -65,11 +65,22 @@ std::string settings_line(const analysis::Comparison& comparison) {
     return fmt::format("count threshold ±{:g}%, {} p < {}, {:.0f}% intervals of new/baseline count",
                        s.count_noise_threshold * 100.0, adjustment, s.alpha, s.confidence * 100.0);
   }
-  return fmt::format(
-      "noise threshold ±{:.1f}%{}, {} p < {}, {:.0f}% intervals of new/baseline time",
-      s.noise_threshold * 100.0,
-      counts ? fmt::format(" (counts ±{:g}%)", s.count_noise_threshold * 100.0) : "", adjustment,
-      s.alpha, s.confidence * 100.0);
+  std::string line =
+      fmt::format("noise threshold ±{:.1f}%{}, {} p < {}, {:.0f}% intervals of new/baseline time",
+                  s.noise_threshold * 100.0,
+                  counts ? fmt::format(" (counts ±{:g}%)", s.count_noise_threshold * 100.0) : "",
+                  adjustment, s.alpha, s.confidence * 100.0);
+  // Side by side, the rounds were looked at as they came: the "95%" of the column does not hold
+  // for them (analysis::sequential_levels).
+  if (!s.sequential_alpha.empty()) {
+    const auto [lowest, highest] =
+        std::minmax_element(s.sequential_alpha.begin(), s.sequential_alpha.end());
+    line += fmt::format(
+        "; paired rounds looked at after every round are read at their look's level of a "
+        "sequential design instead ({:.2g}-{:.2g}%, docs/verdicts.md)",
+        *lowest * 100.0, *highest * 100.0);
+  }
+  return line;
 }
 
 std::vector<std::vector<std::string>> rows(const analysis::Comparison& comparison) {

@@ -18,6 +18,9 @@ constexpr double kNegligibleSpending = 1e-15;
 // error far below 1e-6; the cap bounds the work (N² per look) when looks come very close.
 constexpr double kStepsPerSigma = 5.0;
 constexpr std::size_t kMostPoints = 1001;
+// Increments (standard deviations) beyond which a Gaussian kernel is taken as 0: 9σ leaves
+// below 1e-19 of its mass.
+constexpr double kTail = 9.0;
 
 double normal_cdf(double z) {
   return 0.5 * std::erfc(-z / std::numbers::sqrt2);
@@ -51,9 +54,17 @@ Grid make_grid(double bound, double step_hint) {
 
 // P(|B(t_k)| >= bound, no earlier crossing), from the continuation density `grid` at t_{k-1}
 // and the increment's standard deviation `sigma`.
+// Points further than kTail increments from the bound contribute below 1e-19 of their mass.
 double exit_probability(const Grid& grid, double bound, double sigma) {
+  const double inner = bound - kTail * sigma;
   double total = 0.0;
-  for (std::size_t i = 0; i < grid.x.size(); ++i) {
+  // The grid is sorted and symmetric: only its two ends can reach the bound.
+  for (std::size_t i = 0; i < grid.x.size() && grid.x[i] <= -inner; ++i) {
+    const double x = grid.x[i];
+    total += grid.mass[i] * (normal_cdf((-bound - x) / sigma) + normal_cdf((x - bound) / sigma));
+  }
+  for (std::size_t i = grid.x.size(); i-- > 0 && grid.x[i] >= inner;) {
+    if (grid.x[i] <= -inner) break;  // counted above
     const double x = grid.x[i];
     total += grid.mass[i] * (normal_cdf((-bound - x) / sigma) + normal_cdf((x - bound) / sigma));
   }
@@ -80,11 +91,18 @@ double bound_for(const Grid& grid, double target, double sigma, double scale) {
 Grid propagate(const Grid& previous, double bound, double sigma, double next_step_hint) {
   Grid next = make_grid(bound, next_step_hint);
   const double norm = 1.0 / (sigma * std::sqrt(2.0 * std::numbers::pi));
+  // Only the previous points within kTail increments of y matter (the rest: below 1e-19 of
+  // the peak); the previous grid is uniform, so they are a window of indices.
+  const double start = previous.x.front();
+  const double step = previous.x[1] - previous.x[0];
+  const auto last = static_cast<double>(previous.x.size() - 1);
   for (std::size_t j = 0; j < next.x.size(); ++j) {
+    const double y = next.x[j];
+    const double from = std::clamp(std::floor((y - kTail * sigma - start) / step), 0.0, last);
+    const double to = std::clamp(std::ceil((y + kTail * sigma - start) / step), 0.0, last);
     double density = 0.0;
-    for (std::size_t i = 0; i < previous.x.size(); ++i) {
-      const double u = (next.x[j] - previous.x[i]) / sigma;
-      if (u * u > 80.0) continue;  // beyond about 9σ: below 1e-17 of the peak
+    for (auto i = static_cast<std::size_t>(from); i <= static_cast<std::size_t>(to); ++i) {
+      const double u = (y - previous.x[i]) / sigma;
       density += previous.mass[i] * std::exp(-0.5 * u * u);
     }
     next.mass[j] *= density * norm;
