@@ -14,6 +14,7 @@
 #include "stats/multiple.hpp"
 #include "stats/paired.hpp"
 #include "stats/power.hpp"
+#include "stats/sequential.hpp"
 #include "stats/summary.hpp"
 #include "stats/two_sample.hpp"
 
@@ -186,12 +187,23 @@ void exact_effect(const BenchmarkResult& baseline, const BenchmarkResult& candid
 }
 
 // Interleaved rounds: the change from the per-round ratios.
+// `with_power`: also the minimum detectable change (a non-central t, most of the cost of a look).
 void paired_effect(const std::vector<double>& base_rounds,
                    const std::vector<double>& candidate_rounds, const CompareSettings& settings,
-                   BenchmarkComparison& out) {
+                   BenchmarkComparison& out, bool with_power = true) {
   out.design = Design::paired;
+  // Looked at as the rounds came: read at this look's level of the sequential design.
+  const bool sequential = !settings.sequential_alpha.empty();
+  const double level = paired_level(settings, base_rounds.size());
+  const double confidence = sequential ? 1.0 - level : settings.confidence;
   const stats::PairedComparison paired =
-      stats::paired_ratio(base_rounds, candidate_rounds, settings.confidence);
+      stats::paired_ratio(base_rounds, candidate_rounds, confidence);
+  if (sequential) {
+    out.level = level;
+    // The exact interval of n rounds reaches at most 1 - 2/2^n; short of the level, the
+    // interval shown is narrower than the look allows, and decides nothing.
+    out.level_reached = paired.pseudo_median_interval.confidence >= confidence - 1e-12;
+  }
   // The Hodges–Lehmann centre and its signed-rank interval, the estimate that goes with the
   // Wilcoxon test used for the p-value. The sign-test interval of the median needs no
   // symmetry but wastes rounds: at 10 rounds it spans from the 2nd to the 9th smallest
@@ -211,6 +223,7 @@ void paired_effect(const std::vector<double>& base_rounds,
   // against 154 ns (+14%) stood beside a paired change of +10.7%; the median of every sample
   // is no better, since a round half fast and half slow puts it on either speed.
   out.candidate_median = out.baseline_median * out.ratio;
+  if (!with_power) return;
   const std::vector<double> logs = stats::log_ratios(base_rounds, candidate_rounds);
   // Paired: the detectable change is that of a one-sample test on the log ratios, which the
   // two-sample formula gives with half the variance on each side.
@@ -549,14 +562,20 @@ double smallest_adjusted_p(double family, std::size_t pairs) {
 void explain_inconclusive(BenchmarkComparison& c, double family, std::size_t tested_count,
                           bool scenario, const CompareSettings& settings) {
   if (c.design == Design::paired && c.pairs < 50 &&
-      smallest_adjusted_p(family, c.pairs) >= settings.alpha) {
+      smallest_adjusted_p(family, c.pairs) >= paired_level(settings, c.pairs)) {
     std::size_t rounds_needed = 1;
-    while (smallest_adjusted_p(family, rounds_needed) >= settings.alpha) ++rounds_needed;
+    while (rounds_needed < 50 &&
+           smallest_adjusted_p(family, rounds_needed) >= paired_level(settings, rounds_needed)) {
+      ++rounds_needed;
+    }
     c.note = fmt::format(
         "{} paired rounds cannot be significant after adjusting over {} benchmarks (the "
-        "smallest p-value of {} pairs is {:.2g}); run at least {} rounds",
-        c.pairs, tested_count, c.pairs, 2.0 / std::pow(2.0, static_cast<double>(c.pairs)),
-        rounds_needed);
+        "smallest p-value of {} pairs is {:.2g}",
+        c.pairs, tested_count, c.pairs, 2.0 / std::pow(2.0, static_cast<double>(c.pairs)));
+    if (c.level > 0.0) {
+      c.note += fmt::format(", against {:.2g} at this look of the sequential design", c.level);
+    }
+    c.note += fmt::format("); run at least {} rounds", rounds_needed);
     return;
   }
   const double upper_threshold = 1.0 + noise_threshold_for(c, settings);
@@ -628,8 +647,9 @@ double noise_threshold_for(const BenchmarkComparison& c, const CompareSettings& 
 }
 
 Verdict verdict_for(const BenchmarkComparison& c, const CompareSettings& settings) {
+  if (!c.level_reached) return Verdict::inconclusive;
   const double threshold = noise_threshold_for(c, settings);
-  const bool significant = c.p_adjusted < settings.alpha;
+  const bool significant = c.p_adjusted < (c.level > 0.0 ? c.level : settings.alpha);
   if (significant && c.ratio_lower > 1.0 + threshold) return Verdict::regressed;
   if (significant && c.ratio_upper < 1.0 - threshold) return Verdict::improved;
   if (c.ratio_lower >= 1.0 - threshold && c.ratio_upper <= 1.0 + threshold) {
@@ -724,10 +744,48 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   return comparison;
 }
 
-std::vector<std::string> undecided_at_interim_look(const RunResult& baseline,
-                                                   const RunResult& candidate,
-                                                   CompareSettings settings) {
-  settings.confidence = std::max(settings.confidence, kInterimConfidence);
+std::vector<double> sequential_levels(std::size_t first_look, std::size_t max_rounds,
+                                      double alpha) {
+  first_look = std::max<std::size_t>(1, first_look);
+  if (max_rounds < first_look) first_look = max_rounds = std::max<std::size_t>(1, max_rounds);
+  std::vector<double> information;
+  for (std::size_t n = first_look; n <= max_rounds; ++n) {
+    information.push_back(static_cast<double>(n) / static_cast<double>(max_rounds));
+  }
+  // Pocock type, not O'Brien–Fleming type: most benchmarks settle at the first looks, and the
+  // exact signed-rank test of n rounds cannot go below p = 2/2^n, so a design that spends
+  // almost nothing early (O'Brien–Fleming: 4e-9 at 10 of 90 rounds) could not stop any
+  // benchmark before about 30 rounds (docs/verdicts.md, "Sequential looks").
+  const stats::SequentialBoundary boundary =
+      stats::group_sequential_boundary(information, alpha, stats::Spending::pocock);
+  std::vector<double> levels(max_rounds + 1, boundary.nominal_alpha.front());
+  for (std::size_t k = 0; k < boundary.nominal_alpha.size(); ++k) {
+    levels[first_look + k] = boundary.nominal_alpha[k];
+  }
+  return levels;
+}
+
+double paired_level(const CompareSettings& settings, std::size_t rounds) {
+  const std::vector<double>& levels = settings.sequential_alpha;
+  if (levels.empty()) return settings.alpha;
+  return levels[std::min(rounds, levels.size() - 1)];
+}
+
+BenchmarkComparison compare_rounds(std::span<const double> base_rounds,
+                                   std::span<const double> candidate_rounds,
+                                   const CompareSettings& settings) {
+  BenchmarkComparison out;
+  out.baseline_median = stats::median(base_rounds);
+  paired_effect({base_rounds.begin(), base_rounds.end()},
+                {candidate_rounds.begin(), candidate_rounds.end()}, settings, out,
+                /*with_power=*/false);
+  out.p_adjusted = out.p_value;
+  out.verdict = verdict_for(out, settings);
+  return out;
+}
+
+std::vector<std::string> unsettled(const RunResult& baseline, const RunResult& candidate,
+                                   const CompareSettings& settings) {
   std::vector<std::string> names;
   for (const BenchmarkComparison& c : compare(baseline, candidate, settings).benchmarks) {
     if (c.verdict == Verdict::inconclusive) names.push_back(c.name);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,10 @@ struct CompareSettings {
   // Compare every sample, including those taken while the machine ran slow (machine_speed.hpp).
   // By default both sides are cut at the same machine speed: the faster level of the two runs.
   bool all_samples = false;
+  // Paired rounds looked at as they came, side by side: the nominal two-sided level of a
+  // comparison by its number of rounds (sequential_levels below). Empty: the rounds were taken
+  // without looking, and a paired comparison is read at `confidence` and `alpha`.
+  std::vector<double> sequential_alpha;
 };
 
 // How the two sides were compared, chosen from the shape of the data.
@@ -74,6 +79,12 @@ struct BenchmarkComparison {
   double p_value = 1.0;
   double p_adjusted = 1.0;
   std::size_t pairs = 0;  // paired design: the rounds present on both sides
+  // Paired rounds under a sequential rule (CompareSettings::sequential_alpha): the nominal
+  // two-sided level this look was read at (the interval is at 1 - level), and whether the exact
+  // signed-rank interval of `pairs` rounds reaches that level at all (with n rounds it cannot go
+  // beyond 1 - 2/2^n). 0 and true otherwise. Not written to files.
+  double level = 0.0;
+  bool level_reached = true;
   // Paired design: each round's ratio (new / baseline), in round order; the points of a forest
   // plot. Empty for the other designs.
   std::vector<double> round_ratios;
@@ -128,19 +139,41 @@ std::vector<double> adjust_p_values(const std::vector<double>& p, Adjustment adj
 // unchanged, added, removed; by name within each.
 void order_for_report(std::vector<BenchmarkComparison>& benchmarks);
 
-// Adaptive rounds (side by side, session/side_by_side.hpp) look at the data after every batch of
-// rounds and stop a benchmark once it is decided; up to nine looks at growing data. At each look
-// before the last, a benchmark counts as decided only when its verdict holds with
-// kInterimConfidence intervals; the last look (compare() after the final batch) uses
-// settings.confidence. Stricter early looks keep a run of lucky rounds at the start from
-// becoming a verdict: with 95% at every look, rounds scattered 7-8% (a 64 MiB memory-bound sum
-// on the development VM) gave an unchanged build `regressed` after its first 10 rounds in 1 of
-// 81 windows of real rounds (docs/verdicts.md, "More rounds when undecided").
-inline constexpr double kInterimConfidence = 0.99;
+// Side by side, rounds are looked at as they come (session/side_by_side.hpp): every benchmark
+// gets `first_look` rounds, then one round at a time while its verdict is not settled, up to
+// `max_rounds`. Each look is a test, so a fixed 95% at every look would let noise through far
+// more often than 5% of the time. The looks form a group-sequential design instead: Lan–DeMets
+// Pocock-type spending of `alpha` over the information rounds / max_rounds, one look per round
+// from `first_look` on (stats/sequential.hpp). A paired comparison of n rounds is then read at
+// the nominal level of the look at n: its interval at 1 - level (a repeated confidence interval:
+// all the looks' intervals cover the true change at once with probability 1 - alpha, so a
+// verdict read at any look, unchanged as well as regressed, is wrong at most alpha of the time),
+// and its adjusted p-value against that level. Why Pocock and not O'Brien–Fleming, and the
+// simulated error rates, power and rounds: docs/verdicts.md, "Sequential looks".
+//
+// Element n of the result is the nominal two-sided level of a look at n rounds, for n in
+// [0, max_rounds]; elements below first_look repeat the first look's level. max_rounds below
+// first_look: a single look at max_rounds, at alpha. first_look 0 counts as 1.
+std::vector<double> sequential_levels(std::size_t first_look, std::size_t max_rounds,
+                                      double alpha = 0.05);
 
-// The benchmarks of both runs whose interim verdict (above) is still inconclusive.
-std::vector<std::string> undecided_at_interim_look(const RunResult& baseline,
-                                                   const RunResult& candidate,
-                                                   CompareSettings settings);
+// The level a paired comparison of `rounds` rounds is read at under `settings`: its entry of
+// settings.sequential_alpha (the last entry beyond it), or settings.alpha when that is empty.
+double paired_level(const CompareSettings& settings, std::size_t rounds);
+
+// One benchmark's paired rounds judged alone, with no suite to adjust over: the row compare()
+// gives a benchmark whose round i took base_rounds[i] and candidate_rounds[i] (a round's time:
+// the median of its samples, or of its sample pairs' ratios times the baseline's), without the
+// minimum detectable change (left empty: it costs most of a look, and decides nothing). Sizes
+// must match, at least 1 round, values > 0; else throws std::invalid_argument.
+BenchmarkComparison compare_rounds(std::span<const double> base_rounds,
+                                   std::span<const double> candidate_rounds,
+                                   const CompareSettings& settings);
+
+// The benchmarks of both runs whose verdict under `settings` is still inconclusive: those that
+// get another round. With settings.sequential_alpha, the verdict of each look is read at that
+// look's level (above).
+std::vector<std::string> unsettled(const RunResult& baseline, const RunResult& candidate,
+                                   const CompareSettings& settings);
 
 }  // namespace benchkit::analysis

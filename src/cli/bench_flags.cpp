@@ -115,8 +115,8 @@ void add_baseline_flags(CLI::App& app, BenchFlags& flags) {
                  "--time-budget / N of sampling a side (default 10)")
       ->check(CLI::Range(std::size_t{2}, std::size_t{1000}));
   app.add_option("--max-rounds", flags.max_rounds,
-                 "Side-by-side comparisons: benchmarks not yet decided after --rounds (judged "
-                 "with 99% intervals until the last batch) get more rounds, --rounds at a time, "
+                 "Side-by-side comparisons: benchmarks not yet decided after --rounds get more "
+                 "rounds, one at a time, each look read at its level of a sequential design, "
                  "up to N (default 9 x --rounds; equal to --rounds: no more)")
       ->check(CLI::Range(std::size_t{2}, std::size_t{3000}));
   app.add_option("--worker-timeout", flags.worker_timeout,

@@ -80,7 +80,7 @@ std::string settings_line(const analysis::Comparison& comparison) {
   const bool paired = std::any_of(all.begin(), all.end(), [](const BenchmarkComparison& c) {
     return compared(c) && c.design == analysis::Design::paired;
   });
-  return fmt::format(
+  std::string line = fmt::format(
       "noise threshold ±{:.1f}%{}, {} p < {}, {:.0f}% intervals of new/baseline time{}",
       s.noise_threshold * 100.0,
       counts ? fmt::format(" (counts ±{:g}%)", s.count_noise_threshold * 100.0) : "", adjustment,
@@ -88,6 +88,17 @@ std::string settings_line(const analysis::Comparison& comparison) {
       paired ? "; change, interval and throughput from the rounds' paired ratios (both builds "
                "measured in turns), not from the medians shown, which pool all rounds"
              : "");
+  // Side by side, the rounds were looked at as they came: the "95%" of the column does not hold
+  // for them (analysis::sequential_levels).
+  if (paired && !s.sequential_alpha.empty()) {
+    const auto [lowest, highest] =
+        std::minmax_element(s.sequential_alpha.begin(), s.sequential_alpha.end());
+    line += fmt::format(
+        "; paired rounds looked at after every round are read at their look's level of a "
+        "sequential design instead ({:.2g}-{:.2g}%, docs/verdicts.md)",
+        *lowest * 100.0, *highest * 100.0);
+  }
+  return line;
 }
 
 std::vector<std::vector<std::string>> rows(const analysis::Comparison& comparison) {

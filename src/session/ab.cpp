@@ -121,9 +121,12 @@ model::Result<SideBySideRuns> run_pair_side_by_side(const AbRequest& request,
       request.failed(prefixed(pair.target, name, several), message);
     };
   }
+  // A look after every round, each read at its level of the sequential design
+  // (request.compare.sequential_alpha, set by ab_plan).
+  plan.look_every = 1;
   const analysis::CompareSettings settings = request.compare;
   const Undecided undecided = [&](const SideBySideRuns& so_far) {
-    return analysis::undecided_at_interim_look(so_far.baseline, so_far.candidate, settings);
+    return analysis::unsettled(so_far.baseline, so_far.candidate, settings);
   };
   auto runs = plan.benchmarks.empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
                                       : run_side_by_side(plan, undecided);

@@ -144,8 +144,11 @@ model::Result<SideBySideRuns> run_beside(const BenchPlan& plan, const std::strin
     observer.benchmark_failed(name, message);
   };
   // More rounds for the benchmarks the comparison cannot decide yet.
+  // A look after every round: a benchmark stops as soon as its verdict is settled at that
+  // look's level of the sequential design (plan.compare.sequential_alpha, set by plan_for).
+  pairs.look_every = 1;
   const Undecided undecided = [&](const SideBySideRuns& so_far) {
-    return analysis::undecided_at_interim_look(so_far.baseline, so_far.candidate, plan.compare);
+    return analysis::unsettled(so_far.baseline, so_far.candidate, plan.compare);
   };
   auto runs = pairs.benchmarks.empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
                                        : run_side_by_side(pairs, undecided);
@@ -199,8 +202,10 @@ model::Result<Measured> measure_beside(const BenchPlan& plan, const std::string&
       "state{} (--saved-samples compares the saved samples instead)",
       plan.baseline_name, rounds_taken(measured.run),
       max_rounds_of(plan) > plan.rounds
-          ? fmt::format("; benchmarks still inconclusive after {} got more, up to {}", plan.rounds,
-                        max_rounds_of(plan))
+          ? fmt::format(
+                "; benchmarks still inconclusive after {} got more, up to {}, one round at a "
+                "time, each look read at its level of a sequential design (docs/verdicts.md)",
+                plan.rounds, max_rounds_of(plan))
           : "");
   return measured;
 }

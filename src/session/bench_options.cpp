@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "analysis/compare.hpp"
 #include "clock/callgrind.hpp"
 #include "clock/perf_counters.hpp"
 #include "model/duration.hpp"
@@ -324,6 +325,12 @@ model::Result<Plan> plan_for(const BenchOptions& o, RunSettings settings, Chosen
   what.max_rounds = max_rounds_of(o);
   what.worker_timeout_ns = o.worker_timeout_ns;
   what.compare = comparison_settings(o.comparison);
+  // Side by side, the rounds are looked at as they come: each look is read at its level of the
+  // sequential design (analysis::sequential_levels), the looks and the verdicts shown alike.
+  if (!o.baseline.empty() && !o.saved_samples) {
+    what.compare.sequential_alpha =
+        analysis::sequential_levels(what.rounds, what.max_rounds, what.compare.alpha);
+  }
   what.counted_order = o.counted_order;
   what.keep_env = o.keep_env;
   Steps then;

@@ -60,7 +60,7 @@ struct BenchOptions {
   // Side-by-side comparisons (--baseline NAME with the baseline's executable kept): rounds of
   // fresh process pairs per benchmark; --saved-samples compares the saved samples instead.
   std::size_t rounds = 10;
-  // Benchmarks still inconclusive after `rounds` get more, `rounds` at a time, up to this
+  // Benchmarks still inconclusive after `rounds` get more, one at a time, up to this
   // (0: kMaxRoundsFactor times `rounds`).
   std::size_t max_rounds = 0;
   // How long a side-by-side worker may take to set up, to take one sample or to write its
@@ -93,7 +93,9 @@ struct BenchOptions {
 // of a memory-bound 64 MiB sum scatter 7-8% here (each process pair's buffers land on other
 // physical pages), and its 5% slow-down was found in 3 of 9 comparisons at 30 rounds, 8 of 9 at
 // 60 and 90; resampling those rounds: 57%, 90%, 97% (docs/verdicts.md). Decided benchmarks stop
-// early, so the cost falls on the noisy ones. `ab` and `bisect` take the same default.
+// early, so the cost falls on the noisy ones. `ab` and `bisect` take the same default. The looks
+// after each round are read at their levels of a group-sequential design spread over these
+// rounds (analysis::sequential_levels), so a higher maximum makes each look a little stricter.
 inline constexpr std::size_t kMaxRoundsFactor = 9;
 std::size_t max_rounds_of(const BenchOptions& options);
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 
+#include "analysis/compare.hpp"
 #include "session/revision_pairs.hpp"
 #include "vcs/worktrees.hpp"
 
@@ -50,6 +51,10 @@ class Bisector {
     if (more_rounds) {
       longer.rounds = 2 * plan_.pairs.rounds;
       longer.max_rounds = 2 * plan_.pairs.max_rounds;
+      if (!longer.compare.sequential_alpha.empty()) {
+        longer.compare.sequential_alpha =
+            analysis::sequential_levels(longer.rounds, longer.max_rounds, longer.compare.alpha);
+      }
     }
     AbRequest request = pair_request(longer, observer_);
     // A round's budget stays what it was: more rounds, each as long.

@@ -174,6 +174,7 @@ class BinariesMeasurer final : public Measurer {
     auto pairs = paired<GbenchSideBySide>(plan_, std::move(benchmarks), observer);
     pairs.flags = plan_.flags;
     pairs.note = [&observer](const std::string& line) { observer.note(line); };
+    pairs.look_every = 1;
     measured.method_note = fmt::format(
         "Google Benchmark binaries: {}, each round a fresh process of each build per benchmark "
         "(--benchmark_filter), the first of the two alternating; the comparison pairs the rounds. "
@@ -193,6 +194,7 @@ class BinariesMeasurer final : public Measurer {
         1'000'000'000 / static_cast<std::int64_t>(std::max<std::size_t>(1, plan_.rounds));
     pairs.worker_timeout = std::chrono::seconds(60);
     pairs.clock = process_clock().clock;
+    pairs.look_every = 1;
     measured.method_note = fmt::format(
         "benchkit bench binaries: {} of fresh process pairs per benchmark taking samples "
         "in turns; the comparison pairs the rounds",
@@ -207,10 +209,12 @@ class BinariesMeasurer final : public Measurer {
                        plan_.max_rounds);
   }
 
+  // A look after every round, each read at its level of the sequential design
+  // (plan_.compare.sequential_alpha, set by compare_plan).
   Undecided undecided() const {
     if (plan_.max_rounds <= plan_.rounds) return {};
     return [settings = plan_.compare](const SideBySideRuns& so_far) {
-      return analysis::undecided_at_interim_look(so_far.baseline, so_far.candidate, settings);
+      return analysis::unsettled(so_far.baseline, so_far.candidate, settings);
     };
   }
 

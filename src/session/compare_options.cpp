@@ -31,6 +31,10 @@ model::Result<Plan> plan_for(const CompareOptions& o) {
   binaries.rounds = o.rounds;
   // The bench binary's --baseline default (session/bench_options.hpp), for the same reason.
   binaries.max_rounds = o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
+  // Looked at after every round: each look, and the verdicts shown, read at that look's level
+  // of the sequential design (analysis::sequential_levels), as --baseline does.
+  then.compare.sequential_alpha =
+      analysis::sequential_levels(binaries.rounds, binaries.max_rounds, then.compare.alpha);
   binaries.compare = then.compare;
   return Plan{std::move(binaries), then};
 }

@@ -433,13 +433,14 @@ model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& pl
   if (!scope.folder()) return scope.folder().error();
   GbenchPairs pairs(plan, *scope.folder());
   if (auto failed = pairs.check_listed()) return *failed;
-  // Every benchmark for `rounds` rounds; then, `rounds` at a time, those `undecided` names, up
-  // to max_rounds (as run_side_by_side).
-  const std::size_t batch = std::max<std::size_t>(1, plan.rounds);
-  const std::size_t most = std::max(plan.max_rounds, batch);
+  // Every benchmark for `rounds` rounds; then, `look_every` (else `rounds`) at a time, those
+  // `undecided` names, up to max_rounds (as run_side_by_side).
+  const std::size_t first = std::max<std::size_t>(1, plan.rounds);
+  const std::size_t most = std::max(plan.max_rounds, first);
   std::vector<std::size_t> active(plan.benchmarks.size());
   for (std::size_t i = 0; i < active.size(); ++i) active[i] = i;
   for (std::size_t done = 0;;) {
+    const std::size_t batch = done == 0 ? first : (plan.look_every > 0 ? plan.look_every : first);
     const std::size_t planned = std::min(most, done + batch);
     for (std::size_t round = done; round < planned; ++round) {
       if (auto failed = pairs.run_round(round, planned, active)) return *failed;

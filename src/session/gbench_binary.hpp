@@ -76,6 +76,8 @@ struct GbenchSideBySide {
   // time, until it lets them go or they had max_rounds (below `rounds`: `rounds`), as in
   // run_side_by_side.
   std::size_t max_rounds = 0;
+  // Rounds between the looks after the first (0: `rounds`), as SideBySide::look_every.
+  std::size_t look_every = 0;
   std::vector<std::string> flags;  // given to both builds, as GbenchProcesses::flags
   std::function<void(std::size_t round, std::size_t rounds, std::size_t index, std::size_t count,
                      const std::string& name)>

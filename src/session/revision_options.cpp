@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "analysis/compare.hpp"
 #include "model/duration.hpp"
 #include "session/bench_options.hpp"
 #include "session/counted.hpp"
@@ -40,6 +41,12 @@ model::Result<PairSettings> pair_settings(const RevisionOptions& o) {
   pairs.time_budget_ns = *budget;
   pairs.worker_timeout = std::chrono::milliseconds(*timeout / 1'000'000);
   pairs.compare = comparison_settings(o.comparison);
+  // Bench binaries side by side are looked at after every round (analysis::sequential_levels);
+  // a command's rounds are taken without looking, and read at the fixed level.
+  if (o.commands.empty()) {
+    pairs.compare.sequential_alpha =
+        analysis::sequential_levels(pairs.rounds, pairs.max_rounds, pairs.compare.alpha);
+  }
   return pairs;
 }
 

@@ -78,8 +78,10 @@ std::string pairs_note(const Prepared& base, const Prepared& candidate,
       "benchmark taking samples in turns, so both met the machine in the same state{}",
       candidate.revision.label(), base.revision.label(), description, rounds,
       settings.max_rounds > settings.rounds
-          ? fmt::format("; benchmarks still inconclusive after {} get more, up to {}",
-                        settings.rounds, settings.max_rounds)
+          ? fmt::format(
+                "; benchmarks still inconclusive after {} get more, up to {}, one round at a "
+                "time, each look read at its level of a sequential design (docs/verdicts.md)",
+                settings.rounds, settings.max_rounds)
           : "");
 }
 

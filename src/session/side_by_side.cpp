@@ -370,16 +370,17 @@ std::optional<PairFailure> Session::run_pair(Pair& pair, std::array<RunResult, 2
   return collect(pair, this_round);
 }
 
-// Every benchmark for `plan.rounds` rounds; then, `plan.rounds` at a time, the ones still
-// undecided, up to plan.max_rounds.
+// Every benchmark for `plan.rounds` rounds; then, `plan.look_every` (else `plan.rounds`) at a
+// time, the ones still undecided, up to plan.max_rounds.
 model::Result<SideBySideRuns> Session::run(const Undecided& undecided) {
   std::vector<std::size_t> active(plan_.benchmarks.size());
   for (std::size_t i = 0; i < active.size(); ++i) active[i] = i;
-  const std::size_t batch = std::max<std::size_t>(1, plan_.rounds);
-  const std::size_t most = std::max(plan_.max_rounds, batch);
+  const std::size_t first = std::max<std::size_t>(1, plan_.rounds);
+  const std::size_t batch = plan_.look_every > 0 ? plan_.look_every : first;
+  const std::size_t most = std::max(plan_.max_rounds, first);
   if (active.empty()) return result();
   for (std::size_t done = 0;;) {
-    const std::size_t planned = std::min(most, done + batch);
+    const std::size_t planned = std::min(most, done + (done == 0 ? first : batch));
     for (std::size_t round = done; round < planned; ++round) {
       if (auto failed = copy_executables(round)) return *failed;
       std::array<RunResult, 2> this_round;

@@ -49,6 +49,9 @@ struct SideBySide {
   // Benchmarks that `undecided` names after the first `rounds` get more rounds, `rounds` at a
   // time, until `undecided` lets them go or they had max_rounds (below `rounds`: `rounds`).
   std::size_t max_rounds = 0;
+  // Rounds between the looks after the first (0: `rounds`). One: a benchmark stops at the first
+  // round its verdict is settled (analysis::unsettled reads each look at its own level).
+  std::size_t look_every = 0;
   // Sampling time of each side in each round.
   std::int64_t round_budget_ns = 100'000'000;
   // Both workers of a round run on one CPU, so that they share its state (on a virtual machine,

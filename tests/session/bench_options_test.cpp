@@ -187,6 +187,8 @@ TEST(BenchOptions, ThePlanCarriesTheChoiceAndTheSteps) {
   EXPECT_FALSE(bench.baseline);
   EXPECT_DOUBLE_EQ(plan->then.compare.noise_threshold, 0.05);
   EXPECT_TRUE(plan->then.keep_executable.empty());
+  // No baseline to run beside: nothing is looked at, and no sequential levels are set.
+  EXPECT_TRUE(plan->then.compare.sequential_alpha.empty());
 }
 
 TEST(BenchOptions, AMissingBaselineFileStopsThePlan) {

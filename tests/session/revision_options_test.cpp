@@ -6,6 +6,8 @@
 #include <string>
 #include <variant>
 
+#include "analysis/compare.hpp"
+
 namespace benchkit::session {
 namespace {
 
@@ -23,6 +25,11 @@ TEST(RevisionOptions, PairSettingsTakeTheRoundsBudgetAndFlags) {
   ASSERT_TRUE(pairs) << pairs.error().message;
   EXPECT_EQ(pairs->rounds, 6u);
   EXPECT_EQ(pairs->max_rounds, 54u);
+  // Side by side, looked at after every round from the 6th: a level per round count, up to 54,
+  // the same for the looks and the verdicts shown (then.compare is pairs.compare).
+  ASSERT_EQ(pairs->compare.sequential_alpha.size(), 55u);
+  EXPECT_DOUBLE_EQ(pairs->compare.sequential_alpha[6],
+                   analysis::sequential_levels(6, 54, pairs->compare.alpha)[6]);
   EXPECT_EQ(pairs->time_budget_ns, 2'000'000'000);
   EXPECT_EQ(pairs->worker_timeout.count(), 30'000);
   EXPECT_EQ(pairs->bench_regex, "sort");

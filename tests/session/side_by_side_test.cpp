@@ -182,6 +182,26 @@ TEST(SideBySide, UndecidedBenchmarksGetMoreRoundsABatchAtATime) {
   }
 }
 
+TEST(SideBySide, LookingEveryRoundGivesUndecidedBenchmarksOneRoundAtATime) {
+  // Sequential looks (analysis::unsettled): after the first `rounds`, a look after every round.
+  SideBySide plan = plan_for(kBench, kBench, {"add/amount=1", "copy_string"}, 2);
+  plan.max_rounds = 6;
+  plan.look_every = 1;
+  std::vector<std::size_t> looked_at;
+  const auto runs = run_side_by_side(plan, [&](const SideBySideRuns& so_far) {
+    const auto rounds = rounds_by_benchmark(so_far.candidate);
+    looked_at.push_back(rounds.at("copy_string").size());
+    // add settles at the first look; copy_string after its fourth round.
+    return rounds.at("copy_string").size() < 4 ? std::vector<std::string>{"copy_string"}
+                                               : std::vector<std::string>{};
+  });
+  ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_THAT(looked_at, ElementsAre(2u, 3u, 4u));
+  const auto rounds = rounds_by_benchmark(runs->candidate);
+  EXPECT_EQ(rounds.at("add/amount=1").size(), 2u);
+  EXPECT_EQ(rounds.at("copy_string").size(), 4u);
+}
+
 TEST(SideBySide, MoreRoundsStopAtTheMaximum) {
   SideBySide plan = plan_for(kBench, kBench, {"add/amount=1"}, 2);
   plan.max_rounds = 5;  // batches of 2: rounds 0-1, 2-3, then only 4

@@ -1,0 +1,50 @@
+#include "analysis/round_budget.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace benchkit::analysis {
+
+SettleEstimate settle_estimate(const BenchmarkComparison& row, const CompareSettings& settings) {
+  SettleEstimate estimate;
+  estimate.name = row.name;
+  estimate.remoteness = std::numeric_limits<double>::infinity();
+  if (row.design != Design::paired || row.pairs < 2 || !(row.ratio > 0.0) ||
+      !(row.ratio_lower > 0.0) || !(row.ratio_upper > 0.0)) {
+    return estimate;
+  }
+  const double threshold = noise_threshold_for(row, settings);
+  const double centre = std::log(row.ratio);
+  const double half_width = 0.5 * (std::log(row.ratio_upper) - std::log(row.ratio_lower));
+  // The edge of the band on the centre's side, on the log scale.
+  const double edge = centre >= 0.0 ? std::log1p(threshold) : -std::log1p(-threshold);
+  const double distance = std::abs(edge - std::abs(centre));
+  // On the edge, up to rounding (ln 1.02 and log1p(0.02) differ in the last bits).
+  if (distance <= 1e-12) return estimate;
+  estimate.remoteness = half_width / distance;
+  const auto rounds = static_cast<double>(row.pairs);
+  const double needed = std::ceil(rounds * estimate.remoteness * estimate.remoteness);
+  // An unsettled row needs at least one more round, whatever its width says (the level or the
+  // adjusted p-value may be what is missing).
+  const double more = std::max(needed - rounds, row.verdict == Verdict::inconclusive ? 1.0 : 0.0);
+  estimate.more_rounds = static_cast<std::size_t>(more);
+  return estimate;
+}
+
+std::vector<std::string> allocate_next_round(std::span<const BenchmarkComparison> rows,
+                                             const CompareSettings& settings, std::size_t slots) {
+  std::vector<SettleEstimate> open;
+  for (const BenchmarkComparison& row : rows) {
+    if (row.verdict == Verdict::inconclusive) open.push_back(settle_estimate(row, settings));
+  }
+  std::sort(open.begin(), open.end(), [](const SettleEstimate& a, const SettleEstimate& b) {
+    if (a.remoteness != b.remoteness) return a.remoteness > b.remoteness;
+    return a.name < b.name;
+  });
+  std::vector<std::string> chosen;
+  for (std::size_t i = 0; i < open.size() && i < slots; ++i) chosen.push_back(open[i].name);
+  return chosen;
+}
+
+}  // namespace benchkit::analysis

@@ -1,0 +1,45 @@
+// A suite budget for side-by-side rounds (issue 36, item 3; not wired to a flag yet): which
+// unsettled benchmarks get the next round when the budget cannot give one to each, and how many
+// more rounds each would need to settle.
+//
+// A paired comparison settles when its interval lies inside the noise band [1 - t, 1 + t]
+// (unchanged) or wholly beyond it (regressed, improved). On the log scale, with centre c and
+// half-width h, that needs h <= | t' - |c| |, the distance from the centre to the nearest edge of
+// the band (t' = ln(1 + t) above, -ln(1 - t) below). Its remoteness is h / that distance: 1 or
+// less is settled as far as the width goes; 2 needs an interval half as wide. Rounds narrow the
+// interval as 1/√n, so n rounds of remoteness r would need about n r² in all: the estimate of
+// more rounds, which ignores that the look's level changes a little with n and that the
+// centre moves.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analysis/compare.hpp"
+
+namespace benchkit::analysis {
+
+struct SettleEstimate {
+  std::string name;
+  // Half-width over the distance to the nearest edge of the noise band (above). Infinite when
+  // the centre lies on an edge: no finite number of rounds settles it.
+  double remoteness = 0.0;
+  // More rounds that would settle it, from its current spread; empty when none would (centre on
+  // an edge) or when the row is not a paired comparison with at least 2 rounds.
+  std::optional<std::size_t> more_rounds;
+};
+
+// The estimate of one row, judged against `settings`' noise threshold for it. A row that is not
+// paired, or has fewer than 2 rounds: remoteness infinite, no estimate.
+SettleEstimate settle_estimate(const BenchmarkComparison& row, const CompareSettings& settings);
+
+// The inconclusive rows of `rows` that get the next round when the budget affords `slots`
+// benchmark-rounds: the furthest from settled first (largest remoteness; ties by name), at most
+// `slots` of them. Settled rows (any verdict but inconclusive) get none.
+std::vector<std::string> allocate_next_round(std::span<const BenchmarkComparison> rows,
+                                             const CompareSettings& settings, std::size_t slots);
+
+}  // namespace benchkit::analysis

@@ -1,0 +1,86 @@
+#include "analysis/round_budget.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace benchkit::analysis {
+namespace {
+
+using ::testing::ElementsAre;
+
+// A paired row as compare() would leave it after `pairs` rounds.
+BenchmarkComparison row(const std::string& name, double ratio, double lower, double upper,
+                        Verdict verdict = Verdict::inconclusive, std::size_t pairs = 10) {
+  BenchmarkComparison c;
+  c.name = name;
+  c.design = Design::paired;
+  c.pairs = pairs;
+  c.ratio = ratio;
+  c.ratio_lower = lower;
+  c.ratio_upper = upper;
+  c.verdict = verdict;
+  return c;
+}
+
+TEST(RoundBudget, RemotenessIsTheWidthOverTheDistanceToTheNearestEdge) {
+  const CompareSettings settings;  // ±2%
+  // Centred on 1, ±3%: the half-width (0.0300 in logs) over the distance to ln 1.02 (0.0198);
+  // ten rounds of it would need 10 × 1.515² = 23 in all: 13 more.
+  const SettleEstimate same = settle_estimate(row("same", 1.0, 0.97, 1.03), settings);
+  EXPECT_NEAR(same.remoteness, 1.5154, 1e-3);
+  EXPECT_EQ(same.more_rounds, 13u);
+  // 5% slower, 1.01-1.09: the edge it must clear is the upper one.
+  const SettleEstimate slower = settle_estimate(row("slower", 1.05, 1.01, 1.09), settings);
+  EXPECT_NEAR(slower.remoteness, 1.3148, 1e-3);
+  EXPECT_EQ(slower.more_rounds, 8u);
+  // 4% faster, 0.90-1.02: the lower edge, ln(1 - 0.02).
+  const SettleEstimate faster = settle_estimate(row("faster", 0.96, 0.90, 1.02), settings);
+  EXPECT_NEAR(faster.remoteness, 3.0351, 1e-3);
+  EXPECT_EQ(faster.more_rounds, 83u);
+}
+
+TEST(RoundBudget, ACentreOnTheEdgeOrARowThatIsNotPairedHasNoEstimate) {
+  const CompareSettings settings;
+  const SettleEstimate edge = settle_estimate(row("edge", 1.02, 0.99, 1.05), settings);
+  EXPECT_TRUE(std::isinf(edge.remoteness));
+  EXPECT_FALSE(edge.more_rounds);
+  BenchmarkComparison independent = row("independent", 1.05, 1.01, 1.09);
+  independent.design = Design::independent;
+  EXPECT_FALSE(settle_estimate(independent, settings).more_rounds);
+  EXPECT_FALSE(
+      settle_estimate(row("one round", 1.05, 1.01, 1.09, Verdict::inconclusive, 1), settings)
+          .more_rounds);
+}
+
+TEST(RoundBudget, AnUnsettledRowNarrowEnoughStillNeedsARound) {
+  // Narrow enough already (remoteness below 1) but inconclusive, as when the look's level or
+  // the adjusted p-value is what is missing: one more round, not zero.
+  const SettleEstimate narrow = settle_estimate(row("narrow", 1.05, 1.04, 1.06), CompareSettings{});
+  EXPECT_LT(narrow.remoteness, 1.0);
+  EXPECT_EQ(narrow.more_rounds, 1u);
+  EXPECT_EQ(settle_estimate(row("settled", 1.05, 1.04, 1.06, Verdict::regressed), CompareSettings{})
+                .more_rounds,
+            0u);
+}
+
+TEST(RoundBudget, TheNextRoundGoesToTheFurthestFromSettledWithinTheSlots) {
+  const std::vector<BenchmarkComparison> rows = {
+      row("same", 1.0, 0.97, 1.03),                        // 1.52
+      row("slower", 1.05, 1.01, 1.09),                     // 1.31
+      row("edge", 1.02, 0.99, 1.05),                       // infinite
+      row("done", 1.0, 0.995, 1.005, Verdict::unchanged),  // settled: none
+      row("faster", 0.96, 0.90, 1.02),                     // 3.04
+  };
+  const CompareSettings settings;
+  EXPECT_THAT(allocate_next_round(rows, settings, 2), ElementsAre("edge", "faster"));
+  EXPECT_THAT(allocate_next_round(rows, settings, 10),
+              ElementsAre("edge", "faster", "same", "slower"));
+  EXPECT_TRUE(allocate_next_round(rows, settings, 0).empty());
+}
+
+}  // namespace
+}  // namespace benchkit::analysis
