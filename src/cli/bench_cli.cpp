@@ -20,6 +20,7 @@
 #include "cli/terminal.hpp"
 #include "clock/callgrind.hpp"
 #include "clock/perf_counters.hpp"
+#include "clock/phase_trace.hpp"
 #include "clock/profile_markers.hpp"
 #include "process/handshake.hpp"
 #include "process/spawn.hpp"
@@ -59,10 +60,15 @@ std::string command_line(int argc, char** argv) {
 // kill -9 of the whole run keeps every benchmark finished before it.
 class RunProgress final : public session::Observer {
  public:
-  RunProgress(const BenchFlags& flags, report::Format format, std::string command_line)
+  // `checkpoints`: write the run so far to --out after each benchmark, so that an interrupted
+  // run keeps what it measured (a driver's worker, which the driver reads once it ended, needs
+  // none).
+  RunProgress(const BenchFlags& flags, report::Format format, std::string command_line,
+              bool checkpoints = true)
       : flags_(flags),
         format_(format),
         visible_(!flags.quiet && cli::stderr_is_terminal()),
+        checkpoints_(checkpoints),
         command_line_(std::move(command_line)) {}
 
   void started(std::size_t process, std::size_t processes, std::size_t index, std::size_t total,
@@ -78,7 +84,7 @@ class RunProgress final : public session::Observer {
         model::Error{fmt::format("{} failed: {}", failed.name, failed.failures.front())});
   }
   void checkpoint(const RunResult& so_far) override {
-    if (flags_.out.empty()) return;
+    if (flags_.out.empty() || !checkpoints_) return;
     // The session records the command line (RunSettings::command_line): the run so far is
     // rendered as it is, not copied with all its samples to add it.
     std::optional<RunResult> with_command_line;
@@ -119,6 +125,7 @@ class RunProgress final : public session::Observer {
   const BenchFlags& flags_;
   report::Format format_;
   bool visible_;
+  bool checkpoints_;
   std::string command_line_;
   bool warned_ = false;
 };
@@ -184,7 +191,8 @@ struct Documents {
 
 // Writes --html and --out, and prints the results table; a file that cannot be written is an
 // error of the outcome.
-void write_results(const BenchFlags& flags, const Documents& documents, session::Outcome& outcome) {
+void write_results(const BenchFlags& flags, const Documents& documents, session::Outcome& outcome,
+                   store::DiskSync& sync) {
   if (!flags.html.empty()) {
     if (auto error = cli::write_html_file(flags.html, documents.page)) {
       cli::say_error(*error);
@@ -192,9 +200,12 @@ void write_results(const BenchFlags& flags, const Documents& documents, session:
     }
   }
   if (!flags.out.empty()) {
-    const auto written = store::write_file_atomically(flags.out, [&](std::ostream& out) {
-      documents.reporter.write(documents.both_in_one ? documents.page : documents.results, out);
-    });
+    const auto written = store::write_file_atomically(
+        flags.out,
+        [&](std::ostream& out) {
+          documents.reporter.write(documents.both_in_one ? documents.page : documents.results, out);
+        },
+        sync);
     if (!written) {
       cli::say_error(written.error());
       outcome.errors.push_back(written.error());
@@ -211,7 +222,10 @@ void write_results(const BenchFlags& flags, const Documents& documents, session:
 }
 
 // Reports what the pipeline measured and saved; returns the exit status (Outcome::exit_status).
-int report_outcome(const BenchFlags& flags, report::Format format, session::Outcome& outcome) {
+// `sync`: how --out reaches the disk (a driver's worker writes a scratch file that its driver
+// reads at once and that a crash loses anyway: no flush).
+int report_outcome(const BenchFlags& flags, report::Format format, session::Outcome& outcome,
+                   store::DiskSync& sync = store::system_disk_sync()) {
   const std::vector<model::Error> pipeline_errors = outcome.errors;
   if (!outcome.measured) {
     for (const model::Error& error : pipeline_errors) cli::say_error(error);
@@ -228,7 +242,7 @@ int report_outcome(const BenchFlags& flags, report::Format format, session::Outc
       comparison && flags.out.empty() && format != report::Format::console &&
       !documents.both_in_one &&
       reporter->refusal(report::Document{.comparison = comparison}).empty();
-  write_results(flags, documents, outcome);
+  write_results(flags, documents, outcome, sync);
   // A baseline or a history that could not be written, said after the results it would have kept.
   for (const model::Error& error : pipeline_errors) cli::say_error(error);
   say_what_was_saved(outcome, flags.quiet || documents.comparison_on_stdout);
@@ -316,10 +330,15 @@ int take_turns(const process::WorkerInvocation& invocation, session::RunSettings
   output.out = invocation.out;
   output.quiet = invocation.quiet;
   const report::Format format = cli::output_format(output);
-  RunProgress progress(output, format, settings.command_line);
+  // The driver reads --out once this worker ended, from its temporary folder: no checkpoint
+  // (the one benchmark is written once, at the end) and no flush to the disk, which took 4 of
+  // the worker's fsyncs and 13 ms of each worker on this VM (docs/verdicts.md, "Where a
+  // comparison's seconds go").
+  RunProgress progress(output, format, settings.command_line, false);
   session::Outcome outcome = session::run(
       session::turns_plan(invocation, std::move(settings), std::move(chosen), gate), progress);
-  return report_outcome(output, format, outcome);
+  const clock::TracedPhase writing("write");
+  return report_outcome(output, format, outcome, store::scratch_disk_sync());
 }
 
 // A bench binary started by a driver (process/worker_invocation.hpp), told what to measure and
@@ -353,6 +372,10 @@ int run_worker(int argc, char** argv) {
 }  // namespace
 
 int run_main(int argc, char** argv) {
+  if (clock::phase_trace_enabled()) {
+    const std::int64_t now = clock::trace_now_ns();
+    clock::trace_phase("main", now, now);
+  }
   const std::vector<std::string> words(argv + std::min(argc, 1), argv + argc);
   // The handshake answers before anything else is read (process/handshake.hpp).
   if (std::find(words.begin(), words.end(), std::string(process::worker::kInfoFlag)) !=

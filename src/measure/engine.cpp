@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "clock/phase_trace.hpp"
 #include "stats/intervals.hpp"
 
 namespace benchkit::measure {
@@ -373,6 +374,7 @@ BenchmarkResult Engine::measure(const std::string& name,
     peak_was_reset = probes_.memory->reset_peak();
     rss_before = probes_.memory->rss_bytes();
   }
+  const clock::TracedPhase traced("benchmark");
   try {
     body(bencher);
   } catch (const std::exception& error) {
@@ -498,6 +500,9 @@ BatchDriver Engine::drive_timed(BenchmarkResult& result) {
   double last_elapsed = 0.0;
   std::uint64_t last_iterations = 1;
   const std::int64_t warm_up_start = clock_.now_ns();
+  clock::TracedPhase warming("warm_up");
+  // The time per iteration of the previous batch of the sample's size (warm_up_until_steady).
+  std::optional<double> previous_full_batch;
   // Making inputs outside the timed region can cost far more than the timed work (Divan
   // #80: sample sizes grew without bound). A batch whose wall time is over 10 sample targets
   // stops the growth; the iteration count then follows wall time, and slow_setup says why.
@@ -533,12 +538,22 @@ BatchDriver Engine::drive_timed(BenchmarkResult& result) {
       break;
     }
     if (spent >= settings_.warm_up_ns) break;
+    if (settings_.warm_up_until_steady && !capped_by_setup) {
+      const double per_iteration = last_elapsed / static_cast<double>(iterations);
+      if (previous_full_batch && std::abs(per_iteration / *previous_full_batch - 1.0) <=
+                                     settings_.steady_warm_up_tolerance) {
+        break;
+      }
+      previous_full_batch = per_iteration;
+    }
   }
   // Freeze one iteration count for every sample: flat sampling.
   iterations = sample_iterations({last_iterations, last_elapsed, last_wall}, capped_by_setup,
                                  static_cast<double>(target), wall_cap, iterations);
 
   // Sampling.
+  warming.end();
+  const clock::TracedPhase sampling("sampling");
   const std::int64_t sampling_start = clock_.now_ns();
   // Per-iteration times kept sorted as they arrive: the stopping rule reads the median's
   // interval after every sample, and an insertion is linear where a fresh sort is n log n.

@@ -32,6 +32,15 @@ struct Settings {
   // 50 ms of warm-up: enough for caches, branch predictors and lazy initialisation of typical
   // code while keeping a 3-benchmark suite near one second.
   std::int64_t warm_up_ns = 50'000'000;
+  // Ends the warm-up before warm_up_ns once the code proves steady: two consecutive batches of
+  // the sample's size whose times per iteration agree within steady_warm_up_tolerance. Off by
+  // default; a side-by-side worker sets it (unless the user chose a warm-up), since it warms up
+  // while the other side waits, twice per benchmark and round (docs/verdicts.md, "Where a
+  // comparison's seconds go").
+  bool warm_up_until_steady = false;
+  // 2%: the default noise threshold, below which a comparison calls a change `unchanged`; a
+  // cold start (first page faults, lazy initialisation, cold caches) is far larger.
+  double steady_warm_up_tolerance = 0.02;
   // Stop once the 95% CI of the median is within ±1% of it (METHODS.md, recommendation 6).
   double precision = 0.01;
   // Each sample lasts at least 1000 clock resolutions, so quantisation error stays below 0.1%,

@@ -54,6 +54,8 @@ class TurnTaker {
   // Set when a wait ended because this process was asked to stop (process/interrupt.hpp, once
   // its handler is installed): the worker was killed.
   bool interrupted() const { return interrupted_; }
+  // The worker's process id (-1 once it was reaped).
+  pid_t pid() const { return pid_; }
 
   // Waits until the worker asks for its first turn. False: it ended without asking (it ran
   // something that is not sampled in turns, or failed); finish() then says how it exited.

@@ -224,7 +224,9 @@ process::WorkerInvocation shared_worker_invocation(const BenchOptions& o,
                                                    const RunSettings& settings) {
   process::WorkerInvocation invocation = selection_of(o);
   invocation.sample_size = o.sample_size;
-  invocation.warm_up_ns = settings.engine.warm_up_ns;
+  // Only the user's --warm-up: without it a side-by-side worker may end its warm-up early
+  // (turns_plan), and every other worker warms up for the engine's default.
+  if (!o.warm_up.empty()) invocation.warm_up_ns = settings.engine.warm_up_ns;
   invocation.seed = settings.seed;
   invocation.repetitions = o.repetitions;
   invocation.no_counters = o.no_counters;
@@ -348,6 +350,9 @@ Plan turns_plan(const process::WorkerInvocation& invocation, RunSettings setting
                 measure::SampleGate& gate) {
   settings.gate = &gate;
   settings.measuring_only = true;
+  // The other side waits while this one warms up: stop once the code proves steady, unless the
+  // user chose a warm-up (measure::Settings::warm_up_until_steady).
+  settings.engine.warm_up_until_steady = !invocation.warm_up_ns.has_value();
   BenchPlan what;
   what.mode = invocation.mode.value_or(Mode::time);
   what.settings = std::move(settings);

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "analysis/compare.hpp"
+#include "clock/phase_trace.hpp"
 #include "process/capture.hpp"
 #include "process/handshake.hpp"
 #include "session/gbench_binary.hpp"
@@ -141,10 +142,12 @@ class BinariesMeasurer final : public Measurer {
   explicit BinariesMeasurer(BinariesPlan plan) : plan_(std::move(plan)) {}
 
   model::Result<Measured> measure(Observer& observer) override {
+    clock::TracedPhase probing("probe");
     const auto base = probe_binary(plan_.base, plan_.flags);
     if (!base) return base.error();
     const auto candidate = probe_binary(plan_.candidate, plan_.flags);
     if (!candidate) return candidate.error();
+    probing.end();
     if (base->benchkit != candidate->benchkit) {
       return model::Error{
           fmt::format("{} is a {} binary and {} a {} one: compare runs two builds of one suite; "

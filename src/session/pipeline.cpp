@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "clock/phase_trace.hpp"
 #include "formats/result_json.hpp"
 #include "session/runner.hpp"
 #include "store/baselines.hpp"
@@ -168,7 +169,10 @@ Outcome finish(Measured measured, const Steps& steps, Keeper& keeper) {
 }
 
 Outcome run_pipeline(Measurer& measurer, const Steps& steps, Observer& observer, Keeper& keeper) {
-  auto measured = measurer.measure(observer);
+  auto measured = [&] {
+    const clock::TracedPhase traced("measure");
+    return measurer.measure(observer);
+  }();
   observer.measuring_ended();
   if (!measured) {
     Outcome failed;
@@ -176,6 +180,7 @@ Outcome run_pipeline(Measurer& measurer, const Steps& steps, Observer& observer,
     failed.interrupted = measured.error().kind == model::ErrorKind::interrupted;
     return failed;
   }
+  const clock::TracedPhase traced("finish");
   return finish(std::move(*measured), steps, keeper);
 }
 

@@ -21,6 +21,7 @@
 #include "analysis/machine_speed.hpp"
 #include "benchkit_build_info.hpp"
 #include "clock/perf_counters.hpp"
+#include "clock/phase_trace.hpp"
 #include "formats/result_json.hpp"
 #include "measure/usage.hpp"
 #include "process/worker_protocol.hpp"
@@ -36,6 +37,7 @@ namespace benchkit::session {
 
 const ProcessClock& process_clock() {
   static const ProcessClock instance = [] {
+    const clock::TracedPhase traced("calibrate");
     ProcessClock result;
     result.clock = &clock::steady_clock();
     result.calibration = clock::calibrate_clock(*result.clock);
@@ -74,7 +76,11 @@ measure::Settings settings_for(const RunSettings& run, const BenchSettings& own)
   measure::Settings settings = run.engine;
   if (own.sample_size) settings.min_samples = *own.sample_size;
   if (own.time_budget) settings.time_budget_ns = own.time_budget->count();
-  if (own.warm_up) settings.warm_up_ns = own.warm_up->count();
+  if (own.warm_up) {
+    // A warm-up the benchmark asks for runs whole.
+    settings.warm_up_ns = own.warm_up->count();
+    settings.warm_up_until_steady = false;
+  }
   return settings;
 }
 
@@ -303,7 +309,9 @@ MeasuringProbes::MeasuringProbes(const RunSettings& settings) : probes(process_p
   }
   probes.counters = counters.get();
   if (!settings.engine.test_mode) {
-    speed = measure::make_reference_probe(*process_clock().clock);
+    const ProcessClock& measuring_clock = process_clock();
+    const clock::TracedPhase traced("speed_probe");
+    speed = measure::make_reference_probe(*measuring_clock.clock);
     probes.speed = speed.get();
   }
   probes.gate = settings.engine.test_mode ? nullptr : settings.gate;

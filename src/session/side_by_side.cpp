@@ -13,6 +13,7 @@
 #include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
 #include "analysis/machine_speed.hpp"
+#include "clock/phase_trace.hpp"
 #include "model/merge.hpp"
 #include "process/interrupt.hpp"
 #include "process/placement.hpp"
@@ -177,6 +178,13 @@ struct Pair {
   std::array<process::Exit, 2> exits;
 };
 
+// What a traced phase of `pair` names (clock/phase_trace.hpp): its round, benchmark, side (2:
+// both) and worker process.
+std::string pair_detail(const Pair& pair, std::size_t side, long pid) {
+  return fmt::format("round={} bench={} side={} pid={}", pair.round, pair.index,
+                     side < 2 ? kSideNames[side] : "both", pid);
+}
+
 // The state of one side-by-side comparison across its rounds.
 class Session {
  public:
@@ -227,6 +235,7 @@ std::size_t Session::shuffle_bytes(std::size_t index) const {
 
 // Fresh copies of both builds for the workers of this round (copy_builds says why).
 std::optional<model::Error> Session::copy_executables(std::size_t round) {
+  const clock::TracedPhase traced("copy", fmt::format("round={}", round));
   return copy_builds(folder_, round, {plan_.baseline_executable, plan_.candidate_executable},
                      shuffle_, executables_);
 }
@@ -280,14 +289,21 @@ std::optional<PairFailure> Session::start_workers(Pair& pair) {
         fmt::format("{}/{}-{}-{}", folder_, kSideNames[side], pair.round, pair.index);
     pair.outs[side] = stem + ".json";
     pair.errs[side] = stem + ".err";
+    const std::int64_t hold_start = clock::trace_now_ns();
     shuffle_.hold(shuffle_bytes(pair.index));
+    const std::int64_t spawn_start = clock::trace_now_ns();
     auto spawned = process::TurnTaker::spawn(
         worker_argv(plan_, executables_[side], name, pair.outs[side]), cpu, pair.errs[side]);
     if (!spawned) return PairFailure{spawned.error().message, true, side, {}};
     pair.workers[side].emplace(std::move(*spawned));
     pair.workers[side]->set_timeout(plan_.worker_timeout);
+    const std::string traced = pair_detail(pair, side, pair.workers[side]->pid());
+    clock::trace_phase("shuffle_hold", hold_start, spawn_start, traced);
     pair.taking_turns[side] = pair.workers[side]->wait_ready();
+    const std::int64_t ready = clock::trace_now_ns();
+    clock::trace_phase("start_worker", spawn_start, ready, traced);
     shuffle_.release();
+    clock::trace_phase("shuffle_release", ready, clock::trace_now_ns(), traced);
     // A worker that does not ask for turns ran to its end (a scenario, which runs once per
     // process; or a failure, which its exit status tells).
     if (!pair.taking_turns[side]) pair.exits[side] = pair.workers[side]->finish();
@@ -299,6 +315,7 @@ std::optional<PairFailure> Session::start_workers(Pair& pair) {
 // same number of turns, so that sample k of one side and sample k of the other were taken next
 // to each other (the comparison pairs them).
 std::optional<PairFailure> Session::take_turns(Pair& pair) {
+  clock::TracedPhase traced("turns", pair_detail(pair, 2, -1));
   std::array<std::int64_t, 2> spent = {0, 0};
   std::array<std::size_t, 2> turns = {0, 0};
   auto wants_more = [&](std::size_t side) {
@@ -322,14 +339,24 @@ std::optional<PairFailure> Session::take_turns(Pair& pair) {
       ++turns[side];
     }
   }
+  if (clock::phase_trace_enabled()) {
+    traced.set_detail(fmt::format("{} turns={},{} spent_ms={:.1f},{:.1f}", pair_detail(pair, 2, -1),
+                                  turns[0], turns[1], static_cast<double>(spent[0]) / 1e6,
+                                  static_cast<double>(spent[1]) / 1e6));
+  }
+  traced.end();
   for (const std::size_t side : pair.order) {
-    if (pair.taking_turns[side]) pair.exits[side] = pair.workers[side]->finish();
+    if (!pair.taking_turns[side]) continue;
+    const clock::TracedPhase finishing("finish_worker",
+                                       pair_detail(pair, side, pair.workers[side]->pid()));
+    pair.exits[side] = pair.workers[side]->finish();
   }
   return std::nullopt;
 }
 
 // The results both workers wrote, appended to this_round.
 std::optional<PairFailure> Session::collect(Pair& pair, std::array<RunResult, 2>& this_round) {
+  const clock::TracedPhase traced("collect", pair_detail(pair, 2, -1));
   for (const std::size_t side : pair.order) {
     const process::Exit& exit = pair.exits[side];
     // Exit status 1 with a result: the benchmark threw in the worker, which recorded it.
@@ -405,9 +432,11 @@ model::Result<SideBySideRuns> Session::run(const Undecided& undecided) {
     // One merge serves both the question and the answer: when nothing is left undecided, the
     // runs that decided it are the result.
     std::erase_if(active, [&](std::size_t index) { return failed_.count(index) > 0; });
+    clock::TracedPhase merging("merge", fmt::format("rounds={}", done));
     SideBySideRuns merged = result();
     if (done >= most || !undecided || active.empty()) return merged;
     const std::vector<std::string> open = undecided(merged);
+    merging.end();
     std::erase_if(active, [&](std::size_t index) {
       return std::find(open.begin(), open.end(), plan_.benchmarks[index]) == open.end();
     });

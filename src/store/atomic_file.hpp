@@ -28,6 +28,11 @@ class DiskSync {
 // The real one: fsync(2) of the file; of the folder opened with O_RDONLY | O_DIRECTORY.
 DiskSync& system_disk_sync();
 
+// No flush at all, for scratch files that another process reads at once and that a crash loses
+// anyway (a side-by-side worker's results in the driver's temporary folder): the rename still
+// makes the file appear whole, but it may not survive a power cut.
+DiskSync& scratch_disk_sync();
+
 // Writes `content` to a temporary file beside `path` (PATH.tmp.PID), flushes it to disk, then
 // renames it over `path` and flushes the folder: a reader, a writer killed at any point, or a
 // power cut sees the old file or the new one whole (tests/reliability/crash_writes.py). Creates

@@ -129,10 +129,21 @@ class SystemDiskSync final : public DiskSync {
   }
 };
 
+class ScratchDiskSync final : public DiskSync {
+ public:
+  int sync_file(int /*fd*/) override { return 0; }
+  int sync_folder(const std::string& /*folder*/) override { return 0; }
+};
+
 }  // namespace
 
 DiskSync& system_disk_sync() {
   static SystemDiskSync sync;
+  return sync;
+}
+
+DiskSync& scratch_disk_sync() {
+  static ScratchDiskSync sync;
   return sync;
 }
 

@@ -9,7 +9,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <vector>
 
 #include "support/run_command.hpp"
 
@@ -71,6 +75,44 @@ std::string temporary(const std::string& name) {
 // 20% noise threshold keeps such layout effects from being a verdict, and 10x is far above it.
 // Eight rounds: the fewest whose smallest p-value, 2/2^8, stays below 0.05 once adjusted over
 // two benchmarks.
+// BENCHKIT_PHASE_TRACE (clock/phase_trace.hpp): the controller and every worker append their
+// phases to one file, which bench/verdicts/round_cost cuts into the comparison's wall time.
+TEST(CompareCommand, ThePhaseTraceHoldsTheControllersAndTheWorkersPhases) {
+  const std::string trace = temporary("phases.tsv");
+  std::filesystem::remove(trace);
+  const auto result =
+      run_command("BENCHKIT_PHASE_TRACE=" + trace + " " + kTool + " compare " + kBenchkitBuild +
+                  " " + kBenchkitBuild + " --rounds 2 --filter 'add/amount=1$'");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  std::ifstream file(trace);
+  ASSERT_TRUE(file) << "no trace written";
+  std::map<std::string, std::set<std::string>> pids_of;
+  std::string line;
+  while (std::getline(file, line)) {
+    std::vector<std::string> fields;
+    std::stringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, '\t');) fields.push_back(cell);
+    ASSERT_GE(fields.size(), 4u) << line;
+    EXPECT_LE(std::stoll(fields[2]), std::stoll(fields[3])) << line;
+    pids_of[fields[1]].insert(fields[0]);
+  }
+  // Two rounds of one benchmark: two copies, four workers, each started, warmed up, sampled,
+  // written and stopped.
+  for (const char* phase : {"probe", "copy", "shuffle_hold", "start_worker", "turns",
+                            "finish_worker", "collect", "merge"}) {
+    ASSERT_EQ(pids_of[phase].size(), 1u) << phase << ": the controller's alone";
+  }
+  const std::string controller = *pids_of["copy"].begin();
+  // main: the four workers, and the --benchkit-info and --list answers of both builds.
+  EXPECT_EQ(pids_of["main"].size(), 8u);
+  for (const char* phase : {"calibrate", "warm_up", "sampling", "write"}) {
+    std::set<std::string> workers = pids_of[phase];
+    workers.erase(controller);
+    EXPECT_EQ(workers.size(), 4u) << phase;
+  }
+  std::filesystem::remove(trace);
+}
+
 TEST(CompareCommand, TwoBenchkitBuildsRunInPairedRoundsAndGiveVerdicts) {
   const std::string out = temporary("verdicts.json");
   const std::string page = temporary("verdicts.html");

@@ -490,6 +490,80 @@ TEST(EngineGate, TheGateAloneDecidesHowManySamplesAreTaken) {
   }
 }
 
+TEST(EngineWarmUp, UntilSteadyEndsOnceTwoSampleSizedBatchesAgree) {
+  FakeClock clock;
+  Settings settings;
+  settings.warm_up_ns = 50'000'000;
+  settings.warm_up_until_steady = true;
+  std::size_t iterations = 0;
+  CountingGate gate(5, iterations);
+  Probes probes;
+  probes.gate = &gate;
+  Engine engine(clock, one_ns_clock(), Overhead{}, settings, probes);
+  const BenchmarkResult result = engine.measure("steady", [&](Bencher& b) {
+    b.iter([&] {
+      ++iterations;
+      clock.advance(1000);
+    });
+  });
+  ASSERT_EQ(result.samples.size(), 5u);
+  const double sample_ns = result.samples.front().ns;
+  // The growth to the sample's size, then two batches of that size: far less than 50 ms.
+  EXPECT_LT(result.warm_up_ns, 4 * sample_ns);
+  EXPECT_GE(result.warm_up_ns, 2 * sample_ns * 0.9);
+  EXPECT_LT(result.warm_up_ns, 0.2 * static_cast<double>(settings.warm_up_ns));
+}
+
+TEST(EngineWarmUp, UntilSteadyWaitsOutACodeThatIsStillWarmingUp) {
+  // A cold start that wears off: an iteration costs 3 us at first, 1 us after 20 ms, less and
+  // less in between. The warm-up must not end while batches still disagree.
+  FakeClock clock;
+  Settings settings;
+  settings.warm_up_ns = 50'000'000;
+  settings.warm_up_until_steady = true;
+  std::size_t iterations = 0;
+  CountingGate gate(5, iterations);
+  Probes probes;
+  probes.gate = &gate;
+  Engine engine(clock, one_ns_clock(), Overhead{}, settings, probes);
+  const std::int64_t cold_until = clock.now() + 20'000'000;
+  const BenchmarkResult result = engine.measure("cold", [&](Bencher& b) {
+    b.iter([&] {
+      ++iterations;
+      const double left = static_cast<double>(std::max<std::int64_t>(0, cold_until - clock.now()));
+      clock.advance(1000 + static_cast<std::int64_t>(2000.0 * left / 20'000'000.0));
+    });
+  });
+  ASSERT_EQ(result.samples.size(), 5u);
+  EXPECT_GE(result.warm_up_ns, 20'000'000.0);
+  EXPECT_LT(result.warm_up_ns, 50'000'000.0);
+  for (double value : per_iteration(result)) EXPECT_DOUBLE_EQ(value, 1000.0);
+}
+
+TEST(EngineWarmUp, UntilSteadyStillStopsAtTheWarmUpTimeWhenNeverSteady) {
+  // Batches alternate between 1 us and 1.1 us per iteration: never two within 2%.
+  FakeClock clock;
+  Settings settings;
+  settings.warm_up_ns = 30'000'000;
+  settings.warm_up_until_steady = true;
+  std::size_t iterations = 0;
+  CountingGate gate(3, iterations);
+  Probes probes;
+  probes.gate = &gate;
+  Engine engine(clock, one_ns_clock(), Overhead{}, settings, probes);
+  std::size_t batch = 0;
+  const BenchmarkResult result = engine.measure("jumpy", [&](Bencher& b) {
+    b.iter_custom([&](std::uint64_t count) {
+      iterations += count;
+      const std::int64_t per = (batch++ % 2 == 0) ? 1000 : 1100;
+      const std::int64_t elapsed = static_cast<std::int64_t>(count) * per;
+      clock.advance(elapsed);
+      return std::chrono::nanoseconds(elapsed);
+    });
+  });
+  EXPECT_GE(result.warm_up_ns, 30'000'000.0 * 0.9);
+}
+
 TEST(EngineGate, WarmUpRunsBeforeTheFirstTurnAndEachTurnIsOneSample) {
   FakeClock clock;
   std::size_t iterations = 0;

@@ -209,5 +209,22 @@ TEST(BenchOptions, ATurnsWorkerMeasuresInThisProcessThroughTheGate) {
   EXPECT_EQ(bench.settings.gate, &gate);
 }
 
+TEST(BenchOptions, ATurnsWorkerWarmsUpUntilSteadyUnlessTheUserChoseAWarmUp) {
+  TurnGate gate(-1);
+  process::WorkerInvocation invocation;
+  const Plan steady = turns_plan(invocation, RunSettings{}, Chosen{}, gate);
+  EXPECT_TRUE(std::get<BenchPlan>(steady.what).settings.engine.warm_up_until_steady);
+  invocation.warm_up_ns = 20'000'000;
+  const Plan chosen = turns_plan(invocation, RunSettings{}, Chosen{}, gate);
+  EXPECT_FALSE(std::get<BenchPlan>(chosen.what).settings.engine.warm_up_until_steady);
+  // Only a --warm-up the user gave reaches the workers.
+  BenchOptions o;
+  EXPECT_FALSE(shared_worker_invocation(o, RunSettings{}).warm_up_ns.has_value());
+  o.warm_up = "10ms";
+  RunSettings settings;
+  settings.engine.warm_up_ns = 10'000'000;
+  EXPECT_EQ(shared_worker_invocation(o, settings).warm_up_ns, 10'000'000);
+}
+
 }  // namespace
 }  // namespace benchkit::session
