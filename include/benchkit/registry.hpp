@@ -65,6 +65,19 @@ struct SkipRule {
   std::string reason;
 };
 
+// The class a complexity sweep reports (Registration::complexity); `automatic` chooses the one the
+// data support best. The names follow Google Benchmark's oAuto, o1, oLogN, oN, oNLogN,
+// oNSquared, oNCubed.
+enum class Complexity { automatic, constant, log_n, n, n_log_n, n_squared, n_cubed };
+
+// What Registration::complexity recorded: the class (or the user's function) and the size
+// parameter, empty for the registration's only parameter.
+struct ComplexitySetting {
+  Complexity fit = Complexity::automatic;
+  double (*function)(double) = nullptr;  // set: fit t(n) ≈ c · function(n) instead
+  std::string param;
+};
+
 // Per-benchmark settings; unset values fall back to the run's (command-line) settings.
 struct BenchSettings {
   std::optional<std::size_t> sample_size;
@@ -173,6 +186,21 @@ class Registration {
   Registration& skip_when(std::string tag, std::string reason);
   const std::vector<SkipRule>& skip_rules() const { return skips_; }
 
+  // Fits how the time per iteration grows with a size parameter over the registration's values
+  // of it (docs/micro-benchmarks.md, "Complexity"): O(1), O(log n), O(n), O(n log n), O(n²),
+  // O(n³), chosen by the data unless `fit` names one; the coefficient with its 95% interval is
+  // shown in the console, the result JSON, `--format gbench` (BigO and RMS rows) and the HTML
+  // sweep chart. `param` names the size parameter; empty: the registration's only parameter. A
+  // parameter that does not exist or whose values are not positive numbers is refused when the
+  // binary starts. Default: no fit. Give sizes spread over a factor of 16 or more: over a short
+  // range O(n) and O(n log n) cannot be told apart, and the report says so.
+  Registration& complexity(Complexity fit = Complexity::automatic, std::string param = {});
+  // The same with the user's own growth function (Google Benchmark's Complexity(lambda)):
+  // `.complexity([](double n) { return n * std::sqrt(n); })`. It is fitted beside the built-in
+  // classes and reported as O(f(n)).
+  Registration& complexity(double (*function)(double), std::string param = {});
+  const std::optional<ComplexitySetting>& complexity_setting() const { return complexity_; }
+
   const std::string& name() const { return name_; }
   const std::string& file() const { return file_; }
   int line() const { return line_; }
@@ -220,6 +248,7 @@ class Registration {
   std::vector<std::pair<std::string, std::vector<ParamValue>>> params_;
   std::vector<Variant> variants_;
   std::vector<SkipRule> skips_;
+  std::optional<ComplexitySetting> complexity_;
 };
 
 // A function template registered once per type with .types<A, B, ...>().

@@ -2,6 +2,7 @@
 // Micro benchmarks, scenario phases and commands all produce this one shape.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -137,6 +138,49 @@ struct Skipped {
   std::string reason;
 };
 
+// A benchmark that is one size of a complexity sweep (Registration::complexity,
+// docs/micro-benchmarks.md "Complexity"). Every benchmark with the same `family` is a size of the
+// same sweep.
+struct ComplexityPoint {
+  std::string family;  // the benchmark's name without its size parameter: "sort_ints/kind=text"
+  std::string param;   // the size parameter's name: "size"
+  double n = 0.0;      // its value here
+  // Which class to report, in Google Benchmark's spelling: "auto" (choose), "(1)", "lgN", "N",
+  // "NlgN", "N^2", "N^3", or "f(N)" (the user's function, whose value at n is `custom`).
+  std::string fit = "auto";
+  std::optional<double> custom;  // the user's function at n
+};
+
+// One class fitted over a sweep, t(n) ≈ coefficient × g(n).
+struct ComplexityCandidate {
+  std::string big_o;           // "(1)", "lgN", "N", "NlgN", "N^2", "N^3", "f(N)"
+  double coefficient = 0.0;    // nanoseconds (the samples' unit) per unit of g(n)
+  double rms = 0.0;            // Google Benchmark's normalised RMS of this class on the medians
+  double akaike_weight = 0.0;  // 0..1: the relative support of the data for this class
+};
+
+// The fit over one sweep (RunResult::complexity), computed from the sweep's samples.
+struct ComplexityResult {
+  std::string family;
+  std::string param;
+  std::string requested = "auto";  // what the registration asked for (ComplexityPoint::fit)
+  std::string big_o;               // the class reported: the requested one, or the best
+  Estimate coefficient;            // its coefficient with a 95% interval
+  std::string interval_method;     // "bootstrap" (over each size's samples) or "regression"
+  double rms = 0.0;                // Google Benchmark's RMS of `big_o` on the medians
+  std::string best;                // the class the data support best (equals big_o for auto)
+  // Classes the data cannot tell from `best` (Akaike weights within a factor e of it): "N" and
+  // "NlgN" over a short range of sizes.
+  std::vector<std::string> indistinguishable;
+  // Share of bootstrap resamples whose best class is `best` (1 without a bootstrap).
+  double stability = 1.0;
+  std::size_t sizes = 0;
+  std::vector<ComplexityCandidate> candidates;  // every class fitted, best first
+  // Set when the fit came from another tool (an imported Google Benchmark BigO row): what it
+  // said, and nothing above but big_o, coefficient.value and rms is meaningful.
+  std::string source;
+};
+
 struct BenchmarkResult {
   std::string name;  // "fn/key=value/..." for parameterised benchmarks
   std::string kind = "micro";
@@ -177,6 +221,8 @@ struct BenchmarkResult {
   std::vector<InputFile> inputs;
   // Exact counts of its work (a scenario's exact_count), in the order they were first set.
   std::vector<ExactCount> exact_counts;
+  // Set when the benchmark is one size of a complexity sweep.
+  std::optional<ComplexityPoint> complexity;
 
   bool valid() const { return failures.empty(); }
 
@@ -226,6 +272,9 @@ struct RunResult {
   static constexpr int version = 1;
   Context context;
   std::vector<BenchmarkResult> benchmarks;
+  // The complexity fit of each sweep whose benchmarks carry a ComplexityPoint (computed by
+  // analysis::fit_complexity from their samples), in order of first appearance.
+  std::vector<ComplexityResult> complexity;
 };
 
 }  // namespace benchkit

@@ -1,5 +1,6 @@
 #include "analysis/estimates.hpp"
 
+#include "analysis/complexity.hpp"
 #include "analysis/machine_speed.hpp"
 
 #include <cmath>
@@ -65,6 +66,7 @@ std::optional<OutlierFences> outlier_fences(const BenchmarkResult& result) {
 
 void compute_estimates(RunResult& run) {
   for (BenchmarkResult& benchmark : run.benchmarks) compute_estimates(benchmark);
+  fit_complexity(run);
 }
 
 }  // namespace benchkit::analysis

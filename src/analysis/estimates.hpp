@@ -26,7 +26,8 @@ struct OutlierFences {
 };
 std::optional<OutlierFences> outlier_fences(const BenchmarkResult& result);
 
-// Recomputes the estimates of every benchmark in the run (for files that omit them).
+// Recomputes the estimates of every benchmark in the run (for files that omit them), and the
+// run's complexity fits (analysis::fit_complexity).
 void compute_estimates(RunResult& run);
 
 }  // namespace benchkit::analysis

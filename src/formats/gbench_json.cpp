@@ -368,45 +368,54 @@ bool complexity_only(const std::vector<Row>& group) {
   });
 }
 
-// Google Benchmark's fit over `family`'s sizes, in words: "O(N): real time 0.456 ns × N (CPU
-// 0.411 ns × N), RMS 4%".
-std::string describe_fit(const std::vector<Row>& group) {
-  std::string big_o;
-  std::string unit = "ns";
-  std::optional<double> real;
-  std::optional<double> cpu;
-  std::optional<double> rms;
+// Google Benchmark's fit over `family`'s sizes, kept as a structured fit (source "Google
+// Benchmark"): its class, its real-time coefficient (per unit of the class's function, in
+// nanoseconds) and its RMS.
+ComplexityResult imported_fit(const std::string& family, const std::vector<Row>& group) {
+  ComplexityResult fit;
+  fit.family = family;
+  fit.param = "N";
+  fit.source = "Google Benchmark";
   for (const Row& row : group) {
     if (row.aggregate_name == "BigO") {
-      big_o = row.big_o;
-      unit = row.time_unit;
-      real = row.real_coefficient;
-      cpu = row.cpu_coefficient;
+      fit.big_o = row.big_o;
+      fit.requested = row.big_o;
+      fit.best = row.big_o;
+      const double scale = unit_ns(row.time_unit, "BigO.time_unit");
+      const double value = row.real_coefficient.value_or(row.cpu_coefficient.value_or(0.0));
+      fit.coefficient = Estimate{value * scale, value * scale, value * scale, 0.95};
     } else if (row.aggregate_name == "RMS") {
-      rms = row.rms;
+      fit.rms = row.rms.value_or(0.0);
     }
   }
-  const std::string term = big_o.empty() || big_o == "(1)" ? "" : " × " + big_o;
-  std::string text = fmt::format("O({})", big_o.empty() ? "?" : big_o);
-  if (real) text += fmt::format(": real time {:.4g} {}{}", *real, unit, term);
-  if (cpu) text += fmt::format(" (CPU {:.4g} {}{})", *cpu, unit, term);
-  if (rms) text += fmt::format(", RMS {:.0f}%", *rms * 100.0);
-  return text;
+  return fit;
 }
 
-// The fit is kept where it applies: as an info diagnostic on the first benchmark of the family
-// (run names "FAMILY/..."; once, not on every size), or on the run when the file holds none.
+// The size of a member of a fitted family: "BM_sum/4096" is size 4096 of BM_sum (Google
+// Benchmark fits over the first argument); names with more after the size are left alone.
+std::optional<double> size_in(const std::string& name, const std::string& family) {
+  if (name.rfind(family + "/", 0) != 0) return std::nullopt;
+  const std::string rest = name.substr(family.size() + 1);
+  if (rest.empty() || rest.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  try {
+    const double n = std::stod(rest);
+    return n > 0 ? std::optional<double>(n) : std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// The fit is kept as the run's (RunResult::complexity), and each size of the family becomes a
+// point of a sweep, so that benchkit fits the same samples beside it.
 void add_complexity(const std::string& family, const std::vector<Row>& group, RunResult& run) {
-  Diagnostic fit{
-      "complexity", "info",
-      fmt::format("Google Benchmark fitted {} over its sizes: {}", family, describe_fit(group))};
+  run.complexity.push_back(imported_fit(family, group));
   for (BenchmarkResult& result : run.benchmarks) {
-    if (result.name.rfind(family + "/", 0) == 0) {
-      result.diagnostics.push_back(std::move(fit));
-      return;
+    if (const auto n = size_in(result.name, family)) {
+      result.complexity = ComplexityPoint{family, "N", *n, "auto", std::nullopt};
     }
   }
-  run.context.warnings.push_back(std::move(fit));
 }
 
 // The run's warnings: the library's debug build, and that one process took every repetition.
@@ -607,6 +616,52 @@ void add_aggregate_rows(const BenchmarkResult& b, std::size_t family, ordered_js
   }
 }
 
+// The fit to write after the `index`th benchmark: the fit of its sweep when it is the sweep's
+// last benchmark. benchkit's own fit is written when there is one; an imported one otherwise.
+const ComplexityResult* last_of_sweep(const RunResult& run, std::size_t index) {
+  const std::optional<ComplexityPoint>& point = run.benchmarks[index].complexity;
+  if (!point) return nullptr;
+  for (std::size_t later = index + 1; later < run.benchmarks.size(); ++later) {
+    const auto& other = run.benchmarks[later].complexity;
+    if (other && other->family == point->family) return nullptr;
+  }
+  const ComplexityResult* found = nullptr;
+  for (const ComplexityResult& fit : run.complexity) {
+    if (fit.family != point->family) continue;
+    if (fit.source.empty()) return &fit;
+    found = found ? found : &fit;
+  }
+  return found;
+}
+
+// Google Benchmark's two rows of a fit: NAME_BigO with the coefficient (real and CPU: benchkit
+// fits the real time, and writes it in both) and NAME_RMS with the RMS as a fraction.
+void add_complexity_rows(const ComplexityResult& fit, const BenchmarkResult& last,
+                         std::size_t family, ordered_json& rows) {
+  const std::size_t repetitions = last.samples.size();
+  ordered_json big_o = ordered_json::object();
+  big_o["name"] = fit.family + "_BigO";
+  big_o["family_index"] = family;
+  big_o["per_family_instance_index"] = 0;
+  big_o["run_name"] = fit.family;
+  big_o["run_type"] = "aggregate";
+  big_o["repetitions"] = repetitions;
+  big_o["threads"] = 1;
+  ordered_json rms = big_o;
+  rms["name"] = fit.family + "_RMS";
+  big_o["aggregate_name"] = "BigO";
+  big_o["aggregate_unit"] = "time";
+  big_o["cpu_coefficient"] = number(fit.coefficient.value);
+  big_o["real_coefficient"] = number(fit.coefficient.value);
+  big_o["big_o"] = fit.big_o;
+  big_o["time_unit"] = "ns";
+  rms["aggregate_name"] = "RMS";
+  rms["aggregate_unit"] = "percentage";
+  rms["rms"] = number(fit.rms);
+  rows.push_back(std::move(big_o));
+  rows.push_back(std::move(rms));
+}
+
 }  // namespace
 
 bool is_gbench_document(const ordered_json& root) {
@@ -635,10 +690,13 @@ std::string to_gbench_json(const RunResult& run) {
     const BenchmarkResult& b = run.benchmarks[family];
     if (!b.valid() || b.samples.empty()) {
       rows.push_back(failed_row(b, family));
-      continue;
+    } else {
+      add_iteration_rows(b, family, rows);
+      if (b.samples.size() >= 2) add_aggregate_rows(b, family, rows);
     }
-    add_iteration_rows(b, family, rows);
-    if (b.samples.size() >= 2) add_aggregate_rows(b, family, rows);
+    if (const ComplexityResult* fit = last_of_sweep(run, family)) {
+      add_complexity_rows(*fit, b, family, rows);
+    }
   }
   root["benchmarks"] = std::move(rows);
   return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

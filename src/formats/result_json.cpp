@@ -557,6 +557,49 @@ constexpr List<ExactCount> exact_count_list{"an array of exact counts",
                                             {"an object with name and value"}};
 
 template <>
+struct Table<ComplexityPoint> {
+  static constexpr auto fields = std::tuple{
+      field("family", &ComplexityPoint::family, Text{}, Rule::required),
+      field("param", &ComplexityPoint::param, Text{}, Rule::required),
+      field("n", &ComplexityPoint::n, Number{}, Rule::required).checked(positive),
+      field("fit", &ComplexityPoint::fit, Text{}),
+      field("custom", &ComplexityPoint::custom, Number{}, Rule::unless_default),
+  };
+};
+
+template <>
+struct Table<ComplexityCandidate> {
+  static constexpr auto fields = std::tuple{
+      field("big_o", &ComplexityCandidate::big_o, Text{}, Rule::required),
+      field("coefficient", &ComplexityCandidate::coefficient, Number{}),
+      field("rms", &ComplexityCandidate::rms, Number{}),
+      field("akaike_weight", &ComplexityCandidate::akaike_weight, Number{}),
+  };
+};
+
+template <>
+struct Table<ComplexityResult> {
+  using R = ComplexityResult;
+  static constexpr auto fields = std::tuple{
+      field("family", &R::family, Text{}, Rule::required),
+      field("param", &R::param, Text{}),
+      field("requested", &R::requested, Text{}),
+      field("big_o", &R::big_o, Text{}, Rule::required),
+      field("coefficient", &R::coefficient, estimate_object, Rule::required),
+      field("interval_method", &R::interval_method, Text{}, Rule::unless_default),
+      field("rms", &R::rms, Number{}),
+      field("best", &R::best, Text{}, Rule::unless_default),
+      field("indistinguishable", &R::indistinguishable, Texts{}, Rule::unless_default),
+      field("stability", &R::stability, Number{}),
+      field("sizes", &R::sizes, Count<std::size_t>{}, Rule::unless_default),
+      field("candidates", &R::candidates,
+            List<ComplexityCandidate>{"an array of fitted classes", {"an object with big_o"}},
+            Rule::unless_default),
+      field("source", &R::source, Text{}, Rule::unless_default),
+  };
+};
+
+template <>
 struct Table<BenchmarkResult> {
   using B = BenchmarkResult;
   static constexpr auto fields = std::tuple{
@@ -588,6 +631,8 @@ struct Table<BenchmarkResult> {
       field("diagnostics", &B::diagnostics, diagnostic_list),
       field("inputs", &B::inputs, input_list, Rule::unless_default),
       field("exact_counts", &B::exact_counts, exact_count_list, Rule::unless_default),
+      field("complexity", &B::complexity,
+            Object<ComplexityPoint>{"an object with family, param and n"}, Rule::unless_default),
   };
 };
 
@@ -636,6 +681,10 @@ struct Table<RunResult> {
       field("context", &RunResult::context, Object<Context>{}),
       field("benchmarks", &RunResult::benchmarks,
             List<BenchmarkResult>{"an array of benchmarks", benchmark_object}, Rule::required),
+      field("complexity", &RunResult::complexity,
+            List<ComplexityResult>{"an array of complexity fits",
+                                   {"an object with family, big_o and coefficient"}},
+            Rule::unless_default),
   };
 };
 

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "benchkit/registry.hpp"
+#include "benchkit/result.hpp"
 
 namespace benchkit::measure {
 
@@ -32,6 +34,13 @@ using ParamOverrides = std::map<std::string, std::vector<ParamValue>>;
 // parameter that no registration has.
 std::vector<Instance> expand(const std::vector<const Registration*>& registrations,
                              const ParamOverrides& overrides = {});
+
+// The complexity sweep `instance` belongs to (Registration::complexity): its family (the name
+// without the size parameter), the size, the class asked for, and the user's function at the
+// size. Nullopt when the registration asks for no fit. Throws std::invalid_argument, naming the
+// benchmark and the fix, when the size parameter is not one of its parameters (or it has several
+// and none is named) or the value is not a positive number.
+std::optional<ComplexityPoint> complexity_point(const Instance& instance);
 
 // The whole process registry.
 std::vector<Instance> expand_registered(const ParamOverrides& overrides = {});

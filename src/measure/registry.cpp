@@ -57,6 +57,20 @@ Registration& Registration::param(std::string name, std::vector<ParamValue> valu
   return *this;
 }
 
+Registration& Registration::complexity(Complexity fit, std::string param) {
+  complexity_ = ComplexitySetting{fit, nullptr, std::move(param)};
+  return *this;
+}
+
+Registration& Registration::complexity(double (*function)(double), std::string param) {
+  if (function == nullptr) {
+    throw std::invalid_argument(
+        fmt::format("benchmark {}: .complexity(function) was given a null function", name_));
+  }
+  complexity_ = ComplexitySetting{Complexity::automatic, function, std::move(param)};
+  return *this;
+}
+
 Registration& Registration::sample_size(std::size_t samples) {
   settings_.sample_size = samples;
   return *this;
@@ -119,6 +133,84 @@ const std::vector<std::unique_ptr<Registration>>& registered_benchmarks() {
 
 namespace benchkit::measure {
 
+namespace {
+
+const char* fit_name(Complexity fit) {
+  switch (fit) {
+    case Complexity::automatic:
+      return "auto";
+    case Complexity::constant:
+      return "(1)";
+    case Complexity::log_n:
+      return "lgN";
+    case Complexity::n:
+      return "N";
+    case Complexity::n_log_n:
+      return "NlgN";
+    case Complexity::n_squared:
+      return "N^2";
+    case Complexity::n_cubed:
+      return "N^3";
+  }
+  return "auto";
+}
+
+// The size parameter's name: the one given, or the only parameter.
+std::string size_param(const Instance& instance, const ComplexitySetting& setting) {
+  const Registration& registration = *instance.registration;
+  if (!setting.param.empty()) {
+    for (const auto& [name, values] : registration.params()) {
+      if (name == setting.param) return name;
+    }
+    throw std::invalid_argument(fmt::format(
+        "benchmark {} ({}:{}): .complexity names the parameter \"{}\", which it does not have; "
+        "add .param(\"{}\", {{...sizes}}) or name one of its parameters",
+        registration.name(), registration.file(), registration.line(), setting.param,
+        setting.param));
+  }
+  if (registration.params().size() != 1) {
+    throw std::invalid_argument(fmt::format(
+        "benchmark {} ({}:{}): .complexity() needs the size parameter named when a benchmark "
+        "has {} parameters: .complexity(benchkit::Complexity::automatic, \"size\")",
+        registration.name(), registration.file(), registration.line(),
+        registration.params().size()));
+  }
+  return registration.params().front().first;
+}
+
+}  // namespace
+
+std::optional<ComplexityPoint> complexity_point(const Instance& instance) {
+  if (!instance.registration || !instance.registration->complexity_setting()) return std::nullopt;
+  const ComplexitySetting& setting = *instance.registration->complexity_setting();
+  const std::string param = size_param(instance, setting);
+  const Registration& registration = *instance.registration;
+  std::size_t index = 0;
+  while (registration.params()[index].first != param) ++index;
+  double n = 0.0;
+  try {
+    n = instance.values.at(index).as_double();
+  } catch (const std::exception&) {
+    n = 0.0;
+  }
+  if (!(n > 0)) {
+    throw std::invalid_argument(
+        fmt::format("benchmark {}: .complexity needs positive numbers as sizes, and {} is {}",
+                    instance.name, param, instance.params.at(param)));
+  }
+  ComplexityPoint point;
+  const std::string part = "/" + param + "=" + instance.params.at(param);
+  point.family = instance.name;
+  if (const auto at = point.family.find(part); at != std::string::npos) {
+    point.family.erase(at, part.size());
+  }
+  point.param = param;
+  point.n = n;
+  point.fit = setting.function ? "f(N)" : fit_name(setting.fit);
+  if (setting.function) point.custom = setting.function(n);
+  return point;
+}
+
 std::vector<Instance> expand(const std::vector<const Registration*>& registrations,
                              const ParamOverrides& overrides) {
   std::vector<Instance> instances;
@@ -172,6 +264,7 @@ std::vector<Instance> expand(const std::vector<const Registration*>& registratio
               "values distinct",
               instance.name));
         }
+        complexity_point(instance);  // refuses a sweep it cannot fit, before anything runs
         instances.push_back(std::move(instance));
         std::size_t p = params.size();
         while (p > 0) {

@@ -26,6 +26,11 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
   RunResult merged;
   if (runs.empty()) return merged;
   merged.context = runs.front().context;
+  // Fits another tool made (an imported Google Benchmark BigO row), from the first process;
+  // benchkit's own are refitted on the merged samples (analysis::fit_complexity).
+  for (const ComplexityResult& fit : runs.front().complexity) {
+    if (!fit.source.empty()) merged.complexity.push_back(fit);
+  }
   std::map<std::string, std::size_t> index;
   std::map<std::string, std::size_t> first_process;  // where each benchmark was first seen
   for (std::size_t process = 0; process < runs.size(); ++process) {

@@ -239,6 +239,7 @@ std::string benchmark_table(const RunResult& run, Options options) {
     if (!out.empty()) out += "\n";
     out += scenario_block(phases, options.color);
   }
+  out += parts::complexity_text(run);
 
   bool any_diagnostic = false;
   for (const BenchmarkResult& b : run.benchmarks) {

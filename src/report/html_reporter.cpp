@@ -14,6 +14,7 @@
 #include <set>
 
 #include "analysis/compare.hpp"
+#include "analysis/complexity.hpp"
 #include "analysis/estimates.hpp"
 #include "analysis/machine_speed.hpp"
 #include "model/failure.hpp"
@@ -113,7 +114,9 @@ Json chart_json(const LineChart& chart) {
       if (p.marked) point["marked"] = true;
       points.push_back(std::move(point));
     }
-    series.push_back({{"name", line.name}, {"points", std::move(points)}});
+    Json entry = {{"name", line.name}, {"points", std::move(points)}};
+    if (line.fitted) entry["fitted"] = true;
+    series.push_back(std::move(entry));
   }
   out["series"] = std::move(series);
   return out;
@@ -546,9 +549,52 @@ double sweep_x(const SweepMember& m, const SweepAxis& axis) {
                              axis.categories.begin());
 }
 
+// The fitted curve of each line of a sweep's time chart whose members are the sizes of a
+// complexity fit over the chart's x parameter: coefficient × g(n) at each size, and between
+// sizes for a built-in class (a user's function is known only at the sizes).
+void add_fitted_curves(const RunResult& run, const std::vector<SweepMember>& members,
+                       const SweepAxis& axis, LineChart& time) {
+  if (!axis.numeric) return;
+  std::vector<LineSeries> curves;
+  for (const ComplexityResult& fit : run.complexity) {
+    LineSeries curve;
+    curve.fitted = true;
+    curve.name =
+        fmt::format("{} fit{}: {}", fit.family, fit.source.empty() ? "" : " (" + fit.source + ")",
+                    analysis::big_o_words(fit.big_o));
+    const bool built_in = fit.big_o != "f(N)";
+    std::vector<std::pair<double, std::optional<double>>> sizes;
+    for (const SweepMember& m : members) {
+      const auto& point = m.result->complexity;
+      if (!point || point->family != fit.family ||
+          m.split.params[axis.parameter].first != point->param) {
+        continue;
+      }
+      sizes.emplace_back(point->n, point->custom);
+    }
+    if (sizes.size() < 2) continue;
+    std::sort(sizes.begin(), sizes.end());
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      const auto [n, custom] = sizes[i];
+      curve.points.push_back({n, analysis::fitted_value(fit, n, custom), {}, {}, "", false});
+      if (!built_in || i + 1 == sizes.size()) continue;
+      // Four points between sizes, evenly spaced on the axis's scale.
+      const double next = sizes[i + 1].first;
+      for (int step = 1; step < 5; ++step) {
+        const double t = step / 5.0;
+        const double between = time.log_x ? n * std::pow(next / n, t) : n + (next - n) * t;
+        curve.points.push_back(
+            {between, analysis::fitted_value(fit, between, std::nullopt), {}, {}, "", false});
+      }
+    }
+    curves.push_back(std::move(curve));
+  }
+  for (LineSeries& curve : curves) time.series.push_back(std::move(curve));
+}
+
 // A sweep's charts: time per iteration, and throughput when every member reports one.
-void add_sweep_charts(const std::vector<SweepMember>& members, const SweepAxis& axis,
-                      std::vector<LineChart>& charts) {
+void add_sweep_charts(const RunResult& run, const std::vector<SweepMember>& members,
+                      const SweepAxis& axis, std::vector<LineChart>& charts) {
   LineChart time;
   time.title = members.front().split.base + ": time per iteration";
   time.x_label = members.front().split.params[axis.parameter].first;
@@ -596,6 +642,7 @@ void add_sweep_charts(const std::vector<SweepMember>& members, const SweepAxis& 
                 [](const LinePoint& a, const LinePoint& b) { return a.x < b.x; });
     }
   }
+  add_fitted_curves(run, members, axis, time);
   charts.push_back(std::move(time));
   if (bytes || items) charts.push_back(std::move(throughput));
 }
@@ -776,7 +823,7 @@ std::vector<LineChart> sweep_charts(const RunResult& run) {
     if (members.size() < 2) continue;
     const std::optional<SweepAxis> axis = sweep_axis(members);
     if (!axis) continue;
-    add_sweep_charts(members, *axis, charts);
+    add_sweep_charts(run, members, *axis, charts);
   }
   return charts;
 }

@@ -41,6 +41,7 @@ struct LinePoint {
 struct LineSeries {
   std::string name;  // the legend: "workers=4", "" for a chart of one line
   std::vector<LinePoint> points;
+  bool fitted = false;  // a fitted curve (complexity): drawn dashed, without points
 };
 
 // How the page writes a value of an axis: as a duration (nanoseconds), bytes per second, items
@@ -90,7 +91,8 @@ struct ChartSection {
 // with one parameter taking two or more values) as line charts: time per iteration (and
 // throughput, when every one of them declares work) against the parameter with the most numeric
 // values, one line per combination of the others. Scenario phases and failed benchmarks are
-// left out. In the order the groups first appear in the run.
+// left out. In the order the groups first appear in the run. A sweep with a complexity fit
+// (RunResult::complexity) over the chart's x parameter gets the fitted curve as a dashed line.
 std::vector<LineChart> sweep_charts(const RunResult& run);
 
 // The whole page for `document` (which must hold at least one part; every part is rendered)

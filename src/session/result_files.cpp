@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "analysis/complexity.hpp"
 #include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
 #include "formats/result_file.hpp"
@@ -37,6 +38,8 @@ model::Result<RunResult> parse(const std::string& text, const std::string& origi
   if (!parsed->estimates_present) {
     analysis::compute_estimates(run);
     flag_optimised_away(run);
+  } else {
+    analysis::fit_complexity(run);  // the fits are always recomputed from the samples
   }
   return run;
 }

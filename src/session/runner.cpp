@@ -348,6 +348,7 @@ std::vector<BenchmarkResult> run_instance(const RunSettings& settings,
   for (BenchmarkResult& result : results) {
     result.params = instance.params;
     result.inputs = inputs;
+    if (!instance.is_scenario()) result.complexity = measure::complexity_point(instance);
   }
   return results;
 }
@@ -370,6 +371,7 @@ BenchmarkResult threw(const measure::Instance& instance, const std::string& what
   failed.name = instance.name;
   failed.kind = instance.is_scenario() ? "scenario" : "micro";
   failed.params = instance.params;
+  if (!instance.is_scenario()) failed.complexity = measure::complexity_point(instance);
   failed.failures.push_back(what);
   failed.failure = Failure{Failure::Cause::threw, {}, {}, {}};
   return failed;

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/complexity.hpp"
 #include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
 #include "analysis/machine_speed.hpp"
@@ -123,6 +124,7 @@ SuiteOutcome run_here(const SuiteRequest& request, SuiteObserver& observer) {
   progress.measured = [&](const RunResult& so_far) { observer.checkpoint(so_far); };
   outcome.run = run_instances(request.settings, request.chosen, progress, outcome.failed);
   model::check_exact_counts(outcome.run.benchmarks);
+  analysis::fit_complexity(outcome.run);
   return outcome;
 }
 
@@ -193,6 +195,7 @@ SuiteOutcome run_suite(const SuiteRequest& request, const LauncherFactory& launc
         std::max(worker_peak.value_or(0), own_peak.value_or(0));
   }
   analysis::note_machine_speed(outcome.run);
+  analysis::fit_complexity(outcome.run);
   gather_inputs(outcome.run);
   return outcome;
 }

@@ -145,19 +145,24 @@ TEST(GbenchJson, EveryNameGoogleBenchmarkListsIsABenchmark) {
   EXPECT_THAT(named(run, "BM_skipped").failures.at(0), HasSubstr("needs a GPU"));
 }
 
-TEST(GbenchJson, AComplexityFitIsKeptOnItsSizesNotMadeABenchmark) {
+TEST(GbenchJson, AComplexityFitIsKeptAsTheRunsFitNotMadeABenchmark) {
   const RunResult run = read("gbench_names.json");
   for (const BenchmarkResult& b : run.benchmarks) EXPECT_NE(b.name, "BM_linear");
-  // Said once, on the family's first size; every size is a valid benchmark.
-  const BenchmarkResult& first = named(run, "BM_linear/64");
-  ASSERT_EQ(first.diagnostics.size(), 1u);
-  EXPECT_EQ(first.diagnostics[0].code, "complexity");
-  EXPECT_THAT(first.diagnostics[0].message, HasSubstr("fitted BM_linear over its sizes: O(N)"));
-  EXPECT_THAT(first.diagnostics[0].message, HasSubstr("RMS"));
+  // Google Benchmark's fit, structured; every size is a valid benchmark and a point of the sweep.
+  ASSERT_EQ(run.complexity.size(), 1u);
+  const ComplexityResult& fit = run.complexity[0];
+  EXPECT_EQ(fit.family, "BM_linear");
+  EXPECT_EQ(fit.big_o, "N");
+  EXPECT_EQ(fit.source, "Google Benchmark");
+  EXPECT_GT(fit.coefficient.value, 0.0);
+  EXPECT_GT(fit.rms, 0.0);
   for (const char* size : {"BM_linear/64", "BM_linear/256", "BM_linear/1024", "BM_linear/4096"}) {
     EXPECT_TRUE(named(run, size).valid()) << size;
+    ASSERT_TRUE(named(run, size).complexity) << size;
+    EXPECT_EQ(named(run, size).complexity->family, "BM_linear");
+    EXPECT_TRUE(named(run, size).diagnostics.empty()) << size;
   }
-  EXPECT_TRUE(named(run, "BM_linear/4096").diagnostics.empty());
+  EXPECT_DOUBLE_EQ(named(run, "BM_linear/4096").complexity->n, 4096.0);
 }
 
 TEST(GbenchJson, ADebugBuildOfTheLibraryIsWarnedAboutOnce) {

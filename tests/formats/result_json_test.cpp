@@ -235,9 +235,21 @@ auto members(const ExactCount& count) {
   const auto& [a, b, c] = count;
   return std::tie(a, b, c);
 }
+auto members(const ComplexityPoint& point) {
+  const auto& [a, b, c, d, e] = point;
+  return std::tie(a, b, c, d, e);
+}
+auto members(const ComplexityCandidate& candidate) {
+  const auto& [a, b, c, d] = candidate;
+  return std::tie(a, b, c, d);
+}
+auto members(const ComplexityResult& fit) {
+  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m] = fit;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m);
+}
 auto members(const BenchmarkResult& r) {
-  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x] = r;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x);
+  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x, y] = r;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x, y);
 }
 auto members(const Context& c) {
   const auto& [a, b, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab] =
@@ -246,8 +258,8 @@ auto members(const Context& c) {
                   ab);
 }
 auto members(const RunResult& run) {
-  const auto& [a, b] = run;
-  return std::tie(a, b);
+  const auto& [a, b, c] = run;
+  return std::tie(a, b, c);
 }
 
 template <class T>
@@ -395,7 +407,23 @@ RunResult every_field_run() {
   b.skipped = Skipped{"ci", "noisy on shared runners"};
   b.inputs = {{"corpus/rows.csv", 12, std::string(64, 'a')}};
   b.exact_counts = {{"rows", 4'000'000, "corpus/rows.csv"}, {"batches", 40, ""}};
+  b.complexity = ComplexityPoint{"codec", "size", 64, "f(N)", 4096.5};
   run.benchmarks = {b};
+  ComplexityResult fit;
+  fit.family = "codec";
+  fit.param = "size";
+  fit.requested = "f(N)";
+  fit.big_o = "f(N)";
+  fit.coefficient = {2.5, 2.25, 2.75, 0.9};
+  fit.interval_method = "bootstrap";
+  fit.rms = 0.04;
+  fit.best = "N^2";
+  fit.indistinguishable = {"N^3"};
+  fit.stability = 0.75;
+  fit.sizes = 5;
+  fit.candidates = {{"N^2", 0.5, 0.03, 0.6}, {"f(N)", 2.5, 0.04, 0.4}};
+  fit.source = "Google Benchmark";
+  run.complexity = {fit};
   return run;
 }
 
@@ -484,6 +512,7 @@ TEST(ResultJson, WritesOneBenchmarkOnOneLineAsInARun) {
   RunResult again;
   again.context = run.context;
   again.benchmarks = {*back};
+  again.complexity = run.complexity;  // the run's, not the benchmark's
   EXPECT_THAT(differences(run, again), ::testing::IsEmpty());
 }
 

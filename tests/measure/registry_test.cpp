@@ -201,3 +201,69 @@ TEST(Registry, SkipRulesAreKeptInOrderAndNeedATagAndAReason) {
 }
 }  // namespace
 }  // namespace benchkit::measure
+
+namespace benchkit::measure {
+namespace {
+
+void sized(Bencher&, std::size_t) {}
+void sized_and_named(Bencher&, std::string, std::size_t) {}
+
+TEST(Complexity, EachSizeIsAPointOfItsSweep) {
+  Registration r = make("sized");
+  r.add_function(&sized).param("size", {64, 4096}).complexity();
+  const std::vector<Instance> instances = expand({&r});
+  ASSERT_EQ(instances.size(), 2u);
+  const auto point = complexity_point(instances[1]);
+  ASSERT_TRUE(point);
+  EXPECT_EQ(point->family, "sized");
+  EXPECT_EQ(point->param, "size");
+  EXPECT_DOUBLE_EQ(point->n, 4096.0);
+  EXPECT_EQ(point->fit, "auto");
+  EXPECT_FALSE(point->custom);
+  Registration plain = make("plain");
+  plain.add_function(&sized).param("size", {64});
+  EXPECT_FALSE(complexity_point(expand({&plain})[0]));
+}
+
+TEST(Complexity, AFixedClassAndAUserFunction) {
+  Registration fixed = make("sized");
+  fixed.add_function(&sized).param("size", {8, 16}).complexity(Complexity::n_log_n);
+  EXPECT_EQ(complexity_point(expand({&fixed})[0])->fit, "NlgN");
+  Registration custom = make("sized");
+  custom.add_function(&sized).param("size", {8, 16}).complexity([](double n) { return n * n + 1; });
+  const auto point = complexity_point(expand({&custom})[1]);
+  EXPECT_EQ(point->fit, "f(N)");
+  EXPECT_DOUBLE_EQ(point->custom.value(), 257.0);
+}
+
+TEST(Complexity, TheOtherParametersNameTheSweep) {
+  Registration r = make("hash");
+  r.add_function(&sized_and_named)
+      .param("kind", {"text", "json"})
+      .param("size", {64, 4096})
+      .complexity(Complexity::automatic, "size");
+  const std::vector<Instance> instances = expand({&r});
+  EXPECT_EQ(complexity_point(instances[0])->family, "hash/kind=text");
+  EXPECT_EQ(complexity_point(instances[3])->family, "hash/kind=json");
+}
+
+TEST(Complexity, ASweepItCannotFitIsRefusedWithTheFix) {
+  Registration unnamed = make("hash");
+  unnamed.add_function(&sized_and_named).param("kind", {"text"}).param("size", {64}).complexity();
+  EXPECT_THAT([&] { expand({&unnamed}); }, ::testing::ThrowsMessage<std::invalid_argument>(
+                                               HasSubstr("needs the size parameter named")));
+  Registration wrong = make("sized");
+  wrong.add_function(&sized).param("size", {64}).complexity(Complexity::n, "n");
+  EXPECT_THAT([&] { expand({&wrong}); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("does not have")));
+  Registration text = make("hash");
+  text.add_function(&sized_and_named)
+      .param("kind", {"text"})
+      .param("size", {64})
+      .complexity(Complexity::n, "kind");
+  EXPECT_THAT([&] { expand({&text}); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("positive numbers")));
+}
+
+}  // namespace
+}  // namespace benchkit::measure

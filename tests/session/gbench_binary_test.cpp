@@ -126,8 +126,11 @@ TEST(GbenchBinary, AComplexitySweepRunsWithoutAFailedBenchmark) {
   ASSERT_TRUE(run) << run.error().message;
   ASSERT_EQ(run->benchmarks.size(), 4u);  // 64, 256, 1024, 4096; the fit is no benchmark
   for (const BenchmarkResult& b : run->benchmarks) EXPECT_TRUE(b.valid()) << b.name;
-  ASSERT_FALSE(run->benchmarks[0].diagnostics.empty());
-  EXPECT_EQ(run->benchmarks[0].diagnostics[0].code, "complexity");  // the fit, kept
+  // Google Benchmark's fit (of the first process), and benchkit's on every process's samples.
+  ASSERT_EQ(run->complexity.size(), 2u);
+  EXPECT_EQ(run->complexity[0].source, "Google Benchmark");
+  EXPECT_EQ(run->complexity[1].family, "BM_linear");
+  EXPECT_TRUE(run->complexity[1].source.empty());
   EXPECT_FALSE(model::has_one_process_warning(run->context)) << "two processes";
 }
 

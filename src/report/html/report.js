@@ -437,8 +437,9 @@
       s.points.forEach((p, k) => {
         d += (k ? 'L' : 'M') + x(p.x).toFixed(1) + ' ' + y(p.y).toFixed(1);
       });
-      g.appendChild(sv('path', { d: d, class: 'line' }));
-      for (const p of s.points) {
+      // A fitted curve (a complexity fit): dashed, without points or intervals of its own.
+      g.appendChild(tip(sv('path', { d: d, class: s.fitted ? 'line fit' : 'line' }), s.name));
+      for (const p of s.fitted ? [] : s.points) {
         if (p.lo !== undefined) {
           g.appendChild(sv('line', { x1: x(p.x), x2: x(p.x), y1: y(p.lo), y2: y(p.hi), class: 'ci' }));
         }

@@ -1,0 +1,63 @@
+// The complexity fits of a run in words, for the terminal and Markdown: one paragraph per sweep.
+#include <fmt/format.h>
+
+#include "analysis/complexity.hpp"
+#include "report/parts.hpp"
+
+namespace benchkit::report {
+
+namespace {
+
+// "1.23 ns", "0.000456 ns": a coefficient, which can be far below a nanosecond.
+std::string coefficient_text(double value) {
+  return fmt::format("{:.3g} ns", value);
+}
+
+std::string fit_line(const ComplexityResult& fit) {
+  const std::string term = fit.big_o == "(1)" ? "" : " × " + fit.big_o;
+  std::string line =
+      fmt::format("{} over {}: {}, {}{}", fit.family, fit.param, analysis::big_o_words(fit.big_o),
+                  coefficient_text(fit.coefficient.value), term);
+  if (!fit.source.empty()) {
+    return line + fmt::format(", RMS {:.0f}% (fitted by {})\n", fit.rms * 100.0, fit.source);
+  }
+  line += fmt::format(
+      " [{} … {}] ({}), RMS {:.0f}%, {} sizes", coefficient_text(fit.coefficient.lower),
+      coefficient_text(fit.coefficient.upper), fit.interval_method, fit.rms * 100.0, fit.sizes);
+  if (fit.requested == "auto") {
+    double weight = 0.0;
+    for (const ComplexityCandidate& c : fit.candidates) {
+      if (c.big_o == fit.best) weight = c.akaike_weight;
+    }
+    line += fmt::format("; Akaike weight {:.2f}", weight);
+    if (fit.interval_method == "bootstrap") {
+      line += fmt::format(", chosen in {:.0f}% of resamples", fit.stability * 100.0);
+    }
+  } else if (fit.best != fit.big_o) {
+    line += fmt::format("; {} was asked for, the data fit {} better",
+                        analysis::big_o_words(fit.big_o), analysis::big_o_words(fit.best));
+  }
+  line += "\n";
+  if (!fit.indistinguishable.empty()) {
+    std::string others;
+    for (const std::string& other : fit.indistinguishable) {
+      others += (others.empty() ? "" : ", ") + analysis::big_o_words(other);
+    }
+    line += fmt::format(
+        "  the data cannot tell {} from {} (within 2 of the best AIC): measure sizes spread over "
+        "a wider range, or more samples per size\n",
+        analysis::big_o_words(fit.best), others);
+  }
+  return line;
+}
+
+}  // namespace
+
+std::string parts::complexity_text(const RunResult& run) {
+  if (run.complexity.empty()) return {};
+  std::string out = "\ncomplexity (time per iteration ≈ coefficient × g(size), 95% CI):\n";
+  for (const ComplexityResult& fit : run.complexity) out += fit_line(fit);
+  return out;
+}
+
+}  // namespace benchkit::report
