@@ -23,6 +23,7 @@ struct CompareOptions {
   std::size_t rounds = 10;
   std::string filter;
   std::vector<std::string> trailing;  // after --: flags for both executables
+  std::string shard;                  // --shard K/N: two executables, one part of their benchmarks
 };
 
 // BASE and NEW: two executables (BinariesPlan), or two result files or baselines (FilesPlan);
