@@ -44,10 +44,7 @@ CommandRunner add_merge_command(CLI::App& app) {
     const int written = print_or_write(formats::to_json(merged->run), options->out);
     if (written != 0) return written;
     for (const std::string& missing : merged->missing) {
-      say_error(model::Error{fmt::format("{} is missing: no file given holds it (did its runner "
-                                         "fail before writing its result?)",
-                                         missing),
-                             model::ErrorKind::failed});
+      say_error(model::Error{"missing from the merge: " + missing, model::ErrorKind::failed});
     }
     for (const std::string& failed : merged->failed) {
       say_error(model::Error{fmt::format("benchmark {} failed", failed), model::ErrorKind::failed});

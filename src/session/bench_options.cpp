@@ -348,7 +348,9 @@ std::optional<model::Error> check_before_running(const BenchOptions& o) {
                       side_by_side_flag));
     }
   }
-  if (auto problem = check_record_flags(o.record, o.store)) return problem;
+  // --shard-by history reads --store as --record writes it.
+  const bool reads_history = !o.shard.empty() && o.shard_by == "history";
+  if (auto problem = check_record_flags(o.record || reads_history, o.store)) return problem;
   return check_output_folders(o);
 }
 

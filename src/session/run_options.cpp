@@ -415,7 +415,9 @@ model::Result<process::RoundSettings> round_settings(const RunOptions& o) {
 }
 
 model::Result<RunTarget> plan_for(const RunOptions& o) {
-  if (auto problem = check_record_flags(o.record, o.store)) return *problem;
+  // --shard-by history reads --store as --record writes it.
+  const bool reads_history = !o.shard.empty() && o.shard_by == "history";
+  if (auto problem = check_record_flags(o.record || reads_history, o.store)) return *problem;
   if (!o.positional.empty() && o.commands.empty() && is_bench_binary(o.positional.front())) {
     if (o.positional.size() > 1) {
       return usage_error("a bench binary's own flags go after --: benchkit run " +

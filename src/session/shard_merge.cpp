@@ -98,7 +98,23 @@ std::vector<std::string> missing_shards(const std::vector<ShardFile>& shards) {
   for (const ShardFile& shard : shards) present.insert(shard.run.context.shard->index);
   std::vector<std::string> missing;
   for (std::uint32_t k = 1; k <= count; ++k) {
-    if (!present.count(k)) missing.push_back(fmt::format("shard {}/{}", k, count));
+    if (!present.count(k)) {
+      missing.push_back(
+          fmt::format("shard {}/{} (no file given holds it: did its runner fail "
+                      "before writing its result?)",
+                      k, count));
+    }
+  }
+  // Every shard there, and yet fewer benchmarks than the selection: the shards split it
+  // differently (--shard-by history read different durations).
+  std::uint64_t measured = 0;
+  for (const ShardFile& shard : shards) measured += shard.run.context.shard->benchmarks;
+  const std::uint64_t selected = shards.front().run.context.shard->selected;
+  if (missing.empty() && measured < selected) {
+    missing.push_back(fmt::format(
+        "{} of the {} selected benchmarks (the shards split the suite differently: give every "
+        "shard the same --store)",
+        selected - measured, selected));
   }
   return missing;
 }
@@ -165,11 +181,10 @@ model::Result<MergedShards> merge_shard_runs(std::vector<ShardFile> shards,
     }
   }
   if (!merged.missing.empty()) {
-    merged.run.context.warnings.push_back(Diagnostic{
-        "shards_missing", "warning",
-        fmt::format("merged without {}: no file given holds it (its runner may have failed "
-                    "before writing its result); the run lacks its benchmarks",
-                    fmt::join(merged.missing, ", "))});
+    merged.run.context.warnings.push_back(
+        Diagnostic{"shards_missing", "warning",
+                   fmt::format("merged without {}; the run lacks those benchmarks",
+                               fmt::join(merged.missing, "; "))});
   }
   return merged;
 }

@@ -27,7 +27,8 @@ struct ShardFile {
 struct MergedShards {
   RunResult run;
   std::size_t files = 0;
-  // "shard 3/4": shards the recorded K/N has that no file gave.
+  // What no file gave: "shard 3/4 (...)" of the recorded K/N, or "2 of the 47 selected
+  // benchmarks (...)" when every shard is there but they split the suite differently.
   std::vector<std::string> missing;
   // "sort/size=64 (shard-2.json): crashed (signal 11)": benchmarks that failed to run.
   std::vector<std::string> failed;
