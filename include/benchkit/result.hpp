@@ -223,11 +223,24 @@ struct BenchmarkResult {
   std::vector<ExactCount> exact_counts;
   // Set when the benchmark is one size of a complexity sweep.
   std::optional<ComplexityPoint> complexity;
+  // The machine that measured this benchmark (hostname, cpu_model, fingerprint), set only in a
+  // merge of shards run on different machines (benchkit merge --allow-mixed-machines); empty:
+  // the run's context's machine.
+  std::map<std::string, std::string> machine;
 
   bool valid() const { return failures.empty(); }
 
   // Nanoseconds per iteration of each sample, per-sample overhead subtracted, never below 0.
   std::vector<double> per_iteration_ns() const;
+};
+
+// Which part of a suite split across machines (--shard K/N, docs/ci.md) a run measured.
+struct Shard {
+  std::uint32_t index = 0;       // K, from 1
+  std::uint32_t count = 0;       // N
+  std::string by;                // how the suite was split: "count" or "history"
+  std::uint64_t benchmarks = 0;  // how many benchmarks this shard measured
+  std::uint64_t selected = 0;    // how many the whole selection had, all shards together
 };
 
 // Where and how a run was made. Every field is optional in a file read back.
@@ -265,6 +278,8 @@ struct Context {
   std::vector<Diagnostic> warnings;
   // Every data file the run's benchmarks verified, once each (their `inputs`, gathered).
   std::vector<InputFile> inputs;
+  // Set when the run measured one shard of the selection (--shard K/N).
+  std::optional<Shard> shard;
 };
 
 struct RunResult {

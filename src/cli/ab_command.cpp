@@ -264,6 +264,7 @@ CommandRunner add_ab_command(CLI::App& app) {
                       "included)");
   command->add_option("--bench,--filter", o->bench,
                       "Only benchmarks whose name matches this regular expression");
+  add_shard_options(*command, o->shard, nullptr);
   command
       ->add_option("--cmd", o->commands,
                    "Compare a whole command instead: run it for each build ({build}, {src} "

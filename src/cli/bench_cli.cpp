@@ -32,6 +32,7 @@
 #include "session/profiled.hpp"
 #include "session/result_files.hpp"
 #include "session/runner.hpp"
+#include "session/shard.hpp"
 #include "session/side_by_side.hpp"
 #include "session/skips.hpp"
 #include "session/suite.hpp"
@@ -417,9 +418,10 @@ int run_main(int argc, char** argv) {
   session::default_processes(flags);
   auto settings = session::run_settings(flags);
   if (!settings) return report_error(settings.error());
-  auto chosen = session::choose(session::selection_of(flags), flags.mode);
+  auto chosen = session::choose_for_run(flags);
   if (!chosen) return report_error(chosen.error());
   if (flags.list) return list_names(chosen->chosen);
+  if (chosen->shard && !flags.quiet) std::cerr << session::describe_shard(*chosen->shard) << "\n";
   if (!flags.profile_time.empty()) {
     process::WorkerInvocation profile;
     profile.profile_time_ns = cli::parse_duration_ns(flags.profile_time);

@@ -49,6 +49,7 @@ void add_measurement_flags(CLI::App& app, BenchFlags& flags) {
                  "Leave out the benchmarks registered with .skip_when(TAG, reason), e.g. "
                  "--skip-tag ci in a CI job: each is listed as skipped with its reason, in the "
                  "output and the result, and is neither a regression nor a failure (repeatable)");
+  add_shard_options(app, flags.shard, &flags.shard_by);
   app.add_option("--param", flags.params,
                  "Replace the values of a parameter: --param items=10000000 or --param "
                  "size=64,4096 (repeatable; applies to every benchmark and scenario with that "

@@ -41,6 +41,7 @@ CommandRunner add_bisect_command(CLI::App& app);
 CommandRunner add_history_command(CLI::App& app);
 CommandRunner add_data_command(CLI::App& app);
 CommandRunner add_import_command(CLI::App& app);
+CommandRunner add_merge_command(CLI::App& app);
 CommandRunner add_profile_command(CLI::App& app);
 
 // The comparison flags of every command that compares (session/command_options.hpp).
@@ -66,6 +67,11 @@ void add_max_rounds_option(CLI::App& command, std::size_t& max_rounds);
 // --store: the history (an SQLite file or a postgresql:// URL; default $BENCHKIT_STORE, else
 // .benchkit/history.db).
 void add_store_option(CLI::App& command, std::string& store);
+
+// --shard K/N and --shard-by count|history: measure only one of N disjoint parts of the
+// selection (session/shard.hpp, docs/ci.md). `by` is null for a command that splits by count
+// only (it has no history to weigh benchmarks by).
+void add_shard_options(CLI::App& command, std::string& shard, std::string* by);
 
 // --color: auto (colour on a terminal, unless NO_COLOR), always or never.
 void add_color_option(CLI::App& command, std::string& color,

@@ -74,6 +74,7 @@ CommandRunner add_compare_command(CLI::App& app) {
   command->add_option("--filter,--bench", options->filter,
                       "Two executables: only the benchmarks (of both) whose name matches this "
                       "regular expression (searched anywhere in the name)");
+  add_shard_options(*command, options->shard, nullptr);
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
     options->trailing = trailing_arguments();

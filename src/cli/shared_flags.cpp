@@ -68,6 +68,18 @@ void add_store_option(CLI::App& command, std::string& store) {
                      "$BENCHKIT_STORE, else .benchkit/history.db)");
 }
 
+void add_shard_options(CLI::App& command, std::string& shard, std::string* by) {
+  command.add_option("--shard", shard,
+                     "K/N: measure only the K-th of N disjoint parts of the selected benchmarks "
+                     "(after --filter and skip tags), for a suite split across CI runners; "
+                     "join the parts' result files with benchkit merge (docs/ci.md)");
+  if (by) {
+    command.add_option("--shard-by", *by,
+                       "How --shard splits: count (equal numbers of benchmarks, the default) or "
+                       "history (equal durations, as recorded in --store)");
+  }
+}
+
 void add_color_option(CLI::App& command, std::string& color, const std::string& help) {
   command.add_option("--color", color, help)->check(CLI::IsMember({"auto", "always", "never"}));
 }

@@ -85,7 +85,7 @@ int run_tool(int argc, char** argv) {
       {"noise", add_noise_command},     {"ab", add_ab_command},
       {"bisect", add_bisect_command},   {"history", add_history_command},
       {"data", add_data_command},       {"import", add_import_command},
-      {"profile", add_profile_command},
+      {"profile", add_profile_command}, {"merge", add_merge_command},
   };
   const std::string asked = argc > 1 && argv[1][0] != '-' ? argv[1] : "";
   bool known = false;

@@ -633,10 +633,22 @@ struct Table<BenchmarkResult> {
       field("exact_counts", &B::exact_counts, exact_count_list, Rule::unless_default),
       field("complexity", &B::complexity,
             Object<ComplexityPoint>{"an object with family, param and n"}, Rule::unless_default),
+      field("machine", &B::machine, TextMap{}, Rule::unless_default),
   };
 };
 
 constexpr Object<BenchmarkResult> benchmark_object{"an object"};
+
+template <>
+struct Table<Shard> {
+  static constexpr auto fields = std::tuple{
+      field("index", &Shard::index, Count<std::uint32_t>{}, Rule::required),
+      field("count", &Shard::count, Count<std::uint32_t>{}, Rule::required),
+      field("by", &Shard::by, Text{}),
+      field("benchmarks", &Shard::benchmarks, Count<std::uint64_t>{}),
+      field("selected", &Shard::selected, Count<std::uint64_t>{}),
+  };
+};
 
 template <>
 struct Table<Context> {
@@ -670,6 +682,8 @@ struct Table<Context> {
             Rule::unless_default),
       field("warnings", &C::warnings, diagnostic_list),
       field("inputs", &C::inputs, input_list, Rule::unless_default),
+      field("shard", &C::shard, Object<Shard>{"an object with index and count"},
+            Rule::unless_default),
   };
 };
 

@@ -205,6 +205,8 @@ const std::array kFields = {
     field<Text, &Invocation::filter>(worker::kFilterFlag),
     field<Switch, &Invocation::exact>(worker::kExactFlag),
     field<Repeated, &Invocation::skip_tags>("--skip-tag"),
+    field<Selection, &Invocation::shard_positions>("--worker-shard",
+                                                   "a list of benchmark numbers (0,3,7)"),
     // Profiling.
     field<Duration, &Invocation::profile_time_ns>("--profile-time", "a duration (30s)"),
     field<Text, &Invocation::profile_markers>("--profile-markers"),

@@ -46,6 +46,10 @@ struct WorkerInvocation {
   std::vector<std::string> skip_tags;               // --skip-tag TAG (repeatable)
   std::vector<std::string> params;                  // --param NAME=V1,V2 (repeatable)
   bool list = false;                                // --list: names only
+  // --worker-shard 0,3,7: of the benchmarks the selection above chooses (after --skip-tag), the
+  // positions of those of this run's shard (--shard K/N, session/shard.hpp); --worker-select
+  // then numbers these.
+  std::optional<std::vector<std::size_t>> shard_positions;
 
   // Budgets: nothing or 0 leaves the bench binary's default.
   std::optional<std::int64_t> time_budget_ns;  // --time-budget

@@ -166,6 +166,21 @@ model::Result<SideBySideRuns> count_pair(const AbRequest& request, const BinaryP
   return runs;
 }
 
+// Keeps in `sets` only the benchmarks of `shard` among all the pair's names (both builds');
+// returns how many there were, and adds how many are kept to `kept`.
+std::size_t keep_shard(BenchmarkSets& sets, const ShardSpec& shard, std::size_t& kept) {
+  std::vector<std::string> names = sets.both;
+  names.insert(names.end(), sets.removed.begin(), sets.removed.end());
+  names.insert(names.end(), sets.added.begin(), sets.added.end());
+  const std::vector<std::string> part = names_in_shard(names, shard);
+  const std::set<std::string> in(part.begin(), part.end());
+  for (auto* set : {&sets.both, &sets.removed, &sets.added}) {
+    std::erase_if(*set, [&](const std::string& name) { return !in.count(name); });
+  }
+  kept += part.size();
+  return names.size();
+}
+
 }  // namespace
 
 model::Result<AbRuns> measure_ab(const AbRequest& request) {
@@ -178,13 +193,16 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
     folder = std::move(*made);
   }
   const process::FolderRemover remover(folder.value_or(""));
+  std::size_t selected = 0;
+  std::size_t shard_benchmarks = 0;
   for (const BinaryPair& pair : request.binaries) {
     const auto theirs = list_benchmarks(pair.baseline, request.bench_flags);
     if (!theirs) return theirs.error();
     const auto ours = list_benchmarks(pair.candidate, request.bench_flags);
     if (!ours) return ours.error();
-    const auto sets = split_benchmarks(*theirs, *ours, request.bench_regex);
+    auto sets = split_benchmarks(*theirs, *ours, request.bench_regex);
     if (!sets) return sets.error();
+    if (request.shard) selected += keep_shard(*sets, *request.shard, shard_benchmarks);
     auto runs = request.counted ? count_pair(request, pair, *sets, *folder)
                                 : run_pair_side_by_side(request, pair, *sets, several);
     if (!runs) return runs.error();
@@ -199,6 +217,10 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
   }
   analysis::compute_estimates(outcome.baseline);
   analysis::compute_estimates(outcome.candidate);
+  if (request.shard) {
+    outcome.baseline.context.shard = shard_record(*request.shard, shard_benchmarks, selected);
+    outcome.candidate.context.shard = outcome.baseline.context.shard;
+  }
   outcome.rounds = rounds_taken(outcome.candidate);
   return outcome;
 }

@@ -17,6 +17,7 @@
 #include "analysis/compare.hpp"
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
+#include "session/shard.hpp"
 
 namespace benchkit::session {
 
@@ -38,6 +39,9 @@ struct AbRequest {
   std::int64_t round_budget_ns = 100'000'000;
   std::optional<std::chrono::milliseconds> worker_timeout;
   analysis::CompareSettings compare;
+  // --shard K/N: of each pair of binaries, only that part of the benchmarks either build has
+  // (session/shard.hpp, by count over the pair's names); recorded in both runs' contexts.
+  std::optional<ShardSpec> shard;
   // As SideBySide::progress and ::failed, with the target's name first.
   std::function<void(const std::string& target, std::size_t round, std::size_t planned,
                      std::size_t index, std::size_t count, const std::string& name)>

@@ -134,6 +134,7 @@ model::Result<SideBySideRuns> run_beside(const BenchPlan& plan, const std::strin
   pairs.worker.filter.clear();
   pairs.worker.exact = false;
   pairs.worker.skip_tags.clear();
+  pairs.worker.shard_positions.reset();
   pairs.worker.sample_size = 0;
   pairs.clock = process_clock().clock;
   pairs.progress = [&](std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
@@ -352,6 +353,7 @@ class BenchMeasurer final : public Measurer {
                       plan_.scenarios_left_out)});
     }
     run.context.command_line = plan_.settings.command_line;
+    run.context.shard = plan_.shard;
     for (BenchmarkResult& result : plan_.skipped) run.benchmarks.push_back(std::move(result));
     gather_inputs(run);
     return measured;

@@ -14,9 +14,13 @@
 #include "clock/perf_counters.hpp"
 #include "model/duration.hpp"
 #include "process/spawn.hpp"
+#include "session/history.hpp"
 #include "session/result_files.hpp"
+#include "session/shard.hpp"
 #include "session/skips.hpp"
 #include "store/baselines.hpp"
+#include "store/open_store.hpp"
+#include "vcs/git.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -274,7 +278,53 @@ model::Result<Chosen> choose(const process::WorkerInvocation& selection, Mode mo
   const auto left_out = leave_out_scenarios(mode, selection.list, all.chosen);
   if (!left_out) return left_out.error();
   all.scenarios_left_out = *left_out;
+  if (selection.shard_positions) {
+    std::vector<measure::Instance> part;
+    for (const std::size_t position : *selection.shard_positions) {
+      if (position >= all.chosen.size()) {
+        return usage_error(fmt::format(
+            "--worker-shard {}: this binary chose only {} benchmarks; a driver gives "
+            "--worker-shard from the same selection (start it through --shard, not by hand)",
+            position, all.chosen.size()));
+      }
+      part.push_back(all.chosen[position]);
+    }
+    all.chosen = std::move(part);
+    all.shard_positions = selection.shard_positions;
+  }
   return all;
+}
+
+model::Result<Chosen> choose_for_run(const BenchOptions& o) {
+  std::optional<ShardSpec> spec;
+  if (!o.shard.empty() || given(o, "--shard-by")) {
+    if (o.shard.empty()) {
+      return usage_error("--shard-by applies to a run split into shards: add --shard K/N");
+    }
+    auto parsed = parse_shard(o.shard, o.shard_by);
+    if (!parsed) return parsed.error();
+    spec = *parsed;
+  }
+  auto chosen = choose(selection_of(o), o.mode);
+  if (!chosen || !spec) return chosen;
+  std::vector<std::string> names;
+  for (const measure::Instance& instance : chosen->chosen) names.push_back(instance.name);
+  std::map<std::string, double> durations;
+  if (spec->by == ShardBy::history) {
+    auto store = store::open_history(store::history_location(o.store));
+    if (!store) return store.error();
+    auto recorded = recorded_durations(**store, names, vcs::git_facts(".").commit);
+    if (!recorded) return recorded.error();
+    durations = std::move(*recorded);
+  }
+  const std::vector<std::size_t> positions = shard_positions(names, *spec, durations);
+  std::vector<measure::Instance> part;
+  for (const std::size_t position : positions) part.push_back(chosen->chosen[position]);
+  chosen->chosen = std::move(part);
+  if (spec->index != 1) chosen->skipped.clear();
+  chosen->shard = shard_record(*spec, positions.size(), names.size());
+  chosen->shard_positions = positions;
+  return chosen;
 }
 
 std::optional<model::Error> check_before_running(const BenchOptions& o) {
@@ -301,7 +351,9 @@ std::optional<model::Error> check_before_running(const BenchOptions& o) {
                       side_by_side_flag));
     }
   }
-  if (auto problem = check_record_flags(o.record, o.store)) return problem;
+  // --shard-by history reads --store as --record writes it.
+  const bool reads_history = !o.shard.empty() && o.shard_by == "history";
+  if (auto problem = check_record_flags(o.record || reads_history, o.store)) return problem;
   return check_output_folders(o);
 }
 
@@ -317,6 +369,8 @@ model::Result<Plan> plan_for(const BenchOptions& o, RunSettings settings, Chosen
   what.chosen = std::move(chosen.chosen);
   what.skipped = std::move(chosen.skipped);
   what.scenarios_left_out = chosen.scenarios_left_out;
+  what.shard = chosen.shard;
+  what.worker.shard_positions = chosen.shard_positions;
   what.test = o.test;
   what.in_process = o.in_process;
   what.processes = o.processes;

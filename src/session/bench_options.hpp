@@ -47,6 +47,10 @@ struct BenchOptions {
   bool record = false;  // --record: store the run in the history (docs/history.md)
   std::string store;    // --store: which history (default $BENCHKIT_STORE, .benchkit/history.db)
   std::vector<std::string> skip_tags;  // --skip-tag: leave out benchmarks with skip_when(TAG)
+  // --shard K/N: only the K-th of N disjoint parts of the selection (session/shard.hpp);
+  // --shard-by count (equal numbers) or history (equal durations recorded in --store).
+  std::string shard;
+  std::string shard_by = "count";
   std::size_t repetitions = 1;
   std::vector<std::string> params;  // NAME=V1,V2,...
   // 0 = automatic: 3 fresh processes when the run saves or checks a baseline, 1 otherwise.
@@ -142,11 +146,21 @@ struct Chosen {
   std::vector<measure::Instance> chosen;
   std::vector<BenchmarkResult> skipped;
   std::size_t scenarios_left_out = 0;
+  // --shard K/N: which part `chosen` is, and the positions of its benchmarks in the whole
+  // selection (what the run's workers are told, --worker-shard).
+  std::optional<Shard> shard;
+  std::optional<std::vector<std::size_t>> shard_positions;
 };
 
 // The registered benchmarks that `selection` (the user's, or a worker's as its driver chose
 // them) chooses; the error says why none can run. With `list`, none is no error.
 model::Result<Chosen> choose(const process::WorkerInvocation& selection, Mode mode);
+
+// The benchmarks the user's run chooses: choose() of selection_of(options), then only the part
+// of --shard K/N (by --shard-by; history reads --store). Benchmarks left out by --skip-tag are
+// listed by shard 1 alone, so that the shards' results merge without overlap. A bad --shard or
+// --shard-by is a usage error naming it and the fix.
+model::Result<Chosen> choose_for_run(const BenchOptions& options);
 
 // Checks made before anything runs, so that a long run never ends in a usage error: the
 // baseline options go together, a bad --out folder is found now, a history that cannot be opened.

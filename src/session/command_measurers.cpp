@@ -102,6 +102,7 @@ class GbenchRunMeasurer final : public Measurer {
     processes.executable = plan_.executable;
     processes.processes = plan_.processes;
     processes.flags = plan_.flags;
+    processes.shard = plan_.shard;
     // Each process runs the whole suite: benchmark 0 of 1, named by the binary.
     processes.progress = [&](std::size_t process, std::size_t total) {
       observer.started(process, total, 0, 1, plan_.executable);

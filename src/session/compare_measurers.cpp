@@ -161,11 +161,21 @@ class BinariesMeasurer final : public Measurer {
     }
     auto benchmarks = shared_benchmarks(plan_, *base, *candidate);
     if (!benchmarks) return benchmarks.error();
+    std::optional<Shard> shard;
+    if (plan_.shard) {
+      const std::size_t selected = benchmarks->size();
+      *benchmarks = names_in_shard(*benchmarks, *plan_.shard);
+      shard = shard_record(*plan_.shard, benchmarks->size(), selected);
+      observer.note(describe_shard(*shard));
+    }
     Measured measured;
     measured.measured_together = true;
-    auto runs = base->benchkit ? run_benchkit(std::move(*benchmarks), observer, measured)
-                               : run_gbench(std::move(*benchmarks), observer, measured);
+    auto runs = benchmarks->empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
+                : base->benchkit    ? run_benchkit(std::move(*benchmarks), observer, measured)
+                                    : run_gbench(std::move(*benchmarks), observer, measured);
     if (!runs) return runs.error();
+    runs->baseline.context.shard = shard;
+    runs->candidate.context.shard = shard;
     measured.baseline = std::move(runs->baseline);
     measured.run = std::move(runs->candidate);
     return measured;

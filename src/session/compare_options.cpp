@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "session/bench_options.hpp"
+#include "session/shard.hpp"
 
 namespace benchkit::session {
 
@@ -19,7 +20,16 @@ model::Result<Plan> plan_for(const CompareOptions& o) {
   then.fail_on_regression = o.fail_on_regression;
   // The status answers for the comparison: a benchmark that failed is an invalid verdict.
   then.fail_on_failed_benchmark = false;
-  if (!base_runs) return Plan{FilesPlan{o.base, o.candidate}, then};
+  auto shard = optional_shard(o.shard);
+  if (!shard) return shard.error();
+  if (!base_runs) {
+    if (*shard) {
+      return usage_error(
+          "--shard splits the benchmarks of two executables run now; two result files are "
+          "compared whole (join shards' files with benchkit merge first)");
+    }
+    return Plan{FilesPlan{o.base, o.candidate}, then};
+  }
   if (o.max_rounds > 0 && o.max_rounds < o.rounds) {
     return usage_error(fmt::format("--max-rounds {} is below --rounds {}", o.max_rounds, o.rounds));
   }
@@ -29,6 +39,7 @@ model::Result<Plan> plan_for(const CompareOptions& o) {
   binaries.flags = o.trailing;
   binaries.filter = o.filter;
   binaries.rounds = o.rounds;
+  binaries.shard = *shard;
   // The bench binary's --baseline default (session/bench_options.hpp), for the same reason.
   binaries.max_rounds = o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
   // Looked at after every round: each look, and the verdicts shown, read at that look's level

@@ -24,6 +24,7 @@ struct CompareOptions {
   std::size_t max_rounds = 0;  // 0: kMaxRoundsFactor times `rounds`
   std::string filter;
   std::vector<std::string> trailing;  // after --: flags for both executables
+  std::string shard;                  // --shard K/N: two executables, one part of their benchmarks
 };
 
 // BASE and NEW: two executables (BinariesPlan), or two result files or baselines (FilesPlan);

@@ -274,6 +274,23 @@ model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
   // no result file), before any process runs.
   const auto listed = list_gbench_benchmarks(plan.executable, plan.flags);
   if (!listed) return listed.error();
+  std::vector<std::string> flags = plan.flags;
+  std::optional<Shard> shard;
+  if (plan.shard) {
+    const std::vector<std::string> part = names_in_shard(*listed, *plan.shard);
+    shard = shard_record(*plan.shard, part.size(), listed->size());
+    if (plan.note) plan.note(describe_shard(*shard));
+    if (part.empty()) {
+      RunResult nothing;
+      nothing.context.shard = shard;
+      return nothing;
+    }
+    std::string filter;
+    for (const std::string& name : part) {
+      filter += (filter.empty() ? "" : "|") + exact_gbench_filter(name);
+    }
+    flags.push_back("--benchmark_filter=" + filter);
+  }
   const RunScope scope("benchkit-gbench");
   const auto& made = scope.folder();
   if (!made) return made.error();
@@ -282,15 +299,16 @@ model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
   std::vector<RunResult> runs;
   for (std::size_t index = 0; index < total; ++index) {
     if (plan.progress) plan.progress(index, total);
-    auto run = run_one_process(plan.executable, plan.flags,
-                               fmt::format("{}/process-{}.json", *made, index),
-                               fmt::format("process {} of {}", index + 1, total), notes.sink());
+    auto run =
+        run_one_process(plan.executable, flags, fmt::format("{}/process-{}.json", *made, index),
+                        fmt::format("process {} of {}", index + 1, total), notes.sink());
     if (!run) return run.error();
     runs.push_back(std::move(*run));
   }
   RunResult merged = model::merge_processes(runs);
   analysis::compute_estimates(merged);
   analysis::diagnose_processes(merged);
+  merged.context.shard = shard;
   return merged;
 }
 

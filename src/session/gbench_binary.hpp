@@ -19,6 +19,7 @@
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
 #include "process/handshake.hpp"
+#include "session/shard.hpp"
 #include "session/side_by_side.hpp"
 
 namespace benchkit::session {
@@ -56,6 +57,9 @@ struct GbenchProcesses {
   // Google Benchmark flags given to every process (--benchmark_filter, --benchmark_min_time,
   // --benchmark_repetitions, ...); --benchmark_out and --benchmark_out_format are benchkit's.
   std::vector<std::string> flags;
+  // --shard K/N: only that part of the listed benchmarks (session/shard.hpp), each process told
+  // them with one --benchmark_filter of their exact names; recorded in the run's context.
+  std::optional<ShardSpec> shard;
   std::function<void(std::size_t process, std::size_t total)> progress;
   // Each line the processes wrote to standard error, once, Google Benchmark's banner left out
   // (the date, "Running", "Run on", caches, load, its warnings: the run's context has them).

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <exception>
 #include <regex>
+#include <set>
 #include <thread>
 #include <unordered_map>
 
@@ -16,6 +17,7 @@
 #include "session/pipeline.hpp"
 #include "session/result_files.hpp"
 #include "session/runner.hpp"
+#include "session/shard.hpp"
 #include "store/atomic_file.hpp"
 #include "store/open_store.hpp"
 #include "system/fingerprint.hpp"
@@ -80,6 +82,28 @@ model::Result<RunResult> load_stored_run(store::Store& store, std::string_view i
   const auto stored = store.find(id_prefix);
   if (!stored) return stored.error();
   return parse_stored(*stored);
+}
+
+model::Result<std::map<std::string, double>> recorded_durations(
+    store::Store& store, const std::vector<std::string>& names, const std::string& this_commit) {
+  std::map<std::string, double> durations;
+  const auto runs = store.list({});
+  if (!runs) return runs.error();
+  std::set<std::string, std::less<>> missing(names.begin(), names.end());
+  std::size_t read = 0;
+  for (auto info = runs->rbegin(); info != runs->rend() && !missing.empty(); ++info) {
+    if (!this_commit.empty() && info->commit == this_commit) continue;
+    if (++read > kDurationRuns) break;
+    auto run = load_stored_run(store, info->id);
+    if (!run) return run.error();
+    for (const BenchmarkResult& benchmark : run->benchmarks) {
+      const auto found = missing.find(benchmark.name);
+      if (found == missing.end() || benchmark.samples.empty()) continue;
+      durations[benchmark.name] = benchmark_duration_ns(benchmark);
+      missing.erase(found);
+    }
+  }
+  return durations;
 }
 
 HistorySeries points_of(const std::vector<store::SeriesRun>& runs,

@@ -49,6 +49,15 @@ model::Result<std::vector<Recorded>> add_result_files(store::Store& store,
 // The result of stored run `id_prefix`, parsed.
 model::Result<RunResult> load_stored_run(store::Store& store, std::string_view id_prefix);
 
+// How long each of `names` took to run (session/shard.hpp, benchmark_duration_ns) in the newest
+// stored run that has it, reading back at most kDurationRuns runs, newest first (enough for the
+// shards of several recent commits). Runs of `this_commit` are passed over: the other shards of
+// this very commit may record theirs while the shards choose, and every shard must split alike.
+// Names not found are absent. For --shard-by history.
+inline constexpr std::size_t kDurationRuns = 64;
+model::Result<std::map<std::string, double>> recorded_durations(
+    store::Store& store, const std::vector<std::string>& names, const std::string& this_commit);
+
 using analysis::HistoryPoint;
 
 // benchmark name -> its points, oldest first.

@@ -21,6 +21,7 @@
 #include "session/pipeline.hpp"
 #include "session/revisions.hpp"
 #include "session/runner.hpp"
+#include "session/shard.hpp"
 
 namespace benchkit::session {
 
@@ -35,8 +36,9 @@ struct BenchPlan {
   std::vector<BenchmarkResult> skipped;
   // Mode::instructions counts micro benchmarks only: how many scenarios were left out.
   std::size_t scenarios_left_out = 0;
-  bool test = false;        // each benchmark once (a smoke run)
-  bool in_process = false;  // no worker: a crash ends the run
+  bool test = false;           // each benchmark once (a smoke run)
+  std::optional<Shard> shard;  // --shard K/N: the part of the selection `chosen` is
+  bool in_process = false;     // no worker: a crash ends the run
   std::size_t processes = 1;
 
   // What the workers this run starts are told, whatever their role (each measurer adds the
@@ -73,9 +75,10 @@ struct BinariesPlan {
   std::vector<std::string> flags;  // given to every process of both (after `--`)
   std::string filter;              // ECMAScript regex searched in the names ("" all)
   std::size_t rounds = 10;
-  // Benchmarks undecided after `rounds` get more, `rounds` at a time, up to this (0: none).
+  // Benchmarks undecided after `rounds` get more, one at a time, up to this (0: none).
   std::size_t max_rounds = 0;
   analysis::CompareSettings compare;  // for the looks that decide extra rounds
+  std::optional<ShardSpec> shard;  // --shard K/N: only that part of the common benchmarks
 };
 
 // `benchkit compare OLD NEW` of two result files or baselines: nothing to measure, both read.
@@ -109,6 +112,7 @@ struct GbenchRunPlan {
   std::string executable;
   std::size_t processes = 5;
   std::vector<std::string> flags;  // Google Benchmark's, given to every process
+  std::optional<ShardSpec> shard;  // --shard K/N: one part of the listed benchmarks
   std::optional<RunResult> baseline;
   std::string command_line;  // of the results' context
 };
@@ -124,6 +128,7 @@ struct PairSettings {
   std::int64_t time_budget_ns = 1'000'000'000;
   std::chrono::milliseconds worker_timeout{120'000};
   analysis::CompareSettings compare;  // for the looks that decide extra rounds, the method note
+  std::optional<ShardSpec> shard;     // ab --shard K/N: one part of each binary's benchmarks
 };
 
 // `benchkit ab BASE NEW`: two git revisions of the repository of the current folder, checked out

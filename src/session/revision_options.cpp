@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "session/shard.hpp"
+
 #include <algorithm>
 #include <chrono>
 
@@ -91,6 +93,14 @@ model::Result<Plan> ab_plan(const RevisionOptions& o) {
   revisions.pairs = std::move(*pairs);
   if (!o.commands.empty()) revisions.command = o.commands.front();
   revisions.command_line = o.command_line;
+  auto shard = optional_shard(o.shard);
+  if (!shard) return shard.error();
+  if (*shard && (!o.commands.empty() || o.mode != Mode::time)) {
+    return usage_error(
+        "ab --shard splits the bench binaries' benchmarks measured side by side (--mode time); "
+        "a --cmd is one command and --mode instructions is not split yet: drop --shard");
+  }
+  revisions.pairs.shard = *shard;
   Steps then;
   then.compare = revisions.pairs.compare;
   then.fail_on_regression = o.fail_on_regression;

@@ -20,6 +20,7 @@ struct RevisionOptions {
   BuildChoice build;
   std::vector<std::string> commands;  // --cmd
   std::string bench;
+  std::string shard;  // ab --shard K/N: one part of the benchmarks of every bench binary
   std::size_t rounds = 10;
   std::size_t max_rounds = 0;  // 0: kMaxRoundsFactor times `rounds`
   std::string time_budget = "1s";

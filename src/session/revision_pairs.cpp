@@ -49,6 +49,7 @@ AbRequest pair_request(const PairSettings& settings, Observer& observer) {
       1'000'000, settings.time_budget_ns / static_cast<std::int64_t>(settings.rounds));
   request.worker_timeout = settings.worker_timeout;
   request.compare = settings.compare;
+  request.shard = settings.shard;
   request.progress = [&observer](const std::string& target, std::size_t round, std::size_t planned,
                                  std::size_t index, std::size_t count, const std::string& name) {
     observer.pair_round_started(target, round, planned, index, count, name);

@@ -13,6 +13,7 @@
 #include "process/handshake.hpp"
 #include "session/gbench_binary.hpp"
 #include "session/result_files.hpp"
+#include "session/shard.hpp"
 #include "store/baselines.hpp"
 
 namespace benchkit::session {
@@ -92,6 +93,8 @@ BenchBinaryCommand bench_binary_command(const RunOptions& o) {
   forward("--html", o.html);
   if (o.fail_on_regression) argv.push_back("--fail-on-regression");
   if (o.record) argv.push_back("--record");
+  forward("--shard", o.shard);
+  forward("--shard-by", o.shard_by);
   forward("--store", o.store);
   argv.insert(argv.end(), {"--noise-threshold", fmt::format("{}", o.comparison.noise_threshold)});
   argv.insert(argv.end(), {"--count-threshold", fmt::format("{}", o.comparison.count_threshold)});
@@ -200,6 +203,9 @@ model::Result<Plan> gbench_plan(const RunOptions& o) {
   what.executable = o.positional.front();
   what.processes = o.processes == 0 ? kGbenchProcesses : o.processes;
   what.flags = o.trailing;
+  auto shard = optional_shard(o.shard);
+  if (!shard) return shard.error();
+  what.shard = *shard;
   return plan_of(o, std::move(what), 1);
 }
 
@@ -409,11 +415,20 @@ model::Result<process::RoundSettings> round_settings(const RunOptions& o) {
 }
 
 model::Result<RunTarget> plan_for(const RunOptions& o) {
-  if (auto problem = check_record_flags(o.record, o.store)) return *problem;
+  // --shard-by history reads --store as --record writes it.
+  const bool reads_history = !o.shard.empty() && o.shard_by == "history";
+  if (auto problem = check_record_flags(o.record || reads_history, o.store)) return *problem;
   if (!o.positional.empty() && o.commands.empty() && is_bench_binary(o.positional.front())) {
     if (o.positional.size() > 1) {
       return usage_error("a bench binary's own flags go after --: benchkit run " +
                          o.positional.front() + " -- --filter X");
+    }
+    if (!o.shard.empty() || !o.shard_by.empty()) {
+      if (o.shard.empty()) {
+        return usage_error("--shard-by applies to a run split into shards: add --shard K/N");
+      }
+      const auto shard = parse_shard(o.shard, o.shard_by.empty() ? "count" : o.shard_by);
+      if (!shard) return shard.error();
     }
     return RunTarget{bench_binary_command(o)};
   }
@@ -422,8 +437,17 @@ model::Result<RunTarget> plan_for(const RunOptions& o) {
         "benchkit run --mode counters: run the bench binary itself with --mode counters (it "
         "reads the CPU's counters around each benchmark's region)");
   }
+  const bool gbench = is_gbench_binary(o);
+  if ((!o.shard.empty() && !gbench) || !o.shard_by.empty()) {
+    return usage_error(
+        !o.shard_by.empty()
+            ? "--shard-by history weighs a benchkit bench binary's benchmarks by their recorded "
+              "durations; a Google Benchmark binary is split by count: drop --shard-by"
+            : "--shard splits the benchmarks of a bench binary or a Google Benchmark binary; a "
+              "command is one whole program: drop --shard");
+  }
   model::Result<Plan> plan = o.mode == Mode::instructions ? counted_plan(o)
-                             : is_gbench_binary(o)        ? gbench_plan(o)
+                             : gbench                     ? gbench_plan(o)
                                                           : commands_plan(o);
   if (!plan) return plan.error();
   return RunTarget{std::move(*plan)};

@@ -57,6 +57,9 @@ struct RunOptions {
   std::size_t processes = 0;  // a bench or Google Benchmark binary's fresh processes; 0 default
   bool record = false;
   std::string store;
+  // --shard K/N, --shard-by: a bench binary (passed on) or a Google Benchmark binary (by count).
+  std::string shard;
+  std::string shard_by;
   // Mode::instructions: counted under valgrind (docs/instructions.md).
   Mode mode = Mode::time;
   std::string command_line;  // the whole `benchkit run ...`, for the results' context

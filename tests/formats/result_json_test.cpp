@@ -248,14 +248,18 @@ auto members(const ComplexityResult& fit) {
   return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m);
 }
 auto members(const BenchmarkResult& r) {
-  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x, y] = r;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x, y);
+  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x, y, z] = r;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x, y, z);
+}
+auto members(const Shard& shard) {
+  const auto& [a, b, c, d, e] = shard;
+  return std::tie(a, b, c, d, e);
 }
 auto members(const Context& c) {
-  const auto& [a, b, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab] =
-      c;
-  return std::tie(a, b, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa,
-                  ab);
+  const auto& [a, b, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab,
+               ac] = c;
+  return std::tie(a, b, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t, u, v, w, x, y, z, aa, ab,
+                  ac);
 }
 auto members(const RunResult& run) {
   const auto& [a, b, c] = run;
@@ -346,6 +350,7 @@ RunResult every_field_run() {
   c.process_peak_rss_bytes = 123456;
   c.warnings = {{"debug_build", "warning", "built without optimisation"}};
   c.inputs = {{"corpus/rows.csv", 12, std::string(64, 'a')}};
+  c.shard = Shard{2, 4, "history", 12, 47};
 
   Resources r;
   r.user_ns = 1.5e6;
@@ -408,6 +413,7 @@ RunResult every_field_run() {
   b.inputs = {{"corpus/rows.csv", 12, std::string(64, 'a')}};
   b.exact_counts = {{"rows", 4'000'000, "corpus/rows.csv"}, {"batches", 40, ""}};
   b.complexity = ComplexityPoint{"codec", "size", 64, "f(N)", 4096.5};
+  b.machine = {{"hostname", "runner-7"}, {"cpu_model", "Example CPU"}, {"fingerprint", "ab12"}};
   run.benchmarks = {b};
   ComplexityResult fit;
   fit.family = "codec";

@@ -20,6 +20,7 @@ WorkerInvocation every_field() {
   invocation.exact = true;
   invocation.indices = std::vector<std::size_t>{0, 2, 5};
   invocation.skip_tags = {"ci", "slow"};
+  invocation.shard_positions = std::vector<std::size_t>{1, 3, 4};
   invocation.params = {"size=64,4096", "items=10"};
   invocation.list = true;
   invocation.time_budget_ns = 250'000'000;
@@ -63,6 +64,7 @@ TEST(WorkerInvocation, EachFieldAloneSurvivesTheRoundTrip) {
       [](WorkerInvocation& w, const WorkerInvocation& a) { w.exact = a.exact; },
       [](WorkerInvocation& w, const WorkerInvocation& a) { w.indices = a.indices; },
       [](WorkerInvocation& w, const WorkerInvocation& a) { w.skip_tags = a.skip_tags; },
+      [](WorkerInvocation& w, const WorkerInvocation& a) { w.shard_positions = a.shard_positions; },
       [](WorkerInvocation& w, const WorkerInvocation& a) { w.params = a.params; },
       [](WorkerInvocation& w, const WorkerInvocation& a) { w.list = a.list; },
       [](WorkerInvocation& w, const WorkerInvocation& a) { w.time_budget_ns = a.time_budget_ns; },

@@ -191,6 +191,37 @@ TEST(BenchOptions, ThePlanCarriesTheChoiceAndTheSteps) {
   EXPECT_TRUE(plan->then.compare.sequential_alpha.empty());
 }
 
+TEST(BenchOptions, AShardedPlanRecordsItsShardAndTellsItsWorkersThePositions) {
+  Chosen chosen;
+  chosen.chosen.resize(2);
+  chosen.shard = Shard{2, 3, "count", 2, 7};
+  chosen.shard_positions = std::vector<std::size_t>{1, 4};
+  BenchOptions o;
+  o.command_line = "bench --shard 2/3";
+  const auto plan = plan_for(o, RunSettings{}, std::move(chosen));
+  ASSERT_TRUE(plan) << plan.error().message;
+  const auto& bench = std::get<BenchPlan>(plan->what);
+  ASSERT_TRUE(bench.shard);
+  EXPECT_EQ(bench.shard->index, 2u);
+  ASSERT_TRUE(bench.worker.shard_positions);
+  EXPECT_THAT(*bench.worker.shard_positions, ElementsAre(1u, 4u));
+}
+
+TEST(BenchOptions, ABadShardIsRefusedBeforeAnythingIsChosen) {
+  BenchOptions o;
+  o.shard = "5/4";
+  auto chosen = choose_for_run(o);
+  ASSERT_FALSE(chosen);
+  EXPECT_EQ(chosen.error().kind, model::ErrorKind::usage);
+  EXPECT_THAT(chosen.error().message, HasSubstr("--shard 5/4"));
+  BenchOptions by_alone;
+  by_alone.given = {"--shard-by"};
+  by_alone.shard_by = "history";
+  chosen = choose_for_run(by_alone);
+  ASSERT_FALSE(chosen);
+  EXPECT_THAT(chosen.error().message, HasSubstr("add --shard K/N"));
+}
+
 TEST(BenchOptions, AMissingBaselineFileStopsThePlan) {
   BenchOptions o;
   o.baseline_file = "/nonexistent/base.json";
