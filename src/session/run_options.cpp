@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
+#include <tuple>
 
 #include "model/duration.hpp"
 #include "process/handshake.hpp"
@@ -76,6 +79,28 @@ bool is_gbench_binary(const RunOptions& o) {
          links_google_benchmark(o.positional.front());
 }
 
+// A bench binary writes one result file (--out): --export-json becomes it; the other exports and
+// a second --out after -- are refused with the way to get them (they were once dropped unsaid).
+std::optional<model::Error> check_bench_binary_exports(const RunOptions& o) {
+  for (const auto& [flag, path, format] :
+       {std::tuple{"--export-markdown", o.export_markdown, "markdown"},
+        std::tuple{"--export-csv", o.export_csv, "csv"},
+        std::tuple{"--export-junit", o.export_junit, "junit"}}) {
+    if (path.empty()) continue;
+    return usage_error(
+        fmt::format("{} is for commands; a bench binary writes one result file: benchkit run {} "
+                    "--export-json run.json, then benchkit report run.json --format {} --out {}",
+                    flag, o.positional.front(), format, path));
+  }
+  const bool out_after_dashes =
+      std::find(o.trailing.begin(), o.trailing.end(), "--out") != o.trailing.end();
+  if (!o.export_json.empty() && out_after_dashes) {
+    return usage_error(
+        "--export-json and the bench binary's --out name the same file: give one of them");
+  }
+  return std::nullopt;
+}
+
 // The bench binary's command line: in fresh worker processes, with the comparison, baseline and
 // history options passed on, then its own flags.
 BenchBinaryCommand bench_binary_command(const RunOptions& o) {
@@ -91,6 +116,7 @@ BenchBinaryCommand bench_binary_command(const RunOptions& o) {
   forward("--save-baseline", o.save_baseline);
   forward("--baseline", o.baseline);
   forward("--html", o.html);
+  forward("--out", o.export_json);  // the bench binary writes JSON to --out by default
   if (o.fail_on_regression) argv.push_back("--fail-on-regression");
   if (o.record) argv.push_back("--record");
   forward("--shard", o.shard);
@@ -430,6 +456,7 @@ model::Result<RunTarget> plan_for(const RunOptions& o) {
       const auto shard = parse_shard(o.shard, o.shard_by.empty() ? "count" : o.shard_by);
       if (!shard) return shard.error();
     }
+    if (auto problem = check_bench_binary_exports(o)) return *problem;
     return RunTarget{bench_binary_command(o)};
   }
   if (o.mode == Mode::counters) {

@@ -194,6 +194,33 @@ TEST_F(RunCommand, ABenchBinaryRunsInFreshWorkerProcessesAndIsMerged) {
   EXPECT_EQ(stray.exit_code, 2);
 }
 
+// --export-json was once dropped without a word for a bench binary (only Google Benchmark
+// binaries and commands wrote it): it is now the binary's --out, and the exports a bench binary
+// cannot write are refused with the way to get them.
+TEST_F(RunCommand, ABenchBinaryWritesExportJsonAndRefusesTheOtherExports) {
+  const std::string bench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+  const std::string flags =
+      " -- --time-budget 20ms --warm-up 1ms --sample-size 4 --filter add/amount=1";
+  const auto r = benchkit("run " + bench + " --processes 2 --export-json exported.json" + flags);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto doc = json("exported.json");
+  ASSERT_EQ(doc["benchmarks"].size(), 1u);
+  EXPECT_EQ(doc["benchmarks"][0]["name"], "add/amount=1");
+  std::set<int> processes;
+  for (const auto& sample : doc["benchmarks"][0]["samples"]) {
+    processes.insert(sample.value("process", 0));
+  }
+  EXPECT_EQ(processes, (std::set<int>{0, 1}));
+
+  const auto markdown = benchkit("run " + bench + " --export-markdown t.md" + flags);
+  EXPECT_EQ(markdown.exit_code, 2);
+  EXPECT_THAT(markdown.err, HasSubstr("benchkit report run.json --format markdown --out t.md"));
+  EXPECT_FALSE(std::filesystem::exists(path("t.md")));
+  const auto twice = benchkit("run " + bench + " --export-json a.json" + flags + " --out b.json");
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_THAT(twice.err, HasSubstr("give one of them"));
+}
+
 struct UsageCase {
   const char* arguments;
   const char* message;
