@@ -78,7 +78,7 @@ struct BinariesPlan {
   // Benchmarks undecided after `rounds` get more, one at a time, up to this (0: none).
   std::size_t max_rounds = 0;
   analysis::CompareSettings compare;  // for the looks that decide extra rounds
-  std::optional<ShardSpec> shard;  // --shard K/N: only that part of the common benchmarks
+  std::optional<ShardSpec> shard;     // --shard K/N: only that part of the common benchmarks
 };
 
 // `benchkit compare OLD NEW` of two result files or baselines: nothing to measure, both read.
