@@ -82,7 +82,7 @@ TEST(CompareCommand, ThePhaseTraceHoldsTheControllersAndTheWorkersPhases) {
   std::filesystem::remove(trace);
   const auto result =
       run_command("BENCHKIT_PHASE_TRACE=" + trace + " " + kTool + " compare " + kBenchkitBuild +
-                  " " + kBenchkitBuild + " --rounds 2 --filter 'add/amount=1$'");
+                  " " + kBenchkitBuild + " --rounds 2 --max-rounds 2 --filter 'add/amount=1$'");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   std::ifstream file(trace);
   ASSERT_TRUE(file) << "no trace written";
@@ -138,7 +138,9 @@ TEST(CompareCommand, TwoBenchkitBuildsRunInPairedRoundsAndGiveVerdicts) {
   EXPECT_NE(same["verdict"], "regressed") << same.dump(1);
   for (const auto& row : {slower, same}) {
     EXPECT_EQ(row["design"], "paired rounds") << row.dump(1);
-    EXPECT_EQ(row["rounds"], 8) << row.dump(1);
+    // 8 rounds, and more for a benchmark still undecided, one look at a time (--max-rounds).
+    EXPECT_GE(row["rounds"].get<int>(), 8) << row.dump(1);
+    EXPECT_LE(row["rounds"].get<int>(), 72) << row.dump(1);
   }
   std::ifstream html(page);
   std::string first_line;
