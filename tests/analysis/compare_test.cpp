@@ -366,7 +366,8 @@ TEST(Compare, ALookIsReadAtItsLevelOfTheSequentialDesign) {
   // the benchmark gets another round.
   const auto [base, cand] =
       rounds_with("edge", {0.015, 0.065, 0.025, 0.075, 0.035, 0.085, 0.045, 0.095, 0.055, -0.012});
-  const auto& fixed = find(compare(base, cand), "edge");
+  const Comparison fixed_comparison = compare(base, cand);
+  const auto& fixed = find(fixed_comparison, "edge");
   ASSERT_EQ(fixed.design, Design::paired);
   EXPECT_EQ(fixed.verdict, Verdict::regressed);
   EXPECT_GT(fixed.ratio_lower, 1.02);
@@ -374,7 +375,8 @@ TEST(Compare, ALookIsReadAtItsLevelOfTheSequentialDesign) {
 
   CompareSettings looked;
   looked.sequential_alpha = sequential_levels(10, 90);
-  const auto& first_look = find(compare(base, cand, looked), "edge");
+  const Comparison looked_comparison = compare(base, cand, looked);
+  const auto& first_look = find(looked_comparison, "edge");
   EXPECT_EQ(first_look.verdict, Verdict::inconclusive);
   EXPECT_DOUBLE_EQ(first_look.level, looked.sequential_alpha[10]);
   EXPECT_LT(first_look.ratio_lower, 1.02);
@@ -435,7 +437,8 @@ TEST(Compare, TooFewRoundsForTheLooksLevelDecideNothing) {
   std::vector<double> logs;
   for (std::size_t i = 0; i < 7; ++i) logs.push_back(std::log(slower[i] / 100.0));
   const auto [b, c] = rounds_with("seven", logs);
-  const auto& row = find(compare(b, c, looked), "seven");
+  const Comparison comparison = compare(b, c, looked);
+  const auto& row = find(comparison, "seven");
   EXPECT_EQ(row.verdict, Verdict::inconclusive);
   EXPECT_THAT(row.note, HasSubstr("at this look of the sequential design"));
   EXPECT_THAT(row.note, HasSubstr("run at least 8 rounds"));
