@@ -41,56 +41,51 @@ class RevisionsProgress : public session::BisectObserver {
  public:
   // `commands`: ab --cmd, whose failures are commands' (CommandProgress says them).
   explicit RevisionsProgress(bool quiet, bool commands = false)
-      : quiet_(quiet),
-        visible_(!quiet && stderr_is_terminal()),
-        commands_shown_(commands),
-        commands_(visible_) {}
+      : quiet_(quiet), line_(!quiet && stderr_is_terminal()), commands_shown_(commands) {}
 
   void revision_step(const std::string& revision, const std::string& step) override {
-    if (!quiet_) std::cerr << fmt::format("benchkit: {}: {}\n", revision, step);
+    say(fmt::format("benchkit: {}: {}", revision, step));
   }
   void revision_built(const std::string& revision, bool cached, double seconds,
                       const std::string& folder) override {
-    if (quiet_) return;
-    std::cerr << fmt::format(
-        "benchkit: {}: {}\n", revision,
+    say(fmt::format(
+        "benchkit: {}: {}", revision,
         cached ? fmt::format("build kept from an earlier run, nothing rebuilt ({})", folder)
-               : fmt::format("built in {:.1f} s ({})", seconds, folder));
+               : fmt::format("built in {:.1f} s ({})", seconds, folder)));
   }
   void pair_round_started(const std::string& target, std::size_t round, std::size_t planned,
                           std::size_t index, std::size_t count, const std::string& name) override {
-    if (!visible_) return;
-    std::cerr << fmt::format("\r\033[K[round {}/{}] [{}/{}] {} {} (both builds in turns)",
-                             round + 1, planned, index + 1, count, target, name)
-              << std::flush;
+    line_.show(fmt::format("[round {}/{}] [{}/{}] {} {} (both builds in turns)", round + 1, planned,
+                           index + 1, count, target, name));
   }
   void benchmark_failed(const std::string& name, const std::string& message) override {
     if (commands_shown_) return commands_.failed(name, message);
-    if (visible_) std::cerr << "\r\033[K";
+    line_.clear();
     say_error(model::Error{fmt::format("{} failed: {}", name, message), model::ErrorKind::failed});
   }
   void counting_started(const std::string& revision, const std::string& target,
                         std::size_t benchmarks) override {
-    if (quiet_) return;
-    std::cerr << fmt::format(
-        "benchkit: {}: counting {} benchmark{} of {} under valgrind (a fresh process each)\n",
-        revision, benchmarks, benchmarks == 1 ? "" : "s", target);
+    say(fmt::format(
+        "benchkit: {}: counting {} benchmark{} of {} under valgrind (a fresh process each)",
+        revision, benchmarks, benchmarks == 1 ? "" : "s", target));
   }
   void command_run_started(const std::string& name, std::size_t round, bool warmup,
                            double elapsed_seconds) override {
     commands_.run_started(name, round, warmup, elapsed_seconds);
   }
-  void measuring_ended() override {
-    if (visible_) std::cerr << "\r\033[K" << std::flush;
-  }
+  void measuring_ended() override { line_.clear(); }
 
  protected:
-  bool quiet_;
-  bool visible_;
+  // A line of its own on stderr, unless --quiet.
+  void say(const std::string& text) {
+    if (!quiet_) line_.print(text);
+  }
 
  private:
+  bool quiet_;
+  ProgressLine line_;
   bool commands_shown_;
-  CommandProgress commands_;
+  CommandProgress commands_{line_};
 };
 
 // Prints (or writes to --out) the comparison, after the table of the commands' runs when they
@@ -163,13 +158,12 @@ class BisectProgress final : public RevisionsProgress {
  public:
   using RevisionsProgress::RevisionsProgress;
   void step_decided(const session::BisectStep& step, const std::string& subject) override {
-    if (quiet_) return;
     const session::Summary& s = step.judgement.summary;
-    std::cerr << fmt::format(
-        "benchkit bisect: {} {}: {} ({} {:.3f}x [{:.3f}, {:.3f}], {} rounds, against {}) {}\n",
+    say(fmt::format(
+        "benchkit bisect: {} {}: {} ({} {:.3f}x [{:.3f}, {:.3f}], {} rounds, against {}) {}",
         vcs::short_commit(step.commit), step.outcome, analysis::to_string(s.verdict), s.benchmark,
         s.ratio, s.ratio_lower, s.ratio_upper, step.judgement.rounds,
-        vcs::short_commit(step.reference), subject);
+        vcs::short_commit(step.reference), subject));
   }
 };
 

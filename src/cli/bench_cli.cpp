@@ -68,21 +68,18 @@ class RunProgress final : public session::Observer {
               bool checkpoints = true)
       : flags_(flags),
         format_(format),
-        visible_(!flags.quiet && cli::stderr_is_terminal()),
+        line_(!flags.quiet && cli::stderr_is_terminal()),
         checkpoints_(checkpoints),
         command_line_(std::move(command_line)) {}
 
   void started(std::size_t process, std::size_t processes, std::size_t index, std::size_t total,
                const std::string& name) override {
-    if (!visible_) return;
     const std::string where =
         processes > 1 ? fmt::format("[process {}/{}] ", process + 1, processes) : "";
-    std::cerr << fmt::format("\r\033[K{}[{}/{}] {}", where, index + 1, total, name) << std::flush;
+    line_.show(fmt::format("{}[{}/{}] {}", where, index + 1, total, name));
   }
   void failed(const BenchmarkResult& failed) override {
-    clear();
-    cli::say_error(
-        model::Error{fmt::format("{} failed: {}", failed.name, failed.failures.front())});
+    benchmark_failed(failed.name, failed.failures.front());
   }
   void checkpoint(const RunResult& so_far) override {
     if (flags_.out.empty() || !checkpoints_) return;
@@ -101,31 +98,25 @@ class RunProgress final : public session::Observer {
     });
     if (!written && !warned_) {
       warned_ = true;
-      clear();
-      std::cerr << "warning: " << written.error().message << "\n";
+      line_.print("warning: " + written.error().message);
     }
   }
   void round_started(std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
                      const std::string& name, bool extra) override {
-    if (!visible_) return;
-    std::cerr << fmt::format("\r\033[K[round {}/{}] [{}/{}] {} (baseline and new in turns{})",
-                             round + 1, planned, index + 1, count, name,
-                             extra ? "; more rounds: still inconclusive" : "")
-              << std::flush;
+    line_.show(fmt::format("[round {}/{}] [{}/{}] {} (baseline and new in turns{})", round + 1,
+                           planned, index + 1, count, name,
+                           extra ? "; more rounds: still inconclusive" : ""));
   }
   void benchmark_failed(const std::string& name, const std::string& message) override {
-    clear();
+    line_.clear();
     cli::say_error(model::Error{fmt::format("{} failed: {}", name, message)});
   }
-  void measuring_ended() override { clear(); }
-  void clear() const {
-    if (visible_) std::cerr << "\r\033[K" << std::flush;
-  }
+  void measuring_ended() override { line_.clear(); }
 
  private:
   const BenchFlags& flags_;
   report::Format format_;
-  bool visible_;
+  cli::ProgressLine line_;
   bool checkpoints_;
   std::string command_line_;
   bool warned_ = false;

@@ -115,11 +115,7 @@ void add_baseline_flags(CLI::App& app, BenchFlags& flags) {
                  "Side-by-side comparisons: fresh process pairs per benchmark, each with "
                  "--time-budget / N of sampling a side (default 10)")
       ->check(CLI::Range(std::size_t{2}, std::size_t{1000}));
-  app.add_option("--max-rounds", flags.max_rounds,
-                 "Side-by-side comparisons: benchmarks not yet decided after --rounds get more "
-                 "rounds, one at a time, each look read at its level of a sequential design, "
-                 "up to N (default 9 x --rounds; equal to --rounds: no more)")
-      ->check(CLI::Range(std::size_t{2}, std::size_t{3000}));
+  add_max_rounds_option(app, flags.max_rounds);
   app.add_option("--worker-timeout", flags.worker_timeout,
                  "Side-by-side comparisons: a worker that takes longer than this to set up, to "
                  "take one sample or to write its results is taken for hung, killed, and the "

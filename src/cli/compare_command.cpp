@@ -9,6 +9,7 @@
 #include "analysis/compare.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
+#include "cli/terminal.hpp"
 #include "report/reporter.hpp"
 #include "session/compare_options.hpp"
 #include "session/plans.hpp"
@@ -18,26 +19,19 @@ namespace benchkit::cli {
 namespace {
 using session::CompareOptions;
 
-// Progress of two executables run side by side: one line, rewritten in place.
+// Progress of two executables run side by side: one line on a terminal, rewritten in place.
 class CompareProgress final : public session::Observer {
  public:
   void round_started(std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
                      const std::string& name, bool /*extra*/) override {
-    std::cerr << fmt::format("\r\033[K[round {}/{}] [{}/{}] {}", round + 1, planned, index + 1,
-                             count, name)
-              << std::flush;
-    shown_ = true;
+    line_.show(fmt::format("[round {}/{}] [{}/{}] {}", round + 1, planned, index + 1, count, name));
   }
   // What a Google Benchmark process wrote besides its banner, on a line of its own.
-  void note(const std::string& text) override {
-    std::cerr << (shown_ ? "\r\033[K" : "") << "note: " << text << "\n";
-  }
-  void measuring_ended() override {
-    if (shown_) std::cerr << "\r\033[K" << std::flush;
-  }
+  void note(const std::string& text) override { line_.print("note: " + text); }
+  void measuring_ended() override { line_.clear(); }
 
  private:
-  bool shown_ = false;
+  ProgressLine line_{stderr_is_terminal()};
 };
 
 }  // namespace

@@ -31,7 +31,7 @@ using session::NoiseCommandOptions;
 class NoiseProgress final : public session::Observer {
  public:
   void measuring_started(const std::string& what) override {
-    std::cerr << "benchkit noise: " << what << "\n";
+    line_.print("benchkit noise: " + what);
   }
   void command_run_started(const std::string& name, std::size_t round, bool warmup,
                            double elapsed_seconds) override {
@@ -40,10 +40,11 @@ class NoiseProgress final : public session::Observer {
   void benchmark_failed(const std::string& name, const std::string& message) override {
     commands_.failed(name, message);
   }
-  void measuring_ended() override { commands_.clear(); }
+  void measuring_ended() override { line_.clear(); }
 
  private:
-  CommandProgress commands_{stderr_is_terminal()};
+  ProgressLine line_{stderr_is_terminal()};
+  CommandProgress commands_{line_};
 };
 
 NoiseOptions report_options(const NoiseCommandOptions& options,

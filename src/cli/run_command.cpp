@@ -83,9 +83,9 @@ void say_what_runs(const RunOptions& o, const session::Plan& plan) {
 class RunProgress final : public session::Observer {
  public:
   explicit RunProgress(const RunOptions& o)
-      : o_(o), commands_(!o.quiet && stderr_is_terminal(), [&o](const RunResult& so_far) {
-          write_exports(o, so_far);
-        }) {}
+      : o_(o),
+        line_(!o.quiet && stderr_is_terminal()),
+        commands_(line_, [&o](const RunResult& so_far) { write_exports(o, so_far); }) {}
 
   void command_run_started(const std::string& name, std::size_t round, bool warmup,
                            double elapsed_seconds) override {
@@ -97,24 +97,17 @@ class RunProgress final : public session::Observer {
   void checkpoint(const RunResult& so_far) override { commands_.checkpoint(so_far); }
   void started(std::size_t process, std::size_t processes, std::size_t /*index*/,
                std::size_t /*total*/, const std::string& /*name*/) override {
-    if (o_.quiet) return;
-    std::cerr << fmt::format("\r\033[K[process {}/{}] Google Benchmark suite", process + 1,
-                             processes)
-              << std::flush;
-    processes_shown_ = true;
+    line_.show(fmt::format("[process {}/{}] Google Benchmark suite", process + 1, processes));
   }
   void note(const std::string& text) override {
-    if (!o_.quiet) std::cerr << (processes_shown_ ? "\r\033[K" : "") << "note: " << text << "\n";
+    if (!o_.quiet) line_.print("note: " + text);
   }
-  void measuring_ended() override {
-    commands_.clear();
-    if (processes_shown_) std::cerr << "\r\033[K";
-  }
+  void measuring_ended() override { line_.clear(); }
 
  private:
   const RunOptions& o_;
+  ProgressLine line_;
   CommandProgress commands_;
-  bool processes_shown_ = false;
 };
 
 // The results, as each kind shows them, with how they were measured.

@@ -57,9 +57,12 @@ void add_fail_on_regression_flag(CLI::App& command, bool& flag, const std::strin
 }
 
 void add_max_rounds_option(CLI::App& command, std::size_t& max_rounds) {
-  command.add_option("--max-rounds", max_rounds,
-                     "Benchmarks still undecided after --rounds get more rounds, --rounds at a "
-                     "time, up to N (default 9 x --rounds; equal to --rounds: no more)");
+  command
+      .add_option("--max-rounds", max_rounds,
+                  "Side-by-side comparisons: benchmarks not yet decided after --rounds get "
+                  "more rounds, one at a time, each look read at its level of a sequential "
+                  "design, up to N (default 9 x --rounds; equal to --rounds: no more)")
+      ->check(CLI::Range(std::size_t{2}, std::size_t{3000}));
 }
 
 void add_store_option(CLI::App& command, std::string& store) {

@@ -1,8 +1,13 @@
 #include "cli/terminal.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdlib>
+#include <iostream>
+
+#include "report/reporter.hpp"
 
 namespace benchkit::cli {
 
@@ -16,6 +21,61 @@ bool want_color(const std::string& mode) {
 
 bool stderr_is_terminal() {
   return isatty(STDERR_FILENO) != 0;
+}
+
+std::size_t terminal_width() {
+  winsize size{};
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  if (const char* columns = std::getenv("COLUMNS")) {
+    std::size_t value = 0;
+    const std::string_view text(columns);
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error == std::errc() && end == text.data() + text.size() && value > 0) return value;
+  }
+  return 80;
+}
+
+std::string fit_to_width(std::string_view text, std::size_t width) {
+  // Columns are counted as code points: the first byte of each UTF-8 sequence.
+  const auto starts_a_point = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+  std::size_t points = 0;
+  for (const char c : text) points += starts_a_point(c) ? 1 : 0;
+  if (points <= width) return std::string(text);
+  if (width == 0) return {};
+  // Keep width - 1 code points, then the ellipsis.
+  std::size_t kept = 0;
+  std::size_t end = 0;
+  for (; end < text.size(); ++end) {
+    if (starts_a_point(text[end]) && kept++ == width - 1) break;
+  }
+  return std::string(text.substr(0, end)) + "…";
+}
+
+ProgressLine::ProgressLine(bool visible)
+    : ProgressLine(visible, std::cerr, visible ? terminal_width() : 80) {}
+
+ProgressLine::ProgressLine(bool visible, std::ostream& out, std::size_t width)
+    : out_(out), visible_(visible), width_(width) {}
+
+void ProgressLine::show(std::string_view text) {
+  if (!visible_) return;
+  // One column is left free: a terminal that wraps at the last column would move the cursor.
+  out_ << "\r\033[K"
+       << fit_to_width(report::terminal_safe(std::string(text), false),
+                       width_ > 1 ? width_ - 1 : width_)
+       << std::flush;
+  shown_ = true;
+}
+
+void ProgressLine::clear() {
+  if (!shown_) return;
+  out_ << "\r\033[K" << std::flush;
+  shown_ = false;
+}
+
+void ProgressLine::print(std::string_view text) {
+  clear();
+  out_ << text << "\n" << std::flush;
 }
 
 }  // namespace benchkit::cli

@@ -1,8 +1,11 @@
 // What the command line asks of the terminal: whether to colour the output, whether to show a
-// progress line. One rule each, for every command.
+// progress line, and the progress line itself. One rule each, for every command.
 #pragma once
 
+#include <cstddef>
+#include <iosfwd>
 #include <string>
+#include <string_view>
 
 namespace benchkit::cli {
 
@@ -12,5 +15,36 @@ bool want_color(const std::string& mode);
 
 // Whether stderr is a terminal: progress lines (rewritten in place) are shown only there.
 bool stderr_is_terminal();
+
+// The columns of the terminal on stderr (TIOCGWINSZ, else $COLUMNS), 80 when neither says.
+std::size_t terminal_width();
+
+// `text` cut to at most `width` columns (counted in UTF-8 code points; the cut ends in "…"),
+// so that a line rewritten in place never wraps onto a second line that "\r" cannot reach.
+std::string fit_to_width(std::string_view text, std::size_t width);
+
+// The one progress line of a command, on stderr: rewritten in place when `visible` (stderr is a
+// terminal and the user did not ask for quiet), its control characters made visible
+// (report::terminal_safe: a benchmark's name cannot move the cursor), cut to the terminal's
+// width; removed before anything else is printed on stderr, and at the end.
+class ProgressLine {
+ public:
+  explicit ProgressLine(bool visible);
+  ProgressLine(bool visible, std::ostream& out, std::size_t width);
+
+  bool visible() const { return visible_; }
+  // Replaces the line with `text` (nothing when not visible).
+  void show(std::string_view text);
+  // Removes the line, if one is shown.
+  void clear();
+  // `text` on a line of its own, the progress line removed first; printed visible or not.
+  void print(std::string_view text);
+
+ private:
+  std::ostream& out_;
+  bool visible_;
+  std::size_t width_;
+  bool shown_ = false;
+};
 
 }  // namespace benchkit::cli

@@ -3,6 +3,7 @@
 
 #include "analysis/complexity.hpp"
 #include "report/parts.hpp"
+#include "report/reporter.hpp"
 
 namespace benchkit::report {
 
@@ -52,6 +53,25 @@ std::string fit_line(const ComplexityResult& fit) {
 }
 
 }  // namespace
+
+std::string parts::complexity_markdown(const RunResult& run) {
+  if (run.complexity.empty()) return {};
+  std::string out = "\n**Complexity** (time per iteration ≈ coefficient × g(size), 95% CI):\n\n";
+  for (const ComplexityResult& fit : run.complexity) {
+    // The console's lines, each a list item; a continuation line nests under its fit.
+    std::string lines = fit_line(fit);
+    std::size_t start = 0;
+    while (start < lines.size()) {
+      const std::size_t end = lines.find('\n', start);
+      const std::string line = lines.substr(start, end - start);
+      const bool nested = line.rfind("  ", 0) == 0;
+      out += fmt::format("{}- {}\n", nested ? "  " : "",
+                         markdown_escape(nested ? line.substr(2) : line));
+      start = end == std::string::npos ? lines.size() : end + 1;
+    }
+  }
+  return out;
+}
 
 std::string parts::complexity_text(const RunResult& run) {
   if (run.complexity.empty()) return {};

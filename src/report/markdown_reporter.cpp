@@ -79,7 +79,7 @@ std::string parts::results_markdown(const RunResult& run) {
       out += fmt::format("- {} **{}**: {}\n", markdown_code(b.name), d.code, d.message);
     }
   }
-  return out;
+  return out + complexity_markdown(run);
 }
 
 std::unique_ptr<Reporter> make_markdown_reporter() {

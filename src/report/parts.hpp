@@ -21,6 +21,8 @@ std::string command_table(const RunResult& run, Options options);
 // complexity_text.cpp: the run's complexity fits in words, a paragraph per sweep after a blank
 // line; empty when the run has none.
 std::string complexity_text(const RunResult& run);
+// The same fits as a Markdown list after the results table (empty when there are none).
+std::string complexity_markdown(const RunResult& run);
 // markdown_reporter.cpp, json_reporter.cpp, csv_reporter.cpp.
 std::string results_markdown(const RunResult& run);
 std::string results_json(const RunResult& run);

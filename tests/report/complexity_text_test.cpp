@@ -1,7 +1,7 @@
 // The complexity fits in every output: the console paragraph, the result JSON, Google
 // Benchmark's BigO and RMS rows, and the fitted curve of the HTML sweep chart. Golden files:
-// console_complexity.txt, result_complexity.json, gbench_complexity.json (regenerate with
-// BENCHKIT_UPDATE_GOLDEN=1 build/tests/benchkit_report_tests).
+// console_complexity.txt, markdown_complexity.md, result_complexity.json, gbench_complexity.json
+// (regenerate with BENCHKIT_UPDATE_GOLDEN=1 build/tests/benchkit_report_tests).
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -61,6 +61,17 @@ TEST(ComplexityOutput, ConsoleMatchesTheGoldenFile) {
   EXPECT_THAT(console, HasSubstr("sort over size: O(n log n), 2 ns × NlgN"));
   EXPECT_THAT(console, HasSubstr("lookup over size: O(log n), 3 ns × lgN"));
   testing::expect_golden("console_complexity.txt", console);
+}
+
+TEST(ComplexityOutput, MarkdownListsEachFitAfterTheTable) {
+  const RunResult run = complexity_run();
+  const std::string markdown = make_reporter(Format::markdown)->render(run);
+  EXPECT_THAT(markdown, HasSubstr("**Complexity**"));
+  EXPECT_THAT(markdown, HasSubstr("\n- sort over size: O(n log n), 2 ns × NlgN"));
+  EXPECT_THAT(markdown, HasSubstr("\n- lookup over size: O(log n), 3 ns × lgN"));
+  // After the table, not inside it.
+  EXPECT_GT(markdown.find("**Complexity**"), markdown.rfind("| `lookup/size=65536` |"));
+  testing::expect_golden("markdown_complexity.md", markdown);
 }
 
 TEST(ComplexityOutput, ResultJsonCarriesThePointsAndTheFitsAndReadsBack) {
