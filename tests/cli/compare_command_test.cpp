@@ -21,6 +21,7 @@ namespace benchkit::cli {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::run_command;
 
 const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
@@ -182,6 +183,32 @@ TEST(RunGbenchBinary, RunsInFreshProcesses) {
   std::filesystem::remove(out);
   ASSERT_EQ(document["benchmarks"].size(), 2u);
   EXPECT_EQ(document["benchmarks"][0]["samples"].size(), 2u);  // one per process
+}
+
+TEST(RunGbenchBinary, ComplexityFitsOfARealSuiteAreKeptAndFittedAgain) {
+  // BM_sum adds N numbers: O(n) by Google Benchmark's fit in each process, and by benchkit's
+  // over the medians of the merged processes. No fake row "BM_sum_BigO" among the benchmarks.
+  const std::string out = std::filesystem::temp_directory_path() /
+                          ("benchkit-gbench-complexity-" + std::to_string(::getpid()) + ".json");
+  const auto result = run_command(kTool + " run " + std::string(BENCHKIT_BINARY_DIR) +
+                                  "/tests/gbench_complexity --processes 2 --export-json " + out +
+                                  kQuick + " --benchmark_filter=^BM_sum/");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("BM_sum over N: O(n)"));
+  EXPECT_THAT(result.out, HasSubstr("(fitted by Google Benchmark)"));
+  std::ifstream in(out);
+  const auto document = nlohmann::json::parse(in);
+  std::filesystem::remove(out);
+  ASSERT_EQ(document["benchmarks"].size(), 7u);  // 16 … 65536, by 4
+  for (const auto& b : document["benchmarks"]) {
+    EXPECT_THAT(b["name"].get<std::string>(), Not(HasSubstr("BigO"))) << b["name"];
+  }
+  ASSERT_TRUE(document.contains("complexity")) << document.dump(1).substr(0, 2000);
+  bool refitted = false;
+  for (const auto& fit : document["complexity"]) {
+    if (fit.value("source", std::string()).empty()) refitted = fit["big_o"] == "N";
+  }
+  EXPECT_TRUE(refitted) << document["complexity"].dump(1);
 }
 
 }  // namespace
