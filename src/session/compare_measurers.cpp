@@ -137,6 +137,18 @@ Pairs paired(const BinariesPlan& plan, std::vector<std::string> benchmarks, Obse
   return pairs;
 }
 
+}  // namespace
+
+std::string gbench_turn_min_time(const std::vector<std::string>& flags, std::size_t rounds) {
+  for (const std::string& flag : flags) {
+    if (flag.rfind("--benchmark_min_time", 0) == 0) return {};
+  }
+  // Seconds without a suffix: read as seconds by Google Benchmark 1.7 and by 1.8 on.
+  return fmt::format("{:g}", 1.0 / static_cast<double>(std::max<std::size_t>(1, rounds)));
+}
+
+namespace {
+
 class BinariesMeasurer final : public Measurer {
  public:
   explicit BinariesMeasurer(BinariesPlan plan) : plan_(std::move(plan)) {}
@@ -186,15 +198,20 @@ class BinariesMeasurer final : public Measurer {
                                            Measured& measured) {
     auto pairs = paired<GbenchSideBySide>(plan_, std::move(benchmarks), observer);
     pairs.flags = plan_.flags;
+    // A process's turn gets what a benchkit worker's gets (a second a side over --rounds), not
+    // Google Benchmark's default of 0.5 s: more, shorter rounds average more processes, whose
+    // differences are most of a round's scatter. The user's own --benchmark_min_time wins.
+    const std::string min_time = gbench_turn_min_time(plan_.flags, plan_.rounds);
+    if (!min_time.empty()) pairs.flags.push_back("--benchmark_min_time=" + min_time);
     pairs.note = [&observer](const std::string& line) { observer.note(line); };
     pairs.look_every = 1;
     measured.method_note = fmt::format(
         "Google Benchmark binaries: {}, each round a fresh process of each build per benchmark "
-        "(--benchmark_filter), the first of the two alternating; the comparison pairs the rounds. "
-        "Each benchmark runs alone in its process, so its times can differ from those of the "
-        "suite's own run, where it follows the others in one process (caches, heap and clock "
+        "(--benchmark_filter{}), the first of the two alternating; the comparison pairs the "
+        "rounds. Each benchmark runs alone in its process, so its times can differ from those of "
+        "the suite's own run, where it follows the others in one process (caches, heap and clock "
         "speed as they left them)",
-        rounds_text());
+        rounds_text(), min_time.empty() ? "" : ", --benchmark_min_time=" + min_time);
     return run_gbench_side_by_side(pairs, undecided());
   }
 

@@ -96,4 +96,9 @@ struct GbenchSideBySide {
 model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& plan,
                                                       const Undecided& undecided = {});
 
+// The --benchmark_min_time a side-by-side comparison gives each process (in seconds, as Google
+// Benchmark reads a number without a suffix): a second a side over `rounds`, as a benchkit
+// worker's turns get; empty when the user's `flags` set it.
+std::string gbench_turn_min_time(const std::vector<std::string>& flags, std::size_t rounds);
+
 }  // namespace benchkit::session

@@ -147,6 +147,13 @@ TEST(GbenchBinary, ListsTheSuitesBenchmarks) {
   EXPECT_THAT(echo.error().message, HasSubstr("did not answer as Google Benchmark does"));
 }
 
+TEST(GbenchBinary, ATurnGetsASecondASideOverTheRoundsUnlessTheUserSetTheMinTime) {
+  EXPECT_EQ(gbench_turn_min_time({}, 10), "0.1");
+  EXPECT_EQ(gbench_turn_min_time({"--benchmark_repetitions=3"}, 4), "0.25");
+  EXPECT_EQ(gbench_turn_min_time({"--benchmark_min_time=2"}, 10), "");
+  EXPECT_EQ(gbench_turn_min_time({"--benchmark_min_time=100x"}, 10), "");
+}
+
 TEST(GbenchBinary, ExactFilterMatchesOnlyThatName) {
   const std::regex filter(exact_gbench_filter("BM_x<int>/8/threads:2"));
   EXPECT_TRUE(std::regex_match("BM_x<int>/8/threads:2", filter));
