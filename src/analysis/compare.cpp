@@ -232,6 +232,14 @@ void paired_effect(const std::vector<double>& base_rounds,
                                       spread / std::sqrt(2.0), logs.size(), spread / std::sqrt(2.0),
                                       logs.size(), settings.alpha, settings.power)
                                       .relative_change;
+  if (settings.mde > 0.0 && logs.size() > 1) {
+    // The design's last look is the cap: --max-rounds, or these rounds when not sequential.
+    const std::size_t cap =
+        settings.sequential_alpha.empty() ? logs.size() : settings.sequential_alpha.size() - 1;
+    out.planned_rounds = rounds_for_power(
+        spread, settings.mde, settings.noise_threshold, settings.power,
+        [&settings](std::size_t n) { return paired_level(settings, n); }, cap);
+  }
 }
 
 // Several processes on a side: the process is the unit of variation.
@@ -590,6 +598,33 @@ void explain_inconclusive(BenchmarkComparison& c, double family, std::size_t tes
   c.note = c.note.empty() ? advice : c.note + "; " + advice;
 }
 
+// An inconclusive paired row under --mde: whether the planned power was reached (the change,
+// if any, is then smaller than what matters), or how many rounds it would take.
+void note_power_plan(BenchmarkComparison& c, const CompareSettings& settings) {
+  if (!c.planned_rounds) return;
+  const RoundsForPower& plan = *c.planned_rounds;
+  const std::string target =
+      fmt::format("{:.0f}% power at a change of {:g}% (beyond ±{:g}%)", settings.power * 100.0,
+                  settings.mde * 100.0, settings.noise_threshold * 100.0);
+  std::string text;
+  if (c.pairs >= plan.rounds) {
+    text = fmt::format(
+        "the planned power was reached ({} rounds give {}, {} were planned from the rounds' "
+        "scatter): a change that matters would most likely have been found, so this one is "
+        "smaller or absent",
+        c.pairs, target, plan.rounds);
+    // More rounds would only chase a smaller change: the advice to run them does not apply.
+    c.note = text;
+    return;
+  } else {
+    text = fmt::format(
+        "the planned power was not reached: {} rounds give {}, {} were run{}", plan.rounds, target,
+        c.pairs,
+        plan.within_cap ? "" : fmt::format(" (raise --max-rounds to at least {})", plan.rounds));
+  }
+  c.note = c.note.empty() ? text : c.note + "; " + text;
+}
+
 // A row of two runs of which one at least is a single process of a program that repeats its
 // benchmarks itself (model::kOneProcessRepetitions: a Google Benchmark file), compared sample
 // against sample: its repetitions share that process's memory layout and machine state, so
@@ -636,6 +671,7 @@ void decide_verdicts(const Tested& tested, const CompareSettings& settings,
     c.verdict = verdict_for(c, settings);
     if (c.verdict == Verdict::inconclusive) {
       explain_inconclusive(c, family, tested.indices.size(), tested.scenario[i], settings);
+      note_power_plan(c, settings);
     }
   }
 }
@@ -788,7 +824,11 @@ std::vector<std::string> unsettled(const RunResult& baseline, const RunResult& c
                                    const CompareSettings& settings) {
   std::vector<std::string> names;
   for (const BenchmarkComparison& c : compare(baseline, candidate, settings).benchmarks) {
-    if (c.verdict == Verdict::inconclusive) names.push_back(c.name);
+    // Under --mde, a benchmark with the rounds planned for it has the power asked for: more
+    // rounds would only chase a change smaller than what matters.
+    const bool planned_power =
+        c.planned_rounds && c.planned_rounds->within_cap && c.pairs >= c.planned_rounds->rounds;
+    if (c.verdict == Verdict::inconclusive && !planned_power) names.push_back(c.name);
   }
   return names;
 }

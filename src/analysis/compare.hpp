@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/power_plan.hpp"
 #include "benchkit/result.hpp"
 
 namespace benchkit::analysis {
@@ -44,7 +45,11 @@ struct CompareSettings {
   double confidence = 0.95;
   // Holm controls the chance of any false alarm in the suite, under any dependence.
   Adjustment adjustment = Adjustment::holm;
-  double power = 0.8;  // for the minimum detectable change
+  double power = 0.8;  // for the minimum detectable change, and the rounds planned for --mde
+  // --mde: the smallest change that matters (relative, e.g. 0.01); 0: none. A paired comparison
+  // then plans its rounds for `power` at that change (analysis/power_plan.hpp): a benchmark
+  // stops when settled or when it has them, and says whether the planned power was reached.
+  double mde = 0.0;
   // Compare every sample, including those taken while the machine ran slow (machine_speed.hpp).
   // By default both sides are cut at the same machine speed: the faster level of the two runs.
   bool all_samples = false;
@@ -91,6 +96,10 @@ struct BenchmarkComparison {
   // The smallest slow-down this comparison could detect (relative, e.g. 0.03 = 3%); empty when
   // it cannot be computed (fewer than 2 samples a side).
   std::optional<double> minimum_detectable_change;
+  // Paired, with CompareSettings::mde: the rounds that give the planned power at that change,
+  // from the scatter of the rounds so far; within_cap false when more than the design's last
+  // look (--max-rounds) would be needed. Empty otherwise.
+  std::optional<RoundsForPower> planned_rounds;
   // Throughput change (candidate / baseline - 1) when both sides declare work per iteration.
   std::optional<double> throughput_change;
   std::string note;  // why inconclusive, and what would sharpen the answer

@@ -116,6 +116,7 @@ void add_baseline_flags(CLI::App& app, BenchFlags& flags) {
                  "--time-budget / N of sampling a side (default 10)")
       ->check(CLI::Range(std::size_t{2}, std::size_t{1000}));
   add_max_rounds_option(app, flags.max_rounds);
+  add_power_flags(app, flags.comparison);
   app.add_option("--worker-timeout", flags.worker_timeout,
                  "Side-by-side comparisons: a worker that takes longer than this to set up, to "
                  "take one sample or to write its results is taken for hung, killed, and the "

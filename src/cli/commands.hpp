@@ -63,6 +63,9 @@ void add_fail_on_regression_flag(CLI::App& command, bool& flag, const std::strin
 // --max-rounds of a side-by-side comparison (compare OLD NEW, ab): 0 leaves the default,
 // session::kMaxRoundsFactor times --rounds.
 void add_max_rounds_option(CLI::App& command, std::size_t& max_rounds);
+// --mde CHANGE (1% or 0.01) and --power P: rounds planned for the smallest change that matters;
+// an --mde not above --noise-threshold is refused when the flags are read.
+void add_power_flags(CLI::App& command, ComparisonFlags& flags);
 
 // --store: the history (an SQLite file or a postgresql:// URL; default $BENCHKIT_STORE, else
 // .benchkit/history.db).

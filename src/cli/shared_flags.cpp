@@ -1,5 +1,7 @@
 // The flags several commands share, each declared here once so that its spelling, its help
 // and its default are the same wherever it appears (cli/commands.hpp).
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -30,6 +32,50 @@ void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_a
                      "default both sides are cut at one machine speed, read from a reference "
                      "loop timed between samples; docs/verdicts.md)");
   }
+}
+
+void add_power_flags(CLI::App& command, ComparisonFlags& flags) {
+  // "1%" or "0.01".
+  const CLI::Validator fraction(
+      [](std::string& text) -> std::string {
+        std::string number = text;
+        const bool percent = !number.empty() && number.back() == '%';
+        if (percent) number.pop_back();
+        double value = 0.0;
+        try {
+          std::size_t used = 0;
+          value = std::stod(number, &used);
+          if (used != number.size()) return "\"" + text + "\" is not a change: give 1% or 0.01";
+        } catch (const std::exception&) {
+          return "\"" + text + "\" is not a change: give 1% or 0.01";
+        }
+        if (percent) value /= 100.0;
+        if (!(value > 0.0 && value < 1.0)) return "\"" + text + "\" is not between 0 and 100%";
+        text = std::to_string(value);
+        return {};
+      },
+      "CHANGE");
+  command
+      .add_option("--mde", flags.mde,
+                  "The smallest change that matters, e.g. 1% (or 0.01): side-by-side rounds are "
+                  "planned for --power at that change beyond the noise threshold, from the "
+                  "scatter of the rounds so far; a benchmark stops once it has them, and an "
+                  "undecided one says whether the planned power was reached (docs/verdicts.md)")
+      ->transform(fraction);
+  command
+      .add_option("--power", flags.power,
+                  "The chance of finding a change of --mde that the rounds are planned for, and "
+                  "of the detectable change each comparison reports (default 0.8)")
+      ->check(CLI::Range(0.5, 0.999));
+  command.parse_complete_callback([&flags] {
+    if (flags.mde > 0.0 && flags.mde <= flags.noise_threshold) {
+      throw CLI::ValidationError(
+          "--mde", fmt::format("--mde {:g}% is not above --noise-threshold {:g}%: a change that "
+                               "small is called unchanged; give a larger --mde or a smaller "
+                               "--noise-threshold",
+                               flags.mde * 100.0, flags.noise_threshold * 100.0));
+    }
+  });
 }
 
 CLI::Validator mode_names(const std::vector<session::Mode>& accepted) {

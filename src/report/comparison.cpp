@@ -98,6 +98,10 @@ std::string settings_line(const analysis::Comparison& comparison) {
         "sequential design instead ({:.2g}-{:.2g}%, docs/verdicts.md)",
         *lowest * 100.0, *highest * 100.0);
   }
+  if (paired && s.mde > 0.0) {
+    line += fmt::format("; rounds planned for {:.0f}% power at a change of {:g}% (--mde)",
+                        s.power * 100.0, s.mde * 100.0);
+  }
   return line;
 }
 
@@ -259,6 +263,10 @@ std::string parts::comparison_json(const analysis::Comparison& comparison) {
                                      : s.adjustment == analysis::Adjustment::benjamini_hochberg
                                          ? "benjamini_hochberg"
                                          : "none"}};
+  if (s.mde > 0.0) {
+    root["settings"]["mde"] = s.mde;
+    root["settings"]["power"] = s.power;
+  }
   nlohmann::ordered_json summary;
   for (Verdict v : {Verdict::regressed, Verdict::improved, Verdict::inconclusive,
                     Verdict::unchanged, Verdict::added, Verdict::removed, Verdict::invalid}) {
@@ -286,6 +294,11 @@ std::string parts::comparison_json(const analysis::Comparison& comparison) {
         // of the log ratios, about the relative spread): what the interval's width comes from.
         item["round_ratios"] = c.round_ratios;
         if (c.round_ratios.size() > 1) item["round_scatter"] = log_scatter(c.round_ratios);
+        // --mde: the rounds planned for the power asked for, and whether they were run.
+        if (c.planned_rounds) {
+          item["planned_rounds"] = c.planned_rounds->rounds;
+          item["planned_power_reached"] = c.pairs >= c.planned_rounds->rounds;
+        }
       }
       item["baseline_median_ns"] = c.baseline_median;
       item["new_median_ns"] = c.candidate_median;

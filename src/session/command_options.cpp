@@ -9,6 +9,8 @@ analysis::CompareSettings comparison_settings(const ComparisonFlags& flags) {
   settings.all_samples = flags.all_samples;
   settings.noise_threshold = flags.noise_threshold;
   settings.count_noise_threshold = flags.count_threshold;
+  settings.mde = flags.mde;
+  settings.power = flags.power;
   settings.adjustment = flags.adjustment == "bh"     ? analysis::Adjustment::benjamini_hochberg
                         : flags.adjustment == "none" ? analysis::Adjustment::none
                                                      : analysis::Adjustment::holm;

@@ -18,6 +18,8 @@ struct ComparisonFlags {
   double count_threshold = analysis::kCountNoiseThreshold;  // --count-threshold (counts)
   std::string adjustment = "holm";                          // --adjust: holm, bh or none
   bool all_samples = false;                                 // --all-samples
+  double mde = 0.0;    // --mde: the smallest change that matters (0.01 = 1%); 0: none
+  double power = 0.8;  // --power: of the rounds planned for --mde, and of the detectable change
 };
 
 // The settings of analysis::compare those options give (an unknown adjustment is holm's).

@@ -158,6 +158,21 @@ TEST(CompareCommand, AFilterAfterTheDashesIsRefusedBeforeAnythingRuns) {
   EXPECT_THAT(result.err, HasSubstr("compare's own --filter REGEX"));
 }
 
+TEST(CompareCommand, AnMdeThatIsNoChangeOrNotBeyondTheThresholdIsRefused) {
+  const auto inside = run_command(kTool + " compare " + kBenchkitBuild + " " + kBenchkitSlower +
+                                  " --mde 1% --noise-threshold 0.02");
+  EXPECT_EQ(inside.exit_code, 2);
+  EXPECT_THAT(inside.err, HasSubstr("--mde 1% is not above --noise-threshold 2%"));
+  const auto words =
+      run_command(kTool + " compare " + kBenchkitBuild + " " + kBenchkitSlower + " --mde lots");
+  EXPECT_EQ(words.exit_code, 2);
+  EXPECT_THAT(words.err, HasSubstr("\"lots\" is not a change: give 1% or 0.01"));
+  const auto whole =
+      run_command(kTool + " compare " + kBenchkitBuild + " " + kBenchkitSlower + " --mde 150%");
+  EXPECT_EQ(whole.exit_code, 2);
+  EXPECT_THAT(whole.err, HasSubstr("is not between 0 and 100%"));
+}
+
 TEST(CompareCommand, AFilterMatchingNothingNamesTheBinaries) {
   const auto result = run_command(kTool + " compare " + kBenchkitBuild + " " + kBenchkitSlower +
                                   " --filter no_such_benchmark");

@@ -1,0 +1,61 @@
+#include "analysis/power_plan.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "stats/distributions.hpp"
+#include "stats/summary.hpp"
+
+namespace benchkit::analysis {
+
+namespace {
+
+// Whether n rounds reach the power (the condition of power_plan.hpp), the signed-rank test's
+// efficiency counted as fewer effective rounds.
+bool enough(std::size_t n, double log_spread, double distance, double power, double level) {
+  const double effective = static_cast<double>(n) * 3.0 / std::numbers::pi;
+  const double df = static_cast<double>(n - 1);
+  const double t_level = stats::student_t_quantile(1.0 - level / 2.0, df);
+  const double t_power = stats::student_t_quantile(power, df);
+  return std::sqrt(effective) * distance >= (t_level + t_power) * log_spread;
+}
+
+}  // namespace
+
+std::optional<RoundsForPower> rounds_for_power(double log_spread, double mde, double threshold,
+                                               double power,
+                                               const std::function<double(std::size_t)>& level_at,
+                                               std::size_t cap) {
+  const double distance = std::log1p(mde) - std::log1p(threshold);
+  if (!(distance > 0.0)) return std::nullopt;
+  const std::size_t last = std::max<std::size_t>(cap, 2);
+  for (std::size_t n = 2; n <= last; ++n) {
+    if (enough(n, log_spread, distance, power, level_at(n))) return RoundsForPower{n, true};
+  }
+  // Beyond the cap: how far, with the cap's level (a longer design's levels are not known here).
+  const double level = level_at(last);
+  std::size_t n = last;
+  while (!enough(n, log_spread, distance, power, level) && n < 1'000'000) n = n + n / 2 + 1;
+  // n now suffices, n / 1.5 did not: step back to the smallest within that range.
+  std::size_t low = n * 2 / 3;
+  while (low + 1 < n) {
+    const std::size_t mid = low + (n - low) / 2;
+    if (enough(mid, log_spread, distance, power, level)) {
+      n = mid;
+    } else {
+      low = mid;
+    }
+  }
+  return RoundsForPower{n, false};
+}
+
+double round_log_spread(std::span<const double> round_ratios) {
+  if (round_ratios.size() < 2) return 0.0;
+  std::vector<double> logs;
+  logs.reserve(round_ratios.size());
+  for (const double ratio : round_ratios) logs.push_back(std::log(ratio));
+  return stats::stddev(logs);
+}
+
+}  // namespace benchkit::analysis
