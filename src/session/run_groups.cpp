@@ -164,16 +164,17 @@ std::optional<model::Error> incomplete_group(const JoinedRun& joined, std::size_
   for (const std::size_t k : missing) absent.push_back(fmt::format("{}/{}", k, expected));
   const std::string group =
       joined.info.group.empty() ? "run " + joined.info.id.substr(0, 12) : joined.info.group;
+  const std::string recorded = present.empty()
+                                   ? "no shard of it is recorded"
+                                   : fmt::format("recorded: {}", fmt::join(present, ", "));
   return model::Error{
-      fmt::format(
-          "run group {} of commit {} in {} is incomplete: shard{} {} {} not recorded "
-          "({} {}); check it once every shard's job has recorded its run (a job that "
-          "needs them all), give --wait DURATION to wait for them, or rerun the "
-          "missing shards' jobs",
-          group, joined.info.commit.empty() ? "none" : joined.info.commit, location,
-          absent.size() == 1 ? "" : "s", fmt::join(absent, ", "),
-          absent.size() == 1 ? "was" : "were",
-          present.empty() ? "none of its shards is there" : "recorded:", fmt::join(present, ", ")),
+      fmt::format("run group {} of commit {} in {} is incomplete: shard{} {} {} not recorded "
+                  "({}); check it once every shard's job has recorded its run (a job that "
+                  "needs them all), give --wait DURATION to wait for them, or rerun the "
+                  "missing shards' jobs",
+                  group, joined.info.commit.empty() ? "none" : joined.info.commit, location,
+                  absent.size() == 1 ? "" : "s", fmt::join(absent, ", "),
+                  absent.size() == 1 ? "was" : "were", recorded),
       model::ErrorKind::input};
 }
 

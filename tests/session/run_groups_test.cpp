@@ -98,6 +98,9 @@ TEST(JoinGroups, AnIncompleteGroupNamesTheMissingShardsAndTheFix) {
   EXPECT_THAT(problem->message, HasSubstr("1/4 (run aaaa1111)"));
   EXPECT_THAT(problem->message, HasSubstr("--wait DURATION"));
   EXPECT_FALSE(incomplete_group(join_groups({info("x", "", "c", 0, 0)}).front(), 0, "h"));
+  const auto none = incomplete_group(join_groups({info("cccc", "g", "c", 0, 0)}).front(), 2, "h");
+  ASSERT_TRUE(none.has_value()) << "--expect-shards 2 of a group without shards";
+  EXPECT_THAT(none->message, HasSubstr("shards 1/2, 2/2 were not recorded (no shard of it is"));
 }
 
 template <class Backend>
