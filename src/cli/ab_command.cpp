@@ -270,6 +270,7 @@ CommandRunner add_ab_command(CLI::App& app) {
                     "Record both runs (BASE and NEW, each with its commit) in the history "
                     "(docs/history.md)");
   add_store_option(*command, o->store);
+  add_group_option(*command, o->group);
   command
       ->add_option("--mode", o->mode,
                    "time (default): the builds' bench binaries take samples in turns; "

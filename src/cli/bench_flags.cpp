@@ -153,6 +153,7 @@ void add_run_flags(CLI::App& app, BenchFlags& flags) {
                "Record this run in the history, with its commit, branch and machine, for "
                "benchkit history trend and check (docs/history.md)");
   add_store_option(app, flags.store);
+  add_group_option(app, flags.group);
   app.add_flag("--in-process", flags.in_process,
                "Run every benchmark in this process instead of one forked worker each: for a "
                "debugger or a profiler that follows one process. A crash then ends the run "

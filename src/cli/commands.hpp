@@ -70,6 +70,8 @@ void add_power_flags(CLI::App& command, ComparisonFlags& flags);
 // --store: the history (an SQLite file or a postgresql:// URL; default $BENCHKIT_STORE, else
 // .benchkit/history.db).
 void add_store_option(CLI::App& command, std::string& store);
+// --group ID: the run group a run is recorded under (session/run_groups.hpp).
+void add_group_option(CLI::App& command, std::string& group);
 
 // --shard K/N and --shard-by count|history: measure only one of N disjoint parts of the
 // selection (session/shard.hpp, docs/ci.md). `by` is null for a command that splits by count

@@ -14,6 +14,7 @@
 #include "report/reporter.hpp"
 #include "report/trend.hpp"
 #include "session/history.hpp"
+#include "session/run_groups.hpp"
 #include "store/open_store.hpp"
 
 namespace benchkit::cli {
@@ -36,10 +37,18 @@ std::string dirty_text(const std::optional<bool>& dirty) {
   return !dirty ? "?" : *dirty ? "yes" : "no";
 }
 
-nlohmann::ordered_json runs_json(const std::vector<store::RunInfo>& runs,
+nlohmann::ordered_json runs_json(const std::vector<session::JoinedRun>& runs,
                                  const std::string& location) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const store::RunInfo& run : runs) {
+  for (const session::JoinedRun& joined : runs) {
+    const store::RunInfo& run = joined.info;
+    nlohmann::ordered_json members = nlohmann::ordered_json::array();
+    for (const store::RunInfo& member : joined.members) {
+      members.push_back({{"id", member.id},
+                         {"shard", member.shard_index},
+                         {"host", member.hostname},
+                         {"benchmarks", member.benchmarks}});
+    }
     list.push_back({{"id", run.id},
                     {"date", run.date},
                     {"commit", run.commit},
@@ -49,7 +58,10 @@ nlohmann::ordered_json runs_json(const std::vector<store::RunInfo>& runs,
                     {"build", run.build},
                     {"host", run.hostname},
                     {"benchmarks", run.benchmarks},
-                    {"tags", run.tags}});
+                    {"tags", run.tags},
+                    {"group", run.group},
+                    {"shards", joined.shards_text()},
+                    {"members", std::move(members)}});
   }
   return {{"schema", "benchkit/history-runs"},
           {"version", 1},
@@ -62,29 +74,42 @@ int list_runs(const HistoryOptions& o) {
     const auto runs = store.list(
         {.machine = o.machine, .branch = o.branch, .since = o.since, .before = o.before});
     if (!runs) return report_error(runs.error());
+    // A run group's shards are one run (session/run_groups.hpp).
+    const std::vector<session::JoinedRun> joined = session::join_groups(*runs);
     if (o.format == "json") {
-      return print_or_write(runs_json(*runs, store.location()).dump(2) + "\n", o.out);
+      return print_or_write(runs_json(joined, store.location()).dump(2) + "\n", o.out);
     }
     std::vector<std::vector<std::string>> rows;
-    for (const store::RunInfo& run : *runs) {
+    bool grouped = false;
+    for (const session::JoinedRun& one : joined) {
+      const store::RunInfo& run = one.info;
+      grouped = grouped || !run.group.empty();
       rows.push_back({short_text(run.id), run.date, short_text(run.commit), run.branch,
                       dirty_text(run.dirty), run.machine, run.hostname,
-                      std::to_string(run.benchmarks), tags_text(run.tags)});
+                      std::to_string(run.benchmarks), tags_text(run.tags), run.group,
+                      one.shards_text()});
     }
-    std::string text = fmt::format("{} run{} in {}\n", runs->size(), runs->size() == 1 ? "" : "s",
+    std::string text = fmt::format("{} run{} in {}\n", joined.size(), joined.size() == 1 ? "" : "s",
                                    store.location());
-    if (!rows.empty()) {
-      text += report::render_table(
-          {"run", "date", "commit", "branch", "dirty", "machine", "host", "benchmarks", "tags"},
-          rows, {false, false, false, false, false, false, false, true, false});
+    std::vector<std::string> header = {"run",     "date", "commit",     "branch", "dirty",
+                                       "machine", "host", "benchmarks", "tags"};
+    std::vector<bool> right = {false, false, false, false, false, false, false, true, false};
+    if (grouped) {
+      header.insert(header.end(), {"group", "shards"});
+      right.insert(right.end(), {false, true});
+    } else {
+      for (auto& row : rows) row.resize(header.size());
     }
+    if (!rows.empty()) text += report::render_table(header, rows, right);
     return print_or_write(text, o.out);
   });
 }
 
 int show_run(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
-    const auto run = session::load_stored_run(store, o.run);
+    const auto joined = session::find_joined(store, o.run);
+    if (!joined) return report_error(joined.error());
+    const auto run = session::load_joined_run(store, *joined);
     if (!run) return report_error(run.error());
     const auto format = report::parse_format(o.format).value();
     return print_or_write(report::make_reporter(format)->render(report::Document{.results = &*run}),
@@ -97,7 +122,7 @@ int add_files(const HistoryOptions& o) {
     // One file at a time, each line printed (and flushed) once its run is committed: when a later
     // file fails, the lines say which runs are in the history.
     for (const std::string& file : o.files) {
-      const auto recorded = session::add_result_files(store, {file});
+      const auto recorded = session::add_result_files(store, {file}, o.group);
       if (!recorded) return report_error(recorded.error());
       const session::Recorded& one = recorded->front();
       std::cout << fmt::format("{} {} ({})\n",
@@ -202,13 +227,18 @@ void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOpt
   CLI::App* add = history.add_subcommand(
       "add", "Record saved result files (a bench binary's --out); re-adding a run is a no-op");
   add->add_option("files", o->files, "Result files")->required();
+  add_group_option(*add, o->group);
   actions.push_back({add, add_files});
-  CLI::App* list = history.add_subcommand("list", "The runs recorded: commit, date, machine, ...");
+  CLI::App* list = history.add_subcommand(
+      "list",
+      "The runs recorded: commit, date, machine, ...; the shards of one run group and commit "
+      "as one run, with its group and how many of its shards are recorded");
   add_selection(*list, *o, true);
   add_output(*list, *o, {"console", "json"},
              "; json is the benchkit/history-runs document, every run with its whole identity");
   actions.push_back({list, list_runs});
-  CLI::App* show = history.add_subcommand("show", "One recorded run's results, samples included");
+  CLI::App* show = history.add_subcommand(
+      "show", "One recorded run's results, samples included (of a run group: all its shards)");
   show->add_option("run", o->run, "Run identity (at least 4 of its hex digits)")->required();
   add_format_option(*show, o->format, "Format of the run's report");
   add_out_option(*show, o->out);

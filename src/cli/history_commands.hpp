@@ -32,9 +32,12 @@ struct HistoryOptions {
   std::string out = {};
   std::string html = {};  // --html FILE: also the HTML page (trend, report)
   std::size_t keep = 0;
+  std::string group = {};  // add --group
   // check
   std::string base_branch = "main";
   std::size_t last = 10;  // CheckRequest::last says why
+  std::size_t expect_shards = 0;
+  std::string wait = {};  // --wait DURATION ("90s", "5m")
   bool fail_on_regression = false;
   ComparisonFlags comparison;
 };

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/duration.hpp"
 #include "cli/history_commands.hpp"
 #include "report/comparison.hpp"
 #include "report/history_snapshot.hpp"
@@ -35,18 +36,34 @@ std::string change_lines(const session::CheckOutcome& outcome, std::size_t last)
 }
 
 int check_newest(const HistoryOptions& o) {
+  double wait_seconds = 0;
+  if (!o.wait.empty()) {
+    const auto wait_ns = parse_duration_ns(o.wait);
+    if (!wait_ns) {
+      return report_error(model::Error{
+          fmt::format("--wait {}: not a duration; give one such as 90s or 600 (seconds)", o.wait),
+          model::ErrorKind::usage});
+    }
+    wait_seconds = static_cast<double>(*wait_ns) / 1e9;
+  }
   return with_store(o, [&](store::Store& store) {
     const auto outcome = session::check_run(store, {.run = o.run,
                                                     .base_branch = o.base_branch,
                                                     .last = o.last,
-                                                    .settings = comparison_settings(o.comparison)});
+                                                    .settings = comparison_settings(o.comparison),
+                                                    .expect_shards = o.expect_shards,
+                                                    .wait_seconds = wait_seconds});
     if (!outcome) return report_error(outcome.error());
     const auto format = report::parse_format(o.format).value();
     std::string text;
     if (format != report::Format::json && format != report::Format::csv) {
+      const std::string group = outcome->candidate.group.empty()
+                                    ? ""
+                                    : fmt::format("group {}, {} shards, ", outcome->candidate.group,
+                                                  outcome->shards.empty() ? "no" : outcome->shards);
       text = fmt::format(
-          "run {} (commit {}, branch {}) against {} earlier run{} of machine {} on {}\n\n",
-          outcome->candidate.id.substr(0, kShownDigits),
+          "run {} ({}commit {}, branch {}) against {} earlier run{} of machine {} on {}\n\n",
+          outcome->candidate.id.substr(0, kShownDigits), group,
           outcome->candidate.commit.substr(0, kShownDigits), outcome->candidate.branch,
           outcome->history_runs, outcome->history_runs == 1 ? "" : "s", outcome->candidate.machine,
           o.base_branch);
@@ -84,8 +101,9 @@ void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOption
                           HistoryActions& actions) {
   CLI::App* check = history.add_subcommand(
       "check",
-      "The CI gate: is RUN (default: the newest) slower than the history of its machine on the "
-      "base branch? Prints the verdict table of compare (a prediction interval from the recent "
+      "The CI gate: is RUN (default: the newest; a run group's shards together) slower than the "
+      "history of its machine on the base branch? Refused (exit status 2) while the group lacks "
+      "shards. Prints the verdict table of compare (a prediction interval from the recent "
       "runs combined with RUN's own samples; docs/change-points.md), then the change points "
       "among the last N commits with their commit ranges. Exit status 1 with "
       "--fail-on-regression when a benchmark regressed.");
@@ -93,6 +111,14 @@ void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOption
   check->add_option("--base-branch", o->base_branch, "The branch whose history judges (main)");
   check->add_option("--last", o->last, "Name change points among the last N commits (10)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  check
+      ->add_option("--expect-shards", o->expect_shards,
+                   "The run is a group of N shards (--shard K/N): refuse it (exit status 2) "
+                   "while fewer are recorded (default: the N its shards recorded)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
+  check->add_option("--wait", o->wait,
+                    "Wait up to DURATION (90s, 10m) for the missing shards of the run's group "
+                    "to be recorded before refusing it");
   add_fail_on_regression_flag(*check, o->fail_on_regression);
   add_output(*check, *o, {"console", "markdown", "json", "csv"},
              "; markdown is the pull-request comment of compare, json and csv the verdict table "

@@ -309,6 +309,7 @@ void add_output_flags(CLI::App& command, RunOptions& o) {
                    "Record the results in the history (docs/history.md), for benchkit history "
                    "trend and check");
   add_store_option(command, o.store);
+  add_group_option(command, o.group);
   add_shard_options(command, o.shard, &o.shard_by);
   command
       .add_option("--processes", o.processes,

@@ -117,6 +117,14 @@ void add_store_option(CLI::App& command, std::string& store) {
                      "$BENCHKIT_STORE, else .benchkit/history.db)");
 }
 
+void add_group_option(CLI::App& command, std::string& group) {
+  command.add_option("--group", group,
+                     "The run group (ID) to record this run under: the history shows the runs of "
+                     "one group and commit as one run. Default: "
+                     "for a shard (--shard K/N), the CI's run id (GITHUB_RUN_ID, CI_PIPELINE_ID, "
+                     "...), else the commit and build (docs/history.md)");
+}
+
 void add_shard_options(CLI::App& command, std::string& shard, std::string* by) {
   command.add_option("--shard", shard,
                      "K/N: measure only the K-th of N disjoint parts of the selected benchmarks "

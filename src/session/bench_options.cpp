@@ -396,6 +396,7 @@ model::Result<Plan> plan_for(const BenchOptions& o, RunSettings settings, Chosen
   if (!o.save_baseline.empty()) then.keep_executable = process::self_executable();
   then.record = o.record;
   then.record_store = o.store;
+  then.group = o.group;
   then.fail_on_regression = o.fail_on_regression;
   return Plan{std::move(what), std::move(then)};
 }

@@ -46,6 +46,7 @@ struct BenchOptions {
   std::vector<std::string> tags;
   bool record = false;  // --record: store the run in the history (docs/history.md)
   std::string store;    // --store: which history (default $BENCHKIT_STORE, .benchkit/history.db)
+  std::string group;    // --group: the run group (session/run_groups.hpp); "" the default
   std::vector<std::string> skip_tags;  // --skip-tag: leave out benchmarks with skip_when(TAG)
   // --shard K/N: only the K-th of N disjoint parts of the selection (session/shard.hpp);
   // --shard-by count (equal numbers) or history (equal durations recorded in --store).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <regex>
 #include <set>
@@ -16,10 +17,12 @@
 #include "formats/result_json.hpp"
 #include "session/pipeline.hpp"
 #include "session/result_files.hpp"
+#include "session/run_groups.hpp"
 #include "session/runner.hpp"
 #include "session/shard.hpp"
 #include "store/atomic_file.hpp"
 #include "store/open_store.hpp"
+#include "system/ci_run.hpp"
 #include "system/fingerprint.hpp"
 
 namespace benchkit::session {
@@ -32,18 +35,30 @@ std::string build_id(const Context& context) {
   return system::build_fingerprint(context).id();
 }
 
-model::Result<Recorded> record_run(store::Store& store, const RunResult& run) {
+model::Result<Recorded> record_run(store::Store& store, const RunResult& run,
+                                   const std::string& group) {
   const store::StoredRun stored =
-      store::make_stored_run(run, machine_id(run.context), build_id(run.context));
+      store::make_stored_run(run, machine_id(run.context), build_id(run.context), group);
   const auto added = store.add(stored);
   if (!added) return added.error();
   return Recorded{.id = stored.id, .added = *added};
 }
 
-model::Result<Recorded> record_run_at(const std::string& location, const RunResult& run) {
+namespace {
+
+// `run` recorded under its run group (run_group, the CI's run id read from the environment).
+model::Result<Recorded> record_grouped(store::Store& store, const RunResult& run,
+                                       const std::string& group) {
+  return record_run(store, run, run_group(run, group, system::ci_run_id_from_environment()));
+}
+
+}  // namespace
+
+model::Result<Recorded> record_run_at(const std::string& location, const RunResult& run,
+                                      const std::string& group) {
   auto store = store::open_history(store::history_location(location));
   if (!store) return store.error();
-  return record_run(**store, run);
+  return record_grouped(**store, run, group);
 }
 
 model::Result<bool> check_history(const std::string& location) {
@@ -53,12 +68,13 @@ model::Result<bool> check_history(const std::string& location) {
 }
 
 model::Result<std::vector<Recorded>> add_result_files(store::Store& store,
-                                                      const std::vector<std::string>& files) {
+                                                      const std::vector<std::string>& files,
+                                                      const std::string& group) {
   std::vector<Recorded> recorded;
   for (const std::string& file : files) {
     const auto run = load_result_file(file);
     if (!run) return run.error();
-    const auto one = record_run(store, *run);
+    const auto one = record_grouped(store, *run, group);
     if (!one) return one.error();
     recorded.push_back(*one);
   }
@@ -275,14 +291,16 @@ model::Result<analysis::HistorySnapshot> history_snapshot(store::Store& store,
                                 .since = request.since,
                                 .before = request.before});
   if (!runs) return runs.error();
-  if (runs->size() < 2) {
+  const std::vector<JoinedRun> joined = join_groups(*runs);
+  if (joined.size() < 2) {
     return model::Error{fmt::format(
         "history report needs two runs of machine {} on branch {} since {}, and {} has {}; give "
         "an earlier --since, or --machine and --branch of another series (history list shows "
         "them)",
-        snapshot.machine, snapshot.branch, request.since, store.location(), runs->size())};
+        snapshot.machine, snapshot.branch, request.since, store.location(), joined.size())};
   }
-  for (const store::RunInfo& run : *runs) {
+  for (const JoinedRun& one : joined) {
+    const store::RunInfo& run = one.info;
     snapshot.runs.push_back({.id = run.id,
                              .date = run.date,
                              .commit = run.commit,
@@ -291,9 +309,9 @@ model::Result<analysis::HistorySnapshot> history_snapshot(store::Store& store,
                              .host = run.hostname,
                              .benchmarks = run.benchmarks});
   }
-  const auto first = load_stored_run(store, runs->front().id);
+  const auto first = load_joined_run(store, joined.front());
   if (!first) return first.error();
-  const auto last = load_stored_run(store, runs->back().id);
+  const auto last = load_joined_run(store, joined.back());
   if (!last) return last.error();
   snapshot.comparison = judge(*first, *last, request.settings);
   const auto series = load_series(store, {.machine = snapshot.machine,
@@ -318,15 +336,38 @@ model::Result<analysis::HistorySnapshot> history_snapshot(store::Store& store,
 
 namespace {
 
-// The run `check` judges: `id` when given, else the newest.
-model::Result<store::RunInfo> checked_run(store::Store& store, const std::string& id) {
+// The run `check` judges: `id` when given, else the newest; a run group's members joined.
+model::Result<JoinedRun> checked_run(store::Store& store, const std::string& id) {
+  if (!id.empty()) return find_joined(store, id);
   const auto runs = store.list({});
   if (!runs) return runs.error();
   if (runs->empty()) return empty_history(store);
-  if (id.empty()) return runs->back();
-  const auto found = store.find(id);
-  if (!found) return found.error();
-  return static_cast<const store::RunInfo&>(*found);
+  return join_groups(*runs).back();
+}
+
+// checked_run once its group is complete: looked up again every kWaitPollSeconds for up to
+// request.wait_seconds, then refused when shards are still missing.
+model::Result<JoinedRun> complete_run(store::Store& store, const CheckRequest& request) {
+  using Clock = std::chrono::steady_clock;
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(std::max(0.0, request.wait_seconds)));
+  for (;;) {
+    auto candidate = checked_run(store, request.run);
+    if (!candidate) return candidate.error();
+    auto problem = incomplete_group(*candidate, request.expect_shards, store.location());
+    if (!problem) return candidate;
+    const auto remaining = deadline - Clock::now();
+    if (remaining <= Clock::duration::zero()) {
+      if (request.wait_seconds > 0) {
+        problem->message += fmt::format(" (waited {:g} s)", request.wait_seconds);
+      }
+      return *problem;
+    }
+    std::this_thread::sleep_for(
+        std::min<Clock::duration>(remaining, std::chrono::duration_cast<Clock::duration>(
+                                                 std::chrono::duration<double>(kWaitPollSeconds))));
+  }
 }
 
 // The candidate's own point, as the series hold it.
@@ -360,15 +401,19 @@ std::vector<RecentChange> recent_changes(const HistorySeries& history, const Run
 
 model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& request) {
   CheckOutcome outcome;
-  auto candidate = checked_run(store, request.run);
-  if (!candidate) return candidate.error();
-  outcome.candidate = *candidate;
-  const auto run = load_stored_run(store, candidate->id);
+  auto joined = complete_run(store, request);
+  if (!joined) return joined.error();
+  outcome.candidate = joined->info;
+  outcome.shards = joined->shards_text(request.expect_shards);
+  const store::RunInfo* candidate = &outcome.candidate;
+  const auto run = load_joined_run(store, *joined);
   if (!run) return run.error();
   auto earlier = store.series({.machine = candidate->machine, .branch = request.base_branch});
   if (!earlier) return earlier.error();
+  std::set<std::string, std::less<>> members;
+  for (const store::RunInfo& member : joined->members) members.insert(member.id);
   std::erase_if(*earlier, [&](const store::SeriesRun& row) {
-    return row.run_id == candidate->id ||
+    return members.count(row.run_id) > 0 ||
            (!candidate->commit.empty() && row.commit == candidate->commit);
   });
   outcome.history_runs = earlier->size();
@@ -381,8 +426,10 @@ model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& r
   for (const analysis::BenchmarkComparison& benchmark : outcome.comparison.benchmarks) {
     verdicts[benchmark.name] = analysis::to_string(benchmark.verdict);
   }
-  if (const auto written = store.set_verdicts(candidate->id, verdicts); !written) {
-    return written.error();
+  for (const store::RunInfo& member : joined->members) {
+    if (const auto written = store.set_verdicts(member.id, verdicts); !written) {
+      return written.error();
+    }
   }
   return outcome;
 }
@@ -428,13 +475,17 @@ model::Result<std::size_t> prune(store::Store& store, const PruneRequest& reques
   const auto runs = store.list({});
   if (!runs) return runs.error();
   std::vector<std::string> doomed;
-  // Runs come oldest first: count from the newest of each machine and branch.
+  // Runs come oldest first: count from the newest of each machine and branch, a run group as
+  // one run (its shards kept or removed together).
+  const std::vector<JoinedRun> joined = join_groups(*runs);
   std::map<std::pair<std::string, std::string>, std::size_t> newer;
-  for (auto run = runs->rbegin(); run != runs->rend(); ++run) {
-    const std::size_t rank = newer[{run->machine, run->branch}]++;
+  for (auto one = joined.rbegin(); one != joined.rend(); ++one) {
+    const store::RunInfo& run = one->info;
+    const std::size_t rank = newer[{run.machine, run.branch}]++;
     const bool too_many = request.keep > 0 && rank >= request.keep;
-    const bool too_old = !request.before.empty() && run->date < request.before;
-    if (too_many || too_old) doomed.push_back(run->id);
+    const bool too_old = !request.before.empty() && run.date < request.before;
+    if (!too_many && !too_old) continue;
+    for (const store::RunInfo& member : one->members) doomed.push_back(member.id);
   }
   if (doomed.empty()) return std::size_t{0};
   return store.remove(doomed);

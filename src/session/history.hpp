@@ -30,21 +30,28 @@ struct Recorded {
   bool added = false;   // false: that very run was stored before
 };
 
-// Stores `run` (its estimates computed). Re-recording the same result is a no-op.
-model::Result<Recorded> record_run(store::Store& store, const RunResult& run);
+// Stores `run` (its estimates computed) under run group `group` ("" none). Re-recording the same
+// result is a no-op.
+model::Result<Recorded> record_run(store::Store& store, const RunResult& run,
+                                   const std::string& group = {});
 
 // Opens the history at `location` (store::history_location: "" = the default) and records
-// `run` there: what --record does after a run.
-model::Result<Recorded> record_run_at(const std::string& location, const RunResult& run);
+// `run` there under its run group (session/run_groups.hpp, run_group: `group` when given, else
+// for a shard the CI's run id from this process's environment): what --record does after a
+// run.
+model::Result<Recorded> record_run_at(const std::string& location, const RunResult& run,
+                                      const std::string& group = {});
 
 // Opens the history at `location` (migrating it), to find a store that cannot be opened before
 // a run rather than after it.
 model::Result<bool> check_history(const std::string& location);
 
-// Loads each result file (estimates recomputed where absent) and records it. Stops at the first
-// file that cannot be read, before storing anything of it; runs stored before it stay.
+// Loads each result file (estimates recomputed where absent) and records it under its run group
+// (as record_run_at). Stops at the first file that cannot be read, before storing anything of
+// it; runs stored before it stay.
 model::Result<std::vector<Recorded>> add_result_files(store::Store& store,
-                                                      const std::vector<std::string>& files);
+                                                      const std::vector<std::string>& files,
+                                                      const std::string& group = {});
 
 // The result of stored run `id_prefix`, parsed.
 model::Result<RunResult> load_stored_run(store::Store& store, std::string_view id_prefix);
@@ -113,7 +120,17 @@ struct CheckRequest {
   // reviewer still relates to recent merges.
   std::size_t last = 10;
   analysis::CompareSettings settings = {};
+  // A run group is checked whole: refused (kind input) while fewer than N shards are recorded,
+  // N the larger of this and the N its shards recorded (0: theirs).
+  std::size_t expect_shards = 0;
+  // How long to wait for the missing shards of the group before refusing (0: no wait), looking
+  // again every kWaitPollSeconds.
+  double wait_seconds = 0;
 };
+
+// 1 s between looks at an incomplete group: a shard's record is one transaction, so the group
+// is seen whole within a second of its last shard, at one cheap query a second.
+inline constexpr double kWaitPollSeconds = 1.0;
 
 // A change of level in a series, between two commits.
 struct RecentChange {
@@ -126,15 +143,16 @@ struct RecentChange {
 };
 
 struct CheckOutcome {
-  store::RunInfo candidate = {};
-  std::size_t history_runs = 0;  // points of the base branch on the candidate's machine
+  store::RunInfo candidate = {};  // a run group's members joined (session/run_groups.hpp)
+  std::string shards = {};        // "4/4" for a run group of shards, "" otherwise
+  std::size_t history_runs = 0;   // points of the base branch on the candidate's machine
   analysis::Comparison comparison = {};
   std::vector<RecentChange> changes = {};
 };
 
-// `history check`: the checked run against the history of its machine fingerprint on the base
-// branch (analysis/history_check.hpp), its own commit left out; the verdicts are written to the
-// store's summary rows of the checked run.
+// `history check`: the checked run (a run group: its shards together) against the history of its
+// machine fingerprint on the base branch (analysis/history_check.hpp), its own commit left out;
+// the verdicts are written to the store's summary rows of the checked run (of each shard).
 model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& request);
 
 // The portable file of `history export`: every run selected, as results.

@@ -25,8 +25,9 @@ class StoreKeeper final : public Keeper {
     if (!kept) return kept.error();
     return kept->path;
   }
-  model::Result<Recorded> record(const std::string& store, const RunResult& run) override {
-    return record_run_at(store, run);
+  model::Result<Recorded> record(const std::string& store, const RunResult& run,
+                                 const std::string& group) override {
+    return record_run_at(store, run, group);
   }
 };
 
@@ -127,14 +128,14 @@ void save(Outcome& outcome, const Steps& steps, Keeper& keeper) {
 void record(Outcome& outcome, const Steps& steps, Keeper& keeper) {
   outcome.record_store = steps.record_store;
   if (steps.record_baseline && outcome.baseline) {
-    auto recorded = keeper.record(steps.record_store, *outcome.baseline);
+    auto recorded = keeper.record(steps.record_store, *outcome.baseline, steps.group);
     if (!recorded) {
       outcome.errors.push_back(recorded.error());
       return;
     }
     outcome.recorded_baseline = std::move(*recorded);
   }
-  auto recorded = keeper.record(steps.record_store, outcome.run);
+  auto recorded = keeper.record(steps.record_store, outcome.run, steps.group);
   if (recorded) {
     outcome.recorded = std::move(*recorded);
   } else {

@@ -126,8 +126,10 @@ class Keeper {
   // a new build; returns the kept copy's path.
   virtual model::Result<std::string> keep_executable(const std::string& name,
                                                      const std::string& executable) = 0;
-  // Records `run` in the history at `store` ("" = $BENCHKIT_STORE or .benchkit/history.db).
-  virtual model::Result<Recorded> record(const std::string& store, const RunResult& run) = 0;
+  // Records `run` in the history at `store` ("" = $BENCHKIT_STORE or .benchkit/history.db),
+  // under run group `group` (session/run_groups.hpp: "" the default of a shard).
+  virtual model::Result<Recorded> record(const std::string& store, const RunResult& run,
+                                         const std::string& group) = 0;
 };
 
 // The real one: store/baselines.hpp and session/history.hpp.
@@ -143,6 +145,9 @@ struct Steps {
   // Records the run in the history at `record_store` (not an interrupted run).
   bool record = false;
   std::string record_store;
+  // The run group (--group ID, session/run_groups.hpp) of what is recorded; "": for a shard,
+  // the CI's run id (or commit and build), and none for a whole run.
+  std::string group;
   // Records the baseline too, before the run: both were measured now (ab's two revisions).
   bool record_baseline = false;
   // A confirmed regression makes the exit status 1.

@@ -108,6 +108,7 @@ model::Result<Plan> ab_plan(const RevisionOptions& o) {
   then.record = o.record && o.commands.empty();
   then.record_baseline = true;
   then.record_store = o.store;
+  then.group = o.group;
   then.both_sides_measured = o.commands.empty();
   return Plan{std::move(revisions), then};
 }

@@ -34,6 +34,7 @@ struct RevisionOptions {
   Mode mode = Mode::time;
   bool record = false;  // --record: both runs into the history (docs/history.md)
   std::string store;    // --store: which history (default $BENCHKIT_STORE, .benchkit/history.db)
+  std::string group;    // --group: the run group of both runs (session/run_groups.hpp)
   ComparisonFlags comparison;
   std::string color = "auto";
   bool quiet = false;

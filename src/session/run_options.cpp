@@ -122,6 +122,7 @@ BenchBinaryCommand bench_binary_command(const RunOptions& o) {
   forward("--shard", o.shard);
   forward("--shard-by", o.shard_by);
   forward("--store", o.store);
+  forward("--group", o.group);
   argv.insert(argv.end(), {"--noise-threshold", fmt::format("{}", o.comparison.noise_threshold)});
   argv.insert(argv.end(), {"--count-threshold", fmt::format("{}", o.comparison.count_threshold)});
   argv.insert(argv.end(), {"--adjust", o.comparison.adjustment});
@@ -185,6 +186,7 @@ Steps steps_of(const RunOptions& o) {
   then.save_baseline = o.save_baseline;
   then.record = o.record;
   then.record_store = o.store;
+  then.group = o.group;
   then.fail_on_regression = o.fail_on_regression;
   return then;
 }

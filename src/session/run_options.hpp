@@ -57,6 +57,7 @@ struct RunOptions {
   std::size_t processes = 0;  // a bench or Google Benchmark binary's fresh processes; 0 default
   bool record = false;
   std::string store;
+  std::string group;  // --group: the run group (session/run_groups.hpp); "" the default
   // --shard K/N, --shard-by: a bench binary (passed on) or a Google Benchmark binary (by count).
   std::string shard;
   std::string shard_by;

@@ -11,7 +11,8 @@ inline constexpr const char* kWriteVersion = "INSERT INTO benchkit_schema (versi
 
 inline constexpr const char* kInsertRun =
     "INSERT INTO runs (id, date, git_commit, git_branch, dirty, machine, build, hostname,"
-    " benchmark_count, result) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+    " benchmark_count, result, run_group, shard_index, shard_count) VALUES ($1, $2, $3, $4, $5,"
+    " $6, $7, $8, $9, $10, $11, $12, $13)"
     " ON CONFLICT (id) DO NOTHING";
 inline constexpr const char* kInsertSummary =
     "INSERT INTO summaries (run_id, benchmark, median, lower_bound, upper_bound, sample_count,"
@@ -28,19 +29,21 @@ inline constexpr const char* kInsertTag =
 
 inline constexpr const char* kListRuns =
     "SELECT r.id, r.date, r.git_commit, r.git_branch, r.dirty, r.machine, r.build, r.hostname,"
-    " r.benchmark_count FROM runs r WHERE" BENCHKIT_RUN_FILTER " ORDER BY r.date, r.recorded";
+    " r.benchmark_count, r.run_group, r.shard_index, r.shard_count FROM runs r "
+    "WHERE" BENCHKIT_RUN_FILTER " ORDER BY r.date, r.recorded";
 inline constexpr const char* kListTags =
     "SELECT t.run_id, t.name, t.value FROM run_tags t JOIN runs r ON r.id = t.run_id"
     " WHERE" BENCHKIT_RUN_FILTER;
 // PostgreSQL's series: one query, a run's rows consecutive (its planner sorts them well).
 inline constexpr const char* kSeries =
-    "SELECT r.id, r.date, r.git_commit, s.benchmark, s.median, s.lower_bound, s.upper_bound,"
-    " s.sample_count, s.verdict, s.diagnostics FROM runs r JOIN summaries s ON s.run_id = r.id"
+    "SELECT r.id, r.date, r.git_commit, r.run_group, s.benchmark, s.median, s.lower_bound,"
+    " s.upper_bound, s.sample_count, s.verdict, s.diagnostics FROM runs r JOIN summaries s ON"
+    " s.run_id = r.id"
     " WHERE" BENCHKIT_RUN_FILTER " ORDER BY r.date, r.recorded, s.benchmark";
 // SQLite's series: the runs, oldest first; their summary rows are then read run by run
 // (kRunSummaries), each run's in the order of its index: no sort of every row at once.
 inline constexpr const char* kSeriesRuns =
-    "SELECT r.id, r.date, r.git_commit FROM runs r WHERE" BENCHKIT_RUN_FILTER
+    "SELECT r.id, r.date, r.git_commit, r.run_group FROM runs r WHERE" BENCHKIT_RUN_FILTER
     " ORDER BY r.date, r.recorded";
 #undef BENCHKIT_RUN_FILTER
 
@@ -48,7 +51,8 @@ inline constexpr const char* kSeriesRuns =
 // The columns of kListRuns (one mapping to RunInfo per store), then the result.
 inline constexpr const char* kFindRun =
     "SELECT r.id, r.date, r.git_commit, r.git_branch, r.dirty, r.machine, r.build, r.hostname,"
-    " r.benchmark_count, r.result FROM runs r WHERE r.id LIKE $1 ORDER BY r.id LIMIT 2";
+    " r.benchmark_count, r.run_group, r.shard_index, r.shard_count, r.result FROM runs r"
+    " WHERE r.id LIKE $1 ORDER BY r.id LIMIT 2";
 inline constexpr const char* kRunSummaries =
     "SELECT benchmark, median, lower_bound, upper_bound, sample_count, verdict, diagnostics"
     " FROM summaries WHERE run_id = $1 ORDER BY benchmark";

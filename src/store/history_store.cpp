@@ -42,7 +42,8 @@ SummaryRow summary_of(const BenchmarkResult& benchmark) {
 
 }  // namespace
 
-StoredRun make_stored_run(const RunResult& run, std::string machine, std::string build) {
+StoredRun make_stored_run(const RunResult& run, std::string machine, std::string build,
+                          std::string group) {
   const std::string document = formats::to_json(run);
   StoredRun stored;
   stored.id = identity_of(document);
@@ -55,6 +56,11 @@ StoredRun make_stored_run(const RunResult& run, std::string machine, std::string
   stored.build = std::move(build);
   stored.hostname = run.context.hostname;
   stored.benchmarks = run.benchmarks.size();
+  stored.group = std::move(group);
+  if (run.context.shard) {
+    stored.shard_index = run.context.shard->index;
+    stored.shard_count = run.context.shard->count;
+  }
   stored.compressed_result = compress(document);
   stored.summaries.reserve(run.benchmarks.size());
   for (const BenchmarkResult& benchmark : run.benchmarks) {

@@ -45,6 +45,11 @@ struct RunInfo {
   std::string build = {};    // build fingerprint id
   std::string hostname = {};
   std::size_t benchmarks = 0;
+  // The run group ("" none) and the shard K of N the run measured (0 and 0: the
+  // whole selection), for the history to join the shards of one group and commit.
+  std::string group = {};
+  std::size_t shard_index = 0;
+  std::size_t shard_count = 0;
 };
 
 // What a run is stored as: its RunInfo (read by each store from one row mapping, for list and
@@ -54,8 +59,11 @@ struct StoredRun : RunInfo {
   std::vector<SummaryRow> summaries = {};
 };
 
-// `machine` and `build` are the fingerprint ids the caller computed from the context.
-StoredRun make_stored_run(const RunResult& run, std::string machine, std::string build);
+// `machine` and `build` are the fingerprint ids the caller computed from the context; `group`
+// the run group it is recorded under (session/run_groups.hpp), "" none. The group is no part of
+// the run's identity: one result recorded twice is one run, whatever group it was given.
+StoredRun make_stored_run(const RunResult& run, std::string machine, std::string build,
+                          std::string group = {});
 
 // The result document of a stored run, decompressed; the error names the run.
 model::Result<std::string> result_document(const StoredRun& run);
@@ -83,6 +91,7 @@ struct SeriesRun {
   std::string run_id = {};
   std::string date = {};
   std::string commit = {};
+  std::string group = {};
   std::vector<SummaryRow> summaries = {};
 };
 

@@ -69,7 +69,10 @@ RunInfo run_info(const pqxx::row& row) {
                  .machine = row[5].as<std::string>(),
                  .build = row[6].as<std::string>(),
                  .hostname = row[7].as<std::string>(),
-                 .benchmarks = row[8].as<std::size_t>()};
+                 .benchmarks = row[8].as<std::size_t>(),
+                 .group = row[9].as<std::string>(),
+                 .shard_index = row[10].as<std::size_t>(),
+                 .shard_count = row[11].as<std::size_t>()};
 }
 
 SummaryRow summary_row(const pqxx::row& row, int first) {
@@ -129,9 +132,9 @@ class PostgresStore final : public Store {
       const pqxx::binarystring result(run.compressed_result.data(), run.compressed_result.size());
       const std::optional<int> dirty =
           run.dirty ? std::optional<int>(*run.dirty ? 1 : 0) : std::nullopt;
-      const pqxx::result inserted =
-          work.exec_params(sql::kInsertRun, run.id, run.date, run.commit, run.branch, dirty,
-                           run.machine, run.build, run.hostname, run.summaries.size(), result);
+      const pqxx::result inserted = work.exec_params(
+          sql::kInsertRun, run.id, run.date, run.commit, run.branch, dirty, run.machine, run.build,
+          run.hostname, run.summaries.size(), result, run.group, run.shard_index, run.shard_count);
       if (inserted.affected_rows() == 0) return false;  // stored before
       insert_details(work, run);
       work.commit();
@@ -166,7 +169,7 @@ class PostgresStore final : public Store {
       for (const pqxx::row& row : rows) {
         StoredRun run;
         static_cast<RunInfo&>(run) = run_info(row);
-        run.compressed_result = pqxx::binarystring(row[9]).str();
+        run.compressed_result = pqxx::binarystring(row[12]).str();
         runs.push_back(std::move(run));
       }
       if (runs.size() == 1) {
@@ -202,9 +205,10 @@ class PostgresStore final : public Store {
           runs.push_back(SeriesRun{.run_id = std::string(id),
                                    .date = row[1].as<std::string>(),
                                    .commit = row[2].as<std::string>(),
+                                   .group = row[3].as<std::string>(),
                                    .summaries = {}});
         }
-        runs.back().summaries.push_back(summary_row(row, 3));
+        runs.back().summaries.push_back(summary_row(row, 4));
       }
       return runs;
     });

@@ -95,6 +95,16 @@ std::vector<std::string> migration_statements(int version, Dialect dialect) {
     };
   }
   if (version == 3) return recording_order(dialect);
+  if (version == 4) {
+    // The group's runs are found by (group, commit): `history check` of a group reads its
+    // members through this index, whatever the size of the history.
+    return {
+        "ALTER TABLE runs ADD COLUMN run_group TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE runs ADD COLUMN shard_index INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE runs ADD COLUMN shard_count INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX runs_by_group ON runs (run_group, git_commit)",
+    };
+  }
   return {};
 }
 

@@ -8,6 +8,9 @@
 //      (filled in from the stored results when an older database is migrated)
 //   3  the order of recording (runs.recorded): runs of the same date, to the second, are in the
 //      order they were recorded
+//   4  the run group and shard of each run (runs.run_group, shard_index, shard_count): the
+//      shards of one CI run, recorded by several runners, shown as one run (docs/history.md);
+//      runs of an older database are each a run of their own (group '', no shard)
 #pragma once
 
 #include <string>
@@ -17,7 +20,7 @@ namespace benchkit::store {
 
 // The schema this benchkit writes. A database with a newer version is refused (an older
 // benchkit cannot know what a newer one stores) with a message saying to upgrade benchkit.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 enum class Dialect { sqlite, postgresql };
 

@@ -144,7 +144,10 @@ RunInfo run_info(const Statement& row) {
                  .machine = row.text(5),
                  .build = row.text(6),
                  .hostname = row.text(7),
-                 .benchmarks = static_cast<std::size_t>(row.integer(8))};
+                 .benchmarks = static_cast<std::size_t>(row.integer(8)),
+                 .group = row.text(9),
+                 .shard_index = static_cast<std::size_t>(row.integer(10)),
+                 .shard_count = static_cast<std::size_t>(row.integer(11))};
 }
 
 SummaryRow summary_row(const Statement& row, int first) {
@@ -169,7 +172,9 @@ class SqliteStore final : public Store {
       insert.bind(1, run.id).bind(2, run.date).bind(3, run.commit).bind(4, run.branch);
       insert.bind(5, run.dirty).bind(6, run.machine).bind(7, run.build).bind(8, run.hostname);
       insert.bind(9, static_cast<std::int64_t>(run.summaries.size()));
-      insert.bind_blob(10, run.compressed_result);
+      insert.bind_blob(10, run.compressed_result).bind(11, run.group);
+      insert.bind(12, static_cast<std::int64_t>(run.shard_index));
+      insert.bind(13, static_cast<std::int64_t>(run.shard_count));
       insert.run();
       if (sqlite3_changes(db_) == 0) return false;  // stored before: nothing to do
       insert_details(run);
@@ -209,7 +214,7 @@ class SqliteStore final : public Store {
         ++matches;
         found.emplace();
         static_cast<RunInfo&>(*found) = run_info(select);
-        found->compressed_result = select.blob(9);
+        found->compressed_result = select.blob(12);
       }
       if (matches != 1) return false;
       Statement summaries(db_, sql::kRunSummaries);
@@ -241,6 +246,7 @@ class SqliteStore final : public Store {
         runs.push_back(SeriesRun{.run_id = select.text(0),
                                  .date = select.text(1),
                                  .commit = select.text(2),
+                                 .group = select.text(3),
                                  .summaries = {}});
       }
       // Run by run through the summaries' primary-key index: already in benchmark order, where

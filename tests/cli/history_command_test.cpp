@@ -178,6 +178,44 @@ TEST_F(HistoryCommand, CheckGatesCiOnARegression) {
   EXPECT_EQ(history("check").exit_code, 0);  // without --fail-on-regression: advice only
 }
 
+// Shards of one CI run added by separate jobs: the group comes from the CI's environment (here
+// GitLab's pipeline id), list shows one run with its shards, and check refuses the group with
+// exit status 2 until its last shard is there.
+TEST_F(HistoryCommand, ShardsOfOneCiRunAreOneRunAndCheckWaitsForAllOfThem) {
+  auto shard_file = [&](std::uint32_t k) {
+    RunResult run = testing::made_run({.commit = "c1", .seed = k});
+    for (BenchmarkResult& benchmark : run.benchmarks) {
+      benchmark.name = "s" + std::to_string(k) + "_" + benchmark.name;
+    }
+    run.context.shard =
+        Shard{.index = k, .count = 3, .by = "count", .benchmarks = 2, .selected = 6};
+    const std::string path = folder_ + "/shard-" + std::to_string(k) + ".json";
+    EXPECT_TRUE(store::write_file_atomically(path, formats::to_json(run)).ok());
+    return path;
+  };
+  const std::string env = "env -u GITHUB_RUN_ID CI_PIPELINE_ID=55 ";
+  const auto added = run_command(env + kTool + " history add " + shard_file(1) + " " +
+                                 shard_file(3) + " --store " + store_);
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  const auto listed = history("list");
+  EXPECT_THAT(listed.out, HasSubstr("1 run in"));
+  EXPECT_THAT(listed.out, HasSubstr("gitlab:55"));
+  EXPECT_THAT(listed.out, HasSubstr("2/3"));
+  const auto refused = history("check");
+  EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("shard 2/3 was not recorded"));
+  const auto late =
+      run_command(env + kTool + " history add " + shard_file(2) + " --store " + store_);
+  ASSERT_EQ(late.exit_code, 0) << late.err;
+  const auto checked = history("check");
+  EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
+  EXPECT_THAT(checked.out, HasSubstr("group gitlab:55, 3/3 shards"));
+  EXPECT_EQ(history("check --expect-shards 4").exit_code, 2);
+  const auto bad_wait = history("check --wait soon");
+  EXPECT_EQ(bad_wait.exit_code, 2);
+  EXPECT_THAT(bad_wait.err, HasSubstr("--wait soon: not a duration"));
+}
+
 TEST_F(HistoryCommand, ExportImportAndPrune) {
   ASSERT_EQ(
       history("add " + result_file({.commit = "c1", .date = "2026-11-01T00:00:00Z", .seed = 1}) +

@@ -23,11 +23,13 @@ class FakeKeeper final : public Keeper {
     kept.push_back(executable);
     return ".benchkit/baselines/" + name + ".bin";
   }
-  model::Result<Recorded> record(const std::string& store, const RunResult& /*run*/) override {
+  model::Result<Recorded> record(const std::string& store, const RunResult& /*run*/,
+                                 const std::string& group) override {
     if (fail_record) {
       return model::Error{"cannot open history " + store, model::ErrorKind::input};
     }
     recorded.push_back(store);
+    groups.push_back(group);
     return Recorded{"0123456789abcdef", true};
   }
   bool fail_save = false;
@@ -36,6 +38,7 @@ class FakeKeeper final : public Keeper {
   std::vector<std::string> saved;
   std::vector<std::string> kept;
   std::vector<std::string> recorded;
+  std::vector<std::string> groups;  // the run group of each record, in order
   std::size_t saved_benchmarks = 0;
 };
 

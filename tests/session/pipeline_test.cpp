@@ -87,6 +87,20 @@ TEST(RunPipeline, ACleanRunIsSavedRecordedAndExitsZero) {
   EXPECT_EQ(outcome.exit_status(), 0);
 }
 
+// --group ID reaches the keeper with the run (session/run_groups.hpp); without it, "" (the
+// default of a shard is chosen where it is recorded).
+TEST(RunPipeline, TheRunGroupGoesWithTheRecord) {
+  FakeMeasurer measurer([](Observer&) { return model::Result<Measured>(measured_run()); });
+  FakeKeeper keeper;
+  CountingObserver observer;
+  Steps steps = every_step();
+  steps.group = "nightly-7";
+  (void)run_pipeline(measurer, steps, observer, keeper);
+  steps.group.clear();
+  (void)run_pipeline(measurer, steps, observer, keeper);
+  EXPECT_EQ(keeper.groups, (std::vector<std::string>{"nightly-7", ""}));
+}
+
 TEST(RunPipeline, AWorkerThatCrashedHungOrExitedFailsTheRunButEverythingElseIsKept) {
   // Recorded as failed as the suite and the side-by-side runner record them.
   auto failure_of = [](Failure::Cause cause, std::optional<int> signal,

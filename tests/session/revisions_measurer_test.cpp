@@ -23,7 +23,8 @@ class Keeping final : public Keeper {
   model::Result<std::string> keep_executable(const std::string& name, const std::string&) override {
     return name;
   }
-  model::Result<Recorded> record(const std::string& store, const RunResult& run) override {
+  model::Result<Recorded> record(const std::string& store, const RunResult& run,
+                                 const std::string& /*group*/) override {
     if (fail_record) return model::Error{"cannot open history " + store, model::ErrorKind::input};
     recorded.push_back(run.context.git_commit);
     return Recorded{run.context.git_commit, true};

@@ -94,7 +94,8 @@ inline RunResult schema_one_run() {
 
 // After the migration: the run reads back whole, with what schema 2 added filled in from it,
 // and a run recorded now with the same date is the newest (schema 3 numbered the old run first;
-// by identity, ffee... would come last).
+// by identity, ffee... would come last); schema 4 left the old run without a group or shard, and
+// a shard of a group recorded now keeps both.
 inline void expect_migrated(store::Store& store, const RunResult& run,
                             const std::string& document) {
   const auto found = store.find("ffee");
@@ -105,14 +106,21 @@ inline void expect_migrated(store::Store& store, const RunResult& run,
   EXPECT_EQ(found->summaries[0].samples, run.benchmarks[0].samples.size());
   EXPECT_DOUBLE_EQ(found->summaries[0].median, run.benchmarks[0].estimates.median.value);
   EXPECT_EQ(*result_document(*found), document);
-  const store::StoredRun now = store::make_stored_run(
-      made_run({.commit = "new", .date = "2026-10-01T00:00:00Z", .seed = 9}), "m", "b");
+  EXPECT_EQ(found->group, "");
+  EXPECT_EQ(found->shard_count, 0u);
+  RunResult shard = made_run({.commit = "new", .date = "2026-10-01T00:00:00Z", .seed = 9});
+  shard.context.shard =
+      Shard{.index = 2, .count = 3, .by = "count", .benchmarks = 2, .selected = 6};
+  const store::StoredRun now = store::make_stored_run(shard, "m", "b", "ci:1");
   ASSERT_TRUE(*store.add(now));
   const auto runs = store.list({});
   ASSERT_TRUE(runs.ok()) << runs.error().message;
   ASSERT_EQ(runs->size(), 2u);
   EXPECT_EQ(runs->front().commit, "old");
   EXPECT_EQ(runs->back().commit, "new");
+  EXPECT_EQ(runs->back().group, "ci:1");
+  EXPECT_EQ(runs->back().shard_index, 2u);
+  EXPECT_EQ(runs->back().shard_count, 3u);
 }
 
 }  // namespace benchkit::testing
