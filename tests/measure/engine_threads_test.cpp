@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -259,6 +260,15 @@ struct alignas(64) PaddedCounter {
 TEST(EngineThreads, AContendedCounterSlowsPerThreadAndAnUncontendedOneDoesNot) {
   const unsigned cores = std::thread::hardware_concurrency();
   if (cores < 2) GTEST_SKIP() << "needs 2 cores to show contention; this machine has " << cores;
+  // Two threads show contention only when they run at once. On a machine whose cores are all
+  // taken by other programs they mostly take turns (seen here at load 10 on 2 cores: both
+  // ratios near 2, and thread wake-ups of milliseconds in the samples), which says nothing about
+  // the engine.
+  double load = 0.0;
+  if (getloadavg(&load, 1) == 1 && load + 1.0 > static_cast<double>(cores)) {
+    GTEST_SKIP() << "the machine is busy (load " << load << " on " << cores
+                 << " cores): two threads would take turns instead of contending";
+  }
   Engine engine = real_engine();
   PaddedCounter shared;
   std::vector<PaddedCounter> own(2);
@@ -277,15 +287,13 @@ TEST(EngineThreads, AContendedCounterSlowsPerThreadAndAnUncontendedOneDoesNot) {
                               std::to_string(contended_2) + " ns, uncontended " +
                               std::to_string(uncontended_1) + " -> " +
                               std::to_string(uncontended_2) + " ns per iteration of one thread";
-  // Two cores fighting over one line: each increment waits for the line to come back (ten times
-  // slower or more on a multi-core machine); separate lines: each thread as fast as alone on an
-  // idle machine. On a busy one (other programs on the cores) two threads also wait for their
-  // turn on a core and a sample waits for the later one, so the uncontended ratio is allowed up
-  // to 3, and the contended one must be at least twice that.
-  const double contended = contended_2 / contended_1;
-  const double uncontended = uncontended_2 / uncontended_1;
-  EXPECT_LT(uncontended, 3.0) << figures;
-  EXPECT_GT(contended, 2.0 * uncontended) << figures;
+  // Two cores fighting over one line: each increment waits for the line to come back (several
+  // times slower on a multi-core machine; 5.4 ns -> 90 ns seen here); separate lines: each
+  // thread as fast as alone.
+  const double contended_ratio = contended_2 / contended_1;
+  const double uncontended_ratio = uncontended_2 / uncontended_1;
+  EXPECT_LT(uncontended_ratio, 1.5) << figures;
+  EXPECT_GT(contended_ratio, 1.5 * uncontended_ratio) << figures;
 }
 
 }  // namespace
