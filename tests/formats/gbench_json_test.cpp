@@ -264,7 +264,12 @@ TEST(GbenchJson, AThreadedBenchmarkIsWrittenAsGoogleBenchmarkNamesThreads) {
   b.name = "counter/size=8/threads=4";
   b.params = {{"size", "8"}, {"threads", "4"}};
   b.items_per_iteration = 4;  // 1 per thread, as the engine records it
-  b.samples = {Sample{1000, 40000.0}, Sample{1000, 44000.0}, Sample{1000, 42000.0}};
+  for (const double ns : {40000.0, 44000.0, 42000.0}) {
+    Sample sample;
+    sample.iters = 1000;
+    sample.ns = ns;
+    b.samples.push_back(sample);
+  }
   analysis::compute_estimates(b);
   run.benchmarks.push_back(b);
   const auto document = nlohmann::json::parse(to_gbench_json(run));
@@ -293,7 +298,10 @@ TEST(GbenchJson, AnUnthreadedBenchmarkKeepsItsNameAndOneThread) {
   BenchmarkResult b;
   b.name = "plain/threads_total=3";  // a parameter that only looks like it
   b.params = {{"threads_total", "3"}};
-  b.samples = {Sample{10, 100.0}};
+  Sample sample;
+  sample.iters = 10;
+  sample.ns = 100.0;
+  b.samples.push_back(sample);
   analysis::compute_estimates(b);
   run.benchmarks.push_back(b);
   const auto document = nlohmann::json::parse(to_gbench_json(run));
