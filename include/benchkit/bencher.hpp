@@ -136,6 +136,12 @@ class Bencher {
   // The benchmark's full name, e.g. "hash_text/size=64".
   const std::string& name() const;
 
+  // In a threaded benchmark (Registration::threads) the same function runs in threads() threads
+  // at once, each with its own Bencher; thread_index() is this one's, 0 … threads()-1, so a
+  // routine can pick its share of shared data. 0 and 1 in any other benchmark.
+  std::size_t thread_index() const;
+  std::size_t threads() const;
+
  private:
   template <class Make>
   friend class Inputs;

@@ -186,6 +186,19 @@ class Registration {
   Registration& skip_when(std::string tag, std::string reason);
   const std::vector<SkipRule>& skip_rules() const { return skips_; }
 
+  // Runs the routine in N threads at once, for each N given (Google Benchmark's ->Threads(N)):
+  // each N is a benchmark of its own named "fn/…/threads=N", the thread count varying after
+  // every parameter. The threads start each timed batch together and each runs the whole batch;
+  // a sample is the wall time from their common start to the last thread's end, so the time per
+  // iteration is one thread's while N run (docs/micro-benchmarks.md, "Threads"). Throughput is
+  // reported for all the threads together. Use b.thread_index() and b.threads() to give each
+  // thread its share. Default: no threads (the routine runs in the benchmark's own thread).
+  // A count below 1, or the same count twice, is refused here; a scenario is refused when the
+  // binary starts.
+  Registration& threads(std::initializer_list<std::size_t> counts);
+  Registration& threads(std::vector<std::size_t> counts);
+  const std::vector<std::size_t>& thread_counts() const { return threads_; }
+
   // Fits how the time per iteration grows with a size parameter over the registration's values
   // of it (docs/micro-benchmarks.md, "Complexity"): O(1), O(log n), O(n), O(n log n), O(n²),
   // O(n³), chosen by the data unless `fit` names one; the coefficient with its 95% interval is
@@ -249,6 +262,7 @@ class Registration {
   std::vector<Variant> variants_;
   std::vector<SkipRule> skips_;
   std::optional<ComplexitySetting> complexity_;
+  std::vector<std::size_t> threads_;
 };
 
 // A function template registered once per type with .types<A, B, ...>().

@@ -12,6 +12,7 @@
 
 #include "formats/json_document.hpp"
 #include "model/merge.hpp"
+#include "model/threads.hpp"
 
 namespace benchkit::formats {
 
@@ -496,6 +497,19 @@ ordered_json context_of(const RunResult& run) {
   return context;
 }
 
+// The benchmark's name as Google Benchmark spells it: a threaded benchmark's "/threads=N" (its
+// thread count, last) becomes "/threads:N"; the rest of benchkit's name is kept.
+std::string gbench_name(const BenchmarkResult& b) {
+  const auto threads = b.params.find("threads");
+  if (threads == b.params.end()) return b.name;
+  const std::string suffix = "/threads=" + threads->second;
+  if (b.name.size() < suffix.size() ||
+      b.name.compare(b.name.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return b.name;
+  }
+  return b.name.substr(0, b.name.size() - suffix.size()) + "/threads:" + threads->second;
+}
+
 // The keys every row starts with: `name` is the row's, `b` (the `family`th benchmark) its run.
 ordered_json row_head(const BenchmarkResult& b, std::size_t family, const std::string& name,
                       const char* type, std::size_t repetitions) {
@@ -503,7 +517,7 @@ ordered_json row_head(const BenchmarkResult& b, std::size_t family, const std::s
   row["name"] = name;
   row["family_index"] = family;
   row["per_family_instance_index"] = 0;
-  row["run_name"] = b.name;
+  row["run_name"] = gbench_name(b);
   row["run_type"] = type;
   row["repetitions"] = repetitions;
   return row;
@@ -511,9 +525,9 @@ ordered_json row_head(const BenchmarkResult& b, std::size_t family, const std::s
 
 // A benchmark that failed or has no samples: one row with error_occurred and its failures.
 ordered_json failed_row(const BenchmarkResult& b, std::size_t family) {
-  ordered_json row = row_head(b, family, b.name, "iteration", 1);
+  ordered_json row = row_head(b, family, gbench_name(b), "iteration", 1);
   row["repetition_index"] = 0;
-  row["threads"] = 1;
+  row["threads"] = model::thread_count(b);
   row["error_occurred"] = true;
   std::string message;
   for (const std::string& failure : b.failures) message += (message.empty() ? "" : "; ") + failure;
@@ -539,22 +553,25 @@ void add_work(const BenchmarkResult& b, double ns, ordered_json& row) {
   }
 }
 
-// One iteration row per sample, as Google Benchmark writes one per repetition.
+// One iteration row per sample, as Google Benchmark writes one per repetition. A threaded
+// benchmark's row is Google Benchmark's: iterations of all the threads, and the time per one of
+// them (benchkit's time per iteration, which is one thread's, divided by the threads).
 void add_iteration_rows(const BenchmarkResult& b, std::size_t family, ordered_json& rows) {
   const std::vector<double> per_iteration = b.per_iteration_ns();
   const std::size_t count = per_iteration.size();
+  const double threads = model::thread_count(b);
   for (std::size_t i = 0; i < count; ++i) {
     const Sample& sample = b.samples[i];
-    ordered_json row = row_head(b, family, b.name, "iteration", count);
+    ordered_json row = row_head(b, family, gbench_name(b), "iteration", count);
     row["repetition_index"] = i;
-    row["threads"] = 1;
-    row["iterations"] = sample.iters;
-    row["real_time"] = number(per_iteration[i]);
+    row["threads"] = model::thread_count(b);
+    row["iterations"] = sample.iters * model::thread_count(b);
+    row["real_time"] = number(per_iteration[i] / threads);
     const auto cpu = sample.counters.find("cpu_ns");
     row["cpu_time"] =
         cpu != sample.counters.end()
             ? number(cpu->second / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)))
-            : number(per_iteration[i]);
+            : number(per_iteration[i] / threads);
     row["time_unit"] = "ns";
     add_work(b, per_iteration[i], row);
     rows.push_back(std::move(row));
@@ -602,14 +619,16 @@ void add_aggregate_rows(const BenchmarkResult& b, std::size_t family, ordered_js
   const std::map<std::string, double> cpu = cpu_aggregates(b);
   for (const auto& [name, value] : aggregates) {
     const bool percentage = std::string(name) == "cv";
-    ordered_json row = row_head(b, family, b.name + "_" + name, "aggregate", count);
-    row["threads"] = 1;
+    // Times per iteration of all the threads, as the iteration rows (a ratio stays).
+    const double share = percentage ? 1.0 : model::thread_count(b);
+    ordered_json row = row_head(b, family, gbench_name(b) + "_" + name, "aggregate", count);
+    row["threads"] = model::thread_count(b);
     row["aggregate_name"] = name;
     row["aggregate_unit"] = percentage ? "percentage" : "time";
     row["iterations"] = count;
-    row["real_time"] = number(value);
+    row["real_time"] = number(value / share);
     const auto cpu_value = cpu.find(name);
-    row["cpu_time"] = number(cpu_value != cpu.end() ? cpu_value->second : value);
+    row["cpu_time"] = number(cpu_value != cpu.end() ? cpu_value->second : value / share);
     row["time_unit"] = "ns";
     if (std::string(name) == "mean" || std::string(name) == "median") add_work(b, value, row);
     rows.push_back(std::move(row));

@@ -8,12 +8,21 @@
 #include <exception>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "clock/phase_trace.hpp"
 #include "stats/intervals.hpp"
 
 namespace benchkit::measure {
+
+namespace {
+constexpr const char* kThreadedCustomTiming =
+    "iter_custom cannot run in a threaded benchmark (.threads): each thread would time itself "
+    "and the threads' times cannot be joined into one sample; use b.iter(...) or "
+    "b.with_inputs(...), which the engine times from the common start to the last thread's end";
+}  // namespace
 
 // The timer a routine drives: accumulates the time (and counters) between start() and stop().
 class Engine::SampleTimer final : public detail::Timer {
@@ -45,6 +54,10 @@ class Engine::SampleTimer final : public detail::Timer {
     if (probes_.thread_usage) switch_start_ = involuntary_switches();
     running_ = true;
     started_at_ = clock_.now_ns();
+    // Threaded: the threads start the timed work together, and the sample starts when the last
+    // of them is ready (the latest reading), not when this thread wakes up: on a busy machine
+    // a woken thread may run long after the others started.
+    if (probes_.group) started_at_ = probes_.group->arrive(started_at_);
     if (probes_.profile && probes_.profile->markers) probes_.profile->markers->start();
   }
 
@@ -64,7 +77,9 @@ class Engine::SampleTimer final : public detail::Timer {
     if (probes_.profile && probes_.profile->markers && running_) {
       probes_.profile->markers->stop();
     }
-    const std::int64_t stopped_at = clock_.now_ns();
+    std::int64_t stopped_at = clock_.now_ns();
+    // Threaded: the sample ends when the last thread's work does.
+    if (probes_.group) stopped_at = probes_.group->arrive(stopped_at);
     if (!running_) return;
     running_ = false;
     elapsed_ns_ += static_cast<double>(stopped_at - started_at_);
@@ -91,6 +106,7 @@ class Engine::SampleTimer final : public detail::Timer {
   }
 
   void record_elapsed_ns(double ns) override {
+    if (probes_.group) throw std::runtime_error(kThreadedCustomTiming);
     elapsed_ns_ += std::max(0.0, ns);
     ++segments_;
     custom_ = true;
@@ -102,6 +118,9 @@ class Engine::SampleTimer final : public detail::Timer {
   }
 
   std::int64_t heap_bytes_in_use() override {
+    // Threaded: unknown, so that every thread cuts its batch into the same pieces (each piece is
+    // a start and a stop, barriers all the threads must reach).
+    if (probes_.group) return -1;
     return probes_.memory ? probes_.memory->heap_bytes_in_use() : -1;
   }
 
@@ -196,6 +215,32 @@ class Engine::SampleTimer final : public detail::Timer {
   }
 };
 
+// The timer of threads 1 … N-1 of a threaded benchmark: it only keeps the group's barriers (the
+// leader's SampleTimer measures); its stop brings the thread's own end time.
+class Engine::FollowerTimer final : public detail::Timer {
+ public:
+  FollowerTimer(clock::Clock& clock, ThreadGroup& group, std::size_t input_batch_bytes)
+      : clock_(clock), group_(group), input_batch_bytes_(input_batch_bytes) {}
+
+  void start() override { group_.arrive(clock_.now_ns()); }
+  void stop() override {
+    group_.arrive(clock_.now_ns());
+    ++segments_;
+  }
+  void record_elapsed_ns(double) override { throw std::runtime_error(kThreadedCustomTiming); }
+  std::size_t input_batch_limit(std::size_t bytes_each) override {
+    return std::max<std::size_t>(1, input_batch_bytes_ / std::max<std::size_t>(bytes_each, 1));
+  }
+  std::int64_t heap_bytes_in_use() override { return -1; }  // as the leader's (SampleTimer)
+  int segments() const { return segments_; }
+
+ private:
+  clock::Clock& clock_;
+  ThreadGroup& group_;
+  std::size_t input_batch_bytes_;
+  int segments_ = 0;
+};
+
 // The measurement as a coroutine: it runs the engine's logic (warm-up, batch sizes, sampling,
 // stopping) and suspends wherever a batch must run, with the batch's iteration count; the
 // benchmark's loop (detail::Batches) runs the batch and resumes it. So the loop sits inline in
@@ -206,6 +251,8 @@ struct BatchDriver {
     std::uint64_t requested = 0;  // iterations of the batch to run now
     detail::Timer* timer = nullptr;
     std::exception_ptr error;
+    // Set for the leader of a threaded benchmark: each batch is published to the followers.
+    ThreadGroup* leader_of = nullptr;
     BatchDriver get_return_object() {
       return BatchDriver{std::coroutine_handle<promise_type>::from_promise(*this)};
     }
@@ -358,15 +405,19 @@ std::int64_t Engine::sample_target_ns(std::int64_t time_budget_ns, std::size_t m
   return static_cast<std::int64_t>(target);
 }
 
-BenchmarkResult Engine::measure(const std::string& name,
-                                const std::function<void(Bencher&)>& body) {
+BenchmarkResult Engine::measure(const std::string& name, const std::function<void(Bencher&)>& body,
+                                std::size_t threads) {
+  threads = std::max<std::size_t>(1, threads);
+  if (threads > 1 && probes_.region) {
+    throw std::runtime_error(fmt::format(
+        "benchmark {} runs {} threads: --mode instructions cannot count it, because callgrind "
+        "runs one thread at a time (the threads never contend, and the count is the sum of their "
+        "work); run it with --mode time, or leave it out with --filter",
+        name, threads));
+  }
   BenchmarkResult result;
   result.name = name;
   result.overhead_ns_per_sample = overhead_.per_sample_ns;
-  detail::BencherState state;
-  state.engine = this;
-  state.result = &result;
-  Bencher bencher(state);
 
   std::optional<std::int64_t> rss_before;
   bool peak_was_reset = false;
@@ -375,21 +426,10 @@ BenchmarkResult Engine::measure(const std::string& name,
     rss_before = probes_.memory->rss_bytes();
   }
   const clock::TracedPhase traced("benchmark");
-  try {
-    body(bencher);
-  } catch (const std::exception& error) {
-    throw std::runtime_error(fmt::format("benchmark {} threw: {}", name, error.what()));
-  } catch (...) {
-    throw std::runtime_error(
-        fmt::format("benchmark {} threw an exception that is not a "
-                    "std::exception",
-                    name));
-  }
-  if (!state.measured) {
-    throw std::runtime_error(fmt::format(
-        "benchmark {} measured nothing: its function must call b.iter(...), b.iter_custom(...) "
-        "or b.with_inputs(...).bench_refs/bench_values(...) exactly once",
-        name));
+  if (threads > 1) {
+    run_threads(body, threads, result);
+  } else {
+    run_body(body, result);
   }
   if (probes_.memory) {
     result.memory.peak_rss_bytes = probes_.memory->peak_rss_bytes();
@@ -398,6 +438,97 @@ BenchmarkResult Engine::measure(const std::string& name,
     if (rss_before && rss_after) result.memory.rss_growth_bytes = *rss_after - *rss_before;
   }
   return result;
+}
+
+namespace {
+
+std::runtime_error measured_nothing(const std::string& name) {
+  return std::runtime_error(fmt::format(
+      "benchmark {} measured nothing: its function must call b.iter(...), b.iter_custom(...) "
+      "or b.with_inputs(...).bench_refs/bench_values(...) exactly once",
+      name));
+}
+
+}  // namespace
+
+void Engine::run_body(const std::function<void(Bencher&)>& body, BenchmarkResult& result) {
+  detail::BencherState state;
+  state.engine = this;
+  state.result = &result;
+  Bencher bencher(state);
+  try {
+    body(bencher);
+  } catch (const std::exception& error) {
+    throw std::runtime_error(fmt::format("benchmark {} threw: {}", result.name, error.what()));
+  } catch (...) {
+    throw std::runtime_error(
+        fmt::format("benchmark {} threw an exception that is not a "
+                    "std::exception",
+                    result.name));
+  }
+  if (!state.measured) throw measured_nothing(result.name);
+}
+
+void Engine::run_threads(const std::function<void(Bencher&)>& body, std::size_t threads,
+                         BenchmarkResult& result) {
+  ThreadGroup group(threads);
+  // Per-thread probes would see thread 0 alone: hardware counters and context switches are left
+  // out of threaded samples. Allocations are counted process-wide, so they stay.
+  Probes probes = probes_;
+  probes.group = &group;
+  probes.counters = nullptr;
+  probes.thread_usage = nullptr;
+  Settings settings = settings_;
+  // The inputs every thread holds at once stay within the budget of one benchmark.
+  settings.input_batch_bytes = std::max<std::size_t>(1, settings.input_batch_bytes / threads);
+  Engine engine(clock_, calibration_, overhead_, settings, probes);
+  // Thread 0 writes the result; the others' throughput and counters go to scratch results.
+  std::vector<BenchmarkResult> scratch(threads);
+  std::vector<detail::BencherState> states(threads);
+  for (std::size_t index = 0; index < threads; ++index) {
+    scratch[index].name = result.name;
+    states[index].engine = &engine;
+    states[index].result = index == 0 ? &result : &scratch[index];
+    states[index].group = &group;
+    states[index].thread_index = index;
+  }
+  auto run = [&](std::size_t index) {
+    Bencher bencher(states[index]);
+    const std::string who = fmt::format("thread {} of {}", index, threads);
+    try {
+      body(bencher);
+      if (!states[index].measured) {
+        group.abort(
+            fmt::format("{} measured nothing: every thread runs the benchmark function and "
+                        "must call b.iter(...) or b.with_inputs(...) exactly once",
+                        who));
+      }
+      group.leave(index);
+    } catch (const GroupAborted&) {
+      // Another thread's failure; the group holds its reason.
+    } catch (const std::exception& error) {
+      group.abort(fmt::format("{} threw: {}", who, error.what()));
+    } catch (...) {
+      group.abort(who + " threw an exception that is not a std::exception");
+    }
+  };
+  std::vector<std::thread> followers;
+  followers.reserve(threads - 1);
+  try {
+    for (std::size_t index = 1; index < threads; ++index) followers.emplace_back(run, index);
+  } catch (const std::exception& error) {
+    group.abort(fmt::format("cannot start {} threads: {}", threads, error.what()));
+  }
+  if (!group.abort_reason()) run(0);
+  for (std::thread& follower : followers) follower.join();
+  if (const std::optional<std::string> reason = group.abort_reason()) {
+    throw std::runtime_error(fmt::format("benchmark {}: {}", result.name, *reason));
+  }
+  if (!states[0].measured) throw measured_nothing(result.name);
+  result.params["threads"] = std::to_string(threads);  // model::thread_count reads it
+  // Throughput per iteration of all the threads (a sample's `iters` are each thread's).
+  if (result.bytes_per_iteration) *result.bytes_per_iteration *= threads;
+  if (result.items_per_iteration) *result.items_per_iteration *= threads;
 }
 
 void Engine::run_routine(detail::Routine routine, detail::BencherState& state) {
@@ -416,10 +547,29 @@ BatchDriver Engine::drive(detail::BencherState& state) {
         result.name));
   }
   state.measured = true;
-  if (probes_.region) return drive_counted(result);
-  if (probes_.profile) return drive_profiled(result);
-  if (settings_.test_mode) return drive_smoke(result);
-  return drive_timed(result);
+  if (state.group && state.thread_index > 0) return drive_follower();
+  BatchDriver driver = probes_.region        ? drive_counted(result)
+                       : probes_.profile     ? drive_profiled(result)
+                       : settings_.test_mode ? drive_smoke(result)
+                                             : drive_timed(result);
+  driver.handle.promise().leader_of = state.group;
+  return driver;
+}
+
+BatchDriver Engine::drive_follower() {
+  // The leader decides every batch (ThreadGroup's protocol); this thread runs them.
+  ThreadGroup& group = *probes_.group;
+  FollowerTimer timer(clock_, group, settings_.input_batch_bytes);
+  std::uint64_t seen = 0;
+  for (;;) {
+    const std::uint64_t iterations = group.next_batch(seen);
+    if (iterations == 0) co_return;
+    const int segments = timer.segments();
+    co_await RunBatch{iterations, &timer};
+    if (timer.segments() == segments) {
+      throw std::runtime_error("the routine never started and stopped the timer");
+    }
+  }
 }
 
 BatchDriver Engine::drive_counted(BenchmarkResult& result) {
@@ -679,12 +829,15 @@ std::uint64_t Batches::next() {
   if (handle.done()) return 0;
   handle.promise().requested = 0;
   handle.resume();
+  measure::ThreadGroup* const group = handle.promise().leader_of;
   if (handle.done()) {
     if (std::exception_ptr error = std::exchange(handle.promise().error, nullptr)) {
-      std::rethrow_exception(error);
+      std::rethrow_exception(error);  // the leader's thread aborts the group with it
     }
+    if (group) group->finish();
     return 0;
   }
+  if (group) group->publish(handle.promise().requested);
   timer_ = handle.promise().timer;
   return handle.promise().requested;
 }
@@ -712,6 +865,14 @@ Bencher& Bencher::counter(std::string_view name, double value) {
 
 const std::string& Bencher::name() const {
   return state_->result->name;
+}
+
+std::size_t Bencher::thread_index() const {
+  return state_->thread_index;
+}
+
+std::size_t Bencher::threads() const {
+  return state_->group ? state_->group->threads() : 1;
 }
 
 }  // namespace benchkit

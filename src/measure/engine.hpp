@@ -16,6 +16,7 @@
 #include "clock/profile_markers.hpp"
 #include "measure/memory.hpp"
 #include "measure/speed_probe.hpp"
+#include "measure/thread_group.hpp"
 #include "measure/usage.hpp"
 
 namespace benchkit::measure {
@@ -103,6 +104,9 @@ struct Probes {
   clock::CountedRegion* region = nullptr;
   // When set, the engine runs the routine for a profiler instead of sampling it (ProfileRun).
   const ProfileRun* profile = nullptr;
+  // Set by the engine itself while it measures a threaded benchmark (measure with threads > 1):
+  // every timer start and stop is then a barrier of the group (measure/thread_group.hpp).
+  ThreadGroup* group = nullptr;
 };
 
 // The fixed cost of one timed region (two clock reads and the calls around them), which the
@@ -124,7 +128,18 @@ class Engine {
   // Runs `body` once; the body calls one of Bencher's iter / iter_custom / with_inputs, which
   // runs the whole measurement. Throws std::runtime_error when the body measures nothing or
   // measures twice, or when it throws (the message names the benchmark).
-  BenchmarkResult measure(const std::string& name, const std::function<void(Bencher&)>& body);
+  //
+  // With `threads` > 1 (Registration::threads), `body` runs in that many threads at once, each
+  // with its own Bencher (thread_index() 0 … threads-1), the calling thread being thread 0.
+  // Every thread runs the same batches, starting together; a sample is the wall time from the
+  // common start to the end of the last thread, for `iters` iterations of each thread, so the
+  // time per iteration is one thread's. The result has `threads` set and its throughput declared
+  // per iteration multiplied by `threads` (the work of all the threads in one such iteration);
+  // its params hold "threads" (model/threads.hpp).
+  // Refused (std::runtime_error) in counted mode (Probes::region): callgrind runs one thread at a
+  // time. iter_custom is refused as well: each thread would time itself.
+  BenchmarkResult measure(const std::string& name, const std::function<void(Bencher&)>& body,
+                          std::size_t threads = 1);
 
   const Settings& settings() const { return settings_; }
   const clock::Calibration& calibration() const { return calibration_; }
@@ -144,6 +159,10 @@ class Engine {
   friend class benchkit::Bencher;
   friend class benchkit::detail::Batches;
   class SampleTimer;
+  class FollowerTimer;
+  void run_body(const std::function<void(Bencher&)>& body, BenchmarkResult& result);
+  void run_threads(const std::function<void(Bencher&)>& body, std::size_t threads,
+                   BenchmarkResult& result);
   void run_routine(detail::Routine routine, detail::BencherState& state);
   // The measurement of one benchmark, suspended wherever a batch must run (engine.cpp): one of
   // the four below, by mode.
@@ -152,6 +171,7 @@ class Engine {
   BatchDriver drive_profiled(BenchmarkResult& result);  // --profile-time
   BatchDriver drive_smoke(BenchmarkResult& result);     // --test
   BatchDriver drive_timed(BenchmarkResult& result);     // warm-up, then sampling
+  BatchDriver drive_follower();                         // threads 1 … N-1 of a threaded run
 
   clock::Clock& clock_;
   clock::Calibration calibration_;
@@ -169,6 +189,9 @@ struct BencherState {
   measure::Engine* engine = nullptr;
   BenchmarkResult* result = nullptr;
   bool measured = false;
+  // A threaded benchmark's group, and which of its threads this is (0: the leader).
+  measure::ThreadGroup* group = nullptr;
+  std::size_t thread_index = 0;
 };
 
 }  // namespace benchkit::detail

@@ -17,6 +17,9 @@ struct Instance {
   const Registration* registration = nullptr;
   const Registration::Variant* variant = nullptr;
   std::vector<ParamValue> values;  // one per parameter, in registration order
+  // Threads running the routine together (Registration::threads); its name then ends in
+  // "/threads=N" and params holds "threads".
+  std::size_t threads = 1;
 
   // A scenario (BENCHKIT_SCENARIO) rather than a micro benchmark.
   bool is_scenario() const { return variant && variant->scenario_invoker; }
@@ -30,8 +33,9 @@ using ParamOverrides = std::map<std::string, std::vector<ParamValue>>;
 // A parameter named in `overrides` takes the values given there instead of its own.
 // Throws std::invalid_argument when a function's parameter count does not match its
 // .param(...) calls, when two instances would get the same name, when a scenario sets a
-// micro-benchmark setting (sample_size, time_budget, warm_up), or when an override names a
-// parameter that no registration has.
+// micro-benchmark setting (sample_size, time_budget, warm_up) or threads, when a registration
+// with .threads has a parameter named "threads", or when an override names a parameter that no
+// registration has.
 std::vector<Instance> expand(const std::vector<const Registration*>& registrations,
                              const ParamOverrides& overrides = {});
 

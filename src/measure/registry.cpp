@@ -71,6 +71,32 @@ Registration& Registration::complexity(double (*function)(double), std::string p
   return *this;
 }
 
+Registration& Registration::threads(std::initializer_list<std::size_t> counts) {
+  return threads(std::vector<std::size_t>(counts));
+}
+
+Registration& Registration::threads(std::vector<std::size_t> counts) {
+  if (counts.empty()) {
+    throw std::invalid_argument(fmt::format(
+        "benchmark {}: .threads({{}}) has no thread count; give one or more, e.g. .threads({{1, "
+        "2, 4}})",
+        name_));
+  }
+  std::set<std::size_t> seen;
+  for (const std::size_t count : counts) {
+    if (count == 0) {
+      throw std::invalid_argument(fmt::format(
+          "benchmark {}: .threads gives 0 threads; each count must be 1 or more", name_));
+    }
+    if (!seen.insert(count).second) {
+      throw std::invalid_argument(fmt::format(
+          "benchmark {}: .threads gives {} threads twice; give each count once", name_, count));
+    }
+  }
+  threads_ = std::move(counts);
+  return *this;
+}
+
 Registration& Registration::sample_size(std::size_t samples) {
   settings_.sample_size = samples;
   return *this;
@@ -178,6 +204,40 @@ std::string size_param(const Instance& instance, const ComplexitySetting& settin
   return registration.params().front().first;
 }
 
+// A scenario cannot run in threads, and a threaded benchmark's name and params use "threads".
+void check_threads(const Registration& registration) {
+  if (registration.thread_counts().empty()) return;
+  if (registration.is_scenario()) {
+    throw std::invalid_argument(fmt::format(
+        "scenario {} ({}:{}) sets .threads, which applies to micro benchmarks only: a scenario "
+        "starts its own threads in its phases",
+        registration.name(), registration.file(), registration.line()));
+  }
+  for (const auto& [param, values] : registration.params()) {
+    if (param == "threads") {
+      throw std::invalid_argument(fmt::format(
+          "benchmark {} ({}:{}) has a parameter named threads and sets .threads, whose count is "
+          "named threads=N; rename the parameter",
+          registration.name(), registration.file(), registration.line()));
+    }
+  }
+}
+
+// One instance per thread count of its registration ("/threads=N" last), or itself alone.
+std::vector<Instance> with_threads(Instance instance) {
+  const std::vector<std::size_t>& counts = instance.registration->thread_counts();
+  if (counts.empty()) return {std::move(instance)};
+  std::vector<Instance> threaded;
+  for (const std::size_t count : counts) {
+    Instance one = instance;
+    one.threads = count;
+    one.params["threads"] = std::to_string(count);
+    one.name += "/threads=" + std::to_string(count);
+    threaded.push_back(std::move(one));
+  }
+  return threaded;
+}
+
 }  // namespace
 
 std::optional<ComplexityPoint> complexity_point(const Instance& instance) {
@@ -230,6 +290,7 @@ std::vector<Instance> expand(const std::vector<const Registration*>& registratio
           "micro benchmarks only: a scenario runs once per repetition (--repetitions N)",
           registration->name(), registration->file(), registration->line()));
     }
+    check_threads(*registration);
     auto params = registration->params();
     for (auto& [param, values] : params) {
       known_params.insert(param);
@@ -258,14 +319,16 @@ std::vector<Instance> expand(const std::vector<const Registration*>& registratio
           instance.params[params[p].first] = value.to_string();
           instance.name += "/" + params[p].first + "=" + value.to_string();
         }
-        if (!names.insert(instance.name).second) {
-          throw std::invalid_argument(fmt::format(
-              "two benchmarks are named {}: register each function once and keep parameter "
-              "values distinct",
-              instance.name));
+        for (Instance& one : with_threads(std::move(instance))) {
+          if (!names.insert(one.name).second) {
+            throw std::invalid_argument(fmt::format(
+                "two benchmarks are named {}: register each function once and keep parameter "
+                "values distinct",
+                one.name));
+          }
+          complexity_point(one);  // refuses a sweep it cannot fit, before anything runs
+          instances.push_back(std::move(one));
         }
-        complexity_point(instance);  // refuses a sweep it cannot fit, before anything runs
-        instances.push_back(std::move(instance));
         std::size_t p = params.size();
         while (p > 0) {
           --p;

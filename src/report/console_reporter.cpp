@@ -9,6 +9,7 @@
 
 #include "analysis/compare.hpp"
 #include "model/failure.hpp"
+#include "model/threads.hpp"
 #include "report/machine_checks.hpp"
 #include "report/parts.hpp"
 #include "report/reporter.hpp"
@@ -175,6 +176,25 @@ std::string counted_table(const RunResult& run) {
                       [](std::size_t, std::string cell) { return cell; });
 }
 
+// Threaded benchmarks (Registration::threads): the table's median is one thread's time per
+// iteration while N run; this paragraph adds the time per iteration of all the threads together
+// (the median divided by N, Google Benchmark's figure). Empty when the run has none.
+std::string threads_text(const RunResult& run) {
+  std::string out;
+  for (const BenchmarkResult& b : run.benchmarks) {
+    if (!model::is_threaded(b) || b.samples.empty() || b.failure || !b.valid()) continue;
+    const double median = b.estimates.median.value;
+    const double threads = model::thread_count(b);
+    out += fmt::format("{}: {} per iteration of one thread, {} per iteration of all {} together\n",
+                       b.name, format_measure(median, b.metric),
+                       format_measure(median / threads, b.metric), model::thread_count(b));
+  }
+  if (out.empty()) return out;
+  return "\nthreads (each runs every iteration; a sample lasts from their common start to the "
+         "last one's end):\n" +
+         out;
+}
+
 // The benchmark table, scenario blocks, failures, diagnostics and the run's warnings.
 std::string benchmark_table(const RunResult& run, Options options) {
   const std::vector<std::string> headers = {"benchmark", "median", "95% CI", "throughput",
@@ -239,6 +259,7 @@ std::string benchmark_table(const RunResult& run, Options options) {
     if (!out.empty()) out += "\n";
     out += scenario_block(phases, options.color);
   }
+  out += threads_text(run);
   out += parts::complexity_text(run);
 
   bool any_diagnostic = false;

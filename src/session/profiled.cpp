@@ -31,9 +31,12 @@ model::Result<ProfiledRoutine> profile_routine(const RunSettings& settings,
                          settings_for(settings, instance.registration->settings()), probes);
   BenchmarkResult result;
   try {
-    result = engine.measure(instance.name, [&instance](Bencher& bencher) {
-      instance.variant->invoker(instance.variant->function, bencher, instance.values);
-    });
+    result = engine.measure(
+        instance.name,
+        [&instance](Bencher& bencher) {
+          instance.variant->invoker(instance.variant->function, bencher, instance.values);
+        },
+        instance.threads);
   } catch (const std::exception& error) {
     return model::Error{error.what(), model::ErrorKind::failed};
   }

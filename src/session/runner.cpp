@@ -108,12 +108,13 @@ double counted_overhead(clock::CountedRegion& region) {
 // A micro benchmark counted under callgrind: no clock calibration (the clock is not read, and
 // calibrating under valgrind would take seconds), the harness's count as the overhead.
 BenchmarkResult count_one(const RunSettings& settings, const std::string& name,
-                          const std::function<void(Bencher&)>& body, measure::Probes probes) {
+                          const std::function<void(Bencher&)>& body, measure::Probes probes,
+                          std::size_t threads) {
   measure::Overhead overhead;
   overhead.per_sample_ns = counted_overhead(*probes.region);
   measure::Engine engine(clock::steady_clock(), clock::Calibration{}, overhead, settings.engine,
                          probes);
-  BenchmarkResult result = engine.measure(name, body);
+  BenchmarkResult result = engine.measure(name, body, threads);  // refuses threads > 1
   result.metric = "instructions";
   analysis::compute_estimates(result);
   if (!settings.engine.test_mode) analysis::diagnose_counted(result);
@@ -123,11 +124,12 @@ BenchmarkResult count_one(const RunSettings& settings, const std::string& name,
 }  // namespace
 
 BenchmarkResult run_one(const RunSettings& settings, const std::string& name,
-                        const std::function<void(Bencher&)>& body, measure::Probes probes) {
-  if (probes.region) return count_one(settings, name, body, probes);
+                        const std::function<void(Bencher&)>& body, measure::Probes probes,
+                        std::size_t threads) {
+  if (probes.region) return count_one(settings, name, body, probes, threads);
   const ProcessClock& clock = process_clock();
   measure::Engine engine(*clock.clock, clock.calibration, clock.overhead, settings.engine, probes);
-  BenchmarkResult result = engine.measure(name, body);
+  BenchmarkResult result = engine.measure(name, body, threads);
   analysis::compute_estimates(result);
   if (!settings.engine.test_mode) {
     analysis::diagnose(result, analysis::ClockFacts{clock.calibration.resolution_ns,
@@ -335,7 +337,7 @@ std::vector<BenchmarkResult> run_instance(const RunSettings& settings,
     auto body = [&instance](Bencher& bencher) {
       instance.variant->invoker(instance.variant->function, bencher, instance.values);
     };
-    results.push_back(run_one(own, instance.name, body, probes));
+    results.push_back(run_one(own, instance.name, body, probes, instance.threads));
   }
   // The data files it checked (benchkit::data::input_file), once each: a scenario checks
   // them in every repetition.

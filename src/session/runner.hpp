@@ -67,9 +67,11 @@ measure::Settings settings_for(const RunSettings& run, const BenchSettings& own)
 // probe and a gate are the runner's to add.
 measure::Probes process_probes();
 
-// Measures one benchmark and computes its estimates. Exceptions from the benchmark propagate.
+// Measures one benchmark and computes its estimates; `threads` > 1 runs it in that many threads
+// at once (measure::Engine::measure). Exceptions from the benchmark propagate.
 BenchmarkResult run_one(const RunSettings& settings, const std::string& name,
-                        const std::function<void(Bencher&)>& body, measure::Probes probes);
+                        const std::function<void(Bencher&)>& body, measure::Probes probes,
+                        std::size_t threads = 1);
 
 // Runs one scenario (once in test mode, else settings.repetitions times) and computes the
 // estimates of its phases. Exceptions from the scenario propagate.

@@ -255,5 +255,60 @@ TEST(GbenchJson, WrittenDocumentHasWhatDashboardsRequire) {
   }
 }
 
+// A threaded benchmark is written as Google Benchmark writes ->Threads(N): "/threads:N", threads
+// N, the iterations of all the threads and the time per iteration of all of them (benchkit's
+// median is one thread's); the rates are of all the threads already.
+TEST(GbenchJson, AThreadedBenchmarkIsWrittenAsGoogleBenchmarkNamesThreads) {
+  RunResult run;
+  BenchmarkResult b;
+  b.name = "counter/size=8/threads=4";
+  b.params = {{"size", "8"}, {"threads", "4"}};
+  b.items_per_iteration = 4;  // 1 per thread, as the engine records it
+  for (const double ns : {40000.0, 44000.0, 42000.0}) {
+    Sample sample;
+    sample.iters = 1000;
+    sample.ns = ns;
+    b.samples.push_back(sample);
+  }
+  analysis::compute_estimates(b);
+  run.benchmarks.push_back(b);
+  const auto document = nlohmann::json::parse(to_gbench_json(run));
+  const auto& rows = document["benchmarks"];
+  ASSERT_GE(rows.size(), 4u);
+  const auto& first = rows[0];
+  EXPECT_EQ(first["name"], "counter/size=8/threads:4");
+  EXPECT_EQ(first["run_name"], "counter/size=8/threads:4");
+  EXPECT_EQ(first["threads"], 4);
+  EXPECT_EQ(first["iterations"], 4000);
+  EXPECT_DOUBLE_EQ(first["real_time"].get<double>(), 10.0);  // 40 ns per thread ÷ 4
+  // 4 items per 40 ns iteration of the four threads: 1e8 items per second.
+  EXPECT_DOUBLE_EQ(first["items_per_second"].get<double>(), 1e8);
+  bool median_seen = false;
+  for (const auto& row : rows) {
+    if (row["name"] != "counter/size=8/threads:4_median") continue;
+    median_seen = true;
+    EXPECT_EQ(row["threads"], 4);
+    EXPECT_DOUBLE_EQ(row["real_time"].get<double>(), 42.0 / 4);
+  }
+  EXPECT_TRUE(median_seen);
+}
+
+TEST(GbenchJson, AnUnthreadedBenchmarkKeepsItsNameAndOneThread) {
+  RunResult run;
+  BenchmarkResult b;
+  b.name = "plain/threads_total=3";  // a parameter that only looks like it
+  b.params = {{"threads_total", "3"}};
+  Sample sample;
+  sample.iters = 10;
+  sample.ns = 100.0;
+  b.samples.push_back(sample);
+  analysis::compute_estimates(b);
+  run.benchmarks.push_back(b);
+  const auto document = nlohmann::json::parse(to_gbench_json(run));
+  EXPECT_EQ(document["benchmarks"][0]["name"], "plain/threads_total=3");
+  EXPECT_EQ(document["benchmarks"][0]["threads"], 1);
+  EXPECT_DOUBLE_EQ(document["benchmarks"][0]["real_time"].get<double>(), 10.0);
+}
+
 }  // namespace
 }  // namespace benchkit::formats

@@ -265,5 +265,66 @@ TEST(Complexity, ASweepItCannotFitIsRefusedWithTheFix) {
               ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("positive numbers")));
 }
 
+void spread(Bencher&, int) {}
+
+TEST(Registry, EachThreadCountIsABenchmarkNamedLast) {
+  Registration r = make("spread");
+  r.add_function(&spread).param("n", {8, 64}).threads({1, 2, 4});
+  const auto instances = expand({&r});
+  EXPECT_THAT(names(instances), ElementsAre("spread/n=8/threads=1", "spread/n=8/threads=2",
+                                            "spread/n=8/threads=4", "spread/n=64/threads=1",
+                                            "spread/n=64/threads=2", "spread/n=64/threads=4"));
+  EXPECT_EQ(instances[2].threads, 4u);
+  EXPECT_EQ(instances[2].params.at("threads"), "4");
+  EXPECT_EQ(instances[2].params.at("n"), "8");
+  // The function still takes its own parameters only.
+  EXPECT_EQ(instances[2].values.size(), 1u);
+}
+
+TEST(Registry, WithoutThreadsTheNameAndCountAreUnchanged) {
+  Registration r = make("spread");
+  r.add_function(&spread).param("n", {8});
+  const auto instances = expand({&r});
+  EXPECT_THAT(names(instances), ElementsAre("spread/n=8"));
+  EXPECT_EQ(instances[0].threads, 1u);
+  EXPECT_EQ(instances[0].params.count("threads"), 0u);
+}
+
+TEST(Registry, ThreadCountsAreCheckedWhereTheyAreGiven) {
+  Registration r = make("spread");
+  EXPECT_THAT([&] { r.threads({}); },
+              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("no thread count")));
+  EXPECT_THAT(
+      [&] {
+        r.threads({1, 0});
+      },
+      ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("gives 0 threads")));
+  EXPECT_THAT(
+      [&] {
+        r.threads({2, 4, 2});
+      },
+      ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("gives 2 threads twice")));
+}
+
+TEST(Registry, AScenarioOrAParameterNamedThreadsCannotHaveThreads) {
+  Registration scenario = make("scenario_with_params");
+  scenario.add_scenario(&scenario_with_params).param("a", {1}).param("b", {"x"}).threads({2});
+  EXPECT_THAT([&] { expand({&scenario}); }, ::testing::ThrowsMessage<std::invalid_argument>(
+                                                HasSubstr("applies to micro benchmarks only")));
+  Registration clash = make("spread");
+  clash.add_function(&spread).param("threads", {1}).threads({2});
+  EXPECT_THAT([&] { expand({&clash}); }, ::testing::ThrowsMessage<std::invalid_argument>(
+                                             HasSubstr("has a parameter named threads")));
+}
+
+TEST(Registry, AComplexitySweepIsOnePerThreadCount) {
+  Registration r = make("spread");
+  r.add_function(&spread).param("n", {8, 64}).threads({1, 2}).complexity();
+  const auto instances = expand({&r});
+  ASSERT_EQ(instances.size(), 4u);
+  EXPECT_EQ(complexity_point(instances[0])->family, "spread/threads=1");
+  EXPECT_EQ(complexity_point(instances[3])->family, "spread/threads=2");
+}
+
 }  // namespace
 }  // namespace benchkit::measure

@@ -3,6 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <string>
+#include <vector>
+
+#include "benchkit/registry.hpp"
+#include "measure/instances.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -16,6 +21,22 @@ TEST(SettingsFor, ABenchmarksOwnWarmUpRunsWholeEvenInATurnsWorker) {
   const measure::Settings settings = settings_for(run, own);
   EXPECT_FALSE(settings.warm_up_until_steady);
   EXPECT_EQ(settings.warm_up_ns, 80'000'000);
+}
+
+void contended(Bencher&) {}
+
+TEST(Select, AFilterReachesEachThreadCountByName) {
+  Registration registration("contended", "file.cpp", 1, detail::this_build_facts());
+  registration.add_function(&contended).threads({1, 2, 4});
+  const std::vector<measure::Instance> instances = measure::expand({&registration});
+  std::vector<std::string> chosen;
+  for (const auto& instance : select(instances, "threads=[24]$", false)) {
+    chosen.push_back(instance.name);
+  }
+  EXPECT_EQ(chosen, (std::vector<std::string>{"contended/threads=2", "contended/threads=4"}));
+  const auto exact = select(instances, "contended/threads=1", true);
+  ASSERT_EQ(exact.size(), 1u);
+  EXPECT_EQ(exact[0].threads, 1u);
 }
 
 }  // namespace
