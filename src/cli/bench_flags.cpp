@@ -120,6 +120,11 @@ void add_baseline_flags(CLI::App& app, BenchFlags& flags) {
                  "rounds, one at a time, each look read at its level of a sequential design, "
                  "up to N (default 9 x --rounds; equal to --rounds: no more)")
       ->check(CLI::Range(std::size_t{2}, std::size_t{3000}));
+  app.add_option("--budget", flags.budget,
+                 "Side-by-side comparisons: wall time for the whole comparison (e.g. 30s); after "
+                 "--rounds, each next round goes to the undecided benchmarks furthest from "
+                 "settled while it lasts, and each one still undecided says how many more rounds "
+                 "would settle it (default: none, up to --max-rounds)");
   app.add_option("--worker-timeout", flags.worker_timeout,
                  "Side-by-side comparisons: a worker that takes longer than this to set up, to "
                  "take one sample or to write its results is taken for hung, killed, and the "

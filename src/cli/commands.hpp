@@ -63,6 +63,8 @@ void add_fail_on_regression_flag(CLI::App& command, bool& flag, const std::strin
 // --max-rounds of a side-by-side comparison (compare OLD NEW, ab): 0 leaves the default,
 // session::kMaxRoundsFactor times --rounds.
 void add_max_rounds_option(CLI::App& command, std::size_t& max_rounds);
+// --budget DURATION: the wall time of a whole side-by-side comparison (session/suite_budget.hpp).
+void add_budget_option(CLI::App& command, std::string& budget);
 
 // --store: the history (an SQLite file or a postgresql:// URL; default $BENCHKIT_STORE, else
 // .benchkit/history.db).
