@@ -78,6 +78,8 @@ void note_settle_estimates(Comparison& comparison, std::optional<double> round_c
 
 std::string describe_duration(double ns) {
   const double seconds = ns / 1e9;
+  if (seconds >= 2.0 * 86400.0) return fmt::format("{:.3g} days", seconds / 86400.0);
+  if (seconds >= 2.0 * 3600.0) return fmt::format("{:.3g} h", seconds / 3600.0);
   if (seconds >= 120.0) return fmt::format("{:.3g} min", seconds / 60.0);
   if (seconds >= 1.0) return fmt::format("{:.3g} s", seconds);
   if (seconds >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);

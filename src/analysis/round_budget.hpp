@@ -48,7 +48,7 @@ std::vector<std::string> allocate_next_round(std::span<const BenchmarkComparison
 // would settle it (its centre on an edge of the noise band). Other rows are left alone.
 void note_settle_estimates(Comparison& comparison, std::optional<double> round_cost_ns);
 
-// "30 s", "2.5 min", "250 ms", "40 µs": a duration as the notes say it.
+// "30 s", "2.5 min", "3 h", "27 days", "250 ms", "40 µs": a duration as the notes say it.
 std::string describe_duration(double ns);
 
 }  // namespace benchkit::analysis
