@@ -820,15 +820,19 @@ BenchmarkComparison compare_rounds(std::span<const double> base_rounds,
   return out;
 }
 
+bool wants_more_rounds(const BenchmarkComparison& c) {
+  // Under --mde, a benchmark with the rounds planned for it has the power asked for: more
+  // rounds would only chase a change smaller than what matters.
+  const bool planned_power =
+      c.planned_rounds && c.planned_rounds->within_cap && c.pairs >= c.planned_rounds->rounds;
+  return c.verdict == Verdict::inconclusive && !planned_power;
+}
+
 std::vector<std::string> unsettled(const RunResult& baseline, const RunResult& candidate,
                                    const CompareSettings& settings) {
   std::vector<std::string> names;
   for (const BenchmarkComparison& c : compare(baseline, candidate, settings).benchmarks) {
-    // Under --mde, a benchmark with the rounds planned for it has the power asked for: more
-    // rounds would only chase a change smaller than what matters.
-    const bool planned_power =
-        c.planned_rounds && c.planned_rounds->within_cap && c.pairs >= c.planned_rounds->rounds;
-    if (c.verdict == Verdict::inconclusive && !planned_power) names.push_back(c.name);
+    if (wants_more_rounds(c)) names.push_back(c.name);
   }
   return names;
 }

@@ -103,6 +103,11 @@ struct BenchmarkComparison {
   // Throughput change (candidate / baseline - 1) when both sides declare work per iteration.
   std::optional<double> throughput_change;
   std::string note;  // why inconclusive, and what would sharpen the answer
+  // Inconclusive paired rows of a side-by-side comparison (note_settle_estimates,
+  // analysis/round_budget.hpp): about how many more rounds would settle the verdict, and how much
+  // more wall time those would take at the comparison's average cost of a round.
+  std::optional<std::size_t> more_rounds;
+  std::optional<double> more_time_ns;
   std::vector<std::string> candidate_diagnostics;
   // Samples of each side left out because the machine ran slow while they were taken.
   std::size_t baseline_slow_samples = 0;
@@ -184,5 +189,8 @@ BenchmarkComparison compare_rounds(std::span<const double> base_rounds,
 // look's level (above).
 std::vector<std::string> unsettled(const RunResult& baseline, const RunResult& candidate,
                                    const CompareSettings& settings);
+// Whether a row of such a look gets another round: inconclusive, and not yet holding the
+// rounds planned for --mde (CompareSettings::mde) when those fit under the design's last look.
+bool wants_more_rounds(const BenchmarkComparison& c);
 
 }  // namespace benchkit::analysis

@@ -1,5 +1,7 @@
 #include "analysis/round_budget.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -36,7 +38,7 @@ std::vector<std::string> allocate_next_round(std::span<const BenchmarkComparison
                                              const CompareSettings& settings, std::size_t slots) {
   std::vector<SettleEstimate> open;
   for (const BenchmarkComparison& row : rows) {
-    if (row.verdict == Verdict::inconclusive) open.push_back(settle_estimate(row, settings));
+    if (wants_more_rounds(row)) open.push_back(settle_estimate(row, settings));
   }
   std::sort(open.begin(), open.end(), [](const SettleEstimate& a, const SettleEstimate& b) {
     if (a.remoteness != b.remoteness) return a.remoteness > b.remoteness;
@@ -45,6 +47,42 @@ std::vector<std::string> allocate_next_round(std::span<const BenchmarkComparison
   std::vector<std::string> chosen;
   for (std::size_t i = 0; i < open.size() && i < slots; ++i) chosen.push_back(open[i].name);
   return chosen;
+}
+
+void note_settle_estimates(Comparison& comparison, std::optional<double> round_cost_ns) {
+  for (BenchmarkComparison& row : comparison.benchmarks) {
+    // A row with the rounds planned for --mde needs none: its note says the power was reached.
+    if (!wants_more_rounds(row) || row.design != Design::paired || row.pairs < 2) continue;
+    const SettleEstimate estimate = settle_estimate(row, comparison.settings);
+    std::string sentence;
+    if (!estimate.more_rounds) {
+      sentence = fmt::format(
+          "no number of rounds would settle it: its change lies on the edge of the ±{:g}% noise "
+          "threshold",
+          100.0 * noise_threshold_for(row, comparison.settings));
+    } else {
+      row.more_rounds = estimate.more_rounds;
+      sentence = fmt::format("about {} more round{} would settle it", *estimate.more_rounds,
+                             *estimate.more_rounds == 1 ? "" : "s");
+      if (round_cost_ns && *round_cost_ns > 0.0) {
+        row.more_time_ns = static_cast<double>(*estimate.more_rounds) * *round_cost_ns;
+        sentence +=
+            fmt::format(" (about {} more, at {} a round)", describe_duration(*row.more_time_ns),
+                        describe_duration(*round_cost_ns));
+      }
+    }
+    row.note = row.note.empty() ? sentence : row.note + "; " + sentence;
+  }
+}
+
+std::string describe_duration(double ns) {
+  const double seconds = ns / 1e9;
+  if (seconds >= 2.0 * 86400.0) return fmt::format("{:.3g} days", seconds / 86400.0);
+  if (seconds >= 2.0 * 3600.0) return fmt::format("{:.3g} h", seconds / 3600.0);
+  if (seconds >= 120.0) return fmt::format("{:.3g} min", seconds / 60.0);
+  if (seconds >= 1.0) return fmt::format("{:.3g} s", seconds);
+  if (seconds >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);
+  return fmt::format("{:.3g} µs", seconds * 1e6);
 }
 
 }  // namespace benchkit::analysis

@@ -1,6 +1,6 @@
-// A suite budget for side-by-side rounds (issue 36, item 3; not wired to a flag yet): which
-// unsettled benchmarks get the next round when the budget cannot give one to each, and how many
-// more rounds each would need to settle.
+// A suite budget for side-by-side rounds (issue 36, item 3; --budget, session/suite_budget.hpp):
+// which unsettled benchmarks get the next round when the budget cannot give one to each, and how
+// many more rounds each would need to settle.
 //
 // A paired comparison settles when its interval lies inside the noise band [1 - t, 1 + t]
 // (unchanged) or wholly beyond it (regressed, improved). On the log scale, with centre c and
@@ -41,5 +41,14 @@ SettleEstimate settle_estimate(const BenchmarkComparison& row, const CompareSett
 // `slots` of them. Settled rows (any verdict but inconclusive) get none.
 std::vector<std::string> allocate_next_round(std::span<const BenchmarkComparison> rows,
                                              const CompareSettings& settings, std::size_t slots);
+
+// Every inconclusive paired row of `comparison` (judged with comparison.settings) gets its
+// estimate: more_rounds, more_time_ns (more_rounds times `round_cost_ns`, one benchmark's round,
+// when given) and a sentence at the end of its note saying both, or that no number of rounds
+// would settle it (its centre on an edge of the noise band). Other rows are left alone.
+void note_settle_estimates(Comparison& comparison, std::optional<double> round_cost_ns);
+
+// "30 s", "2.5 min", "3 h", "27 days", "250 ms", "40 µs": a duration as the notes say it.
+std::string describe_duration(double ns);
 
 }  // namespace benchkit::analysis

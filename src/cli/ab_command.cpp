@@ -223,6 +223,7 @@ void add_shared_flags(CLI::App& command, AbOptions& o) {
                      "Rounds of fresh process pairs per benchmark (default 10)");
   add_max_rounds_option(command, o.max_rounds);
   add_power_flags(command, o.comparison);
+  add_budget_option(command, o.budget);
   command.add_option("--time-budget", o.time_budget,
                      "Sampling time per benchmark and side over --rounds (default 1s)");
   command.add_option("--worker-timeout", o.worker_timeout,

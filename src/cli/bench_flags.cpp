@@ -117,6 +117,7 @@ void add_baseline_flags(CLI::App& app, BenchFlags& flags) {
       ->check(CLI::Range(std::size_t{2}, std::size_t{1000}));
   add_max_rounds_option(app, flags.max_rounds);
   add_power_flags(app, flags.comparison);
+  add_budget_option(app, flags.budget);
   app.add_option("--worker-timeout", flags.worker_timeout,
                  "Side-by-side comparisons: a worker that takes longer than this to set up, to "
                  "take one sample or to write its results is taken for hung, killed, and the "

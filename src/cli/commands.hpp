@@ -66,6 +66,8 @@ void add_max_rounds_option(CLI::App& command, std::size_t& max_rounds);
 // --mde CHANGE (1% or 0.01) and --power P: rounds planned for the smallest change that matters;
 // an --mde not above --noise-threshold is refused when the flags are read.
 void add_power_flags(CLI::App& command, ComparisonFlags& flags);
+// --budget DURATION: the wall time of a whole side-by-side comparison (session/suite_budget.hpp).
+void add_budget_option(CLI::App& command, std::string& budget);
 
 // --store: the history (an SQLite file or a postgresql:// URL; default $BENCHKIT_STORE, else
 // .benchkit/history.db).

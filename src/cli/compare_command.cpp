@@ -66,6 +66,7 @@ CommandRunner add_compare_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000));
   add_max_rounds_option(*command, options->max_rounds);
   add_power_flags(*command, options->comparison);
+  add_budget_option(*command, options->budget);
   command->add_option("--filter,--bench", options->filter,
                       "Two executables: only the benchmarks (of both) whose name matches this "
                       "regular expression (searched anywhere in the name)");

@@ -111,6 +111,14 @@ void add_max_rounds_option(CLI::App& command, std::size_t& max_rounds) {
       ->check(CLI::Range(std::size_t{2}, std::size_t{3000}));
 }
 
+void add_budget_option(CLI::App& command, std::string& budget) {
+  command.add_option("--budget", budget,
+                     "Wall time for the whole comparison (e.g. 30s, 2min): after --rounds, each "
+                     "next round goes to the undecided benchmarks furthest from settled while it "
+                     "lasts; each one still undecided says how many more rounds would settle it "
+                     "(default: no budget, up to --max-rounds)");
+}
+
 void add_store_option(CLI::App& command, std::string& store) {
   command.add_option("--store", store,
                      "The history: an SQLite file, or a postgresql:// URL (default "

@@ -316,6 +316,12 @@ std::string parts::comparison_json(const analysis::Comparison& comparison) {
                                          {"new", c.candidate_slow_samples}};
       }
     }
+    if (c.more_rounds) {
+      nlohmann::ordered_json settle;
+      settle["more_rounds"] = *c.more_rounds;
+      if (c.more_time_ns) settle["more_seconds"] = *c.more_time_ns / 1e9;
+      item["to_settle"] = std::move(settle);
+    }
     if (!c.note.empty()) item["note"] = c.note;
     if (!c.candidate_diagnostics.empty()) item["diagnostics"] = c.candidate_diagnostics;
     list.push_back(std::move(item));

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "analysis/estimates.hpp"
+#include "analysis/round_budget.hpp"
 #include "process/capture.hpp"
 #include "process/interrupt.hpp"
 #include "process/temporary_folder.hpp"
@@ -15,6 +16,7 @@
 #include "session/pipeline.hpp"
 #include "session/runner.hpp"
 #include "session/side_by_side.hpp"
+#include "session/suite_budget.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -99,7 +101,8 @@ namespace {
 // The benchmarks of one pair run side by side in rounds.
 model::Result<SideBySideRuns> run_pair_side_by_side(const AbRequest& request,
                                                     const BinaryPair& pair,
-                                                    const BenchmarkSets& sets, bool several) {
+                                                    const BenchmarkSets& sets, bool several,
+                                                    SuiteBudget& budget) {
   SideBySide plan;
   plan.baseline_executable = pair.baseline;
   plan.candidate_executable = pair.candidate;
@@ -122,19 +125,17 @@ model::Result<SideBySideRuns> run_pair_side_by_side(const AbRequest& request,
     };
   }
   // A look after every round, each read at its level of the sequential design
-  // (request.compare.sequential_alpha, set by ab_plan).
+  // (request.compare.sequential_alpha, set by ab_plan); with a budget, the next round only for
+  // those the pair's share of it affords.
   plan.look_every = 1;
-  const analysis::CompareSettings settings = request.compare;
-  const Undecided undecided = [&](const SideBySideRuns& so_far) {
-    return analysis::unsettled(so_far.baseline, so_far.candidate, settings);
-  };
   auto runs = plan.benchmarks.empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
-                                      : run_side_by_side(plan, undecided);
+                                      : run_side_by_side(plan, budget.looks(request.compare));
   if (!runs) {
     return model::Error{runs.error().message, process::interrupt_requested()
                                                   ? model::ErrorKind::interrupted
                                                   : model::ErrorKind::failed};
   }
+  if (!plan.benchmarks.empty()) budget.ended(*runs);
   for (const std::string& name : sets.removed) runs->baseline.benchmarks.push_back(named(name));
   for (const std::string& name : sets.added) runs->candidate.benchmarks.push_back(named(name));
   return runs;
@@ -195,6 +196,9 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
   const process::FolderRemover remover(folder.value_or(""));
   std::size_t selected = 0;
   std::size_t shard_benchmarks = 0;
+  // Every pair listed first: a budget is shared among the pairs by their benchmarks.
+  std::vector<BenchmarkSets> all_sets;
+  std::size_t compared = 0;
   for (const BinaryPair& pair : request.binaries) {
     const auto theirs = list_benchmarks(pair.baseline, request.bench_flags);
     if (!theirs) return theirs.error();
@@ -203,9 +207,34 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
     auto sets = split_benchmarks(*theirs, *ours, request.bench_regex);
     if (!sets) return sets.error();
     if (request.shard) selected += keep_shard(*sets, *request.shard, shard_benchmarks);
+    compared += sets->both.size();
+    all_sets.push_back(std::move(*sets));
+  }
+  clock::Clock& clock = *process_clock().clock;
+  const std::int64_t budget_start = clock.now_ns();
+  std::int64_t spent_in_rounds = 0;
+  std::size_t rounds_taken_in_all = 0;
+  std::vector<std::string> budget_notes;
+  for (std::size_t k = 0; k < request.binaries.size(); ++k) {
+    const BinaryPair& pair = request.binaries[k];
+    const BenchmarkSets* sets = &all_sets[k];
+    // This pair's share of what is left of the budget: its part of the benchmarks left.
+    std::int64_t share = 0;
+    if (request.budget_ns > 0 && compared > 0) {
+      const std::int64_t left = request.budget_ns - (clock.now_ns() - budget_start);
+      share = std::max<std::int64_t>(1, left / static_cast<std::int64_t>(compared) *
+                                            static_cast<std::int64_t>(sets->both.size()));
+    }
+    compared -= sets->both.size();
+    SuiteBudget budget(share, clock);
     auto runs = request.counted ? count_pair(request, pair, *sets, *folder)
-                                : run_pair_side_by_side(request, pair, *sets, several);
+                                : run_pair_side_by_side(request, pair, *sets, several, budget);
     if (!runs) return runs.error();
+    spent_in_rounds += budget.spent_ns();
+    rounds_taken_in_all += budget.rounds_taken();
+    if (share > 0 && !sets->both.empty()) {
+      budget_notes.push_back(several ? pair.target + ": " + budget.summary() : budget.summary());
+    }
     for (auto [side, into] : {std::pair{&runs->baseline, &outcome.baseline},
                               std::pair{&runs->candidate, &outcome.candidate}}) {
       if (into->benchmarks.empty()) into->context = side->context;
@@ -222,6 +251,17 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
     outcome.candidate.context.shard = outcome.baseline.context.shard;
   }
   outcome.rounds = rounds_taken(outcome.candidate);
+  if (!request.counted && rounds_taken_in_all > 0) {
+    outcome.round_cost_ns =
+        static_cast<double>(spent_in_rounds) / static_cast<double>(rounds_taken_in_all);
+  }
+  if (!budget_notes.empty()) {
+    outcome.budget_note = several ? fmt::format(
+                                        "the --budget shared among the bench targets by "
+                                        "their benchmarks ({})",
+                                        fmt::join(budget_notes, "; "))
+                                  : budget_notes.front();
+  }
   return outcome;
 }
 
@@ -231,6 +271,7 @@ model::Result<AbOutcome> run_ab(const AbRequest& request) {
   AbOutcome outcome;
   outcome.comparison = judge(runs->baseline, runs->candidate, request.compare, {},
                              /*measured_together=*/true);
+  if (runs->round_cost_ns) analysis::note_settle_estimates(outcome.comparison, runs->round_cost_ns);
   outcome.baseline = std::move(runs->baseline);
   outcome.candidate = std::move(runs->candidate);
   outcome.rounds = std::move(runs->rounds);

@@ -38,6 +38,10 @@ struct AbRequest {
   std::size_t max_rounds = 90;
   std::int64_t round_budget_ns = 100'000'000;
   std::optional<std::chrono::milliseconds> worker_timeout;
+  // --budget: the wall time of all the rounds (0: none), shared among the pairs of binaries by
+  // their count of benchmarks, each pair's rounds then going to its benchmarks furthest from
+  // settled (session/suite_budget.hpp).
+  std::int64_t budget_ns = 0;
   analysis::CompareSettings compare;
   // --shard K/N: of each pair of binaries, only that part of the benchmarks either build has
   // (session/shard.hpp, by count over the pair's names); recorded in both runs' contexts.
@@ -86,6 +90,10 @@ struct AbRuns {
   RunResult baseline;
   RunResult candidate;
   std::string rounds;  // as AbOutcome::rounds
+  // Side by side: one benchmark's round on average (Measured::round_cost_ns).
+  std::optional<double> round_cost_ns;
+  // With a budget: how it went (SuiteBudget::summary), for the method note.
+  std::string budget_note;
 };
 
 // Lists and runs side by side (or counts, `counted`); the errors are run_ab's.

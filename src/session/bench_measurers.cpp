@@ -21,6 +21,7 @@
 #include "session/plans.hpp"
 #include "session/side_by_side.hpp"
 #include "session/skips.hpp"
+#include "session/suite_budget.hpp"
 #include "store/baselines.hpp"
 
 namespace benchkit::session {
@@ -110,7 +111,7 @@ model::Result<std::set<std::string>> listed_by(const std::string& binary, const 
 // The chosen benchmarks side by side with `baseline_binary` (session/side_by_side.hpp).
 // Benchmarks that binary does not have run here alone, and are reported as added.
 model::Result<SideBySideRuns> run_beside(const BenchPlan& plan, const std::string& baseline_binary,
-                                         Observer& observer) {
+                                         Observer& observer, SuiteBudget& budget) {
   const auto theirs = listed_by(baseline_binary, plan);
   if (!theirs) return theirs.error();
   SideBySide pairs;
@@ -150,11 +151,10 @@ model::Result<SideBySideRuns> run_beside(const BenchPlan& plan, const std::strin
   // A look after every round: a benchmark stops as soon as its verdict is settled at that
   // look's level of the sequential design (plan.compare.sequential_alpha, set by plan_for).
   pairs.look_every = 1;
-  const Undecided undecided = [&](const SideBySideRuns& so_far) {
-    return analysis::unsettled(so_far.baseline, so_far.candidate, plan.compare);
-  };
+  // With --budget, only those the budget left affords (session/suite_budget.hpp).
   auto runs = pairs.benchmarks.empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
-                                       : run_side_by_side(pairs, undecided);
+                                       : run_side_by_side(pairs, budget.looks(plan.compare));
+  if (runs) budget.ended(*runs);
   if (!runs) {
     return model::Error{runs.error().message, process::interrupt_requested()
                                                   ? model::ErrorKind::interrupted
@@ -177,8 +177,10 @@ model::Result<Measured> measure_beside(const BenchPlan& plan, const std::string&
   Measured measured;
   // Collected once here, not by each worker of each round (they leave it out).
   const Context context = run_context(plan.settings, plan.chosen);
-  auto runs = run_beside(plan, binary, observer);
+  SuiteBudget budget(plan.budget_ns, *process_clock().clock);
+  auto runs = run_beside(plan, binary, observer, budget);
   if (!runs) return runs.error();
+  measured.round_cost_ns = budget.round_cost_ns();
   RunResult saved = *plan.baseline;
   std::set<std::string> rerun;
   for (const BenchmarkResult& b : runs->baseline.benchmarks) rerun.insert(b.name);
@@ -210,6 +212,7 @@ model::Result<Measured> measure_beside(const BenchPlan& plan, const std::string&
                 "time, each look read at its level of a sequential design (docs/verdicts.md)",
                 plan.rounds, max_rounds_of(plan))
           : "");
+  if (plan.budget_ns > 0) measured.method_note += "; " + budget.summary();
   return measured;
 }
 

@@ -160,6 +160,9 @@ model::Result<RunSettings> run_settings(BenchOptions& o) {
   if (auto error = duration_flag(o.worker_timeout, "--worker-timeout", o.worker_timeout_ns)) {
     return *error;
   }
+  const auto budget = parse_budget(o.budget);
+  if (!budget) return budget.error();
+  o.budget_ns = *budget;
   invocation.seed = o.seed;
   invocation.no_counters = o.no_counters;
   invocation.no_machine_warnings = o.no_machine_warnings;
@@ -344,7 +347,7 @@ std::optional<model::Error> check_before_running(const BenchOptions& o) {
         "--fail-on-regression needs --baseline NAME or --baseline-file PATH to compare against");
   }
   for (const char* side_by_side_flag :
-       {"--rounds", "--max-rounds", "--worker-timeout", "--saved-samples"}) {
+       {"--rounds", "--max-rounds", "--budget", "--worker-timeout", "--saved-samples"}) {
     if (given(o, side_by_side_flag) && o.baseline.empty()) {
       return usage_error(
           fmt::format("{} applies to comparisons against a saved baseline: add --baseline NAME",
@@ -380,6 +383,7 @@ model::Result<Plan> plan_for(const BenchOptions& o, RunSettings settings, Chosen
   what.rounds = o.rounds;
   what.max_rounds = max_rounds_of(o);
   what.worker_timeout_ns = o.worker_timeout_ns;
+  what.budget_ns = o.budget_ns;
   what.compare = comparison_settings(o.comparison);
   // Side by side, the rounds are looked at as they come: each look is read at its level of the
   // sequential design (analysis::sequential_levels), the looks and the verdicts shown alike.

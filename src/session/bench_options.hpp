@@ -68,6 +68,10 @@ struct BenchOptions {
   // Benchmarks still inconclusive after `rounds` get more, one at a time, up to this
   // (0: kMaxRoundsFactor times `rounds`).
   std::size_t max_rounds = 0;
+  // --budget: the wall time of the whole side-by-side comparison; rounds after the first go to
+  // the benchmarks furthest from settled while it lasts (session/suite_budget.hpp). "": none.
+  std::string budget;
+  std::int64_t budget_ns = 0;
   // How long a side-by-side worker may take to set up, to take one sample or to write its
   // results before it is taken for hung and killed.
   std::string worker_timeout = "120s";

@@ -1,5 +1,8 @@
 #include "session/command_options.hpp"
 
+#include <fmt/format.h>
+
+#include "model/duration.hpp"
 #include "session/history.hpp"
 
 namespace benchkit::session {
@@ -29,6 +32,18 @@ std::optional<model::Error> check_record_flags(bool record, const std::string& s
 
 model::Error usage_error(std::string message) {
   return model::Error{std::move(message), model::ErrorKind::usage};
+}
+
+model::Result<std::int64_t> parse_budget(const std::string& text) {
+  if (text.empty()) return std::int64_t{0};
+  const auto ns = model::parse_duration_ns(text);
+  if (!ns || *ns <= 0) {
+    return usage_error(fmt::format(
+        "--budget \"{}\" is not a positive duration: give the wall time the whole comparison may "
+        "take, such as 30s, 2min or 500ms",
+        text));
+  }
+  return *ns;
 }
 
 }  // namespace benchkit::session

@@ -29,6 +29,10 @@ analysis::CompareSettings comparison_settings(const ComparisonFlags& flags);
 // that cannot be opened is found now, not after the run it would have kept.
 std::optional<model::Error> check_record_flags(bool record, const std::string& store);
 
+// --budget DURATION of a side-by-side comparison (session/suite_budget.hpp): its nanoseconds, 0
+// when `text` is empty (no budget); a usage error for text that is not a positive duration.
+model::Result<std::int64_t> parse_budget(const std::string& text);
+
 // An error of kind usage (exit status 2): a flag or a word the command cannot take.
 model::Error usage_error(std::string message);
 

@@ -14,6 +14,7 @@
 #include "session/plans.hpp"
 #include "session/result_files.hpp"
 #include "session/side_by_side.hpp"
+#include "session/suite_budget.hpp"
 
 namespace benchkit::session {
 
@@ -182,10 +183,15 @@ class BinariesMeasurer final : public Measurer {
     }
     Measured measured;
     measured.measured_together = true;
+    SuiteBudget budget(plan_.budget_ns, *process_clock().clock);
+    budget_ = &budget;
     auto runs = benchmarks->empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
                 : base->benchkit    ? run_benchkit(std::move(*benchmarks), observer, measured)
                                     : run_gbench(std::move(*benchmarks), observer, measured);
     if (!runs) return runs.error();
+    budget.ended(*runs);
+    measured.round_cost_ns = budget.round_cost_ns();
+    if (plan_.budget_ns > 0) measured.method_note += "; " + budget.summary();
     runs->baseline.context.shard = shard;
     runs->candidate.context.shard = shard;
     measured.baseline = std::move(runs->baseline);
@@ -240,15 +246,15 @@ class BinariesMeasurer final : public Measurer {
   }
 
   // A look after every round, each read at its level of the sequential design
-  // (plan_.compare.sequential_alpha, set by compare_plan).
+  // (plan_.compare.sequential_alpha, set by compare_plan); with --budget, the next round only for
+  // the benchmarks the budget left affords (session/suite_budget.hpp).
   Undecided undecided() const {
     if (plan_.max_rounds <= plan_.rounds) return {};
-    return [settings = plan_.compare](const SideBySideRuns& so_far) {
-      return analysis::unsettled(so_far.baseline, so_far.candidate, settings);
-    };
+    return budget_->looks(plan_.compare);
   }
 
   BinariesPlan plan_;
+  SuiteBudget* budget_ = nullptr;  // of the measure() under way
 };
 
 class FilesMeasurer final : public Measurer {

@@ -22,7 +22,14 @@ model::Result<Plan> plan_for(const CompareOptions& o) {
   then.fail_on_failed_benchmark = false;
   auto shard = optional_shard(o.shard);
   if (!shard) return shard.error();
+  const auto budget = parse_budget(o.budget);
+  if (!budget) return budget.error();
   if (!base_runs) {
+    if (*budget > 0) {
+      return usage_error(
+          "--budget limits the rounds of two executables run now; two result files are compared "
+          "as they are (leave --budget out)");
+    }
     if (*shard) {
       return usage_error(
           "--shard splits the benchmarks of two executables run now; two result files are "
@@ -40,6 +47,7 @@ model::Result<Plan> plan_for(const CompareOptions& o) {
   binaries.filter = o.filter;
   binaries.rounds = o.rounds;
   binaries.shard = *shard;
+  binaries.budget_ns = *budget;
   // The bench binary's --baseline default (session/bench_options.hpp), for the same reason.
   binaries.max_rounds = o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
   // Looked at after every round: each look, and the verdicts shown, read at that look's level

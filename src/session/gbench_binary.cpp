@@ -451,28 +451,16 @@ model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& pl
   if (!scope.folder()) return scope.folder().error();
   GbenchPairs pairs(plan, *scope.folder());
   if (auto failed = pairs.check_listed()) return *failed;
-  // Every benchmark for `rounds` rounds; then, `look_every` (else `rounds`) at a time, those
-  // `undecided` names, up to max_rounds (as run_side_by_side).
-  const std::size_t first = std::max<std::size_t>(1, plan.rounds);
-  const std::size_t most = std::max(plan.max_rounds, first);
-  std::vector<std::size_t> active(plan.benchmarks.size());
-  for (std::size_t i = 0; i < active.size(); ++i) active[i] = i;
-  for (std::size_t done = 0;;) {
-    const std::size_t batch = done == 0 ? first : (plan.look_every > 0 ? plan.look_every : first);
-    const std::size_t planned = std::min(most, done + batch);
-    for (std::size_t round = done; round < planned; ++round) {
-      if (auto failed = pairs.run_round(round, planned, active)) return *failed;
-    }
-    done = planned;
-    std::erase_if(active, [&](std::size_t index) { return !pairs.valid(index); });
-    SideBySideRuns so_far = pairs.result();
-    if (done >= most || !undecided || active.empty()) return so_far;
-    const std::vector<std::string> open = undecided(so_far);
-    std::erase_if(active, [&](std::size_t index) {
-      return std::find(open.begin(), open.end(), plan.benchmarks[index]) == open.end();
-    });
-    if (active.empty()) return so_far;
-  }
+  // The rounds of session/round_loop.hpp.
+  RoundLoop loop{plan.benchmarks, plan.rounds, plan.max_rounds, plan.look_every};
+  RoundSteps steps;
+  steps.run_round = [&](std::size_t round, std::size_t planned,
+                        const std::vector<std::size_t>& active) {
+    return pairs.run_round(round, planned, active);
+  };
+  steps.failed = [&](std::size_t index) { return !pairs.valid(index); };
+  steps.result = [&] { return pairs.result(); };
+  return run_round_loop(loop, steps, undecided);
 }
 
 }  // namespace benchkit::session

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "analysis/round_budget.hpp"
 #include "clock/phase_trace.hpp"
 #include "formats/result_json.hpp"
 #include "session/runner.hpp"
@@ -161,6 +162,9 @@ Outcome finish(Measured measured, const Steps& steps, Keeper& keeper) {
   } else if (outcome.baseline) {
     outcome.comparison = judge(*outcome.baseline, outcome.run, steps.compare, measured.method_note,
                                measured.measured_together);
+    if (measured.round_cost_ns) {
+      analysis::note_settle_estimates(*outcome.comparison, measured.round_cost_ns);
+    }
   }
   if (!steps.save_baseline.empty()) save(outcome, steps, keeper);
   // An interrupted run is reported and may be saved as a baseline the user asked for, but the

@@ -53,6 +53,11 @@ struct Measured {
   // Both runs were measured now, side by side: their contexts differ by the build alone, so
   // the comparison carries no warning about machine or build differences.
   bool measured_together = false;
+  // Paired rounds side by side: what one benchmark's round cost on average (the comparison's
+  // wall time over its benchmark-rounds). The comparison's undecided benchmarks then say how
+  // many more rounds, and about how much more time, would settle them
+  // (analysis::note_settle_estimates).
+  std::optional<double> round_cost_ns;
   bool interrupted = false;  // Ctrl-C: `run` holds what finished before it
   std::optional<Rounds> rounds;
   // What went wrong while measuring without stopping it (a --reference that names none of the

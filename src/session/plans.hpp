@@ -59,6 +59,7 @@ struct BenchPlan {
   std::size_t rounds = 10;
   std::size_t max_rounds = 0;
   std::int64_t worker_timeout_ns = 0;
+  std::int64_t budget_ns = 0;         // --budget, as BinariesPlan::budget_ns
   analysis::CompareSettings compare;  // for the looks that decide extra rounds
 
   // Mode::instructions: "" = each benchmark in a fresh valgrind process; "forward" or
@@ -77,6 +78,9 @@ struct BinariesPlan {
   std::size_t rounds = 10;
   // Benchmarks undecided after `rounds` get more, one at a time, up to this (0: none).
   std::size_t max_rounds = 0;
+  // --budget: the wall time of the whole comparison, rounds after the first going to the
+  // benchmarks furthest from settled (session/suite_budget.hpp); 0: none.
+  std::int64_t budget_ns = 0;
   analysis::CompareSettings compare;  // for the looks that decide extra rounds
   std::optional<ShardSpec> shard;     // --shard K/N: only that part of the common benchmarks
 };
@@ -127,6 +131,7 @@ struct PairSettings {
   // 1 ms); also the time budget of whole commands.
   std::int64_t time_budget_ns = 1'000'000'000;
   std::chrono::milliseconds worker_timeout{120'000};
+  std::int64_t budget_ns = 0;  // --budget of the rounds, as BinariesPlan::budget_ns (0: none)
   analysis::CompareSettings compare;  // for the looks that decide extra rounds, the method note
   std::optional<ShardSpec> shard;     // ab --shard K/N: one part of each binary's benchmarks
 };

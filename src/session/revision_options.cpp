@@ -29,6 +29,13 @@ model::Result<PairSettings> pair_settings(const RevisionOptions& o) {
     return usage_error(fmt::format("--worker-timeout \"{}\" is not a positive duration (e.g. 120s)",
                                    o.worker_timeout));
   }
+  const auto rounds_budget = parse_budget(o.budget);
+  if (!rounds_budget) return rounds_budget.error();
+  if (*rounds_budget > 0 && !o.commands.empty()) {
+    return usage_error(
+        "--budget shares the rounds of bench binaries among their benchmarks; a --cmd is timed "
+        "with --time-budget instead");
+  }
   if (o.commands.size() > 1) {
     return usage_error(
         "give one --cmd: benchkit ab compares one command's two builds (run it once per "
@@ -41,6 +48,7 @@ model::Result<PairSettings> pair_settings(const RevisionOptions& o) {
   // The bench binary's --baseline default (session/bench_options.hpp), for the same reason.
   pairs.max_rounds = o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
   pairs.time_budget_ns = *budget;
+  pairs.budget_ns = *rounds_budget;
   pairs.worker_timeout = std::chrono::milliseconds(*timeout / 1'000'000);
   pairs.compare = comparison_settings(o.comparison);
   // Bench binaries side by side are looked at after every round (analysis::sequential_levels);
@@ -66,7 +74,8 @@ std::optional<model::Error> check_ab(const RevisionOptions& o) {
           "ab --mode instructions counts the builds' bench binaries; a whole command is "
           "counted with benchkit run --mode instructions -- CMD (in each build folder)");
     }
-    for (const char* flag : {"--rounds", "--max-rounds", "--time-budget", "--worker-timeout"}) {
+    for (const char* flag :
+         {"--rounds", "--max-rounds", "--budget", "--time-budget", "--worker-timeout"}) {
       if (std::find(o.given.begin(), o.given.end(), flag) != o.given.end()) {
         return usage_error(fmt::format(
             "{} is for --mode time (samples taken in turns); --mode instructions counts each "

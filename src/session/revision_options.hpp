@@ -23,6 +23,7 @@ struct RevisionOptions {
   std::string shard;  // ab --shard K/N: one part of the benchmarks of every bench binary
   std::size_t rounds = 10;
   std::size_t max_rounds = 0;  // 0: kMaxRoundsFactor times `rounds`
+  std::string budget;          // ab --budget DURATION of the rounds ("" none)
   std::string time_budget = "1s";
   std::string worker_timeout = "120s";
   std::string format = "console";

@@ -43,6 +43,7 @@ AbRequest pair_request(const PairSettings& settings, Observer& observer) {
   request.bench_flags = settings.bench_flags;
   request.rounds = settings.rounds;
   request.max_rounds = settings.max_rounds;
+  request.budget_ns = settings.budget_ns;
   // Each side samples for budget/rounds per round, at least 1 ms (a shorter turn is all
   // process start-up), as the bench binary's --baseline does.
   request.round_budget_ns = std::max<std::int64_t>(

@@ -69,6 +69,8 @@ class RevisionsMeasurer final : public Measurer {
     Measured measured;
     measured.method_note = pairs_note(builds.base, builds.candidate, builds.place.description,
                                       runs->rounds, plan_.pairs, plan_.mode);
+    if (!runs->budget_note.empty()) measured.method_note += "; " + runs->budget_note;
+    measured.round_cost_ns = runs->round_cost_ns;
     measured.baseline = std::move(runs->baseline);
     measured.run = std::move(runs->candidate);
     measured.measured_together = true;

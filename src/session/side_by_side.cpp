@@ -397,51 +397,35 @@ std::optional<PairFailure> Session::run_pair(Pair& pair, std::array<RunResult, 2
   return collect(pair, this_round);
 }
 
-// Every benchmark for `plan.rounds` rounds; then, `plan.look_every` (else `plan.rounds`) at a
-// time, the ones still undecided, up to plan.max_rounds.
+// The rounds of session/round_loop.hpp: each round, fresh copies of both executables, then a
+// process pair per benchmark.
 model::Result<SideBySideRuns> Session::run(const Undecided& undecided) {
-  std::vector<std::size_t> active(plan_.benchmarks.size());
-  for (std::size_t i = 0; i < active.size(); ++i) active[i] = i;
-  const std::size_t first = std::max<std::size_t>(1, plan_.rounds);
-  const std::size_t batch = plan_.look_every > 0 ? plan_.look_every : first;
-  const std::size_t most = std::max(plan_.max_rounds, first);
-  if (active.empty()) return result();
-  for (std::size_t done = 0;;) {
-    const std::size_t planned = std::min(most, done + (done == 0 ? first : batch));
-    for (std::size_t round = done; round < planned; ++round) {
-      if (auto failed = copy_executables(round)) return *failed;
-      std::array<RunResult, 2> this_round;
-      for (std::size_t k = 0; k < active.size(); ++k) {
-        const std::string& name = plan_.benchmarks[active[k]];
-        if (plan_.progress) plan_.progress(round, planned, k, active.size(), name);
-        if (failed_.count(active[k])) continue;
-        Pair pair;
-        pair.round = round;
-        pair.planned = planned;
-        pair.index = active[k];
-        auto pair_failed = run_pair(pair, this_round);
-        if (!pair_failed) continue;
-        if (pair_failed->fatal) return model::Error{pair_failed->message};
-        if (plan_.failed) plan_.failed(name, pair_failed->message);
-        failed_.emplace(active[k], std::move(*pair_failed));
-      }
-      for (std::size_t side = 0; side < 2; ++side)
-        rounds_[side].push_back(std::move(this_round[side]));
+  RoundLoop loop{plan_.benchmarks, plan_.rounds, plan_.max_rounds, plan_.look_every};
+  RoundSteps steps;
+  steps.run_round = [&](std::size_t round, std::size_t planned,
+                        const std::vector<std::size_t>& active) -> std::optional<model::Error> {
+    if (auto failed = copy_executables(round)) return *failed;
+    std::array<RunResult, 2> this_round;
+    for (std::size_t k = 0; k < active.size(); ++k) {
+      const std::string& name = plan_.benchmarks[active[k]];
+      if (plan_.progress) plan_.progress(round, planned, k, active.size(), name);
+      Pair pair;
+      pair.round = round;
+      pair.planned = planned;
+      pair.index = active[k];
+      auto pair_failed = run_pair(pair, this_round);
+      if (!pair_failed) continue;
+      if (pair_failed->fatal) return model::Error{pair_failed->message};
+      if (plan_.failed) plan_.failed(name, pair_failed->message);
+      failed_.emplace(active[k], std::move(*pair_failed));
     }
-    done = planned;
-    // One merge serves both the question and the answer: when nothing is left undecided, the
-    // runs that decided it are the result.
-    std::erase_if(active, [&](std::size_t index) { return failed_.count(index) > 0; });
-    clock::TracedPhase merging("merge", fmt::format("rounds={}", done));
-    SideBySideRuns merged = result();
-    if (done >= most || !undecided || active.empty()) return merged;
-    const std::vector<std::string> open = undecided(merged);
-    merging.end();
-    std::erase_if(active, [&](std::size_t index) {
-      return std::find(open.begin(), open.end(), plan_.benchmarks[index]) == open.end();
-    });
-    if (active.empty()) return merged;
-  }
+    for (std::size_t side = 0; side < 2; ++side)
+      rounds_[side].push_back(std::move(this_round[side]));
+    return std::nullopt;
+  };
+  steps.failed = [&](std::size_t index) { return failed_.count(index) > 0; };
+  steps.result = [&] { return result(); };
+  return run_round_loop(loop, steps, undecided);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "measure/engine.hpp"
 #include "model/error.hpp"
 #include "process/worker_invocation.hpp"
+#include "session/round_loop.hpp"
 
 namespace benchkit::process {
 class PlacementShuffle;
@@ -79,19 +80,13 @@ struct SideBySide {
   std::function<void(const std::string& name, const std::string& message)> failed;
 };
 
-// The two runs, one round per process pair: each sample carries `round` and `process` equal to
-// its round. Benchmarks keep their order. A benchmark whose worker failed in a round is a failed
-// result (session/isolated.hpp's failed_benchmark) on that side. The error is for what stops the
-// whole comparison: Ctrl-C, or a worker that cannot be started.
-struct SideBySideRuns {
-  RunResult baseline;
-  RunResult candidate;
-};
-
-// Given the runs so far, the benchmarks whose comparison is not decided yet (for instance
-// inconclusive): they get another batch of rounds. Empty: none.
-using Undecided = std::function<std::vector<std::string>(const SideBySideRuns&)>;
-
+// The two runs (SideBySideRuns, session/round_loop.hpp), one round per process pair: each sample
+// carries `round` and `process` equal to its round. Benchmarks keep their order. A benchmark whose
+// worker failed in a round is a failed result (session/isolated.hpp's failed_benchmark) on that
+// side. The error is for what stops the whole comparison: Ctrl-C, or a worker that cannot be
+// started. `undecided` looks at the runs after the first `rounds` and every batch after
+// (session/round_loop.hpp: the benchmarks still undecided, and those of them that get the next
+// batch).
 model::Result<SideBySideRuns> run_side_by_side(const SideBySide& plan,
                                                const Undecided& undecided = {});
 

@@ -82,5 +82,32 @@ TEST(RoundBudget, TheNextRoundGoesToTheFurthestFromSettledWithinTheSlots) {
   EXPECT_TRUE(allocate_next_round(rows, settings, 0).empty());
 }
 
+TEST(RoundBudget, InconclusiveRowsSayHowManyMoreRoundsAndHowLongWouldSettleThem) {
+  Comparison comparison;
+  comparison.benchmarks = {row("same", 1.0, 0.97, 1.03), row("edge", 1.02, 0.99, 1.05),
+                           row("settled", 1.0, 0.99, 1.01, Verdict::unchanged)};
+  comparison.benchmarks[0].note = "why";
+  note_settle_estimates(comparison, 2.5e8);
+  const BenchmarkComparison& same = comparison.benchmarks[0];
+  EXPECT_EQ(same.more_rounds, 13u);
+  EXPECT_DOUBLE_EQ(same.more_time_ns.value(), 13 * 2.5e8);
+  EXPECT_EQ(same.note,
+            "why; about 13 more rounds would settle it (about 3.25 s more, at 250 ms a "
+            "round)");
+  const BenchmarkComparison& edge = comparison.benchmarks[1];
+  EXPECT_FALSE(edge.more_rounds);
+  EXPECT_EQ(edge.note,
+            "no number of rounds would settle it: its change lies on the edge of the ±2% noise "
+            "threshold");
+  EXPECT_FALSE(comparison.benchmarks[2].more_rounds);
+  EXPECT_TRUE(comparison.benchmarks[2].note.empty());
+  // Without a cost: the rounds alone.
+  Comparison uncosted;
+  uncosted.benchmarks = {row("same", 1.0, 0.97, 1.03)};
+  note_settle_estimates(uncosted, std::nullopt);
+  EXPECT_EQ(uncosted.benchmarks[0].note, "about 13 more rounds would settle it");
+  EXPECT_FALSE(uncosted.benchmarks[0].more_time_ns);
+}
+
 }  // namespace
 }  // namespace benchkit::analysis

@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -68,6 +69,46 @@ nlohmann::json row_of(const nlohmann::json& document, const std::string& name) {
 std::string temporary(const std::string& name) {
   return std::filesystem::temp_directory_path() /
          ("benchkit-compare-" + std::to_string(::getpid()) + "-" + name);
+}
+
+// --budget on two real bench binaries (the same build twice): the comparison keeps to it (up to
+// one round over: the loop stops at the first look that cannot afford a round), says how the
+// budget went, and every benchmark still inconclusive says how many more rounds, and about how
+// long, would settle it. 0.1% noise threshold: A/A rounds of a shared machine rarely settle
+// inside it, so some are left undecided for the estimate.
+TEST(CompareCommand, TheBudgetEndsTheRoundsAndTheUndecidedSayWhatWouldSettleThem) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto result =
+      run_command(kTool + " compare " + kBenchkitBuild + " " + kBenchkitBuild +
+                  " --rounds 6 --max-rounds 400 --budget 20s --noise-threshold 0.001 --format json "
+                  "--filter 'add/amount=1$|copy_string'");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto document = nlohmann::json::parse(result.out);
+  EXPECT_THAT(document["method_note"].get<std::string>(), HasSubstr("--budget of 20 s"));
+  // 400 rounds of two benchmarks would take minutes; the budget stops them (a loose bound: the
+  // machine is shared and the command also starts and lists the binaries).
+  EXPECT_LT(seconds, 120.0);
+  for (const auto& row : document["benchmarks"]) {
+    ASSERT_TRUE(row.contains("rounds")) << "paired rounds: " << row.dump();
+    EXPECT_LT(row["rounds"].get<int>(), 400) << row.dump();
+    if (row["verdict"] != "inconclusive") continue;
+    if (!row.contains("to_settle")) {
+      EXPECT_THAT(row["note"].get<std::string>(), HasSubstr("no number of rounds"));
+      continue;
+    }
+    EXPECT_GE(row["to_settle"]["more_rounds"].get<int>(), 1) << row.dump();
+    EXPECT_GT(row["to_settle"]["more_seconds"].get<double>(), 0.0) << row.dump();
+    EXPECT_THAT(row["note"].get<std::string>(), HasSubstr("would settle it (about"));
+  }
+}
+
+TEST(CompareCommand, ABudgetThatIsNotADurationIsRefused) {
+  const auto result =
+      run_command(kTool + " compare " + kBenchkitBuild + " " + kBenchkitBuild + " --budget soon");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr("--budget \"soon\" is not a positive duration"));
 }
 
 // Two builds of one benchkit suite: copy_string copies 16 times more in the second (about 10x the

@@ -83,8 +83,11 @@ TEST(BisectRevisions, AnInconclusiveStepGetsTwiceTheRoundsEachAsLong) {
     // The ends are unclear at first: the same speed on both sides, then a slow-down.
     const bool unclear = first;
     first = false;
-    return AbRuns{testing::made(100.0, 1), testing::made(unclear ? 102.0 : 115.0, 2),
-                  std::to_string(request.rounds)};
+    return AbRuns{testing::made(100.0, 1),
+                  testing::made(unclear ? 102.0 : 115.0, 2),
+                  std::to_string(request.rounds),
+                  {},
+                  {}};
   };
   Steps steps;
   const auto report = bisect_revisions(plan_of("c0", "c4", log), workshop, steps);
@@ -135,7 +138,7 @@ TEST(BisectRevisions, CommitsThatStayInconclusiveLeaveTheAnswerUndecided) {
     const std::string candidate = request.binaries.at(0).candidate;
     // The ends regress; every commit between is as slow as the noise allows to tell.
     const bool end = candidate.find("/c4/") != std::string::npos;
-    return AbRuns{testing::made(100.0, 1), testing::made(end ? 115.0 : 102.0, 2), "5"};
+    return AbRuns{testing::made(100.0, 1), testing::made(end ? 115.0 : 102.0, 2), "5", {}, {}};
   };
   Steps steps;
   const auto report = bisect_revisions(plan_of("c0", "c4", log), workshop, steps);

@@ -59,6 +59,29 @@ TEST(CompareOptions, MaxRoundsBelowRoundsIsRefused) {
   EXPECT_THAT(refused.error().message, HasSubstr("--max-rounds 5 is below --rounds 10"));
 }
 
+TEST(CompareOptions, TheBudgetIsAPositiveDurationOfTwoExecutablesRunNow) {
+  CompareOptions o;
+  o.base = "/bin/true";
+  o.candidate = "/bin/false";
+  o.budget = "1.5min";
+  const auto plan = plan_for(o);
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_EQ(std::get<BinariesPlan>(plan->what).budget_ns, 90'000'000'000);
+  for (const char* bad : {"soon", "0s", "-3s", "10 parsecs"}) {
+    o.budget = bad;
+    const auto refused = plan_for(o);
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_EQ(refused.error().kind, model::ErrorKind::usage) << bad;
+    EXPECT_THAT(refused.error().message, HasSubstr("is not a positive duration")) << bad;
+  }
+  o.base = "base.json";
+  o.candidate = "new.json";
+  o.budget = "30s";
+  const auto files = plan_for(o);
+  ASSERT_FALSE(files);
+  EXPECT_THAT(files.error().message, HasSubstr("leave --budget out"));
+}
+
 TEST(CompareOptions, OneOfEachIsRefused) {
   CompareOptions o;
   o.base = "/bin/true";

@@ -164,7 +164,7 @@ TEST(AbPipeline, AWorkerThatCrashesHangsOrExitsEarlyFailsTheRunOnEitherSide) {
       FakeWorkshop workshop;
       workshop.measure = [&](const AbRequest& request) -> model::Result<AbRuns> {
         request.failed("bench_0001", "it went wrong");
-        AbRuns runs{made(100.0, 1), made(100.0, 2), "5"};
+        AbRuns runs{made(100.0, 1), made(100.0, 2), "5", {}, {}};
         RunResult& side = on_baseline ? runs.baseline : runs.candidate;
         side.benchmarks[1] = failed_benchmark("bench_0001", failure_of(cause), "it went wrong");
         return runs;
@@ -203,7 +203,7 @@ TEST(AbPipeline, CountedBuildsSayWhichRevisionCountsAndTakeNoRounds) {
     EXPECT_FALSE(request.progress);
     request.counting("bench", true, 2);
     request.counting("bench", false, 2);
-    return AbRuns{made(100.0, 1), made(100.0, 1), "0"};
+    return AbRuns{made(100.0, 1), made(100.0, 1), "0", {}, {}};
   };
   Told told;
   Keeping keeper;
