@@ -127,8 +127,6 @@ model::Result<SideBySideRuns> run_beside(const BenchPlan& plan, const std::strin
   }
   pairs.rounds = plan.rounds;
   pairs.max_rounds = max_rounds_of(plan);
-  // After --rounds, a look after every round, as compare OLD NEW and ab look.
-  pairs.look_every = 1;
   pairs.worker_timeout = std::chrono::milliseconds(plan.worker_timeout_ns / 1'000'000);
   pairs.round_budget_ns = std::max<std::int64_t>(
       1'000'000, plan.settings.engine.time_budget_ns / static_cast<std::int64_t>(plan.rounds));
