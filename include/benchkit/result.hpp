@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "benchkit/counter.hpp"
+
 namespace benchkit {
 
 // Resources one whole process run (kind "command") or one scenario phase used, from wait4 /
@@ -227,8 +229,17 @@ struct BenchmarkResult {
   // merge of shards run on different machines (benchkit merge --allow-mixed-machines); empty:
   // the run's context's machine.
   std::map<std::string, std::string> machine;
+  // The kind of each counter of `counters` set with one (counter::Kind, not plain): the value
+  // in `counters` stays as set, and reports apply the kind (model/counters.hpp). Absent: plain.
+  std::map<std::string, counter::Kind> counter_kinds;
+  // A text shown beside the result (Bencher::label, Google Benchmark's label).
+  std::string label;
+  // Threads that ran the routine together, what counter::per_thread divides by; unset: 1 (every
+  // benchmark until threaded ones set it). Read it with thread_count().
+  std::optional<std::uint32_t> threads;
 
   bool valid() const { return failures.empty(); }
+  std::uint32_t thread_count() const { return threads.value_or(1); }
 
   // Nanoseconds per iteration of each sample, per-sample overhead subtracted, never below 0.
   std::vector<double> per_iteration_ns() const;
