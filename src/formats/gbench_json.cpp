@@ -623,7 +623,11 @@ void add_aggregate_rows(const BenchmarkResult& b, std::size_t family, ordered_js
     const auto cpu_value = cpu.find(name);
     row["cpu_time"] = number(cpu_value != cpu.end() ? cpu_value->second : value);
     row["time_unit"] = "ns";
-    if (std::string(name) == "mean" || std::string(name) == "median") add_work(b, value, row);
+    if (std::string(name) == "mean" || std::string(name) == "median") {
+      add_work(b, value, row);
+    } else if (!b.label.empty()) {
+      row["label"] = b.label;  // Google Benchmark labels every row of a run
+    }
     rows.push_back(std::move(row));
   }
 }
