@@ -32,15 +32,18 @@ std::string format_counter(double value, counter::Kind kind) {
   double magnitude = std::fabs(value);
   std::string prefix;
   std::size_t step = 0;
-  while (magnitude >= base && step + 1 < kUp.size()) {
+  // In base 1000, 999.7 is "1 k" rather than "1000"; in base 1024, 1000 to 1023 stay whole.
+  const double next_prefix_at = binary ? base : base - 0.5;
+  while (magnitude >= next_prefix_at && step + 1 < kUp.size()) {
     magnitude /= base;
     ++step;
   }
   if (step > 0) {
     prefix = binary ? kUpBinary[step] : kUp[step];
-  } else if (!binary && magnitude > 0.0 && magnitude < 1.0) {
-    // 0.0125 is "12.5 m": a ratio or an inverted rate (seconds per item) reads better so.
-    while (magnitude < 1.0 && step + 1 < kDown.size()) {
+  } else if (!binary && magnitude > 0.0 && magnitude < 0.9995) {
+    // 0.0125 is "12.5 m": a ratio or an inverted rate (seconds per item) reads better so; a
+    // value that rounds to 1 at 3 digits (0.99997) stays "1", not "1000 m".
+    while (magnitude < 0.9995 && step + 1 < kDown.size()) {
       magnitude *= 1000.0;
       ++step;
     }

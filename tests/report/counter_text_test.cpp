@@ -16,6 +16,11 @@ TEST(CounterText, Base1000PrefixesWithThreeSignificantDigits) {
   EXPECT_EQ(format_counter(0, counter::plain), "0");
   EXPECT_EQ(format_counter(0.0125, counter::plain), "12.5 m");
   EXPECT_EQ(format_counter(125e-9, counter::plain), "125 n");
+  // At the edges of a prefix, the rounded value decides (a compression ratio of 0.99997 read
+  // "1000 m" before this).
+  EXPECT_EQ(format_counter(0.99997, counter::plain), "1");
+  EXPECT_EQ(format_counter(999.7, counter::plain), "1 k");
+  EXPECT_EQ(format_counter(999.4, counter::plain), "999");
 }
 
 TEST(CounterText, Base1024UsesBinaryPrefixes) {
