@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "benchkit/black_box.hpp"
+#include "benchkit/counter.hpp"
 
 namespace benchkit {
 
@@ -130,8 +131,17 @@ class Bencher {
   // Work done per iteration, to report throughput (MiB/s, items/s) beside time.
   Bencher& throughput_bytes(std::uint64_t bytes_per_iteration);
   Bencher& throughput_items(std::uint64_t items_per_iteration);
-  // A named value reported with the result (a ratio, a size, a count of anything).
+  // A named value reported with the result (a ratio, a size, a count of anything), shown as
+  // set. Set again, the last value is kept.
   Bencher& counter(std::string_view name, double value);
+  // The same with a kind (counter.hpp), as Google Benchmark's Counter flags: a rate per second
+  // of measured time, a total averaged over the iterations or the threads, units of 1024.
+  //   b.counter("bytes", size, benchkit::counter::rate | benchkit::counter::base_1024);
+  // The result keeps the value as set and its kind; reports apply the kind.
+  Bencher& counter(std::string_view name, double value, counter::Kind kind);
+  // A text shown beside the result (Google Benchmark's SetLabel): the dataset, a mode. Set
+  // again, the last text is kept.
+  Bencher& label(std::string_view text);
 
   // The benchmark's full name, e.g. "hash_text/size=64".
   const std::string& name() const;

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "benchkit/counter.hpp"
+
 namespace benchkit {
 
 // Resources one whole process run (kind "command") or one scenario phase used, from wait4 /
@@ -227,6 +229,15 @@ struct BenchmarkResult {
   // merge of shards run on different machines (benchkit merge --allow-mixed-machines); empty:
   // the run's context's machine.
   std::map<std::string, std::string> machine;
+  // The kind of each counter of `counters` set with one (counter::Kind, not plain): the value
+  // in `counters` stays as set, and reports apply the kind (model/counters.hpp). Absent: plain.
+  std::map<std::string, counter::Kind> counter_kinds;
+  // A text shown beside the result (Bencher::label, Google Benchmark's label).
+  std::string label;
+  // Threads that ran the routine together, as an imported Google Benchmark row says; a threaded
+  // benchmark measured here has its count in params["threads"]. Read either with
+  // model::thread_count (src/model/threads.hpp): what counter::per_thread divides by.
+  std::optional<std::uint32_t> threads;
 
   bool valid() const { return failures.empty(); }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "formats/json_document.hpp"
+#include "model/counters.hpp"
 #include "model/merge.hpp"
 #include "model/threads.hpp"
 
@@ -95,6 +96,7 @@ struct Row {
   std::optional<double> bytes_per_second;
   std::optional<double> items_per_second;
   std::string label;
+  std::uint32_t threads = 1;
   std::map<std::string, double> counters;
   // A complexity row (aggregate BigO or RMS): the fitted class, its coefficients (in the row's
   // time unit, per unit of N's function) and the normalised root mean square of the fit.
@@ -148,6 +150,12 @@ Row read_row(const ordered_json& object, const std::string& path, std::size_t re
   row.bytes_per_second = number_of(object, "bytes_per_second", path);
   row.items_per_second = number_of(object, "items_per_second", path);
   row.label = text_of(object, "label", path).value_or("");
+  if (const auto threads = number_of(object, "threads", path)) {
+    // Google Benchmark's ->Threads(N) takes an int; anything else is left at 1.
+    if (*threads >= 1 && *threads < 1e6 && *threads == std::floor(*threads)) {
+      row.threads = static_cast<std::uint32_t>(*threads);
+    }
+  }
   for (const auto& [key, value] : object.items()) {
     if (kRowKeys.count(key) == 0 && value.is_number()) row.counters[key] = value.get<double>();
   }
@@ -354,7 +362,8 @@ BenchmarkResult read_benchmark(const std::string& name, const std::vector<Row>& 
     } else if (!row.aggregate) {
       iterations.push_back(&row);
     }
-    if (!row.label.empty()) result.params["label"] = row.label;
+    if (!row.label.empty()) result.label = row.label;
+    if (row.threads > 1) result.threads = row.threads;
   }
   add_iteration_samples(iterations, result);
   if (iterations.empty() && result.failures.empty()) add_aggregate_sample(group, result);
@@ -539,18 +548,21 @@ ordered_json failed_row(const BenchmarkResult& b, std::size_t family) {
   return row;
 }
 
-// The rates and user counters of a row whose time per iteration is `ns`.
+// The rates, user counters and label of a row whose time per iteration is `ns`. Google
+// Benchmark writes each counter as its flags made it (a rate divided by the row's time) and
+// no flag: so does this, with the counter's kind applied to the row's time.
 void add_work(const BenchmarkResult& b, double ns, ordered_json& row) {
-  if (ns <= 0) return;
-  if (b.bytes_per_iteration) {
+  if (ns > 0 && b.bytes_per_iteration) {
     row["bytes_per_second"] = number(static_cast<double>(*b.bytes_per_iteration) * 1e9 / ns);
   }
-  if (b.items_per_iteration) {
+  if (ns > 0 && b.items_per_iteration) {
     row["items_per_second"] = number(static_cast<double>(*b.items_per_iteration) * 1e9 / ns);
   }
   for (const auto& [name, value] : b.counters) {
-    if (kRowKeys.count(name) == 0) row[name] = number(value);
+    if (kRowKeys.count(name) != 0) continue;
+    if (const auto shown = model::counter_value(b, name, ns)) row[name] = number(*shown);
   }
+  if (!b.label.empty()) row["label"] = b.label;
 }
 
 // One iteration row per sample, as Google Benchmark writes one per repetition. A threaded
@@ -559,13 +571,13 @@ void add_work(const BenchmarkResult& b, double ns, ordered_json& row) {
 void add_iteration_rows(const BenchmarkResult& b, std::size_t family, ordered_json& rows) {
   const std::vector<double> per_iteration = b.per_iteration_ns();
   const std::size_t count = per_iteration.size();
-  const double threads = model::thread_count(b);
+  const double threads = model::gbench_thread_share(b);
   for (std::size_t i = 0; i < count; ++i) {
     const Sample& sample = b.samples[i];
     ordered_json row = row_head(b, family, gbench_name(b), "iteration", count);
     row["repetition_index"] = i;
     row["threads"] = model::thread_count(b);
-    row["iterations"] = sample.iters * model::thread_count(b);
+    row["iterations"] = sample.iters * model::gbench_thread_share(b);
     row["real_time"] = number(per_iteration[i] / threads);
     const auto cpu = sample.counters.find("cpu_ns");
     row["cpu_time"] =
@@ -620,7 +632,7 @@ void add_aggregate_rows(const BenchmarkResult& b, std::size_t family, ordered_js
   for (const auto& [name, value] : aggregates) {
     const bool percentage = std::string(name) == "cv";
     // Times per iteration of all the threads, as the iteration rows (a ratio stays).
-    const double share = percentage ? 1.0 : model::thread_count(b);
+    const double share = percentage ? 1.0 : model::gbench_thread_share(b);
     ordered_json row = row_head(b, family, gbench_name(b) + "_" + name, "aggregate", count);
     row["threads"] = model::thread_count(b);
     row["aggregate_name"] = name;
@@ -630,7 +642,11 @@ void add_aggregate_rows(const BenchmarkResult& b, std::size_t family, ordered_js
     const auto cpu_value = cpu.find(name);
     row["cpu_time"] = number(cpu_value != cpu.end() ? cpu_value->second : value / share);
     row["time_unit"] = "ns";
-    if (std::string(name) == "mean" || std::string(name) == "median") add_work(b, value, row);
+    if (std::string(name) == "mean" || std::string(name) == "median") {
+      add_work(b, value, row);
+    } else if (!b.label.empty()) {
+      row["label"] = b.label;  // Google Benchmark labels every row of a run
+    }
     rows.push_back(std::move(row));
   }
 }

@@ -9,6 +9,7 @@
 
 #include "formats/json_document.hpp"
 
+#include "model/counters.hpp"
 #include "model/failure.hpp"
 
 #include <fmt/format.h>
@@ -195,6 +196,33 @@ struct NumberMap {
     Value result;
     for (auto it = value.begin(); it != value.end(); ++it) {
       result[it.key()] = *Number{}.read(*it, path + "." + it.key());
+    }
+    return result;
+  }
+};
+
+// The kinds of user counters (benchkit/counter.hpp): {"bytes": ["rate", "base_1024"]}.
+struct CounterKinds {
+  using Value = std::map<std::string, counter::Kind>;
+  static constexpr const char* what = "an object of arrays of counter flags";
+  ordered_json write(const Value& value) const {
+    ordered_json out = ordered_json::object();
+    for (const auto& [name, kind] : value) out[name] = model::counter_kind_names(kind);
+    return out;
+  }
+  std::optional<Value> read(const ordered_json& value, const std::string& path) const {
+    if (!value.is_object()) fail(path, "expected an object of arrays of counter flags");
+    Value result;
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      const std::string here = path + "." + it.key();
+      const std::vector<std::string> names = *Texts{}.read(*it, here);
+      const auto kind = model::counter_kind_from_names(names);
+      if (!kind) {
+        fail(here,
+             "unknown counter flag (expected rate, per_iteration, per_thread, base_1024 or "
+             "invert)");
+      }
+      if (*kind != counter::plain) result[it.key()] = *kind;
     }
     return result;
   }
@@ -396,6 +424,10 @@ void read_fields(const ordered_json& object, const std::string& path, Owner& own
 
 std::string at_least_one(std::uint64_t& iters) {
   return iters == 0 ? "must be at least 1" : "";
+}
+
+std::string at_least_one_thread(std::uint32_t& threads) {
+  return threads == 0 ? "must be at least 1 (the threads that ran the benchmark)" : "";
 }
 
 std::string non_negative_ns(double& ns) {
@@ -634,6 +666,10 @@ struct Table<BenchmarkResult> {
       field("complexity", &B::complexity,
             Object<ComplexityPoint>{"an object with family, param and n"}, Rule::unless_default),
       field("machine", &B::machine, TextMap{}, Rule::unless_default),
+      field("counter_kinds", &B::counter_kinds, CounterKinds{}, Rule::unless_default),
+      field("label", &B::label, Text{}, Rule::unless_default),
+      field("threads", &B::threads, Count<std::uint32_t>{}, Rule::unless_default)
+          .checked(at_least_one_thread),
   };
 };
 

@@ -859,7 +859,23 @@ Bencher& Bencher::throughput_items(std::uint64_t items_per_iteration) {
 }
 
 Bencher& Bencher::counter(std::string_view name, double value) {
-  state_->result->counters[std::string(name)] = value;
+  return counter(name, value, counter::plain);
+}
+
+Bencher& Bencher::counter(std::string_view name, double value, counter::Kind kind) {
+  BenchmarkResult& result = *state_->result;
+  const std::string key(name);
+  result.counters[key] = value;
+  if (kind == counter::plain) {
+    result.counter_kinds.erase(key);
+  } else {
+    result.counter_kinds[key] = kind;
+  }
+  return *this;
+}
+
+Bencher& Bencher::label(std::string_view text) {
+  state_->result->label = std::string(text);
   return *this;
 }
 

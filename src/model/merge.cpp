@@ -20,6 +20,22 @@ void add_unique(std::vector<Diagnostic>& into, const std::vector<Diagnostic>& fr
   }
 }
 
+// Another process's counters of the same benchmark: a per_iteration counter is a total over the
+// iterations its process ran, and the merged result divides by every process's iterations, so
+// the totals add; any other counter is a value per iteration (or a plain value): the last one
+// read is kept, as is the last label.
+void merge_counters(BenchmarkResult& into, const BenchmarkResult& from) {
+  for (const auto& [name, value] : from.counters) {
+    const auto kind = from.counter_kinds.find(name);
+    const bool total = kind != from.counter_kinds.end() &&
+                       counter::has(kind->second, counter::per_iteration) &&
+                       into.counters.count(name) != 0;
+    into.counters[name] = total ? into.counters[name] + value : value;
+  }
+  for (const auto& [name, kind] : from.counter_kinds) into.counter_kinds[name] = kind;
+  if (!from.label.empty()) into.label = from.label;
+}
+
 }  // namespace
 
 RunResult merge_processes(const std::vector<RunResult>& runs) {
@@ -61,7 +77,7 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
       // A result that failed its checks in any process is invalid as a whole.
       for (const std::string& failure : benchmark.failures) add_failure(into, failure);
       if (benchmark.failure && !into.failure) into.failure = benchmark.failure;
-      for (const auto& [name, value] : benchmark.counters) into.counters[name] = value;
+      merge_counters(into, benchmark);
       if (auto disagreement =
               count_disagreement("process", into.exact_counts, first_process[benchmark.name],
                                  benchmark.exact_counts, process)) {

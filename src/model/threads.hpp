@@ -12,9 +12,11 @@
 
 namespace benchkit::model {
 
-// The benchmark's thread count: its "threads" parameter, 1 when it has none (or a value that is
-// not a positive integer, as an imported file might hold).
+// The benchmark's thread count: BenchmarkResult::threads when set (an imported Google Benchmark
+// row's), else its "threads" parameter, 1 when it has neither (or a value that is not a
+// positive integer, as an imported file might hold).
 inline std::uint32_t thread_count(const BenchmarkResult& benchmark) {
+  if (benchmark.threads && *benchmark.threads > 0) return *benchmark.threads;
   const auto found = benchmark.params.find("threads");
   if (found == benchmark.params.end()) return 1;
   const std::string& text = found->second;
@@ -27,6 +29,14 @@ inline std::uint32_t thread_count(const BenchmarkResult& benchmark) {
 // True for a result of a threaded benchmark (one that has the "threads" parameter), whatever N.
 inline bool is_threaded(const BenchmarkResult& benchmark) {
   return benchmark.params.count("threads") != 0;
+}
+
+// What benchkit's time per iteration is divided by to give Google Benchmark's (all the threads
+// together) and its iterations multiplied by: the thread count of a threaded benchmark measured
+// here, whose time is one thread's; 1 for anything else, an imported row's time being Google
+// Benchmark's already.
+inline std::uint32_t gbench_thread_share(const BenchmarkResult& benchmark) {
+  return is_threaded(benchmark) ? thread_count(benchmark) : 1;
 }
 
 }  // namespace benchkit::model

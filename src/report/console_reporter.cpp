@@ -10,6 +10,7 @@
 #include "analysis/compare.hpp"
 #include "model/failure.hpp"
 #include "model/threads.hpp"
+#include "report/counter_text.hpp"
 #include "report/machine_checks.hpp"
 #include "report/parts.hpp"
 #include "report/reporter.hpp"
@@ -195,6 +196,26 @@ std::string threads_text(const RunResult& run) {
          out;
 }
 
+// The user counters and labels of the benchmarks that have any: a column per counter name
+// (its kind applied, with its units), then the label; nothing when none has one, so that the
+// main table keeps its width.
+std::string counter_table(const RunResult& run) {
+  const std::vector<const BenchmarkResult*> results = with_counters(run);
+  if (results.empty()) return "";
+  std::vector<std::string> headers = {"benchmark"};
+  const std::vector<std::string> names = counter_names(results);
+  headers.insert(headers.end(), names.begin(), names.end());
+  const bool labels = any_label(results);
+  if (labels) headers.push_back("label");
+  std::vector<bool> right(headers.size(), true);
+  right.front() = false;
+  if (labels) right.back() = false;
+  std::vector<std::vector<std::string>> rows;
+  for (const BenchmarkResult* b : results) rows.push_back(counter_row(*b, names, labels));
+  return "\nuser counters" + std::string(labels ? " and labels" : "") + ":\n" +
+         render_table(headers, rows, right);
+}
+
 // The benchmark table, scenario blocks, failures, diagnostics and the run's warnings.
 std::string benchmark_table(const RunResult& run, Options options) {
   const std::vector<std::string> headers = {"benchmark", "median", "95% CI", "throughput",
@@ -255,6 +276,7 @@ std::string benchmark_table(const RunResult& run, Options options) {
     });
   }
   out += counted_table(run);
+  out += counter_table(run);
   for (const auto& phases : scenarios) {
     if (!out.empty()) out += "\n";
     out += scenario_block(phases, options.color);

@@ -2,6 +2,7 @@
 // benchmark in nanoseconds per iteration; for a comparison or a noise report, theirs.
 #include <fmt/format.h>
 
+#include "model/counters.hpp"
 #include "report/parts.hpp"
 #include "report/reporter.hpp"
 
@@ -12,12 +13,27 @@ std::string optional_number(const std::optional<double>& value) {
   return value ? fmt::format("{}", *value) : "";
 }
 
+// The user counters as one field, "name=value;name=value/s": each value with its kind applied
+// (model/counters.hpp) at full precision, "/s" after a rate, "n/a" when the kind cannot be
+// applied.
+std::string counters_field(const BenchmarkResult& b) {
+  std::string out;
+  for (const auto& [name, raw] : b.counters) {
+    const auto value = model::counter_value(b, name);
+    const bool rate = counter::has(model::counter_kind(b, name), counter::rate);
+    if (!out.empty()) out += ";";
+    out += name + "=" + (value ? fmt::format("{}{}", *value, rate ? "/s" : "") : "n/a");
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string parts::results_csv(const RunResult& run) {
   std::string out =
       "name,kind,median_ns,median_lower_ns,median_upper_ns,mean_ns,stddev_ns,min_ns,max_ns,"
-      "mad_ns,samples,iterations_per_sample,bytes_per_second,items_per_second,diagnostics\n";
+      "mad_ns,samples,iterations_per_sample,bytes_per_second,items_per_second,diagnostics,"
+      "counters,label\n";
   for (const BenchmarkResult& b : run.benchmarks) {
     const Estimates& e = b.estimates;
     // A skipped benchmark has no measurement: its row says so where the flags go.
@@ -27,11 +43,11 @@ std::string parts::results_csv(const RunResult& run) {
       codes += d.code;
     }
     const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
-    out +=
-        fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quote(b.name), b.kind,
-                    e.median.value, e.median.lower, e.median.upper, e.mean.value, e.stddev, e.min,
-                    e.max, e.mad, b.samples.size(), iterations, optional_number(e.bytes_per_second),
-                    optional_number(e.items_per_second), csv_quote(codes));
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quote(b.name),
+                       b.kind, e.median.value, e.median.lower, e.median.upper, e.mean.value,
+                       e.stddev, e.min, e.max, e.mad, b.samples.size(), iterations,
+                       optional_number(e.bytes_per_second), optional_number(e.items_per_second),
+                       csv_quote(codes), csv_quote(counters_field(b)), csv_quote(b.label));
   }
   return out;
 }

@@ -19,6 +19,7 @@
 #include "analysis/machine_speed.hpp"
 #include "model/failure.hpp"
 #include "report/comparison.hpp"
+#include "report/counter_text.hpp"
 #include "report/machine_checks.hpp"
 #include "report/noise.hpp"
 #include "report/reporter.hpp"
@@ -327,10 +328,12 @@ Json detail_json(const BenchmarkResult& b, std::size_t index) {
                       {"stderr", b.failure->stderr_tail}};
   }
   if (!b.counters.empty()) {
+    // As the other reports show them: the kind applied, with units ("1.2 Gi/s").
     Json counters;
-    for (const auto& [name, value] : b.counters) counters[name] = rounded(value);
+    for (const auto& [name, value] : b.counters) counters[name] = counter_cell(b, name);
     out["counters"] = std::move(counters);
   }
+  if (!b.label.empty()) out["label"] = b.label;
   if (!b.exact_counts.empty()) {
     Json counts = Json::array();
     for (const ExactCount& count : b.exact_counts) {

@@ -15,6 +15,7 @@
 #include "analysis/compare.hpp"
 #include "model/failure.hpp"
 #include "report/comparison.hpp"
+#include "report/counter_text.hpp"
 #include "report/noise.hpp"
 #include "report/parts.hpp"
 #include "report/reporter.hpp"
@@ -31,6 +32,8 @@ struct TestCase {
   std::string message;  // of the failure or error
   std::string type;     // of the failure or error: a verdict, a failure cause
   std::string output;   // system-out
+  // <properties> of the testcase: the user counters (as shown, units included) and the label.
+  std::vector<std::pair<std::string, std::string>> properties;
 };
 
 std::string suite(const std::string& name, const std::vector<TestCase>& cases) {
@@ -46,11 +49,19 @@ std::string suite(const std::string& name, const std::vector<TestCase>& cases) {
   for (const TestCase& c : cases) {
     out += fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{:.9f}\"",
                        markup_escape(c.name), markup_escape(name), c.seconds);
-    if (c.problem.empty() && c.output.empty()) {
+    if (c.problem.empty() && c.output.empty() && c.properties.empty()) {
       out += "/>\n";
       continue;
     }
     out += ">\n";
+    if (!c.properties.empty()) {
+      out += "      <properties>\n";
+      for (const auto& [key, value] : c.properties) {
+        out += fmt::format("        <property name=\"{}\" value=\"{}\"/>\n", markup_escape(key),
+                           markup_escape(value));
+      }
+      out += "      </properties>\n";
+    }
     if (!c.problem.empty()) {
       out += fmt::format("      <{} message=\"{}\" type=\"{}\"/>\n", c.problem,
                          markup_escape(c.message), markup_escape(c.type));
@@ -62,6 +73,18 @@ std::string suite(const std::string& name, const std::vector<TestCase>& cases) {
   }
   out += "  </testsuite>\n";
   return out;
+}
+
+// A benchmark's user counters as "counter.NAME" properties, its label as "label" (a command's
+// counters are benchkit's own, not the user's).
+std::vector<std::pair<std::string, std::string>> counter_properties(const BenchmarkResult& b) {
+  std::vector<std::pair<std::string, std::string>> properties;
+  if (b.kind == "command") return properties;
+  for (const auto& [name, value] : b.counters) {
+    properties.emplace_back("counter." + name, counter_cell(b, name));
+  }
+  if (!b.label.empty()) properties.emplace_back("label", b.label);
+  return properties;
 }
 
 std::vector<TestCase> result_cases(const RunResult& run) {
@@ -97,6 +120,7 @@ std::vector<TestCase> result_cases(const RunResult& run) {
     for (const Diagnostic& d : b.diagnostics) {
       c.output += fmt::format("{} {}: {}\n", d.severity, d.code, d.message);
     }
+    c.properties = counter_properties(b);
     cases.push_back(std::move(c));
   }
   return cases;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "model/failure.hpp"
+#include "report/counter_text.hpp"
 #include "report/parts.hpp"
 #include "report/reporter.hpp"
 
@@ -23,6 +24,33 @@ class MarkdownReporter final : public Reporter {
     return parts::join(rendered);
   }
 };
+
+// The user counters and labels, as the console shows them: a column per counter name, then the
+// label; nothing when no benchmark has one.
+std::string counter_table_markdown(const RunResult& run) {
+  const std::vector<const BenchmarkResult*> results = with_counters(run);
+  if (results.empty()) return "";
+  const std::vector<std::string> names = counter_names(results);
+  const bool labels = any_label(results);
+  std::string header = "| benchmark |";
+  std::string rule = "|---|";
+  for (const std::string& name : names) {
+    header += " " + markdown_escape(name) + " |";
+    rule += "---:|";
+  }
+  if (labels) {
+    header += " label |";
+    rule += "---|";
+  }
+  std::string out = "\n" + header + "\n" + rule + "\n";
+  for (const BenchmarkResult* b : results) {
+    const std::vector<std::string> row = counter_row(*b, names, labels);
+    out += "| " + markdown_code(row.front()) + " |";
+    for (std::size_t i = 1; i < row.size(); ++i) out += " " + markdown_escape(row[i]) + " |";
+    out += "\n";
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -58,6 +86,7 @@ std::string parts::results_markdown(const RunResult& run) {
                        format_measure(e.median.value, b.metric), interval, throughput,
                        b.samples.size(), iterations, flags);
   }
+  out += counter_table_markdown(run);
   bool any = false;
   for (const BenchmarkResult& b : run.benchmarks) {
     if (b.skipped) {

@@ -428,6 +428,8 @@ class GbenchPairs {
     into.bytes_per_iteration = found->bytes_per_iteration;
     into.items_per_iteration = found->items_per_iteration;
     into.counters = found->counters;
+    into.label = found->label;
+    into.threads = found->threads;
     into.params = found->params;
     into.diagnostics = found->diagnostics;
     return std::nullopt;

@@ -13,6 +13,7 @@
 #include "formats/json_document.hpp"
 #include "formats/result_json.hpp"
 #include "model/merge.hpp"
+#include "model/threads.hpp"
 #include "support/golden.hpp"
 #include "support/interop_fixture.hpp"
 #include "support/sample_run.hpp"
@@ -84,6 +85,60 @@ TEST(GbenchJson, ReadsTimeUnitsRatesAndUserCounters) {
   EXPECT_GT(sum.samples[0].ns / static_cast<double>(sum.samples[0].iters), 50.0);
 }
 
+// gbench_counters.cpp sets one counter of each of Google Benchmark's flags. Its JSON holds each
+// counter as the flags made it, and no flag: benchkit keeps those values, as plain counters.
+TEST(GbenchJson, UserCountersAreReadAsGoogleBenchmarkShowedThemWithTheLabel) {
+  const RunResult run = read("gbench_counters.json");
+  ASSERT_EQ(run.benchmarks.size(), 2u);
+  for (const char* name : {"BM_counters/threads:1", "BM_counters/threads:2"}) {
+    const BenchmarkResult& b = named(run, name);
+    EXPECT_EQ(b.label, "compact") << name;
+    EXPECT_TRUE(b.counter_kinds.empty()) << name << ": Google Benchmark's JSON has no flags";
+    EXPECT_DOUBLE_EQ(b.counters.at("per_iteration"), 3.0) << name;  // kAvgIterations
+    EXPECT_DOUBLE_EQ(b.counters.at("per_thread"), 8.0) << name;     // kAvgThreads
+    // The mean of the repetitions' rates: each thread's 4096 bytes, added over the threads, over
+    // the row's CPU time per iteration.
+    double expected = 0.0;
+    for (const Sample& sample : b.samples) {
+      const double cpu_seconds =
+          sample.counters.at("cpu_ns") * 1e-9 / static_cast<double>(sample.iters);
+      expected += 4096.0 * model::thread_count(b) / cpu_seconds;
+    }
+    expected /= static_cast<double>(b.samples.size());
+    EXPECT_NEAR(b.counters.at("bytes_rate") / expected, 1.0, 1e-9) << name;
+  }
+  // Google Benchmark adds a plain counter over its threads: 42 per thread.
+  EXPECT_DOUBLE_EQ(named(run, "BM_counters/threads:1").counters.at("plain"), 42.0);
+  EXPECT_DOUBLE_EQ(named(run, "BM_counters/threads:2").counters.at("plain"), 84.0);
+  EXPECT_EQ(model::thread_count(named(run, "BM_counters/threads:2")), 2u);
+}
+
+TEST(GbenchJson, CountersAndTheLabelAreWrittenAsGoogleBenchmarkWritesThem) {
+  // A rate is written divided by each row's time, as Google Benchmark's are; the label on every
+  // row; the values read back.
+  RunResult run;
+  BenchmarkResult b;
+  b.name = "hash";
+  b.samples = {Sample{1000, 50'000.0, {}, 0, {}, {}, {}},
+               Sample{1000, 100'000.0, {}, 0, {}, {}, {}}};
+  b.counters = {{"bytes", 64}, {"size", 4096}};
+  b.counter_kinds = {{"bytes", counter::rate | counter::base_1024}};
+  b.label = "text payload";
+  analysis::compute_estimates(b);
+  run.benchmarks.push_back(b);
+  const auto document = nlohmann::json::parse(to_gbench_json(run));
+  const auto& rows = document["benchmarks"];
+  ASSERT_GE(rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(rows[0]["bytes"].get<double>(), 64 / 50e-9);   // 50 ns per iteration
+  EXPECT_DOUBLE_EQ(rows[1]["bytes"].get<double>(), 64 / 100e-9);  // 100 ns per iteration
+  EXPECT_DOUBLE_EQ(rows[0]["size"].get<double>(), 4096.0);
+  for (const auto& row : rows) EXPECT_EQ(row["label"], "text payload") << row["name"];
+  const auto back = from_gbench_json(to_gbench_json(run), "written");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->benchmarks.at(0).label, "text payload");
+  EXPECT_DOUBLE_EQ(back->benchmarks.at(0).counters.at("bytes"), (64 / 50e-9 + 64 / 100e-9) / 2);
+}
+
 TEST(GbenchJson, AnErroredBenchmarkIsInvalidWithItsMessage) {
   const RunResult run = read("gbench_repetitions.json");
   const BenchmarkResult& fails = named(run, "BM_fails");
@@ -138,7 +193,8 @@ TEST(GbenchJson, EveryNameGoogleBenchmarkListsIsABenchmark) {
     // Two repetitions (--benchmark_repetitions=2), and three for ->Repetitions(3).
     EXPECT_EQ(b.samples.size(), std::string(name).ends_with("repeats:3") ? 3u : 2u) << name;
   }
-  EXPECT_EQ(named(run, "Dump/twitter / -").params.at("label"), "compact");
+  EXPECT_EQ(named(run, "Dump/twitter / -").label, "compact");
+  EXPECT_EQ(named(run, "Dump/twitter / -").params.count("label"), 0u) << "a label is no parameter";
   EXPECT_EQ(named(run, "Dump/twitter / 4").bytes_per_iteration, std::optional<std::uint64_t>(1000));
   EXPECT_DOUBLE_EQ(named(run, "BM_shared_sum/threads:2").counters.at("sums"), 1.0);
   EXPECT_THAT(named(run, "BM_fails").failures.at(0), HasSubstr("no input file"));

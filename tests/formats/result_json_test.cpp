@@ -248,8 +248,10 @@ auto members(const ComplexityResult& fit) {
   return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m);
 }
 auto members(const BenchmarkResult& r) {
-  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x, y, z] = r;
-  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x, y, z);
+  const auto& [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x, y, z, aa, ab, ac] =
+      r;
+  return std::tie(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, t, u, v, w, x, y, z, aa, ab,
+                  ac);
 }
 auto members(const Shard& shard) {
   const auto& [a, b, c, d, e] = shard;
@@ -382,7 +384,10 @@ RunResult every_field_run() {
   b.samples = {s, Sample{3, 99.0, {}, 1, 0, std::nullopt, 2.0}};
   b.bytes_per_iteration = 64;
   b.items_per_iteration = 8;
-  b.counters = {{"ratio", 2.5}};
+  b.counters = {{"ratio", 2.5}, {"bytes", 64}};
+  b.counter_kinds = {{"bytes", counter::rate | counter::base_1024 | counter::per_thread}};
+  b.label = "compact";
+  b.threads = 4;
   b.overhead_ns_per_sample = 21.5;
   b.warm_up_iters = 500;
   b.warm_up_ns = 25000;
@@ -595,6 +600,11 @@ INSTANTIATE_TEST_SUITE_P(
                  R"({"schema": "benchkit/result", "version": 1,
                      "benchmarks": [{"name": "a", "kind": "macro", "samples": []}]})",
                  "unknown kind \"macro\""},
+        BadInput{"unknown counter flag",
+                 R"({"schema": "benchkit/result", "version": 1,
+                     "benchmarks": [{"name": "a", "samples": [], "counters": {"b": 1},
+                                     "counter_kinds": {"b": ["rate", "per_second"]}}]})",
+                 "benchmarks[0].counter_kinds.b: unknown counter flag"},
         BadInput{"negative exact count",
                  R"({"schema": "benchkit/result", "version": 1,
                      "benchmarks": [{"name": "a", "samples": [],
@@ -607,6 +617,38 @@ INSTANTIATE_TEST_SUITE_P(
       }
       return name;
     });
+
+TEST(ResultJson, KeepsCounterKindsAndLabelsAndReadsFilesWithoutThem) {
+  RunResult run;
+  BenchmarkResult b;
+  b.name = "hash";
+  b.samples.push_back(Sample{});
+  b.counters = {{"bytes", 64}, {"hits", 3000}, {"size", 4096}};
+  b.counter_kinds = {{"bytes", counter::rate | counter::base_1024},
+                     {"hits", counter::per_iteration | counter::invert}};
+  b.label = "text payload";
+  run.benchmarks.push_back(b);
+  const std::string text = to_json(run);
+  EXPECT_THAT(text, HasSubstr(R"("bytes": [)"));
+  EXPECT_THAT(text, HasSubstr(R"("label": "text payload")"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr(R"("size": [)")))
+      << "a plain counter has no kind written";
+  auto parsed = from_json(text, "kinds.json");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  const BenchmarkResult& read = parsed->run.benchmarks.at(0);
+  EXPECT_EQ(read.counters, b.counters) << "the values stay as the benchmark set them";
+  EXPECT_EQ(read.counter_kinds, b.counter_kinds);
+  EXPECT_EQ(read.label, "text payload");
+
+  // A file written before kinds and labels existed: every counter plain, no label.
+  auto old = from_json(R"({"schema": "benchkit/result", "version": 1, "benchmarks": [
+      {"name": "a", "samples": [{"iters": 1, "ns": 5}], "counters": {"ratio": 2.5}}]})",
+                       "old.json");
+  ASSERT_TRUE(old) << old.error().message;
+  EXPECT_DOUBLE_EQ(old->run.benchmarks.at(0).counters.at("ratio"), 2.5);
+  EXPECT_TRUE(old->run.benchmarks.at(0).counter_kinds.empty());
+  EXPECT_TRUE(old->run.benchmarks.at(0).label.empty());
+}
 
 TEST(ResultJson, CarriesTheMetricOfCountsAndRefusesAnUnknownOne) {
   RunResult run;

@@ -11,6 +11,7 @@
 #include "analysis/estimates.hpp"
 #include "fakes/fake_clock.hpp"
 #include "fakes/fake_process.hpp"
+#include "model/counters.hpp"
 
 namespace benchkit::measure {
 namespace {
@@ -293,6 +294,31 @@ TEST(Engine, ThroughputAndCountersAreRecorded) {
   EXPECT_DOUBLE_EQ(*result.estimates.bytes_per_second, 1e9);  // 1000 bytes per µs
   EXPECT_DOUBLE_EQ(*result.estimates.items_per_second, 1e7);
   EXPECT_DOUBLE_EQ(result.counters.at("ratio"), 2.5);
+}
+
+TEST(Engine, CounterKindsAndTheLabelAreKeptWithTheValueAsSet) {
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  std::uint64_t calls = 0;
+  BenchmarkResult result = engine.measure("kinds", [&](Bencher& b) {
+    b.counter("bytes", 1000, counter::rate | counter::base_1024).label("first");
+    b.counter("ratio", 2.5, counter::rate).counter("ratio", 3.5);  // set again: plain
+    b.iter([&] {
+      ++calls;
+      clock.advance(1000);
+    });
+    b.counter("calls", static_cast<double>(calls), counter::per_iteration).label("text payload");
+  });
+  analysis::compute_estimates(result);
+  EXPECT_DOUBLE_EQ(result.counters.at("bytes"), 1000.0);
+  EXPECT_EQ(result.counter_kinds.at("bytes"), counter::rate | counter::base_1024);
+  EXPECT_DOUBLE_EQ(result.counters.at("ratio"), 3.5);
+  EXPECT_EQ(result.counter_kinds.count("ratio"), 0u);
+  EXPECT_EQ(result.label, "text payload");
+  // The shown values: 1000 bytes per µs, and one call per iteration run (warm-up included).
+  EXPECT_DOUBLE_EQ(*model::counter_value(result, "bytes"), 1e9);
+  EXPECT_EQ(model::iterations_run(result), calls);
+  EXPECT_DOUBLE_EQ(*model::counter_value(result, "calls"), 1.0);
 }
 
 TEST(Engine, WarmUpRunsTheCodeBeforeSampling) {

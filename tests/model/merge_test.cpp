@@ -1,5 +1,7 @@
 #include "model/merge.hpp"
 
+#include "model/counters.hpp"
+
 #include <gtest/gtest.h>
 
 namespace benchkit::model {
@@ -18,6 +20,28 @@ RunResult run_with(const std::string& name, int samples, double peak, const char
   run.benchmarks.push_back(b);
   run.context.warnings.push_back({"machine_turbo", "warning", "turbo"});
   return run;
+}
+
+TEST(Merge, PerIterationCountersAddAcrossProcessesOthersKeepTheLastValue) {
+  RunResult first = run_with("a", 2, 1000, nullptr);
+  RunResult second = run_with("a", 2, 1000, nullptr);
+  for (RunResult* run : {&first, &second}) {
+    BenchmarkResult& b = run->benchmarks[0];
+    b.counter_kinds["calls"] = counter::per_iteration;
+    b.counter_kinds["bytes"] = counter::rate;
+  }
+  first.benchmarks[0].counters = {{"calls", 25}, {"bytes", 64}, {"ratio", 1}};
+  second.benchmarks[0].counters = {{"calls", 25}, {"bytes", 64}, {"ratio", 2}};
+  second.benchmarks[0].label = "compact";
+  const BenchmarkResult merged = merge_processes({first, second}).benchmarks[0];
+  // Each process counted 25 calls over its 5 + 2 × 10 iterations: 1 per iteration, merged too.
+  EXPECT_DOUBLE_EQ(merged.counters.at("calls"), 50.0);
+  EXPECT_EQ(iterations_run(merged), 50u);
+  EXPECT_DOUBLE_EQ(*counter_value(merged, "calls"), 1.0);
+  EXPECT_DOUBLE_EQ(merged.counters.at("bytes"), 64.0);
+  EXPECT_DOUBLE_EQ(merged.counters.at("ratio"), 2.0);
+  EXPECT_EQ(merged.counter_kinds.at("bytes"), counter::rate);
+  EXPECT_EQ(merged.label, "compact");
 }
 
 TEST(Merge, SamplesAreNumberedByProcessAndTotalsCombine) {

@@ -91,7 +91,12 @@ TEST(HtmlReport, CarriesTheSamplesOfEachBenchmarkInItsOwnElement) {
   EXPECT_DOUBLE_EQ(hash["t"][0].get<double>(), 50.0);
   EXPECT_EQ(hash["fences"].size(), 4u);
   EXPECT_EQ(hash["memory"]["peak_rss_bytes"], 8 << 20);
+  // The user counters as every report shows them (the kind applied, with units) and the label.
+  EXPECT_EQ(hash["counters"]["bytes"], "1.17 Gi/s");
+  EXPECT_EQ(hash["label"], "text payload");
   const auto sort = script_data(page, "benchkit-detail-1");
+  EXPECT_EQ(sort["counters"]["ratio"], "2.5");
+  EXPECT_FALSE(sort.contains("label"));
   EXPECT_EQ(sort["diagnostics"][0]["code"], "few_samples");
   // The median of (1e6 + i) / 2 over i = 0..5, at six significant digits.
   EXPECT_EQ(sort["per_iteration"]["instructions"], 500001.0);

@@ -788,7 +788,9 @@
     }
     const facts = [];
     if (d.per_iteration) for (const k in d.per_iteration) facts.push([k + ' per iteration', three(d.per_iteration[k])]);
-    if (d.counters) for (const k in d.counters) facts.push([k, three(d.counters[k])]);
+    if (d.label) facts.push(['label', d.label]);
+    // Counters arrive formatted, their kind applied and with units ("1.2 Gi/s"); older pages' numbers as before.
+    if (d.counters) for (const k in d.counters) facts.push([k, typeof d.counters[k] === 'string' ? d.counters[k] : three(d.counters[k])]);
     if (d.exact_counts) for (const c of d.exact_counts) facts.push([c.name + ' (exact)', c.value.toLocaleString('en-US') + (c.input ? ' in ' + c.input : '')]);
     if (d.memory) {
       if (d.memory.peak_rss_bytes !== undefined) facts.push(['peak RSS', bytes(d.memory.peak_rss_bytes) + (d.memory.method ? ' (' + d.memory.method + ')' : '')]);
