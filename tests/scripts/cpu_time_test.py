@@ -4,7 +4,7 @@
     cpu_time_test.py PATH/TO/cpu-time
 
 A compile-like command (-c, -o) that spins for about 0.3 s of CPU is logged as a compile of its
-output with at least 0.2 s of user time; a link-like one that fails keeps its exit status and is
+output with at least 0.25 s of CPU time (user and system); a link-like one that fails keeps its exit status and is
 logged as a link; without BENCHKIT_CPU_LOG the launcher refuses and says what to set.
 """
 import os
@@ -44,10 +44,12 @@ def main():
             failures.append(f"expected two lines of five fields, got {lines}")
         else:
             user, system, wall, kind, output = lines[0]
-            if kind != "compile" or output != "spin.o" or float(user) < 0.2:
+            # The spin counts user and system time together (process_time): on a busy machine
+            # half of it can be system time (0.17 s user, 0.19 s system seen at load 8).
+            if kind != "compile" or output != "spin.o" or float(user) + float(system) < 0.25:
                 failures.append(f"the spinning compile logged as {lines[0]}")
-            if float(wall) < float(user) * 0.5:
-                failures.append(f"wall {wall} s below the CPU time {user} s")
+            if float(wall) < (float(user) + float(system)) * 0.5:
+                failures.append(f"wall {wall} s below the CPU time {user} + {system} s")
             if lines[1][3:] != ["link", "program"]:
                 failures.append(f"the failing link logged as {lines[1]}")
         refused = run(launcher, None, ["true"])
