@@ -606,22 +606,19 @@ void note_power_plan(BenchmarkComparison& c, const CompareSettings& settings) {
   const std::string target =
       fmt::format("{:.0f}% power at a change of {:g}% (beyond ±{:g}%)", settings.power * 100.0,
                   settings.mde * 100.0, settings.noise_threshold * 100.0);
-  std::string text;
   if (c.pairs >= plan.rounds) {
-    text = fmt::format(
+    // More rounds would only chase a smaller change: the advice to run them does not apply.
+    c.note = fmt::format(
         "the planned power was reached ({} rounds give {}, {} were planned from the rounds' "
         "scatter): a change that matters would most likely have been found, so this one is "
         "smaller or absent",
         c.pairs, target, plan.rounds);
-    // More rounds would only chase a smaller change: the advice to run them does not apply.
-    c.note = text;
     return;
-  } else {
-    text = fmt::format(
-        "the planned power was not reached: {} rounds give {}, {} were run{}", plan.rounds, target,
-        c.pairs,
-        plan.within_cap ? "" : fmt::format(" (raise --max-rounds to at least {})", plan.rounds));
   }
+  const std::string text = fmt::format(
+      "the planned power was not reached: {} rounds give {}, {} were run{}", plan.rounds, target,
+      c.pairs,
+      plan.within_cap ? "" : fmt::format(" (raise --max-rounds to at least {})", plan.rounds));
   c.note = c.note.empty() ? text : c.note + "; " + text;
 }
 
