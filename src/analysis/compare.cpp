@@ -606,7 +606,7 @@ void note_power_plan(BenchmarkComparison& c, const CompareSettings& settings) {
   const std::string target =
       fmt::format("{:.0f}% power at a change of {:g}% (beyond ±{:g}%)", settings.power * 100.0,
                   settings.mde * 100.0, settings.noise_threshold * 100.0);
-  if (c.pairs >= plan.rounds) {
+  if (planned_power_reached(c)) {
     // More rounds would only chase a smaller change: the advice to run them does not apply.
     c.note = fmt::format(
         "the planned power was reached ({} rounds give {}, {} were planned from the rounds' "
@@ -820,9 +820,12 @@ BenchmarkComparison compare_rounds(std::span<const double> base_rounds,
 bool wants_more_rounds(const BenchmarkComparison& c) {
   // Under --mde, a benchmark with the rounds planned for it has the power asked for: more
   // rounds would only chase a change smaller than what matters.
-  const bool planned_power =
-      c.planned_rounds && c.planned_rounds->within_cap && c.pairs >= c.planned_rounds->rounds;
-  return c.verdict == Verdict::inconclusive && !planned_power;
+  return c.verdict == Verdict::inconclusive && !planned_power_reached(c);
+}
+
+bool planned_power_reached(const BenchmarkComparison& c) {
+  // A plan beyond the design's last look (within_cap false) is never held: pairs stop there.
+  return c.planned_rounds && c.pairs >= c.planned_rounds->rounds;
 }
 
 std::vector<std::string> unsettled(const RunResult& baseline, const RunResult& candidate,

@@ -192,5 +192,8 @@ std::vector<std::string> unsettled(const RunResult& baseline, const RunResult& c
 // Whether a row of such a look gets another round: inconclusive, and not yet holding the
 // rounds planned for --mde (CompareSettings::mde) when those fit under the design's last look.
 bool wants_more_rounds(const BenchmarkComparison& c);
+// Whether a row compared under --mde holds the rounds planned for it (the power asked for at
+// that change): false without a plan.
+bool planned_power_reached(const BenchmarkComparison& c);
 
 }  // namespace benchkit::analysis

@@ -297,7 +297,7 @@ std::string parts::comparison_json(const analysis::Comparison& comparison) {
         // --mde: the rounds planned for the power asked for, and whether they were run.
         if (c.planned_rounds) {
           item["planned_rounds"] = c.planned_rounds->rounds;
-          item["planned_power_reached"] = c.pairs >= c.planned_rounds->rounds;
+          item["planned_power_reached"] = analysis::planned_power_reached(c);
         }
       }
       item["baseline_median_ns"] = c.baseline_median;
