@@ -177,33 +177,47 @@ std::optional<double> large_graded_change(const std::vector<double>& medians) {
   return implied;
 }
 
-void check_drift(BenchmarkResult& result, const std::vector<double>& times) {
-  if (times.size() < kMinSamplesForShape) return;
+// A time per iteration that moved by kDriftMagnitude or more from the first to the last samples,
+// with a trend behind it (not one step): the medians of the two ends and the evidence.
+struct Drift {
+  double change = 0.0;  // last / first - 1
+  double first = 0.0;
+  double last = 0.0;
+  std::string evidence;
+};
+
+std::optional<Drift> find_drift(const std::vector<double>& times) {
+  if (times.size() < kMinSamplesForShape) return std::nullopt;
   const std::vector<double> medians = block_medians(times, kTrendBlocks);
   const stats::TrendResult trend = stats::mann_kendall(medians);
   const auto [first, last] = ends(times);
-  if (first <= 0) return;
+  if (first <= 0) return std::nullopt;
   const double change = last / first - 1.0;
-  if (std::fabs(change) < kDriftMagnitude) return;
-  std::string evidence;
+  if (std::fabs(change) < kDriftMagnitude) return std::nullopt;
   if (trend.p_value < kTrendSignificance) {
-    evidence = fmt::format("Mann–Kendall p = {:.1g} over the medians of {} blocks", trend.p_value,
-                           kTrendBlocks);
-  } else {
-    const std::optional<double> implied = large_graded_change(medians);
-    if (!implied || (*implied > 1.0) != (change > 0.0)) return;
-    evidence =
-        fmt::format("the slope through the medians of {} blocks implies {:.2f}× over the run",
-                    kTrendBlocks, *implied);
+    return Drift{change, first, last,
+                 fmt::format("Mann–Kendall p = {:.1g} over the medians of {} blocks", trend.p_value,
+                             kTrendBlocks)};
   }
+  const std::optional<double> implied = large_graded_change(medians);
+  if (!implied || (*implied > 1.0) != (change > 0.0)) return std::nullopt;
+  return Drift{
+      change, first, last,
+      fmt::format("the slope through the medians of {} blocks implies {:.2f}× over the run",
+                  kTrendBlocks, *implied)};
+}
+
+void check_drift(BenchmarkResult& result, const std::vector<double>& times) {
+  const std::optional<Drift> drift = find_drift(times);
+  if (!drift) return;
   add(result, code::drift,
       fmt::format("time per iteration {} {:.0f}% from the first to the last samples ({} → {}, "
                   "{}): typical of state that grows between iterations, "
                   "such as a buffer cleared outside the timed closure so that every iteration "
                   "appends to it. Reset such state inside the closure, or make a fresh input "
                   "per iteration with with_inputs",
-                  change > 0 ? "rose" : "fell", std::fabs(change) * 100.0, duration(first),
-                  duration(last), evidence));
+                  drift->change > 0 ? "rose" : "fell", std::fabs(drift->change) * 100.0,
+                  duration(drift->first), duration(drift->last), drift->evidence));
 }
 
 void check_memory_growth(BenchmarkResult& result) {
@@ -402,11 +416,15 @@ double valley_density(const std::vector<double>& times, double a, double b) {
   return static_cast<double>(middle) / (static_cast<double>(near) / 2.0);
 }
 
-void check_modes(BenchmarkResult& result, const std::vector<double>& times) {
-  if (times.size() < 2 * kMinSamplesForShape) return;
-  if (std::any_of(times.begin(), times.end(), [](double t) { return t <= 0; })) return;
+// The performance states the samples switch between, in order of time (at least two), or none:
+// substantial modes of the times, apart and with a valley between them, the samples clustered
+// by mode in time no more than chance would (a process that changed state once is a step, not
+// modes).
+std::vector<double> find_modes(const std::vector<double>& times) {
+  if (times.size() < 2 * kMinSamplesForShape) return {};
+  if (std::any_of(times.begin(), times.end(), [](double t) { return t <= 0; })) return {};
   const stats::ModeResult modes = stats::kde_modes(times);
-  if (modes.count < 2) return;
+  if (modes.count < 2) return {};
   const std::vector<double> substantial = substantial_modes(times, modes.locations);
   // Modes within kMinModeSeparation of the last one kept, or without a valley between them and
   // it, count as that one.
@@ -417,22 +435,32 @@ void check_modes(BenchmarkResult& result, const std::vector<double>& times) {
       kept.push_back(location);
     }
   }
-  if (kept.size() < 2) return;
+  if (kept.size() < 2) return {};
   std::vector<std::size_t> labels;
   labels.reserve(times.size());
   for (const double t : times) labels.push_back(nearest_mode(t, kept));
-  if (stats::runs_test(labels).clustered_p_value < kPhaseSignificance) return;
+  if (stats::runs_test(labels).clustered_p_value < kPhaseSignificance) return {};
+  return kept;
+}
+
+std::string listed_durations(const std::vector<double>& values) {
   std::string where;
-  for (std::size_t i = 0; i < kept.size(); ++i) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
     if (i > 0) where += ", ";
-    where += duration(kept[i]);
+    where += duration(values[i]);
   }
+  return where;
+}
+
+void check_modes(BenchmarkResult& result, const std::vector<double>& times) {
+  const std::vector<double> kept = find_modes(times);
+  if (kept.empty()) return;
   add(result, code::multimodal,
       fmt::format("the samples fall into {} groups (around {}) and switch between them from "
                   "sample to sample: the code has several performance states (two paths, a "
                   "cache that sometimes hits, memory that sometimes lands badly). The median "
                   "mixes them: find which state each sample is in and measure each alone",
-                  kept.size(), where));
+                  kept.size(), listed_durations(kept)));
 }
 
 void check_setup(BenchmarkResult& result) {
@@ -584,6 +612,29 @@ void diagnose_counted(BenchmarkResult& result) {
                                     "next), so comparisons use the samples' spread",
                                     *low, *high)});
   }
+}
+
+void check_imported_repetitions(BenchmarkResult& result) {
+  const std::vector<double> times = result.per_iteration_ns();
+  if (const std::optional<Drift> drift = find_drift(times)) {
+    add(result, code::drift,
+        fmt::format("time per iteration {} {:.0f}% from the first to the last of its {} "
+                    "repetitions ({} → {}, {}): they ran one after another in one process, so "
+                    "state that outlives a repetition (a container filled, a cache or an "
+                    "allocator's free lists grown, files written) or a machine that changed speed "
+                    "shows as a trend. Make each repetition start from the same state, and check "
+                    "the machine is quiet",
+                    drift->change > 0 ? "rose" : "fell", std::fabs(drift->change) * 100.0,
+                    times.size(), duration(drift->first), duration(drift->last), drift->evidence));
+  }
+  const std::vector<double> kept = find_modes(times);
+  if (kept.empty()) return;
+  add(result, code::multimodal,
+      fmt::format("its {} repetitions fall into {} groups (around {}) and switch between them: "
+                  "the code has several performance states (two paths, a cache that sometimes "
+                  "hits, memory that sometimes lands badly), and the median mixes them. Find "
+                  "which state each repetition is in and measure each alone",
+                  times.size(), kept.size(), listed_durations(kept)));
 }
 
 void check_imported_speed(BenchmarkResult& result, double cpu_mhz) {

@@ -36,6 +36,13 @@ void diagnose_counted(BenchmarkResult& result);
 // Does nothing when `cpu_mhz` is not positive or the result has no samples.
 void check_imported_speed(BenchmarkResult& result, double cpu_mhz);
 
+// A result read from another tool's file whose samples are repetitions run one after another in
+// one process (model::kOneProcessRepetitions: a Google Benchmark file): `drift` when the time
+// per iteration trends across them (at least 10 repetitions), `multimodal` when they switch
+// between performance states (at least 20), with advice in that tool's terms. A code already
+// present is not added twice.
+void check_imported_repetitions(BenchmarkResult& result);
+
 // The codes, for tests and documentation.
 namespace code {
 inline constexpr const char* drift = "drift";

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -31,6 +32,16 @@ void flag_optimised_away(RunResult& run) {
   for (BenchmarkResult& result : run.benchmarks) analysis::check_imported_speed(result, cpu_mhz);
 }
 
+// Repetitions that one process ran one after another (a Google Benchmark file): a trend or
+// states across them, analysis::check_imported_repetitions.
+void diagnose_repetitions(RunResult& run) {
+  const bool one_process =
+      std::any_of(run.context.warnings.begin(), run.context.warnings.end(),
+                  [](const Diagnostic& d) { return d.code == model::kOneProcessRepetitions; });
+  if (!one_process) return;
+  for (BenchmarkResult& result : run.benchmarks) analysis::check_imported_repetitions(result);
+}
+
 model::Result<RunResult> parse(const std::string& text, const std::string& origin) {
   auto parsed = formats::read_result(text, origin);
   if (!parsed) return parsed.error();
@@ -38,6 +49,7 @@ model::Result<RunResult> parse(const std::string& text, const std::string& origi
   if (!parsed->estimates_present) {
     analysis::compute_estimates(run);
     flag_optimised_away(run);
+    diagnose_repetitions(run);
   } else {
     analysis::fit_complexity(run);  // the fits are always recomputed from the samples
   }

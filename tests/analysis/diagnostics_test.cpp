@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <string>
 
@@ -114,6 +115,52 @@ TEST(Diagnostics, AnImportedResultBelowOneCycleWasOptimisedAway) {
   BenchmarkResult unknown = from_times({0.001, 0.001});
   check_imported_speed(unknown, 0.0);  // clock rate unknown: nothing said
   EXPECT_TRUE(unknown.diagnostics.empty());
+}
+
+// Google Benchmark's repetitions, one process: a trend and states across them, in that tool's
+// terms (no benchkit-only advice such as with_inputs).
+TEST(Diagnostics, ImportedRepetitionsThatRiseAreADrift) {
+  std::vector<double> times = noisy(12, 500, 0.005, 21);
+  for (std::size_t i = 0; i < times.size(); ++i) times[i] *= 1.0 + 0.02 * static_cast<double>(i);
+  BenchmarkResult rising = from_times(times);
+  check_imported_repetitions(rising);
+  ASSERT_THAT(codes(rising), ::testing::ElementsAre("drift"));
+  EXPECT_THAT(rising.diagnostics[0].message, ::testing::HasSubstr("rose"));
+  EXPECT_THAT(rising.diagnostics[0].message, ::testing::HasSubstr("of its 12 repetitions"));
+  EXPECT_THAT(rising.diagnostics[0].message, ::testing::Not(::testing::HasSubstr("with_inputs")));
+
+  BenchmarkResult steady = from_times(noisy(12, 500, 0.005, 22));
+  check_imported_repetitions(steady);
+  EXPECT_TRUE(steady.diagnostics.empty()) << ::testing::PrintToString(codes(steady));
+  // Nine repetitions are too few to tell a trend from noise: nothing is said.
+  std::vector<double> few(times.begin(), times.begin() + 9);
+  BenchmarkResult short_run = from_times(few);
+  check_imported_repetitions(short_run);
+  EXPECT_TRUE(short_run.diagnostics.empty());
+}
+
+TEST(Diagnostics, ImportedRepetitionsInTwoStatesAreMultimodal) {
+  BenchmarkResult two = from_times(mixed(15, 500, 15, 600, 0.005, 23, 24));
+  check_imported_repetitions(two);
+  ASSERT_THAT(codes(two), ::testing::ElementsAre("multimodal"));
+  EXPECT_THAT(two.diagnostics[0].message, ::testing::HasSubstr("its 30 repetitions fall into 2"));
+  BenchmarkResult one = from_times(noisy(30, 500, 0.005, 25));
+  check_imported_repetitions(one);
+  EXPECT_TRUE(one.diagnostics.empty()) << ::testing::PrintToString(codes(one));
+}
+
+// Seeded false-alarm rate on steady repetitions, at the counts Google Benchmark users pick.
+TEST(Diagnostics, SteadyImportedRepetitionsAreRarelyFlagged) {
+  int flagged = 0;
+  constexpr int kTrials = 400;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    const int n = 10 + 5 * (trial % 5);  // 10 to 30 repetitions
+    BenchmarkResult result = from_times(noisy(n, 500, 0.02, 1000 + static_cast<unsigned>(trial)));
+    check_imported_repetitions(result);
+    if (!result.diagnostics.empty()) ++flagged;
+  }
+  std::printf("steady imported repetitions flagged: %d of %d\n", flagged, kTrials);
+  EXPECT_LE(flagged, kTrials / 50) << flagged << " of " << kTrials << " steady series flagged";
 }
 
 TEST(Diagnostics, BelowResolutionReadsTheFastSamplesOfABusyMachine) {

@@ -71,6 +71,43 @@ TEST_F(ResultFiles, AFileOverTheLimitIsRefusedUpFrontNamingItsSizeAndTheLimit) {
   EXPECT_EQ(read->benchmarks.size(), 1u);
 }
 
+// A Google Benchmark file's repetitions ran in one process, one after another: a trend across
+// them is said when the file is read. The same samples in benchkit's own format (each run's
+// diagnostics were made when it ran) get nothing more on reading.
+TEST_F(ResultFiles, AGoogleBenchmarkFileWhoseRepetitionsRiseSaysSoWhenRead) {
+  std::string rows;
+  std::string samples;
+  for (int i = 0; i < 12; ++i) {
+    const double ns = 100.0 * (1.0 + 0.03 * i) * (i % 2 == 0 ? 1.002 : 0.998);
+    rows += std::string(i > 0 ? ", " : "") +
+            R"({"name": "BM_fill", "run_name": "BM_fill", "run_type": "iteration", )"
+            R"("repetitions": 12, "repetition_index": )" +
+            std::to_string(i) + R"(, "threads": 1, "iterations": 1000, "real_time": )" +
+            std::to_string(ns) + R"(, "cpu_time": )" + std::to_string(ns) +
+            R"(, "time_unit": "ns"})";
+    samples += std::string(i > 0 ? ", " : "") + R"({"ns": )" + std::to_string(ns * 1000) +
+               R"(, "iters": 1000})";
+  }
+  const std::string gbench = folder_ + "/gbench.json";
+  std::ofstream(gbench) << R"({"context": {"executable": "./bench", "num_cpus": 2}, )"
+                        << R"("benchmarks": [)" << rows << "]}";
+  const auto read = load_result_file(gbench);
+  ASSERT_TRUE(read) << read.error().message;
+  ASSERT_EQ(read->benchmarks.size(), 1u);
+  const auto& diagnostics = read->benchmarks[0].diagnostics;
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_EQ(diagnostics[0].code, "drift");
+  EXPECT_THAT(diagnostics[0].message, HasSubstr("of its 12 repetitions"));
+
+  const std::string own = folder_ + "/own.json";
+  std::ofstream(own) << R"({"schema": "benchkit/result", "version": 1, "context": {}, )"
+                     << R"("benchmarks": [{"name": "fill", "kind": "micro", "samples": [)"
+                     << samples << "]}]}";
+  const auto native = load_result_file(own);
+  ASSERT_TRUE(native) << native.error().message;
+  EXPECT_TRUE(native->benchmarks.at(0).diagnostics.empty());
+}
+
 TEST_F(ResultFiles, SeveralFilesAreMergedWithTheFileAsTheProcess) {
   const std::string first = write_result(0);
   const std::string second = folder_ + "/second.json";
