@@ -6,7 +6,7 @@
 //     WRITERS threads, each with its own connection, record RUNS runs of BENCHMARKS benchmarks
 //     at once; then the counts of runs and summary rows must match exactly (exit 1 if not), and
 //     the wall time and the database's size per stored run are printed.
-//   benchkit_fleet_load fill URL [BENCHMARKS COMMITS]           (default 10000 1000)
+//   benchkit_fleet_load fill URL [BENCHMARKS COMMITS [FIRST]]   (default 10000 1000 0)
 //     a history of COMMITS runs of BENCHMARKS benchmarks (one machine, branch main), a step of
 //     +20% at the middle commit for every tenth benchmark; prints the fill time and the sizes.
 //   benchkit_fleet_load candidate FILE [BENCHMARKS]             (default 10000)
@@ -97,18 +97,14 @@ int writers(const std::string& url, std::size_t writer_count, std::size_t runs,
   std::atomic<std::size_t> failures{0};
   std::atomic<std::size_t> added{0};
   std::vector<std::thread> threads;
-  // Each writer's runs are prepared before the clock starts: the figure is the store's.
-  std::vector<std::vector<benchkit::RunResult>> prepared(writer_count);
+  // Each writer's run is made once; every one of its runs is that run at another commit (a new
+  // identity), made in the loop: a copy of 100 benchmarks, nothing beside the store's work.
+  std::vector<benchkit::RunResult> bases;
   for (std::size_t w = 0; w < writer_count; ++w) {
-    const benchkit::RunResult base =
-        benchkit::testing::made_run({.host = fmt::format("runner-{}", w),
-                                     .benchmarks = benchmarks,
-                                     .samples = 20,
-                                     .seed = w + 1});
-    for (std::size_t i = 0; i < runs; ++i) {
-      prepared[w].push_back(at_commit(base, fmt::format("w{}-{}", w, i), date_of(i),
-                                      [](std::size_t) { return 1.0; }));
-    }
+    bases.push_back(benchkit::testing::made_run({.host = fmt::format("runner-{}", w),
+                                                 .benchmarks = benchmarks,
+                                                 .samples = 20,
+                                                 .seed = w + 1}));
   }
   const auto start = Clock::now();
   for (std::size_t w = 0; w < writer_count; ++w) {
@@ -119,7 +115,10 @@ int writers(const std::string& url, std::size_t writer_count, std::size_t runs,
         ++failures;
         return;
       }
-      for (const benchkit::RunResult& run : prepared[w]) {
+      for (std::size_t i = 0; i < runs; ++i) {
+        benchkit::RunResult run = bases[w];
+        run.context.git_commit = fmt::format("w{}-{}", w, i);
+        run.context.date = date_of(i);
         const auto recorded = benchkit::session::record_run(**store, run);
         if (!recorded) {
           fmt::print(stderr, "writer {}: {}\n", w, recorded.error().message);
@@ -169,7 +168,9 @@ double fleet_scale(std::size_t commit, std::size_t commits, std::size_t benchmar
   return noise * (benchmark % 10 == 0 && commit >= commits / 2 ? 1.2 : 1.0);
 }
 
-int fill(const std::string& url, std::size_t benchmarks, std::size_t commits) {
+// Commits FIRST.. of the history; a commit already recorded (by a second fill process working
+// from another FIRST, to use both cores) is skipped.
+int fill(const std::string& url, std::size_t benchmarks, std::size_t commits, std::size_t first) {
   auto store = benchkit::store::open_history(url);
   if (!store) {
     fmt::print(stderr, "{}\n", store.error().message);
@@ -178,25 +179,28 @@ int fill(const std::string& url, std::size_t benchmarks, std::size_t commits) {
   const benchkit::RunResult base = fleet_base(benchmarks);
   const auto start = Clock::now();
   double recording = 0;
-  for (std::size_t commit = 0; commit < commits; ++commit) {
+  std::size_t skipped = 0;
+  for (std::size_t commit = first; commit < commits; ++commit) {
     const benchkit::RunResult run =
         at_commit(base, fmt::format("{:040x}", commit + 1), date_of(commit),
                   [&](std::size_t i) { return fleet_scale(commit, commits, i); });
     const auto recording_start = Clock::now();
     const auto recorded = benchkit::session::record_run(**store, run);
     recording += seconds_since(recording_start);
-    if (!recorded || !recorded->added) {
-      fmt::print(stderr, "commit {}: {}\n", commit,
-                 recorded ? "already recorded" : recorded.error().message);
+    if (!recorded) {
+      fmt::print(stderr, "commit {}: {}\n", commit, recorded.error().message);
       return 1;
     }
+    skipped += recorded->added ? 0 : 1;
     if ((commit + 1) % 100 == 0) {
       fmt::print("  {} runs, {:.0f} s\n", commit + 1, seconds_since(start));
       std::fflush(stdout);
     }
   }
-  fmt::print("filled {} runs x {} benchmarks in {:.1f} s ({:.1f} s in record_run)\n", commits,
-             benchmarks, seconds_since(start), recording);
+  fmt::print(
+      "filled commits {}..{} x {} benchmarks in {:.1f} s ({:.1f} s in record_run, {} "
+      "already recorded)\n",
+      first, commits - 1, benchmarks, seconds_since(start), recording, skipped);
   print_sizes(url, commits);
   return 0;
 }
@@ -218,7 +222,7 @@ int main(int argc, char** argv) {
   if (argc < 3 || (mode != "writers" && mode != "fill" && mode != "candidate")) {
     fmt::print(stderr,
                "usage: benchkit_fleet_load writers URL [WRITERS RUNS BENCHMARKS]\n"
-               "       benchkit_fleet_load fill URL [BENCHMARKS COMMITS]\n"
+               "       benchkit_fleet_load fill URL [BENCHMARKS COMMITS [FIRST]]\n"
                "       benchkit_fleet_load candidate FILE [BENCHMARKS]\n");
     return 2;
   }
@@ -228,7 +232,8 @@ int main(int argc, char** argv) {
                      argument(argc, argv, 5, 100));
     }
     if (mode == "fill") {
-      return fill(argv[2], argument(argc, argv, 3, 10000), argument(argc, argv, 4, 1000));
+      return fill(argv[2], argument(argc, argv, 3, 10000), argument(argc, argv, 4, 1000),
+                  argument(argc, argv, 5, 0));
     }
     return candidate(argv[2], argument(argc, argv, 3, 10000));
   } catch (const std::exception& failure) {

@@ -96,6 +96,22 @@ pqxx::result select_runs(pqxx::work& work, const char* statement, const RunQuery
   return work.exec_params(statement, query.machine, query.branch, query.since, query.before);
 }
 
+// `names` as a PostgreSQL array literal ({"a","b"}): each name quoted, its " and \ escaped, so
+// that any name (a comma, a brace, a space) is one element.
+std::string array_literal(const std::vector<std::string>& names) {
+  std::string literal = "{";
+  for (const std::string& name : names) {
+    if (literal.size() > 1) literal += ',';
+    literal += '"';
+    for (const char c : name) {
+      if (c == '"' || c == '\\') literal += '\\';
+      literal += c;
+    }
+    literal += '"';
+  }
+  return literal + "}";
+}
+
 // The waits before each new connection when the server drops one (a restart, a failover, a
 // network cut): a restart of the test server takes about a second (pg_ctl restart -m fast, see
 // tests/reliability/postgres_restart.py), so 0.25 + 0.5 + 1 + 2 + 4 = 7.75 s covers a slow one
@@ -206,7 +222,12 @@ class PostgresStore final : public Store {
       pqxx::work work(connection_);
       std::vector<SeriesRun> runs;
       // One query, ordered by run: a run's rows are consecutive.
-      for (const pqxx::row& row : select_runs(work, sql::kSeries, query)) {
+      const pqxx::result rows =
+          query.benchmarks.empty()
+              ? select_runs(work, sql::kSeries, query)
+              : work.exec_params(sql::kSeriesOf, query.machine, query.branch, query.since,
+                                 query.before, array_literal(query.benchmarks));
+      for (const pqxx::row& row : rows) {
         const std::string_view id(row[0].c_str(), row[0].size());
         if (runs.empty() || runs.back().run_id != id) {
           runs.push_back(SeriesRun{.run_id = std::string(id),
@@ -218,6 +239,17 @@ class PostgresStore final : public Store {
         runs.back().summaries.push_back(summary_row(row, 4));
       }
       return runs;
+    });
+  }
+
+  model::Result<std::vector<std::string>> benchmark_names() override {
+    return guarded("read the benchmark names of", [&] {
+      pqxx::work work(connection_);
+      std::vector<std::string> names;
+      for (const pqxx::row& row : work.exec(sql::kBenchmarkNames)) {
+        names.push_back(row[0].as<std::string>());
+      }
+      return names;
     });
   }
 

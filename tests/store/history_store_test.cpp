@@ -262,6 +262,47 @@ TYPED_TEST(HistoryStore, FourWritersAtOnceLoseNothing) {
   expect_whole(*this->store_, committed.size());
 }
 
+// The names of every benchmark stored, once each and sorted, whatever run holds them; a series
+// of some benchmarks holds their rows alone, in every run that has one, and a run with none of
+// them is no point.
+TYPED_TEST(HistoryStore, ReadsTheNamesAndTheSeriesOfSomeBenchmarks) {
+  EXPECT_TRUE(this->store_->benchmark_names()->empty());
+  ASSERT_TRUE(this->store_->add(stored({.commit = "c1", .benchmarks = 3, .seed = 1})).ok());
+  ASSERT_TRUE(this->store_
+                  ->add(stored(
+                      {.commit = "c2", .date = "2026-11-02T00:00:00Z", .benchmarks = 5, .seed = 2}))
+                  .ok());
+  RunResult other = made_run({.commit = "c3", .date = "2026-11-03T00:00:00Z", .seed = 3});
+  other.benchmarks[0].name = "a, \"quoted\" {name}";
+  other.benchmarks.pop_back();
+  ASSERT_TRUE(this->store_->add(make_stored_run(other, "m1", "b1")).ok());
+  const auto names = this->store_->benchmark_names();
+  ASSERT_TRUE(names.ok()) << names.error().message;
+  EXPECT_THAT(*names, ElementsAre("a, \"quoted\" {name}", "bench_0000", "bench_0001", "bench_0002",
+                                  "bench_0003", "bench_0004"));
+  const auto some = this->store_->series({.benchmarks = {"bench_0004", "bench_0001"}});
+  ASSERT_TRUE(some.ok()) << some.error().message;
+  ASSERT_EQ(some->size(), 2u);
+  EXPECT_EQ(some->at(0).commit, "c1");
+  ASSERT_EQ(some->at(0).summaries.size(), 1u);
+  EXPECT_EQ(some->at(0).summaries[0].benchmark, "bench_0001");
+  ASSERT_EQ(some->at(1).summaries.size(), 2u);
+  EXPECT_EQ(some->at(1).summaries[0].benchmark, "bench_0001");
+  EXPECT_EQ(some->at(1).summaries[1].benchmark, "bench_0004");
+  const auto quoted = this->store_->series({.benchmarks = {"a, \"quoted\" {name}"}});
+  ASSERT_TRUE(quoted.ok()) << quoted.error().message;
+  ASSERT_EQ(quoted->size(), 1u);
+  EXPECT_EQ(quoted->at(0).commit, "c3");
+  // More names than the SQLite store looks up one by one: the same rows, read run by run.
+  std::vector<std::string> many = {"bench_0002"};
+  for (int i = 0; i < 100; ++i) many.push_back(fmt::format("absent_{}", i));
+  const auto wide = this->store_->series({.benchmarks = many});
+  ASSERT_TRUE(wide.ok()) << wide.error().message;
+  ASSERT_EQ(wide->size(), 2u);
+  EXPECT_EQ(wide->at(1).summaries.size(), 1u);
+  EXPECT_EQ(wide->at(1).summaries[0].benchmark, "bench_0002");
+}
+
 // Four threads, each with its own connection, recording 50 runs of 100 benchmarks at once (the
 // PostgreSQL store sends a run's summary rows in one COPY): every run and every row is there.
 TYPED_TEST(HistoryStore, FourThreadsOfAHundredBenchmarksLoseNoRow) {
