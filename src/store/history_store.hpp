@@ -82,6 +82,9 @@ struct RunQuery {
   std::string branch = {};
   std::string since = {};   // date >= since (ISO 8601 text compares in time order)
   std::string before = {};  // date < before
+  // series() only: the rows of these benchmarks alone (empty: every benchmark). A trend of one
+  // benchmark in a history of 10,000 then reads its 1,000 rows, not ten million.
+  std::vector<std::string> benchmarks = {};
 };
 
 // One run of a series with its summary rows (by benchmark name): a point of each benchmark.
@@ -115,6 +118,10 @@ class Store {
   // The runs selected by `query` with their summary rows, ordered by date then identity, each
   // run's rows by benchmark name.
   virtual model::Result<std::vector<SeriesRun>> series(const RunQuery& query) = 0;
+
+  // The names of every benchmark the store holds a row of, in any run, sorted: what a
+  // benchmark pattern is matched against before series() reads the chosen ones' rows.
+  virtual model::Result<std::vector<std::string>> benchmark_names() = 0;
 
   // Sets the verdict column of `run_id`'s summary rows (benchmark name -> verdict).
   virtual model::Result<bool> set_verdicts(std::string_view run_id,

@@ -8,6 +8,8 @@
 #include <memory>
 #include <pqxx/pqxx>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 #include "benchkit_build_info.hpp"
 #include "store/history_sql.hpp"
@@ -85,8 +87,29 @@ SummaryRow summary_row(const pqxx::row& row, int first) {
                     .diagnostics = row[first + 6].as<std::string>()};
 }
 
+// The columns of sql::kInsertSummary, in its order, for the COPY of a run's summary rows.
+const std::vector<std::string> kSummaryColumns = {"run_id",      "benchmark",   "median",
+                                                  "lower_bound", "upper_bound", "sample_count",
+                                                  "verdict",     "diagnostics"};
+
 pqxx::result select_runs(pqxx::work& work, const char* statement, const RunQuery& query) {
   return work.exec_params(statement, query.machine, query.branch, query.since, query.before);
+}
+
+// `names` as a PostgreSQL array literal ({"a","b"}): each name quoted, its " and \ escaped, so
+// that any name (a comma, a brace, a space) is one element.
+std::string array_literal(const std::vector<std::string>& names) {
+  std::string literal = "{";
+  for (const std::string& name : names) {
+    if (literal.size() > 1) literal += ',';
+    literal += '"';
+    for (const char c : name) {
+      if (c == '"' || c == '\\') literal += '\\';
+      literal += c;
+    }
+    literal += '"';
+  }
+  return literal + "}";
 }
 
 // The waits before each new connection when the server drops one (a restart, a failover, a
@@ -199,7 +222,12 @@ class PostgresStore final : public Store {
       pqxx::work work(connection_);
       std::vector<SeriesRun> runs;
       // One query, ordered by run: a run's rows are consecutive.
-      for (const pqxx::row& row : select_runs(work, sql::kSeries, query)) {
+      const pqxx::result rows =
+          query.benchmarks.empty()
+              ? select_runs(work, sql::kSeries, query)
+              : work.exec_params(sql::kSeriesOf, query.machine, query.branch, query.since,
+                                 query.before, array_literal(query.benchmarks));
+      for (const pqxx::row& row : rows) {
         const std::string_view id(row[0].c_str(), row[0].size());
         if (runs.empty() || runs.back().run_id != id) {
           runs.push_back(SeriesRun{.run_id = std::string(id),
@@ -211,6 +239,17 @@ class PostgresStore final : public Store {
         runs.back().summaries.push_back(summary_row(row, 4));
       }
       return runs;
+    });
+  }
+
+  model::Result<std::vector<std::string>> benchmark_names() override {
+    return guarded("read the benchmark names of", [&] {
+      pqxx::work work(connection_);
+      std::vector<std::string> names;
+      for (const pqxx::row& row : work.exec(sql::kBenchmarkNames)) {
+        names.push_back(row[0].as<std::string>());
+      }
+      return names;
     });
   }
 
@@ -274,10 +313,16 @@ class PostgresStore final : public Store {
   }
 
  private:
+  // The summary rows go through one COPY, not one INSERT each: a run of 10,000 benchmarks was
+  // 10,000 round trips to the server (docs/history.md, "Fleet scale", has the figures).
   void insert_details(pqxx::work& work, const StoredRun& run) {
-    for (const SummaryRow& row : run.summaries) {
-      work.exec_params(sql::kInsertSummary, run.id, row.benchmark, row.median, row.lower, row.upper,
-                       row.samples, row.verdict, row.diagnostics);
+    if (!run.summaries.empty()) {
+      pqxx::stream_to copy(work, "summaries", kSummaryColumns);
+      for (const SummaryRow& row : run.summaries) {
+        copy << std::make_tuple(run.id, row.benchmark, row.median, row.lower, row.upper,
+                                row.samples, row.verdict, row.diagnostics);
+      }
+      copy.complete();
     }
     for (const auto& [name, value] : run.tags) {
       work.exec_params(sql::kInsertTag, run.id, name, value);

@@ -11,8 +11,11 @@
 #include "store/writer_process.hpp"
 #include "support/history_runs.hpp"
 
+#include <atomic>
+#include <map>
 #include <random>
 #include <set>
+#include <thread>
 
 namespace benchkit::store {
 namespace {
@@ -257,6 +260,103 @@ TYPED_TEST(HistoryStore, FourWritersAtOnceLoseNothing) {
   }
   EXPECT_EQ(committed.size(), std::size_t{kWriters * kRuns});
   expect_whole(*this->store_, committed.size());
+}
+
+// The names of every benchmark stored, once each and sorted, whatever run holds them; a series
+// of some benchmarks holds their rows alone, in every run that has one, and a run with none of
+// them is no point.
+TYPED_TEST(HistoryStore, ReadsTheNamesAndTheSeriesOfSomeBenchmarks) {
+  EXPECT_TRUE(this->store_->benchmark_names()->empty());
+  ASSERT_TRUE(this->store_->add(stored({.commit = "c1", .benchmarks = 3, .seed = 1})).ok());
+  ASSERT_TRUE(this->store_
+                  ->add(stored(
+                      {.commit = "c2", .date = "2026-11-02T00:00:00Z", .benchmarks = 5, .seed = 2}))
+                  .ok());
+  RunResult other = made_run({.commit = "c3", .date = "2026-11-03T00:00:00Z", .seed = 3});
+  other.benchmarks[0].name = "a, \"quoted\" {name}";
+  other.benchmarks.pop_back();
+  ASSERT_TRUE(this->store_->add(make_stored_run(other, "m1", "b1")).ok());
+  const auto names = this->store_->benchmark_names();
+  ASSERT_TRUE(names.ok()) << names.error().message;
+  EXPECT_THAT(*names, ElementsAre("a, \"quoted\" {name}", "bench_0000", "bench_0001", "bench_0002",
+                                  "bench_0003", "bench_0004"));
+  const auto some = this->store_->series({.benchmarks = {"bench_0004", "bench_0001"}});
+  ASSERT_TRUE(some.ok()) << some.error().message;
+  ASSERT_EQ(some->size(), 2u);
+  EXPECT_EQ(some->at(0).commit, "c1");
+  ASSERT_EQ(some->at(0).summaries.size(), 1u);
+  EXPECT_EQ(some->at(0).summaries[0].benchmark, "bench_0001");
+  ASSERT_EQ(some->at(1).summaries.size(), 2u);
+  EXPECT_EQ(some->at(1).summaries[0].benchmark, "bench_0001");
+  EXPECT_EQ(some->at(1).summaries[1].benchmark, "bench_0004");
+  const auto quoted = this->store_->series({.benchmarks = {"a, \"quoted\" {name}"}});
+  ASSERT_TRUE(quoted.ok()) << quoted.error().message;
+  ASSERT_EQ(quoted->size(), 1u);
+  EXPECT_EQ(quoted->at(0).commit, "c3");
+  // More names than the SQLite store looks up one by one: the same rows, read run by run.
+  std::vector<std::string> many = {"bench_0002"};
+  for (int i = 0; i < 100; ++i) many.push_back(fmt::format("absent_{}", i));
+  const auto wide = this->store_->series({.benchmarks = many});
+  ASSERT_TRUE(wide.ok()) << wide.error().message;
+  ASSERT_EQ(wide->size(), 2u);
+  EXPECT_EQ(wide->at(1).summaries.size(), 1u);
+  EXPECT_EQ(wide->at(1).summaries[0].benchmark, "bench_0002");
+}
+
+// Four threads, each with its own connection, recording 50 runs of 100 benchmarks at once (the
+// PostgreSQL store sends a run's summary rows in one COPY): every run and every row is there.
+TYPED_TEST(HistoryStore, FourThreadsOfAHundredBenchmarksLoseNoRow) {
+  constexpr std::size_t kWriters = 4;
+  constexpr std::size_t kRuns = 50;
+  constexpr std::size_t kBenchmarks = 100;
+  std::vector<std::thread> threads;
+  std::atomic<std::size_t> added{0};
+  for (std::size_t w = 0; w < kWriters; ++w) {
+    threads.emplace_back([&, w] {
+      auto store = open_history(this->backend_.location());
+      if (!store) return;
+      RunResult run = made_run({.benchmarks = kBenchmarks, .samples = 5, .seed = w + 1});
+      for (std::size_t i = 0; i < kRuns; ++i) {
+        run.context.git_commit = fmt::format("w{}-{}", w, i);
+        const auto stored = (*store)->add(make_stored_run(run, "m1", "b1"));
+        if (stored.ok() && *stored) ++added;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(added.load(), kWriters * kRuns);
+  const auto runs = this->store_->series({});
+  ASSERT_TRUE(runs.ok()) << runs.error().message;
+  ASSERT_EQ(runs->size(), kWriters * kRuns);
+  for (const SeriesRun& run : *runs) {
+    ASSERT_EQ(run.summaries.size(), kBenchmarks) << run.run_id;
+    EXPECT_EQ(run.summaries.front().benchmark, "bench_0000");
+    EXPECT_EQ(run.summaries.back().benchmark, "bench_0099");
+    EXPECT_EQ(run.summaries.back().samples, 5u);
+  }
+}
+
+// Names with the characters COPY's text format escapes (tab, newline, backslash, "\N" which it
+// reads as NULL) and quotes read back exactly, with their numbers.
+TYPED_TEST(HistoryStore, KeepsEveryCharacterOfABenchmarkName) {
+  RunResult run = made_run({.benchmarks = 6});
+  const std::vector<std::string> names = {"tab\there", "line\nbreak",   "back\\slash",
+                                          "\\N",       "quote's \"x\"", "größe/µs,1"};
+  for (std::size_t i = 0; i < names.size(); ++i) run.benchmarks[i].name = names[i];
+  run.benchmarks[1].diagnostics.push_back({"drift", "warning", "drifting"});
+  const StoredRun stored_run = make_stored_run(run, "m1", "b1");
+  ASSERT_TRUE(*this->store_->add(stored_run));
+  const auto found = this->store_->find(stored_run.id);
+  ASSERT_TRUE(found.ok()) << found.error().message;
+  std::map<std::string, SummaryRow> rows;
+  for (const SummaryRow& row : found->summaries) rows[row.benchmark] = row;
+  ASSERT_EQ(rows.size(), names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    ASSERT_TRUE(rows.count(names[i])) << names[i];
+    EXPECT_EQ(rows[names[i]].median, run.benchmarks[i].estimates.median.value) << names[i];
+    EXPECT_EQ(rows[names[i]].upper, run.benchmarks[i].estimates.median.upper) << names[i];
+  }
+  EXPECT_EQ(rows[names[1]].diagnostics, "drift");
 }
 
 // kill -9 of a writer in the middle of its writes, many times: the store opens, and every run
