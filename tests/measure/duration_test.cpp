@@ -15,11 +15,12 @@
 namespace benchkit::detail {
 namespace {
 
+using DoubleNanoseconds = std::chrono::duration<double, std::nano>;
+
 template <class Duration>
 void expect_exact(Duration duration) {
   EXPECT_EQ(to_nanoseconds(duration), std::chrono::nanoseconds(duration).count());
-  EXPECT_DOUBLE_EQ(to_nanoseconds_double(duration),
-                   std::chrono::duration<double, std::nano>(duration).count());
+  EXPECT_DOUBLE_EQ(to_nanoseconds_double(duration), DoubleNanoseconds(duration).count());
 }
 
 TEST(Duration, WholeNanosecondDurationsConvertExactlyAsChronoDoes) {
@@ -53,14 +54,11 @@ TEST(Duration, ConstraintsFollowWhatNanosecondsConvertsFromImplicitly) {
 }
 
 TEST(Duration, AnyDurationGivesNanosecondsAsADoubleAsChronoDoes) {
-  EXPECT_DOUBLE_EQ(
-      to_nanoseconds_double(std::chrono::duration<double>(0.25)),
-      std::chrono::duration<double, std::nano>(std::chrono::duration<double>(0.25)).count());
+  EXPECT_DOUBLE_EQ(to_nanoseconds_double(std::chrono::duration<double>(0.25)),
+                   DoubleNanoseconds(std::chrono::duration<double>(0.25)).count());
   EXPECT_DOUBLE_EQ(to_nanoseconds_double(std::chrono::duration<double, std::micro>(1.5)), 1500.0);
-  EXPECT_DOUBLE_EQ(
-      to_nanoseconds_double(std::chrono::duration<std::int64_t, std::pico>(2500)),
-      std::chrono::duration<double, std::nano>(std::chrono::duration<std::int64_t, std::pico>(2500))
-          .count());
+  EXPECT_DOUBLE_EQ(to_nanoseconds_double(std::chrono::duration<std::int64_t, std::pico>(2500)),
+                   DoubleNanoseconds(std::chrono::duration<std::int64_t, std::pico>(2500)).count());
   EXPECT_DOUBLE_EQ(to_nanoseconds_double(std::chrono::duration<std::int64_t, std::pico>(2500)),
                    2.5);
   EXPECT_DOUBLE_EQ(to_nanoseconds_double(std::chrono::duration<double, std::ratio<1, 3>>(3.0)),

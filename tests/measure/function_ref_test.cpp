@@ -76,10 +76,12 @@ TEST(FunctionRef, PassesReferencesThroughAndDiscardsAResultForVoid) {
   EXPECT_EQ(text, "xx");
   int calls = 0;
   // A body returning a value is accepted where void is expected, as std::function accepts it.
-  FunctionRef<void(std::string&)> returning = [&calls](std::string& value) {
+  // (The lambda is named: a FunctionRef variable initialised from a temporary would dangle.)
+  const auto measuring = [&calls](std::string& value) {
     ++calls;
     return value.size();
   };
+  FunctionRef<void(std::string&)> returning = measuring;
   returning(text);
   EXPECT_EQ(calls, 1);
 }
