@@ -2,15 +2,14 @@
 // a test or a notebook-style driver. Registering benchmarks is benchkit/registry.hpp.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "benchkit/bencher.hpp"
+#include "benchkit/duration.hpp"
+#include "benchkit/function_ref.hpp"
 #include "benchkit/registry.hpp"
 #include "benchkit/result.hpp"
 
@@ -23,20 +22,32 @@ class Bench {
  public:
   Bench();
   ~Bench();
-  Bench(Bench&&) noexcept;
-  Bench& operator=(Bench&&) noexcept;
+  Bench(const Bench&) = delete;
+  Bench& operator=(const Bench&) = delete;
+  // A moved-from Bench may only be destroyed or assigned to.
+  Bench(Bench&& other) noexcept;
+  Bench& operator=(Bench&& other) noexcept;
 
   // Minimum samples before the precision rule may stop. Default 30: enough for the
   // order-statistic CI of the median to be meaningful and for rank tests to have power.
   Bench& sample_size(std::size_t samples);
   std::size_t sample_size() const;
-  // Sampling budget per benchmark. Default 1 s: suites stay fast; raise for precision.
-  Bench& time_budget(std::chrono::nanoseconds budget);
-  std::chrono::nanoseconds time_budget() const;
-  // Warm-up per benchmark. Default 50 ms, enough for caches, branch predictors and lazy
-  // initialisation; raise it for code that JITs, fills large caches or ramps frequency.
-  Bench& warm_up(std::chrono::nanoseconds duration);
-  std::chrono::nanoseconds warm_up() const;
+  // Sampling budget per benchmark, a std::chrono duration: time_budget(std::chrono::seconds(2)).
+  // Default 1 s: suites stay fast; raise for precision. The getter gives it in nanoseconds
+  // (this header does without <chrono>: std::chrono::nanoseconds(bench.time_budget())).
+  template <detail::ChronoDuration Duration>
+  Bench& time_budget(const Duration& budget) {
+    return set_time_budget_ns(detail::to_nanoseconds(budget));
+  }
+  std::int64_t time_budget() const;
+  // Warm-up per benchmark, a std::chrono duration. Default 50 ms, enough for caches, branch
+  // predictors and lazy initialisation; raise it for code that JITs, fills large caches or ramps
+  // frequency. The getter gives it in nanoseconds.
+  template <detail::ChronoDuration Duration>
+  Bench& warm_up(const Duration& duration) {
+    return set_warm_up_ns(detail::to_nanoseconds(duration));
+  }
+  std::int64_t warm_up() const;
   // Target half-width of the median's 95% CI, relative to the median. Default 0.01 (±1%).
   Bench& precision(double relative_half_width);
   double precision() const;
@@ -60,21 +71,22 @@ class Bench {
   Bench& skip_tags(std::vector<std::string> tags);
   const std::vector<std::string>& skip_tags() const;
 
-  // Measures one benchmark given as a callable taking Bencher&.
-  BenchmarkResult run(std::string name, const std::function<void(Bencher&)>& body);
+  // Measures one benchmark given as a callable taking Bencher& (a lambda, a function, a
+  // std::function), called before run returns and not kept.
+  BenchmarkResult run(std::string name, detail::FunctionRef<void(Bencher&)> body);
   // The same, kept out of runs whose skip_tags() hold one of the rules' tags (as
   // Registration::skip_when: each rule a tag, a word, and a reason that is not empty, else
   // std::invalid_argument): then `body` is not called and the result is the skipped entry.
-  BenchmarkResult run(std::string name, const std::function<void(Bencher&)>& body,
+  BenchmarkResult run(std::string name, detail::FunctionRef<void(Bencher&)> body,
                       const std::vector<SkipRule>& skip_when);
   // Runs one scenario given as a callable taking Scenario&, `repetitions()` times: one result
   // per phase (named "name/phase"), in the order the phases ran. A failed verify puts its
   // message in every phase's `failures`; an exception propagates, naming the scenario.
   std::vector<BenchmarkResult> run_scenario(std::string name,
-                                            const std::function<void(Scenario&)>& body);
+                                            detail::FunctionRef<void(Scenario&)> body);
   // The same with skip rules, as run's: when skipped, one skipped entry named `name`.
   std::vector<BenchmarkResult> run_scenario(std::string name,
-                                            const std::function<void(Scenario&)>& body,
+                                            detail::FunctionRef<void(Scenario&)> body,
                                             const std::vector<SkipRule>& skip_when);
   // Measures the registered benchmarks and scenarios whose full name matches `filter`
   // (ECMAScript regex, searched anywhere in the name; empty matches all), with the run's context
@@ -84,7 +96,11 @@ class Bench {
   struct Impl;
 
  private:
-  std::unique_ptr<Impl> impl_;
+  // time_budget and warm_up in nanoseconds: compiled once, in the library.
+  Bench& set_time_budget_ns(std::int64_t budget);
+  Bench& set_warm_up_ns(std::int64_t duration);
+
+  Impl* impl_;  // owned: made by the constructors, deleted by the destructor
 };
 
 // The bench binary's main: parses the standard flags (see --help) and runs the registered

@@ -1,7 +1,6 @@
 // The handle a benchmark function receives: says what to time and how to count it.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -14,6 +13,7 @@
 
 #include "benchkit/black_box.hpp"
 #include "benchkit/counter.hpp"
+#include "benchkit/duration.hpp"
 
 namespace benchkit {
 
@@ -116,7 +116,7 @@ class Bencher {
       if constexpr (std::is_arithmetic_v<decltype(elapsed)>) {
         timer.record_elapsed_ns(static_cast<double>(elapsed));
       } else {
-        timer.record_elapsed_ns(std::chrono::duration<double, std::nano>(elapsed).count());
+        timer.record_elapsed_ns(detail::to_nanoseconds_double(elapsed));
       }
     };
     run_routine(loop);

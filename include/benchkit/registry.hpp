@@ -2,11 +2,9 @@
 // (Bench, run_main) is benchkit/bench.hpp: a file that only registers includes less.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +14,7 @@
 #include <vector>
 
 #include "benchkit/bencher.hpp"
+#include "benchkit/duration.hpp"
 
 namespace benchkit {
 
@@ -78,11 +77,13 @@ struct ComplexitySetting {
   std::string param;
 };
 
-// Per-benchmark settings; unset values fall back to the run's (command-line) settings.
+// Per-benchmark settings; unset values fall back to the run's (command-line) settings. The
+// durations are in nanoseconds (Registration::time_budget and warm_up take std::chrono
+// durations; this header does without <chrono>).
 struct BenchSettings {
   std::optional<std::size_t> sample_size;
-  std::optional<std::chrono::nanoseconds> time_budget;
-  std::optional<std::chrono::nanoseconds> warm_up;
+  std::optional<std::int64_t> time_budget_ns;
+  std::optional<std::int64_t> warm_up_ns;
 };
 
 namespace detail {
@@ -172,11 +173,19 @@ class Registration {
   // Minimum number of samples before the precision rule may stop sampling. Default 30 (the
   // run's --sample-size); lower it only for benchmarks whose iterations take seconds.
   Registration& sample_size(std::size_t samples);
-  // Sampling time after which the benchmark stops even if the precision target was not met.
-  // Default 1 s (the run's --time-budget). Raise it for noisy benchmarks that matter.
-  Registration& time_budget(std::chrono::nanoseconds budget);
-  // Time spent running the code before any sample is kept. Default 50 ms (--warm-up).
-  Registration& warm_up(std::chrono::nanoseconds duration);
+  // Sampling time after which the benchmark stops even if the precision target was not met,
+  // a std::chrono duration: .time_budget(std::chrono::seconds(5)). Default 1 s (the run's
+  // --time-budget). Raise it for noisy benchmarks that matter.
+  template <detail::ChronoDuration Duration>
+  Registration& time_budget(const Duration& budget) {
+    return set_time_budget_ns(detail::to_nanoseconds(budget));
+  }
+  // Time spent running the code before any sample is kept, a std::chrono duration. Default
+  // 50 ms (--warm-up).
+  template <detail::ChronoDuration Duration>
+  Registration& warm_up(const Duration& duration) {
+    return set_warm_up_ns(detail::to_nanoseconds(duration));
+  }
   // Leaves the benchmark (every parameter combination of it) out of runs given --skip-tag
   // `tag`, e.g. a CI job's --skip-tag ci, printing `reason` and keeping it in the result as a
   // skipped entry, which comparisons neither flag nor count as failed. Default: never skipped.
@@ -253,6 +262,10 @@ class Registration {
   }
 
  private:
+  // time_budget and warm_up in nanoseconds: compiled once, in the library.
+  Registration& set_time_budget_ns(std::int64_t budget);
+  Registration& set_warm_up_ns(std::int64_t duration);
+
   std::string name_;
   std::string file_;
   int line_;
@@ -282,10 +295,11 @@ class TemplateRegistration {
   Registration& registration_;
 };
 
-// The process-wide list of registered benchmarks, in registration order.
+// The process-wide list of registered benchmarks, in registration order. The list owns the
+// registrations, which live until the program ends.
 Registration& register_benchmark(std::string name, std::string file, int line,
                                  detail::BuildFacts facts);
-const std::vector<std::unique_ptr<Registration>>& registered_benchmarks();
+const std::vector<Registration*>& registered_benchmarks();
 
 }  // namespace benchkit
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <memory>
 #include <set>
 #include <stdexcept>
 
@@ -102,13 +103,13 @@ Registration& Registration::sample_size(std::size_t samples) {
   return *this;
 }
 
-Registration& Registration::time_budget(std::chrono::nanoseconds budget) {
-  settings_.time_budget = budget;
+Registration& Registration::set_time_budget_ns(std::int64_t budget) {
+  settings_.time_budget_ns = budget;
   return *this;
 }
 
-Registration& Registration::warm_up(std::chrono::nanoseconds duration) {
-  settings_.warm_up = duration;
+Registration& Registration::set_warm_up_ns(std::int64_t duration) {
+  settings_.warm_up_ns = duration;
   return *this;
 }
 
@@ -138,21 +139,34 @@ Registration& Registration::skip_when(std::string tag, std::string reason) {
 }
 
 namespace {
-std::vector<std::unique_ptr<Registration>>& registry() {
-  static std::vector<std::unique_ptr<Registration>> instance;
+// The registrations, owned here (the public header hands out plain pointers, without
+// <memory>), deleted when the program ends.
+struct Registry {
+  std::vector<Registration*> registrations;
+
+  Registry() = default;
+  Registry(const Registry&) = delete;
+  Registry& operator=(const Registry&) = delete;
+  ~Registry() {
+    for (Registration* registration : registrations) delete registration;
+  }
+};
+
+Registry& registry() {
+  static Registry instance;
   return instance;
 }
 }  // namespace
 
 Registration& register_benchmark(std::string name, std::string file, int line,
                                  detail::BuildFacts facts) {
-  registry().push_back(
-      std::make_unique<Registration>(std::move(name), std::move(file), line, facts));
-  return *registry().back();
+  auto registration = std::make_unique<Registration>(std::move(name), std::move(file), line, facts);
+  registry().registrations.push_back(registration.get());
+  return *registration.release();
 }
 
-const std::vector<std::unique_ptr<Registration>>& registered_benchmarks() {
-  return registry();
+const std::vector<Registration*>& registered_benchmarks() {
+  return registry().registrations;
 }
 
 }  // namespace benchkit
@@ -284,7 +298,7 @@ std::vector<Instance> expand(const std::vector<const Registration*>& registratio
   for (const Registration* registration : registrations) {
     const BenchSettings& settings = registration->settings();
     if (registration->is_scenario() &&
-        (settings.sample_size || settings.time_budget || settings.warm_up)) {
+        (settings.sample_size || settings.time_budget_ns || settings.warm_up_ns)) {
       throw std::invalid_argument(fmt::format(
           "scenario {} ({}:{}) sets .sample_size, .time_budget or .warm_up, which apply to "
           "micro benchmarks only: a scenario runs once per repetition (--repetitions N)",
@@ -357,8 +371,8 @@ std::vector<Instance> expand(const std::vector<const Registration*>& registratio
 
 std::vector<Instance> expand_registered(const ParamOverrides& overrides) {
   std::vector<const Registration*> registrations;
-  for (const auto& registration : registered_benchmarks()) {
-    registrations.push_back(registration.get());
+  for (const Registration* registration : registered_benchmarks()) {
+    registrations.push_back(registration);
   }
   return expand(registrations, overrides);
 }

@@ -1,6 +1,8 @@
 // benchkit::Bench: the programmatic front of the engine.
+#include <functional>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "benchkit/bench.hpp"
 #include "measure/instances.hpp"
@@ -24,10 +26,18 @@ struct Bench::Impl {
   }
 };
 
-Bench::Bench() : impl_(std::make_unique<Impl>()) {}
-Bench::~Bench() = default;
-Bench::Bench(Bench&&) noexcept = default;
-Bench& Bench::operator=(Bench&&) noexcept = default;
+Bench::Bench() : impl_(new Impl()) {}
+Bench::~Bench() {
+  delete impl_;
+}
+Bench::Bench(Bench&& other) noexcept : impl_(std::exchange(other.impl_, nullptr)) {}
+Bench& Bench::operator=(Bench&& other) noexcept {
+  if (this != &other) {
+    delete impl_;
+    impl_ = std::exchange(other.impl_, nullptr);
+  }
+  return *this;
+}
 
 Bench& Bench::sample_size(std::size_t samples) {
   impl_->settings.engine.min_samples = samples;
@@ -37,20 +47,20 @@ std::size_t Bench::sample_size() const {
   return impl_->settings.engine.min_samples;
 }
 
-Bench& Bench::time_budget(std::chrono::nanoseconds budget) {
-  impl_->settings.engine.time_budget_ns = budget.count();
+Bench& Bench::set_time_budget_ns(std::int64_t budget) {
+  impl_->settings.engine.time_budget_ns = budget;
   return *this;
 }
-std::chrono::nanoseconds Bench::time_budget() const {
-  return std::chrono::nanoseconds(impl_->settings.engine.time_budget_ns);
+std::int64_t Bench::time_budget() const {
+  return impl_->settings.engine.time_budget_ns;
 }
 
-Bench& Bench::warm_up(std::chrono::nanoseconds duration) {
-  impl_->settings.engine.warm_up_ns = duration.count();
+Bench& Bench::set_warm_up_ns(std::int64_t duration) {
+  impl_->settings.engine.warm_up_ns = duration;
   return *this;
 }
-std::chrono::nanoseconds Bench::warm_up() const {
-  return std::chrono::nanoseconds(impl_->settings.engine.warm_up_ns);
+std::int64_t Bench::warm_up() const {
+  return impl_->settings.engine.warm_up_ns;
 }
 
 Bench& Bench::precision(double relative_half_width) {
@@ -97,23 +107,23 @@ const std::vector<std::string>& Bench::skip_tags() const {
   return impl_->skip_tags;
 }
 
-BenchmarkResult Bench::run(std::string name, const std::function<void(Bencher&)>& body) {
+BenchmarkResult Bench::run(std::string name, detail::FunctionRef<void(Bencher&)> body) {
   return session::run_one(impl_->settings, name, body, session::process_probes());
 }
 
-BenchmarkResult Bench::run(std::string name, const std::function<void(Bencher&)>& body,
+BenchmarkResult Bench::run(std::string name, detail::FunctionRef<void(Bencher&)> body,
                            const std::vector<SkipRule>& skip_when) {
   if (auto skipped = impl_->skipped(name, "micro", skip_when)) return std::move(*skipped);
   return run(std::move(name), body);
 }
 
 std::vector<BenchmarkResult> Bench::run_scenario(std::string name,
-                                                 const std::function<void(Scenario&)>& body) {
+                                                 detail::FunctionRef<void(Scenario&)> body) {
   return session::run_scenario(impl_->settings, name, body);
 }
 
 std::vector<BenchmarkResult> Bench::run_scenario(std::string name,
-                                                 const std::function<void(Scenario&)>& body,
+                                                 detail::FunctionRef<void(Scenario&)> body,
                                                  const std::vector<SkipRule>& skip_when) {
   if (auto skipped = impl_->skipped(name, "scenario", skip_when)) return {std::move(*skipped)};
   return run_scenario(std::move(name), body);

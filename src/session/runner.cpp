@@ -75,10 +75,10 @@ std::vector<measure::Instance> select(const std::vector<measure::Instance>& inst
 measure::Settings settings_for(const RunSettings& run, const BenchSettings& own) {
   measure::Settings settings = run.engine;
   if (own.sample_size) settings.min_samples = *own.sample_size;
-  if (own.time_budget) settings.time_budget_ns = own.time_budget->count();
-  if (own.warm_up) {
+  if (own.time_budget_ns) settings.time_budget_ns = *own.time_budget_ns;
+  if (own.warm_up_ns) {
     // A warm-up the benchmark asks for runs whole.
-    settings.warm_up_ns = own.warm_up->count();
+    settings.warm_up_ns = *own.warm_up_ns;
     settings.warm_up_until_steady = false;
   }
   return settings;

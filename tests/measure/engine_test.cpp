@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -80,6 +81,30 @@ TEST(Engine, IterationCountReachesTheTargetInFewSteps) {
   const std::size_t warm_up_batches = batch_sizes.size() - result.samples.size();
   EXPECT_LE(warm_up_batches, 5u) << "growth took too many steps";
   EXPECT_GE(result.samples.front().ns, 0.9 * static_cast<double>(settings.min_sample_ns));
+}
+
+TEST(Engine, IterCustomTakesTheElapsedTimeAsAnyChronoDuration) {
+  // The public header reads durations without <chrono>: the period's ratio gives the units.
+  const auto per_iteration_of = [](auto elapsed_per_iteration) {
+    FakeClock clock;
+    Engine engine = make_engine(clock);
+    const BenchmarkResult result = engine.measure("custom", [&](Bencher& b) {
+      b.iter_custom([&](std::uint64_t iterations) {
+        clock.advance(static_cast<std::int64_t>(iterations) * 2000);
+        return elapsed_per_iteration * static_cast<std::int64_t>(iterations);
+      });
+    });
+    return per_iteration(result);
+  };
+  for (double value : per_iteration_of(std::chrono::microseconds(2))) {
+    EXPECT_DOUBLE_EQ(value, 2000.0);
+  }
+  for (double value : per_iteration_of(std::chrono::duration<double, std::micro>(2.5))) {
+    EXPECT_DOUBLE_EQ(value, 2500.0);
+  }
+  for (double value : per_iteration_of(std::chrono::duration<std::int64_t, std::pico>(1500))) {
+    EXPECT_DOUBLE_EQ(value, 1.5);
+  }
 }
 
 TEST(Engine, StopsAtTheMinimumWhenTheMedianIsAlreadyPrecise) {

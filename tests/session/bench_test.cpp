@@ -3,7 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <functional>
 #include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "benchkit/bench.hpp"
@@ -21,13 +25,50 @@ BENCHKIT(registered_for_bench_test).param("n", {1, 2});
 TEST(Bench, SettersAndGettersShareNamesAndDefaults) {
   benchkit::Bench bench;
   EXPECT_EQ(bench.sample_size(), 30u);
-  EXPECT_EQ(bench.time_budget(), std::chrono::seconds(1));
-  EXPECT_EQ(bench.warm_up(), std::chrono::milliseconds(50));
+  // The durations' getters give nanoseconds (bench.hpp does without <chrono>).
+  EXPECT_EQ(bench.time_budget(), 1'000'000'000);
+  EXPECT_EQ(bench.warm_up(), 50'000'000);
   EXPECT_DOUBLE_EQ(bench.precision(), 0.01);
   bench.sample_size(10).time_budget(std::chrono::milliseconds(30)).seed(9).precision(0.05);
+  bench.warm_up(std::chrono::microseconds(250));
+  EXPECT_EQ(bench.time_budget(), 30'000'000);
+  EXPECT_EQ(bench.warm_up(), 250'000);
   EXPECT_EQ(bench.sample_size(), 10u);
   EXPECT_EQ(bench.seed(), 9u);
   EXPECT_THROW(bench.precision(0), std::invalid_argument);
+}
+
+TEST(Bench, MovesItsSettingsWithIt) {
+  benchkit::Bench first;
+  first.sample_size(7).time_budget(std::chrono::seconds(3));
+  benchkit::Bench second(std::move(first));
+  EXPECT_EQ(second.sample_size(), 7u);
+  EXPECT_EQ(second.time_budget(), 3'000'000'000);
+  benchkit::Bench third;
+  third = std::move(second);
+  EXPECT_EQ(third.sample_size(), 7u);
+  third = benchkit::Bench();  // frees the settings it held (the sanitizer build would say)
+  EXPECT_EQ(third.sample_size(), 30u);
+  static_assert(!std::is_copy_constructible_v<benchkit::Bench>);
+  static_assert(std::is_nothrow_move_assignable_v<benchkit::Bench>);
+}
+
+void plain_function_body(benchkit::Bencher& b) {
+  b.iter([] { return benchkit::black_box(2) + 2; });
+}
+
+TEST(Bench, RunTakesAFunctionAndAStdFunctionAsWellAsALambda) {
+  benchkit::Bench bench;
+  bench.test_mode(true);
+  EXPECT_FALSE(bench.run("function", plain_function_body).samples.empty());
+  EXPECT_FALSE(bench.run("pointer", &plain_function_body).samples.empty());
+  int calls = 0;
+  const std::function<void(benchkit::Bencher&)> wrapped = [&calls](benchkit::Bencher& b) {
+    ++calls;
+    plain_function_body(b);
+  };
+  EXPECT_FALSE(bench.run("std::function", wrapped).samples.empty());
+  EXPECT_EQ(calls, 1);
 }
 
 TEST(Bench, RunsOneCallable) {
