@@ -244,13 +244,17 @@ TEST(RunGbenchBinary, RunsInFreshProcesses) {
 TEST(RunGbenchBinary, ComplexityFitsOfARealSuiteAreKeptAndFittedAgain) {
   // BM_sum adds N numbers: O(n) by Google Benchmark's fit in each process, and by benchkit's
   // over the medians of the merged processes. No fake row "BM_sum_BigO" among the benchmarks.
+  // On a busy machine (load 8) a fit can take the neighbouring class, O(n log n): either is
+  // accepted, what is tested is that both fits are there and sensible.
   const std::string out = std::filesystem::temp_directory_path() /
                           ("benchkit-gbench-complexity-" + std::to_string(::getpid()) + ".json");
   const auto result = run_command(kTool + " run " + std::string(BENCHKIT_BINARY_DIR) +
                                   "/tests/gbench_complexity --processes 2 --export-json " + out +
                                   kQuick + " --benchmark_filter=^BM_sum/");
   ASSERT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_THAT(result.out, HasSubstr("BM_sum over N: O(n)"));
+  EXPECT_THAT(result.out, ::testing::AnyOf(HasSubstr("BM_sum over N: O(n),"),
+                                           HasSubstr("BM_sum over N: O(n log n),")))
+      << result.out;
   EXPECT_THAT(result.out, HasSubstr("(fitted by Google Benchmark)"));
   std::ifstream in(out);
   const auto document = nlohmann::json::parse(in);
@@ -262,7 +266,9 @@ TEST(RunGbenchBinary, ComplexityFitsOfARealSuiteAreKeptAndFittedAgain) {
   ASSERT_TRUE(document.contains("complexity")) << document.dump(1).substr(0, 2000);
   bool refitted = false;
   for (const auto& fit : document["complexity"]) {
-    if (fit.value("source", std::string()).empty()) refitted = fit["big_o"] == "N";
+    if (fit.value("source", std::string()).empty()) {
+      refitted = fit["big_o"] == "N" || fit["big_o"] == "NlgN";
+    }
   }
   EXPECT_TRUE(refitted) << document["complexity"].dump(1);
 }
