@@ -452,15 +452,20 @@ std::string listed_durations(const std::vector<double>& values) {
   return where;
 }
 
+// `multimodal` for the modes `kept` of `subject` ("the samples"), each one a `unit` ("sample").
+void add_modes(BenchmarkResult& result, const std::vector<double>& kept, const std::string& subject,
+               const char* unit) {
+  add(result, code::multimodal,
+      fmt::format("{} fall into {} groups (around {}) and switch between them from {} to {}: the "
+                  "code has several performance states (two paths, a cache that sometimes hits, "
+                  "memory that sometimes lands badly). The median mixes them: find which state "
+                  "each {} is in and measure each alone",
+                  subject, kept.size(), listed_durations(kept), unit, unit, unit));
+}
+
 void check_modes(BenchmarkResult& result, const std::vector<double>& times) {
   const std::vector<double> kept = find_modes(times);
-  if (kept.empty()) return;
-  add(result, code::multimodal,
-      fmt::format("the samples fall into {} groups (around {}) and switch between them from "
-                  "sample to sample: the code has several performance states (two paths, a "
-                  "cache that sometimes hits, memory that sometimes lands badly). The median "
-                  "mixes them: find which state each sample is in and measure each alone",
-                  kept.size(), listed_durations(kept)));
+  if (!kept.empty()) add_modes(result, kept, "the samples", "sample");
 }
 
 void check_setup(BenchmarkResult& result) {
@@ -628,13 +633,9 @@ void check_imported_repetitions(BenchmarkResult& result) {
                     times.size(), duration(drift->first), duration(drift->last), drift->evidence));
   }
   const std::vector<double> kept = find_modes(times);
-  if (kept.empty()) return;
-  add(result, code::multimodal,
-      fmt::format("its {} repetitions fall into {} groups (around {}) and switch between them: "
-                  "the code has several performance states (two paths, a cache that sometimes "
-                  "hits, memory that sometimes lands badly), and the median mixes them. Find "
-                  "which state each repetition is in and measure each alone",
-                  times.size(), kept.size(), listed_durations(kept)));
+  if (!kept.empty()) {
+    add_modes(result, kept, fmt::format("its {} repetitions", times.size()), "repetition");
+  }
 }
 
 void check_imported_speed(BenchmarkResult& result, double cpu_mhz) {
