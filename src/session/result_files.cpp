@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -35,10 +34,7 @@ void flag_optimised_away(RunResult& run) {
 // Repetitions that one process ran one after another (a Google Benchmark file): a trend or
 // states across them, analysis::check_imported_repetitions.
 void diagnose_repetitions(RunResult& run) {
-  const bool one_process =
-      std::any_of(run.context.warnings.begin(), run.context.warnings.end(),
-                  [](const Diagnostic& d) { return d.code == model::kOneProcessRepetitions; });
-  if (!one_process) return;
+  if (!model::has_one_process_warning(run.context)) return;
   for (BenchmarkResult& result : run.benchmarks) analysis::check_imported_repetitions(result);
 }
 
