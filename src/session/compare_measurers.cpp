@@ -140,12 +140,17 @@ Pairs paired(const BinariesPlan& plan, std::vector<std::string> benchmarks, Obse
 
 }  // namespace
 
-std::string gbench_turn_min_time(const std::vector<std::string>& flags, std::size_t rounds) {
-  for (const std::string& flag : flags) {
-    if (flag.rfind("--benchmark_min_time", 0) == 0) return {};
-  }
-  // Seconds without a suffix: read as seconds by Google Benchmark 1.7 and by 1.8 on.
-  return fmt::format("{:g}", 1.0 / static_cast<double>(std::max<std::size_t>(1, rounds)));
+std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags) {
+  auto given = [&flags](std::string_view name) {
+    return std::any_of(flags.begin(), flags.end(), [name](const std::string& flag) {
+      return flag.rfind(name, 0) == 0 &&
+             (flag.size() == name.size() || flag[name.size()] == '=');
+    });
+  };
+  std::vector<std::string> added;
+  if (!given("--benchmark_repetitions")) added.emplace_back("--benchmark_repetitions=5");
+  if (!given("--benchmark_min_time")) added.emplace_back("--benchmark_min_time=0.005");
+  return added;
 }
 
 namespace {
@@ -204,11 +209,11 @@ class BinariesMeasurer final : public Measurer {
                                            Measured& measured) {
     auto pairs = paired<GbenchSideBySide>(plan_, std::move(benchmarks), observer);
     pairs.flags = plan_.flags;
-    // A process's turn gets what a benchkit worker's gets (a second a side over --rounds), not
-    // Google Benchmark's default of 0.5 s: more, shorter rounds average more processes, whose
-    // differences are most of a round's scatter. The user's own --benchmark_min_time wins.
-    const std::string min_time = gbench_turn_min_time(plan_.flags, plan_.rounds);
-    if (!min_time.empty()) pairs.flags.push_back("--benchmark_min_time=" + min_time);
+    // Five short repetitions a process unless the user's flags say otherwise (gbench_turn_flags).
+    const std::vector<std::string> added = gbench_turn_flags(plan_.flags);
+    pairs.flags.insert(pairs.flags.end(), added.begin(), added.end());
+    std::string added_text;
+    for (const std::string& flag : added) added_text += ", " + flag;
     pairs.note = [&observer](const std::string& line) { observer.note(line); };
     pairs.look_every = 1;
     measured.method_note = fmt::format(
@@ -217,7 +222,7 @@ class BinariesMeasurer final : public Measurer {
         "rounds. Each benchmark runs alone in its process, so its times can differ from those of "
         "the suite's own run, where it follows the others in one process (caches, heap and clock "
         "speed as they left them)",
-        rounds_text(), min_time.empty() ? "" : ", --benchmark_min_time=" + min_time);
+        rounds_text(), added_text);
     return run_gbench_side_by_side(pairs, undecided());
   }
 

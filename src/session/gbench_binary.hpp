@@ -96,9 +96,13 @@ struct GbenchSideBySide {
 model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& plan,
                                                       const Undecided& undecided = {});
 
-// The --benchmark_min_time a side-by-side comparison gives each process (in seconds, as Google
-// Benchmark reads a number without a suffix): a second a side over `rounds`, as a benchkit
-// worker's turns get; empty when the user's `flags` set it.
-std::string gbench_turn_min_time(const std::vector<std::string>& flags, std::size_t rounds);
+// What a side-by-side comparison adds to the flags of each process: several short repetitions
+// (--benchmark_repetitions=5, --benchmark_min_time=0.005, seconds as Google Benchmark reads a
+// number without a suffix), each left out when the user's `flags` set it. A round's ratio is
+// then the median of the five repetitions' ratios (analysis/compare.hpp), which a burst of
+// noise in one repetition does not move; and short processes make cheap rounds, while the
+// rounds average the differences between processes, most of a round's scatter. Measured on two
+// real suites (docs/interop.md, "How long a process runs").
+std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags);
 
 }  // namespace benchkit::session

@@ -15,6 +15,7 @@ namespace benchkit::session {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::IsEmpty;
 using ::testing::HasSubstr;
 
 const std::string kSuite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite";
@@ -147,11 +148,18 @@ TEST(GbenchBinary, ListsTheSuitesBenchmarks) {
   EXPECT_THAT(echo.error().message, HasSubstr("did not answer as Google Benchmark does"));
 }
 
-TEST(GbenchBinary, ATurnGetsASecondASideOverTheRoundsUnlessTheUserSetTheMinTime) {
-  EXPECT_EQ(gbench_turn_min_time({}, 10), "0.1");
-  EXPECT_EQ(gbench_turn_min_time({"--benchmark_repetitions=3"}, 4), "0.25");
-  EXPECT_EQ(gbench_turn_min_time({"--benchmark_min_time=2"}, 10), "");
-  EXPECT_EQ(gbench_turn_min_time({"--benchmark_min_time=100x"}, 10), "");
+TEST(GbenchBinary, AProcessGetsFiveShortRepetitionsUnlessTheUserSetThem) {
+  EXPECT_THAT(gbench_turn_flags({}),
+              ElementsAre("--benchmark_repetitions=5", "--benchmark_min_time=0.005"));
+  EXPECT_THAT(gbench_turn_flags({"--benchmark_repetitions=3"}),
+              ElementsAre("--benchmark_min_time=0.005"));
+  EXPECT_THAT(gbench_turn_flags({"--benchmark_min_time=2", "--benchmark_filter=x"}),
+              ElementsAre("--benchmark_repetitions=5"));
+  EXPECT_THAT(gbench_turn_flags({"--benchmark_min_time=100x", "--benchmark_repetitions=1"}),
+              IsEmpty());
+  // A flag that only begins like one of them is not it.
+  EXPECT_THAT(gbench_turn_flags({"--benchmark_repetitions_extra=1"}),
+              ElementsAre("--benchmark_repetitions=5", "--benchmark_min_time=0.005"));
 }
 
 TEST(GbenchBinary, ExactFilterMatchesOnlyThatName) {
