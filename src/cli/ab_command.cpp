@@ -225,7 +225,8 @@ void add_shared_flags(CLI::App& command, AbOptions& o) {
   add_power_flags(command, o.comparison);
   add_budget_option(command, o.budget);
   command.add_option("--time-budget", o.time_budget,
-                     "Sampling time per benchmark and side over --rounds (default 1s)");
+                     "Sampling time per benchmark and side over --rounds (default 250ms for bench "
+                     "binaries, 1s for a --cmd)");
   command.add_option("--worker-timeout", o.worker_timeout,
                      "How long a worker may take to set up or take one sample (default 120s)");
   add_format_option(command, o.format, "Format of the comparison");

@@ -129,7 +129,7 @@ model::Result<SideBySideRuns> run_beside(const BenchPlan& plan, const std::strin
   pairs.max_rounds = max_rounds_of(plan);
   pairs.worker_timeout = std::chrono::milliseconds(plan.worker_timeout_ns / 1'000'000);
   pairs.round_budget_ns = std::max<std::int64_t>(
-      1'000'000, plan.settings.engine.time_budget_ns / static_cast<std::int64_t>(plan.rounds));
+      1'000'000, plan.side_by_side_budget_ns / static_cast<std::int64_t>(plan.rounds));
   // Each worker is told its benchmark (--filter NAME --exact) and takes its samples in turns.
   pairs.worker = plan.worker;
   pairs.worker.filter.clear();

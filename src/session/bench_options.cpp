@@ -384,6 +384,8 @@ model::Result<Plan> plan_for(const BenchOptions& o, RunSettings settings, Chosen
   what.max_rounds = max_rounds_of(o);
   what.worker_timeout_ns = o.worker_timeout_ns;
   what.budget_ns = o.budget_ns;
+  what.side_by_side_budget_ns =
+      o.time_budget.empty() ? kSideBySideBudgetNs : what.settings.engine.time_budget_ns;
   what.compare = comparison_settings(o.comparison);
   // Side by side, the rounds are looked at as they come: each look is read at its level of the
   // sequential design (analysis::sequential_levels), the looks and the verdicts shown alike.

@@ -110,6 +110,12 @@ std::size_t max_rounds_of(const BenchOptions& options);
 
 // A benchmark still running after this long is taken for hung (--timeout's default).
 inline constexpr std::int64_t kDefaultTimeoutNs = 300'000'000'000;
+// Side by side (--baseline, ab, compare OLD NEW of bench binaries), each side's sampling time
+// per benchmark over the first look's rounds when no --time-budget is given: turns of 25 ms at
+// 10 rounds. Shorter turns make cheap rounds, and a round's scatter is mostly the difference
+// between its two processes, which only more rounds average away (measured in docs/verdicts.md,
+// "Shorter turns").
+inline constexpr std::int64_t kSideBySideBudgetNs = 250'000'000;
 
 // --processes as the run needs it when not given: counts do not change from one process to the
 // next (one run is the whole answer); a run that saves or checks a baseline takes three.

@@ -10,6 +10,7 @@
 #include "clock/phase_trace.hpp"
 #include "process/capture.hpp"
 #include "process/handshake.hpp"
+#include "session/bench_options.hpp"
 #include "session/gbench_binary.hpp"
 #include "session/plans.hpp"
 #include "session/result_files.hpp"
@@ -143,8 +144,7 @@ Pairs paired(const BinariesPlan& plan, std::vector<std::string> benchmarks, Obse
 std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags) {
   auto given = [&flags](std::string_view name) {
     return std::any_of(flags.begin(), flags.end(), [name](const std::string& flag) {
-      return flag.rfind(name, 0) == 0 &&
-             (flag.size() == name.size() || flag[name.size()] == '=');
+      return flag.rfind(name, 0) == 0 && (flag.size() == name.size() || flag[name.size()] == '=');
     });
   };
   std::vector<std::string> added;
@@ -230,9 +230,10 @@ class BinariesMeasurer final : public Measurer {
                                              Observer& observer, Measured& measured) {
     auto pairs = paired<SideBySide>(plan_, std::move(benchmarks), observer);
     pairs.worker_flags = plan_.flags;
-    // A second for each benchmark and side, the default --time-budget of a bench binary.
-    pairs.round_budget_ns =
-        1'000'000'000 / static_cast<std::int64_t>(std::max<std::size_t>(1, plan_.rounds));
+    // Side by side's sampling time for each benchmark and side, as --baseline's default.
+    pairs.round_budget_ns = std::max<std::int64_t>(
+        1'000'000,
+        kSideBySideBudgetNs / static_cast<std::int64_t>(std::max<std::size_t>(1, plan_.rounds)));
     pairs.worker_timeout = std::chrono::seconds(60);
     pairs.clock = process_clock().clock;
     pairs.look_every = 1;

@@ -61,6 +61,9 @@ struct BenchPlan {
   std::int64_t worker_timeout_ns = 0;
   std::int64_t budget_ns = 0;         // --budget, as BinariesPlan::budget_ns
   analysis::CompareSettings compare;  // for the looks that decide extra rounds
+  // Each side's sampling time per benchmark over `rounds` (--time-budget, else
+  // kSideBySideBudgetNs).
+  std::int64_t side_by_side_budget_ns = 0;
 
   // Mode::instructions: "" = each benchmark in a fresh valgrind process; "forward" or
   // "reverse": all in one process in that order. `keep_env`: variables passed through.

@@ -19,7 +19,11 @@ model::Result<PairSettings> pair_settings(const RevisionOptions& o) {
   if (o.max_rounds > 0 && o.max_rounds < o.rounds) {
     return usage_error(fmt::format("--max-rounds {} is below --rounds {}", o.max_rounds, o.rounds));
   }
-  const auto budget = model::parse_duration_ns(o.time_budget);
+  const std::string time_budget = !o.time_budget.empty() ? o.time_budget
+                                  : o.commands.empty()
+                                      ? fmt::format("{}ms", kSideBySideBudgetNs / 1'000'000)
+                                      : "1s";
+  const auto budget = model::parse_duration_ns(time_budget);
   if (!budget || *budget <= 0) {
     return usage_error(fmt::format(
         "--time-budget \"{}\" is not a positive duration (e.g. 500ms, 2s)", o.time_budget));

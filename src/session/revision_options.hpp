@@ -24,7 +24,7 @@ struct RevisionOptions {
   std::size_t rounds = 10;
   std::size_t max_rounds = 0;  // 0: kMaxRoundsFactor times `rounds`
   std::string budget;          // ab --budget DURATION of the rounds ("" none)
-  std::string time_budget = "1s";
+  std::string time_budget;     // "": kSideBySideBudgetNs for bench binaries, 1 s for a --cmd
   std::string worker_timeout = "120s";
   std::string format = "console";
   std::string out;

@@ -15,8 +15,8 @@ namespace benchkit::session {
 namespace {
 
 using ::testing::ElementsAre;
-using ::testing::IsEmpty;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 
 const std::string kSuite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite";
 const std::string kSlower = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite_slower";
