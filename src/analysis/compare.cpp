@@ -339,6 +339,8 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
       // Rounds are the unit: what varies from one process pair to the next is what limits it.
       text += fmt::format("to resolve ±{:.0f}%, run more rounds (--rounds, --max-rounds)",
                           settings.noise_threshold * 100.0);
+      const std::string driver = width_driver(c.round_ratios);
+      if (!driver.empty()) text += "; " + driver;
       return text;
     }
     text += fmt::format(

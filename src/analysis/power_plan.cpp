@@ -1,5 +1,8 @@
 #include "analysis/power_plan.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <vector>
@@ -56,6 +59,31 @@ double round_log_spread(std::span<const double> round_ratios) {
   logs.reserve(round_ratios.size());
   for (const double ratio : round_ratios) logs.push_back(std::log(ratio));
   return stats::stddev(logs);
+}
+
+std::string width_driver(std::span<const double> round_ratios) {
+  if (round_ratios.size() < 6) return {};
+  std::vector<double> logs;
+  logs.reserve(round_ratios.size());
+  for (const double ratio : round_ratios) logs.push_back(std::log(ratio));
+  const double spread = stats::stddev(logs);
+  const double typical = stats::mad(logs);
+  const double centre = stats::median(logs);
+  const double reach = 3.0 * std::max(typical, 1e-4);
+  std::size_t far = 0;
+  for (const double value : logs) far += std::abs(value - centre) > reach ? 1 : 0;
+  auto percent = [](double log_spread) { return (std::exp(log_spread) - 1.0) * 100.0; };
+  if (far > 0 && typical < 0.6 * spread) {
+    return fmt::format(
+        "the interval is wide because {} of {} rounds lie far off the others (a typical round "
+        "scatters {:.1f}%, all of them {:.1f}%): in those rounds a process ran in another state "
+        "(where its code and memory landed, or work beside it); more rounds outvote them",
+        far, logs.size(), percent(typical), percent(spread));
+  }
+  return fmt::format(
+      "the interval is wide because every round scatters (about {:.1f}%): the two processes of "
+      "a round differ that much, which only more rounds average away",
+      percent(spread));
 }
 
 }  // namespace benchkit::analysis

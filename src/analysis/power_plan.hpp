@@ -21,6 +21,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 
 namespace benchkit::analysis {
 
@@ -44,5 +45,11 @@ std::optional<RoundsForPower> rounds_for_power(double log_spread, double mde, do
 // The standard deviation of the log-ratios of paired rounds (candidate / baseline); 0 for
 // fewer than 2 rounds.
 double round_log_spread(std::span<const double> round_ratios);
+
+// What makes a paired comparison's interval as wide as it is, in words for its note: a few
+// rounds far off the others (more than 3 robust spreads from the median; their processes ran in
+// another state), which a longer turn would not fix but more rounds outvote, or the scatter of
+// every round (the two processes of a round differ that much). Empty below 6 rounds.
+std::string width_driver(std::span<const double> round_ratios);
 
 }  // namespace benchkit::analysis

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <iostream>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "analysis/compare.hpp"
@@ -144,6 +145,29 @@ TEST(RoundsForPower, AnUndecidedBenchmarkWithItsPlannedRoundsGetsNoMore) {
   EXPECT_GT(more.benchmarks.front().planned_rounds->rounds, 12u);
   EXPECT_THAT(more.benchmarks.front().note, ::testing::HasSubstr("was not reached"));
   EXPECT_THAT(unsettled(b, c, settings), ::testing::ElementsAre("x"));
+}
+
+// What widened a paired interval: a few rounds far off the others, or every round's scatter.
+TEST(WidthDriver, AFewFarRoundsAreToldApartFromAnEvenScatter) {
+  // Twenty rounds within ±0.5% and three about 40% off: the far rounds drive the width.
+  std::vector<double> states;
+  for (int i = 0; i < 20; ++i) states.push_back(1.0 + 0.005 * ((i % 5) - 2) / 2.0);
+  states.push_back(1.4);
+  states.push_back(0.7);
+  states.push_back(1.45);
+  const std::string far = width_driver(states);
+  EXPECT_THAT(far, ::testing::HasSubstr("3 of 23 rounds lie far off the others"));
+  EXPECT_THAT(far, ::testing::HasSubstr("another state"));
+
+  // Rounds spread evenly from -5% to +5%: no round is far off, every round scatters.
+  std::vector<double> even;
+  for (int i = 0; i < 21; ++i) even.push_back(0.95 + 0.005 * i);
+  const std::string scatter = width_driver(even);
+  EXPECT_THAT(scatter, ::testing::HasSubstr("every round scatters"));
+  EXPECT_THAT(scatter, ::testing::Not(::testing::HasSubstr("far off")));
+
+  // Too few rounds to tell: nothing said.
+  EXPECT_EQ(width_driver(std::vector<double>{1.0, 1.4, 0.9}), "");
 }
 
 }  // namespace
