@@ -5,8 +5,8 @@
 // (formats/comparison_json.hpp), so it must stay JSON whatever the files held (any name, any
 // number): it parses, names its schema and lists every benchmark compared, in order; read back,
 // it gives the same benchmarks, and a merge of it judges them again. The input is also read as a
-// comparison document itself. The other comparison formats are rendered too: never a crash, a
-// hang or undefined behaviour.
+// comparison document itself, written back, read again and judged again. The other comparison
+// formats are rendered too: never a crash, a hang or undefined behaviour.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -35,9 +35,19 @@ std::optional<benchkit::RunResult> load(std::string_view text) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace report = benchkit::report;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  // The input as a comparison document: judged as a merge does, written back, read again (the
+  // same rows, in order) and judged again.
   if (auto read = benchkit::formats::comparison_from_json(text, "fuzz.json")) {
     benchkit::analysis::judge_suite(*read);
-    (void)benchkit::formats::comparison_to_json(*read);
+    const std::string written = benchkit::formats::comparison_to_json(*read);
+    if (!benchkit::formats::is_comparison_document(written)) std::abort();
+    if (auto again = benchkit::formats::comparison_from_json(written, "fuzz.json")) {
+      if (again->benchmarks.size() != read->benchmarks.size()) std::abort();
+      for (std::size_t i = 0; i < again->benchmarks.size(); ++i) {
+        if (again->benchmarks[i].name != read->benchmarks[i].name) std::abort();
+      }
+      benchkit::analysis::judge_suite(*again);
+    }
   }
   const std::size_t split = text.find('\0');
   const auto baseline = load(text.substr(0, split));
