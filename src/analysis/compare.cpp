@@ -20,48 +20,6 @@
 
 namespace benchkit::analysis {
 
-const char* to_string(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::regressed:
-      return "regressed";
-    case Verdict::improved:
-      return "improved";
-    case Verdict::unchanged:
-      return "unchanged";
-    case Verdict::inconclusive:
-      return "inconclusive";
-    case Verdict::added:
-      return "added";
-    case Verdict::removed:
-      return "removed";
-    case Verdict::invalid:
-      return "invalid";
-    case Verdict::skipped:
-      return "skipped";
-  }
-  return "inconclusive";
-}
-
-const char* to_string(Design design) {
-  switch (design) {
-    case Design::independent:
-      return "independent samples";
-    case Design::processes:
-      return "processes";
-    case Design::paired:
-      return "paired rounds";
-    case Design::exact:
-      return "exact counts";
-  }
-  return "independent samples";
-}
-
-std::size_t Comparison::count(Verdict verdict) const {
-  return static_cast<std::size_t>(
-      std::count_if(benchmarks.begin(), benchmarks.end(),
-                    [&](const BenchmarkComparison& b) { return b.verdict == verdict; }));
-}
-
 namespace {
 
 // See the comment where it is used.
@@ -357,12 +315,6 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
   return text;
 }
 
-// The rows compare() tested for a change, in the order of comparison.benchmarks.
-struct Tested {
-  std::vector<std::size_t> indices;  // into comparison.benchmarks
-  std::vector<bool> scenario;        // whether each of them is a scenario phase
-};
-
 // A row's start, from the new run's side: name, metric, median, diagnostics.
 BenchmarkComparison new_row(const BenchmarkResult& cand) {
   BenchmarkComparison out;
@@ -535,23 +487,28 @@ void add_baseline_only(const RunResult& baseline, std::set<std::string>& seen,
   }
 }
 
-// The suite's notes: a single process a side, and samples left out for the machine's speed.
-void note_design_and_speed(const Tested& tested, Comparison& comparison) {
-  if (std::any_of(tested.indices.begin(), tested.indices.end(), [&](std::size_t index) {
-        return comparison.benchmarks[index].design == Design::independent;
-      })) {
+// The suite's note when a tested row ran in a single process a side.
+void note_design(Comparison& comparison) {
+  if (std::any_of(comparison.benchmarks.begin(), comparison.benchmarks.end(),
+                  [](const BenchmarkComparison& c) {
+                    return c.tested && c.design == Design::independent;
+                  })) {
     comparison.design_warning =
         "each side ran in a single process, so what changes between runs (memory layout, "
         "machine state) is not in these intervals and a verdict can be a false alarm; run both "
         "sides with --processes 3 or more (the default when saving or comparing baselines)";
   }
+}
 
+// The suite's note on samples left out for the machine's speed (none: no note).
+void note_speed(Comparison& comparison) {
   std::size_t base_slow = 0;
   std::size_t cand_slow = 0;
   for (const BenchmarkComparison& c : comparison.benchmarks) {
     base_slow += c.baseline_slow_samples;
     cand_slow += c.candidate_slow_samples;
   }
+  comparison.speed_note.clear();
   if (base_slow + cand_slow > 0) {
     comparison.speed_note = fmt::format(
         "the machine ran slow during {} of the baseline's samples and {} of the new run's (a "
@@ -651,30 +608,6 @@ bool judge_one_process(BenchmarkComparison& out, Comparison& comparison) {
   return true;
 }
 
-// Significance across the whole suite, then the verdicts of the tested rows.
-void decide_verdicts(const Tested& tested, const CompareSettings& settings,
-                     Comparison& comparison) {
-  std::vector<double> p_values;
-  for (std::size_t index : tested.indices) {
-    p_values.push_back(comparison.benchmarks[index].p_value);
-  }
-  const std::vector<double> adjusted = adjust_p_values(p_values, settings.adjustment);
-  // The exact signed-rank test on n pairs cannot go below p = 2 / 2^n; the adjustment multiplies
-  // the smallest p-value by the number of benchmarks tested (Holm and BH alike).
-  const double family = settings.adjustment == Adjustment::none
-                            ? 1.0
-                            : static_cast<double>(std::max<std::size_t>(1, tested.indices.size()));
-  for (std::size_t i = 0; i < tested.indices.size(); ++i) {
-    BenchmarkComparison& c = comparison.benchmarks[tested.indices[i]];
-    c.p_adjusted = adjusted[i];
-    c.verdict = verdict_for(c, settings);
-    if (c.verdict == Verdict::inconclusive) {
-      explain_inconclusive(c, family, tested.indices.size(), tested.scenario[i], settings);
-      note_power_plan(c, settings);
-    }
-  }
-}
-
 }  // namespace
 
 double noise_threshold_for(const BenchmarkComparison& c, const CompareSettings& settings) {
@@ -737,6 +670,35 @@ void order_for_report(std::vector<BenchmarkComparison>& benchmarks) {
                    });
 }
 
+void judge_suite(Comparison& comparison) {
+  const CompareSettings& settings = comparison.settings;
+  std::vector<BenchmarkComparison*> tested;
+  std::vector<double> p_values;
+  for (BenchmarkComparison& c : comparison.benchmarks) {
+    if (!c.tested) continue;
+    tested.push_back(&c);
+    p_values.push_back(c.p_value);
+  }
+  const std::vector<double> adjusted = adjust_p_values(p_values, settings.adjustment);
+  // The exact signed-rank test on n pairs cannot go below p = 2 / 2^n; the adjustment multiplies
+  // the smallest p-value by the number of benchmarks tested (Holm and BH alike).
+  const double family = settings.adjustment == Adjustment::none
+                            ? 1.0
+                            : static_cast<double>(std::max<std::size_t>(1, tested.size()));
+  for (std::size_t i = 0; i < tested.size(); ++i) {
+    BenchmarkComparison& c = *tested[i];
+    c.note = c.effect_note;
+    c.p_adjusted = adjusted[i];
+    c.verdict = verdict_for(c, settings);
+    if (c.verdict == Verdict::inconclusive) {
+      explain_inconclusive(c, family, tested.size(), c.scenario, settings);
+      note_power_plan(c, settings);
+    }
+  }
+  note_speed(comparison);
+  order_for_report(comparison.benchmarks);
+}
+
 Comparison compare(const RunResult& baseline, const RunResult& candidate,
                    const CompareSettings& settings) {
   Comparison comparison;
@@ -748,7 +710,6 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   const bool one_process = model::has_one_process_warning(baseline.context) ||
                            model::has_one_process_warning(candidate.context);
 
-  Tested tested;
   for (const BenchmarkResult& cand : candidate.benchmarks) {
     BenchmarkComparison out = new_row(cand);
     const auto found = base_by_name.find(cand.name);
@@ -767,15 +728,15 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     seen.insert(cand.name);
     if (compare_pair(*found->second, cand, same_cpu, settings, out) &&
         !(one_process && judge_one_process(out, comparison))) {
-      tested.indices.push_back(comparison.benchmarks.size());
-      tested.scenario.push_back(cand.kind == "scenario");
+      out.tested = true;
+      out.scenario = cand.kind == "scenario";
+      out.effect_note = out.note;
     }
     comparison.benchmarks.push_back(std::move(out));
   }
   add_baseline_only(baseline, seen, comparison.benchmarks);
-  note_design_and_speed(tested, comparison);
-  decide_verdicts(tested, settings, comparison);
-  order_for_report(comparison.benchmarks);
+  note_design(comparison);
+  judge_suite(comparison);
   return comparison;
 }
 
@@ -823,11 +784,6 @@ bool wants_more_rounds(const BenchmarkComparison& c) {
   // Under --mde, a benchmark with the rounds planned for it has the power asked for: more
   // rounds would only chase a change smaller than what matters.
   return c.verdict == Verdict::inconclusive && !planned_power_reached(c);
-}
-
-bool planned_power_reached(const BenchmarkComparison& c) {
-  // A plan beyond the design's last look (within_cap false) is never held: pairs stop there.
-  return c.planned_rounds && c.pairs >= c.planned_rounds->rounds;
 }
 
 std::vector<std::string> unsettled(const RunResult& baseline, const RunResult& candidate,

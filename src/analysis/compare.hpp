@@ -8,129 +8,19 @@
 
 #include "analysis/power_plan.hpp"
 #include "benchkit/result.hpp"
+#include "model/comparison.hpp"
 
 namespace benchkit::analysis {
 
-// `invalid`: a side failed its checks (a scenario's verify, a failing command): not compared.
-// `skipped`: a side left it out (--skip-tag, Registration::skip_when): not compared, and neither
-// a regression nor a failure.
-enum class Verdict {
-  regressed,
-  improved,
-  unchanged,
-  inconclusive,
-  added,
-  removed,
-  invalid,
-  skipped
-};
-const char* to_string(Verdict verdict);
-
-enum class Adjustment { holm, benjamini_hochberg, none };
-
-// The default noise threshold of counts (--mode instructions): 0.1%. Counts under simulation
-// repeat exactly, so the threshold absorbs no noise; it only says which changes matter. A change
-// of up to 0.1% is `unchanged`, one of more than 0.1% `regressed` or `improved`, however small
-// the excess, because the ratio has no interval (docs/instructions.md).
-inline constexpr double kCountNoiseThreshold = 0.001;
-
-struct CompareSettings {
-  // ±2% noise threshold: below it a change is not worth a verdict on a shared machine.
-  // Criterion's 1% gives false regressions in practice (mozilla/neqo raised it to 3%);
-  // METHODS.md recommendation 11.
-  double noise_threshold = 0.02;
-  // The threshold of counts (benchmarks with a metric): see kCountNoiseThreshold.
-  double count_noise_threshold = kCountNoiseThreshold;
-  double alpha = 0.05;  // family-wise, after adjustment
-  double confidence = 0.95;
-  // Holm controls the chance of any false alarm in the suite, under any dependence.
-  Adjustment adjustment = Adjustment::holm;
-  double power = 0.8;  // for the minimum detectable change, and the rounds planned for --mde
-  // --mde: the smallest change that matters (relative, e.g. 0.01); 0: none. A paired comparison
-  // then plans its rounds for `power` at that change (analysis/power_plan.hpp): a benchmark
-  // stops when settled or when it has them, and says whether the planned power was reached.
-  double mde = 0.0;
-  // Compare every sample, including those taken while the machine ran slow (machine_speed.hpp).
-  // By default both sides are cut at the same machine speed: the faster level of the two runs.
-  bool all_samples = false;
-  // Paired rounds looked at as they came, side by side: the nominal two-sided level of a
-  // comparison by its number of rounds (sequential_levels below). Empty: the rounds were taken
-  // without looking, and a paired comparison is read at `confidence` and `alpha`.
-  std::vector<double> sequential_alpha;
-};
-
-// How the two sides were compared, chosen from the shape of the data.
-enum class Design {
-  independent,  // samples of one process each: ratio of medians, Brunner–Munzel test
-  processes,    // samples nested in several processes: two-level bootstrap, Welch on processes
-  paired,       // interleaved rounds present on both sides: per-round ratios, signed-rank test
-  // Counts (--mode instructions) that repeat exactly within each side: the ratio is exact, no
-  // test or interval is needed; the verdict is the ratio against the noise threshold.
-  exact,
-};
-const char* to_string(Design design);
-
-struct BenchmarkComparison {
-  std::string name;
-  Verdict verdict = Verdict::inconclusive;
-  Design design = Design::independent;
-  double baseline_median = 0.0;   // ns per iteration (or the metric's unit)
-  double candidate_median = 0.0;  // ns per iteration (or the metric's unit)
-  // What the medians measure: empty for time, "instructions" for counts (BenchmarkResult::metric).
-  std::string metric;
-  double ratio = 1.0;  // candidate / baseline time: above 1 is slower
-  double ratio_lower = 1.0;
-  double ratio_upper = 1.0;
-  double p_value = 1.0;
-  double p_adjusted = 1.0;
-  std::size_t pairs = 0;  // paired design: the rounds present on both sides
-  // Paired rounds under a sequential rule (CompareSettings::sequential_alpha): the nominal
-  // two-sided level this look was read at (the interval is at 1 - level), and whether the exact
-  // signed-rank interval of `pairs` rounds reaches that level at all (with n rounds it cannot go
-  // beyond 1 - 2/2^n). 0 and true otherwise. Not written to files.
-  double level = 0.0;
-  bool level_reached = true;
-  // Paired design: each round's ratio (new / baseline), in round order; the points of a forest
-  // plot. Empty for the other designs.
-  std::vector<double> round_ratios;
-  // The smallest slow-down this comparison could detect (relative, e.g. 0.03 = 3%); empty when
-  // it cannot be computed (fewer than 2 samples a side).
-  std::optional<double> minimum_detectable_change;
-  // Paired, with CompareSettings::mde: the rounds that give the planned power at that change,
-  // from the scatter of the rounds so far; within_cap false when more than the design's last
-  // look (--max-rounds) would be needed. Empty otherwise.
-  std::optional<RoundsForPower> planned_rounds;
-  // Throughput change (candidate / baseline - 1) when both sides declare work per iteration.
-  std::optional<double> throughput_change;
-  std::string note;  // why inconclusive, and what would sharpen the answer
-  // Inconclusive paired rows of a side-by-side comparison (note_settle_estimates,
-  // analysis/round_budget.hpp): about how many more rounds would settle the verdict, and how much
-  // more wall time those would take at the comparison's average cost of a round.
-  std::optional<std::size_t> more_rounds;
-  std::optional<double> more_time_ns;
-  std::vector<std::string> candidate_diagnostics;
-  // Samples of each side left out because the machine ran slow while they were taken.
-  std::size_t baseline_slow_samples = 0;
-  std::size_t candidate_slow_samples = 0;
-};
-
-struct Comparison {
-  CompareSettings settings;
-  // Set by the caller when the two runs were made on different machines or builds: one line
-  // saying which fields differ, shown above the table.
-  std::string context_warning;
-  // Set when a benchmark was compared from one process a side: what varies between runs is
-  // then not in its interval.
-  std::string design_warning;
-  // Set when samples taken while the machine ran slow were left out: how many on each side.
-  std::string speed_note;
-  // Set by the caller: how the baseline was measured, when not from its saved samples alone
-  // (a side-by-side comparison), or why it was not.
-  std::string method_note;
-  std::vector<BenchmarkComparison> benchmarks;  // regressions first, then by name
-  std::size_t count(Verdict verdict) const;
-  bool any_regression() const { return count(Verdict::regressed) > 0; }
-};
+using model::Adjustment;
+using model::BenchmarkComparison;
+using model::CompareSettings;
+using model::Comparison;
+using model::Design;
+using model::kCountNoiseThreshold;
+using model::planned_power_reached;
+using model::to_string;
+using model::Verdict;
 
 // Compares every benchmark present in both runs, and lists those in only one as added or
 // removed. A benchmark skipped on either side (--skip-tag) is `skipped`, with the reason in its
@@ -139,6 +29,16 @@ struct Comparison {
 // benchmark with no sample on a side is inconclusive, with a note.
 Comparison compare(const RunResult& baseline, const RunResult& candidate,
                    const CompareSettings& settings = {});
+
+// The suite-level step of a comparison, over all of comparison.benchmarks: the p-values of the
+// rows that take part in the suite's test (BenchmarkComparison::tested) adjusted together by
+// settings.adjustment (Holm by default: any false alarm in the suite at most alpha), each such
+// row's verdict (verdict_for) and note (its effect_note, and what an inconclusive verdict lacks,
+// which depends on how many rows were tested), the note on samples left out for the machine's
+// speed, and the report's order. Rows not tested keep their verdict and note. compare() ends
+// with it; `benchkit merge` applies it once to the rows of every shard of a split suite, which
+// gives the verdicts one comparison of the whole suite would (session/shard_merge.hpp).
+void judge_suite(Comparison& comparison);
 
 // The verdict rule shared by every comparison (compare, the history gate): regressed or
 // improved only when significant after adjustment (c.p_adjusted < alpha) and the whole ratio
@@ -192,8 +92,5 @@ std::vector<std::string> unsettled(const RunResult& baseline, const RunResult& c
 // Whether a row of such a look gets another round: inconclusive, and not yet holding the
 // rounds planned for --mde (CompareSettings::mde) when those fit under the design's last look.
 bool wants_more_rounds(const BenchmarkComparison& c);
-// Whether a row compared under --mde holds the rounds planned for it (the power asked for at
-// that change): false without a plan.
-bool planned_power_reached(const BenchmarkComparison& c);
 
 }  // namespace benchkit::analysis

@@ -23,14 +23,11 @@
 #include <span>
 #include <string>
 
+#include "model/comparison.hpp"
+
 namespace benchkit::analysis {
 
-struct RoundsForPower {
-  std::size_t rounds = 0;  // the smallest n meeting the condition above
-  // Whether n is within the cap given; when not, `rounds` is the number beyond it that would
-  // do, each look read at the cap's level.
-  bool within_cap = false;
-};
+using model::RoundsForPower;  // the rounds, and whether they fit under the cap
 
 // The rounds a paired comparison needs for power `power` at a change of `mde` (relative, e.g.
 // 0.01) beyond the noise threshold `threshold`, given the standard deviation `log_spread` of its

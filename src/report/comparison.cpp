@@ -5,8 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <nlohmann/json.hpp>
-
+#include "formats/comparison_json.hpp"
 #include "report/parts.hpp"
 
 namespace benchkit::report {
@@ -38,15 +37,6 @@ std::string interval_cell(const BenchmarkComparison& c) {
 
 std::string time_cell(double value, bool present, const std::string& metric) {
   return present ? format_measure(value, metric) : "";
-}
-
-double log_scatter(const std::vector<double>& ratios) {
-  double mean = 0.0;
-  for (const double r : ratios) mean += std::log(r);
-  mean /= static_cast<double>(ratios.size());
-  double squares = 0.0;
-  for (const double r : ratios) squares += (std::log(r) - mean) * (std::log(r) - mean);
-  return std::sqrt(squares / static_cast<double>(ratios.size() - 1));
 }
 
 std::string throughput_cell(const BenchmarkComparison& c) {
@@ -252,82 +242,7 @@ std::string parts::comparison_markdown(const analysis::Comparison& comparison) {
 }
 
 std::string parts::comparison_json(const analysis::Comparison& comparison) {
-  nlohmann::ordered_json root;
-  root["schema"] = "benchkit/comparison";
-  root["version"] = 1;
-  const auto& s = comparison.settings;
-  root["settings"] = {{"noise_threshold", s.noise_threshold},
-                      {"alpha", s.alpha},
-                      {"confidence", s.confidence},
-                      {"adjustment", s.adjustment == analysis::Adjustment::holm ? "holm"
-                                     : s.adjustment == analysis::Adjustment::benjamini_hochberg
-                                         ? "benjamini_hochberg"
-                                         : "none"}};
-  if (s.mde > 0.0) {
-    root["settings"]["mde"] = s.mde;
-    root["settings"]["power"] = s.power;
-  }
-  nlohmann::ordered_json summary;
-  for (Verdict v : {Verdict::regressed, Verdict::improved, Verdict::inconclusive,
-                    Verdict::unchanged, Verdict::added, Verdict::removed, Verdict::invalid}) {
-    summary[to_string(v)] = comparison.count(v);
-  }
-  // Only when there are some: documents without skipped benchmarks keep their shape.
-  if (comparison.count(Verdict::skipped)) {
-    summary[to_string(Verdict::skipped)] = comparison.count(Verdict::skipped);
-  }
-  root["summary"] = summary;
-  if (!comparison.context_warning.empty()) root["context_warning"] = comparison.context_warning;
-  if (!comparison.design_warning.empty()) root["design_warning"] = comparison.design_warning;
-  if (!comparison.speed_note.empty()) root["machine_speed_note"] = comparison.speed_note;
-  if (!comparison.method_note.empty()) root["method_note"] = comparison.method_note;
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const BenchmarkComparison& c : comparison.benchmarks) {
-    nlohmann::ordered_json item;
-    item["name"] = c.name;
-    item["verdict"] = to_string(c.verdict);
-    if (compared(c)) {
-      item["design"] = to_string(c.design);
-      if (c.design == analysis::Design::paired) {
-        item["rounds"] = c.pairs;
-        // Each round's new/baseline ratio in round order, and their scatter (standard deviation
-        // of the log ratios, about the relative spread): what the interval's width comes from.
-        item["round_ratios"] = c.round_ratios;
-        if (c.round_ratios.size() > 1) item["round_scatter"] = log_scatter(c.round_ratios);
-        // --mde: the rounds planned for the power asked for, and whether they were run.
-        if (c.planned_rounds) {
-          item["planned_rounds"] = c.planned_rounds->rounds;
-          item["planned_power_reached"] = analysis::planned_power_reached(c);
-        }
-      }
-      item["baseline_median_ns"] = c.baseline_median;
-      item["new_median_ns"] = c.candidate_median;
-      item["ratio"] = c.ratio;
-      item["ratio_lower"] = c.ratio_lower;
-      item["ratio_upper"] = c.ratio_upper;
-      item["p_value"] = c.p_value;
-      item["p_adjusted"] = c.p_adjusted;
-      if (c.minimum_detectable_change) {
-        item["minimum_detectable_change"] = *c.minimum_detectable_change;
-      }
-      if (c.throughput_change) item["throughput_change"] = *c.throughput_change;
-      if (c.baseline_slow_samples + c.candidate_slow_samples > 0) {
-        item["slow_samples_left_out"] = {{"baseline", c.baseline_slow_samples},
-                                         {"new", c.candidate_slow_samples}};
-      }
-    }
-    if (c.more_rounds) {
-      nlohmann::ordered_json settle;
-      settle["more_rounds"] = *c.more_rounds;
-      if (c.more_time_ns) settle["more_seconds"] = *c.more_time_ns / 1e9;
-      item["to_settle"] = std::move(settle);
-    }
-    if (!c.note.empty()) item["note"] = c.note;
-    if (!c.candidate_diagnostics.empty()) item["diagnostics"] = c.candidate_diagnostics;
-    list.push_back(std::move(item));
-  }
-  root["benchmarks"] = std::move(list);
-  return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  return formats::comparison_to_json(comparison);
 }
 
 std::string parts::comparison_csv(const analysis::Comparison& comparison) {

@@ -20,9 +20,9 @@ inline constexpr std::size_t kMarkdownCommentLimit = 60000;
 // table, every other benchmark in a collapsed <details> table, the method in one line, then the
 // notes; rows that would take it past kMarkdownCommentLimit are left out, and a line says how
 // many; json: the
-// "benchkit/comparison" document (version 1); csv: one row per benchmark.
-// The same as make_reporter(format, options)->render({.comparison = &comparison}), kept for
-// callers not yet moved to Reporter.
+// "benchkit/comparison" document (version 2, formats/comparison_json.hpp); csv: one row per
+// benchmark. The same as make_reporter(format, options)->render({.comparison = &comparison}), kept
+// for callers not yet moved to Reporter.
 std::string render_comparison(const analysis::Comparison& comparison, Format format,
                               Options options = {});
 

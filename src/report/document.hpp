@@ -9,9 +9,9 @@
 #include "benchkit/result.hpp"
 #include "model/machine_check.hpp"
 
-namespace benchkit::analysis {
-struct Comparison;
-}  // namespace benchkit::analysis
+namespace benchkit::model {
+struct Comparison;  // model/comparison.hpp (analysis::Comparison)
+}  // namespace benchkit::model
 
 namespace benchkit::report {
 
@@ -29,7 +29,7 @@ std::string_view to_string(Part part);
 //   reporter.render({.results = &run, .comparison = &comparison});
 struct Document {
   const RunResult* results = nullptr;
-  const analysis::Comparison* comparison = nullptr;
+  const model::Comparison* comparison = nullptr;
   const NoiseReport* noise = nullptr;
   const SystemReport* machine_checks = nullptr;
   const std::vector<model::MachineWarning>* warnings = nullptr;

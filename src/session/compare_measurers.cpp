@@ -16,6 +16,8 @@
 #include "session/result_files.hpp"
 #include "session/side_by_side.hpp"
 #include "session/suite_budget.hpp"
+#include "system/context.hpp"
+#include "vcs/git.hpp"
 
 namespace benchkit::session {
 
@@ -123,6 +125,17 @@ model::Result<std::vector<std::string>> shared_benchmarks(const BinariesPlan& pl
   return benchmarks;
 }
 
+// Side by side, the workers only measure and record no context of their own: which executable
+// a side ran (its SHA-256), and the checkout's git state as a bench binary records its own, so
+// that the comparison says which builds it compared (`benchkit merge` checks them across shards).
+void identify_build(const std::string& executable, Context& context) {
+  if (context.executable_sha256.empty()) {
+    context.executable = executable;
+    context.executable_sha256 = system::sha256_of_file(executable);
+  }
+  if (context.git_commit.empty()) vcs::record(vcs::git_facts("."), context);
+}
+
 // The fields both kinds of side-by-side plan share, filled in one place.
 template <class Pairs>
 Pairs paired(const BinariesPlan& plan, std::vector<std::string> benchmarks, Observer& observer) {
@@ -199,6 +212,8 @@ class BinariesMeasurer final : public Measurer {
     if (plan_.budget_ns > 0) measured.method_note += "; " + budget.summary();
     runs->baseline.context.shard = shard;
     runs->candidate.context.shard = shard;
+    identify_build(plan_.base, runs->baseline.context);
+    identify_build(plan_.candidate, runs->candidate.context);
     measured.baseline = std::move(runs->baseline);
     measured.run = std::move(runs->candidate);
     return measured;

@@ -46,6 +46,9 @@ analysis::Comparison judge(const RunResult& baseline, const RunResult& candidate
     comparison.context_warning = context_differences(baseline.context, candidate.context);
   }
   comparison.method_note = method_note;
+  comparison.baseline_build = {baseline.context.git_commit, baseline.context.executable_sha256};
+  comparison.candidate_build = {candidate.context.git_commit, candidate.context.executable_sha256};
+  comparison.shard = candidate.context.shard;
   return comparison;
 }
 

@@ -8,11 +8,19 @@
 // system/fingerprint.hpp) unless mixed machines are allowed; then each benchmark keeps its own
 // machine (BenchmarkResult::machine). Merged, but named: a shard whose file is missing (from the
 // recorded K/N) and the benchmarks that failed; either makes the exit status 1.
+//
+// The comparisons of a suite's shards (`compare OLD NEW --shard K/N`, `ab --shard K/N`, written
+// with --format json) are merged the same way, with the same checks (a benchmark in two files,
+// different baseline builds or new builds, different commits of either, different splits; and
+// different comparison settings), and their rows judged again as one suite
+// (analysis::judge_suite): the multiple-comparison adjustment over every shard's benchmarks at
+// once, as if one comparison had measured them all. A missing shard is named the same way.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "analysis/compare.hpp"
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
 
@@ -42,5 +50,29 @@ model::Result<MergedShards> merge_shard_runs(std::vector<ShardFile> shards,
 // Reads each file (session/result_files.hpp) and merges them.
 model::Result<MergedShards> merge_shard_files(const std::vector<std::string>& paths,
                                               bool allow_mixed_machines);
+
+// One shard's comparison, as read, and the file it came from.
+struct ComparisonFile {
+  std::string path;
+  analysis::Comparison comparison;
+};
+
+struct MergedComparisons {
+  analysis::Comparison comparison;  // judged again over all its rows
+  std::size_t files = 0;
+  std::vector<std::string> missing;  // as MergedShards::missing
+  bool incomplete() const { return !missing.empty(); }
+};
+
+// The comparisons joined (the pure part: files already read); the error is of kind input.
+model::Result<MergedComparisons> merge_shard_comparisons(std::vector<ComparisonFile> shards);
+
+// Reads each comparison file (formats/comparison_json.hpp) and merges them.
+model::Result<MergedComparisons> merge_comparison_files(const std::vector<std::string>& paths);
+
+// What `benchkit merge` was given, told by content: result files, or comparisons. A mix of the
+// two is refused (kind input), naming one file of each.
+enum class MergeKind { results, comparisons };
+model::Result<MergeKind> merge_kind(const std::vector<std::string>& paths);
 
 }  // namespace benchkit::session

@@ -21,6 +21,8 @@ using testing::run_command;
 
 const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
 const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+// The same suite with copy_string about 3 times slower.
+const std::string kSlower = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench_slow";
 const std::string kFast = " --time-budget 20ms --warm-up 1ms --sample-size 5 --quiet";
 
 std::set<std::string> lines(const std::string& text) {
@@ -225,6 +227,80 @@ TEST_F(MergeCommand, CompareOfTwoExecutablesMeasuresOnlyTheShard) {
   std::set<std::string> names;
   for (const auto& b : document["benchmarks"]) names.insert(b["name"].get<std::string>());
   EXPECT_EQ(names, lines(run_command(kBench + " --list --filter 'add|copy' --shard 1/2").out));
+}
+
+// Two real `compare OLD NEW --shard K/2` runs, one benchmark each, merged into one comment. With
+// 6 paired rounds the smallest p-value is 2/2^6 = 0.031: copy_string (3 times slower) is a
+// regression in its own shard, where it is the only benchmark tested, and not once the suite's
+// 2 benchmarks are adjusted together (Holm: 0.031 × 2 = 0.062 > 0.05), which the merge says.
+TEST_F(MergeCommand, ComparisonsOfShardsMergeIntoOneCommentJudgedAsOneSuite) {
+  for (const int k : {1, 2}) {
+    const auto compared = run_command(
+        kTool + " compare " + kBench + " " + kSlower +
+        " --rounds 6 --max-rounds 6 --noise-threshold 0.2 --filter 'copy_string|add/amount=1$'"
+        " --format json --shard " +
+        std::to_string(k) + "/2 --out " + path("compare-" + std::to_string(k) + ".json"));
+    ASSERT_EQ(compared.exit_code, 0) << compared.err;
+  }
+  std::string holder;  // the shard that compared copy_string
+  for (const int k : {1, 2}) {
+    const std::string file = path("compare-" + std::to_string(k) + ".json");
+    const auto document = read_json(file);
+    EXPECT_EQ(document["version"], 2);
+    EXPECT_EQ(document["shard"]["index"], k);
+    EXPECT_EQ(document["shard"]["selected"], 2);
+    // Side by side, the comparison still says which builds it compared.
+    const std::string base_hash = document["baseline"]["executable_sha256"];
+    const std::string new_hash = document["new"]["executable_sha256"];
+    EXPECT_EQ(base_hash.size(), 64u);
+    EXPECT_EQ(new_hash.size(), 64u);
+    EXPECT_NE(base_hash, new_hash);
+    ASSERT_EQ(document["benchmarks"].size(), 1u) << document.dump(1);
+    if (document["benchmarks"][0]["name"] == "copy_string") {
+      holder = file;
+      EXPECT_EQ(document["benchmarks"][0]["verdict"], "regressed") << document.dump(1);
+    }
+  }
+  ASSERT_FALSE(holder.empty());
+
+  const std::string both = path("compare-1.json") + " " + path("compare-2.json");
+  const auto merged = run_command(merge(both));
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  const auto document = read_json(path("merged.json"));
+  EXPECT_FALSE(document.contains("shard"));
+  ASSERT_EQ(document["benchmarks"].size(), 2u);
+  nlohmann::json copy;
+  for (const auto& row : document["benchmarks"]) {
+    if (row["name"] == "copy_string") copy = row;
+  }
+  EXPECT_EQ(copy["verdict"], "inconclusive") << copy.dump(1);
+  EXPECT_NEAR(copy["p_adjusted"].get<double>(), 0.0625, 1e-9) << copy.dump(1);
+  EXPECT_THAT(copy["note"].get<std::string>(),
+              HasSubstr("6 paired rounds cannot be significant after adjusting over 2 "
+                        "benchmarks"));
+
+  const auto comment = run_command(kTool + " merge " + both + " --format markdown");
+  ASSERT_EQ(comment.exit_code, 0) << comment.err;
+  EXPECT_THAT(comment.out, HasSubstr("**0 regressed, 0 improved, "));
+  EXPECT_THAT(comment.out, HasSubstr("`copy_string`"));
+  EXPECT_THAT(comment.out, HasSubstr("`add/amount=1`"));
+  EXPECT_THAT(comment.out, HasSubstr("Holm-adjusted"));
+
+  // One shard alone: merged, and the missing one named (exit status 1).
+  const auto alone = run_command(merge(holder));
+  EXPECT_EQ(alone.exit_code, 1);
+  EXPECT_THAT(alone.err, HasSubstr("missing from the merge: shard "));
+  EXPECT_EQ(read_json(path("merged.json"))["benchmarks"].size(), 1u);
+
+  // Comparisons and result files are not merged together.
+  measure_shards();
+  const auto mixed = run_command(merge(holder + " " + path(shard_file(1))));
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_THAT(mixed.err, HasSubstr("is a comparison (benchkit/comparison)"));
+  const auto result_markdown =
+      run_command(kTool + " merge " + path(shard_file(1)) + " --format markdown");
+  EXPECT_EQ(result_markdown.exit_code, 2);
+  EXPECT_THAT(result_markdown.err, HasSubstr("benchkit report --format markdown"));
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // libFuzzer entry for the comparison of two result files and the comparison documents written
 // from it, as `benchkit compare OLD NEW --format json` makes them: the bytes before the first NUL
-// are the baseline file, the rest the new one (the same file twice when there is no NUL). benchkit
-// writes the benchkit/comparison JSON and never reads it back as a comparison; what reads it is
-// CI and dashboards, so it must stay JSON whatever the files held (any name, any number): it
-// parses, names its schema and lists every benchmark compared, in order. The other comparison
+// are the baseline file, the rest the new one (the same file twice when there is no NUL). The
+// benchkit/comparison JSON is read by CI and dashboards, and by `benchkit merge`
+// (formats/comparison_json.hpp), so it must stay JSON whatever the files held (any name, any
+// number): it parses, names its schema and lists every benchmark compared, in order; read back,
+// it gives the same benchmarks, and a merge of it judges them again. The input is also read as a
+// comparison document itself, written back, read again and judged again. The other comparison
 // formats are rendered too: never a crash, a hang or undefined behaviour.
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +16,7 @@
 
 #include "analysis/compare.hpp"
 #include "analysis/estimates.hpp"
+#include "formats/comparison_json.hpp"
 #include "formats/result_file.hpp"
 #include "report/comparison.hpp"
 #include "report/reporter.hpp"
@@ -32,6 +35,20 @@ std::optional<benchkit::RunResult> load(std::string_view text) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace report = benchkit::report;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  // The input as a comparison document: judged as a merge does, written back, read again (the
+  // same rows, in order) and judged again.
+  if (auto read = benchkit::formats::comparison_from_json(text, "fuzz.json")) {
+    benchkit::analysis::judge_suite(*read);
+    const std::string written = benchkit::formats::comparison_to_json(*read);
+    if (!benchkit::formats::is_comparison_document(written)) std::abort();
+    if (auto again = benchkit::formats::comparison_from_json(written, "fuzz.json")) {
+      if (again->benchmarks.size() != read->benchmarks.size()) std::abort();
+      for (std::size_t i = 0; i < again->benchmarks.size(); ++i) {
+        if (again->benchmarks[i].name != read->benchmarks[i].name) std::abort();
+      }
+      benchkit::analysis::judge_suite(*again);
+    }
+  }
   const std::size_t split = text.find('\0');
   const auto baseline = load(text.substr(0, split));
   if (!baseline) return 0;
@@ -48,6 +65,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (listed.size() != comparison.benchmarks.size()) std::abort();
   for (std::size_t i = 0; i < listed.size(); ++i) {
     if (listed[i].at("name") != comparison.benchmarks[i].name) std::abort();
+  }
+  // Read back (a NaN written as null is refused, never a crash), then judged again as a merge does.
+  if (auto read = benchkit::formats::comparison_from_json(json, "fuzz.json")) {
+    if (read->benchmarks.size() != comparison.benchmarks.size()) std::abort();
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+      if (read->benchmarks[i].name != comparison.benchmarks[i].name) std::abort();
+    }
+    benchkit::analysis::judge_suite(*read);
   }
   for (const auto format : {report::Format::console, report::Format::markdown, report::Format::csv,
                             report::Format::junit}) {
