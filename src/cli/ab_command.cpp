@@ -226,14 +226,13 @@ void add_shared_flags(CLI::App& command, AbOptions& o) {
   add_budget_option(command, o.budget);
   command.add_option("--time-budget", o.time_budget,
                      "Sampling time per benchmark and side over --rounds (default 1s)");
-  command.add_option("--worker-timeout", o.worker_timeout,
-                     "How long a worker may take to set up or take one sample (default 120s)");
+  add_worker_timeout_option(command, o.worker_timeout);
   add_format_option(command, o.format, "Format of the comparison");
   add_out_option(command, o.out, "Write the comparison in --format to this file");
   add_html_option(command, o.html);
   add_comparison_flags(command, o.comparison);
   add_color_option(command, o.color);
-  command.add_flag("--quiet,-q", o.quiet, "No progress lines and no table");
+  add_quiet_flag(command, o.quiet);
 }
 
 }  // namespace
@@ -258,8 +257,7 @@ CommandRunner add_ab_command(CLI::App& app) {
   command->add_option("NEW", o->candidate,
                       "The new revision (default: the working tree, uncommitted changes "
                       "included)");
-  command->add_option("--bench,--filter", o->bench,
-                      "Only benchmarks whose name matches this regular expression");
+  add_filter_option(*command, o->bench, "Only benchmarks", true);
   add_shard_options(*command, o->shard, nullptr);
   command
       ->add_option("--cmd", o->commands,
@@ -267,9 +265,7 @@ CommandRunner add_ab_command(CLI::App& app) {
                    "filled in), interleaved in rounds as benchkit run does")
       ->allow_extra_args(false);
   add_fail_on_regression_flag(*command, o->fail_on_regression);
-  command->add_flag("--record", o->record,
-                    "Record both runs (BASE and NEW, each with its commit) in the history "
-                    "(docs/history.md)");
+  add_record_flag(*command, o->record, "both runs (BASE and NEW)");
   add_store_option(*command, o->store);
   add_group_option(*command, o->group);
   command
@@ -315,9 +311,8 @@ CommandRunner add_bisect_command(CLI::App& app) {
       "undecided; 2 usage errors; 130 interrupted. docs/ab.md.");
   command->add_option("GOOD", o->good, "A revision without the regression")->required();
   command->add_option("BAD", o->bad, "A later revision with it")->required();
-  command->add_option("--bench,--filter", o->bench,
-                      "The benchmarks to watch: a regular expression their names match "
-                      "(default: every one)");
+  add_filter_option(*command, o->bench, "The benchmarks to watch (default: every one): those",
+                    true);
   command->add_option("--log", o->log,
                       "The log of every step (commit, verdict, ratio, rounds; default "
                       ".benchkit/bisect/bisect.log in the repository)");

@@ -241,10 +241,7 @@ void add_measuring_flags(CLI::App& command, RunOptions& o) {
   command.add_option("--time-budget", o.time_budget,
                      "Measuring time per command after --min-runs before stopping even if "
                      "imprecise (default 3s)");
-  command
-      .add_option("--precision", o.precision,
-                  "Stop once the median's 95% CI is within ±this fraction (default 0.01)")
-      ->check(CLI::Range(1e-6, 1.0));
+  add_precision_option(command, o.precision);
   command.add_option("--setup", o.setup, "Shell command run once per benchmark, before it");
   command.add_option("--prepare", o.prepare, "Shell command run before every run (not timed)");
   command.add_option("--conclude", o.conclude, "Shell command run after every run (not timed)");
@@ -297,17 +294,15 @@ void add_output_flags(CLI::App& command, RunOptions& o) {
   command.add_option("--export-junit", o.export_junit,
                      "Write JUnit XML (a test case per command, for CI servers)");
   add_html_option(command, o.html);
-  command.add_flag("--quiet,-q", o.quiet, "No table and no progress");
+  add_quiet_flag(command, o.quiet);
   add_color_option(command, o.color);
   add_comparison_flags(command, o.comparison);
-  command.add_option("--save-baseline", o.save_baseline, "Save the results as baseline NAME");
+  add_save_baseline_option(command, o.save_baseline);
   command.add_option("--baseline", o.baseline,
                      "Compare against a baseline name or result file, with verdicts");
   add_fail_on_regression_flag(command, o.fail_on_regression,
                               "against --baseline, or against the --reference");
-  command.add_flag("--record", o.record,
-                   "Record the results in the history (docs/history.md), for benchkit history "
-                   "trend and check");
+  add_record_flag(command, o.record, "the results");
   add_store_option(command, o.store);
   add_group_option(command, o.group);
   add_shard_options(command, o.shard, &o.shard_by);
