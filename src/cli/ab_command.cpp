@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
@@ -88,21 +89,29 @@ class RevisionsProgress : public session::BisectObserver {
   CommandProgress commands_{line_};
 };
 
+// A --format with no form for a comparison (gbench, bmf, github-action), refused with the formats
+// that have one: by ab before the builds and the rounds, by both before the comparison is shown.
+std::optional<model::Error> refuse_comparison_format(const std::string& name) {
+  const auto format = report::parse_format(name);
+  if (!format) return usage_error(format.error().message);
+  const analysis::Comparison none;
+  const report::Document document{.comparison = &none};
+  const std::string refused = report::make_reporter(*format)->refusal(document);
+  if (refused.empty()) return std::nullopt;
+  return usage_error(fmt::format("--format {}: {}; choose {} for a comparison", name, refused,
+                                 report::formats_accepting(document)));
+}
+
 // Prints (or writes to --out) the comparison, after the table of the commands' runs when they
 // were commands; returns the exit status of the writing (0, or 2 for a file that could not be
 // written or a format with no form for a comparison).
 int show_comparison(const AbOptions& o, const analysis::Comparison& comparison,
                     const RunResult* commands_run) {
+  if (auto refused = refuse_comparison_format(o.format)) return report_error(*refused);
   const auto format = report::parse_format(o.format);
-  if (!format) return report_error(usage_error(format.error().message));
   const report::Options options{want_color(o.color)};
   const auto reporter = report::make_reporter(*format, options);
   const report::Document document{.comparison = &comparison};
-  if (const std::string refused = reporter->refusal(document); !refused.empty()) {
-    return report_error(usage_error(fmt::format(
-        "--format {}: {}; choose console, markdown, json, csv, html or junit for a comparison",
-        o.format, refused)));
-  }
   int status = 0;
   if (!o.html.empty()) status = write_html(o.html, document);
   if (!o.out.empty()) {
@@ -126,14 +135,9 @@ int show_comparison(const AbOptions& o, const analysis::Comparison& comparison,
 
 // ab's outcome: where the runs were recorded, what failed, the comparison; the exit status.
 int report_ab(const AbOptions& o, const session::Outcome& outcome) {
+  // The lines saying where the runs were recorded stay off a machine format on stdout.
   if (outcome.measured) {
-    // The lines saying where the runs were recorded stay off a machine format on stdout.
-    const bool document_on_stdout = o.format != "console" && o.out.empty();
-    if (!o.quiet && !document_on_stdout) {
-      for (const auto* recorded : {&outcome.recorded_baseline, &outcome.recorded}) {
-        if (*recorded) say_recorded(**recorded, outcome.record_store);
-      }
-    }
+    say_what_was_kept(outcome, o.quiet || (o.format != "console" && o.out.empty()));
   }
   for (const model::Error& error : outcome.errors) say_error(error);
   if (!outcome.errors.empty()) return outcome.exit_status();
@@ -283,18 +287,7 @@ CommandRunner add_ab_command(CLI::App& app) {
     o->command_line = tool_command_line();
     for (const CLI::Option* option : command->parse_order()) o->given.push_back(option->get_name());
     if (auto problem = session::check_ab(*o)) return report_error(*problem);
-    // A format with no form for a comparison (gbench, bmf, github-action) is refused now, not
-    // after the builds and the rounds.
-    if (const auto format = report::parse_format(o->format); format) {
-      const analysis::Comparison none;
-      const std::string refused =
-          report::make_reporter(*format, {})->refusal(report::Document{.comparison = &none});
-      if (!refused.empty()) {
-        return report_error(usage_error(fmt::format(
-            "--format {}: {}; choose console, markdown, json, csv, html or junit for a comparison",
-            o->format, refused)));
-      }
-    }
+    if (auto refused = refuse_comparison_format(o->format)) return report_error(*refused);
     return run_ab(*o);
   };
 }

@@ -27,6 +27,7 @@
 #include "process/worker_invocation.hpp"
 #include "process/worker_protocol.hpp"
 #include "report/reporter.hpp"
+#include "report/run_failures.hpp"
 #include "session/pipeline.hpp"
 #include "session/plans.hpp"
 #include "session/profiled.hpp"
@@ -125,47 +126,13 @@ class RunProgress final : public session::Observer {
 // Names on stderr, whatever the format, every benchmark that failed to run (with its cause) and
 // every scenario whose verify failed.
 void say_what_failed(const session::Outcome& outcome) {
-  const RunResult& run = outcome.run;
   const auto invalid = outcome.invalid_runs();
   for (const auto& [name, checks] : invalid) {
     for (const std::string& check : checks) {
       cli::say_error(model::Error{fmt::format("{} is invalid: {}", name, check)});
     }
   }
-  const std::size_t failed = outcome.failed_benchmarks();
-  if (failed > 0) {
-    std::cerr << fmt::format("{} benchmark(s) failed; every other benchmark is measured{}:\n",
-                             failed, run.benchmarks.size() > failed ? " and kept" : "");
-    for (const BenchmarkResult& benchmark : run.benchmarks) {
-      if (benchmark.failure) {
-        std::cerr << fmt::format("  {}: {}\n", benchmark.name, benchmark.failures.front());
-      }
-    }
-  } else if (!invalid.empty()) {
-    std::cerr << fmt::format("{} scenario run(s) failed a check and are kept out of comparisons\n",
-                             invalid.size());
-  }
-}
-
-// What the pipeline saved, said as the command used to say it: the baseline's file (and its
-// kept binary, or why it could not be kept) and the run recorded in the history. `quiet` when
-// stdout carries one machine-readable document.
-void say_what_was_saved(const session::Outcome& outcome, bool quiet) {
-  if (const auto& saved = outcome.saved) {
-    if (!saved->executable_problem.empty()) {
-      std::cerr << fmt::format(
-          "warning: the bench binary was not kept with baseline {} ({}): comparisons against it "
-          "will use its saved samples\n",
-          saved->name, saved->executable_problem);
-    }
-    if (!quiet) {
-      std::cout << fmt::format("baseline {} saved to {}{}\n", saved->name, saved->path,
-                               saved->executable
-                                   ? fmt::format(" (with its bench binary, {})", *saved->executable)
-                                   : std::string());
-    }
-  }
-  if (outcome.recorded && !quiet) cli::say_recorded(*outcome.recorded, outcome.record_store);
+  std::cerr << report::failure_summary(outcome.run, invalid.size());
 }
 
 // Where the documents of a run go. stdout carries one document: with a baseline and a machine
@@ -237,7 +204,7 @@ int report_outcome(const BenchFlags& flags, report::Format format, session::Outc
   write_results(flags, documents, outcome, sync);
   // A baseline or a history that could not be written, said after the results it would have kept.
   for (const model::Error& error : pipeline_errors) cli::say_error(error);
-  say_what_was_saved(outcome, flags.quiet || documents.comparison_on_stdout);
+  cli::say_what_was_kept(outcome, flags.quiet || documents.comparison_on_stdout);
   if (comparison) {
     // Printed apart from the results (not as one document of both) because the line saying
     // where the baseline was saved comes between them.

@@ -115,6 +115,10 @@ int print_or_write(const std::string& text, const std::string& out);
 
 // "recorded run ID in LOCATION" (or "already recorded: ..."), for a run recorded at `store`.
 void say_recorded(const session::Recorded& recorded, const std::string& store);
+// What the pipeline kept, after the run's report: the baseline saved (and its bench binary, or on
+// stderr why it could not be kept) and the runs recorded (ab's baseline first). `quiet` (--quiet,
+// or one machine-readable document on stdout) leaves out all but the warning.
+void say_what_was_kept(const session::Outcome& outcome, bool quiet);
 // Renders `document` in `format` and prints or writes it as print_or_write does; a format that
 // has no form for the document (gbench for a comparison) is an error naming the formats that
 // have one (exit status 2).

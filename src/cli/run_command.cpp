@@ -197,10 +197,7 @@ int report_outcome(const RunOptions& o, RunKind kind, session::Outcome& outcome)
       outcome.errors.push_back(model::Error{error->message, model::ErrorKind::input});
     }
   }
-  if (outcome.saved && !o.quiet) {
-    std::cout << fmt::format("baseline {} saved to {}\n", outcome.saved->name, outcome.saved->path);
-  }
-  if (outcome.recorded && !o.quiet) say_recorded(*outcome.recorded, outcome.record_store);
+  say_what_was_kept(outcome, o.quiet);
   std::cout.flush();
   say_what_failed(o, kind, outcome);
   return outcome.exit_status();
