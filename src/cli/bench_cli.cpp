@@ -15,13 +15,13 @@
 #include "benchkit/registry.hpp"
 #include "cli/bench_flags.hpp"
 #include "cli/commands.hpp"
-#include "cli/duration.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
 #include "clock/callgrind.hpp"
 #include "clock/perf_counters.hpp"
 #include "clock/phase_trace.hpp"
 #include "clock/profile_markers.hpp"
+#include "model/duration.hpp"
 #include "process/handshake.hpp"
 #include "process/spawn.hpp"
 #include "process/worker_invocation.hpp"
@@ -382,7 +382,7 @@ int run_main(int argc, char** argv) {
   if (chosen->shard && !flags.quiet) std::cerr << session::describe_shard(*chosen->shard) << "\n";
   if (!flags.profile_time.empty()) {
     process::WorkerInvocation profile;
-    profile.profile_time_ns = cli::parse_duration_ns(flags.profile_time);
+    profile.profile_time_ns = model::parse_duration_ns(flags.profile_time);
     profile.quiet = flags.quiet;
     return run_profiled(profile, flags.profile_time, *settings, chosen->chosen);
   }

@@ -10,7 +10,6 @@
 #include <filesystem>
 
 #include "cli/commands.hpp"
-#include "cli/duration.hpp"
 #include "cli/report_output.hpp"
 #include "session/history.hpp"
 #include "store/baselines.hpp"
