@@ -48,15 +48,6 @@ namespace worker = process::worker;
 
 using cli::report_error;
 
-std::string command_line(int argc, char** argv) {
-  std::string text;
-  for (int i = 0; i < argc; ++i) {
-    if (i > 0) text += ' ';
-    text += argv[i];
-  }
-  return store::redact_passwords(text);
-}
-
 // What the user sees while the run goes: a progress line on a terminal, each failed benchmark
 // on stderr as it fails, and --out rewritten (atomically) after each benchmark, so that even a
 // kill -9 of the whole run keeps every benchmark finished before it.
@@ -316,7 +307,7 @@ int run_worker(int argc, char** argv) {
   using Role = process::WorkerInvocation::Role;
   if (invocation->role() == Role::turns) {
     return take_turns(*invocation, std::move(settings), std::move(*chosen),
-                      command_line(argc, argv));
+                      store::recorded_command_line(argc, argv));
   }
   if (invocation->role() == Role::profiled) {
     const std::string shown =
@@ -371,7 +362,7 @@ int run_main(int argc, char** argv) {
                      model::ErrorKind::usage});
   }
   for (const CLI::Option* option : app.parse_order()) flags.given.push_back(option->get_name());
-  flags.command_line = command_line(argc, argv);
+  flags.command_line = store::recorded_command_line(argc, argv);
   if (auto problem = session::check_mode(flags)) return report_error(*problem);
   session::default_processes(flags);
   auto settings = session::run_settings(flags);
