@@ -13,7 +13,6 @@
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
-#include "process/spawn.hpp"
 #include "report/command_table.hpp"
 #include "report/comparison.hpp"
 #include "report/reporter.hpp"
@@ -28,15 +27,10 @@ namespace {
 using session::RunOptions;
 
 // `benchkit run ./my_bench`: the binary runs itself in fresh worker processes and merges them.
-int run_bench_binary(const RunOptions& o, const std::vector<std::string>& argv) {
-  if (!o.quiet) std::cerr << "benchkit run: " << fmt::format("{}", fmt::join(argv, " ")) << "\n";
-  const auto exit = process::run_and_wait(argv);
-  if (!exit) return report_error(model::Error{exit.error().message, model::ErrorKind::input});
-  if (exit->signal != 0) {
-    return report_error(model::Error{fmt::format("{} {}", o.positional.front(), exit->describe()),
-                                     model::ErrorKind::failed});
-  }
-  return exit->exit_code;
+int run_bench_binary(const RunOptions& o, const session::BenchBinaryCommand& bench) {
+  if (!o.quiet) std::cerr << fmt::format("benchkit run: {}\n", fmt::join(bench.argv, " "));
+  const auto status = session::run_bench_binary(bench);
+  return status ? *status : report_error(status.error());
 }
 
 // Writes every requested export; says why each that cannot be written could not, and returns
@@ -208,7 +202,7 @@ int run_commands(const RunOptions& o) {
   auto target = session::plan_for(o);
   if (!target) return report_error(target.error());
   if (auto* bench = std::get_if<session::BenchBinaryCommand>(&*target)) {
-    return run_bench_binary(o, bench->argv);
+    return run_bench_binary(o, *bench);
   }
   session::Plan& plan = std::get<session::Plan>(*target);
   const RunKind kind =
