@@ -28,6 +28,7 @@
 #include "process/worker_protocol.hpp"
 #include "report/reporter.hpp"
 #include "report/run_failures.hpp"
+#include "report/run_outputs.hpp"
 #include "session/pipeline.hpp"
 #include "session/plans.hpp"
 #include "session/profiled.hpp"
@@ -126,17 +127,13 @@ void say_what_failed(const session::Outcome& outcome) {
   std::cerr << report::failure_summary(outcome.run, invalid.size());
 }
 
-// Where the documents of a run go. stdout carries one document: with a baseline and a machine
-// format (json, csv, markdown) that is the comparison, and the results then go to --out; html
-// and junit hold both in one document. A format with no form for a comparison (gbench, bmf,
-// github-action) leaves it to the console.
+// The documents of a run and where they go (report::route_run_outputs).
 struct Documents {
   const report::Reporter& reporter;
   const report::Reporter& console;
   report::Document results;
   report::Document page;
-  bool both_in_one = false;
-  bool comparison_on_stdout = false;
+  report::RunOutputs route;
 };
 
 // Writes --html and --out, and prints the results table; a file that cannot be written is an
@@ -153,7 +150,8 @@ void write_results(const BenchFlags& flags, const Documents& documents, session:
     const auto written = store::write_file_atomically(
         flags.out,
         [&](std::ostream& out) {
-          documents.reporter.write(documents.both_in_one ? documents.page : documents.results, out);
+          documents.reporter.write(documents.route.both_in_one ? documents.page : documents.results,
+                                   out);
         },
         sync);
     if (!written) {
@@ -163,9 +161,9 @@ void write_results(const BenchFlags& flags, const Documents& documents, session:
       std::cout << documents.console.render(documents.results);
       std::cout << fmt::format("results written to {}\n", flags.out);
     }
-  } else if (documents.both_in_one) {
+  } else if (documents.route.both_in_one) {
     std::cout << documents.reporter.render(documents.page);
-  } else if (!documents.comparison_on_stdout &&
+  } else if (!documents.route.comparison_on_stdout &&
              (!flags.quiet || cli::output_format(flags) != report::Format::console)) {
     std::cout << documents.reporter.render(documents.results);
   }
@@ -185,24 +183,21 @@ int report_outcome(const BenchFlags& flags, report::Format format, session::Outc
   const auto reporter = report::make_reporter(format, options);
   const auto console = report::make_reporter(report::Format::console, options);
   const analysis::Comparison* comparison = outcome.comparison ? &*outcome.comparison : nullptr;
-  Documents documents{*reporter, *console, report::Document{.results = &outcome.run},
-                      report::Document{.results = &outcome.run, .comparison = comparison}};
-  documents.both_in_one = format == report::Format::html || format == report::Format::junit;
-  documents.comparison_on_stdout =
-      comparison && flags.out.empty() && format != report::Format::console &&
-      !documents.both_in_one &&
-      reporter->refusal(report::Document{.comparison = comparison}).empty();
+  const Documents documents{
+      *reporter, *console, report::Document{.results = &outcome.run},
+      report::Document{.results = &outcome.run, .comparison = comparison},
+      report::route_run_outputs(format, comparison != nullptr, !flags.out.empty())};
   write_results(flags, documents, outcome, sync);
   // A baseline or a history that could not be written, said after the results it would have kept.
   for (const model::Error& error : pipeline_errors) cli::say_error(error);
-  cli::say_what_was_kept(outcome, flags.quiet || documents.comparison_on_stdout);
+  cli::say_what_was_kept(outcome, flags.quiet || documents.route.comparison_on_stdout);
   if (comparison) {
     // Printed apart from the results (not as one document of both) because the line saying
     // where the baseline was saved comes between them.
     const report::Document verdicts{.comparison = comparison};
-    if (documents.comparison_on_stdout) {
+    if (documents.route.comparison_on_stdout) {
       std::cout << reporter->render(verdicts);
-    } else if (!flags.quiet && !(documents.both_in_one && flags.out.empty())) {
+    } else if (!flags.quiet && !(documents.route.both_in_one && flags.out.empty())) {
       std::cout << "\n" << console->render(verdicts);
     }
   }
