@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
@@ -88,21 +89,29 @@ class RevisionsProgress : public session::BisectObserver {
   CommandProgress commands_{line_};
 };
 
+// A --format with no form for a comparison (gbench, bmf, github-action), refused with the formats
+// that have one: by ab before the builds and the rounds, by both before the comparison is shown.
+std::optional<model::Error> refuse_comparison_format(const std::string& name) {
+  const auto format = report::parse_format(name);
+  if (!format) return usage_error(format.error().message);
+  const analysis::Comparison none;
+  const report::Document document{.comparison = &none};
+  const std::string refused = report::make_reporter(*format)->refusal(document);
+  if (refused.empty()) return std::nullopt;
+  return usage_error(fmt::format("--format {}: {}; choose {} for a comparison", name, refused,
+                                 report::formats_accepting(document)));
+}
+
 // Prints (or writes to --out) the comparison, after the table of the commands' runs when they
 // were commands; returns the exit status of the writing (0, or 2 for a file that could not be
 // written or a format with no form for a comparison).
 int show_comparison(const AbOptions& o, const analysis::Comparison& comparison,
                     const RunResult* commands_run) {
+  if (auto refused = refuse_comparison_format(o.format)) return report_error(*refused);
   const auto format = report::parse_format(o.format);
-  if (!format) return report_error(usage_error(format.error().message));
   const report::Options options{want_color(o.color)};
   const auto reporter = report::make_reporter(*format, options);
   const report::Document document{.comparison = &comparison};
-  if (const std::string refused = reporter->refusal(document); !refused.empty()) {
-    return report_error(usage_error(fmt::format(
-        "--format {}: {}; choose console, markdown, json, csv, html or junit for a comparison",
-        o.format, refused)));
-  }
   int status = 0;
   if (!o.html.empty()) status = write_html(o.html, document);
   if (!o.out.empty()) {
@@ -126,14 +135,9 @@ int show_comparison(const AbOptions& o, const analysis::Comparison& comparison,
 
 // ab's outcome: where the runs were recorded, what failed, the comparison; the exit status.
 int report_ab(const AbOptions& o, const session::Outcome& outcome) {
+  // The lines saying where the runs were recorded stay off a machine format on stdout.
   if (outcome.measured) {
-    // The lines saying where the runs were recorded stay off a machine format on stdout.
-    const bool document_on_stdout = o.format != "console" && o.out.empty();
-    if (!o.quiet && !document_on_stdout) {
-      for (const auto* recorded : {&outcome.recorded_baseline, &outcome.recorded}) {
-        if (*recorded) say_recorded(**recorded, outcome.record_store);
-      }
-    }
+    say_what_was_kept(outcome, o.quiet || (o.format != "console" && o.out.empty()));
   }
   for (const model::Error& error : outcome.errors) say_error(error);
   if (!outcome.errors.empty()) return outcome.exit_status();
@@ -227,14 +231,13 @@ void add_shared_flags(CLI::App& command, AbOptions& o) {
   command.add_option("--time-budget", o.time_budget,
                      "Sampling time per benchmark and side over --rounds (default 250ms for bench "
                      "binaries, 1s for a --cmd)");
-  command.add_option("--worker-timeout", o.worker_timeout,
-                     "How long a worker may take to set up or take one sample (default 120s)");
+  add_worker_timeout_option(command, o.worker_timeout);
   add_format_option(command, o.format, "Format of the comparison");
   add_out_option(command, o.out, "Write the comparison in --format to this file");
   add_html_option(command, o.html);
   add_comparison_flags(command, o.comparison);
   add_color_option(command, o.color);
-  command.add_flag("--quiet,-q", o.quiet, "No progress lines and no table");
+  add_quiet_flag(command, o.quiet);
 }
 
 }  // namespace
@@ -259,8 +262,7 @@ CommandRunner add_ab_command(CLI::App& app) {
   command->add_option("NEW", o->candidate,
                       "The new revision (default: the working tree, uncommitted changes "
                       "included)");
-  command->add_option("--bench,--filter", o->bench,
-                      "Only benchmarks whose name matches this regular expression");
+  add_filter_option(*command, o->bench, "Only benchmarks", true);
   add_shard_options(*command, o->shard, nullptr);
   command
       ->add_option("--cmd", o->commands,
@@ -268,9 +270,7 @@ CommandRunner add_ab_command(CLI::App& app) {
                    "filled in), interleaved in rounds as benchkit run does")
       ->allow_extra_args(false);
   add_fail_on_regression_flag(*command, o->fail_on_regression);
-  command->add_flag("--record", o->record,
-                    "Record both runs (BASE and NEW, each with its commit) in the history "
-                    "(docs/history.md)");
+  add_record_flag(*command, o->record, "both runs (BASE and NEW)");
   add_store_option(*command, o->store);
   add_group_option(*command, o->group);
   command
@@ -288,18 +288,7 @@ CommandRunner add_ab_command(CLI::App& app) {
     o->command_line = tool_command_line();
     for (const CLI::Option* option : command->parse_order()) o->given.push_back(option->get_name());
     if (auto problem = session::check_ab(*o)) return report_error(*problem);
-    // A format with no form for a comparison (gbench, bmf, github-action) is refused now, not
-    // after the builds and the rounds.
-    if (const auto format = report::parse_format(o->format); format) {
-      const analysis::Comparison none;
-      const std::string refused =
-          report::make_reporter(*format, {})->refusal(report::Document{.comparison = &none});
-      if (!refused.empty()) {
-        return report_error(usage_error(fmt::format(
-            "--format {}: {}; choose console, markdown, json, csv, html or junit for a comparison",
-            o->format, refused)));
-      }
-    }
+    if (auto refused = refuse_comparison_format(o->format)) return report_error(*refused);
     return run_ab(*o);
   };
 }
@@ -316,9 +305,8 @@ CommandRunner add_bisect_command(CLI::App& app) {
       "undecided; 2 usage errors; 130 interrupted. docs/ab.md.");
   command->add_option("GOOD", o->good, "A revision without the regression")->required();
   command->add_option("BAD", o->bad, "A later revision with it")->required();
-  command->add_option("--bench,--filter", o->bench,
-                      "The benchmarks to watch: a regular expression their names match "
-                      "(default: every one)");
+  add_filter_option(*command, o->bench, "The benchmarks to watch (default: every one): those",
+                    true);
   command->add_option("--log", o->log,
                       "The log of every step (commit, verdict, ratio, rounds; default "
                       ".benchkit/bisect/bisect.log in the repository)");

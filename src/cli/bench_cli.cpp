@@ -15,18 +15,20 @@
 #include "benchkit/registry.hpp"
 #include "cli/bench_flags.hpp"
 #include "cli/commands.hpp"
-#include "cli/duration.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
 #include "clock/callgrind.hpp"
 #include "clock/perf_counters.hpp"
 #include "clock/phase_trace.hpp"
 #include "clock/profile_markers.hpp"
+#include "model/duration.hpp"
 #include "process/handshake.hpp"
 #include "process/spawn.hpp"
 #include "process/worker_invocation.hpp"
 #include "process/worker_protocol.hpp"
 #include "report/reporter.hpp"
+#include "report/run_failures.hpp"
+#include "report/run_outputs.hpp"
 #include "session/pipeline.hpp"
 #include "session/plans.hpp"
 #include "session/profiled.hpp"
@@ -46,15 +48,6 @@ using cli::BenchFlags;
 namespace worker = process::worker;
 
 using cli::report_error;
-
-std::string command_line(int argc, char** argv) {
-  std::string text;
-  for (int i = 0; i < argc; ++i) {
-    if (i > 0) text += ' ';
-    text += argv[i];
-  }
-  return store::redact_passwords(text);
-}
 
 // What the user sees while the run goes: a progress line on a terminal, each failed benchmark
 // on stderr as it fails, and --out rewritten (atomically) after each benchmark, so that even a
@@ -125,60 +118,22 @@ class RunProgress final : public session::Observer {
 // Names on stderr, whatever the format, every benchmark that failed to run (with its cause) and
 // every scenario whose verify failed.
 void say_what_failed(const session::Outcome& outcome) {
-  const RunResult& run = outcome.run;
   const auto invalid = outcome.invalid_runs();
   for (const auto& [name, checks] : invalid) {
     for (const std::string& check : checks) {
       cli::say_error(model::Error{fmt::format("{} is invalid: {}", name, check)});
     }
   }
-  const std::size_t failed = outcome.failed_benchmarks();
-  if (failed > 0) {
-    std::cerr << fmt::format("{} benchmark(s) failed; every other benchmark is measured{}:\n",
-                             failed, run.benchmarks.size() > failed ? " and kept" : "");
-    for (const BenchmarkResult& benchmark : run.benchmarks) {
-      if (benchmark.failure) {
-        std::cerr << fmt::format("  {}: {}\n", benchmark.name, benchmark.failures.front());
-      }
-    }
-  } else if (!invalid.empty()) {
-    std::cerr << fmt::format("{} scenario run(s) failed a check and are kept out of comparisons\n",
-                             invalid.size());
-  }
+  std::cerr << report::failure_summary(outcome.run, invalid.size());
 }
 
-// What the pipeline saved, said as the command used to say it: the baseline's file (and its
-// kept binary, or why it could not be kept) and the run recorded in the history. `quiet` when
-// stdout carries one machine-readable document.
-void say_what_was_saved(const session::Outcome& outcome, bool quiet) {
-  if (const auto& saved = outcome.saved) {
-    if (!saved->executable_problem.empty()) {
-      std::cerr << fmt::format(
-          "warning: the bench binary was not kept with baseline {} ({}): comparisons against it "
-          "will use its saved samples\n",
-          saved->name, saved->executable_problem);
-    }
-    if (!quiet) {
-      std::cout << fmt::format("baseline {} saved to {}{}\n", saved->name, saved->path,
-                               saved->executable
-                                   ? fmt::format(" (with its bench binary, {})", *saved->executable)
-                                   : std::string());
-    }
-  }
-  if (outcome.recorded && !quiet) cli::say_recorded(*outcome.recorded, outcome.record_store);
-}
-
-// Where the documents of a run go. stdout carries one document: with a baseline and a machine
-// format (json, csv, markdown) that is the comparison, and the results then go to --out; html
-// and junit hold both in one document. A format with no form for a comparison (gbench, bmf,
-// github-action) leaves it to the console.
+// The documents of a run and where they go (report::route_run_outputs).
 struct Documents {
   const report::Reporter& reporter;
   const report::Reporter& console;
   report::Document results;
   report::Document page;
-  bool both_in_one = false;
-  bool comparison_on_stdout = false;
+  report::RunOutputs route;
 };
 
 // Writes --html and --out, and prints the results table; a file that cannot be written is an
@@ -195,7 +150,8 @@ void write_results(const BenchFlags& flags, const Documents& documents, session:
     const auto written = store::write_file_atomically(
         flags.out,
         [&](std::ostream& out) {
-          documents.reporter.write(documents.both_in_one ? documents.page : documents.results, out);
+          documents.reporter.write(documents.route.both_in_one ? documents.page : documents.results,
+                                   out);
         },
         sync);
     if (!written) {
@@ -205,9 +161,9 @@ void write_results(const BenchFlags& flags, const Documents& documents, session:
       std::cout << documents.console.render(documents.results);
       std::cout << fmt::format("results written to {}\n", flags.out);
     }
-  } else if (documents.both_in_one) {
+  } else if (documents.route.both_in_one) {
     std::cout << documents.reporter.render(documents.page);
-  } else if (!documents.comparison_on_stdout &&
+  } else if (!documents.route.comparison_on_stdout &&
              (!flags.quiet || cli::output_format(flags) != report::Format::console)) {
     std::cout << documents.reporter.render(documents.results);
   }
@@ -227,24 +183,21 @@ int report_outcome(const BenchFlags& flags, report::Format format, session::Outc
   const auto reporter = report::make_reporter(format, options);
   const auto console = report::make_reporter(report::Format::console, options);
   const analysis::Comparison* comparison = outcome.comparison ? &*outcome.comparison : nullptr;
-  Documents documents{*reporter, *console, report::Document{.results = &outcome.run},
-                      report::Document{.results = &outcome.run, .comparison = comparison}};
-  documents.both_in_one = format == report::Format::html || format == report::Format::junit;
-  documents.comparison_on_stdout =
-      comparison && flags.out.empty() && format != report::Format::console &&
-      !documents.both_in_one &&
-      reporter->refusal(report::Document{.comparison = comparison}).empty();
+  const Documents documents{
+      *reporter, *console, report::Document{.results = &outcome.run},
+      report::Document{.results = &outcome.run, .comparison = comparison},
+      report::route_run_outputs(format, comparison != nullptr, !flags.out.empty())};
   write_results(flags, documents, outcome, sync);
   // A baseline or a history that could not be written, said after the results it would have kept.
   for (const model::Error& error : pipeline_errors) cli::say_error(error);
-  say_what_was_saved(outcome, flags.quiet || documents.comparison_on_stdout);
+  cli::say_what_was_kept(outcome, flags.quiet || documents.route.comparison_on_stdout);
   if (comparison) {
     // Printed apart from the results (not as one document of both) because the line saying
     // where the baseline was saved comes between them.
     const report::Document verdicts{.comparison = comparison};
-    if (documents.comparison_on_stdout) {
+    if (documents.route.comparison_on_stdout) {
       std::cout << reporter->render(verdicts);
-    } else if (!flags.quiet && !(documents.both_in_one && flags.out.empty())) {
+    } else if (!flags.quiet && !(documents.route.both_in_one && flags.out.empty())) {
       std::cout << "\n" << console->render(verdicts);
     }
   }
@@ -349,7 +302,7 @@ int run_worker(int argc, char** argv) {
   using Role = process::WorkerInvocation::Role;
   if (invocation->role() == Role::turns) {
     return take_turns(*invocation, std::move(settings), std::move(*chosen),
-                      command_line(argc, argv));
+                      store::recorded_command_line(argc, argv));
   }
   if (invocation->role() == Role::profiled) {
     const std::string shown =
@@ -404,7 +357,7 @@ int run_main(int argc, char** argv) {
                      model::ErrorKind::usage});
   }
   for (const CLI::Option* option : app.parse_order()) flags.given.push_back(option->get_name());
-  flags.command_line = command_line(argc, argv);
+  flags.command_line = store::recorded_command_line(argc, argv);
   if (auto problem = session::check_mode(flags)) return report_error(*problem);
   session::default_processes(flags);
   auto settings = session::run_settings(flags);
@@ -415,7 +368,7 @@ int run_main(int argc, char** argv) {
   if (chosen->shard && !flags.quiet) std::cerr << session::describe_shard(*chosen->shard) << "\n";
   if (!flags.profile_time.empty()) {
     process::WorkerInvocation profile;
-    profile.profile_time_ns = cli::parse_duration_ns(flags.profile_time);
+    profile.profile_time_ns = model::parse_duration_ns(flags.profile_time);
     profile.quiet = flags.quiet;
     return run_profiled(profile, flags.profile_time, *settings, chosen->chosen);
   }

@@ -10,7 +10,6 @@
 #include <filesystem>
 
 #include "cli/commands.hpp"
-#include "cli/duration.hpp"
 #include "cli/report_output.hpp"
 #include "session/history.hpp"
 #include "store/baselines.hpp"
@@ -19,9 +18,7 @@ namespace benchkit::cli {
 namespace {
 
 void add_measurement_flags(CLI::App& app, BenchFlags& flags) {
-  app.add_option("--filter", flags.filter,
-                 "Run only benchmarks whose name matches this regular expression (searched "
-                 "anywhere in the name, e.g. 'sort|hash' or '^codec/level=3')");
+  add_filter_option(app, flags.filter, "Run only benchmarks", false);
   app.add_flag("--exact", flags.exact, "Treat --filter as a whole benchmark name, not a regex");
   app.add_flag("--list", flags.list, "List the benchmark names and exit");
   app.add_flag("--test", flags.test,
@@ -37,9 +34,7 @@ void add_measurement_flags(CLI::App& app, BenchFlags& flags) {
   app.add_option("--sample-size", flags.sample_size,
                  "Minimum samples per benchmark before the precision rule may stop (default 30)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
-  app.add_option("--precision", flags.precision,
-                 "Target half-width of the median's 95% CI, relative (default 0.01 = ±1%)")
-      ->check(CLI::Range(1e-6, 1.0));
+  add_precision_option(app, flags.precision);
   app.add_option("--seed", flags.seed, "Seed recorded with the results (default 0)");
   app.add_option("--repetitions", flags.repetitions,
                  "Run each scenario N times in this process, set-up included; each run is one "
@@ -69,7 +64,7 @@ void add_output_flags(CLI::App& app, BenchFlags& flags) {
                  "Write the results in --format to this file (atomically), and keep the console "
                  "table on stdout");
   add_html_option(app, flags.html);
-  app.add_flag("--quiet,-q", flags.quiet, "No console table and no progress");
+  add_quiet_flag(app, flags.quiet);
   add_color_option(app, flags.color, "Colour: auto, always or never (NO_COLOR is honoured)");
   app.add_flag("--no-counters", flags.no_counters, "Do not open hardware counters");
 }
@@ -103,8 +98,7 @@ void add_mode_flags(CLI::App& app, BenchFlags& flags) {
 }
 
 void add_baseline_flags(CLI::App& app, BenchFlags& flags) {
-  app.add_option("--save-baseline", flags.save_baseline,
-                 "Save this run as baseline NAME (under .benchkit/baselines/, or $BENCHKIT_DIR)");
+  add_save_baseline_option(app, flags.save_baseline);
   auto* baseline_option = app.add_option(
       "--baseline", flags.baseline,
       "Compare against saved baseline NAME and give verdicts. When the baseline kept its bench "
@@ -118,10 +112,7 @@ void add_baseline_flags(CLI::App& app, BenchFlags& flags) {
   add_max_rounds_option(app, flags.max_rounds);
   add_power_flags(app, flags.comparison);
   add_budget_option(app, flags.budget);
-  app.add_option("--worker-timeout", flags.worker_timeout,
-                 "Side-by-side comparisons: a worker that takes longer than this to set up, to "
-                 "take one sample or to write its results is taken for hung, killed, and the "
-                 "comparison stops with an error naming it (default 120s)");
+  add_worker_timeout_option(app, flags.worker_timeout);
   app.add_flag("--saved-samples", flags.saved_samples,
                "With --baseline: compare against the samples saved with the baseline instead of "
                "running its binary again side by side");
@@ -150,9 +141,7 @@ void add_run_flags(CLI::App& app, BenchFlags& flags) {
                  "measured false-alarm rates). A side-by-side comparison uses --rounds instead")
       ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
   add_fail_on_regression_flag(app, flags.fail_on_regression, "against the baseline");
-  app.add_flag("--record", flags.record,
-               "Record this run in the history, with its commit, branch and machine, for "
-               "benchkit history trend and check (docs/history.md)");
+  add_record_flag(app, flags.record);
   add_store_option(app, flags.store);
   add_group_option(app, flags.group);
   app.add_flag("--in-process", flags.in_process,

@@ -69,6 +69,21 @@ void add_power_flags(CLI::App& command, ComparisonFlags& flags);
 // --budget DURATION: the wall time of a whole side-by-side comparison (session/suite_budget.hpp).
 void add_budget_option(CLI::App& command, std::string& budget);
 
+// --record: record `what` ("this run") in the history, for history trend and check.
+void add_record_flag(CLI::App& command, bool& record, const std::string& what = "this run");
+// --save-baseline NAME: save this run as a named baseline.
+void add_save_baseline_option(CLI::App& command, std::string& name);
+// --quiet, -q: no table and no progress lines.
+void add_quiet_flag(CLI::App& command, bool& quiet);
+// --filter REGEX (also --bench where `bench_alias`): the benchmarks whose name matches; `which`
+// starts the help ("Run only benchmarks").
+void add_filter_option(CLI::App& command, std::string& filter, const std::string& which,
+                       bool bench_alias);
+// --precision FRACTION: the median's 95% CI half-width, relative, that stops sampling.
+void add_precision_option(CLI::App& command, double& precision);
+// --worker-timeout DURATION of a side-by-side comparison (default 120s).
+void add_worker_timeout_option(CLI::App& command, std::string& timeout);
+
 // --store: the history (an SQLite file or a postgresql:// URL; default $BENCHKIT_STORE, else
 // .benchkit/history.db).
 void add_store_option(CLI::App& command, std::string& store);
@@ -100,6 +115,10 @@ int print_or_write(const std::string& text, const std::string& out);
 
 // "recorded run ID in LOCATION" (or "already recorded: ..."), for a run recorded at `store`.
 void say_recorded(const session::Recorded& recorded, const std::string& store);
+// What the pipeline kept, after the run's report: the baseline saved (and its bench binary, or on
+// stderr why it could not be kept) and the runs recorded (ab's baseline first). `quiet` (--quiet,
+// or one machine-readable document on stdout) leaves out all but the warning.
+void say_what_was_kept(const session::Outcome& outcome, bool quiet);
 // Renders `document` in `format` and prints or writes it as print_or_write does; a format that
 // has no form for the document (gbench for a comparison) is an error naming the formats that
 // have one (exit status 2).

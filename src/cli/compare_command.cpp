@@ -67,9 +67,8 @@ CommandRunner add_compare_command(CLI::App& app) {
   add_max_rounds_option(*command, options->max_rounds);
   add_power_flags(*command, options->comparison);
   add_budget_option(*command, options->budget);
-  command->add_option("--filter,--bench", options->filter,
-                      "Two executables: only the benchmarks (of both) whose name matches this "
-                      "regular expression (searched anywhere in the name)");
+  add_filter_option(*command, options->filter, "Two executables: only the benchmarks (of both)",
+                    true);
   add_shard_options(*command, options->shard, nullptr);
   return [command, options]() -> int {
     if (!command->parsed()) return -1;

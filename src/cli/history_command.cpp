@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/history_commands.hpp"
@@ -21,86 +20,19 @@ namespace benchkit::cli {
 
 namespace {
 
-constexpr std::size_t kShownDigits = 12;  // of run identities and commits, in tables
-
-std::string short_text(const std::string& text) {
-  return text.substr(0, kShownDigits);
-}
-
-std::string tags_text(const std::map<std::string, std::string>& tags) {
-  std::string text;
-  for (const auto& [name, value] : tags) text += (text.empty() ? "" : ",") + name + "=" + value;
-  return text;
-}
-
-std::string dirty_text(const std::optional<bool>& dirty) {
-  return !dirty ? "?" : *dirty ? "yes" : "no";
-}
-
-nlohmann::ordered_json runs_json(const std::vector<session::JoinedRun>& runs,
-                                 const std::string& location) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const session::JoinedRun& joined : runs) {
-    const store::RunInfo& run = joined.info;
-    nlohmann::ordered_json members = nlohmann::ordered_json::array();
-    for (const store::RunInfo& member : joined.members) {
-      members.push_back({{"id", member.id},
-                         {"shard", member.shard_index},
-                         {"host", member.hostname},
-                         {"benchmarks", member.benchmarks}});
-    }
-    list.push_back({{"id", run.id},
-                    {"date", run.date},
-                    {"commit", run.commit},
-                    {"branch", run.branch},
-                    {"dirty", run.dirty ? nlohmann::ordered_json(*run.dirty) : nullptr},
-                    {"machine", run.machine},
-                    {"build", run.build},
-                    {"host", run.hostname},
-                    {"benchmarks", run.benchmarks},
-                    {"tags", run.tags},
-                    {"group", run.group},
-                    {"shards", joined.shards_text()},
-                    {"members", std::move(members)}});
-  }
-  return {{"schema", "benchkit/history-runs"},
-          {"version", 1},
-          {"store", location},
-          {"runs", std::move(list)}};
-}
-
 int list_runs(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
-    const auto runs = store.list(
-        {.machine = o.machine, .branch = o.branch, .since = o.since, .before = o.before});
+    const auto runs = store.list(session::run_query(o));
     if (!runs) return report_error(runs.error());
     // A run group's shards are one run (session/run_groups.hpp).
     const std::vector<session::JoinedRun> joined = session::join_groups(*runs);
     if (o.format == "json") {
-      return print_or_write(runs_json(joined, store.location()).dump(2) + "\n", o.out);
-    }
-    std::vector<std::vector<std::string>> rows;
-    bool grouped = false;
-    for (const session::JoinedRun& one : joined) {
-      const store::RunInfo& run = one.info;
-      grouped = grouped || !run.group.empty();
-      rows.push_back({short_text(run.id), run.date, short_text(run.commit), run.branch,
-                      dirty_text(run.dirty), run.machine, run.hostname,
-                      std::to_string(run.benchmarks), tags_text(run.tags), run.group,
-                      one.shards_text()});
+      return print_or_write(session::runs_document(joined, store.location()), o.out);
     }
     std::string text = fmt::format("{} run{} in {}\n", joined.size(), joined.size() == 1 ? "" : "s",
                                    store.location());
-    std::vector<std::string> header = {"run",     "date", "commit",     "branch", "dirty",
-                                       "machine", "host", "benchmarks", "tags"};
-    std::vector<bool> right = {false, false, false, false, false, false, false, true, false};
-    if (grouped) {
-      header.insert(header.end(), {"group", "shards"});
-      right.insert(right.end(), {false, true});
-    } else {
-      for (auto& row : rows) row.resize(header.size());
-    }
-    if (!rows.empty()) text += report::render_table(header, rows, right);
+    const session::RunsTable table = session::runs_table(joined);
+    if (!table.rows.empty()) text += report::render_table(table.header, table.rows, table.right);
     return print_or_write(text, o.out);
   });
 }
@@ -125,9 +57,8 @@ int add_files(const HistoryOptions& o) {
       const auto recorded = session::add_result_files(store, {file}, o.group);
       if (!recorded) return report_error(recorded.error());
       const session::Recorded& one = recorded->front();
-      std::cout << fmt::format("{} {} ({})\n",
-                               one.added ? "recorded" : "already recorded:", short_text(one.id),
-                               file)
+      std::cout << fmt::format("{} {} ({})\n", one.added ? "recorded" : "already recorded:",
+                               one.id.substr(0, session::kShownDigits), file)
                 << std::flush;
     }
     return 0;
@@ -136,11 +67,7 @@ int add_files(const HistoryOptions& o) {
 
 int show_trend(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
-    const auto trend = session::history_trend(store, {.machine = o.machine,
-                                                      .branch = o.branch,
-                                                      .pattern = o.pattern,
-                                                      .since = o.since,
-                                                      .before = o.before});
+    const auto trend = session::history_trend(store, session::trend_request(o));
     if (!trend) return report_error(trend.error());
     const auto format = report::parse_format(o.format).value();
     if (const int status = print_or_write(report::render_trend(*trend, format), o.out);
@@ -154,8 +81,7 @@ int show_trend(const HistoryOptions& o) {
 
 int export_history(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
-    const auto text = session::export_runs(
-        store, {.machine = o.machine, .branch = o.branch, .since = o.since, .before = o.before});
+    const auto text = session::export_runs(store, session::run_query(o));
     if (!text) return report_error(text.error());
     return print_or_write(*text, o.out);
   });
@@ -172,14 +98,10 @@ int import_history(const HistoryOptions& o) {
 }
 
 int prune_history(const HistoryOptions& o) {
-  if (o.keep == 0 && o.before.empty()) {
-    return report_error(model::Error{
-        "history prune needs --keep N (the newest N runs of each machine and branch) or "
-        "--before DATE",
-        model::ErrorKind::usage});
-  }
+  const auto request = session::prune_request(o);
+  if (!request) return report_error(request.error());
   return with_store(o, [&](store::Store& store) {
-    const auto removed = session::prune(store, {.keep = o.keep, .before = o.before});
+    const auto removed = session::prune(store, *request);
     if (!removed) return report_error(removed.error());
     std::cout << fmt::format("removed {} run{} from {}\n", *removed, *removed == 1 ? "" : "s",
                              store.location());
@@ -253,9 +175,8 @@ void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOpt
   add_output(*trend, *o, {"console", "markdown", "json", "csv", "html"},
              "; html is one self-contained page, a trend chart per benchmark with its CIs and "
              "change points, the commit and date on hover");
-  trend->add_option("--html", o->html,
-                    "Also write the trend as that HTML page to this file (opens from the file, "
-                    "loads nothing)");
+  add_html_option(*trend, o->html,
+                  "the trend as that HTML page (opens from the file, loads nothing)");
   actions.push_back({trend, show_trend});
   CLI::App* out = history.add_subcommand(
       "export", "Write the runs to a portable file (benchkit/history JSON) for history import");

@@ -2,7 +2,6 @@
 // recording and reading, history_gate_command.cpp for check and report).
 #pragma once
 
-#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "session/history_options.hpp"
 #include "store/history_store.hpp"
 
 namespace CLI {
@@ -18,29 +18,8 @@ class App;
 
 namespace benchkit::cli {
 
-struct HistoryOptions {
-  std::string store = {};
-  std::vector<std::string> files = {};
-  std::string file = {};
-  std::string run = {};
-  std::string pattern = {};
-  std::string machine = {};
-  std::string branch = {};
-  std::string since = {};
-  std::string before = {};
-  std::string format = "console";
-  std::string out = {};
-  std::string html = {};  // --html FILE: also the HTML page (trend, report)
-  std::size_t keep = 0;
-  std::string group = {};  // add --group
-  // check
-  std::string base_branch = "main";
-  std::size_t last = 10;  // CheckRequest::last says why
-  std::size_t expect_shards = 0;
-  std::string wait = {};  // --wait DURATION ("90s", "5m")
-  bool fail_on_regression = false;
-  ComparisonFlags comparison;
-};
+// The flags of every subcommand, plain data (session/history_options.hpp).
+using session::HistoryOptions;
 
 using HistoryAction = std::function<int(const HistoryOptions&)>;
 using HistoryActions = std::vector<std::pair<CLI::App*, HistoryAction>>;

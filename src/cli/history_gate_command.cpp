@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "cli/duration.hpp"
 #include "cli/history_commands.hpp"
+#include "cli/report_output.hpp"
 #include "report/comparison.hpp"
 #include "report/history_snapshot.hpp"
 #include "report/reporter.hpp"
@@ -17,7 +17,7 @@ namespace benchkit::cli {
 
 namespace {
 
-constexpr std::size_t kShownDigits = 12;  // of commits and run identities
+using session::kShownDigits;
 
 std::string change_lines(const session::CheckOutcome& outcome, std::size_t last) {
   if (outcome.changes.empty()) {
@@ -36,23 +36,10 @@ std::string change_lines(const session::CheckOutcome& outcome, std::size_t last)
 }
 
 int check_newest(const HistoryOptions& o) {
-  double wait_seconds = 0;
-  if (!o.wait.empty()) {
-    const auto wait_ns = parse_duration_ns(o.wait);
-    if (!wait_ns) {
-      return report_error(model::Error{
-          fmt::format("--wait {}: not a duration; give one such as 90s or 600 (seconds)", o.wait),
-          model::ErrorKind::usage});
-    }
-    wait_seconds = static_cast<double>(*wait_ns) / 1e9;
-  }
+  const auto request = session::check_request(o);
+  if (!request) return report_error(request.error());
   return with_store(o, [&](store::Store& store) {
-    const auto outcome = session::check_run(store, {.run = o.run,
-                                                    .base_branch = o.base_branch,
-                                                    .last = o.last,
-                                                    .settings = comparison_settings(o.comparison),
-                                                    .expect_shards = o.expect_shards,
-                                                    .wait_seconds = wait_seconds});
+    const auto outcome = session::check_run(store, *request);
     if (!outcome) return report_error(outcome.error());
     const auto format = report::parse_format(o.format).value();
     std::string text;
@@ -74,18 +61,13 @@ int check_newest(const HistoryOptions& o) {
       text += "\n" + change_lines(*outcome, o.last);
     }
     if (const int status = print_or_write(text, o.out); status != 0) return status;
-    return o.fail_on_regression && outcome->comparison.any_regression() ? 1 : 0;
+    return session::check_status(o, outcome->comparison);
   });
 }
 
 int write_snapshot(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
-    const auto snapshot =
-        session::history_snapshot(store, {.since = o.since,
-                                          .before = o.before,
-                                          .machine = o.machine,
-                                          .branch = o.branch,
-                                          .settings = comparison_settings(o.comparison)});
+    const auto snapshot = session::history_snapshot(store, session::snapshot_request(o));
     if (!snapshot) return report_error(snapshot.error());
     const std::string text = o.format == "html" ? report::render_snapshot_html(*snapshot)
                                                 : report::render_snapshot_markdown(*snapshot);
@@ -143,9 +125,8 @@ void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOption
                    "period with its change points")
       ->check(CLI::IsMember({"markdown", "md", "html"}));
   add_out_option(*report, o->out);
-  report->add_option("--html", o->html,
-                     "Also write the snapshot as that HTML page to this file (opens from the "
-                     "file, loads nothing)");
+  add_html_option(*report, o->html,
+                  "the snapshot as that HTML page (opens from the file, loads nothing)");
   actions.push_back({report, write_snapshot});
 }
 

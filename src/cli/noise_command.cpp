@@ -9,12 +9,14 @@
 #include <memory>
 #include <variant>
 
+#include "analysis/noise.hpp"
 #include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
-#include "cli/noise_report.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
+#include "report/noise.hpp"
 #include "report/order_report.hpp"
+#include "report/reporter.hpp"
 #include "session/noise.hpp"
 #include "session/noise_options.hpp"
 #include "session/plans.hpp"
@@ -47,20 +49,37 @@ class NoiseProgress final : public session::Observer {
   CommandProgress commands_{line_};
 };
 
-NoiseOptions report_options(const NoiseCommandOptions& options,
-                            const session::NoiseSubject& shown) {
-  NoiseOptions report;
-  report.format = options.format;
-  report.out = options.out;
-  report.html = options.html;
-  report.subject = shown.subject;
-  report.example = shown.example;
-  return report;
+// The report of the noise in `run` (samples carrying process indices; estimates need not be
+// computed), printed or written to --out, and --html beside it. Returns the exit status: 0; 2
+// when no benchmark ran in 2 or more processes (the report still says so) or a file cannot be
+// written.
+int report_noise(const RunResult& run, const NoiseCommandOptions& options,
+                 const session::NoiseSubject& shown) {
+  const auto format = report::parse_format(options.format);
+  if (!format) return report_error(model::Error{format.error().message, model::ErrorKind::usage});
+  report::NoiseReport noise;
+  noise.subject = shown.subject;
+  noise.example = shown.example;
+  noise.analysis = analysis::analyse_noise(run);
+  noise.warnings = run.context.warnings;
+  const report::Document document{.noise = &noise};
+  if (const int status = render_or_write(*format, document, options.out); status != 0) {
+    return status;
+  }
+  if (!options.html.empty()) {
+    if (const int status = write_html(options.html, document); status != 0) return status;
+  }
+  if (!noise.analysis.recommendation) {
+    return report_error(model::Error{"no benchmark ran in 2 or more processes; nothing to analyse",
+                                     model::ErrorKind::input});
+  }
+  return 0;
 }
 
 // The A/A experiment through the run pipeline, then its report: 2 when it did not run (its help
 // says so: an experiment that did not run has no finding), 1 when some benchmarks failed.
-int measure_and_report(session::Plan plan, const NoiseOptions& report) {
+int measure_and_report(session::Plan plan, const NoiseCommandOptions& options,
+                       const session::NoiseSubject& shown) {
   NoiseProgress progress;
   const session::Outcome outcome = session::run(std::move(plan), progress);
   for (const model::Error& error : outcome.errors) say_error(error);
@@ -71,7 +90,7 @@ int measure_and_report(session::Plan plan, const NoiseOptions& report) {
                  "status 1)\n";
   }
   // The failed benchmarks are named above and in the report; the run still failed.
-  const int status = report_noise(outcome.run, report);
+  const int status = report_noise(outcome.run, options, shown);
   return status != 0 ? status : outcome.exit_status();
 }
 
@@ -82,13 +101,12 @@ int run_noise(const NoiseCommandOptions& options) {
   auto target = session::noise_target(options);
   if (!target) return report_error(target.error());
   if (auto* experiment = std::get_if<session::NoiseExperiment>(&*target)) {
-    return measure_and_report(std::move(experiment->plan),
-                              report_options(options, experiment->shown));
+    return measure_and_report(std::move(experiment->plan), options, experiment->shown);
   }
   if (auto* file = std::get_if<session::NoiseResultFile>(&*target)) {
     auto loaded = session::load_result_file(file->path);
     if (!loaded) return report_error({loaded.error().message, model::ErrorKind::input});
-    return report_noise(*loaded, report_options(options, file->shown));
+    return report_noise(*loaded, options, file->shown);
   }
   NoiseProgress progress;
   const auto report =

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/report_output.hpp"
 #include "report/flame_graph.hpp"
 #include "report/html_reporter.hpp"
 #include "report/profile_report.hpp"
@@ -75,9 +76,8 @@ CommandRunner add_profile_command(CLI::App& app) {
                       "routine runs 20-100x slower, so it makes fewer iterations in that time)");
   command->add_option("--format", options->format, "console (default) or json")
       ->check(CLI::IsMember({"console", "json"}));
-  command->add_option("--html", options->html,
-                      "Also write the profile as an HTML report to this file (flame graph and "
-                      "tables)");
+  add_html_option(*command, options->html,
+                  "the profile as an HTML report (flame graph and tables)");
   command->add_option("--out-dir", options->out_dir,
                       "Where the raw profiler files, the flame graph (flame.svg) and the folded "
                       "stacks are kept (default .benchkit/profiles/NAME-TOOL)");

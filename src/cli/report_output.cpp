@@ -20,10 +20,8 @@ void add_format_option(CLI::App& command, std::string& format, const std::string
       ->check(CLI::IsMember(report::format_names()));
 }
 
-void add_html_option(CLI::App& command, std::string& html) {
-  command.add_option("--html", html,
-                     "Also write the report as one self-contained HTML page (plots, sortable "
-                     "table; opens from the file, loads nothing) to this file");
+void add_html_option(CLI::App& command, std::string& html, const std::string& what) {
+  command.add_option("--html", html, "Also write " + what + " to this file");
 }
 
 int write_html(const std::string& path, const report::Document& document) {

@@ -20,8 +20,13 @@ namespace benchkit::cli {
 void add_format_option(CLI::App& command, std::string& format, const std::string& what,
                        const std::string& default_note = "default console");
 
-// --html FILE: also write the report as one self-contained HTML page to FILE.
-void add_html_option(CLI::App& command, std::string& html);
+// --html FILE: "Also write `what` to this file" (by default the report as one self-contained
+// HTML page).
+void add_html_option(CLI::App& command, std::string& html,
+                     const std::string& what =
+                         "the report as one self-contained HTML page (plots, "
+                         "sortable table; opens from the file, loads "
+                         "nothing)");
 
 // Writes `document` as an HTML page to `path` atomically. Returns 0, or the exit status of the
 // error (after saying on stderr which file could not be written).

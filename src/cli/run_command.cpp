@@ -13,7 +13,6 @@
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
-#include "process/spawn.hpp"
 #include "report/command_table.hpp"
 #include "report/comparison.hpp"
 #include "report/reporter.hpp"
@@ -28,15 +27,10 @@ namespace {
 using session::RunOptions;
 
 // `benchkit run ./my_bench`: the binary runs itself in fresh worker processes and merges them.
-int run_bench_binary(const RunOptions& o, const std::vector<std::string>& argv) {
-  if (!o.quiet) std::cerr << "benchkit run: " << fmt::format("{}", fmt::join(argv, " ")) << "\n";
-  const auto exit = process::run_and_wait(argv);
-  if (!exit) return report_error(model::Error{exit.error().message, model::ErrorKind::input});
-  if (exit->signal != 0) {
-    return report_error(model::Error{fmt::format("{} {}", o.positional.front(), exit->describe()),
-                                     model::ErrorKind::failed});
-  }
-  return exit->exit_code;
+int run_bench_binary(const RunOptions& o, const session::BenchBinaryCommand& bench) {
+  if (!o.quiet) std::cerr << fmt::format("benchkit run: {}\n", fmt::join(bench.argv, " "));
+  const auto status = session::run_bench_binary(bench);
+  return status ? *status : report_error(status.error());
 }
 
 // Writes every requested export; says why each that cannot be written could not, and returns
@@ -197,10 +191,7 @@ int report_outcome(const RunOptions& o, RunKind kind, session::Outcome& outcome)
       outcome.errors.push_back(model::Error{error->message, model::ErrorKind::input});
     }
   }
-  if (outcome.saved && !o.quiet) {
-    std::cout << fmt::format("baseline {} saved to {}\n", outcome.saved->name, outcome.saved->path);
-  }
-  if (outcome.recorded && !o.quiet) say_recorded(*outcome.recorded, outcome.record_store);
+  say_what_was_kept(outcome, o.quiet);
   std::cout.flush();
   say_what_failed(o, kind, outcome);
   return outcome.exit_status();
@@ -211,7 +202,7 @@ int run_commands(const RunOptions& o) {
   auto target = session::plan_for(o);
   if (!target) return report_error(target.error());
   if (auto* bench = std::get_if<session::BenchBinaryCommand>(&*target)) {
-    return run_bench_binary(o, bench->argv);
+    return run_bench_binary(o, *bench);
   }
   session::Plan& plan = std::get<session::Plan>(*target);
   const RunKind kind =
@@ -241,10 +232,7 @@ void add_measuring_flags(CLI::App& command, RunOptions& o) {
   command.add_option("--time-budget", o.time_budget,
                      "Measuring time per command after --min-runs before stopping even if "
                      "imprecise (default 3s)");
-  command
-      .add_option("--precision", o.precision,
-                  "Stop once the median's 95% CI is within ±this fraction (default 0.01)")
-      ->check(CLI::Range(1e-6, 1.0));
+  add_precision_option(command, o.precision);
   command.add_option("--setup", o.setup, "Shell command run once per benchmark, before it");
   command.add_option("--prepare", o.prepare, "Shell command run before every run (not timed)");
   command.add_option("--conclude", o.conclude, "Shell command run after every run (not timed)");
@@ -297,17 +285,15 @@ void add_output_flags(CLI::App& command, RunOptions& o) {
   command.add_option("--export-junit", o.export_junit,
                      "Write JUnit XML (a test case per command, for CI servers)");
   add_html_option(command, o.html);
-  command.add_flag("--quiet,-q", o.quiet, "No table and no progress");
+  add_quiet_flag(command, o.quiet);
   add_color_option(command, o.color);
   add_comparison_flags(command, o.comparison);
-  command.add_option("--save-baseline", o.save_baseline, "Save the results as baseline NAME");
+  add_save_baseline_option(command, o.save_baseline);
   command.add_option("--baseline", o.baseline,
                      "Compare against a baseline name or result file, with verdicts");
   add_fail_on_regression_flag(command, o.fail_on_regression,
                               "against --baseline, or against the --reference");
-  command.add_flag("--record", o.record,
-                   "Record the results in the history (docs/history.md), for benchkit history "
-                   "trend and check");
+  add_record_flag(command, o.record, "the results");
   add_store_option(command, o.store);
   add_group_option(command, o.group);
   add_shard_options(command, o.shard, &o.shard_by);

@@ -119,6 +119,46 @@ void add_budget_option(CLI::App& command, std::string& budget) {
                      "(default: no budget, up to --max-rounds)");
 }
 
+void add_record_flag(CLI::App& command, bool& record, const std::string& what) {
+  command.add_flag("--record", record,
+                   "Record " + what +
+                       " in the history, each run with its commit, branch and machine, for "
+                       "benchkit history trend and check (docs/history.md)");
+}
+
+void add_save_baseline_option(CLI::App& command, std::string& name) {
+  command.add_option("--save-baseline", name,
+                     "Save this run as baseline NAME (under .benchkit/baselines/, or "
+                     "$BENCHKIT_DIR)");
+}
+
+void add_quiet_flag(CLI::App& command, bool& quiet) {
+  command.add_flag("--quiet,-q", quiet, "No table and no progress");
+}
+
+void add_filter_option(CLI::App& command, std::string& filter, const std::string& which,
+                       bool bench_alias) {
+  command.add_option(bench_alias ? "--filter,--bench" : "--filter", filter,
+                     which +
+                         " whose name matches this regular expression (searched anywhere in the "
+                         "name, e.g. 'sort|hash' or '^codec/level=3')");
+}
+
+void add_precision_option(CLI::App& command, double& precision) {
+  command
+      .add_option("--precision", precision,
+                  "Stop once the median's 95% CI is within ±this fraction of it (default 0.01 = "
+                  "±1%)")
+      ->check(CLI::Range(1e-6, 1.0));
+}
+
+void add_worker_timeout_option(CLI::App& command, std::string& timeout) {
+  command.add_option("--worker-timeout", timeout,
+                     "Side-by-side comparisons: a worker that takes longer than this to set up, "
+                     "to take one sample or to write its results is taken for hung, killed, and "
+                     "the comparison stops with an error naming it (default 120s)");
+}
+
 void add_store_option(CLI::App& command, std::string& store) {
   command.add_option("--store", store,
                      "The history: an SQLite file, or a postgresql:// URL (default "

@@ -35,22 +35,6 @@ std::size_t terminal_width() {
   return 80;
 }
 
-std::string fit_to_width(std::string_view text, std::size_t width) {
-  // Columns are counted as code points: the first byte of each UTF-8 sequence.
-  const auto starts_a_point = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
-  std::size_t points = 0;
-  for (const char c : text) points += starts_a_point(c) ? 1 : 0;
-  if (points <= width) return std::string(text);
-  if (width == 0) return {};
-  // Keep width - 1 code points, then the ellipsis.
-  std::size_t kept = 0;
-  std::size_t end = 0;
-  for (; end < text.size(); ++end) {
-    if (starts_a_point(text[end]) && kept++ == width - 1) break;
-  }
-  return std::string(text.substr(0, end)) + "…";
-}
-
 ProgressLine::ProgressLine(bool visible)
     : ProgressLine(visible, std::cerr, visible ? terminal_width() : 80) {}
 
@@ -61,8 +45,8 @@ void ProgressLine::show(std::string_view text) {
   if (!visible_) return;
   // One column is left free: a terminal that wraps at the last column would move the cursor.
   out_ << "\r\033[K"
-       << fit_to_width(report::terminal_safe(std::string(text), false),
-                       width_ > 1 ? width_ - 1 : width_)
+       << report::fit_to_width(report::terminal_safe(std::string(text), false),
+                               width_ > 1 ? width_ - 1 : width_)
        << std::flush;
   shown_ = true;
 }

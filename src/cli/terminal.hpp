@@ -19,14 +19,11 @@ bool stderr_is_terminal();
 // The columns of the terminal on stderr (TIOCGWINSZ, else $COLUMNS), 80 when neither says.
 std::size_t terminal_width();
 
-// `text` cut to at most `width` columns (counted in UTF-8 code points; the cut ends in "…"),
-// so that a line rewritten in place never wraps onto a second line that "\r" cannot reach.
-std::string fit_to_width(std::string_view text, std::size_t width);
-
 // The one progress line of a command, on stderr: rewritten in place when `visible` (stderr is a
 // terminal and the user did not ask for quiet), its control characters made visible
 // (report::terminal_safe: a benchmark's name cannot move the cursor), cut to the terminal's
-// width; removed before anything else is printed on stderr, and at the end.
+// width (report::fit_to_width, so that it never wraps onto a line "\r" cannot reach); removed
+// before anything else is printed on stderr, and at the end.
 class ProgressLine {
  public:
   explicit ProgressLine(bool visible);

@@ -52,9 +52,8 @@ const std::string& tool_command_line() {
 }
 
 int run_tool(int argc, char** argv) {
-  for (int i = 0; i < argc; ++i) whole_command_line += (i ? " " : "") + std::string(argv[i]);
   // Kept in results, the history and reports: without the password of a --store URL.
-  whole_command_line = store::redact_passwords(whole_command_line);
+  whole_command_line = store::recorded_command_line(argc, argv);
   // `run`, `noise`, `ab` and `bisect` take a command after `--` (`compare`, flags for two
   // binaries): its words are not benchkit's options.
   if (argc > 1 && (std::string(argv[1]) == "run" || std::string(argv[1]) == "noise" ||

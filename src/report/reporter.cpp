@@ -49,6 +49,20 @@ std::string format_list() {
   return "console, json, markdown, csv, html, junit, gbench, bmf or github-action";
 }
 
+std::string formats_accepting(const Document& document) {
+  std::vector<std::string_view> accepted;
+  for (const Format format :
+       {Format::console, Format::json, Format::markdown, Format::csv, Format::html, Format::junit,
+        Format::gbench, Format::bmf, Format::github_action}) {
+    if (make_reporter(format)->refusal(document).empty()) accepted.push_back(to_string(format));
+  }
+  std::string text;
+  for (std::size_t i = 0; i < accepted.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == accepted.size() ? " or " : ", ") + std::string(accepted[i]);
+  }
+  return text;
+}
+
 std::string_view to_string(Format format) {
   switch (format) {
     case Format::console:
@@ -381,6 +395,22 @@ std::string pad(const std::string& text, std::size_t width, bool right) {
   if (w >= width) return text;
   const std::string fill(width - w, ' ');
   return right ? fill + text : text + fill;
+}
+
+std::string fit_to_width(std::string_view text, std::size_t width) {
+  // Columns are counted as code points: the first byte of each UTF-8 sequence.
+  const auto starts_a_point = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+  std::size_t points = 0;
+  for (const char c : text) points += starts_a_point(c) ? 1 : 0;
+  if (points <= width) return std::string(text);
+  if (width == 0) return {};
+  // Keep width - 1 code points, then the ellipsis.
+  std::size_t kept = 0;
+  std::size_t end = 0;
+  for (; end < text.size(); ++end) {
+    if (starts_a_point(text[end]) && kept++ == width - 1) break;
+  }
+  return std::string(text.substr(0, end)) + "…";
 }
 
 std::size_t display_width(const std::string& text) {

@@ -32,6 +32,10 @@ const std::vector<std::string>& format_names();
 // "console, json, markdown, csv, html, junit, gbench, bmf or github-action": for a flag's help.
 std::string format_list();
 
+// The formats that render `document` ("console, json, markdown, csv, html or junit" for a
+// comparison), for an error that refuses another: a format added to report/ is named there too.
+std::string formats_accepting(const Document& document);
+
 struct Options {
   bool color = false;  // ANSI colours in console output
 };
@@ -144,6 +148,9 @@ std::string markup_escape(const std::string& text);
 std::string csv_quote(const std::string& field);
 // Columns a UTF-8 string takes in a terminal (µ and … are one column, two or three bytes).
 std::size_t display_width(const std::string& text);
+// `text` cut to at most `width` columns (counted in UTF-8 code points; the cut ends in "…"):
+// a progress line rewritten in place must not wrap onto a second line.
+std::string fit_to_width(std::string_view text, std::size_t width);
 
 // A terminal table: columns padded to their widest cell, two spaces apart, each line starting
 // with `indent` and without trailing spaces. `right[c]` aligns column c's body cells right (the

@@ -14,6 +14,7 @@
 
 #include "model/duration.hpp"
 #include "process/handshake.hpp"
+#include "process/spawn.hpp"
 #include "session/gbench_binary.hpp"
 #include "session/result_files.hpp"
 #include "session/shard.hpp"
@@ -480,6 +481,16 @@ model::Result<RunTarget> plan_for(const RunOptions& o) {
                                                           : commands_plan(o);
   if (!plan) return plan.error();
   return RunTarget{std::move(*plan)};
+}
+
+model::Result<int> run_bench_binary(const BenchBinaryCommand& command) {
+  const auto exit = process::run_and_wait(command.argv);
+  if (!exit) return model::Error{exit.error().message, model::ErrorKind::input};
+  if (exit->signal != 0) {
+    return model::Error{fmt::format("{} {}", command.argv.front(), exit->describe()),
+                        model::ErrorKind::failed};
+  }
+  return exit->exit_code;
 }
 
 }  // namespace benchkit::session

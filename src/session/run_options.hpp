@@ -98,6 +98,11 @@ struct BenchBinaryCommand {
 using RunTarget = std::variant<BenchBinaryCommand, Plan>;
 model::Result<RunTarget> plan_for(const RunOptions& options);
 
+// Runs the bench binary's command line (it has the pipeline of its own) and waits: its exit
+// status, or an error naming it: of kind input when it could not be started, failed when a
+// signal ended it.
+model::Result<int> run_bench_binary(const BenchBinaryCommand& command);
+
 // The fresh processes a Google Benchmark binary runs in when --processes is not given.
 inline constexpr std::size_t kGbenchProcesses = 5;
 

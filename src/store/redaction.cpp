@@ -26,4 +26,10 @@ std::string redact_passwords(std::string_view text) {
   return out;
 }
 
+std::string recorded_command_line(int argc, const char* const* argv) {
+  std::string text;
+  for (int i = 0; i < argc; ++i) text += (i > 0 ? " " : "") + std::string(argv[i]);
+  return redact_passwords(text);
+}
+
 }  // namespace benchkit::store

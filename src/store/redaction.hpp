@@ -11,4 +11,8 @@ namespace benchkit::store {
 // `text` with the password of every SCHEME://USER:PASSWORD@HOST in it replaced by ***.
 std::string redact_passwords(std::string_view text);
 
+// The command line a result keeps: the `argc` words of `argv` joined by one space, passwords
+// redacted as above.
+std::string recorded_command_line(int argc, const char* const* argv);
+
 }  // namespace benchkit::store

@@ -4,22 +4,10 @@
 
 #include <sstream>
 
+#include "report/reporter.hpp"
+
 namespace benchkit::cli {
 namespace {
-
-TEST(FitToWidth, KeepsWhatFitsAndCutsTheRestWithAnEllipsis) {
-  EXPECT_EQ(fit_to_width("[1/3] alu", 20), "[1/3] alu");
-  EXPECT_EQ(fit_to_width("[1/3] alu", 9), "[1/3] alu");
-  EXPECT_EQ(fit_to_width("[1/3] alu", 8), "[1/3] a…");
-  EXPECT_EQ(fit_to_width("abc", 1), "…");
-  EXPECT_EQ(fit_to_width("abc", 0), "");
-}
-
-TEST(FitToWidth, CountsCodePointsNotBytes) {
-  // "·" and "µ" are two bytes each in UTF-8, one column each.
-  EXPECT_EQ(fit_to_width("a · 3 µs", 8), "a · 3 µs");
-  EXPECT_EQ(fit_to_width("µµµµ", 3), "µµ…");
-}
 
 TEST(ProgressLine, RewritesItsLineInPlaceAndRemovesItBeforeALineOfItsOwn) {
   std::ostringstream out;
@@ -47,7 +35,7 @@ TEST(ProgressLine, NeverWrapsAndNeverLetsANameMoveTheCursor) {
   line.show("[1/1] BM_\033[2Jx");
   const std::string shown = out.str().substr(4);  // after "\r\033[K"
   EXPECT_EQ(shown.find('\033'), std::string::npos) << shown;
-  EXPECT_EQ(shown, fit_to_width(shown, 10));
+  EXPECT_EQ(shown, report::fit_to_width(shown, 10));
   EXPECT_NE(shown.find("…"), std::string::npos) << shown;
 }
 

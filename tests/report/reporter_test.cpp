@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "analysis/compare.hpp"
 #include "analysis/estimates.hpp"
 #include "formats/gbench_json.hpp"
 #include "support/golden.hpp"
@@ -275,6 +276,28 @@ TEST(Units, DurationsUseThreeSignificantDigits) {
   EXPECT_EQ(format_duration(2.5e9), "2.50 s");
   EXPECT_EQ(format_bytes_per_second(1.5 * 1024 * 1024 * 1024), "1.50 GiB/s");
   EXPECT_EQ(format_items_per_second(2.7e9), "2.70 G/s");
+}
+
+TEST(FitToWidth, KeepsWhatFitsAndCutsTheRestWithAnEllipsis) {
+  EXPECT_EQ(fit_to_width("[1/3] alu", 20), "[1/3] alu");
+  EXPECT_EQ(fit_to_width("[1/3] alu", 9), "[1/3] alu");
+  EXPECT_EQ(fit_to_width("[1/3] alu", 8), "[1/3] a…");
+  EXPECT_EQ(fit_to_width("abc", 1), "…");
+  EXPECT_EQ(fit_to_width("abc", 0), "");
+}
+
+TEST(FitToWidth, CountsCodePointsNotBytes) {
+  // "·" and "µ" are two bytes each in UTF-8, one column each.
+  EXPECT_EQ(fit_to_width("a · 3 µs", 8), "a · 3 µs");
+  EXPECT_EQ(fit_to_width("µµµµ", 3), "µµ…");
+}
+
+TEST(FormatsAccepting, NamesTheFormatsThatRenderADocument) {
+  const analysis::Comparison comparison;
+  EXPECT_EQ(formats_accepting(Document{.comparison = &comparison}),
+            "console, json, markdown, csv, html or junit");
+  const RunResult run = testing::sample_run();
+  EXPECT_EQ(formats_accepting(Document{.results = &run}), format_list());
 }
 
 }  // namespace

@@ -224,5 +224,25 @@ TEST(PlanFor, RefusesWhatDoesNotApplyToCommands) {
   EXPECT_EQ(missing.error().kind, model::ErrorKind::usage);
 }
 
+// A bench binary's own run: its exit status is the command's; a signal or a program that cannot
+// start is an error naming it.
+TEST(RunBenchBinary, GivesTheExitStatusOrAnErrorNamingTheProgram) {
+  const auto ok = run_bench_binary({{"/bin/sh", "-c", "exit 0"}});
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ(*ok, 0);
+  const auto three = run_bench_binary({{"/bin/sh", "-c", "exit 3"}});
+  ASSERT_TRUE(three) << three.error().message;
+  EXPECT_EQ(*three, 3);
+  const auto killed = run_bench_binary({{"/bin/sh", "-c", "kill -9 $$"}});
+  ASSERT_FALSE(killed);
+  EXPECT_EQ(killed.error().kind, model::ErrorKind::failed);
+  EXPECT_THAT(killed.error().message, HasSubstr("/bin/sh"));
+  EXPECT_THAT(killed.error().message, HasSubstr("signal 9"));
+  const auto missing = run_bench_binary({{"/nonexistent/bench"}});
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind, model::ErrorKind::input);
+  EXPECT_THAT(missing.error().message, HasSubstr("/nonexistent/bench"));
+}
+
 }  // namespace
 }  // namespace benchkit::session

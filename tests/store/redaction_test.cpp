@@ -21,5 +21,12 @@ TEST(Redaction, LeavesTextWithoutAPasswordAlone) {
   }
 }
 
+TEST(Redaction, TheRecordedCommandLineIsTheWordsJoinedWithoutPasswords) {
+  const char* const argv[] = {"./bench", "--store", "postgresql://ci:s3cret@db/perf", "--record"};
+  EXPECT_EQ(recorded_command_line(4, argv), "./bench --store postgresql://ci:***@db/perf --record");
+  EXPECT_EQ(recorded_command_line(1, argv), "./bench");
+  EXPECT_EQ(recorded_command_line(0, argv), "");
+}
+
 }  // namespace
 }  // namespace benchkit::store

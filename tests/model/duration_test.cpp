@@ -1,8 +1,8 @@
-#include "cli/duration.hpp"
+#include "model/duration.hpp"
 
 #include <gtest/gtest.h>
 
-namespace benchkit::cli {
+namespace benchkit::model {
 namespace {
 
 TEST(Duration, ReadsUnits) {
@@ -23,4 +23,4 @@ TEST(Duration, RefusesWhatIsNotADuration) {
 }
 
 }  // namespace
-}  // namespace benchkit::cli
+}  // namespace benchkit::model

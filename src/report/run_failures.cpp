@@ -1,0 +1,27 @@
+#include "report/run_failures.hpp"
+
+#include <fmt/format.h>
+
+namespace benchkit::report {
+
+std::string failure_summary(const RunResult& run, std::size_t invalid_runs) {
+  std::size_t failed = 0;
+  std::string lines;
+  for (const BenchmarkResult& benchmark : run.benchmarks) {
+    if (!benchmark.failure) continue;
+    ++failed;
+    lines += fmt::format("  {}: {}\n", benchmark.name, benchmark.failures.front());
+  }
+  if (failed > 0) {
+    return fmt::format("{} benchmark(s) failed; every other benchmark is measured{}:\n", failed,
+                       run.benchmarks.size() > failed ? " and kept" : "") +
+           lines;
+  }
+  if (invalid_runs > 0) {
+    return fmt::format("{} scenario run(s) failed a check and are kept out of comparisons\n",
+                       invalid_runs);
+  }
+  return {};
+}
+
+}  // namespace benchkit::report
