@@ -541,28 +541,40 @@ std::size_t runs_holding(
   return runs.size();
 }
 
-// The candidate's own point, as the series hold it.
-HistoryPoint point_of(const store::RunInfo& candidate, const BenchmarkResult& benchmark) {
-  return {.run_id = candidate.id,
-          .commit = candidate.commit,
-          .date = candidate.date,
-          .median = benchmark.estimates.median.value,
-          .lower = benchmark.estimates.median.lower,
-          .upper = benchmark.estimates.median.upper};
-}
+using IntervalSeries = std::map<std::string, std::vector<stats::IntervalPoint>, std::less<>>;
 
-std::vector<RecentChange> recent_changes(const HistorySeries& history, const RunResult& run,
+// The change points among the newest `last` points of each benchmark's history followed by its
+// point in `run`. `intervals` are the history's points as the gate read them: the points
+// themselves (three strings each) are not copied per benchmark, only looked up for the commits
+// of a change.
+std::vector<RecentChange> recent_changes(const HistorySeries& history,
+                                         const IntervalSeries& intervals, const RunResult& run,
                                          const store::RunInfo& candidate, std::size_t last) {
   std::vector<RecentChange> changes;
+  const std::vector<HistoryPoint> none;
   for (const BenchmarkResult& benchmark : run.benchmarks) {
     if (!benchmark.valid() || benchmark.samples.empty()) continue;
-    std::vector<HistoryPoint> points;
-    if (const auto found = history.find(benchmark.name); found != history.end()) {
-      points = found->second;
+    const auto found = history.find(benchmark.name);
+    const std::vector<HistoryPoint>& points = found != history.end() ? found->second : none;
+    std::vector<stats::IntervalPoint> series;
+    if (const auto known = intervals.find(benchmark.name); known != intervals.end()) {
+      series = known->second;
     }
-    points.push_back(point_of(candidate, benchmark));
-    for (RecentChange& change : named_changes(benchmark.name, points, last)) {
-      changes.push_back(std::move(change));
+    const Estimate& median = benchmark.estimates.median;
+    series.push_back({.value = median.value, .lower = median.lower, .upper = median.upper});
+    const auto commit_at = [&](std::size_t i) -> const std::string& {
+      return i < points.size() ? points[i].commit : candidate.commit;
+    };
+    const auto found_changes = last > 0 ? analysis::recent_change_points(series, last)
+                                        : stats::detect_change_points(series);
+    for (const stats::ChangePoint& change : found_changes) {
+      if (change.index == 0) continue;
+      changes.push_back({.benchmark = benchmark.name,
+                         .from_commit = commit_at(change.index - 1),
+                         .to_commit = commit_at(change.index),
+                         .before = change.before,
+                         .after = change.after,
+                         .p_value = change.p_value});
     }
   }
   return changes;
@@ -600,10 +612,10 @@ model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& r
   std::erase_if(*earlier,
                 [&](const store::SeriesRun& run) { return left_out(run.run_id, run.commit); });
   const HistorySeries history = points_of(*earlier, [](const std::string&) { return true; });
-  std::map<std::string, std::vector<stats::IntervalPoint>, std::less<>> intervals;
+  IntervalSeries intervals;
   for (const auto& [name, points] : history) intervals[name] = analysis::interval_points(points);
   outcome.comparison = analysis::check_against_history(intervals, *run, request.settings);
-  outcome.changes = recent_changes(history, *run, *candidate, request.last);
+  outcome.changes = recent_changes(history, intervals, *run, *candidate, request.last);
   std::map<std::string, std::string> verdicts;
   for (const analysis::BenchmarkComparison& benchmark : outcome.comparison.benchmarks) {
     verdicts[benchmark.name] = analysis::to_string(benchmark.verdict);
