@@ -62,10 +62,10 @@ Measured measure(std::string_view name, std::span<const stats::IntervalPoint> hi
   std::size_t start = 0;
   std::string since;
   if (history.size() >= kMinimumHistory) {
-    // Only the newest 2·kHistoryWindow runs are searched: a change further back cannot shorten
+    // Only the newest kSearchedHistory runs are searched: a change further back cannot shorten
     // the reference, and the search costs O(n²).
     const std::size_t searched_from =
-        history.size() > 2 * kHistoryWindow ? history.size() - 2 * kHistoryWindow : 0;
+        history.size() > kSearchedHistory ? history.size() - kSearchedHistory : 0;
     const auto changes = stats::detect_change_points(history.subspan(searched_from));
     if (!changes.empty()) {
       start = searched_from + changes.back().index;

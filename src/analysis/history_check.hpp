@@ -43,6 +43,12 @@ inline constexpr std::size_t kMinimumHistory = 5;
 // describe a machine and a code base that have drifted since; beyond 64 the t factor gains less
 // than 1%.
 inline constexpr std::size_t kHistoryWindow = 64;
+// The newest runs searched for the change point that the reference starts after: twice the
+// window, so that a change just before the window's newest kHistoryWindow runs is still seen
+// with as many runs before it as after; a change further back cannot shorten the reference, and
+// the search costs O(n²). `history check` reads no more of each series than this (or --last,
+// when larger: session::check_run, docs/change-points.md "The window of check").
+inline constexpr std::size_t kSearchedHistory = 2 * kHistoryWindow;
 
 // history: the recent runs of the same machine fingerprint and base branch, oldest first.
 BenchmarkComparison check_against_history(std::string_view name,

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <ostream>
 
 #include "cli/commands.hpp"
 #include "cli/history_commands.hpp"
@@ -14,6 +16,7 @@
 #include "report/trend.hpp"
 #include "session/history.hpp"
 #include "session/run_groups.hpp"
+#include "store/atomic_file.hpp"
 #include "store/open_store.hpp"
 
 namespace benchkit::cli {
@@ -65,11 +68,57 @@ int add_files(const HistoryOptions& o) {
   });
 }
 
+// A stream_trend that failed after the file was begun: the file is left as it was.
+struct AbandonedTrend {};
+
+// `history trend` in a format written as it is made (console, markdown, csv): each benchmark's
+// lines go out once its change points are marked, to stdout or through the atomic writer's
+// stream; the trend of every benchmark of a fleet's history (ten million lines) is never one
+// string (docs/history.md, "Fleet scale").
+int stream_trend_text(store::Store& store, const session::SeriesRequest& request,
+                      report::Format format, const std::string& out) {
+  std::optional<model::Error> failed;
+  const auto write = [&](std::ostream& stream) {
+    std::size_t benchmarks = 0;
+    const auto streamed = session::stream_trend(
+        store, request,
+        [&](const analysis::Trend& head) { stream << report::trend_head(head, format); },
+        [&](analysis::BenchmarkTrend& benchmark) {
+          ++benchmarks;
+          stream << report::trend_part(benchmark, format);
+        });
+    if (!streamed) {
+      failed = streamed.error();
+      return;
+    }
+    stream << report::trend_end(benchmarks, format);
+  };
+  if (out.empty()) {
+    write(std::cout);
+    std::cout.flush();
+  } else {
+    try {
+      const auto written = store::write_file_atomically(out, [&](std::ostream& stream) {
+        write(stream);
+        if (failed) throw AbandonedTrend{};
+      });
+      if (!written) return report_error(written.error());
+    } catch (const AbandonedTrend&) {
+      // failed says why, below
+    }
+  }
+  return failed ? report_error(*failed) : 0;
+}
+
 int show_trend(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
-    const auto trend = session::history_trend(store, session::trend_request(o));
-    if (!trend) return report_error(trend.error());
+    const session::SeriesRequest request = session::trend_request(o);
     const auto format = report::parse_format(o.format).value();
+    if (report::streams_trend(format) && o.html.empty()) {
+      return stream_trend_text(store, request, format, o.out);
+    }
+    const auto trend = session::history_trend(store, request);
+    if (!trend) return report_error(trend.error());
     if (const int status = print_or_write(report::render_trend(*trend, format), o.out);
         status != 0) {
       return status;

@@ -91,7 +91,10 @@ void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOption
       "--fail-on-regression when a benchmark regressed.");
   check->add_option("run", o->run, "Run identity (default: the newest run)");
   check->add_option("--base-branch", o->base_branch, "The branch whose history judges (main)");
-  check->add_option("--last", o->last, "Name change points among the last N commits (10)")
+  check
+      ->add_option("--last", o->last,
+                   "Name change points among the last N commits (10); they are searched in the "
+                   "newest max(128, N) commits of the history")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
   check
       ->add_option("--expect-shards", o->expect_shards,

@@ -46,29 +46,22 @@ std::string heading(const analysis::Trend& trend) {
                      trend.branch.empty() ? "(none)" : trend.branch);
 }
 
-std::string console(const analysis::Trend& trend) {
-  std::string text = heading(trend) + "\n";
-  for (const BenchmarkTrend& benchmark : trend.benchmarks) {
-    std::vector<std::vector<std::string>> rows;
-    for (const HistoryPoint& point : benchmark.points) rows.push_back(cells(point));
-    text += fmt::format("\n{} ({} commit{})\n", benchmark.name, benchmark.points.size(),
-                        benchmark.points.size() == 1 ? "" : "s");
-    text += render_table(headers(), rows, {false, false, true, true, true, false}, "  ");
-  }
-  if (trend.benchmarks.empty()) text += "no benchmark matches\n";
-  return text;
+std::string console_part(const BenchmarkTrend& benchmark) {
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(benchmark.points.size());
+  for (const HistoryPoint& point : benchmark.points) rows.push_back(cells(point));
+  std::string text = fmt::format("\n{} ({} commit{})\n", benchmark.name, benchmark.points.size(),
+                                 benchmark.points.size() == 1 ? "" : "s");
+  return text + render_table(headers(), rows, {false, false, true, true, true, false}, "  ");
 }
 
-std::string markdown(const analysis::Trend& trend) {
-  std::string text = "## " + markdown_escape(heading(trend)) + "\n";
-  for (const BenchmarkTrend& benchmark : trend.benchmarks) {
-    text += "\n### " + markdown_escape(benchmark.name) + "\n\n";
-    text += "| commit | date | median | 95% CI | change | |\n|---|---|---:|---:|---:|---|\n";
-    for (const HistoryPoint& point : benchmark.points) {
-      std::string row = "|";
-      for (const std::string& cell : cells(point)) row += " " + markdown_escape(cell) + " |";
-      text += row + "\n";
-    }
+std::string markdown_part(const BenchmarkTrend& benchmark) {
+  std::string text = "\n### " + markdown_escape(benchmark.name) + "\n\n";
+  text += "| commit | date | median | 95% CI | change | |\n|---|---|---:|---:|---:|---|\n";
+  for (const HistoryPoint& point : benchmark.points) {
+    std::string row = "|";
+    for (const std::string& cell : cells(point)) row += " " + markdown_escape(cell) + " |";
+    text += row + "\n";
   }
   return text;
 }
@@ -111,16 +104,17 @@ std::string hover_text(const HistoryPoint& point) {
   return text;
 }
 
-std::string csv(const analysis::Trend& trend) {
-  std::string text = "benchmark,commit,date,run,median_ns,lower_ns,upper_ns,change,change_point\n";
-  for (const BenchmarkTrend& benchmark : trend.benchmarks) {
-    for (const HistoryPoint& point : benchmark.points) {
-      text += fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_quote(benchmark.name),
-                          csv_quote(point.commit), csv_quote(point.date), point.run_id,
-                          point.median, point.lower, point.upper,
-                          point.change ? fmt::format("{}", *point.change) : "",
-                          point.change_point ? "true" : "false");
-    }
+constexpr const char* kCsvHeader =
+    "benchmark,commit,date,run,median_ns,lower_ns,upper_ns,change,change_point\n";
+
+std::string csv_part(const BenchmarkTrend& benchmark) {
+  std::string text;
+  for (const HistoryPoint& point : benchmark.points) {
+    text +=
+        fmt::format("{},{},{},{},{},{},{},{},{}\n", csv_quote(benchmark.name),
+                    csv_quote(point.commit), csv_quote(point.date), point.run_id, point.median,
+                    point.lower, point.upper, point.change ? fmt::format("{}", *point.change) : "",
+                    point.change_point ? "true" : "false");
   }
   return text;
 }
@@ -166,16 +160,39 @@ html::ChartSection trend_charts(const analysis::Trend& trend, const std::string&
   return section;
 }
 
+bool streams_trend(Format format) {
+  return format == Format::console || format == Format::markdown || format == Format::csv;
+}
+
+std::string trend_head(const analysis::Trend& trend, Format format) {
+  if (format == Format::markdown) return "## " + markdown_escape(heading(trend)) + "\n";
+  if (format == Format::csv) return kCsvHeader;
+  return heading(trend) + "\n";
+}
+
+std::string trend_part(const analysis::BenchmarkTrend& benchmark, Format format) {
+  if (format == Format::markdown) return markdown_part(benchmark);
+  if (format == Format::csv) return csv_part(benchmark);
+  return console_part(benchmark);
+}
+
+std::string trend_end(std::size_t benchmarks, Format format) {
+  return format == Format::console && benchmarks == 0 ? "no benchmark matches\n" : "";
+}
+
 std::string render_trend(const analysis::Trend& trend, Format format) {
+  if (streams_trend(format)) {
+    std::string text = trend_head(trend, format);
+    for (const BenchmarkTrend& benchmark : trend.benchmarks) text += trend_part(benchmark, format);
+    return text + trend_end(trend.benchmarks.size(), format);
+  }
   switch (format) {
     case Format::console:
-      return console(trend);
     case Format::markdown:
-      return markdown(trend);
+    case Format::csv:
+      break;  // above
     case Format::json:
       return json(trend);
-    case Format::csv:
-      return csv(trend);
     case Format::html:
       return html::render_page(Document{}, {trend_charts(trend)});
     case Format::junit:
@@ -186,7 +203,7 @@ std::string render_trend(const analysis::Trend& trend, Format format) {
       // JUnit or dashboard form.
       break;
   }
-  return console(trend);
+  return render_trend(trend, Format::console);
 }
 
 }  // namespace benchkit::report

@@ -16,6 +16,15 @@ namespace benchkit::report {
 // formats: the console text (the commands refuse them first).
 std::string render_trend(const analysis::Trend& trend, Format format);
 
+// render_trend in pieces, for a trend written as it is made (`history trend .` of a long
+// history: session::stream_trend): the head (machine and branch; csv: the header row), one
+// benchmark, and the end given how many benchmarks came. For the formats streams_trend accepts
+// (console, markdown, csv), render_trend is exactly head + every part + end.
+bool streams_trend(Format format);
+std::string trend_head(const analysis::Trend& trend, Format format);
+std::string trend_part(const analysis::BenchmarkTrend& benchmark, Format format);
+std::string trend_end(std::size_t benchmarks, Format format);
+
 // The trend as a section of the HTML report: per benchmark one line chart, x the commits in
 // order (their first 7 hex digits on the axis), y the median with its 95% CI, each change point
 // marked; a point's hover text names its commit (12 hex digits) and date, and says when it is a

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <exception>
 #include <regex>
 #include <set>
@@ -199,10 +200,26 @@ std::vector<RecentChange> named_changes(const std::string& benchmark,
 
 }  // namespace
 
-model::Result<Series> load_series(store::Store& store, SeriesRequest request) {
-  std::optional<std::regex> pattern;
+namespace {
+
+// What a SeriesRequest selects: the store's query (machine and branch filled in from the newest
+// run when not given; the names the pattern matches when it does not match them all) and the
+// pattern the rows are kept by. `none`: the pattern matches no stored name.
+struct Selection {
+  store::RunQuery query = {};
+  std::optional<std::regex> pattern = {};
+  bool none = false;
+  bool keeps(const std::string& name) const {
+    return !pattern || std::regex_search(name, *pattern);
+  }
+};
+
+model::Result<Selection> select_series(store::Store& store, SeriesRequest& request) {
+  Selection selection;
   try {
-    if (!request.pattern.empty()) pattern.emplace(request.pattern, std::regex::ECMAScript);
+    if (!request.pattern.empty()) {
+      selection.pattern.emplace(request.pattern, std::regex::ECMAScript);
+    }
   } catch (const std::regex_error& error) {
     return model::Error{fmt::format("\"{}\" is not a regular expression ({}); give an "
                                     "ECMAScript regex such as 'sort|hash'",
@@ -212,27 +229,34 @@ model::Result<Series> load_series(store::Store& store, SeriesRequest request) {
   if (const auto chosen = default_to_newest(store, request.machine, request.branch); !chosen) {
     return chosen.error();
   }
-  store::RunQuery query{.machine = request.machine,
-                        .branch = request.branch,
-                        .since = request.since,
-                        .before = request.before};
-  Series series{.machine = request.machine, .branch = request.branch, .benchmarks = {}};
-  if (pattern) {
+  selection.query = {.machine = request.machine,
+                     .branch = request.branch,
+                     .since = request.since,
+                     .before = request.before};
+  if (selection.pattern) {
     // The names the pattern matches, for the store to read their rows alone (a trend of one
     // benchmark among 10,000); when it matches every name, no list: every row is read anyway.
     auto names = store.benchmark_names();
     if (!names) return names.error();
     const std::size_t stored = names->size();
-    std::erase_if(*names,
-                  [&](const std::string& name) { return !std::regex_search(name, *pattern); });
-    if (names->empty()) return series;
-    if (names->size() < stored) query.benchmarks = std::move(*names);
+    std::erase_if(*names, [&](const std::string& name) { return !selection.keeps(name); });
+    selection.none = names->empty();
+    if (names->size() < stored) selection.query.benchmarks = std::move(*names);
   }
-  const auto runs = store.series(query);
+  return selection;
+}
+
+}  // namespace
+
+model::Result<Series> load_series(store::Store& store, SeriesRequest request) {
+  const auto selection = select_series(store, request);
+  if (!selection) return selection.error();
+  Series series{.machine = request.machine, .branch = request.branch, .benchmarks = {}};
+  if (selection->none) return series;
+  const auto runs = store.series(selection->query);
   if (!runs) return runs.error();
-  series.benchmarks = points_of(*runs, [&](const std::string& name) {
-    return !pattern || std::regex_search(name, *pattern);
-  });
+  series.benchmarks =
+      points_of(*runs, [&](const std::string& name) { return selection->keeps(name); });
   return series;
 }
 
@@ -285,10 +309,123 @@ analysis::Trend trend_of(Series series) {
   return trend;
 }
 
+namespace {
+
+// A point as stream_trend holds it until its benchmark's turn: the run's number and three
+// doubles (32 bytes), not a HistoryPoint with three strings; the run's identity, commit and date
+// are kept once per run.
+struct CompactPoint {
+  std::uint32_t run = 0;
+  double median = 0;
+  double lower = 0;
+  double upper = 0;
+};
+
+struct RunHead {
+  std::string id = {};
+  std::string commit = {};
+  std::string date = {};
+};
+
+// The points of every benchmark kept, by benchmark, as points_of makes them.
+struct Columns {
+  std::vector<RunHead> runs = {};
+  std::vector<std::string> names = {};
+  std::vector<std::vector<CompactPoint>> points = {};  // by index into names
+  // Each name met: its index into names, or kRejected when the pattern rejects it (the regex
+  // once per name, not once per row).
+  std::unordered_map<std::string, std::size_t> index = {};
+  static constexpr std::size_t kRejected = static_cast<std::size_t>(-1);
+
+  void add(store::SeriesRun& run, const Selection& selection) {
+    const auto number = static_cast<std::uint32_t>(runs.size());
+    runs.push_back({std::move(run.run_id), std::move(run.commit), std::move(run.date)});
+    const std::string& commit = runs.back().commit;
+    for (const store::SummaryRow& row : run.summaries) {
+      auto found = index.find(row.benchmark);
+      if (found == index.end()) {
+        const bool kept = selection.keeps(row.benchmark);
+        found = index.emplace(row.benchmark, kept ? names.size() : kRejected).first;
+        if (kept) {
+          names.push_back(row.benchmark);
+          points.emplace_back();
+        }
+      }
+      if (found->second == kRejected) continue;
+      std::vector<CompactPoint>& list = points[found->second];
+      const CompactPoint point{
+          .run = number, .median = row.median, .lower = row.lower, .upper = row.upper};
+      // As points_of: a newer run of the commit of the last point replaces it.
+      if (!list.empty() && !commit.empty() && runs[list.back().run].commit == commit) {
+        list.back() = point;
+      } else {
+        list.push_back(point);
+      }
+    }
+  }
+
+  // Benchmark `i`'s points as a trend; its compact points are released.
+  analysis::BenchmarkTrend take(std::size_t i) {
+    analysis::BenchmarkTrend trend{.name = names[i], .points = {}};
+    trend.points.reserve(points[i].size());
+    for (const CompactPoint& point : points[i]) {
+      const RunHead& run = runs[point.run];
+      trend.points.push_back({.run_id = run.id,
+                              .commit = run.commit,
+                              .date = run.date,
+                              .median = point.median,
+                              .lower = point.lower,
+                              .upper = point.upper});
+    }
+    std::vector<CompactPoint>().swap(points[i]);
+    return trend;
+  }
+};
+
+// Benchmarks marked and handed on together: enough points to share among the cores (256 series
+// of 1,000 points), few enough that their HistoryPoints stay small beside the compact columns.
+constexpr std::size_t kStreamedBenchmarks = 256;
+
+}  // namespace
+
+model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
+                                 const std::function<void(const analysis::Trend&)>& start,
+                                 const std::function<void(analysis::BenchmarkTrend&)>& each) {
+  const auto selection = select_series(store, request);
+  if (!selection) return selection.error();
+  Columns columns;
+  if (!selection->none) {
+    const auto read = store.each_series_run(
+        selection->query, [&](store::SeriesRun& run) { columns.add(run, *selection); });
+    if (!read) return read.error();
+  }
+  // Once everything is read: a failed read has printed nothing.
+  start(analysis::Trend{.machine = request.machine, .branch = request.branch, .benchmarks = {}});
+  std::vector<std::size_t> order(columns.names.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return columns.names[a] < columns.names[b]; });
+  std::vector<analysis::BenchmarkTrend> batch;
+  for (std::size_t first = 0; first < order.size(); first += kStreamedBenchmarks) {
+    batch.clear();
+    for (std::size_t i = first; i < std::min(order.size(), first + kStreamedBenchmarks); ++i) {
+      batch.push_back(columns.take(order[i]));
+    }
+    mark_all(batch);
+    for (analysis::BenchmarkTrend& benchmark : batch) each(benchmark);
+  }
+  return true;
+}
+
 model::Result<analysis::Trend> history_trend(store::Store& store, const SeriesRequest& request) {
-  auto series = load_series(store, request);
-  if (!series) return series.error();
-  return trend_of(std::move(*series));
+  analysis::Trend trend;
+  const auto streamed = stream_trend(
+      store, request, [&](const analysis::Trend& head) { trend = head; },
+      [&](analysis::BenchmarkTrend& benchmark) {
+        trend.benchmarks.push_back(std::move(benchmark));
+      });
+  if (!streamed) return streamed.error();
+  return trend;
 }
 
 model::Result<analysis::HistorySnapshot> history_snapshot(store::Store& store,
@@ -382,28 +519,62 @@ model::Result<JoinedRun> complete_run(store::Store& store, const CheckRequest& r
   }
 }
 
-// The candidate's own point, as the series hold it.
-HistoryPoint point_of(const store::RunInfo& candidate, const BenchmarkResult& benchmark) {
-  return {.run_id = candidate.id,
-          .commit = candidate.commit,
-          .date = candidate.date,
-          .median = benchmark.estimates.median.value,
-          .lower = benchmark.estimates.median.lower,
-          .upper = benchmark.estimates.median.upper};
+// How many of the newest of `runs` (oldest first) hold the newest `points` points of a series,
+// counted as points_of makes them: runs of one commit in a row are one point, a run without a
+// commit is a point of its own. Runs that `left_out` names are passed over (read, then dropped
+// by the caller, so counted among the runs but not among the points). The shards of one commit
+// are one point; a benchmark measured in fewer of these runs gets fewer points.
+std::size_t runs_holding(
+    const std::vector<store::RunInfo>& runs, std::size_t points,
+    const std::function<bool(const std::string&, const std::string&)>& left_out) {
+  std::size_t found = 0;
+  const std::string* previous = nullptr;
+  for (std::size_t read = 0; read < runs.size(); ++read) {
+    const store::RunInfo& run = runs[runs.size() - 1 - read];
+    if (left_out(run.id, run.commit)) continue;
+    if (previous == nullptr || run.commit.empty() || *previous != run.commit) {
+      if (found == points) return read;
+      ++found;
+    }
+    previous = &run.commit;
+  }
+  return runs.size();
 }
 
-std::vector<RecentChange> recent_changes(const HistorySeries& history, const RunResult& run,
+using IntervalSeries = std::map<std::string, std::vector<stats::IntervalPoint>, std::less<>>;
+
+// The change points among the newest `last` points of each benchmark's history followed by its
+// point in `run`. `intervals` are the history's points as the gate read them: the points
+// themselves (three strings each) are not copied per benchmark, only looked up for the commits
+// of a change.
+std::vector<RecentChange> recent_changes(const HistorySeries& history,
+                                         const IntervalSeries& intervals, const RunResult& run,
                                          const store::RunInfo& candidate, std::size_t last) {
   std::vector<RecentChange> changes;
+  const std::vector<HistoryPoint> none;
   for (const BenchmarkResult& benchmark : run.benchmarks) {
     if (!benchmark.valid() || benchmark.samples.empty()) continue;
-    std::vector<HistoryPoint> points;
-    if (const auto found = history.find(benchmark.name); found != history.end()) {
-      points = found->second;
+    const auto found = history.find(benchmark.name);
+    const std::vector<HistoryPoint>& points = found != history.end() ? found->second : none;
+    std::vector<stats::IntervalPoint> series;
+    if (const auto known = intervals.find(benchmark.name); known != intervals.end()) {
+      series = known->second;
     }
-    points.push_back(point_of(candidate, benchmark));
-    for (RecentChange& change : named_changes(benchmark.name, points, last)) {
-      changes.push_back(std::move(change));
+    const Estimate& median = benchmark.estimates.median;
+    series.push_back({.value = median.value, .lower = median.lower, .upper = median.upper});
+    const auto commit_at = [&](std::size_t i) -> const std::string& {
+      return i < points.size() ? points[i].commit : candidate.commit;
+    };
+    const auto found_changes = last > 0 ? analysis::recent_change_points(series, last)
+                                        : stats::detect_change_points(series);
+    for (const stats::ChangePoint& change : found_changes) {
+      if (change.index == 0) continue;
+      changes.push_back({.benchmark = benchmark.name,
+                         .from_commit = commit_at(change.index - 1),
+                         .to_commit = commit_at(change.index),
+                         .before = change.before,
+                         .after = change.after,
+                         .p_value = change.p_value});
     }
   }
   return changes;
@@ -420,20 +591,31 @@ model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& r
   const store::RunInfo* candidate = &outcome.candidate;
   const auto run = load_joined_run(store, *joined);
   if (!run) return run.error();
-  auto earlier = store.series({.machine = candidate->machine, .branch = request.base_branch});
-  if (!earlier) return earlier.error();
   std::set<std::string, std::less<>> members;
   for (const store::RunInfo& member : joined->members) members.insert(member.id);
-  std::erase_if(*earlier, [&](const store::SeriesRun& row) {
-    return members.count(row.run_id) > 0 ||
-           (!candidate->commit.empty() && row.commit == candidate->commit);
-  });
-  outcome.history_runs = earlier->size();
+  // The checked run's own runs and commit are no part of its history.
+  const auto left_out = [&](const std::string& id, const std::string& commit) {
+    return members.count(id) > 0 || (!candidate->commit.empty() && commit == candidate->commit);
+  };
+  const auto base = store.list({.machine = candidate->machine, .branch = request.base_branch});
+  if (!base) return base.error();
+  outcome.history_runs = static_cast<std::size_t>(
+      std::count_if(base->begin(), base->end(),
+                    [&](const store::RunInfo& run) { return !left_out(run.id, run.commit); }));
+  // Only the window the verdicts and change points come from is read (docs/change-points.md,
+  // "The window of check"): a few hundred runs of a history of thousands.
+  const std::size_t window = std::max(analysis::kSearchedHistory, request.last);
+  auto earlier = store.series({.machine = candidate->machine,
+                               .branch = request.base_branch,
+                               .newest = runs_holding(*base, window, left_out)});
+  if (!earlier) return earlier.error();
+  std::erase_if(*earlier,
+                [&](const store::SeriesRun& run) { return left_out(run.run_id, run.commit); });
   const HistorySeries history = points_of(*earlier, [](const std::string&) { return true; });
-  std::map<std::string, std::vector<stats::IntervalPoint>, std::less<>> intervals;
+  IntervalSeries intervals;
   for (const auto& [name, points] : history) intervals[name] = analysis::interval_points(points);
   outcome.comparison = analysis::check_against_history(intervals, *run, request.settings);
-  outcome.changes = recent_changes(history, *run, *candidate, request.last);
+  outcome.changes = recent_changes(history, intervals, *run, *candidate, request.last);
   std::map<std::string, std::string> verdicts;
   for (const analysis::BenchmarkComparison& benchmark : outcome.comparison.benchmarks) {
     verdicts[benchmark.name] = analysis::to_string(benchmark.verdict);

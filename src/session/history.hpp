@@ -96,8 +96,18 @@ HistorySeries points_of(const std::vector<store::SeriesRun>& runs,
 analysis::Trend trend_of(Series series);
 
 // `history trend`: the series selected, each point with its change from the one before and the
-// change points of the series marked.
+// change points of the series marked (stream_trend, collected).
 model::Result<analysis::Trend> history_trend(store::Store& store, const SeriesRequest& request);
+
+// `history trend` benchmark by benchmark, for a trend of every benchmark of a long history:
+// `start` gets the machine and branch (a Trend without benchmarks), then `each` every benchmark
+// in name order, its change points marked, as soon as its turn comes. The series are read run by
+// run (Store::each_series_run) into compact columns (32 bytes a point, no rows of strings); the
+// benchmarks are marked a few hundred at a time on every core. The points and marks are those of
+// trend_of(load_series(...)).
+model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
+                                 const std::function<void(const analysis::Trend&)>& start,
+                                 const std::function<void(analysis::BenchmarkTrend&)>& each);
 
 struct SnapshotRequest {
   std::string since = {};    // required: the start of the period
@@ -117,7 +127,9 @@ struct CheckRequest {
   std::string base_branch = "main";
   // Change points are named when they fall in the newest `last` commits of the series (the
   // base branch's history and the checked run); 10: about two weeks of daily runs, a window a
-  // reviewer still relates to recent merges.
+  // reviewer still relates to recent merges. They are searched in the newest
+  // max(analysis::kSearchedHistory, last) points of the history, the window `check` reads, not
+  // in the whole series (docs/change-points.md, "The window of check").
   std::size_t last = 10;
   analysis::CompareSettings settings = {};
   // A run group is checked whole: refused (kind input) while fewer than N shards are recorded,
@@ -152,7 +164,9 @@ struct CheckOutcome {
 
 // `history check`: the checked run (a run group: its shards together) against the history of its
 // machine fingerprint on the base branch (analysis/history_check.hpp), its own commit left out;
-// the verdicts are written to the store's summary rows of the checked run (of each shard).
+// the verdicts are written to the store's summary rows of the checked run (of each shard). Reads
+// the newest max(kSearchedHistory, request.last) points of the history, not all of it;
+// history_runs still counts every run of it.
 model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& request);
 
 // The portable file of `history export`: every run selected, as results.

@@ -34,12 +34,6 @@ inline constexpr const char* kListRuns =
 inline constexpr const char* kListTags =
     "SELECT t.run_id, t.name, t.value FROM run_tags t JOIN runs r ON r.id = t.run_id"
     " WHERE" BENCHKIT_RUN_FILTER;
-// PostgreSQL's series: one query, a run's rows consecutive (its planner sorts them well).
-inline constexpr const char* kSeries =
-    "SELECT r.id, r.date, r.git_commit, r.run_group, s.benchmark, s.median, s.lower_bound,"
-    " s.upper_bound, s.sample_count, s.verdict, s.diagnostics FROM runs r JOIN summaries s ON"
-    " s.run_id = r.id"
-    " WHERE" BENCHKIT_RUN_FILTER " ORDER BY r.date, r.recorded, s.benchmark";
 // PostgreSQL's series of some benchmarks: $5 is an array literal of their names. The rows are
 // found through summaries_by_benchmark, not by reading every row of the selected runs.
 inline constexpr const char* kSeriesOf =
@@ -49,11 +43,18 @@ inline constexpr const char* kSeriesOf =
     " WHERE" BENCHKIT_RUN_FILTER
     " AND s.benchmark = ANY ($5::text[])"
     " ORDER BY r.date, r.recorded, s.benchmark";
-// SQLite's series: the runs, oldest first; their summary rows are then read run by run
-// (kRunSummaries), each run's in the order of its index: no sort of every row at once.
+// A series, both stores: the runs, oldest first; their summary rows are then read run by run
+// (kRunSummaries), each run's in the order of its primary key: no sort of every row at once (on
+// PostgreSQL, one joined query sorted ten million rows on disk: docs/history.md, "Fleet scale").
 inline constexpr const char* kSeriesRuns =
     "SELECT r.id, r.date, r.git_commit, r.run_group FROM runs r WHERE" BENCHKIT_RUN_FILTER
     " ORDER BY r.date, r.recorded";
+// The newest $5 runs of a series, newest first (RunQuery::newest; the store turns them round):
+// `history check` reads the window its reference and change points come from, not the whole
+// history.
+inline constexpr const char* kSeriesNewestRuns =
+    "SELECT r.id, r.date, r.git_commit, r.run_group FROM runs r WHERE" BENCHKIT_RUN_FILTER
+    " ORDER BY r.date DESC, r.recorded DESC LIMIT $5";
 #undef BENCHKIT_RUN_FILTER
 
 // $1: an identity prefix followed by '%'.
@@ -65,6 +66,13 @@ inline constexpr const char* kFindRun =
 inline constexpr const char* kRunSummaries =
     "SELECT benchmark, median, lower_bound, upper_bound, sample_count, verdict, diagnostics"
     " FROM summaries WHERE run_id = $1 ORDER BY benchmark";
+// PostgreSQL's series: one run's rows without ORDER BY, in the order stored (a run's rows are
+// one COPY, in the order of its result). Its planner reads them through a bitmap of the primary
+// key and then sorted them: 9 ms a run of 10,000 rows, 2 ms without the sort (docs/history.md,
+// "Fleet scale"); the store puts them in name order itself, when they are not already.
+inline constexpr const char* kRunRows =
+    "SELECT benchmark, median, lower_bound, upper_bound, sample_count, verdict, diagnostics"
+    " FROM summaries WHERE run_id = $1";
 // One benchmark's row of one run, through the primary key (SQLite's series of a few benchmarks).
 inline constexpr const char* kRunSummary =
     "SELECT benchmark, median, lower_bound, upper_bound, sample_count, verdict, diagnostics"
@@ -86,6 +94,11 @@ inline constexpr const char* kDeleteTags = "DELETE FROM run_tags WHERE run_id = 
 
 inline constexpr const char* kSetVerdict =
     "UPDATE summaries SET verdict = $1 WHERE run_id = $2 AND benchmark = $3";
+// PostgreSQL's verdicts of one run in one statement: $2 and $3 are array literals of the names
+// and their verdicts, in the same order (a run of 10,000 benchmarks was 10,000 round trips).
+inline constexpr const char* kSetVerdicts =
+    "UPDATE summaries s SET verdict = v.verdict FROM unnest($2::text[], $3::text[]) AS v"
+    " (benchmark, verdict) WHERE s.run_id = $1 AND s.benchmark = v.benchmark";
 inline constexpr const char* kDeleteRun = "DELETE FROM runs WHERE id = $1";
 
 }  // namespace benchkit::store::sql

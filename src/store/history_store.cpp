@@ -97,4 +97,11 @@ model::Result<StoredRun> backfill_from_result(StoredRun run) {
   return run;
 }
 
+model::Result<std::vector<SeriesRun>> Store::series(const RunQuery& query) {
+  std::vector<SeriesRun> runs;
+  const auto read = each_series_run(query, [&](SeriesRun& run) { runs.push_back(std::move(run)); });
+  if (!read) return read.error();
+  return runs;
+}
+
 }  // namespace benchkit::store

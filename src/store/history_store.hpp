@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -85,6 +86,10 @@ struct RunQuery {
   // series() only: the rows of these benchmarks alone (empty: every benchmark). A trend of one
   // benchmark in a history of 10,000 then reads its 1,000 rows, not ten million.
   std::vector<std::string> benchmarks = {};
+  // series() only: the newest this many runs of the selection alone (0: every run), still
+  // oldest first. `history check` reads the window it judges from (session/history.hpp), a few
+  // hundred runs of a history of thousands.
+  std::size_t newest = 0;
 };
 
 // One run of a series with its summary rows (by benchmark name): a point of each benchmark.
@@ -115,9 +120,18 @@ class Store {
   // when none or several match.
   virtual model::Result<StoredRun> find(std::string_view id_prefix) = 0;
 
-  // The runs selected by `query` with their summary rows, ordered by date then identity, each
-  // run's rows by benchmark name.
-  virtual model::Result<std::vector<SeriesRun>> series(const RunQuery& query) = 0;
+  // The runs selected by `query` with their summary rows, ordered by date then order of
+  // recording, each run's rows by benchmark name (each_series_run, collected). A run without a
+  // row is left out.
+  model::Result<std::vector<SeriesRun>> series(const RunQuery& query);
+
+  // series() one run at a time: `each` gets each run, oldest first, and may take its rows. Both
+  // stores read the runs first, then each run's rows through the summaries' primary key (run,
+  // benchmark): no sort of every row, and no more than one run's rows held (a trend of every
+  // benchmark of a history of ten million rows). When a PostgreSQL connection is lost and the
+  // read starts again, the runs `each` already had are not given again.
+  virtual model::Result<bool> each_series_run(const RunQuery& query,
+                                              const std::function<void(SeriesRun&)>& each) = 0;
 
   // The names of every benchmark the store holds a row of, in any run, sorted: what a
   // benchmark pattern is matched against before series() reads the chosen ones' rows.

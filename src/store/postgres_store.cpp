@@ -2,11 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <pqxx/pqxx>
+#include <set>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -77,14 +81,37 @@ RunInfo run_info(const pqxx::row& row) {
                  .shard_count = row[11].as<std::size_t>()};
 }
 
+// A number as the server wrote it, read with std::from_chars: libpqxx 6 reads a double through
+// a string stream, a third of reading a series of a million rows. The server writes the
+// shortest text that reads back to the same double (extra_float_digits 1, its default).
+double number(const pqxx::field& field) {
+  double value = 0;
+  const char* text = field.c_str();
+  const auto [end, error] = std::from_chars(text, text + field.size(), value);
+  if (error != std::errc() || end != text + field.size()) return field.as<double>();
+  return value;
+}
+
 SummaryRow summary_row(const pqxx::row& row, int first) {
   return SummaryRow{.benchmark = row[first].as<std::string>(),
-                    .median = row[first + 1].as<double>(),
-                    .lower = row[first + 2].as<double>(),
-                    .upper = row[first + 3].as<double>(),
+                    .median = number(row[first + 1]),
+                    .lower = number(row[first + 2]),
+                    .upper = number(row[first + 3]),
                     .samples = row[first + 4].as<std::size_t>(),
                     .verdict = row[first + 5].as<std::string>(),
                     .diagnostics = row[first + 6].as<std::string>()};
+}
+
+// By benchmark name, byte by byte (as SQLite's primary key orders them): a run's rows as
+// sql::kRunRows reads them are nearly always in order already, and checking costs less than the
+// server's sort.
+void in_name_order(std::vector<SummaryRow>& rows) {
+  const auto by_name = [](const SummaryRow& a, const SummaryRow& b) {
+    return a.benchmark < b.benchmark;
+  };
+  if (!std::is_sorted(rows.begin(), rows.end(), by_name)) {
+    std::sort(rows.begin(), rows.end(), by_name);
+  }
 }
 
 // The columns of sql::kInsertSummary, in its order, for the COPY of a run's summary rows.
@@ -217,28 +244,44 @@ class PostgresStore final : public Store {
     return std::move(found->front());
   }
 
-  model::Result<std::vector<SeriesRun>> series(const RunQuery& query) override {
+  model::Result<bool> each_series_run(const RunQuery& query,
+                                      const std::function<void(SeriesRun&)>& each) override {
+    // Runs given to `each` before a lost connection are not given again after it.
+    std::size_t given = 0;
+    const auto give = [&](std::size_t index, SeriesRun& run) {
+      if (index < given || run.summaries.empty()) return;  // no row: no point of any series
+      each(run);
+      given = index + 1;
+    };
     return guarded("read the series of", [&] {
       pqxx::work work(connection_);
-      std::vector<SeriesRun> runs;
-      // One query, ordered by run: a run's rows are consecutive.
-      const pqxx::result rows =
-          query.benchmarks.empty()
-              ? select_runs(work, sql::kSeries, query)
-              : work.exec_params(sql::kSeriesOf, query.machine, query.branch, query.since,
-                                 query.before, array_literal(query.benchmarks));
-      for (const pqxx::row& row : rows) {
-        const std::string_view id(row[0].c_str(), row[0].size());
-        if (runs.empty() || runs.back().run_id != id) {
-          runs.push_back(SeriesRun{.run_id = std::string(id),
-                                   .date = row[1].as<std::string>(),
-                                   .commit = row[2].as<std::string>(),
-                                   .group = row[3].as<std::string>(),
-                                   .summaries = {}});
-        }
-        runs.back().summaries.push_back(summary_row(row, 4));
+      // A few benchmarks of every run: their rows found through summaries_by_benchmark.
+      if (!query.benchmarks.empty() && query.newest == 0) {
+        std::vector<SeriesRun> runs = series_of(work, query);
+        for (std::size_t i = 0; i < runs.size(); ++i) give(i, runs[i]);
+        return true;
       }
-      return runs;
+      // The runs, then each one's rows through the primary key (run_id, benchmark), already in
+      // order: one joined query sorted every row of the series on disk (ten million rows, 30 s
+      // on the server alone; docs/history.md, "Fleet scale").
+      std::vector<SeriesRun> runs = selected_runs(work, query);
+      const std::set<std::string, std::less<>> kept(query.benchmarks.begin(),
+                                                    query.benchmarks.end());
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (i < given) continue;
+        SeriesRun& run = runs[i];
+        const pqxx::result rows = work.exec_params(sql::kRunRows, run.run_id);
+        run.summaries.reserve(rows.size());
+        for (const pqxx::row& row : rows) {
+          if (kept.empty() || kept.count(std::string_view(row[0].c_str(), row[0].size())) > 0) {
+            run.summaries.push_back(summary_row(row, 0));
+          }
+        }
+        in_name_order(run.summaries);
+        give(i, run);
+        run.summaries = {};
+      }
+      return true;
     });
   }
 
@@ -257,9 +300,15 @@ class PostgresStore final : public Store {
                                    const std::map<std::string, std::string>& verdicts) override {
     return guarded("write the verdicts into", [&] {
       pqxx::work work(connection_);
+      std::vector<std::string> benchmarks;
+      std::vector<std::string> values;
       for (const auto& [benchmark, verdict] : verdicts) {
-        work.exec_params(sql::kSetVerdict, verdict, std::string(run_id), benchmark);
+        benchmarks.push_back(benchmark);
+        values.push_back(verdict);
       }
+      // One statement for the whole run, not one round trip per benchmark.
+      work.exec_params(sql::kSetVerdicts, std::string(run_id), array_literal(benchmarks),
+                       array_literal(values));
       work.commit();
       return true;
     });
@@ -327,6 +376,45 @@ class PostgresStore final : public Store {
     for (const auto& [name, value] : run.tags) {
       work.exec_params(sql::kInsertTag, run.id, name, value);
     }
+  }
+
+  // The runs of a series (the newest query.newest alone, when set), oldest first, no rows yet.
+  std::vector<SeriesRun> selected_runs(pqxx::work& work, const RunQuery& query) {
+    std::vector<SeriesRun> runs;
+    const pqxx::result selected =
+        query.newest == 0 ? select_runs(work, sql::kSeriesRuns, query)
+                          : work.exec_params(sql::kSeriesNewestRuns, query.machine, query.branch,
+                                             query.since, query.before, query.newest);
+    for (const pqxx::row& row : selected) {
+      runs.push_back(SeriesRun{.run_id = row[0].as<std::string>(),
+                               .date = row[1].as<std::string>(),
+                               .commit = row[2].as<std::string>(),
+                               .group = row[3].as<std::string>(),
+                               .summaries = {}});
+    }
+    if (query.newest > 0) std::reverse(runs.begin(), runs.end());  // read newest first
+    return runs;
+  }
+
+  // A few benchmarks' rows of every run of the series, in one query through
+  // summaries_by_benchmark: a trend of one benchmark in ten million rows reads its 1,000.
+  std::vector<SeriesRun> series_of(pqxx::work& work, const RunQuery& query) {
+    std::vector<SeriesRun> runs;
+    const pqxx::result rows =
+        work.exec_params(sql::kSeriesOf, query.machine, query.branch, query.since, query.before,
+                         array_literal(query.benchmarks));
+    for (const pqxx::row& row : rows) {
+      const std::string_view id(row[0].c_str(), row[0].size());
+      if (runs.empty() || runs.back().run_id != id) {
+        runs.push_back(SeriesRun{.run_id = std::string(id),
+                                 .date = row[1].as<std::string>(),
+                                 .commit = row[2].as<std::string>(),
+                                 .group = row[3].as<std::string>(),
+                                 .summaries = {}});
+      }
+      runs.back().summaries.push_back(summary_row(row, 4));
+    }
+    return runs;
   }
 
   void backfill(pqxx::work& work) {

@@ -104,6 +104,11 @@ TEST_F(HistoryCommand, ListsShowsAndTrends) {
   EXPECT_THAT(console.out, HasSubstr("+19.4%"));
   const auto json = history("trend bench --format json");
   EXPECT_THAT(json.out, HasSubstr("\"schema\": \"benchkit/trend\""));
+  // Written as it is made (console, markdown, csv): the same text in a file as on stdout.
+  const std::string streamed = folder_ + "/trend.txt";
+  ASSERT_EQ(history("trend bench --out " + streamed).exit_code, 0);
+  EXPECT_EQ(slurp(streamed), console.out);
+  EXPECT_THAT(history("trend nothing_matches").out, HasSubstr("no benchmark matches"));
   const std::string id = listed.out.substr(listed.out.find("\n", listed.out.find("tags")) + 1, 12);
   const auto shown = history("show " + id);
   ASSERT_EQ(shown.exit_code, 0) << shown.err << " for " << id;

@@ -8,9 +8,12 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <functional>
 
 #include "formats/result_json.hpp"
 #include "store/atomic_file.hpp"
+#include "store/history_backends.hpp"
+#include "store/open_store.hpp"
 #include "store/sqlite_store.hpp"
 #include "support/history_runs.hpp"
 
@@ -120,6 +123,56 @@ TEST_F(History, TrendFollowsTheNewestRunsMachineAndBranch) {
   ASSERT_TRUE(topic.ok());
   EXPECT_EQ(topic->benchmarks.size(), 2u);
   EXPECT_EQ(topic->benchmarks[0].points.size(), 1u);
+}
+
+// stream_trend (what history_trend and `history trend` use) makes the points and marks that
+// points_of and trend_of make: a commit's newer run replaces its point, a run without a commit
+// is a point of its own, a commit met again after another is a new point, and the change point
+// of a step is marked at the same place.
+TEST_F(History, StreamedTrendIsTheTrendOfTheSeries) {
+  for (int i = 0; i < 24; ++i) {
+    record({.commit = i == 9 || i == 10 ? "" : fmt::format("c{:02}", i == 20 ? 3 : i),
+            .date = fmt::format("2026-11-{:02}T00:00:00Z", i + 1),
+            .ns = i < 14 ? 100.0 : 125.0,
+            .seed = static_cast<std::uint64_t>(i)});
+    if (i == 5) {
+      record({.commit = "c05", .date = "2026-11-06T00:00:01Z", .ns = 101, .seed = 77});
+    }
+  }
+  const auto series = load_series(*store_, {.pattern = "bench"});
+  ASSERT_TRUE(series.ok()) << series.error().message;
+  const analysis::Trend expected = trend_of(*series);
+  std::vector<std::string> order;
+  analysis::Trend streamed;
+  const auto done = stream_trend(
+      *store_, {.pattern = "bench"}, [&](const analysis::Trend& head) { streamed = head; },
+      [&](analysis::BenchmarkTrend& benchmark) {
+        order.push_back(benchmark.name);
+        streamed.benchmarks.push_back(benchmark);
+      });
+  ASSERT_TRUE(done.ok()) << done.error().message;
+  EXPECT_THAT(order, ElementsAre("bench_0000", "bench_0001"));
+  EXPECT_EQ(streamed.machine, expected.machine);
+  EXPECT_EQ(streamed.branch, "main");
+  ASSERT_EQ(streamed.benchmarks.size(), expected.benchmarks.size());
+  std::size_t change_points = 0;
+  for (std::size_t b = 0; b < expected.benchmarks.size(); ++b) {
+    const auto& want = expected.benchmarks[b].points;
+    const auto& got = streamed.benchmarks[b].points;
+    ASSERT_EQ(got.size(), 24u);  // 25 runs: c05 twice in a row is one point
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(got[i].run_id, want[i].run_id) << b << " " << i;
+      EXPECT_EQ(got[i].commit, want[i].commit);
+      EXPECT_EQ(got[i].date, want[i].date);
+      EXPECT_EQ(got[i].median, want[i].median);
+      EXPECT_EQ(got[i].change, want[i].change);
+      EXPECT_EQ(got[i].change_point, want[i].change_point);
+      change_points += got[i].change_point ? 1 : 0;
+    }
+    EXPECT_EQ(got[5].date, "2026-11-06T00:00:01Z");  // the newer run of c05
+  }
+  EXPECT_EQ(change_points, 2u);  // the 25% step, in each benchmark
 }
 
 TEST_F(History, TrendSaysWhatIsWrong) {
@@ -252,6 +305,99 @@ TEST_F(History, CheckNamesTheCommitRangeOfARecentChange) {
   const auto older = check_run(*store_, {.last = 3});
   ASSERT_TRUE(older.ok());
   EXPECT_TRUE(older->changes.empty());  // m14 is not among the last 3 commits
+}
+
+// `history check` reads the newest max(kSearchedHistory, --last) points of the history, on
+// both stores alike (docs/change-points.md, "The window of check").
+template <class Backend>
+class CheckWindow : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!backend_.available()) {
+      GTEST_SKIP() << "the fixture PostgreSQL server is not running: run the session tests "
+                      "through ctest (it starts tests/store/postgres_server.sh)";
+    }
+    auto opened = store::open_history(backend_.location());
+    ASSERT_TRUE(opened.ok()) << opened.error().message;
+    store_ = std::move(*opened);
+  }
+  // `count` runs of main, one a commit (m000, m001, ...), a second apart; run i measures
+  // ns(i); the first also measures a benchmark "retired" that no later run has.
+  void record_history(int count, const std::function<double(int)>& ns) {
+    for (int i = 0; i < count; ++i) {
+      RunResult run = made_run({.commit = fmt::format("m{:03}", i),
+                                .date = moment(i),
+                                .benchmarks = i == 0 ? 3u : 2u,
+                                .ns = ns(i),
+                                .seed = static_cast<std::uint64_t>(i)});
+      if (i == 0) run.benchmarks[2].name = "retired";
+      const auto recorded = record_run(*store_, run);
+      ASSERT_TRUE(recorded.ok()) << recorded.error().message;
+    }
+  }
+  void record_candidate(int at, double ns) {
+    const auto recorded = record_run(
+        *store_,
+        made_run({.commit = "new", .branch = "topic", .date = moment(at), .ns = ns, .seed = 999}));
+    ASSERT_TRUE(recorded.ok()) << recorded.error().message;
+  }
+  static std::string moment(int i) {
+    return fmt::format("2026-11-01T00:{:02}:{:02}Z", i / 60, i % 60);
+  }
+  // The "to" commits of bench_0000's named changes.
+  static std::vector<std::string> changes_of(const CheckOutcome& outcome) {
+    std::vector<std::string> to;
+    for (const RecentChange& change : outcome.changes) {
+      if (change.benchmark == "bench_0000") to.push_back(change.to_commit);
+    }
+    return to;
+  }
+  Backend backend_;
+  std::unique_ptr<store::Store> store_;
+};
+
+using Backends = ::testing::Types<testing::SqliteBackend, testing::PostgresBackend>;
+struct BackendName {
+  template <class T>
+  static std::string GetName(int) {
+    return T::name;
+  }
+};
+TYPED_TEST_SUITE(CheckWindow, Backends, BackendName);
+
+// 150 runs of history, the newest 128 read: the benchmark measured only by the oldest run is
+// not in the check (before, it was listed as removed), every run is still counted, and the
+// level change 10 commits back is named and starts the reference. --last 150 reads all 150.
+TYPED_TEST(CheckWindow, ReadsOnlyTheNewestRunsItJudgesFrom) {
+  this->record_history(150, [](int i) { return i < 140 ? 100.0 : 120.0; });
+  this->record_candidate(150, 120.0);
+  const auto outcome = check_run(*this->store_, {.last = 20});
+  ASSERT_TRUE(outcome.ok()) << outcome.error().message;
+  EXPECT_EQ(outcome->candidate.commit, "new");
+  EXPECT_EQ(outcome->history_runs, 150u);
+  EXPECT_EQ(outcome->comparison.benchmarks.size(), 2u);
+  EXPECT_EQ(outcome->comparison.count(analysis::Verdict::removed), 0u);
+  EXPECT_EQ(outcome->comparison.count(analysis::Verdict::regressed), 0u);
+  EXPECT_THAT(TestFixture::changes_of(*outcome), ElementsAre("m140"));
+  const auto whole = check_run(*this->store_, {.last = 150});
+  ASSERT_TRUE(whole.ok()) << whole.error().message;
+  EXPECT_EQ(whole->comparison.count(analysis::Verdict::removed), 1u);  // "retired"
+}
+
+// 200 runs, steps at m072 (+30%) and m185 (+23%). With --last 130 the window is the newest 130
+// runs (m070...): the step at m072 has two runs of its old level there, too few to be a level
+// (min_segment 4), so it is not named, though it lies among the last 130 commits — the cost of
+// searching the window instead of the whole series; with --last 140 (m060...) it is named.
+TYPED_TEST(CheckWindow, NamesAChangeInsideTheWindowAndNotOneAtItsEdge) {
+  this->record_history(200, [](int i) { return i < 72 ? 100.0 : i < 185 ? 130.0 : 160.0; });
+  this->record_candidate(200, 160.0);
+  const auto narrow = check_run(*this->store_, {.last = 130});
+  ASSERT_TRUE(narrow.ok()) << narrow.error().message;
+  EXPECT_EQ(narrow->history_runs, 200u);
+  EXPECT_THAT(TestFixture::changes_of(*narrow), ElementsAre("m185"));
+  const auto wide = check_run(*this->store_, {.last = 140});
+  ASSERT_TRUE(wide.ok()) << wide.error().message;
+  EXPECT_THAT(TestFixture::changes_of(*wide), ElementsAre("m072", "m185"));
 }
 
 }  // namespace

@@ -303,6 +303,70 @@ TYPED_TEST(HistoryStore, ReadsTheNamesAndTheSeriesOfSomeBenchmarks) {
   EXPECT_EQ(wide->at(1).summaries[0].benchmark, "bench_0002");
 }
 
+// The newest N runs of a series alone (what `history check` reads), still oldest first, runs of
+// one second in the order they were recorded, other machines and branches left out; a few
+// benchmarks' rows of them; more than there are: all of them.
+TYPED_TEST(HistoryStore, ReadsTheNewestRunsOfASeriesAlone) {
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_TRUE(this->store_
+                    ->add(stored({.commit = fmt::format("c{}", i),
+                                  .date = fmt::format("2026-11-{:02}T00:00:00Z", i < 5 ? i + 1 : 5),
+                                  .seed = static_cast<std::uint64_t>(i)}))
+                    .ok());
+  }
+  ASSERT_TRUE(
+      this->store_
+          ->add(stored({.commit = "other", .date = "2026-12-01T00:00:00Z", .seed = 9}, "m2"))
+          .ok());
+  const auto commits_of = [](const std::vector<SeriesRun>& runs) {
+    std::vector<std::string> commits;
+    for (const SeriesRun& run : runs) commits.push_back(run.commit);
+    return commits;
+  };
+  const auto newest = this->store_->series({.machine = "m1", .branch = "main", .newest = 3});
+  ASSERT_TRUE(newest.ok()) << newest.error().message;
+  EXPECT_THAT(commits_of(*newest), ElementsAre("c3", "c4", "c5"));  // c4, c5: one second
+  EXPECT_EQ(newest->back().summaries.size(), 2u);
+  const auto some = this->store_->series(
+      {.machine = "m1", .branch = "main", .benchmarks = {"bench_0001"}, .newest = 2});
+  ASSERT_TRUE(some.ok()) << some.error().message;
+  EXPECT_THAT(commits_of(*some), ElementsAre("c4", "c5"));
+  ASSERT_EQ(some->front().summaries.size(), 1u);
+  EXPECT_EQ(some->front().summaries[0].benchmark, "bench_0001");
+  const auto all = this->store_->series({.machine = "m1", .newest = 100});
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  EXPECT_EQ(all->size(), 6u);
+  std::vector<std::string> one_by_one;
+  const auto read = this->store_->each_series_run(
+      {.machine = "m1", .newest = 4}, [&](SeriesRun& run) { one_by_one.push_back(run.commit); });
+  ASSERT_TRUE(read.ok()) << read.error().message;
+  EXPECT_THAT(one_by_one, ElementsAre("c2", "c3", "c4", "c5"));
+}
+
+// The verdicts of a run written at once (one statement on PostgreSQL), whatever the names hold;
+// a name the run does not have changes nothing.
+TYPED_TEST(HistoryStore, WritesAllTheVerdictsOfARunAtOnce) {
+  RunResult run = made_run({.benchmarks = 40});
+  run.benchmarks[3].name = "a, \"quoted\" {name} \\ with a backslash";
+  const StoredRun original = make_stored_run(run, "m1", "b1");
+  ASSERT_TRUE(this->store_->add(original).ok());
+  std::map<std::string, std::string> verdicts;
+  for (std::size_t i = 0; i < run.benchmarks.size(); i += 2) {
+    verdicts[run.benchmarks[i].name] = i % 4 == 0 ? "regressed" : "unchanged";
+  }
+  verdicts[run.benchmarks[3].name] = "improved";
+  verdicts["absent"] = "removed";
+  const auto written = this->store_->set_verdicts(original.id, verdicts);
+  ASSERT_TRUE(written.ok()) << written.error().message;
+  const auto found = this->store_->find(original.id);
+  ASSERT_TRUE(found.ok()) << found.error().message;
+  ASSERT_EQ(found->summaries.size(), 40u);
+  for (const SummaryRow& row : found->summaries) {
+    const auto verdict = verdicts.find(row.benchmark);
+    EXPECT_EQ(row.verdict, verdict == verdicts.end() ? "" : verdict->second) << row.benchmark;
+  }
+}
+
 // Four threads, each with its own connection, recording 50 runs of 100 benchmarks at once (the
 // PostgreSQL store sends a run's summary rows in one COPY): every run and every row is there.
 TYPED_TEST(HistoryStore, FourThreadsOfAHundredBenchmarksLoseNoRow) {
