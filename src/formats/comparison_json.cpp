@@ -160,6 +160,19 @@ double number_at(const ordered_json& object, const std::string& path, const char
   return value.get<double>();
 }
 
+// A p-value: the suite's adjustment (stats::holm_adjusted, benjamini_hochberg_adjusted) takes
+// only values in [0, 1].
+double probability_at(const ordered_json& object, const std::string& path, const char* key) {
+  const double p = number_at(object, path, key);
+  if (!(p >= 0.0 && p <= 1.0)) {
+    fail_at(path + "." + key,
+            fmt::format("{:g} is not a probability: expected a number from 0 to 1; write the "
+                        "file again with benchkit compare or ab --format json",
+                        p));
+  }
+  return p;
+}
+
 double number_or(const ordered_json& object, const std::string& path, const char* key,
                  double fallback) {
   return find_member(object, key) ? number_at(object, path, key) : fallback;
@@ -260,8 +273,8 @@ void read_compared(const ordered_json& item, const std::string& path, BenchmarkC
   c.ratio = number_at(item, path, "ratio");
   c.ratio_lower = number_at(item, path, "ratio_lower");
   c.ratio_upper = number_at(item, path, "ratio_upper");
-  c.p_value = number_at(item, path, "p_value");
-  c.p_adjusted = number_at(item, path, "p_adjusted");
+  c.p_value = probability_at(item, path, "p_value");
+  c.p_adjusted = probability_at(item, path, "p_adjusted");
   if (!find_member(item, "tested")) missing(path + ".tested", "true or false");
   c.tested = flag_or(item, path, "tested", false);
   c.scenario = flag_or(item, path, "scenario", false);

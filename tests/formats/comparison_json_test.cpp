@@ -166,6 +166,16 @@ TEST(ComparisonJson, EachDamagedFieldIsNamedWithItsFix) {
               HasSubstr("benchmarks: expected an array"));
 }
 
+// Found by comparison_json_fuzzer: a p-value of 5.03125 read from a document reached the
+// suite's Benjamini-Hochberg adjustment, whose std::invalid_argument ended the program.
+TEST(ComparisonJson, APValueOutsideZeroToOneIsRefusedNamingTheField) {
+  EXPECT_THAT(error_after([](auto& d) { d["benchmarks"][0]["p_value"] = 5.03125; }),
+              HasSubstr("shard-2.json: benchmarks[0].p_value: 5.03125 is not a probability: "
+                        "expected a number from 0 to 1"));
+  EXPECT_THAT(error_after([](auto& d) { d["benchmarks"][1]["p_adjusted"] = -0.5; }),
+              HasSubstr("benchmarks[1].p_adjusted: -0.5 is not a probability"));
+}
+
 TEST(ComparisonJson, TextThatIsNoJsonIsAnErrorNamingTheFile) {
   const auto read = comparison_from_json("{\"schema\": \"benchkit/comparison\", ", "cut.json");
   ASSERT_FALSE(read);

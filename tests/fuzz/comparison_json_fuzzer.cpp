@@ -5,10 +5,11 @@
 // (formats/comparison_json.hpp), so it must stay JSON whatever the files held (any name, any
 // number): it parses, names its schema and lists every benchmark compared, in order; read back,
 // it gives the same benchmarks, and a merge of it judges them again. The input is also read as a
-// comparison document itself, written back, read again and judged again. The other comparison
-// formats are rendered too: never a crash, a hang or undefined behaviour.
+// comparison document itself, written back, read again (it must read) and judged again. The other
+// comparison formats are rendered too: never a crash, a hang or undefined behaviour.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -47,6 +48,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (again->benchmarks[i].name != read->benchmarks[i].name) std::abort();
       }
       benchkit::analysis::judge_suite(*again);
+    } else {
+      // A document the reader accepted, judged again and written must read back.
+      std::fprintf(stderr, "written comparison not read back: %s\n", again.error().message.c_str());
+      std::abort();
     }
   }
   const std::size_t split = text.find('\0');
