@@ -53,19 +53,25 @@ std::optional<RoundsForPower> rounds_for_power(double log_spread, double mde, do
   return RoundsForPower{n, false};
 }
 
-double round_log_spread(std::span<const double> round_ratios) {
-  if (round_ratios.size() < 2) return 0.0;
+namespace {
+
+std::vector<double> round_logs(std::span<const double> round_ratios) {
   std::vector<double> logs;
   logs.reserve(round_ratios.size());
   for (const double ratio : round_ratios) logs.push_back(std::log(ratio));
-  return stats::stddev(logs);
+  return logs;
+}
+
+}  // namespace
+
+double round_log_spread(std::span<const double> round_ratios) {
+  if (round_ratios.size() < 2) return 0.0;
+  return stats::stddev(round_logs(round_ratios));
 }
 
 std::string width_driver(std::span<const double> round_ratios) {
   if (round_ratios.size() < 6) return {};
-  std::vector<double> logs;
-  logs.reserve(round_ratios.size());
-  for (const double ratio : round_ratios) logs.push_back(std::log(ratio));
+  const std::vector<double> logs = round_logs(round_ratios);
   const double spread = stats::stddev(logs);
   const double typical = stats::mad(logs);
   const double centre = stats::median(logs);

@@ -17,6 +17,7 @@
 #include "process/temporary_folder.hpp"
 #include "process/worker_invocation.hpp"
 #include "session/ab.hpp"
+#include "session/bench_options.hpp"
 #include "session/counted.hpp"
 #include "session/plans.hpp"
 #include "session/side_by_side.hpp"
@@ -128,8 +129,7 @@ model::Result<SideBySideRuns> run_beside(const BenchPlan& plan, const std::strin
   pairs.rounds = plan.rounds;
   pairs.max_rounds = max_rounds_of(plan);
   pairs.worker_timeout = std::chrono::milliseconds(plan.worker_timeout_ns / 1'000'000);
-  pairs.round_budget_ns = std::max<std::int64_t>(
-      1'000'000, plan.side_by_side_budget_ns / static_cast<std::int64_t>(plan.rounds));
+  pairs.round_budget_ns = turn_budget_ns(plan.side_by_side_budget_ns, plan.rounds);
   // Each worker is told its benchmark (--filter NAME --exact) and takes its samples in turns.
   pairs.worker = plan.worker;
   pairs.worker.filter.clear();

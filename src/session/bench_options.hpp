@@ -4,6 +4,7 @@
 // fix.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -116,6 +117,13 @@ inline constexpr std::int64_t kDefaultTimeoutNs = 300'000'000'000;
 // between its two processes, which only more rounds average away (measured in docs/verdicts.md,
 // "Shorter turns").
 inline constexpr std::int64_t kSideBySideBudgetNs = 250'000'000;
+
+// A side's sampling time in each round side by side: `budget_ns` over `rounds`, at least 1 ms
+// (a shorter turn is all process start-up).
+inline std::int64_t turn_budget_ns(std::int64_t budget_ns, std::size_t rounds) {
+  return std::max<std::int64_t>(
+      1'000'000, budget_ns / static_cast<std::int64_t>(std::max<std::size_t>(1, rounds)));
+}
 
 // --processes as the run needs it when not given: counts do not change from one process to the
 // next (one run is the whole answer); a run that saves or checks a baseline takes three.

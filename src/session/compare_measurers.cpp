@@ -246,9 +246,7 @@ class BinariesMeasurer final : public Measurer {
     auto pairs = paired<SideBySide>(plan_, std::move(benchmarks), observer);
     pairs.worker_flags = plan_.flags;
     // Side by side's sampling time for each benchmark and side, as --baseline's default.
-    pairs.round_budget_ns = std::max<std::int64_t>(
-        1'000'000,
-        kSideBySideBudgetNs / static_cast<std::int64_t>(std::max<std::size_t>(1, plan_.rounds)));
+    pairs.round_budget_ns = turn_budget_ns(kSideBySideBudgetNs, plan_.rounds);
     pairs.worker_timeout = std::chrono::seconds(60);
     pairs.clock = process_clock().clock;
     pairs.look_every = 1;

@@ -19,14 +19,15 @@ model::Result<PairSettings> pair_settings(const RevisionOptions& o) {
   if (o.max_rounds > 0 && o.max_rounds < o.rounds) {
     return usage_error(fmt::format("--max-rounds {} is below --rounds {}", o.max_rounds, o.rounds));
   }
-  const std::string time_budget = !o.time_budget.empty() ? o.time_budget
-                                  : o.commands.empty()
-                                      ? fmt::format("{}ms", kSideBySideBudgetNs / 1'000'000)
-                                      : "1s";
-  const auto budget = model::parse_duration_ns(time_budget);
-  if (!budget || *budget <= 0) {
-    return usage_error(fmt::format(
-        "--time-budget \"{}\" is not a positive duration (e.g. 500ms, 2s)", o.time_budget));
+  // Without --time-budget: side by side's default for bench binaries, a second for a --cmd.
+  std::int64_t time_budget_ns = o.commands.empty() ? kSideBySideBudgetNs : 1'000'000'000;
+  if (!o.time_budget.empty()) {
+    const auto budget = model::parse_duration_ns(o.time_budget);
+    if (!budget || *budget <= 0) {
+      return usage_error(fmt::format(
+          "--time-budget \"{}\" is not a positive duration (e.g. 500ms, 2s)", o.time_budget));
+    }
+    time_budget_ns = *budget;
   }
   const auto timeout = model::parse_duration_ns(o.worker_timeout);
   if (!timeout || *timeout <= 0) {
@@ -51,7 +52,7 @@ model::Result<PairSettings> pair_settings(const RevisionOptions& o) {
   pairs.rounds = o.rounds;
   // The bench binary's --baseline default (session/bench_options.hpp), for the same reason.
   pairs.max_rounds = o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
-  pairs.time_budget_ns = *budget;
+  pairs.time_budget_ns = time_budget_ns;
   pairs.budget_ns = *rounds_budget;
   pairs.worker_timeout = std::chrono::milliseconds(*timeout / 1'000'000);
   pairs.compare = comparison_settings(o.comparison);

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "session/bench_options.hpp"
+
 namespace benchkit::session {
 
 model::Result<Prepared> prepare_told(Workshop& workshop, const std::string& root,
@@ -44,10 +46,8 @@ AbRequest pair_request(const PairSettings& settings, Observer& observer) {
   request.rounds = settings.rounds;
   request.max_rounds = settings.max_rounds;
   request.budget_ns = settings.budget_ns;
-  // Each side samples for budget/rounds per round, at least 1 ms (a shorter turn is all
-  // process start-up), as the bench binary's --baseline does.
-  request.round_budget_ns = std::max<std::int64_t>(
-      1'000'000, settings.time_budget_ns / static_cast<std::int64_t>(settings.rounds));
+  // As the bench binary's --baseline does.
+  request.round_budget_ns = turn_budget_ns(settings.time_budget_ns, settings.rounds);
   request.worker_timeout = settings.worker_timeout;
   request.compare = settings.compare;
   request.shard = settings.shard;

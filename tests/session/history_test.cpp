@@ -356,13 +356,8 @@ class CheckWindow : public ::testing::Test {
   std::unique_ptr<store::Store> store_;
 };
 
-using Backends = ::testing::Types<testing::SqliteBackend, testing::PostgresBackend>;
-struct BackendName {
-  template <class T>
-  static std::string GetName(int) {
-    return T::name;
-  }
-};
+using testing::BackendName;
+using testing::Backends;
 TYPED_TEST_SUITE(CheckWindow, Backends, BackendName);
 
 // 150 runs of history, the newest 128 read: the benchmark measured only by the oldest run is

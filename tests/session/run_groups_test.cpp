@@ -132,13 +132,8 @@ class RunGroups : public ::testing::Test {
   std::unique_ptr<store::Store> store_;
 };
 
-using Backends = ::testing::Types<testing::SqliteBackend, testing::PostgresBackend>;
-struct BackendName {
-  template <class T>
-  static std::string GetName(int) {
-    return T::name;
-  }
-};
+using testing::BackendName;
+using testing::Backends;
 TYPED_TEST_SUITE(RunGroups, Backends, BackendName);
 
 // Four shards of one CI run recorded at once (four threads, four connections): one run of 12

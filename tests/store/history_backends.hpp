@@ -123,4 +123,13 @@ inline void expect_migrated(store::Store& store, const RunResult& run,
   EXPECT_EQ(runs->back().shard_count, 3u);
 }
 
+// Every history test runs on both stores, each named after its backend in the test's name.
+using Backends = ::testing::Types<SqliteBackend, PostgresBackend>;
+struct BackendName {
+  template <class T>
+  static std::string GetName(int) {
+    return T::name;
+  }
+};
+
 }  // namespace benchkit::testing

@@ -48,13 +48,8 @@ class HistoryStore : public ::testing::Test {
   std::unique_ptr<Store> store_;
 };
 
-using Backends = ::testing::Types<testing::SqliteBackend, testing::PostgresBackend>;
-struct BackendName {
-  template <class T>
-  static std::string GetName(int) {
-    return T::name;
-  }
-};
+using testing::BackendName;
+using testing::Backends;
 TYPED_TEST_SUITE(HistoryStore, Backends, BackendName);
 
 TYPED_TEST(HistoryStore, KeepsWhatIdentifiesAndPlacesARun) {
