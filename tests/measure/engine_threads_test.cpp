@@ -298,6 +298,7 @@ TEST(EngineThreads, AContendedCounterSlowsPerThreadAndAnUncontendedOneDoesNot) {
     GTEST_SKIP() << "the two threads did not run at once (" << figures
                  << "): another program took a core while this test ran";
   }
+  RecordProperty("figures", figures);
   EXPECT_GT(contended_ratio, 1.5 * uncontended_ratio) << figures;
 }
 
