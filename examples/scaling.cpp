@@ -287,6 +287,7 @@ static void scaling(benchkit::Scenario& s, std::int64_t items, std::string paylo
 
   std::size_t segments = 0;
   double compression_ratio = 0.0;
+  double stored_bytes = 0.0;
   s.phase("load", {.items = items, .bytes = payload_bytes}, [&] {
     SegmentLog log = SegmentLog::create(folder.path());
     std::vector<std::string_view> batch;
@@ -301,9 +302,13 @@ static void scaling(benchkit::Scenario& s, std::int64_t items, std::string paylo
     segments = log.segments_written();
     compression_ratio = static_cast<double>(log.raw_bytes_written()) /
                         static_cast<double>(log.stored_bytes_written());
+    stored_bytes = static_cast<double>(log.stored_bytes_written());
   });  // the log object is dropped here, as a process that stops would
   s.counter("segments", static_cast<double>(segments));
   s.counter("compression_ratio", compression_ratio);
+  // What reached the disk per second of the load, beside the payload's MiB/s of .bytes.
+  s.phase_counter("load", "stored", stored_bytes,
+                  benchkit::counter::rate | benchkit::counter::base_1024);
 
   std::uint64_t recovered = 0;
   std::unique_ptr<SegmentLog> log;

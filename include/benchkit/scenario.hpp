@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "benchkit/bencher.hpp"
+#include "benchkit/counter.hpp"
 #include "benchkit/registry.hpp"
 
 namespace benchkit {
@@ -65,6 +66,24 @@ class Scenario {
   // A named value reported with every phase of the scenario (compression ratio, segments).
   // Set in several repetitions, the mean is reported.
   Scenario& counter(std::string_view name, double value);
+  // The same with a kind (counter.hpp) that needs no time: counter::base_1024 (sizes shown with
+  // Ki, Mi, Gi) or counter::invert. A rate needs the time of one phase: phase_counter below.
+  // Other kinds, or a kind that differs from the one this counter was given before, throw
+  // std::invalid_argument.
+  //   s.counter("index_bytes", double(index.size()), benchkit::counter::base_1024);
+  Scenario& counter(std::string_view name, double value, counter::Kind kind);
+
+  // A named value reported with one phase only (set before or after that phase runs; the
+  // phase must run in this repetition or another), with a kind: counter::rate
+  // divides by that phase's measured time (its median over the runs), as Work does for items
+  // and bytes — for a second quantity of the phase's work ("pages/s" beside the rows/s of
+  // Work{.items}); counter::base_1024 and counter::invert as above. Set in several
+  // repetitions, the mean is reported. A name used by counter() too, per_iteration or
+  // per_thread (a phase runs once per repetition, on one thread), or a phase that never ran
+  // throws.
+  //   s.phase_counter("load", "pages", double(pages_read), benchkit::counter::rate);
+  Scenario& phase_counter(std::string_view phase, std::string_view name, double value,
+                          counter::Kind kind = counter::plain);
 
   // An exact count of the work done (rows read, records written, batches) that must be the
   // same in every run: every repetition and every process of this scenario and, when `input`

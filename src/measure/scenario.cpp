@@ -6,7 +6,11 @@
 #include <exception>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "model/counters.hpp"
 #include "model/exact_counts.hpp"
 
 namespace benchkit {
@@ -155,8 +159,76 @@ bool Scenario::verify(bool condition, std::string_view what) {
   return false;
 }
 
+namespace {
+
+std::string kind_text(counter::Kind kind) {
+  const std::vector<std::string> names = model::counter_kind_names(kind);
+  if (names.empty()) return "counter::plain";
+  std::string text;
+  for (const std::string& name : names)
+    text += (text.empty() ? "counter::" : " | counter::") + name;
+  return text;
+}
+
+// Records that `phase` (empty: the whole scenario) sets counter `name` with `kind`, refusing a
+// kind this scope does not allow, a kind other than the one given before, and a name used in
+// the other scope.
+void remember_kind(ScenarioState& state, const std::string& phase, const std::string& name,
+                   counter::Kind kind) {
+  if (name.empty()) throw std::invalid_argument("a scenario counter needs a name");
+  const std::string call =
+      phase.empty() ? fmt::format("Scenario::counter(\"{}\")", name)
+                    : fmt::format("Scenario::phase_counter(\"{}\", \"{}\")", phase, name);
+  if (counter::has(kind, counter::per_iteration) || counter::has(kind, counter::per_thread)) {
+    throw std::invalid_argument(fmt::format(
+        "{} with {}: a phase runs once per repetition on one thread, so a scenario counter has "
+        "no iterations or threads to divide by; set the value per run",
+        call, kind_text(kind)));
+  }
+  if (phase.empty() && counter::has(kind, counter::rate)) {
+    throw std::invalid_argument(
+        fmt::format("{} with counter::rate: a rate needs the time of one phase; give the phase: "
+                    "s.phase_counter(\"PHASE\", \"{}\", value, counter::rate)",
+                    call, name));
+  }
+  auto& kinds = *state.counter_kinds;
+  for (const auto& [key, known] : kinds) {
+    if (key.second == name && key.first.empty() != phase.empty()) {
+      throw std::invalid_argument(fmt::format(
+          "{}: counter {} is already set {}; a name is either for the whole scenario or for "
+          "phases: give one of them another name",
+          call, name, key.first.empty() ? "for the whole scenario" : "for phase " + key.first));
+    }
+  }
+  const auto [where, added] = kinds.emplace(std::pair(phase, name), kind);
+  if (!added && where->second != kind) {
+    throw std::invalid_argument(
+        fmt::format("{} with {}: it was set with {} before; a counter "
+                    "keeps one kind",
+                    call, kind_text(kind), kind_text(where->second)));
+  }
+}
+
+}  // namespace
+
 Scenario& Scenario::counter(std::string_view name, double value) {
+  return counter(name, value, counter::plain);
+}
+
+Scenario& Scenario::counter(std::string_view name, double value, counter::Kind kind) {
+  remember_kind(*state_, "", std::string(name), kind);
   state_->counters[std::string(name)] = value;
+  return *this;
+}
+
+Scenario& Scenario::phase_counter(std::string_view phase, std::string_view name, double value,
+                                  counter::Kind kind) {
+  if (phase.empty()) {
+    throw std::invalid_argument(
+        fmt::format("Scenario::phase_counter(\"\", \"{}\") needs the phase's name", name));
+  }
+  remember_kind(*state_, std::string(phase), std::string(name), kind);
+  state_->phase_counters[std::string(phase)][std::string(name)] = value;
   return *this;
 }
 
@@ -193,7 +265,10 @@ std::vector<BenchmarkResult> run_scenario(clock::Clock& clock, const ScenarioSet
   std::vector<BenchmarkResult> phases;
   std::vector<std::string> failures;
   std::map<std::string, std::pair<double, std::size_t>> counter_sums;  // sum, repetitions
-  std::vector<ExactCount> exact_counts;                                // the first repetition's
+  // By phase, then name: sum, repetitions.
+  std::map<std::string, std::map<std::string, std::pair<double, std::size_t>>> phase_sums;
+  std::map<std::pair<std::string, std::string>, counter::Kind> counter_kinds;
+  std::vector<ExactCount> exact_counts;  // the first repetition's
   const std::size_t repetitions = std::max<std::size_t>(1, settings.repetitions);
   for (std::size_t repetition = 0; repetition < repetitions; ++repetition) {
     detail::ScenarioState state;
@@ -204,6 +279,7 @@ std::vector<BenchmarkResult> run_scenario(clock::Clock& clock, const ScenarioSet
     state.repetitions = repetitions;
     state.phases = &phases;
     state.failures = &failures;
+    state.counter_kinds = &counter_kinds;
     Scenario scenario(state);
     auto where = [&state] {
       if (!state.current_phase.empty()) return " in phase " + state.current_phase;
@@ -223,6 +299,13 @@ std::vector<BenchmarkResult> run_scenario(clock::Clock& clock, const ScenarioSet
       sum += value;
       ++count;
     }
+    for (const auto& [phase, counters] : state.phase_counters) {
+      for (const auto& [counter, value] : counters) {
+        auto& [sum, count] = phase_sums[phase][counter];
+        sum += value;
+        ++count;
+      }
+    }
     if (repetition == 0) {
       exact_counts = state.exact_counts;
     } else if (auto disagreement = model::count_disagreement("repetition", exact_counts, 0,
@@ -236,10 +319,30 @@ std::vector<BenchmarkResult> run_scenario(clock::Clock& clock, const ScenarioSet
         "[&] {{ ... }})",
         name));
   }
+  for (const auto& [phase, sums] : phase_sums) {
+    const std::string full_name = name + "/" + phase;
+    const auto found = std::find_if(phases.begin(), phases.end(),
+                                    [&](const BenchmarkResult& r) { return r.name == full_name; });
+    if (found == phases.end()) {
+      throw std::runtime_error(fmt::format(
+          "scenario {} set counter {} for phase {}, which never ran: name a phase of the "
+          "scenario (s.phase(\"{}\", ...))",
+          name, sums.begin()->first, phase, phase));
+    }
+    for (const auto& [counter, total] : sums) {
+      found->counters[counter] = total.first / static_cast<double>(total.second);
+    }
+  }
   for (BenchmarkResult& result : phases) {
     result.failures = failures;
     for (const auto& [counter, total] : counter_sums) {
       result.counters[counter] = total.first / static_cast<double>(total.second);
+    }
+    const std::string phase = result.name.substr(name.size() + 1);
+    for (const auto& [key, kind] : counter_kinds) {
+      if (kind != counter::plain && (key.first.empty() || key.first == phase)) {
+        result.counter_kinds[key.second] = kind;
+      }
     }
     result.exact_counts = exact_counts;
   }

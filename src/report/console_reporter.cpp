@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "analysis/compare.hpp"
+#include "model/counters.hpp"
 #include "model/failure.hpp"
 #include "model/threads.hpp"
 #include "report/counter_text.hpp"
@@ -41,6 +42,43 @@ std::string scenario_of(const BenchmarkResult& phase) {
 
 std::string phase_of(const BenchmarkResult& phase) {
   return phase.name.substr(phase.name.rfind('/') + 1);
+}
+
+// A scenario counter as its block shows it: a plain one with 4 significant digits, one with a
+// kind (Scenario::counter's base_1024, phase_counter's rate) as every report shows counters.
+std::string scenario_counter(const BenchmarkResult& phase, const std::string& name, double value) {
+  return model::counter_kind(phase, name) == counter::plain
+             ? fmt::format("{} {:.4g}", name, value)
+             : name + " " + counter_cell(phase, name);
+}
+
+// The counters of a scenario's phases: those every phase has alike (Scenario::counter) on one
+// line, then each phase's own (Scenario::phase_counter), its rates over its own time.
+std::string scenario_counters(const std::vector<const BenchmarkResult*>& phases) {
+  const BenchmarkResult& first = *phases.front();
+  auto shared = [&](const std::string& name, double value) {
+    return std::all_of(phases.begin(), phases.end(), [&](const BenchmarkResult* phase) {
+      const auto found = phase->counters.find(name);
+      return found != phase->counters.end() && found->second == value &&
+             model::counter_kind(*phase, name) == model::counter_kind(first, name);
+    });
+  };
+  std::string out;
+  std::string line;
+  for (const auto& [name, value] : first.counters) {
+    if (!shared(name, value)) continue;
+    line += (line.empty() ? "" : ", ") + scenario_counter(first, name, value);
+  }
+  if (!line.empty()) out += "  counters: " + line + "\n";
+  for (const BenchmarkResult* phase : phases) {
+    line.clear();
+    for (const auto& [name, value] : phase->counters) {
+      if (shared(name, value)) continue;
+      line += (line.empty() ? "" : ", ") + scenario_counter(*phase, name, value);
+    }
+    if (!line.empty()) out += "  counters of " + phase_of(*phase) + ": " + line + "\n";
+  }
+  return out;
 }
 
 // One scenario run: a row per phase with time, throughput, CPU and memory, then its counters,
@@ -111,13 +149,7 @@ std::string scenario_block(const std::vector<const BenchmarkResult*>& phases, bo
     return color && column == 1 ? "\033[1m" + cell + "\033[0m" : cell;
   });
 
-  if (!first.counters.empty()) {
-    std::string counters;
-    for (const auto& [name, value] : first.counters) {
-      counters += fmt::format("{}{} {:.4g}", counters.empty() ? "" : ", ", name, value);
-    }
-    out += "  counters: " + counters + "\n";
-  }
+  out += scenario_counters(phases);
   if (!first.exact_counts.empty()) {
     std::string counts;
     for (const ExactCount& count : first.exact_counts) {

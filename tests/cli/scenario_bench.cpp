@@ -49,6 +49,8 @@ static void pipeline(benchkit::Scenario& s, std::int64_t items) {
   for (std::size_t i = 0; in_order && i < count; ++i) in_order = drained[i] == i;
   s.verify(in_order, "every item came back, in order");
   s.counter("rounds", rounds);
+  s.phase_counter("checksum", "mixes", static_cast<double>(rounds) * static_cast<double>(items),
+                  benchkit::counter::rate);
   std::uint64_t miscounted = 0;
   if (std::getenv("SCENARIO_BENCH_UNEVEN") && s.repetition() == 1) miscounted = 1;
   if (const char* once = std::getenv("SCENARIO_BENCH_ONCE")) {

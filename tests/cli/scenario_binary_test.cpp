@@ -54,7 +54,9 @@ TEST(ScenarioBinary, ShowsOneBlockPerScenarioWithARowPerPhase) {
   }
   EXPECT_LT(result.out.find("  fill "), result.out.find("  checksum "));
   EXPECT_LT(result.out.find("  checksum "), result.out.find("  drain "));
-  EXPECT_THAT(result.out, HasSubstr("counters: rounds 64"));
+  EXPECT_THAT(result.out, HasSubstr("counters: rounds 64\n  counters of checksum: mixes "));
+  EXPECT_THAT(result.out,
+              ::testing::ContainsRegex("counters of checksum: mixes [0-9.]+ [kMG]/s\n"));
   EXPECT_THAT(result.out, HasSubstr("no interval: repeat it (--repetitions 5)"));
   EXPECT_THAT(result.out, Not(HasSubstr("benchmark  median")))
       << "no micro table when only scenarios ran";
@@ -82,6 +84,11 @@ TEST(ScenarioBinary, PhasesAreResultsOfKindScenarioInTheJson) {
     EXPECT_DOUBLE_EQ(phase.counters.at("rounds"), 64.0);
     EXPECT_TRUE(phase.valid());
   }
+  // The phase counter is on its phase only, with its kind, read back from the worker's JSON.
+  EXPECT_DOUBLE_EQ(run.benchmarks[1].counters.at("mixes"), 64.0 * 200'000);
+  EXPECT_EQ(run.benchmarks[1].counter_kinds.at("mixes"), counter::rate);
+  EXPECT_EQ(run.benchmarks[0].counters.count("mixes"), 0u);
+  EXPECT_EQ(run.benchmarks[2].counters.count("mixes"), 0u);
   EXPECT_EQ(*run.benchmarks[0].bytes_per_iteration, 1'600'000u);
 }
 

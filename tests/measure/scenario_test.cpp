@@ -13,6 +13,7 @@
 #include "analysis/estimates.hpp"
 #include "fakes/fake_clock.hpp"
 #include "fakes/fake_process.hpp"
+#include "model/counters.hpp"
 
 namespace benchkit::measure {
 namespace {
@@ -282,6 +283,95 @@ TEST(Scenario, CountersAreOnEveryPhaseAveragedOverRepetitions) {
     EXPECT_DOUBLE_EQ(r.counters.at("segments"), 12.0) << r.name;
     EXPECT_DOUBLE_EQ(r.counters.at("ratio"), 3.0) << r.name;
   }
+}
+
+// A phase counter lands on its phase only, averaged over the repetitions, with its kind; a
+// scenario-wide counter with a kind keeps it on every phase; a rate is applied over the phase's
+// own time (model::counter_value).
+TEST(Scenario, PhaseCountersAreOnTheirPhaseOnlyWithTheirKinds) {
+  FakeClock clock;
+  const auto results = run(
+      clock,
+      [&](Scenario& s) {
+        s.phase_counter("load", "pages", 100.0 + 100.0 * static_cast<double>(s.repetition()),
+                        counter::rate);
+        s.phase("load", [&] { clock.advance(1'000'000); });  // 1 ms
+        s.phase("drain", [&] { clock.advance(4'000'000); });
+        s.phase_counter("drain", "pages", 8.0);
+        s.counter("index_bytes", 3.0 * 1024 * 1024, counter::base_1024);
+      },
+      2);
+  ASSERT_THAT(names(results), ElementsAre("pipeline/items=10/load", "pipeline/items=10/drain"));
+  const BenchmarkResult& load = results[0];
+  const BenchmarkResult& drain = results[1];
+  EXPECT_DOUBLE_EQ(load.counters.at("pages"), 150.0);  // the mean of 100 and 200
+  EXPECT_DOUBLE_EQ(drain.counters.at("pages"), 8.0);
+  EXPECT_EQ(load.counter_kinds.at("pages"), counter::rate);
+  EXPECT_EQ(drain.counter_kinds.count("pages"), 0u) << "drain's pages were given no kind";
+  for (const BenchmarkResult& r : results) {
+    EXPECT_DOUBLE_EQ(r.counters.at("index_bytes"), 3.0 * 1024 * 1024) << r.name;
+    EXPECT_EQ(r.counter_kinds.at("index_bytes"), counter::base_1024) << r.name;
+  }
+  BenchmarkResult timed = load;
+  analysis::compute_estimates(timed);
+  const auto rate = model::counter_value(timed, "pages");
+  ASSERT_TRUE(rate.has_value());
+  EXPECT_NEAR(*rate, 150.0 / 1e-3, 1e-6) << "150 pages in a phase of 1 ms";
+}
+
+TEST(Scenario, ACounterKindThatCannotApplyIsRefusedWithTheFix) {
+  EXPECT_THAT(error_of([](Scenario& s) {
+                s.phase("load", [] {});
+                s.counter("bytes", 10, counter::rate);
+              }),
+              HasSubstr("s.phase_counter(\"PHASE\", \"bytes\", value, counter::rate)"));
+  EXPECT_THAT(error_of([](Scenario& s) {
+                s.phase("load", [] {});
+                s.phase_counter("load", "rows", 10, counter::per_iteration);
+              }),
+              HasSubstr("no iterations or threads to divide by"));
+  EXPECT_THAT(error_of([](Scenario& s) {
+                s.phase("load", [] {});
+                s.counter("rows", 10, counter::per_thread);
+              }),
+              HasSubstr("counter::per_thread"));
+}
+
+TEST(Scenario, ACounterKeepsOneKindAndOneScope) {
+  EXPECT_THAT(error_of([](Scenario& s) {
+                s.phase("load", [] {});
+                s.phase_counter("load", "bytes", 10, counter::rate);
+                s.phase_counter("load", "bytes", 10, counter::rate | counter::base_1024);
+              }),
+              HasSubstr("it was set with counter::rate before"));
+  EXPECT_THAT(error_of([](Scenario& s) {
+                s.phase("load", [] {});
+                s.counter("bytes", 10);
+                s.phase_counter("load", "bytes", 10, counter::rate);
+              }),
+              HasSubstr("already set for the whole scenario"));
+  EXPECT_THAT(error_of([](Scenario& s) {
+                s.phase("load", [] {});
+                s.phase_counter("load", "bytes", 10);
+                s.counter("bytes", 10);
+              }),
+              HasSubstr("already set for phase load"));
+  // The same name on two phases is two counters: allowed.
+  EXPECT_EQ(error_of([](Scenario& s) {
+              s.phase("load", [] {});
+              s.phase("drain", [] {});
+              s.phase_counter("load", "bytes", 10, counter::rate);
+              s.phase_counter("drain", "bytes", 20, counter::rate);
+            }),
+            "");
+}
+
+TEST(Scenario, APhaseCounterOfAPhaseThatNeverRanIsNamed) {
+  EXPECT_THAT(error_of([](Scenario& s) {
+                s.phase("load", [] {});
+                s.phase_counter("lod", "pages", 3, counter::rate);
+              }),
+              HasSubstr("set counter pages for phase lod, which never ran"));
 }
 
 // An exact count is the same in every repetition: kept as it is on every phase, never

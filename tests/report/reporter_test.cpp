@@ -115,6 +115,28 @@ TEST(Reporters, ScenariosAreBlocksOfPhasesAfterTheTable) {
       make_reporter(Format::console)->render(testing::sample_run_with_scenarios()));
 }
 
+// Counters a scenario gave one phase (Scenario::phase_counter) are shown on their own line
+// after the counters all phases share, with their kinds: a rate over that phase's time, a size
+// in Ki/Mi.
+TEST(Reporters, AScenariosPhaseCountersAreShownWithTheirPhaseAndKinds) {
+  RunResult run = testing::sample_run_with_scenarios();
+  for (BenchmarkResult& b : run.benchmarks) {
+    if (b.kind != "scenario" || b.name.rfind("scaling/", 0) != 0) continue;
+    b.counters["index_bytes"] = 3.0 * 1024 * 1024;
+    b.counter_kinds["index_bytes"] = counter::base_1024;
+    if (b.name.ends_with("/load")) {
+      b.counters["pages"] = 812.0;  // in a phase of 812 ms: 1 k pages a second
+      b.counter_kinds["pages"] = counter::rate;
+    }
+  }
+  const std::string text = make_reporter(Format::console)->render(run);
+  EXPECT_NE(text.find("  counters: compression_ratio 3.412, index_bytes 3 Mi, segments 70\n"
+                      "  counters of load: pages 1 k/s\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("counters of recover"), std::string::npos) << text;
+}
+
 TEST(Reporters, AScenarioOnlyRunHasNoEmptyBenchmarkTable) {
   RunResult run = testing::sample_run_with_scenarios();
   run.benchmarks.erase(run.benchmarks.begin(), run.benchmarks.begin() + 2);
