@@ -81,6 +81,9 @@ struct Estimates {
   // Samples left out because the machine ran slow while they were taken (see Sample::probe_ns);
   // every estimate above is computed from the others.
   std::size_t slow_samples = 0;
+  // With samples from several processes (--processes, benchkit run): the share of a sample's
+  // variance that is between processes (analysis::between_process_share), 0..1.
+  std::optional<double> between_process_share;
 };
 
 // A typed finding about a measurement, with advice on what to do about it.

@@ -3,12 +3,52 @@
 #include "analysis/complexity.hpp"
 #include "analysis/machine_speed.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <map>
+#include <vector>
 
 #include "stats/intervals.hpp"
 #include "stats/summary.hpp"
 
 namespace benchkit::analysis {
+
+// One-way random effects on ln(time) with processes as groups (method of moments, unequal
+// group sizes: Searle, Casella & McCulloch 1992, §3.6).
+std::optional<double> between_process_share(const BenchmarkResult& result) {
+  std::map<std::uint32_t, std::vector<double>> groups;
+  const std::vector<double> times = result.per_iteration_ns();
+  for (std::size_t i = 0; i < times.size(); ++i) {
+    groups[result.samples[i].process].push_back(std::log(std::max(times[i], 1e-3)));
+  }
+  const auto a = static_cast<double>(groups.size());
+  if (groups.size() < 2) return std::nullopt;
+  double n = 0.0;
+  double squares_of_sizes = 0.0;
+  double grand = 0.0;
+  for (const auto& [process, values] : groups) {
+    if (values.size() < 2) return std::nullopt;
+    const auto size = static_cast<double>(values.size());
+    n += size;
+    squares_of_sizes += size * size;
+    for (const double v : values) grand += v;
+  }
+  grand /= n;
+  double within = 0.0;
+  double between = 0.0;
+  for (const auto& [process, values] : groups) {
+    const double mean = stats::mean(values);
+    for (const double v : values) within += (v - mean) * (v - mean);
+    between += static_cast<double>(values.size()) * (mean - grand) * (mean - grand);
+  }
+  const double mean_square_within = within / (n - a);
+  const double mean_square_between = between / (a - 1.0);
+  const double n0 = (n - squares_of_sizes / n) / (a - 1.0);  // the "average" group size
+  const double component = std::max(0.0, (mean_square_between - mean_square_within) / n0);
+  const double total = component + mean_square_within;
+  return total > 0 ? std::optional<double>(component / total) : std::nullopt;
+}
 
 void compute_estimates(BenchmarkResult& result) {
   Estimates estimates;
@@ -44,6 +84,7 @@ void compute_estimates(BenchmarkResult& result) {
   estimates.outliers_high = outliers.high_mild + outliers.high_severe;
   estimates.outliers_severe = outliers.low_severe + outliers.high_severe;
   estimates.outlier_variance = stats::outlier_variance(times);
+  estimates.between_process_share = between_process_share(selection.steady);
   // Throughput is work per second: a count per iteration (a metric) has no seconds.
   if (median > 0.0 && result.metric.empty()) {
     if (result.bytes_per_iteration) {

@@ -15,6 +15,13 @@ namespace benchkit::analysis {
 // stay zero.
 void compute_estimates(BenchmarkResult& result);
 
+// The share of one sample's variance (of ln time) that comes from which process took it
+// (Sample::process): one-way random effects, between / (between + within), the between-process
+// component estimated by the method of moments and floored at 0. Near 1: a comparison sharpens
+// with more processes, not with longer ones. Empty with fewer than 2 processes, or fewer than 2
+// samples in some process.
+std::optional<double> between_process_share(const BenchmarkResult& result);
+
 // Tukey's fences of the per-iteration times the estimates are computed from (the steady samples):
 // mild outliers lie beyond the mild fences (1.5 IQR from the quartiles), severe ones beyond the
 // severe fences (3 IQR). None with fewer than 4 such samples. For plots that mark outliers.

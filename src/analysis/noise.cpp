@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 
+#include "analysis/estimates.hpp"
 #include "stats/distributions.hpp"
 #include "stats/summary.hpp"
 
@@ -29,43 +30,6 @@ std::vector<double> process_medians(const BenchmarkResult& result) {
   std::vector<double> medians;
   for (const auto& [process, values] : groups) medians.push_back(stats::median(values));
   return medians;
-}
-
-// One-way random effects on ln(time) with processes as groups (method of moments, unequal
-// group sizes: Searle, Casella & McCulloch 1992, §3.6): the share of a sample's variance that
-// is between processes.
-std::optional<double> between_process_share(const BenchmarkResult& result) {
-  std::map<std::uint32_t, std::vector<double>> groups;
-  const std::vector<double> times = result.per_iteration_ns();
-  for (std::size_t i = 0; i < times.size(); ++i) {
-    groups[result.samples[i].process].push_back(std::log(std::max(times[i], 1e-3)));
-  }
-  const auto a = static_cast<double>(groups.size());
-  if (groups.size() < 2) return std::nullopt;
-  double n = 0.0;
-  double squares_of_sizes = 0.0;
-  double grand = 0.0;
-  for (const auto& [process, values] : groups) {
-    if (values.size() < 2) return std::nullopt;
-    const auto size = static_cast<double>(values.size());
-    n += size;
-    squares_of_sizes += size * size;
-    for (const double v : values) grand += v;
-  }
-  grand /= n;
-  double within = 0.0;
-  double between = 0.0;
-  for (const auto& [process, values] : groups) {
-    const double mean = stats::mean(values);
-    for (const double v : values) within += (v - mean) * (v - mean);
-    between += static_cast<double>(values.size()) * (mean - grand) * (mean - grand);
-  }
-  const double mean_square_within = within / (n - a);
-  const double mean_square_between = between / (a - 1.0);
-  const double n0 = (n - squares_of_sizes / n) / (a - 1.0);  // the "average" group size
-  const double component = std::max(0.0, (mean_square_between - mean_square_within) / n0);
-  const double total = component + mean_square_within;
-  return total > 0 ? std::optional<double>(component / total) : std::nullopt;
 }
 
 // C(n, k) as a double (exact up to 2^53, which is all the comparison with max_splits needs).

@@ -533,6 +533,8 @@ struct Table<Estimates> {
       field("bytes_per_second", &Estimates::bytes_per_second, Number{}, Rule::unless_default),
       field("items_per_second", &Estimates::items_per_second, Number{}, Rule::unless_default),
       field("slow_samples", &Estimates::slow_samples, Count<std::size_t>{}, Rule::unless_default),
+      field("between_process_share", &Estimates::between_process_share, Number{},
+            Rule::unless_default),
   };
 };
 

@@ -250,8 +250,11 @@ std::string counter_table(const RunResult& run) {
 
 // The benchmark table, scenario blocks, failures, diagnostics and the run's warnings.
 std::string benchmark_table(const RunResult& run, Options options) {
-  const std::vector<std::string> headers = {"benchmark", "median", "95% CI", "throughput",
-                                            "samples",   "spread", "flags"};
+  // With samples from several processes, the share of the variance between them, before flags.
+  const bool between = any_between_processes(run);
+  std::vector<std::string> headers = {"benchmark", "median", "95% CI", "throughput",
+                                      "samples",   "spread", "flags"};
+  if (between) headers.insert(headers.end() - 1, "between processes");
   std::vector<std::vector<std::string>> rows;
   // Scenario phases, grouped by scenario run in the order they come.
   std::vector<std::vector<const BenchmarkResult*>> scenarios;
@@ -259,6 +262,7 @@ std::string benchmark_table(const RunResult& run, Options options) {
     if (b.skipped) {
       // Not run: the row says so, the reason follows the table.
       rows.push_back({b.name, "skipped", "", "", "", "", "--skip-tag " + b.skipped->tag});
+      if (between) rows.back().insert(rows.back().end() - 1, "");
       continue;
     }
     if (b.kind == "scenario" && !b.failure) {
@@ -274,6 +278,7 @@ std::string benchmark_table(const RunResult& run, Options options) {
       rows.push_back(
           {b.name, "failed", "", "", "", "",
            b.failure ? std::string(model::failure_cause_name(b.failure->cause)) : "error"});
+      if (between) rows.back().insert(rows.back().end() - 1, "");
       continue;
     }
     const Estimates& e = b.estimates;
@@ -292,16 +297,19 @@ std::string benchmark_table(const RunResult& run, Options options) {
                     fmt::format("[{} … {}]", format_measure(e.median.lower, b.metric),
                                 format_measure(e.median.upper, b.metric)),
                     throughput, samples, spread, flags});
+    if (between) rows.back().insert(rows.back().end() - 1, format_between_processes(e));
   }
   std::string out;
   if (!rows.empty() || scenarios.empty()) {
-    const std::vector<bool> right = {false, true, false, false, true, true, false};
+    std::vector<bool> right = {false, true, false, false, true, true, false};
+    if (between) right.insert(right.end() - 1, true);
+    const std::size_t flags_column = headers.size() - 1;
     out += render_table(headers, rows, right, "", [&](std::size_t c, std::string cell) {
       if (options.color && c == 1 && cell.find("failed") != std::string::npos) {
         return "\033[31;1m" + cell + "\033[0m";
       }
       if (options.color && c == 1) return "\033[1m" + cell + "\033[0m";
-      if (options.color && c == 6 && cell.find_first_not_of(' ') != std::string::npos) {
+      if (options.color && c == flags_column && cell.find_first_not_of(' ') != std::string::npos) {
         return "\033[33m" + cell + "\033[0m";
       }
       return cell;

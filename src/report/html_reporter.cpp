@@ -315,6 +315,7 @@ Json detail_json(const BenchmarkResult& b, std::size_t index) {
                       {"slow_samples", e.slow_samples}};
     const std::string throughput = format_throughput(e);
     if (!throughput.empty()) estimates["throughput"] = throughput;
+    if (e.between_process_share) estimates["between"] = rounded(*e.between_process_share);
     out["estimates"] = std::move(estimates);
   }
   Json diagnostics = Json::array();

@@ -55,18 +55,22 @@ std::string counter_table_markdown(const RunResult& run) {
 }  // namespace
 
 std::string parts::results_markdown(const RunResult& run) {
-  std::string out =
-      "| benchmark | median | 95% CI | throughput | samples | diagnostics |\n"
-      "|---|---:|---|---:|---:|---|\n";
+  // With samples from several processes, the share of the variance between them.
+  const bool between = any_between_processes(run);
+  const std::string empty_between = between ? " |" : "";
+  std::string out = between ? "| benchmark | median | 95% CI | throughput | samples | between "
+                              "processes | diagnostics |\n|---|---:|---|---:|---:|---:|---|\n"
+                            : "| benchmark | median | 95% CI | throughput | samples | diagnostics "
+                              "|\n|---|---:|---|---:|---:|---|\n";
   for (const BenchmarkResult& b : run.benchmarks) {
     if (b.skipped) {
-      out += fmt::format("| {} | skipped | | | | {} |\n", markdown_code(b.name),
+      out += fmt::format("| {} | skipped | | | |{} {} |\n", markdown_code(b.name), empty_between,
                          markdown_code("--skip-tag " + b.skipped->tag));
       continue;
     }
     if (b.failure) {
-      out += fmt::format("| {} | **failed** | | | | `{}` |\n", markdown_code(b.name),
-                         model::failure_cause_name(b.failure->cause));
+      out += fmt::format("| {} | **failed** | | | |{} `{}` |\n", markdown_code(b.name),
+                         empty_between, model::failure_cause_name(b.failure->cause));
       continue;
     }
     const Estimates& e = b.estimates;
@@ -82,9 +86,10 @@ std::string parts::results_markdown(const RunResult& run) {
         b.samples.size() < 2 ? std::string("no interval (1 sample)")
                              : fmt::format("{} … {}", format_measure(e.median.lower, b.metric),
                                            format_measure(e.median.upper, b.metric));
-    out += fmt::format("| {} | {} | {} | {} | {} × {} | {} |\n", markdown_code(b.name),
+    out += fmt::format("| {} | {} | {} | {} | {} × {} |{} {} |\n", markdown_code(b.name),
                        format_measure(e.median.value, b.metric), interval, throughput,
-                       b.samples.size(), iterations, flags);
+                       b.samples.size(), iterations,
+                       between ? " " + format_between_processes(e) + " |" : "", flags);
   }
   out += counter_table_markdown(run);
   bool any = false;

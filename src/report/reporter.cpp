@@ -235,6 +235,18 @@ std::string format_throughput(const Estimates& estimates) {
   return text;
 }
 
+std::string format_between_processes(const Estimates& estimates) {
+  return estimates.between_process_share
+             ? fmt::format("{:.0f}%", 100.0 * *estimates.between_process_share)
+             : std::string();
+}
+
+bool any_between_processes(const RunResult& run) {
+  return std::any_of(run.benchmarks.begin(), run.benchmarks.end(), [](const BenchmarkResult& b) {
+    return b.kind != "scenario" && b.estimates.between_process_share.has_value();
+  });
+}
+
 namespace {
 
 // A control character as text: "\e", "\n", "\x07" (the C1 controls, U+0080 to U+009F, are

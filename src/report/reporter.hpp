@@ -119,6 +119,11 @@ std::string format_items_per_second(double items_per_second);
 std::string format_bytes(double bytes);
 // "1.17 GiB/s", "65.6 M/s", both joined by ", ", or "" when the benchmark declares no work.
 std::string format_throughput(const Estimates& estimates);
+// The share of the variance between processes (Estimates::between_process_share) as "62%", or
+// "" without one (a single process).
+std::string format_between_processes(const Estimates& estimates);
+// Whether any benchmark of `run` has a between-process share: a table then gets its column.
+bool any_between_processes(const RunResult& run);
 // `text` padded with spaces to `width` terminal columns, on the left when `right` (numbers).
 std::string pad(const std::string& text, std::size_t width, bool right);
 // Text for a terminal: every control character except the newline shown as a visible escape

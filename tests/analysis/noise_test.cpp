@@ -317,6 +317,26 @@ TEST(NoiseBetweenShare, ReferenceValueOfABalancedRun) {
   EXPECT_NEAR(*analysis.benchmarks.front().between_share, 5e-4 / (5e-4 + 1.6e-3 / 12.0), 1e-9);
 }
 
+// Every result with several processes carries the share in its estimates (every report shows
+// it), the same figure the noise analysis gives.
+TEST(NoiseBetweenShare, TheEstimatesOfARunOfSeveralProcessesCarryIt) {
+  std::vector<std::vector<double>> processes;
+  for (int p = 0; p < 4; ++p) {
+    const double level = std::log(100.0) + (p % 2 == 0 ? -0.02 : 0.02);
+    processes.push_back({std::exp(level + 0.01), std::exp(level - 0.01), std::exp(level + 0.01),
+                         std::exp(level - 0.01)});
+  }
+  RunResult run = run_of(processes);
+  compute_estimates(run.benchmarks.front());
+  ASSERT_TRUE(run.benchmarks.front().estimates.between_process_share.has_value());
+  EXPECT_NEAR(*run.benchmarks.front().estimates.between_process_share,
+              5e-4 / (5e-4 + 1.6e-3 / 12.0), 1e-9);
+  RunResult one = run_of({{100.0, 101.0, 99.0, 100.5}});
+  compute_estimates(one.benchmarks.front());
+  EXPECT_FALSE(one.benchmarks.front().estimates.between_process_share.has_value())
+      << "one process: nothing between processes";
+}
+
 TEST(NoiseBetweenShare, SeededRunsTellProcessNoiseFromSampleNoise) {
   Draw draw(5);
   // Between-process log-sd 5%, within 1%, 20 samples: the share of one sample's variance is

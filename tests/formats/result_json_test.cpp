@@ -208,8 +208,8 @@ auto members(const Estimate& e) {
   return std::tie(a, b, c, d);
 }
 auto members(const Estimates& e) {
-  const auto& [a, b, c, d, f, g, h, i, j, k, l, m, n, o, p] = e;
-  return std::tie(a, b, c, d, f, g, h, i, j, k, l, m, n, o, p);
+  const auto& [a, b, c, d, f, g, h, i, j, k, l, m, n, o, p, q] = e;
+  return std::tie(a, b, c, d, f, g, h, i, j, k, l, m, n, o, p, q);
 }
 auto members(const Diagnostic& d) {
   const auto& [a, b, c] = d;
@@ -410,6 +410,7 @@ RunResult every_field_run() {
   e.bytes_per_second = 5e8;
   e.items_per_second = 6e7;
   e.slow_samples = 4;
+  e.between_process_share = 0.625;
   b.diagnostics = {{"drift", "warning", "the samples drift"}};
   b.failures = {"run 4 exited with status 5"};
   b.failure = Failure{Failure::Cause::exited, 9, 5, "the last line\nof its stderr"};

@@ -137,6 +137,39 @@ TEST(Reporters, AScenariosPhaseCountersAreShownWithTheirPhaseAndKinds) {
   EXPECT_EQ(text.find("counters of recover"), std::string::npos) << text;
 }
 
+// A run of several processes shows how much of the variance is between them, in the console
+// and in Markdown; a run of one process has no such column (the golden files).
+TEST(Reporters, TheShareOfTheVarianceBetweenProcessesHasAColumnWhenSomeBenchmarkHasIt) {
+  RunResult run = testing::sample_run();
+  run.benchmarks.front().estimates.between_process_share = 0.62;
+  const std::string console = make_reporter(Format::console)->render(run);
+  EXPECT_NE(console.find("between processes"), std::string::npos) << console;
+  EXPECT_NE(console.find(" 62%"), std::string::npos) << console;
+  const std::string markdown = make_reporter(Format::markdown)->render(run);
+  EXPECT_NE(markdown.find("| samples | between processes | diagnostics |"), std::string::npos)
+      << markdown;
+  EXPECT_NE(markdown.find(" | 62% | "), std::string::npos) << markdown;
+  // Every row of the Markdown table has the same number of cells as its header.
+  const std::size_t table = markdown.find("| benchmark | median |");
+  ASSERT_NE(table, std::string::npos) << markdown;
+  std::istringstream lines(markdown.substr(table));
+  std::string line;
+  std::size_t header_cells = 0;
+  std::size_t rows = 0;
+  while (std::getline(lines, line) && line.rfind("|", 0) == 0) {
+    std::size_t cells = 0;  // bars that separate cells: not the escaped ones of a name
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '|' && (i == 0 || line[i - 1] != '\\')) ++cells;
+    }
+    if (header_cells == 0) header_cells = cells;
+    EXPECT_EQ(cells, header_cells) << line;
+    ++rows;
+  }
+  EXPECT_GE(rows, 2 + run.benchmarks.size()) << "the header, its rule and a row per benchmark";
+  EXPECT_EQ(make_reporter(Format::console)->render(testing::sample_run()).find("between processes"),
+            std::string::npos);
+}
+
 TEST(Reporters, AScenarioOnlyRunHasNoEmptyBenchmarkTable) {
   RunResult run = testing::sample_run_with_scenarios();
   run.benchmarks.erase(run.benchmarks.begin(), run.benchmarks.begin() + 2);

@@ -765,7 +765,8 @@
       }
       const line = 'median ' + duration(e.median) + ' [' + duration(e.lo) + ' … ' + duration(e.hi) + '], mean ' +
         duration(e.mean) + ', σ ' + duration(e.stddev) + ', ' + d.t.length + ' samples × ' + d.iters + ' iterations' +
-        (e.throughput ? ', ' + e.throughput : '');
+        (e.throughput ? ', ' + e.throughput : '') +
+        (e.between !== undefined ? ', ' + Math.round(100 * e.between) + '% of the variance between processes' : '');
       body.appendChild(el('p', { class: 'estimates' }, line));
       const legend = el('p', { class: 'legend' });
       legend.appendChild(el('span', { class: 'key sample' }, 'sample'));
