@@ -248,6 +248,46 @@ std::string counter_table(const RunResult& run) {
          render_table(headers, rows, right);
 }
 
+// A row of the benchmark table: a measured benchmark's figures, or why it has none (skipped,
+// failed: the reason follows the table); with `between`, the share of the variance between
+// processes before the flags.
+std::vector<std::string> benchmark_row(const BenchmarkResult& b, bool between) {
+  std::vector<std::string> row;
+  if (b.skipped) {
+    row = {b.name, "skipped", "", "", "", "", "--skip-tag " + b.skipped->tag};
+  } else if (b.failure || (b.samples.empty() && !b.valid())) {
+    // No measurement (it crashed, or another tool reported an error for it).
+    row = {b.name,
+           "failed",
+           "",
+           "",
+           "",
+           "",
+           b.failure ? std::string(model::failure_cause_name(b.failure->cause)) : "error"};
+  } else {
+    const Estimates& e = b.estimates;
+    const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
+    // Spread: MAD relative to the median, the robust counterpart of the CV.
+    const std::string spread =
+        e.median.value > 0 ? fmt::format("±{:.1f}%", 100.0 * e.mad / e.median.value) : "";
+    std::string flags;
+    for (const Diagnostic& d : b.diagnostics) {
+      if (!flags.empty()) flags += ",";
+      flags += d.code;
+    }
+    row = {b.name,
+           format_measure(e.median.value, b.metric),
+           fmt::format("[{} … {}]", format_measure(e.median.lower, b.metric),
+                       format_measure(e.median.upper, b.metric)),
+           format_throughput(e),
+           fmt::format("{} × {}", b.samples.size(), iterations),
+           spread,
+           flags};
+  }
+  if (between) row.insert(row.end() - 1, format_between_processes(b.estimates));
+  return row;
+}
+
 // The benchmark table, scenario blocks, failures, diagnostics and the run's warnings.
 std::string benchmark_table(const RunResult& run, Options options) {
   // With samples from several processes, the share of the variance between them, before flags.
@@ -259,45 +299,14 @@ std::string benchmark_table(const RunResult& run, Options options) {
   // Scenario phases, grouped by scenario run in the order they come.
   std::vector<std::vector<const BenchmarkResult*>> scenarios;
   for (const BenchmarkResult& b : run.benchmarks) {
-    if (b.skipped) {
-      // Not run: the row says so, the reason follows the table.
-      rows.push_back({b.name, "skipped", "", "", "", "", "--skip-tag " + b.skipped->tag});
-      if (between) rows.back().insert(rows.back().end() - 1, "");
-      continue;
-    }
-    if (b.kind == "scenario" && !b.failure) {
+    if (b.kind == "scenario" && !b.failure && !b.skipped) {
       if (scenarios.empty() || scenario_of(*scenarios.back().front()) != scenario_of(b)) {
         scenarios.emplace_back();
       }
       scenarios.back().push_back(&b);
       continue;
     }
-    if (b.failure || (b.samples.empty() && !b.valid())) {
-      // No measurement (it crashed, or another tool reported an error for it): the row says
-      // so, the reason follows the table.
-      rows.push_back(
-          {b.name, "failed", "", "", "", "",
-           b.failure ? std::string(model::failure_cause_name(b.failure->cause)) : "error"});
-      if (between) rows.back().insert(rows.back().end() - 1, "");
-      continue;
-    }
-    const Estimates& e = b.estimates;
-    const std::string throughput = format_throughput(e);
-    const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
-    const std::string samples = fmt::format("{} × {}", b.samples.size(), iterations);
-    // Spread: MAD relative to the median, the robust counterpart of the CV.
-    const std::string spread =
-        e.median.value > 0 ? fmt::format("±{:.1f}%", 100.0 * e.mad / e.median.value) : "";
-    std::string flags;
-    for (const Diagnostic& d : b.diagnostics) {
-      if (!flags.empty()) flags += ",";
-      flags += d.code;
-    }
-    rows.push_back({b.name, format_measure(e.median.value, b.metric),
-                    fmt::format("[{} … {}]", format_measure(e.median.lower, b.metric),
-                                format_measure(e.median.upper, b.metric)),
-                    throughput, samples, spread, flags});
-    if (between) rows.back().insert(rows.back().end() - 1, format_between_processes(e));
+    rows.push_back(benchmark_row(b, between));
   }
   std::string out;
   if (!rows.empty() || scenarios.empty()) {
