@@ -21,6 +21,7 @@ struct MergeOptions {
   std::string out;
   std::string format = "json";
   bool allow_mixed_machines = false;
+  bool fail_on_regression = false;  // comparisons only: a merged run has no verdicts
 };
 
 // Says on stderr what the merge lacks (each an error of kind failed, which makes exit status 1).
@@ -44,10 +45,18 @@ int merge_comparisons(const MergeOptions& options) {
     std::cerr << fmt::format("merged {} comparison file(s), {} benchmarks, into {}\n",
                              merged->files, merged->comparison.benchmarks.size(), options.out);
   }
-  return merged->incomplete() ? 1 : 0;
+  const bool regressed = options.fail_on_regression && merged->comparison.any_regression();
+  return merged->incomplete() || regressed ? 1 : 0;
 }
 
 int merge_results(const MergeOptions& options) {
+  if (options.fail_on_regression) {
+    return report_error(model::Error{
+        "--fail-on-regression: result files hold no verdicts to fail on; merge the shards' "
+        "comparisons (compare/ab --shard K/N --format json), or judge the merged run with "
+        "benchkit compare or benchkit history check --fail-on-regression",
+        model::ErrorKind::usage});
+  }
   if (options.format != "json") {
     return report_error(model::Error{
         fmt::format("--format {}: a merged run is written as a result file (JSON); give it to "
@@ -84,8 +93,8 @@ CommandRunner add_merge_command(CLI::App& app) {
       "benchmark in two files, different builds (executable SHA-256), different commits, "
       "different splits, and different machines unless --allow-mixed-machines (results). A "
       "shard missing from the recorded K/N and benchmarks that failed are named (docs/ci.md). "
-      "Exit status: 0; 1 merged but a shard is missing or a benchmark failed; 2 refused or bad "
-      "input.");
+      "Exit status: 0; 1 merged but a shard is missing or a benchmark failed, or (comparisons, "
+      "--fail-on-regression) a benchmark regressed; 2 refused or bad input.");
   command->add_option("files", options->files, "The shards' result files, or their comparisons")
       ->required();
   add_out_option(*command, options->out,
@@ -93,6 +102,8 @@ CommandRunner add_merge_command(CLI::App& app) {
   command->add_flag("--allow-mixed-machines", options->allow_mixed_machines,
                     "Merge shards measured on machines of different fingerprints; each "
                     "benchmark then keeps its machine (benchmarks[].machine)");
+  add_fail_on_regression_flag(*command, options->fail_on_regression,
+                              "in the merged comparison (after the suite's adjustment)");
   add_format_option(*command, options->format,
                     "Format of a merged comparison (a merged run is always a JSON result file)",
                     "default json");

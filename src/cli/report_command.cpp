@@ -1,4 +1,5 @@
-// `benchkit report FILE`: renders a result file in any format, recomputing absent estimates.
+// `benchkit report FILE`: renders a result file in any format, recomputing absent estimates, or
+// a comparison file (compare, ab or merge --format json) in every format that has a form for it.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -21,6 +22,33 @@ struct ReportOptions {
   std::string html;
   bool recompute = false;
 };
+
+// A comparison file: its rows and verdicts as they were written (it holds no samples, so
+// nothing is recomputed), in any format with a form for a comparison.
+int report_comparison(const model::Comparison& comparison, report::Format format,
+                      const ReportOptions& options) {
+  if (options.recompute) {
+    return report_error(model::Error{
+        fmt::format("--recompute: {} is a comparison (benchkit/comparison), which keeps its "
+                    "verdicts but no samples to compute them again from; give it without "
+                    "--recompute, or compare the result files again with benchkit compare OLD NEW",
+                    options.file),
+        model::ErrorKind::usage});
+  }
+  const report::Document document{.comparison = &comparison};
+  const auto reporter = report::make_reporter(format);
+  if (const std::string refused = reporter->refusal(document); !refused.empty()) {
+    return report_error(
+        model::Error{fmt::format("--format {}: {} is a comparison, and {}; give --format {}",
+                                 report::to_string(format), options.file, refused,
+                                 report::formats_accepting(document)),
+                     model::ErrorKind::usage});
+  }
+  if (const int status = print_or_write(reporter->render(document), options.out); status != 0) {
+    return status;
+  }
+  return options.html.empty() ? 0 : write_html(options.html, document);
+}
 }  // namespace
 
 CommandRunner add_report_command(CLI::App& app) {
@@ -31,8 +59,9 @@ CommandRunner add_report_command(CLI::App& app) {
       "format, Google Benchmark JSON or a hyperfine export) as a table, Markdown, CSV, JSON, "
       "JUnit XML, an HTML page with plots, or a format other tools read (gbench, bmf, "
       "github-action: docs/interop.md). Estimates absent from the file are computed from its "
-      "samples.");
-  command->add_option("file", options->file, "Result file (JSON)")->required();
+      "samples. A comparison file (compare, ab or merge --format json) is shown as its "
+      "verdicts, in console, json, markdown, csv, html or junit.");
+  command->add_option("file", options->file, "Result file or comparison file (JSON)")->required();
   add_format_option(*command, options->format, "Format of the report");
   add_out_option(*command, options->out);
   add_html_option(*command, options->html);
@@ -40,12 +69,15 @@ CommandRunner add_report_command(CLI::App& app) {
                     "Recompute every estimate from the samples, even those in the file");
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
-    auto run = session::load_result_file(options->file);  // estimates absent from it are computed
-    if (!run) return report_error(model::Error{run.error().message, model::ErrorKind::input});
-    if (options->recompute) analysis::compute_estimates(*run);
+    // Estimates absent from a result file are computed.
+    auto input = session::load_run_or_comparison(options->file);
+    if (!input) return report_error(model::Error{input.error().message, model::ErrorKind::input});
     const auto format = report::parse_format(options->format).value();
+    if (input->comparison) return report_comparison(*input->comparison, format, *options);
+    RunResult* run = &*input->run;
+    if (options->recompute) analysis::compute_estimates(*run);
     // The console shows whole-process results in the table `benchkit run` prints.
-    const report::Document document{.results = &*run};
+    const report::Document document{.results = run};
     if (const int status =
             print_or_write(report::make_reporter(format)->render(document), options->out);
         status != 0) {

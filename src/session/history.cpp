@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <iterator>
 #include <regex>
 #include <set>
 #include <thread>
@@ -599,9 +600,11 @@ model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& r
   };
   const auto base = store.list({.machine = candidate->machine, .branch = request.base_branch});
   if (!base) return base.error();
-  outcome.history_runs = static_cast<std::size_t>(
-      std::count_if(base->begin(), base->end(),
-                    [&](const store::RunInfo& run) { return !left_out(run.id, run.commit); }));
+  std::vector<store::RunInfo> earlier_runs;
+  std::copy_if(base->begin(), base->end(), std::back_inserter(earlier_runs),
+               [&](const store::RunInfo& run) { return !left_out(run.id, run.commit); });
+  // A run group's shards are one run, as `history list` shows them.
+  outcome.history_runs = join_groups(earlier_runs).size();
   // Only the window the verdicts and change points come from is read (docs/change-points.md,
   // "The window of check"): a few hundred runs of a history of thousands.
   const std::size_t window = std::max(analysis::kSearchedHistory, request.last);

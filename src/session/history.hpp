@@ -157,7 +157,8 @@ struct RecentChange {
 struct CheckOutcome {
   store::RunInfo candidate = {};  // a run group's members joined (session/run_groups.hpp)
   std::string shards = {};        // "4/4" for a run group of shards, "" otherwise
-  std::size_t history_runs = 0;   // points of the base branch on the candidate's machine
+  std::size_t history_runs = 0;   // runs of the base branch on the candidate's machine (a run
+                                  // group's shards one run)
   analysis::Comparison comparison = {};
   std::vector<RecentChange> changes = {};
 };

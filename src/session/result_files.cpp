@@ -9,6 +9,7 @@
 #include "analysis/complexity.hpp"
 #include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
+#include "formats/comparison_json.hpp"
 #include "formats/result_file.hpp"
 #include "model/merge.hpp"
 #include "store/atomic_file.hpp"
@@ -88,6 +89,20 @@ model::Result<RunResult> load_result_file(const std::string& path) {
   const auto text = store::read_file(path);
   if (!text) return text.error();
   return parse(*text, path);
+}
+
+model::Result<RunOrComparison> load_run_or_comparison(const std::string& path) {
+  if (auto refused = too_large(path)) return *refused;
+  const auto text = store::read_file(path);
+  if (!text) return text.error();
+  if (formats::is_comparison_document(*text)) {
+    auto comparison = formats::comparison_from_json(*text, path);
+    if (!comparison) return comparison.error();
+    return RunOrComparison{.run = std::nullopt, .comparison = std::move(*comparison)};
+  }
+  auto run = parse(*text, path);
+  if (!run) return run.error();
+  return RunOrComparison{.run = std::move(*run), .comparison = std::nullopt};
 }
 
 model::Result<RunResult> load_baseline(const std::string& name) {

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "benchkit/result.hpp"
+#include "model/comparison.hpp"
 #include "model/error.hpp"
 
 namespace benchkit::session {
@@ -27,6 +29,17 @@ std::uintmax_t result_file_limit_bytes();
 // the samples. Every command that takes a result file loads it through this. A file larger
 // than result_file_limit_bytes() is refused before it is read.
 model::Result<RunResult> load_result_file(const std::string& path);
+
+// What `benchkit report` renders: a run (any file load_result_file reads), or a comparison (a
+// benchkit/comparison document, formats/comparison_json.hpp: what `compare`, `ab` and `merge`
+// write with --format json), told apart by content. Exactly one of the two is set.
+struct RunOrComparison {
+  std::optional<RunResult> run;
+  std::optional<model::Comparison> comparison;
+};
+// The size limit of load_result_file applies; the comparison reader's errors name the file and
+// the field.
+model::Result<RunOrComparison> load_run_or_comparison(const std::string& path);
 
 // Reads baseline `name` from the baselines folder.
 model::Result<RunResult> load_baseline(const std::string& name);

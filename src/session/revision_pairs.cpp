@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "session/bench_options.hpp"
+#include "system/context.hpp"
 
 namespace benchkit::session {
 
@@ -37,6 +38,34 @@ std::vector<BinaryPair> binary_pairs(const Prepared& base, const Prepared& candi
     }
   }
   return pairs;
+}
+
+namespace {
+
+// One side's executables (`binary` picks the side's path of a pair) as identify_builds says.
+void identify_side(const std::vector<BinaryPair>& pairs, const std::string BinaryPair::*binary,
+                   Context& context) {
+  if (pairs.empty()) return;
+  std::string lines;
+  for (const BinaryPair& pair : pairs) {
+    const std::string hash = system::sha256_of_file(pair.*binary);
+    if (hash.empty()) return;
+    if (pairs.size() == 1) {
+      context.executable = pair.*binary;
+      context.executable_sha256 = hash;
+      return;
+    }
+    lines += pair.target + " " + hash + "\n";
+  }
+  context.executable.clear();
+  context.executable_sha256 = system::sha256_of_text(lines);
+}
+
+}  // namespace
+
+void identify_builds(const std::vector<BinaryPair>& pairs, Context& baseline, Context& candidate) {
+  identify_side(pairs, &BinaryPair::baseline, baseline);
+  identify_side(pairs, &BinaryPair::candidate, candidate);
 }
 
 AbRequest pair_request(const PairSettings& settings, Observer& observer) {

@@ -26,6 +26,13 @@ vcs::BuildRecipe recipe_like(const vcs::BuildRecipe& recipe, const Prepared& bui
 // The executables of the bench targets both builds have, by target.
 std::vector<BinaryPair> binary_pairs(const Prepared& base, const Prepared& candidate);
 
+// Which executables each side ran, in its run's context, as `compare OLD NEW` records them
+// (`benchkit merge` refuses the comparisons of shards measured by different builds): for one
+// bench target, its binary's path and SHA-256; for several, the SHA-256 of their
+// "TARGET SHA-256" lines in the pairs' order, and no path. A side whose binaries cannot all be
+// read keeps the context it had.
+void identify_builds(const std::vector<BinaryPair>& pairs, Context& baseline, Context& candidate);
+
 // The request that runs two builds' bench binaries as `settings` say, its progress and failures
 // told to `observer` (which must outlive it).
 AbRequest pair_request(const PairSettings& settings, Observer& observer);

@@ -66,6 +66,7 @@ class RevisionsMeasurer final : public Measurer {
     if (!runs) return runs.error();
     record_revision(builds.base.revision, runs->baseline.context);
     record_revision(builds.candidate.revision, runs->candidate.context);
+    identify_builds(request.binaries, runs->baseline.context, runs->candidate.context);
     Measured measured;
     measured.method_note = pairs_note(builds.base, builds.candidate, builds.place.description,
                                       runs->rounds, plan_.pairs, plan_.mode);

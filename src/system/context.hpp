@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "benchkit/result.hpp"
 
@@ -19,5 +20,8 @@ std::string utc_now_iso8601();
 
 // Hex SHA-256 of a file's contents; empty when the file cannot be read.
 std::string sha256_of_file(const std::string& path);
+
+// Hex SHA-256 of `text`.
+std::string sha256_of_text(std::string_view text);
 
 }  // namespace benchkit::system

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstdint>
 #include <ctime>
 #include <fstream>
 #include <string_view>
@@ -64,6 +65,12 @@ std::string utc_now_iso8601() {
 std::string sha256_of_file(const std::string& path) {
   std::array<char, SHA256_DIGEST_STRING_LENGTH> hex{};
   if (SHA256File(path.c_str(), hex.data()) == nullptr) return {};
+  return hex.data();
+}
+
+std::string sha256_of_text(std::string_view text) {
+  std::array<char, SHA256_DIGEST_STRING_LENGTH> hex{};
+  SHA256Data(reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), hex.data());
   return hex.data();
 }
 

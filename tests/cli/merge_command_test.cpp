@@ -62,6 +62,18 @@ class MergeCommand : public ::testing::Test {
       ASSERT_EQ(ran.exit_code, 0) << ran.err;
     }
   }
+  // `compare sample_bench sample_bench_slow --shard K/2` of copy_string and add/amount=1, 6
+  // paired rounds, into compare-K.json.
+  void compare_shards() {
+    for (const int k : {1, 2}) {
+      const auto compared = run_command(
+          kTool + " compare " + kBench + " " + kSlower +
+          " --rounds 6 --max-rounds 6 --noise-threshold 0.2 --filter 'copy_string|add/amount=1$'"
+          " --format json --shard " +
+          std::to_string(k) + "/2 --out " + path("compare-" + std::to_string(k) + ".json"));
+      ASSERT_EQ(compared.exit_code, 0) << compared.err;
+    }
+  }
   static std::string shard_file(int k) { return "shard-" + std::to_string(k) + ".json"; }
   std::string merge(const std::string& files) const {
     return kTool + " merge " + files + " --out " + path("merged.json");
@@ -234,14 +246,7 @@ TEST_F(MergeCommand, CompareOfTwoExecutablesMeasuresOnlyTheShard) {
 // regression in its own shard, where it is the only benchmark tested, and not once the suite's
 // 2 benchmarks are adjusted together (Holm: 0.031 × 2 = 0.062 > 0.05), which the merge says.
 TEST_F(MergeCommand, ComparisonsOfShardsMergeIntoOneCommentJudgedAsOneSuite) {
-  for (const int k : {1, 2}) {
-    const auto compared = run_command(
-        kTool + " compare " + kBench + " " + kSlower +
-        " --rounds 6 --max-rounds 6 --noise-threshold 0.2 --filter 'copy_string|add/amount=1$'"
-        " --format json --shard " +
-        std::to_string(k) + "/2 --out " + path("compare-" + std::to_string(k) + ".json"));
-    ASSERT_EQ(compared.exit_code, 0) << compared.err;
-  }
+  ASSERT_NO_FATAL_FAILURE(compare_shards());
   std::string holder;  // the shard that compared copy_string
   for (const int k : {1, 2}) {
     const std::string file = path("compare-" + std::to_string(k) + ".json");
@@ -301,6 +306,84 @@ TEST_F(MergeCommand, ComparisonsOfShardsMergeIntoOneCommentJudgedAsOneSuite) {
       run_command(kTool + " merge " + path(shard_file(1)) + " --format markdown");
   EXPECT_EQ(result_markdown.exit_code, 2);
   EXPECT_THAT(result_markdown.err, HasSubstr("benchkit report --format markdown"));
+}
+
+// The merged comparison (formats/comparison_json.hpp, version 2) read by `benchkit report` in
+// every format with a form for a comparison; json gives the file back as it was written.
+TEST_F(MergeCommand, AMergedComparisonIsShownByReportInEveryComparisonFormat) {
+  ASSERT_NO_FATAL_FAILURE(compare_shards());
+  const auto merged = run_command(merge(path("compare-1.json") + " " + path("compare-2.json")));
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  const std::string file = path("merged.json");
+  const auto report = [&file](const std::string& format) {
+    return run_command(kTool + " report " + file + " --format " + format);
+  };
+  for (const std::string format : {"console", "markdown", "html", "junit", "csv", "json"}) {
+    const auto shown = report(format);
+    ASSERT_EQ(shown.exit_code, 0) << format << ": " << shown.err;
+    // Both shards' benchmarks, with the verdict the merge made over the whole suite.
+    EXPECT_THAT(shown.out, HasSubstr("copy_string")) << format;
+    EXPECT_THAT(shown.out, HasSubstr("add/amount=1")) << format;
+    EXPECT_THAT(shown.out, HasSubstr("inconclusive")) << format;
+  }
+  EXPECT_THAT(report("markdown").out, HasSubstr("**0 regressed, 0 improved, "));
+  EXPECT_THAT(report("junit").out, HasSubstr("<testsuites"));
+  EXPECT_THAT(report("html").out, HasSubstr("<!DOCTYPE html>"));
+  std::ifstream in(file);
+  const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(report("json").out, written);
+
+  // --html beside the text, as for a result file.
+  const auto page = run_command(kTool + " report " + file + " --format markdown --html " +
+                                path("comparison.html"));
+  ASSERT_EQ(page.exit_code, 0) << page.err;
+  std::ifstream html(path("comparison.html"));
+  const std::string text((std::istreambuf_iterator<char>(html)), std::istreambuf_iterator<char>());
+  EXPECT_THAT(text, HasSubstr("copy_string"));
+
+  // A format with no form for a comparison, and --recompute (no samples): refused with the fix.
+  const auto gbench = report("gbench");
+  EXPECT_EQ(gbench.exit_code, 2);
+  EXPECT_THAT(gbench.err, HasSubstr("is a comparison"));
+  EXPECT_THAT(gbench.err, HasSubstr("give --format console, json, markdown, csv, html or junit"));
+  const auto recompute = run_command(kTool + " report " + file + " --recompute");
+  EXPECT_EQ(recompute.exit_code, 2);
+  EXPECT_THAT(recompute.err, HasSubstr("without --recompute"));
+}
+
+// merge --fail-on-regression: status 1 only when the merged comparison, judged over the whole
+// suite, holds a regression; refused for result files, which hold no verdicts.
+TEST_F(MergeCommand, FailOnRegressionFollowsTheMergedVerdicts) {
+  ASSERT_NO_FATAL_FAILURE(compare_shards());
+  const std::string both = path("compare-1.json") + " " + path("compare-2.json");
+  // copy_string: regressed in its shard, inconclusive over the suite (above).
+  const auto undecided = run_command(merge(both) + " --fail-on-regression");
+  EXPECT_EQ(undecided.exit_code, 0) << undecided.err;
+  // The same rows with copy_string's unadjusted p-value as 12 rounds could give it (2/2^12):
+  // regressed over the suite too.
+  for (const int k : {1, 2}) {
+    const std::string file = path("compare-" + std::to_string(k) + ".json");
+    auto document = read_json(file);
+    for (auto& row : document["benchmarks"]) {
+      if (row["name"] == "copy_string") row["p_value"] = 2.0 / 4096.0;
+    }
+    write_json(file, document);
+  }
+  const auto regressed = run_command(merge(both) + " --fail-on-regression");
+  EXPECT_EQ(regressed.exit_code, 1) << regressed.err;
+  EXPECT_EQ(run_command(merge(both)).exit_code, 0);
+  const auto merged = read_json(path("merged.json"));
+  for (const auto& row : merged["benchmarks"]) {
+    if (row["name"] == "copy_string") {
+      EXPECT_EQ(row["verdict"], "regressed") << row.dump(1);
+    }
+  }
+
+  measure_shards();
+  const auto results =
+      run_command(merge(path(shard_file(1)) + " " + path(shard_file(2))) + " --fail-on-regression");
+  EXPECT_EQ(results.exit_code, 2);
+  EXPECT_THAT(results.err, HasSubstr("result files hold no verdicts"));
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ class FakeWorkshop final : public Workshop {
  public:
   model::Result<Workplace> open(const BuildChoice& /*choice*/) override {
     if (!open_error.empty()) return model::Error{open_error, model::ErrorKind::usage};
-    return Workplace{"/repo", vcs::BuildRecipe{}, "built by a fake"};
+    return Workplace{root, vcs::BuildRecipe{}, "built by a fake"};
   }
   model::Result<std::pair<Revision, vcs::Checkout>> resolve(const std::string& /*root*/,
                                                             const std::string& role,
@@ -49,7 +49,7 @@ class FakeWorkshop final : public Workshop {
     }
     Prepared prepared;
     prepared.revision = revision;
-    prepared.worktree.path = "/repo/.benchkit/worktrees/" + revision.commit;
+    prepared.worktree.path = root + "/.benchkit/worktrees/" + revision.commit;
     prepared.built.build_folder = prepared.worktree.path + "/build";
     prepared.built.executables = {{"bench", prepared.built.build_folder + "/bench", true}};
     return prepared;
@@ -57,9 +57,9 @@ class FakeWorkshop final : public Workshop {
   model::Result<AbRuns> measure_binaries(const AbRequest& request) override {
     requests.push_back(request);
     if (measure) return measure(request);
-    // Binaries are named after their commit: /repo/.benchkit/worktrees/COMMIT/build/bench.
-    const auto commit = [](const std::string& path) {
-      const std::string tail = path.substr(std::string("/repo/.benchkit/worktrees/").size());
+    // Binaries are named after their commit: ROOT/.benchkit/worktrees/COMMIT/build/bench.
+    const auto commit = [this](const std::string& path) {
+      const std::string tail = path.substr((root + "/.benchkit/worktrees/").size());
       return tail.substr(0, tail.find('/'));
     };
     const BinaryPair& pair = request.binaries.at(0);
@@ -94,6 +94,9 @@ class FakeWorkshop final : public Workshop {
   }
 
   std::string open_error;
+  // The repository's folder: the bench binaries are files under it only if a test writes them
+  // (their SHA-256 is then in the runs' contexts).
+  std::string root = "/repo";
   std::string working_tree = "c99";
   double working_ns = 100.0;
   std::size_t first_slow = 1000;

@@ -1,13 +1,21 @@
 // benchkit ab's orchestration (RevisionsPlan through the run pipeline) with a fake workshop and a
 // fake keeper: no git, no compiler, no processes.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "fake_workshop.hpp"
+#include "formats/comparison_json.hpp"
 #include "session/isolated.hpp"
 #include "session/plans.hpp"
+#include "session/revision_pairs.hpp"
+#include "session/shard_merge.hpp"
+#include "system/context.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -94,6 +102,117 @@ TEST(AbPipeline, BuildsNewThenBaseAndJudgesTheRegressionOnce) {
   EXPECT_NE(outcome.comparison->method_note.find("5 rounds"), std::string::npos);
   EXPECT_TRUE(outcome.comparison->context_warning.empty());  // measured together
   EXPECT_EQ(outcome.exit_status(), 1);
+}
+
+// A folder standing for the repository, whose bench binaries are files a test writes.
+class BinariesFolder {
+ public:
+  BinariesFolder()
+      : root_(::testing::TempDir() + "/benchkit-ab-builds-" + std::to_string(::getpid()) + "-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name()) {
+    std::filesystem::remove_all(root_);
+  }
+  ~BinariesFolder() { std::filesystem::remove_all(root_); }
+  const std::string& root() const { return root_; }
+  // COMMIT's build of the fake workshop's bench binary, holding `content`.
+  void write(const std::string& commit, const std::string& content) const {
+    const std::string folder = root_ + "/.benchkit/worktrees/" + commit + "/build";
+    std::filesystem::create_directories(folder);
+    std::ofstream(folder + "/bench") << content;
+  }
+
+ private:
+  std::string root_;
+};
+
+// ab --shard K/N: one benchmark a shard, named after it, its shard recorded as measure_ab does.
+model::Result<AbRuns> one_benchmark_a_shard(const AbRequest& request, std::uint64_t& seed) {
+  AbRuns runs;
+  runs.baseline = made(100.0, ++seed);
+  runs.candidate = made(100.0, ++seed);
+  for (RunResult* run : {&runs.baseline, &runs.candidate}) {
+    run->benchmarks.resize(1);
+    run->benchmarks[0].name = "bench_" + std::to_string(request.shard->index);
+    run->context.shard = shard_record(*request.shard, 1, request.shard->count);
+  }
+  runs.rounds = "5";
+  return runs;
+}
+
+// Each ab shard's comparison names the builds it compared (their executables' SHA-256, as
+// `compare OLD NEW` records them), written to and read back from its file; `benchkit merge` then
+// joins the shards of one build and refuses those of two builds of one commit (another compiler
+// or other flags on one runner), which it could not tell apart by their commits.
+TEST(AbPipeline, ShardsNameTheirBuildsAndMergeRefusesTheShardsOfTwoBuilds) {
+  const BinariesFolder binaries;
+  FakeWorkshop workshop;
+  workshop.root = binaries.root();
+  workshop.measure = [&workshop](const AbRequest& request) {
+    return one_benchmark_a_shard(request, workshop.seed);
+  };
+  const auto shard = [&workshop](std::size_t index) {
+    RevisionsPlan plan = plan_of("c2", "c3");
+    plan.pairs.shard = ShardSpec{index, 2, ShardBy::count};
+    Told told;
+    Keeping keeper;
+    const Outcome outcome = run_ab_plan(plan, workshop, told, keeper);
+    EXPECT_TRUE(outcome.comparison.has_value());
+    const std::string path = "compare-" + std::to_string(index) + ".json";
+    auto read =
+        formats::comparison_from_json(formats::comparison_to_json(*outcome.comparison), path);
+    EXPECT_TRUE(read.ok()) << read.error().message;
+    return ComparisonFile{path, std::move(*read)};
+  };
+  binaries.write("c2", "the base build");
+  binaries.write("c3", "the new build");
+  const ComparisonFile first = shard(1);
+  EXPECT_EQ(first.comparison.baseline_build.executable_sha256,
+            system::sha256_of_text("the base build"));
+  EXPECT_EQ(first.comparison.candidate_build.executable_sha256,
+            system::sha256_of_text("the new build"));
+  EXPECT_EQ(first.comparison.candidate_build.git_commit, "c3");
+  const auto joined = merge_shard_comparisons({first, shard(2)});
+  ASSERT_TRUE(joined.ok()) << joined.error().message;
+  EXPECT_EQ(joined->comparison.benchmarks.size(), 2u);
+
+  binaries.write("c3", "the new build, made with other flags");
+  const auto refused = merge_shard_comparisons({first, shard(2)});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().kind, model::ErrorKind::input);
+  EXPECT_THAT(refused.error().message,
+              ::testing::HasSubstr("compare-1.json and compare-2.json were measured by different "
+                                   "new builds (executable SHA-256 "));
+}
+
+// Several bench targets: each side is named by one SHA-256 of its binaries' hashes, which
+// changes with any one of them.
+TEST(AbPipeline, SeveralTargetsAreIdentifiedByOneHashOfTheirHashes) {
+  const BinariesFolder binaries;
+  binaries.write("a", "target a");
+  binaries.write("b", "target b");
+  const auto path = [&binaries](const std::string& commit) {
+    return binaries.root() + "/.benchkit/worktrees/" + commit + "/build/bench";
+  };
+  std::vector<BinaryPair> pairs = {{"one", path("a"), path("a")}, {"two", path("b"), path("a")}};
+  Context baseline;
+  Context candidate;
+  identify_builds(pairs, baseline, candidate);
+  const std::string a = system::sha256_of_text("target a");
+  const std::string b = system::sha256_of_text("target b");
+  EXPECT_EQ(baseline.executable_sha256, system::sha256_of_text("one " + a + "\ntwo " + b + "\n"));
+  EXPECT_EQ(candidate.executable_sha256, system::sha256_of_text("one " + a + "\ntwo " + a + "\n"));
+  EXPECT_TRUE(baseline.executable.empty());
+
+  // One target: its binary, as a bench binary names itself.
+  identify_builds({pairs.front()}, baseline, candidate);
+  EXPECT_EQ(baseline.executable_sha256, a);
+  EXPECT_EQ(baseline.executable, path("a"));
+
+  // A binary that cannot be read: the context stays as it was.
+  Context unread;
+  unread.executable_sha256 = "kept";
+  identify_builds({{"one", path("missing"), path("missing")}}, unread, unread);
+  EXPECT_EQ(unread.executable_sha256, "kept");
 }
 
 TEST(AbPipeline, TheWorkingTreeIsNewAndBothRunsAreRecordedBaseFirst) {

@@ -192,6 +192,23 @@ TYPED_TEST(RunGroups, FourShardsRecordedAtOnceAreOneRun) {
   }
 }
 
+// A history of sharded runs: each earlier run group is one run of the history check counts.
+TYPED_TEST(RunGroups, CheckCountsEarlierGroupsAsOneRunEach) {
+  for (const std::string commit : {"c1", "c2"}) {
+    std::vector<RunResult> shards;
+    for (std::uint32_t k = 1; k <= kShards; ++k) {
+      shards.push_back(shard_run(k, commit, 100.0));
+      shards.back().context.date = fmt::format("2026-11-0{}T00:00:0{}Z", commit[1], k);
+    }
+    this->record_concurrently(shards, "ci:" + commit);
+  }
+  const auto checked = check_run(*this->store_, {});
+  ASSERT_TRUE(checked.ok()) << checked.error().message;
+  EXPECT_EQ(checked->candidate.commit, "c2");
+  EXPECT_EQ(checked->shards, "4/4");
+  EXPECT_EQ(checked->history_runs, 1u) << "c1's four shards are one earlier run";
+}
+
 // Three of four shards recorded: check refuses (input: exit status 2), naming shard 4/4;
 // --expect-shards asks for more than the shards recorded.
 TYPED_TEST(RunGroups, CheckRefusesAnIncompleteGroup) {
