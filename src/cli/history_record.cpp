@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "report/history_lines.hpp"
 #include "session/history.hpp"
 #include "session/pipeline.hpp"
 #include "store/open_store.hpp"
@@ -14,8 +15,7 @@ namespace benchkit::cli {
 
 void say_recorded(const session::Recorded& recorded, const std::string& store) {
   const std::string location = store::redact_url(store::history_location(store));
-  std::cout << fmt::format("{} run {} in {}\n", recorded.added ? "recorded" : "already recorded:",
-                           recorded.id.substr(0, 12), location);
+  std::cout << report::recorded_run(recorded.added, recorded.id, location);
 }
 
 void say_what_was_kept(const session::Outcome& outcome, bool quiet) {

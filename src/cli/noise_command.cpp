@@ -135,11 +135,10 @@ CommandRunner add_noise_command(CLI::App& app) {
   command->add_option("args", options->stray_words,
                       "After --: flags for the bench binary (e.g. -- --time-budget 2s --filter "
                       "sort), or the command and its arguments");
-  command
-      ->add_option("--processes", options->processes,
-                   "Fresh processes to run (default 10; at least 3, at most 64): more give "
-                   "tighter thresholds and take longer")
-      ->check(CLI::Range(std::size_t{3}, std::size_t{1000}));
+  add_processes_option(*command, options->processes,
+                       "default 10; at least 3, at most 64: more give tighter thresholds and take "
+                       "longer",
+                       3, 1000);
   add_format_option(*command, options->format, "Format of the report");
   command
       ->add_option("--mode", options->mode,
