@@ -1,10 +1,9 @@
 // What the command lines say once the pipeline kept a run: "baseline NAME saved to PATH" and
 // "recorded run ID in LOCATION".
-#include <fmt/format.h>
-
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "report/baseline_lines.hpp"
 #include "report/history_lines.hpp"
 #include "session/history.hpp"
 #include "session/pipeline.hpp"
@@ -21,17 +20,9 @@ void say_recorded(const session::Recorded& recorded, const std::string& store) {
 void say_what_was_kept(const session::Outcome& outcome, bool quiet) {
   if (const auto& saved = outcome.saved) {
     if (!saved->executable_problem.empty()) {
-      std::cerr << fmt::format(
-          "warning: the bench binary was not kept with baseline {} ({}): comparisons against it "
-          "will use its saved samples\n",
-          saved->name, saved->executable_problem);
+      std::cerr << report::baseline_binary_not_kept(saved->name, saved->executable_problem);
     }
-    if (!quiet) {
-      std::cout << fmt::format("baseline {} saved to {}{}\n", saved->name, saved->path,
-                               saved->executable
-                                   ? fmt::format(" (with its bench binary, {})", *saved->executable)
-                                   : std::string());
-    }
+    if (!quiet) std::cout << report::baseline_saved(saved->name, saved->path, saved->executable);
   }
   if (quiet) return;
   for (const auto* recorded : {&outcome.recorded_baseline, &outcome.recorded}) {
