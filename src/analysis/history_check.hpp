@@ -68,4 +68,15 @@ std::vector<stats::ChangePoint> recent_change_points(
     std::span<const stats::IntervalPoint> series, std::size_t last,
     const stats::ChangePointSettings& settings = {});
 
+// A change of level in a series, between two commits, that `history check` names among the
+// last commits (session::check_run finds it; report/history_check_text.hpp says it).
+struct RecentChange {
+  std::string benchmark = {};
+  std::string from_commit = {};  // the last commit of the old level
+  std::string to_commit = {};    // the first commit of the new level
+  double before = 0;
+  double after = 0;
+  double p_value = 1;
+};
+
 }  // namespace benchkit::analysis

@@ -15,7 +15,9 @@
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
 #include "process/interrupt.hpp"
+#include "report/bisect_text.hpp"
 #include "report/command_table.hpp"
+#include "report/progress_text.hpp"
 #include "report/reporter.hpp"
 #include "session/bisect_run.hpp"
 #include "session/plans.hpp"
@@ -27,7 +29,6 @@ namespace benchkit::cli {
 namespace {
 
 using AbOptions = session::RevisionOptions;
-using session::usage_error;
 
 // Ctrl-C is recorded (not fatal) while revisions are built and run, so that a build's process
 // group is killed and the worktree being made removed; the default comes back at the end.
@@ -49,15 +50,12 @@ class RevisionsProgress : public session::BisectObserver {
   }
   void revision_built(const std::string& revision, bool cached, double seconds,
                       const std::string& folder) override {
-    say(fmt::format(
-        "benchkit: {}: {}", revision,
-        cached ? fmt::format("build kept from an earlier run, nothing rebuilt ({})", folder)
-               : fmt::format("built in {:.1f} s ({})", seconds, folder)));
+    say(report::revision_built(revision, cached, seconds, folder));
   }
   void pair_round_started(const std::string& target, std::size_t round, std::size_t planned,
                           std::size_t index, std::size_t count, const std::string& name) override {
-    line_.show(fmt::format("[round {}/{}] [{}/{}] {} {} (both builds in turns)", round + 1, planned,
-                           index + 1, count, target, name));
+    line_.show(report::round_progress(round, planned, index, count, target + " " + name,
+                                      "both builds in turns"));
   }
   void benchmark_failed(const std::string& name, const std::string& message) override {
     if (commands_shown_) return commands_.failed(name, message);
@@ -66,9 +64,7 @@ class RevisionsProgress : public session::BisectObserver {
   }
   void counting_started(const std::string& revision, const std::string& target,
                         std::size_t benchmarks) override {
-    say(fmt::format(
-        "benchkit: {}: counting {} benchmark{} of {} under valgrind (a fresh process each)",
-        revision, benchmarks, benchmarks == 1 ? "" : "s", target));
+    say(report::counting_started(revision, target, benchmarks));
   }
   void command_run_started(const std::string& name, std::size_t round, bool warmup,
                            double elapsed_seconds) override {
@@ -89,25 +85,12 @@ class RevisionsProgress : public session::BisectObserver {
   CommandProgress commands_{line_};
 };
 
-// A --format with no form for a comparison (gbench, bmf, github-action), refused with the formats
-// that have one: by ab before the builds and the rounds, by both before the comparison is shown.
-std::optional<model::Error> refuse_comparison_format(const std::string& name) {
-  const auto format = report::parse_format(name);
-  if (!format) return usage_error(format.error().message);
-  const analysis::Comparison none;
-  const report::Document document{.comparison = &none};
-  const std::string refused = report::make_reporter(*format)->refusal(document);
-  if (refused.empty()) return std::nullopt;
-  return usage_error(fmt::format("--format {}: {}; choose {} for a comparison", name, refused,
-                                 report::formats_accepting(document)));
-}
-
 // Prints (or writes to --out) the comparison, after the table of the commands' runs when they
 // were commands; returns the exit status of the writing (0, or 2 for a file that could not be
 // written or a format with no form for a comparison).
 int show_comparison(const AbOptions& o, const analysis::Comparison& comparison,
                     const RunResult* commands_run) {
-  if (auto refused = refuse_comparison_format(o.format)) return report_error(*refused);
+  if (auto refused = report::refuse_comparison_format(o.format)) return report_error(*refused);
   const auto format = report::parse_format(o.format);
   const report::Options options{want_color(o.color)};
   const auto reporter = report::make_reporter(*format, options);
@@ -163,34 +146,25 @@ class BisectProgress final : public RevisionsProgress {
   using RevisionsProgress::RevisionsProgress;
   void step_decided(const session::BisectStep& step, const std::string& subject) override {
     const session::Summary& s = step.judgement.summary;
-    say(fmt::format(
-        "benchkit bisect: {} {}: {} ({} {:.3f}x [{:.3f}, {:.3f}], {} rounds, against {}) {}",
-        vcs::short_commit(step.commit), step.outcome, analysis::to_string(s.verdict), s.benchmark,
-        s.ratio, s.ratio_lower, s.ratio_upper, step.judgement.rounds,
-        vcs::short_commit(step.reference), subject));
+    say(report::bisect_step_line({vcs::short_commit(step.commit), step.outcome, s.verdict,
+                                  s.benchmark, s.ratio, s.ratio_lower, s.ratio_upper,
+                                  step.judgement.rounds, vcs::short_commit(step.reference),
+                                  subject}));
   }
 };
 
 int report_bisect(const AbOptions& o, const session::BisectReport& report) {
   if (!report.outcome.first_bad) {
-    std::string list;
+    std::vector<std::pair<std::string, std::string>> undecided;
     for (const auto& [commit, subject] : report.undecided) {
-      list += fmt::format("\n  {} {}", vcs::short_commit(commit), subject);
+      undecided.emplace_back(vcs::short_commit(commit), subject);
     }
-    std::cout << fmt::format(
-        "the first bad commit could not be told apart: some commits stayed inconclusive and were "
-        "skipped; it is one of:{}\n(log of every step: {}; raise --rounds for a sharper "
-        "answer)\n",
-        list, report.log_path);
+    std::cout << report::bisect_undecided(undecided, report.log_path);
     return report.exit_status();
   }
-  std::cout << fmt::format("first bad commit: {} {}\n", *report.outcome.first_bad,
-                           report.first_bad_subject);
-  std::cout << fmt::format(
-      "{} commits between, {} tested besides the two ends, {} revisions built (or kept from an "
-      "earlier run); every step is in {}\n\n",
-      report.commits_between, report.outcome.commits_tested, report.builds, report.log_path);
-  std::cout << "the comparison that convicted it:\n";
+  std::cout << report::bisect_found(*report.outcome.first_bad, report.first_bad_subject,
+                                    report.commits_between, report.outcome.commits_tested,
+                                    report.builds, report.log_path);
   show_comparison(o, report.outcome.convicting->judgement.comparison, nullptr);
   return report.exit_status();
 }
@@ -223,14 +197,12 @@ void add_shared_flags(CLI::App& command, AbOptions& o) {
   command.add_option("--binary", o.build.binary,
                      "With --build: the bench binary the command makes (relative to {build}, or "
                      "with {src}/{build})");
-  command.add_option("--rounds", o.rounds,
-                     "Rounds of fresh process pairs per benchmark (default 10)");
+  add_rounds_option(command, o.rounds, 1);
   add_max_rounds_option(command, o.max_rounds);
   add_power_flags(command, o.comparison);
   add_budget_option(command, o.budget);
-  command.add_option("--time-budget", o.time_budget,
-                     "Sampling time per benchmark and side over --rounds (default 250ms for bench "
-                     "binaries, 1s for a --cmd)");
+  add_time_budget_option(command, o.time_budget,
+                         "default 250ms a side for bench binaries, 1s for a --cmd");
   add_worker_timeout_option(command, o.worker_timeout);
   add_format_option(command, o.format, "Format of the comparison");
   add_out_option(command, o.out, "Write the comparison in --format to this file");
@@ -288,7 +260,7 @@ CommandRunner add_ab_command(CLI::App& app) {
     o->command_line = tool_command_line();
     for (const CLI::Option* option : command->parse_order()) o->given.push_back(option->get_name());
     if (auto problem = session::check_ab(*o)) return report_error(*problem);
-    if (auto refused = refuse_comparison_format(o->format)) return report_error(*refused);
+    if (auto refused = report::refuse_comparison_format(o->format)) return report_error(*refused);
     return run_ab(*o);
   };
 }

@@ -20,12 +20,13 @@
 #include "clock/callgrind.hpp"
 #include "clock/perf_counters.hpp"
 #include "clock/phase_trace.hpp"
-#include "clock/profile_markers.hpp"
 #include "model/duration.hpp"
 #include "process/handshake.hpp"
 #include "process/spawn.hpp"
 #include "process/worker_invocation.hpp"
 #include "process/worker_protocol.hpp"
+#include "report/profile_report.hpp"
+#include "report/progress_text.hpp"
 #include "report/reporter.hpp"
 #include "report/run_failures.hpp"
 #include "report/run_outputs.hpp"
@@ -67,9 +68,7 @@ class RunProgress final : public session::Observer {
 
   void started(std::size_t process, std::size_t processes, std::size_t index, std::size_t total,
                const std::string& name) override {
-    const std::string where =
-        processes > 1 ? fmt::format("[process {}/{}] ", process + 1, processes) : "";
-    line_.show(fmt::format("{}[{}/{}] {}", where, index + 1, total, name));
+    line_.show(report::benchmark_progress(process, processes, index, total, name));
   }
   void failed(const BenchmarkResult& failed) override {
     benchmark_failed(failed.name, failed.failures.front());
@@ -96,9 +95,10 @@ class RunProgress final : public session::Observer {
   }
   void round_started(std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
                      const std::string& name, bool extra) override {
-    line_.show(fmt::format("[round {}/{}] [{}/{}] {} (baseline and new in turns{})", round + 1,
-                           planned, index + 1, count, name,
-                           extra ? "; more rounds: still inconclusive" : ""));
+    line_.show(
+        report::round_progress(round, planned, index, count, name,
+                               extra ? "baseline and new in turns; more rounds: still inconclusive"
+                                     : "baseline and new in turns"));
   }
   void benchmark_failed(const std::string& name, const std::string& message) override {
     line_.clear();
@@ -210,34 +210,18 @@ int report_outcome(const BenchFlags& flags, report::Format format, session::Outc
 }
 
 // --profile-time: the one chosen benchmark's routine, in this process, for a profiler the user
-// attaches, or with the markers and summary file of `benchkit profile` (its worker). `shown`:
-// the duration as given.
-int run_profiled(const process::WorkerInvocation& profile, const std::string& shown,
+// attaches, or with the markers and summary file of `benchkit profile` (its worker).
+int run_profiled(const session::ProfiledRequest& request, bool quiet,
                  const session::RunSettings& settings,
                  const std::vector<measure::Instance>& chosen) {
-  if (auto problem = session::check_profiled(profile.profile_time_ns, shown, chosen)) {
-    return report_error(*problem);
-  }
-  std::string problem;
-  const auto markers = clock::make_profile_markers(profile.profile_markers, problem);
-  if (!markers) return report_error(model::Error{problem, model::ErrorKind::usage});
-  if (!profile.quiet) {
-    std::cerr << fmt::format(
-        "profiling {} in process {}: its set-up, one warm-up iteration, then its routine alone "
-        "for {}\n",
-        chosen.front().name, ::getpid(), shown);
-  }
   const auto routine =
-      session::profile_routine(settings, chosen.front(), *profile.profile_time_ns, markers.get());
+      session::run_profiled(request, settings, chosen, [&](const std::string& name) {
+        if (!quiet) std::cerr << report::profiling_started(name, ::getpid(), request.shown);
+      });
   if (!routine) return report_error(routine.error());
-  if (!profile.profile_summary.empty()) {
-    const auto written =
-        store::write_file_atomically(profile.profile_summary, session::profiled_json(*routine));
-    if (!written) return report_error(written.error());
-  }
-  if (!profile.quiet) {
-    std::cerr << fmt::format("profiled {}: {} iterations, {:.3f} s in the routine\n",
-                             routine->benchmark, routine->iterations, routine->timed_ns / 1e9);
+  if (!quiet) {
+    std::cerr << report::profiled_summary(routine->benchmark, routine->iterations,
+                                          routine->timed_ns);
   }
   return 0;
 }
@@ -307,7 +291,9 @@ int run_worker(int argc, char** argv) {
   if (invocation->role() == Role::profiled) {
     const std::string shown =
         invocation->profile_time_ns ? fmt::format("{}ns", *invocation->profile_time_ns) : "";
-    return run_profiled(*invocation, shown, settings, chosen->chosen);
+    return run_profiled({invocation->profile_time_ns, shown, invocation->profile_markers,
+                         invocation->profile_summary},
+                        invocation->quiet, settings, chosen->chosen);
   }
   session::serve(settings, chosen->chosen, invocation->indices.value_or(std::vector<std::size_t>{}),
                  invocation->stream_fd);
@@ -367,10 +353,8 @@ int run_main(int argc, char** argv) {
   if (flags.list) return list_names(chosen->chosen);
   if (chosen->shard && !flags.quiet) std::cerr << session::describe_shard(*chosen->shard) << "\n";
   if (!flags.profile_time.empty()) {
-    process::WorkerInvocation profile;
-    profile.profile_time_ns = model::parse_duration_ns(flags.profile_time);
-    profile.quiet = flags.quiet;
-    return run_profiled(profile, flags.profile_time, *settings, chosen->chosen);
+    return run_profiled({model::parse_duration_ns(flags.profile_time), flags.profile_time},
+                        flags.quiet, *settings, chosen->chosen);
   }
   return measure_and_report(flags, std::move(*settings), std::move(*chosen));
 }

@@ -23,9 +23,7 @@ void add_measurement_flags(CLI::App& app, BenchFlags& flags) {
   app.add_flag("--list", flags.list, "List the benchmark names and exit");
   app.add_flag("--test", flags.test,
                "Smoke test: run each benchmark once, no statistics (what CTest should call)");
-  app.add_option("--time-budget", flags.time_budget,
-                 "Sampling time per benchmark before it stops even if imprecise (default 1s; "
-                 "units ns, us, ms, s, m)");
+  add_time_budget_option(app, flags.time_budget, "default 1s");
   app.add_option("--warm-up", flags.warm_up, "Warm-up time per benchmark (default 50ms)");
   app.add_option("--timeout", flags.timeout,
                  "A benchmark or scenario still running after this long (set-up, warm-up and "
@@ -35,7 +33,7 @@ void add_measurement_flags(CLI::App& app, BenchFlags& flags) {
                  "Minimum samples per benchmark before the precision rule may stop (default 30)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
   add_precision_option(app, flags.precision);
-  app.add_option("--seed", flags.seed, "Seed recorded with the results (default 0)");
+  add_seed_option(app, flags.seed);
   app.add_option("--repetitions", flags.repetitions,
                  "Run each scenario N times in this process, set-up included; each run is one "
                  "sample of each phase (default 1: a value without an interval)")
@@ -45,22 +43,13 @@ void add_measurement_flags(CLI::App& app, BenchFlags& flags) {
                  "--skip-tag ci in a CI job: each is listed as skipped with its reason, in the "
                  "output and the result, and is neither a regression nor a failure (repeatable)");
   add_shard_options(app, flags.shard, &flags.shard_by);
-  app.add_option("--param", flags.params,
-                 "Replace the values of a parameter: --param items=10000000 or --param "
-                 "size=64,4096 (repeatable; applies to every benchmark and scenario with that "
-                 "parameter)")
-      ->check([](const std::string& text) {
-        const auto equals = text.find('=');
-        return equals == std::string::npos || equals == 0 || equals + 1 == text.size()
-                   ? std::string("a parameter is NAME=VALUE[,VALUE...], e.g. --param items=1000")
-                   : std::string();
-      });
+  add_param_option(app, flags.params);
 }
 
 void add_output_flags(CLI::App& app, BenchFlags& flags) {
   add_format_option(app, flags.format, "Output format",
                     "default console; json when --out is given");
-  app.add_option("--out", flags.out,
+  add_out_option(app, flags.out,
                  "Write the results in --format to this file (atomically), and keep the console "
                  "table on stdout");
   add_html_option(app, flags.html);
@@ -105,10 +94,7 @@ void add_baseline_flags(CLI::App& app, BenchFlags& flags) {
       "binary (every --save-baseline does), that binary is run again side by side with this "
       "one, sample by sample in turns, so that both see the machine in the same state "
       "(docs/verdicts.md)");
-  app.add_option("--rounds", flags.rounds,
-                 "Side-by-side comparisons: fresh process pairs per benchmark, each with "
-                 "--time-budget / N of sampling a side (default 10)")
-      ->check(CLI::Range(std::size_t{2}, std::size_t{1000}));
+  add_rounds_option(app, flags.rounds, 2);
   add_max_rounds_option(app, flags.max_rounds);
   add_power_flags(app, flags.comparison);
   add_budget_option(app, flags.budget);
@@ -133,13 +119,11 @@ void add_run_flags(CLI::App& app, BenchFlags& flags) {
                    ? std::string("a tag is key=value, e.g. --tag compiler=clang")
                    : std::string();
       });
-  app.add_option("--processes", flags.processes,
-                 "Run the suite in N fresh processes, one after another, and merge them: the "
-                 "process becomes the unit of variation, so comparisons account for what "
-                 "changes between runs (memory layout, machine state). Default: 3 when saving "
-                 "a baseline or comparing with saved samples, else 1 (docs/verdicts.md has the "
-                 "measured false-alarm rates). A side-by-side comparison uses --rounds instead")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
+  add_processes_option(app, flags.processes,
+                       "default: 3 when saving a baseline or comparing with saved samples, else "
+                       "1; docs/verdicts.md has the measured false-alarm rates; a side-by-side "
+                       "comparison uses --rounds instead",
+                       1, 64);
   add_fail_on_regression_flag(app, flags.fail_on_regression, "against the baseline");
   add_record_flag(app, flags.record);
   add_store_option(app, flags.store);

@@ -2,6 +2,7 @@
 // subcommand on the app and returns the function to run when it was chosen.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -94,6 +95,22 @@ void add_group_option(CLI::App& command, std::string& group);
 // selection (session/shard.hpp, docs/ci.md). `by` is null for a command that splits by count
 // only (it has no history to weigh benchmarks by).
 void add_shard_options(CLI::App& command, std::string& shard, std::string* by);
+
+// --rounds N of a side-by-side comparison (a bench binary's --baseline, compare OLD NEW, ab,
+// bisect), from `least` to 1000.
+void add_rounds_option(CLI::App& command, std::size_t& rounds, std::size_t least);
+// --time-budget DURATION per benchmark; `default_note` closes the help ("default 1s").
+void add_time_budget_option(CLI::App& command, std::string& budget,
+                            const std::string& default_note);
+// --processes N, fresh processes of a bench binary, from `least` to `most`; `default_note` closes
+// the help.
+void add_processes_option(CLI::App& command, std::size_t& processes,
+                          const std::string& default_note, std::size_t least, std::size_t most);
+// --seed N, recorded with the results.
+void add_seed_option(CLI::App& command, std::uint64_t& seed);
+// --param NAME=V1,V2 (repeatable), a bench binary's parameter values; a word without a name or
+// a value is refused.
+void add_param_option(CLI::App& command, std::vector<std::string>& params);
 
 // --color: auto (colour on a terminal, unless NO_COLOR), always or never.
 void add_color_option(CLI::App& command, std::string& color,

@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
+#include "report/progress_text.hpp"
 #include "report/reporter.hpp"
 #include "session/compare_options.hpp"
 #include "session/plans.hpp"
@@ -24,7 +25,7 @@ class CompareProgress final : public session::Observer {
  public:
   void round_started(std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
                      const std::string& name, bool /*extra*/) override {
-    line_.show(fmt::format("[round {}/{}] [{}/{}] {}", round + 1, planned, index + 1, count, name));
+    line_.show(report::round_progress(round, planned, index, count, name));
   }
   // What a Google Benchmark process wrote besides its banner, on a line of its own.
   void note(const std::string& text) override { line_.print("note: " + text); }
@@ -44,7 +45,8 @@ CommandRunner add_compare_command(CLI::App& app) {
       "adjusted across all benchmarks, and a verdict per benchmark (regressed, improved, "
       "unchanged, inconclusive). BASE and NEW are result files (benchkit, Google Benchmark or "
       "hyperfine JSON) or baseline names; given two executables (benchkit or Google Benchmark "
-      "binaries) it runs them side by side in paired rounds first. Exit status: "
+      "binaries) it runs them side by side in paired rounds first (flags after -- go to both). "
+      "Exit status: "
       "0, or 1 with --fail-on-regression when a benchmark regressed; 2 for bad input.");
   command
       ->add_option("base", options->base,
@@ -59,11 +61,7 @@ CommandRunner add_compare_command(CLI::App& app) {
   add_html_option(*command, options->html);
   add_comparison_flags(*command, options->comparison, true);
   add_fail_on_regression_flag(*command, options->fail_on_regression);
-  command
-      ->add_option("--rounds", options->rounds,
-                   "Two executables: paired rounds per benchmark (default 10; the comparison "
-                   "needs at least 6). Flags after -- go to both builds")
-      ->check(CLI::Range(1, 1000));
+  add_rounds_option(*command, options->rounds, 1);
   add_max_rounds_option(*command, options->max_rounds);
   add_power_flags(*command, options->comparison);
   add_budget_option(*command, options->budget);

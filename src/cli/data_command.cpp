@@ -1,12 +1,11 @@
 // `benchkit data manifest FILE... --out MANIFEST` and `benchkit data verify MANIFEST`: the
 // manifests of benchmark data files (docs/data.md), made and checked by session/data_manifests.
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "report/data_lines.hpp"
 #include "session/data_manifests.hpp"
 
 namespace benchkit::cli {
@@ -18,9 +17,8 @@ using session::DataOptions;
 int manifest_and_say(const DataOptions& options) {
   const auto manifest = session::write_manifest(options);
   if (!manifest) return report_error(manifest.error());
-  std::cout << fmt::format("{}: {} file(s) with size and SHA-256{}\n", options.out,
-                           manifest->files.size(),
-                           manifest->generator.empty() ? "" : ", and how to regenerate them");
+  std::cout << report::manifest_written(options.out, manifest->files.size(),
+                                        !manifest->generator.empty());
   return 0;
 }
 
@@ -30,11 +28,9 @@ int verify_and_say(const DataOptions& options) {
   std::size_t hashed = 0;
   for (const store::CheckedFile& file : *checked) {
     hashed += file.hashed ? 1 : 0;
-    std::cout << fmt::format("ok  {}  {} bytes  {}{}\n", file.file.sha256, file.file.bytes,
-                             file.file.path, file.hashed ? "" : "  (digest cached)");
+    std::cout << report::file_verified(file.file, file.hashed);
   }
-  std::cout << fmt::format("{}: all {} file(s) match ({} hashed, {} unchanged since cached)\n",
-                           options.manifest, checked->size(), hashed, checked->size() - hashed);
+  std::cout << report::manifest_verified(options.manifest, checked->size(), hashed);
   return 0;
 }
 

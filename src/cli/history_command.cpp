@@ -1,7 +1,5 @@
 // `benchkit history ...`: the runs kept across commits (docs/history.md). Each subcommand is
 // flags -> request -> session/history -> reporter -> exit status.
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
@@ -12,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/history_commands.hpp"
 #include "cli/report_output.hpp"
+#include "report/history_lines.hpp"
 #include "report/reporter.hpp"
 #include "report/trend.hpp"
 #include "session/history.hpp"
@@ -32,8 +31,7 @@ int list_runs(const HistoryOptions& o) {
     if (o.format == "json") {
       return print_or_write(session::runs_document(joined, store.location()), o.out);
     }
-    std::string text = fmt::format("{} run{} in {}\n", joined.size(), joined.size() == 1 ? "" : "s",
-                                   store.location());
+    std::string text = report::runs_in(joined.size(), store.location());
     const session::RunsTable table = session::runs_table(joined);
     if (!table.rows.empty()) text += report::render_table(table.header, table.rows, table.right);
     return print_or_write(text, o.out);
@@ -60,9 +58,7 @@ int add_files(const HistoryOptions& o) {
       const auto recorded = session::add_result_files(store, {file}, o.group);
       if (!recorded) return report_error(recorded.error());
       const session::Recorded& one = recorded->front();
-      std::cout << fmt::format("{} {} ({})\n", one.added ? "recorded" : "already recorded:",
-                               one.id.substr(0, session::kShownDigits), file)
-                << std::flush;
+      std::cout << report::recorded_file(one.added, one.id, file) << std::flush;
     }
     return 0;
   });
@@ -140,8 +136,7 @@ int import_history(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
     const auto added = session::import_runs(store, o.file);
     if (!added) return report_error(added.error());
-    std::cout << fmt::format("imported {} new run{} from {} into {}\n", *added,
-                             *added == 1 ? "" : "s", o.file, store.location());
+    std::cout << report::imported_runs(*added, o.file, store.location());
     return 0;
   });
 }
@@ -152,8 +147,7 @@ int prune_history(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
     const auto removed = session::prune(store, *request);
     if (!removed) return report_error(removed.error());
-    std::cout << fmt::format("removed {} run{} from {}\n", *removed, *removed == 1 ? "" : "s",
-                             store.location());
+    std::cout << report::removed_runs(*removed, store.location());
     return 0;
   });
 }
@@ -179,8 +173,6 @@ void add_output(CLI::App& command, HistoryOptions& o, const std::vector<std::str
   add_out_option(command, o.out);
 }
 
-namespace {
-
 void add_selection(CLI::App& command, HistoryOptions& o, bool dates) {
   command.add_option("--machine", o.machine,
                      "Machine fingerprint (as list shows it; default: the newest run's)");
@@ -190,8 +182,6 @@ void add_selection(CLI::App& command, HistoryOptions& o, bool dates) {
     command.add_option("--before", o.before, "Only runs dated before this");
   }
 }
-
-}  // namespace
 
 void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOptions>& o,
                              HistoryActions& actions) {

@@ -33,6 +33,9 @@ int with_store(const HistoryOptions& options, const std::function<int(store::Sto
 void add_output(CLI::App& command, HistoryOptions& options, const std::vector<std::string>& names,
                 const std::string& note = "");
 
+// --machine and --branch (default: the newest run's), and with `dates` --since and --before.
+void add_selection(CLI::App& command, HistoryOptions& options, bool dates);
+
 void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOptions>& options,
                              HistoryActions& actions);
 void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOptions>& options,

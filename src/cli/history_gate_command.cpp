@@ -1,14 +1,11 @@
 // `benchkit history check` (the CI gate) and `benchkit history report` (the Markdown snapshot):
 // the parts of `history` that give verdicts.
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
-#include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/history_commands.hpp"
 #include "cli/report_output.hpp"
-#include "report/comparison.hpp"
+#include "report/history_check_text.hpp"
 #include "report/history_snapshot.hpp"
 #include "report/reporter.hpp"
 #include "session/history.hpp"
@@ -17,49 +14,24 @@ namespace benchkit::cli {
 
 namespace {
 
-using session::kShownDigits;
-
-std::string change_lines(const session::CheckOutcome& outcome, std::size_t last) {
-  if (outcome.changes.empty()) {
-    return fmt::format("no change point in the last {} commits\n", last);
-  }
-  std::string text = fmt::format("change points in the last {} commits:\n", last);
-  for (const session::RecentChange& change : outcome.changes) {
-    const double ratio = change.before > 0 ? change.after / change.before - 1.0 : 0.0;
-    text += fmt::format("  {}: {:+.1f}% ({} -> {}) in the commits after {} up to {} (p={:.2g})\n",
-                        change.benchmark, ratio * 100.0, report::format_duration(change.before),
-                        report::format_duration(change.after),
-                        change.from_commit.substr(0, kShownDigits),
-                        change.to_commit.substr(0, kShownDigits), change.p_value);
-  }
-  return text;
-}
-
 int check_newest(const HistoryOptions& o) {
   const auto request = session::check_request(o);
   if (!request) return report_error(request.error());
   return with_store(o, [&](store::Store& store) {
     const auto outcome = session::check_run(store, *request);
     if (!outcome) return report_error(outcome.error());
-    const auto format = report::parse_format(o.format).value();
-    std::string text;
-    if (format != report::Format::json && format != report::Format::csv) {
-      const std::string group = outcome->candidate.group.empty()
-                                    ? ""
-                                    : fmt::format("group {}, {} shards, ", outcome->candidate.group,
-                                                  outcome->shards.empty() ? "no" : outcome->shards);
-      text = fmt::format(
-          "run {} ({}commit {}, branch {}) against {} earlier run{} of machine {} on {}\n\n",
-          outcome->candidate.id.substr(0, kShownDigits), group,
-          outcome->candidate.commit.substr(0, kShownDigits), outcome->candidate.branch,
-          outcome->history_runs, outcome->history_runs == 1 ? "" : "s", outcome->candidate.machine,
-          o.base_branch);
-    }
-    text +=
-        report::make_reporter(format)->render(report::Document{.comparison = &outcome->comparison});
-    if (format != report::Format::json && format != report::Format::csv) {
-      text += "\n" + change_lines(*outcome, o.last);
-    }
+    const report::CheckReport check{.run = outcome->candidate.id,
+                                    .group = outcome->candidate.group,
+                                    .shards = outcome->shards,
+                                    .commit = outcome->candidate.commit,
+                                    .branch = outcome->candidate.branch,
+                                    .machine = outcome->candidate.machine,
+                                    .base_branch = o.base_branch,
+                                    .history_runs = outcome->history_runs,
+                                    .comparison = &outcome->comparison,
+                                    .changes = outcome->changes,
+                                    .last = o.last};
+    const std::string text = report::check_report(check, report::parse_format(o.format).value());
     if (const int status = print_or_write(text, o.out); status != 0) return status;
     return session::check_status(o, outcome->comparison);
   });
@@ -118,8 +90,7 @@ void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOption
       "change points");
   report->add_option("--since", o->since, "Start of the period (2026-11-01)")->required();
   report->add_option("--before", o->before, "End of the period (default: now)");
-  report->add_option("--machine", o->machine, "Machine fingerprint (default: the newest run's)");
-  report->add_option("--branch", o->branch, "Branch (default: the newest run's)");
+  add_selection(*report, *o, false);
   add_comparison_flags(*report, o->comparison);
   report
       ->add_option("--format", o->format,

@@ -1,10 +1,10 @@
 // What the command lines say once the pipeline kept a run: "baseline NAME saved to PATH" and
 // "recorded run ID in LOCATION".
-#include <fmt/format.h>
-
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "report/baseline_lines.hpp"
+#include "report/history_lines.hpp"
 #include "session/history.hpp"
 #include "session/pipeline.hpp"
 #include "store/open_store.hpp"
@@ -14,24 +14,15 @@ namespace benchkit::cli {
 
 void say_recorded(const session::Recorded& recorded, const std::string& store) {
   const std::string location = store::redact_url(store::history_location(store));
-  std::cout << fmt::format("{} run {} in {}\n", recorded.added ? "recorded" : "already recorded:",
-                           recorded.id.substr(0, 12), location);
+  std::cout << report::recorded_run(recorded.added, recorded.id, location);
 }
 
 void say_what_was_kept(const session::Outcome& outcome, bool quiet) {
   if (const auto& saved = outcome.saved) {
     if (!saved->executable_problem.empty()) {
-      std::cerr << fmt::format(
-          "warning: the bench binary was not kept with baseline {} ({}): comparisons against it "
-          "will use its saved samples\n",
-          saved->name, saved->executable_problem);
+      std::cerr << report::baseline_binary_not_kept(saved->name, saved->executable_problem);
     }
-    if (!quiet) {
-      std::cout << fmt::format("baseline {} saved to {}{}\n", saved->name, saved->path,
-                               saved->executable
-                                   ? fmt::format(" (with its bench binary, {})", *saved->executable)
-                                   : std::string());
-    }
+    if (!quiet) std::cout << report::baseline_saved(saved->name, saved->path, saved->executable);
   }
   if (quiet) return;
   for (const auto* recorded : {&outcome.recorded_baseline, &outcome.recorded}) {

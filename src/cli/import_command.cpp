@@ -31,8 +31,8 @@ CommandRunner add_import_command(CLI::App& app) {
       "directly too; import keeps a converted copy (docs/interop.md). Exit status: 0; 2 for bad "
       "input.");
   command->add_option("files", options->files, "Result files to convert")->required();
-  command->add_option("--out", options->out,
-                      "Write the benchkit result here (atomically) instead of stdout");
+  add_out_option(*command, options->out,
+                 "Write the benchkit result here (atomically) instead of stdout");
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
     const auto merged = session::load_merged(options->files);

@@ -9,7 +9,6 @@
 #include <memory>
 #include <variant>
 
-#include "analysis/noise.hpp"
 #include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
@@ -57,11 +56,9 @@ int report_noise(const RunResult& run, const NoiseCommandOptions& options,
                  const session::NoiseSubject& shown) {
   const auto format = report::parse_format(options.format);
   if (!format) return report_error(model::Error{format.error().message, model::ErrorKind::usage});
-  report::NoiseReport noise;
-  noise.subject = shown.subject;
-  noise.example = shown.example;
-  noise.analysis = analysis::analyse_noise(run);
-  noise.warnings = run.context.warnings;
+  const session::NoiseFindings findings = session::noise_findings(run);
+  const report::NoiseReport noise{shown.subject, shown.example, findings.analysis,
+                                  run.context.warnings};
   const report::Document document{.noise = &noise};
   if (const int status = render_or_write(*format, document, options.out); status != 0) {
     return status;
@@ -69,10 +66,7 @@ int report_noise(const RunResult& run, const NoiseCommandOptions& options,
   if (!options.html.empty()) {
     if (const int status = write_html(options.html, document); status != 0) return status;
   }
-  if (!noise.analysis.recommendation) {
-    return report_error(model::Error{"no benchmark ran in 2 or more processes; nothing to analyse",
-                                     model::ErrorKind::input});
-  }
+  if (findings.nothing_analysed) return report_error(*findings.nothing_analysed);
   return 0;
 }
 
@@ -135,11 +129,10 @@ CommandRunner add_noise_command(CLI::App& app) {
   command->add_option("args", options->stray_words,
                       "After --: flags for the bench binary (e.g. -- --time-budget 2s --filter "
                       "sort), or the command and its arguments");
-  command
-      ->add_option("--processes", options->processes,
-                   "Fresh processes to run (default 10; at least 3, at most 64): more give "
-                   "tighter thresholds and take longer")
-      ->check(CLI::Range(std::size_t{3}, std::size_t{1000}));
+  add_processes_option(*command, options->processes,
+                       "default 10; at least 3, at most 64: more give tighter thresholds and take "
+                       "longer",
+                       3, 1000);
   add_format_option(*command, options->format, "Format of the report");
   command
       ->add_option("--mode", options->mode,

@@ -83,9 +83,7 @@ CommandRunner add_profile_command(CLI::App& app) {
                       "stacks are kept (default .benchkit/profiles/NAME-TOOL)");
   command->add_option("--top", options->top, "Functions and sites listed (default 15)")
       ->check(CLI::Range(1, 1000));
-  command->add_option("--param", options->params,
-                      "NAME=V1,V2: the bench binary's parameter values (repeatable), as its own "
-                      "--param");
+  add_param_option(*command, options->params);
   return [command, options]() -> int {
     if (!command->parsed()) return -1;
     const auto request = session::profile_request(*options);

@@ -13,9 +13,8 @@
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
-#include "report/command_table.hpp"
-#include "report/comparison.hpp"
 #include "report/reporter.hpp"
+#include "report/run_summary.hpp"
 #include "session/pipeline.hpp"
 #include "session/plans.hpp"
 #include "session/run_options.hpp"
@@ -51,23 +50,16 @@ std::vector<model::Error> write_exports(const RunOptions& o, const RunResult& ru
   return errors;
 }
 
-// The kinds of run `benchkit run` makes through the pipeline; each shows its results its way.
-enum class RunKind { commands, counted, gbench };
+using report::RunKind;
 
 // What is about to run, on stderr.
 void say_what_runs(const RunOptions& o, const session::Plan& plan) {
   if (o.quiet) return;
   if (const auto* commands = std::get_if<session::CommandsPlan>(&plan.what)) {
-    const std::size_t count = commands->planned.measured();
-    std::cerr << fmt::format("benchkit run: {} benchmark{}{}, interleaved in rounds ({} order)\n",
-                             count, count == 1 ? "" : "s",
-                             commands->planned.shell_probe ? " and the shell's start-up" : "",
-                             o.order);
+    std::cerr << report::commands_start_line(commands->planned.measured(),
+                                             commands->planned.shell_probe, o.order);
   } else if (const auto* counted = std::get_if<session::CountedCommandPlan>(&plan.what)) {
-    const session::CountedCommandRequest& request = counted->request;
-    std::cerr << fmt::format(
-        "benchkit run: counting {} under valgrind's callgrind, children traced, {} run{}\n",
-        fmt::join(request.argv, " "), request.runs, request.runs == 1 ? "" : "s");
+    std::cerr << report::counted_start_line(counted->request.argv, counted->request.runs);
   }
 }
 
@@ -104,62 +96,22 @@ class RunProgress final : public session::Observer {
   CommandProgress commands_;
 };
 
-// The results, as each kind shows them, with how they were measured.
-void print_results(const RunOptions& o, RunKind kind, const session::Outcome& outcome,
-                   const report::Options& options) {
-  const RunResult& run = outcome.run;
-  if (kind == RunKind::commands) {
-    std::cout << report::render_command_table(run, options);
-    const std::size_t rounds = outcome.rounds ? outcome.rounds->count : 0;
-    std::cout << fmt::format("{} round{}: {}\n", rounds, rounds == 1 ? "" : "s",
-                             outcome.rounds ? outcome.rounds->stop_reason : "");
-    return;
-  }
-  std::cout << report::make_reporter(report::Format::console, options)
-                   ->render(report::Document{.results = &run});
-  if (kind == RunKind::gbench) {
-    const std::size_t processes = o.processes == 0 ? session::kGbenchProcesses : o.processes;
-    std::cout << fmt::format("{} fresh process{} of {}\n", processes, processes == 1 ? "" : "es",
-                             o.positional.front());
-  }
-}
-
-// The commands against the reference, then the run against the baseline.
-void print_comparisons(const RunOptions& o, const session::Outcome& outcome,
-                       const report::Options& options) {
-  if (outcome.rounds && outcome.rounds->against_reference) {
-    std::cout << fmt::format("\nagainst {} (paired rounds):\n",
-                             report::terminal_safe(outcome.rounds->reference, false))
-              << report::render_comparison(*outcome.rounds->against_reference,
-                                           report::Format::console, options);
-  }
-  if (outcome.comparison) {
-    std::cout << fmt::format("\nagainst baseline {}:\n", o.baseline)
-              << report::render_comparison(*outcome.comparison, report::Format::console, options);
-  }
-}
-
-// Says, as each kind says it, what failed or stopped the run.
-void say_what_failed(const RunOptions& o, RunKind kind, const session::Outcome& outcome) {
-  const RunResult& run = outcome.run;
-  if (outcome.interrupted) {
-    std::cerr << "interrupted: the runs so far are in the table"
-              << (o.export_json.empty() ? "" : " and in " + o.export_json) << "\n";
-    return;
-  }
-  std::size_t failed = 0;
-  for (const BenchmarkResult& b : run.benchmarks) {
-    if (b.valid()) continue;
-    ++failed;
-    if (kind == RunKind::gbench) {
-      say_error(model::Error{fmt::format("{}: {}", b.name, b.failures.front())});
-    } else if (kind == RunKind::counted && b.failure) {
-      say_error(model::Error{b.failures.front()});
+// The results with how they were measured, and the comparisons (report::run_summary).
+std::string summary_text(const RunOptions& o, RunKind kind, const session::Outcome& outcome,
+                         const report::Options& options) {
+  report::RunSummary summary{.kind = kind, .baseline = o.baseline};
+  if (outcome.rounds) {
+    summary.rounds = outcome.rounds->count;
+    summary.stop_reason = outcome.rounds->stop_reason;
+    if (outcome.rounds->against_reference) {
+      summary.against_reference = &*outcome.rounds->against_reference;
+      summary.reference = outcome.rounds->reference;
     }
   }
-  if (kind == RunKind::commands && failed > 0) {
-    std::cerr << fmt::format("{} benchmark{} failed\n", failed, failed == 1 ? "" : "s");
-  }
+  summary.processes = o.processes == 0 ? session::kGbenchProcesses : o.processes;
+  if (kind == RunKind::gbench) summary.program = o.positional.front();
+  if (outcome.comparison) summary.against_baseline = &*outcome.comparison;
+  return report::run_summary(outcome.run, summary, options);
 }
 
 // The exports, the results and comparisons, the HTML page, what was saved and what failed;
@@ -173,10 +125,7 @@ int report_outcome(const RunOptions& o, RunKind kind, session::Outcome& outcome)
   const RunResult& run = outcome.run;
   for (model::Error& error : write_exports(o, run)) outcome.errors.push_back(std::move(error));
   const report::Options options{want_color(o.color)};
-  if (!o.quiet) {
-    print_results(o, kind, outcome, options);
-    print_comparisons(o, outcome, options);
-  }
+  if (!o.quiet) std::cout << summary_text(o, kind, outcome, options);
   // A --reference that names no command, a baseline or a history that could not be written.
   for (const model::Error& error : pipeline_errors) say_error(error);
   if (!o.html.empty()) {
@@ -193,7 +142,10 @@ int report_outcome(const RunOptions& o, RunKind kind, session::Outcome& outcome)
   }
   say_what_was_kept(outcome, o.quiet);
   std::cout.flush();
-  say_what_failed(o, kind, outcome);
+  const report::RunFailures failures =
+      report::run_failures(run, kind, outcome.interrupted, o.export_json);
+  for (const std::string& error : failures.errors) say_error(model::Error{error});
+  std::cerr << failures.note;
   return outcome.exit_status();
 }
 
@@ -229,9 +181,7 @@ void add_measuring_flags(CLI::App& command, RunOptions& o) {
   command.add_option("--runs", o.runs, "Exactly this many measured runs per command");
   command.add_option("--min-runs", o.min_runs, "At least this many runs (default 10)");
   command.add_option("--max-runs", o.max_runs, "At most this many runs (default: no limit)");
-  command.add_option("--time-budget", o.time_budget,
-                     "Measuring time per command after --min-runs before stopping even if "
-                     "imprecise (default 3s)");
+  add_time_budget_option(command, o.time_budget, "default 3s a command, after --min-runs");
   add_precision_option(command, o.precision);
   command.add_option("--setup", o.setup, "Shell command run once per benchmark, before it");
   command.add_option("--prepare", o.prepare, "Shell command run before every run (not timed)");
@@ -270,7 +220,7 @@ void add_measuring_flags(CLI::App& command, RunOptions& o) {
                   "Order within a round: alternate (A B, B A, ...; default) or random "
                   "(seeded by --seed)")
       ->check(CLI::IsMember({"alternate", "random"}));
-  command.add_option("--seed", o.seed, "Seed of --order random (recorded in the results)");
+  add_seed_option(command, o.seed);
 }
 
 // What is written and compared: the reference, the exports, the baseline, the history.
@@ -297,10 +247,8 @@ void add_output_flags(CLI::App& command, RunOptions& o) {
   add_store_option(command, o.store);
   add_group_option(command, o.group);
   add_shard_options(command, o.shard, &o.shard_by);
-  command
-      .add_option("--processes", o.processes,
-                  "Bench binaries: fresh worker processes to run the suite in (default 5)")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{64}));
+  add_processes_option(command, o.processes,
+                       "a bench or Google Benchmark binary given to run; default 5", 1, 64);
 }
 
 }  // namespace

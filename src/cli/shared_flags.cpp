@@ -1,9 +1,6 @@
 // The flags several commands share, each declared here once so that its spelling, its help
 // and its default are the same wherever it appears (cli/commands.hpp).
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 
 #include "cli/commands.hpp"
@@ -35,23 +32,12 @@ void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_a
 }
 
 void add_power_flags(CLI::App& command, ComparisonFlags& flags) {
-  // "1%" or "0.01".
+  // "1%" or "0.01", read by session::parse_change.
   const CLI::Validator fraction(
       [](std::string& text) -> std::string {
-        std::string number = text;
-        const bool percent = !number.empty() && number.back() == '%';
-        if (percent) number.pop_back();
-        double value = 0.0;
-        try {
-          std::size_t used = 0;
-          value = std::stod(number, &used);
-          if (used != number.size()) return "\"" + text + "\" is not a change: give 1% or 0.01";
-        } catch (const std::exception&) {
-          return "\"" + text + "\" is not a change: give 1% or 0.01";
-        }
-        if (percent) value /= 100.0;
-        if (!(value > 0.0 && value < 1.0)) return "\"" + text + "\" is not between 0 and 100%";
-        text = std::to_string(value);
+        const auto change = session::parse_change(text);
+        if (!change) return change.error().message;
+        text = std::to_string(*change);
         return {};
       },
       "CHANGE");
@@ -68,12 +54,8 @@ void add_power_flags(CLI::App& command, ComparisonFlags& flags) {
                   "of the detectable change each comparison reports (default 0.8)")
       ->check(CLI::Range(0.5, 0.999));
   command.parse_complete_callback([&flags] {
-    if (flags.mde > 0.0 && flags.mde <= flags.noise_threshold) {
-      throw CLI::ValidationError(
-          "--mde", fmt::format("--mde {:g}% is not above --noise-threshold {:g}%: a change that "
-                               "small is called unchanged; give a larger --mde or a smaller "
-                               "--noise-threshold",
-                               flags.mde * 100.0, flags.noise_threshold * 100.0));
+    if (auto refused = session::check_power(flags)) {
+      throw CLI::ValidationError("--mde", refused->message);
     }
   });
 }
@@ -183,6 +165,54 @@ void add_shard_options(CLI::App& command, std::string& shard, std::string* by) {
                        "How --shard splits: count (equal numbers of benchmarks, the default) or "
                        "history (equal durations, as recorded in --store)");
   }
+}
+
+void add_rounds_option(CLI::App& command, std::size_t& rounds, std::size_t least) {
+  command
+      .add_option("--rounds", rounds,
+                  "Side-by-side comparisons: rounds of fresh process pairs per benchmark, each "
+                  "with --time-budget / N of sampling a side (default 10; paired rounds need at "
+                  "least 6 for a verdict)")
+      ->check(CLI::Range(least, std::size_t{1000}));
+}
+
+void add_time_budget_option(CLI::App& command, std::string& budget,
+                            const std::string& default_note) {
+  command.add_option("--time-budget", budget,
+                     "Measuring time per benchmark (side by side: per side, over --rounds) after "
+                     "which it stops even if imprecise; units ns, us, ms, s, m (" +
+                         default_note + ")");
+}
+
+void add_processes_option(CLI::App& command, std::size_t& processes,
+                          const std::string& default_note, std::size_t least, std::size_t most) {
+  command
+      .add_option("--processes", processes,
+                  "Fresh processes of the bench binary, one after another, their results merged: "
+                  "the process becomes the unit of variation, so what changes between runs "
+                  "(memory layout, machine state) is accounted for (" +
+                      default_note + ")")
+      ->check(CLI::Range(least, most));
+}
+
+void add_seed_option(CLI::App& command, std::uint64_t& seed) {
+  command.add_option("--seed", seed,
+                     "Seed of every random choice (benchkit run: --order random), recorded with "
+                     "the results (default 0)");
+}
+
+void add_param_option(CLI::App& command, std::vector<std::string>& params) {
+  command
+      .add_option("--param", params,
+                  "Replace the values of a bench binary's parameter: --param items=10000000 or "
+                  "--param size=64,4096 (repeatable; applies to every benchmark and scenario "
+                  "with that parameter)")
+      ->check([](const std::string& text) {
+        const auto equals = text.find('=');
+        return equals == std::string::npos || equals == 0 || equals + 1 == text.size()
+                   ? std::string("a parameter is NAME=VALUE[,VALUE...], e.g. --param items=1000")
+                   : std::string();
+      });
 }
 
 void add_color_option(CLI::App& command, std::string& color, const std::string& help) {

@@ -16,8 +16,6 @@ using analysis::HistorySnapshot;
 using analysis::SnapshotChangePoint;
 using analysis::SnapshotRun;
 
-constexpr std::size_t kShownDigits = 12;  // of commits and run identities
-
 std::string short_text(const std::string& text) {
   return text.empty() ? "—" : markdown_escape(text.substr(0, kShownDigits));
 }

@@ -240,4 +240,18 @@ std::vector<html::ChartSection> profile_sections(const model::Profile& profile, 
   return {section};
 }
 
+std::string profiling_started(const std::string& benchmark, long process_id,
+                              const std::string& duration) {
+  return fmt::format(
+      "profiling {} in process {}: its set-up, one warm-up iteration, then its routine alone for "
+      "{}\n",
+      benchmark, process_id, duration);
+}
+
+std::string profiled_summary(const std::string& benchmark, std::uint64_t iterations,
+                             double timed_ns) {
+  return fmt::format("profiled {}: {} iterations, {:.3f} s in the routine\n", benchmark, iterations,
+                     timed_ns / 1e9);
+}
+
 }  // namespace benchkit::report

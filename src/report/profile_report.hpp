@@ -2,6 +2,7 @@
 // report (docs/profiling.md).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,13 @@ std::string profile_json(const model::Profile& profile);
 // The sections of the HTML page (flame graph, tables, notes), for html::render_page.
 std::vector<html::ChartSection> profile_sections(const model::Profile& profile,
                                                  std::size_t top = 30);
+
+// What a bench binary's --profile-time says on stderr before the routine runs ("profiling NAME
+// in process PID: ...") and after it (its iterations and seconds in the routine), one line each.
+std::string profiling_started(const std::string& benchmark, long process_id,
+                              const std::string& duration);
+std::string profiled_summary(const std::string& benchmark, std::uint64_t iterations,
+                             double timed_ns);
 
 // "12.3 M", "4.56 k", "789": a count in three figures.
 std::string short_count(double value);

@@ -11,6 +11,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "analysis/compare.hpp"
 #include "report/parts.hpp"
 
 namespace benchkit::report {
@@ -61,6 +62,18 @@ std::string formats_accepting(const Document& document) {
     text += (i == 0 ? "" : i + 1 == accepted.size() ? " or " : ", ") + std::string(accepted[i]);
   }
   return text;
+}
+
+std::optional<model::Error> refuse_comparison_format(const std::string& name) {
+  const auto format = parse_format(name);
+  if (!format) return model::Error{format.error().message, model::ErrorKind::usage};
+  const analysis::Comparison none;
+  const Document document{.comparison = &none};
+  const std::string refused = make_reporter(*format)->refusal(document);
+  if (refused.empty()) return std::nullopt;
+  return model::Error{fmt::format("--format {}: {}; choose {} for a comparison", name, refused,
+                                  formats_accepting(document)),
+                      model::ErrorKind::usage};
 }
 
 std::string_view to_string(Format format) {

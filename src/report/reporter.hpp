@@ -1,6 +1,7 @@
 // Output formats for a run, one file per format behind one interface.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -35,6 +36,9 @@ std::string format_list();
 // The formats that render `document` ("console, json, markdown, csv, html or junit" for a
 // comparison), for an error that refuses another: a format added to report/ is named there too.
 std::string formats_accepting(const Document& document);
+// A --format NAME that cannot show a comparison (gbench, bmf, github-action), or no format at
+// all: a usage error naming the formats that can; nullopt for one that can.
+std::optional<model::Error> refuse_comparison_format(const std::string& name);
 
 struct Options {
   bool color = false;  // ANSI colours in console output
@@ -105,6 +109,10 @@ class Reporter {
 };
 
 std::unique_ptr<Reporter> make_reporter(Format format, Options options = {});
+
+// Commits and run identities are shown by their first 12 hex digits (as git's and the history's
+// own messages show them).
+inline constexpr std::size_t kShownDigits = 12;
 
 // Shared number formatting: "12.3 ns", "4.56 µs", "7.89 ms", "1.23 s" (3 significant digits).
 std::string format_duration(double ns);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "model/duration.hpp"
 #include "session/history.hpp"
 
@@ -18,6 +20,35 @@ analysis::CompareSettings comparison_settings(const ComparisonFlags& flags) {
                         : flags.adjustment == "none" ? analysis::Adjustment::none
                                                      : analysis::Adjustment::holm;
   return settings;
+}
+
+model::Result<double> parse_change(const std::string& text) {
+  std::string number = text;
+  const bool percent = !number.empty() && number.back() == '%';
+  if (percent) number.pop_back();
+  const auto refused = usage_error("\"" + text + "\" is not a change: give 1% or 0.01");
+  double value = 0.0;
+  try {
+    std::size_t used = 0;
+    value = std::stod(number, &used);
+    if (used != number.size()) return refused;
+  } catch (const std::exception&) {
+    return refused;
+  }
+  if (percent) value /= 100.0;
+  if (!(value > 0.0 && value < 1.0))
+    return usage_error("\"" + text + "\" is not between 0 and 100%");
+  return value;
+}
+
+std::optional<model::Error> check_power(const ComparisonFlags& flags) {
+  if (flags.mde > 0.0 && flags.mde <= flags.noise_threshold) {
+    return usage_error(fmt::format(
+        "--mde {:g}% is not above --noise-threshold {:g}%: a change that small is called "
+        "unchanged; give a larger --mde or a smaller --noise-threshold",
+        flags.mde * 100.0, flags.noise_threshold * 100.0));
+  }
+  return std::nullopt;
 }
 
 std::optional<model::Error> check_record_flags(bool record, const std::string& store) {

@@ -25,6 +25,12 @@ struct ComparisonFlags {
 // The settings of analysis::compare those options give (an unknown adjustment is holm's).
 analysis::CompareSettings comparison_settings(const ComparisonFlags& flags);
 
+// --mde's CHANGE: "1%" or "0.01", a fraction strictly between 0 and 1; the error names the text
+// and the forms it may take.
+model::Result<double> parse_change(const std::string& text);
+// An --mde not above --noise-threshold is refused: a change that small is called unchanged.
+std::optional<model::Error> check_power(const ComparisonFlags& flags);
+
 // --store names the history --record writes to: refused without --record; with it, a history
 // that cannot be opened is found now, not after the run it would have kept.
 std::optional<model::Error> check_record_flags(bool record, const std::string& store);

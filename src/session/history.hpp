@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/compare.hpp"
+#include "analysis/history_check.hpp"
 #include "analysis/history_snapshot.hpp"
 #include "analysis/history_trend.hpp"
 #include "benchkit/result.hpp"
@@ -145,14 +146,7 @@ struct CheckRequest {
 inline constexpr double kWaitPollSeconds = 1.0;
 
 // A change of level in a series, between two commits.
-struct RecentChange {
-  std::string benchmark = {};
-  std::string from_commit = {};  // the last commit of the old level
-  std::string to_commit = {};    // the first commit of the new level
-  double before = 0;
-  double after = 0;
-  double p_value = 1;
-};
+using analysis::RecentChange;
 
 struct CheckOutcome {
   store::RunInfo candidate = {};  // a run group's members joined (session/run_groups.hpp)

@@ -234,4 +234,13 @@ std::unique_ptr<Measurer> make_measurer(NoisePlan plan) {
   return std::make_unique<NoiseMeasurer>(std::move(plan));
 }
 
+NoiseFindings noise_findings(const RunResult& run) {
+  NoiseFindings findings{analysis::analyse_noise(run)};
+  if (!findings.analysis.recommendation) {
+    findings.nothing_analysed = model::Error{
+        "no benchmark ran in 2 or more processes; nothing to analyse", model::ErrorKind::input};
+  }
+  return findings;
+}
+
 }  // namespace benchkit::session

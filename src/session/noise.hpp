@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/noise.hpp"
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
 #include "session/order_dependence.hpp"
@@ -36,6 +37,15 @@ std::vector<std::string> noise_command(const NoiseRequest& request, const std::s
 
 // Runs the experiment. The error (kind failed, or input for the temporary folder) says what the
 // binary did or which file is missing, with the command that was run.
+// The A/A findings of `run` (samples carrying process indices; estimates need not be computed):
+// analysis::analyse_noise's, and, when no benchmark ran in 2 or more processes, the error that
+// says so (kind input: exit status 2; the report is still shown, saying why).
+struct NoiseFindings {
+  analysis::NoiseAnalysis analysis = {};
+  std::optional<model::Error> nothing_analysed = {};
+};
+NoiseFindings noise_findings(const RunResult& run);
+
 model::Result<NoiseRun> run_noise_experiment(const NoiseRequest& request);
 
 // The path of the bench binary `target` names (without a slash: a file in this folder), once it

@@ -7,6 +7,8 @@
 
 #include "clock/clock.hpp"
 #include "measure/memory.hpp"
+#include "session/bench_options.hpp"
+#include "store/atomic_file.hpp"
 
 namespace benchkit::session {
 
@@ -56,6 +58,24 @@ model::Result<ProfiledRoutine> profile_routine(const RunSettings& settings,
   }
   if (const auto found = sample.counters.find("allocated_bytes"); found != sample.counters.end()) {
     routine.bytes_per_iteration = found->second / iterations;
+  }
+  return routine;
+}
+
+model::Result<ProfiledRoutine> run_profiled(
+    const ProfiledRequest& request, const RunSettings& settings,
+    const std::vector<measure::Instance>& chosen,
+    const std::function<void(const std::string&)>& starting) {
+  if (auto problem = check_profiled(request.duration_ns, request.shown, chosen)) return *problem;
+  std::string problem;
+  const auto markers = clock::make_profile_markers(request.markers, problem);
+  if (!markers) return model::Error{problem, model::ErrorKind::usage};
+  starting(chosen.front().name);
+  auto routine = profile_routine(settings, chosen.front(), *request.duration_ns, markers.get());
+  if (!routine) return routine.error();
+  if (!request.summary.empty()) {
+    const auto written = store::write_file_atomically(request.summary, profiled_json(*routine));
+    if (!written) return written.error();
   }
   return routine;
 }

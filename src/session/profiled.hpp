@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "clock/profile_markers.hpp"
 #include "measure/instances.hpp"
@@ -30,6 +32,26 @@ model::Result<ProfiledRoutine> profile_routine(const RunSettings& settings,
                                                const measure::Instance& instance,
                                                std::int64_t duration_ns,
                                                clock::ProfileMarkers* markers);
+
+// What --profile-time asks (a user's, or `benchkit profile`'s worker's): the duration (nullopt
+// when it could not be read) and as given, the profiler's markers ("", "none", "callgrind",
+// "strace", "perf:CTL,ACK") and the file the summary goes to ("" none).
+struct ProfiledRequest {
+  std::optional<std::int64_t> duration_ns = {};
+  std::string shown = {};
+  std::string markers = {};
+  std::string summary = {};
+};
+
+// The request carried out on the `chosen` benchmarks: one micro benchmark and a positive
+// duration (check_profiled), the markers opened, `starting` told the benchmark's name before its
+// set-up, its routine run (profile_routine), and the summary written atomically when asked.
+// Each error names what is wrong: a usage error for the request, else the routine's or the
+// file's.
+model::Result<ProfiledRoutine> run_profiled(
+    const ProfiledRequest& request, const RunSettings& settings,
+    const std::vector<measure::Instance>& chosen,
+    const std::function<void(const std::string&)>& starting);
 
 // The summary as a one-line JSON object (the file `benchkit profile` reads back).
 std::string profiled_json(const ProfiledRoutine& routine);

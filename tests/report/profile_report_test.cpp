@@ -69,5 +69,13 @@ TEST(ProfileReport, TheHtmlSectionCarriesTheFlameGraphAndTables) {
   EXPECT_THAT(page, HasSubstr("Top functions by exclusive instructions"));
 }
 
+TEST(ProfileReport, ProfileTimeSaysWhatRunsWhereAndThenWhatItDid) {
+  EXPECT_EQ(profiling_started("sort/n=64", 4242, "30s"),
+            "profiling sort/n=64 in process 4242: its set-up, one warm-up iteration, then its "
+            "routine alone for 30s\n");
+  EXPECT_EQ(profiled_summary("sort/n=64", 1200, 2'345'678'901.0),
+            "profiled sort/n=64: 1200 iterations, 2.346 s in the routine\n");
+}
+
 }  // namespace
 }  // namespace benchkit::report

@@ -1,5 +1,6 @@
 #include "report/reporter.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -353,6 +354,21 @@ TEST(FormatsAccepting, NamesTheFormatsThatRenderADocument) {
             "console, json, markdown, csv, html or junit");
   const RunResult run = testing::sample_run();
   EXPECT_EQ(formats_accepting(Document{.results = &run}), format_list());
+}
+
+TEST(FormatsAccepting, AFormatWithNoFormForAComparisonIsRefusedNamingThoseWithOne) {
+  EXPECT_FALSE(refuse_comparison_format("console"));
+  EXPECT_FALSE(refuse_comparison_format("markdown"));
+  const auto gbench = refuse_comparison_format("gbench");
+  ASSERT_TRUE(gbench);
+  EXPECT_EQ(gbench->kind, model::ErrorKind::usage);
+  EXPECT_THAT(gbench->message, ::testing::StartsWith("--format gbench: "));
+  EXPECT_THAT(gbench->message,
+              ::testing::EndsWith("; choose console, json, markdown, csv, html or junit for a "
+                                  "comparison"));
+  const auto unknown = refuse_comparison_format("yaml");
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->kind, model::ErrorKind::usage);
 }
 
 }  // namespace

@@ -36,5 +36,36 @@ TEST(CommandOptions, AHistoryThatCannotBeOpenedIsFoundBeforeTheRun) {
   EXPECT_TRUE(check_record_flags(true, "/proc/benchkit-no/history.db"));
 }
 
+TEST(CommandOptions, AChangeIsAPercentageOrAFractionBetweenZeroAndOne) {
+  EXPECT_DOUBLE_EQ(parse_change("1%").value(), 0.01);
+  EXPECT_DOUBLE_EQ(parse_change("0.05").value(), 0.05);
+  EXPECT_DOUBLE_EQ(parse_change("2.5%").value(), 0.025);
+  for (const std::string text : {"", "%", "1x", "one", "1%%"}) {
+    const auto refused = parse_change(text);
+    ASSERT_FALSE(refused) << text;
+    EXPECT_EQ(refused.error().message, "\"" + text + "\" is not a change: give 1% or 0.01");
+    EXPECT_EQ(refused.error().kind, model::ErrorKind::usage);
+  }
+  for (const std::string text : {"0", "100%", "1", "-1%", "150%"}) {
+    const auto refused = parse_change(text);
+    ASSERT_FALSE(refused) << text;
+    EXPECT_EQ(refused.error().message, "\"" + text + "\" is not between 0 and 100%");
+  }
+}
+
+TEST(CommandOptions, AnMdeMustLieAboveTheNoiseThreshold) {
+  ComparisonFlags flags;
+  EXPECT_FALSE(check_power(flags));  // no --mde
+  flags.mde = 0.03;
+  EXPECT_FALSE(check_power(flags));
+  flags.mde = 0.02;
+  const auto refused = check_power(flags);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->message,
+            "--mde 2% is not above --noise-threshold 2%: a change that small is called "
+            "unchanged; give a larger --mde or a smaller --noise-threshold");
+  EXPECT_EQ(refused->kind, model::ErrorKind::usage);
+}
+
 }  // namespace
 }  // namespace benchkit::session

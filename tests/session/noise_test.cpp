@@ -77,5 +77,30 @@ TEST(NoisePlans, ADriversFlagThatWouldMakeTheBinaryAWorkerIsRefused) {
   }
 }
 
+TEST(NoiseFindings, ARunOfSeveralProcessesIsAnalysedAndOneOfOneIsNot) {
+  BenchmarkResult benchmark;
+  benchmark.name = "b";
+  for (std::uint32_t process = 0; process < 5; ++process) {
+    for (int i = 0; i < 10; ++i) {
+      Sample sample;
+      sample.iters = 1;
+      sample.ns = 100.0 + process + 0.1 * i;
+      sample.process = process;
+      benchmark.samples.push_back(sample);
+    }
+  }
+  RunResult run;
+  run.benchmarks.push_back(benchmark);
+  const NoiseFindings analysed = noise_findings(run);
+  EXPECT_TRUE(analysed.analysis.recommendation);
+  EXPECT_FALSE(analysed.nothing_analysed);
+  for (Sample& sample : run.benchmarks.front().samples) sample.process = 0;
+  const NoiseFindings single = noise_findings(run);
+  ASSERT_TRUE(single.nothing_analysed);
+  EXPECT_EQ(single.nothing_analysed->message,
+            "no benchmark ran in 2 or more processes; nothing to analyse");
+  EXPECT_EQ(single.nothing_analysed->kind, model::ErrorKind::input);
+}
+
 }  // namespace
 }  // namespace benchkit::session

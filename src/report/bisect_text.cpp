@@ -1,0 +1,34 @@
+#include "report/bisect_text.hpp"
+
+#include <fmt/format.h>
+
+namespace benchkit::report {
+
+std::string bisect_step_line(const BisectStepText& step) {
+  return fmt::format(
+      "benchkit bisect: {} {}: {} ({} {:.3f}x [{:.3f}, {:.3f}], {} rounds, against {}) {}",
+      step.commit, step.outcome, analysis::to_string(step.verdict), step.benchmark, step.ratio,
+      step.ratio_lower, step.ratio_upper, step.rounds, step.reference, step.subject);
+}
+
+std::string bisect_found(const std::string& commit, const std::string& subject,
+                         std::size_t commits_between, std::size_t commits_tested,
+                         std::size_t builds, const std::string& log_path) {
+  return fmt::format(
+      "first bad commit: {} {}\n{} commits between, {} tested besides the two ends, {} revisions "
+      "built (or kept from an earlier run); every step is in {}\n\nthe comparison that convicted "
+      "it:\n",
+      commit, subject, commits_between, commits_tested, builds, log_path);
+}
+
+std::string bisect_undecided(const std::vector<std::pair<std::string, std::string>>& commits,
+                             const std::string& log_path) {
+  std::string list;
+  for (const auto& [commit, subject] : commits) list += fmt::format("\n  {} {}", commit, subject);
+  return fmt::format(
+      "the first bad commit could not be told apart: some commits stayed inconclusive and were "
+      "skipped; it is one of:{}\n(log of every step: {}; raise --rounds for a sharper answer)\n",
+      list, log_path);
+}
+
+}  // namespace benchkit::report

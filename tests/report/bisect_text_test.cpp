@@ -1,0 +1,45 @@
+#include "report/bisect_text.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace benchkit::report {
+namespace {
+
+using ::testing::EndsWith;
+using ::testing::HasSubstr;
+
+TEST(BisectText, AStepSaysItsCommitVerdictRatioRoundsAndReference) {
+  EXPECT_EQ(bisect_step_line({.commit = "1a2b3c4d5e6f",
+                              .outcome = "bad",
+                              .verdict = analysis::Verdict::regressed,
+                              .benchmark = "copy_string",
+                              .ratio = 1.1534,
+                              .ratio_lower = 1.1412,
+                              .ratio_upper = 1.1666,
+                              .rounds = "10",
+                              .reference = "9f8e7d6c5b4a",
+                              .subject = "Copy by value"}),
+            "benchkit bisect: 1a2b3c4d5e6f bad: regressed (copy_string 1.153x [1.141, 1.167], 10 "
+            "rounds, against 9f8e7d6c5b4a) Copy by value");
+}
+
+TEST(BisectText, TheAnswerNamesTheCommitAndLeadsToTheComparison) {
+  const std::string text =
+      bisect_found("1a2b3c4d5e6f7a8b", "Copy by value", 17, 4, 6, ".benchkit/bisect/bisect.log");
+  EXPECT_THAT(text, ::testing::StartsWith("first bad commit: 1a2b3c4d5e6f7a8b Copy by value\n"));
+  EXPECT_THAT(text, HasSubstr("17 commits between, 4 tested besides the two ends, 6 revisions "
+                              "built (or kept from an earlier run); every step is in "
+                              ".benchkit/bisect/bisect.log\n\n"));
+  EXPECT_THAT(text, EndsWith("\nthe comparison that convicted it:\n"));
+}
+
+TEST(BisectText, AnUndecidedAnswerListsTheCommitsItMayBe) {
+  EXPECT_EQ(bisect_undecided({{"aaaa", "First"}, {"bbbb", "Second"}}, "log.txt"),
+            "the first bad commit could not be told apart: some commits stayed inconclusive and "
+            "were skipped; it is one of:\n  aaaa First\n  bbbb Second\n(log of every step: "
+            "log.txt; raise --rounds for a sharper answer)\n");
+}
+
+}  // namespace
+}  // namespace benchkit::report
