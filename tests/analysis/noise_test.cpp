@@ -302,17 +302,21 @@ TEST(NoiseCalibration, TheRecommendedThresholdKeepsFalseAlarmsAtOnePercent) {
 namespace benchkit::analysis {
 namespace {
 
-TEST(NoiseBetweenShare, ReferenceValueOfABalancedRun) {
-  // 4 processes of 4 samples: ln levels ln 100 ∓ 0.02 in turn, samples ±0.01 around them.
-  //   MS within = 16 · 0.01² / (16 - 4) = 1.3333e-4; MS between = 4 · 4 · 0.02² / 3 = 2.1333e-3;
-  //   component = (MS between - MS within) / 4 = 5e-4; share = 5e-4 / (5e-4 + 1.3333e-4).
+// 4 processes of 4 samples: ln levels ln 100 ∓ 0.02 in turn, samples ±0.01 around them.
+//   MS within = 16 · 0.01² / (16 - 4) = 1.3333e-4; MS between = 4 · 4 · 0.02² / 3 = 2.1333e-3;
+//   component = (MS between - MS within) / 4 = 5e-4; share = 5e-4 / (5e-4 + 1.3333e-4).
+RunResult balanced_run() {
   std::vector<std::vector<double>> processes;
   for (int p = 0; p < 4; ++p) {
     const double level = std::log(100.0) + (p % 2 == 0 ? -0.02 : 0.02);
     processes.push_back({std::exp(level + 0.01), std::exp(level - 0.01), std::exp(level + 0.01),
                          std::exp(level - 0.01)});
   }
-  const NoiseAnalysis analysis = analyse_noise(run_of(processes));
+  return run_of(processes);
+}
+
+TEST(NoiseBetweenShare, ReferenceValueOfABalancedRun) {
+  const NoiseAnalysis analysis = analyse_noise(balanced_run());
   ASSERT_TRUE(analysis.benchmarks.front().between_share.has_value());
   EXPECT_NEAR(*analysis.benchmarks.front().between_share, 5e-4 / (5e-4 + 1.6e-3 / 12.0), 1e-9);
 }
@@ -320,13 +324,7 @@ TEST(NoiseBetweenShare, ReferenceValueOfABalancedRun) {
 // Every result with several processes carries the share in its estimates (every report shows
 // it), the same figure the noise analysis gives.
 TEST(NoiseBetweenShare, TheEstimatesOfARunOfSeveralProcessesCarryIt) {
-  std::vector<std::vector<double>> processes;
-  for (int p = 0; p < 4; ++p) {
-    const double level = std::log(100.0) + (p % 2 == 0 ? -0.02 : 0.02);
-    processes.push_back({std::exp(level + 0.01), std::exp(level - 0.01), std::exp(level + 0.01),
-                         std::exp(level - 0.01)});
-  }
-  RunResult run = run_of(processes);
+  RunResult run = balanced_run();
   compute_estimates(run.benchmarks.front());
   ASSERT_TRUE(run.benchmarks.front().estimates.between_process_share.has_value());
   EXPECT_NEAR(*run.benchmarks.front().estimates.between_process_share,
