@@ -47,6 +47,18 @@ void validate(std::span<const IntervalPoint> series, const ChangePointSettings& 
   }
 }
 
+// stats::median of `values` (finite, at least one), the same value to the bit, found by selection
+// rather than by sorting them all; `values` is reordered.
+double median_in_place(std::vector<double>& values) {
+  const double h = static_cast<double>(values.size() - 1) * 0.5;
+  const auto lower = static_cast<std::size_t>(std::floor(h));
+  const auto at = values.begin() + static_cast<std::ptrdiff_t>(lower);
+  std::nth_element(values.begin(), at, values.end());
+  const double low = *at;
+  const double high = lower + 1 < values.size() ? *std::min_element(at + 1, values.end()) : low;
+  return low + (h - static_cast<double>(lower)) * (high - low);
+}
+
 // The series on the scale of the analysis, each point with its variance.
 struct Prepared {
   std::vector<double> level;     // log values (or values), centred on their median
@@ -75,11 +87,12 @@ Prepared prepare(std::span<const IntervalPoint> series, const ChangePointSetting
   std::vector<double> known;
   for (double v : within)
     if (!std::isnan(v)) known.push_back(v);
-  const double typical_within = known.empty() ? 0.0 : median(known);
+  const double typical_within = known.empty() ? 0.0 : median_in_place(known);
   for (double& v : within)
     if (std::isnan(v)) v = typical_within;
 
-  const double centre = median(out.level);
+  std::vector<double> levels = out.level;
+  const double centre = median_in_place(levels);
   for (double& v : out.level) v -= centre;
 
   // Between-run variance from successive differences: Var(y[i+1] - y[i]) = 2τ² + s²ᵢ + s²ᵢ₊₁
@@ -134,19 +147,25 @@ Prepared prepare(std::span<const IntervalPoint> series, const ChangePointSetting
 // excursion of up to h/2 points cannot move it beyond the range of the points around.
 std::vector<double> clipped_levels(const Prepared& prepared, std::size_t half_width, double clip) {
   const std::size_t n = prepared.level.size();
+  const std::vector<double>& level = prepared.level;
   std::vector<double> out(n);
+  // The window kept sorted as it slides, one point in and one out per step: sorting it afresh at
+  // every point was a fifth of the method's time. The levels are finite (validate), so a value
+  // leaving is found by equality.
   std::vector<double> window;
+  window.reserve(2 * half_width + 1);
+  const auto enter = [&](double value) {
+    window.insert(std::upper_bound(window.begin(), window.end(), value), value);
+  };
+  for (std::size_t i = 0; i < std::min(n, half_width); ++i) enter(level[i]);
   for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t begin = i >= half_width ? i - half_width : 0;
-    const std::size_t end = std::min(n, i + half_width + 1);
-    window.assign(prepared.level.begin() + static_cast<std::ptrdiff_t>(begin),
-                  prepared.level.begin() + static_cast<std::ptrdiff_t>(end));
-    // Sorted in place: the levels are finite (validate), and a copy per point was a fifth of
-    // the method's time.
-    std::sort(window.begin(), window.end());
+    if (i + half_width < n) enter(level[i + half_width]);
+    if (i > half_width) {
+      window.erase(std::lower_bound(window.begin(), window.end(), level[i - half_width - 1]));
+    }
     const double centre = quantile_sorted(window, 0.5);
     const double limit = clip * std::sqrt(prepared.variance[i]);
-    out[i] = std::clamp(prepared.level[i], centre - limit, centre + limit);
+    out[i] = std::clamp(level[i], centre - limit, centre + limit);
   }
   return out;
 }
@@ -164,6 +183,8 @@ class Segments {
     }
   }
   double weight(std::size_t begin, std::size_t end) const { return weight_[end] - weight_[begin]; }
+  double first(std::size_t begin, std::size_t end) const { return first_[end] - first_[begin]; }
+  double second(std::size_t begin, std::size_t end) const { return second_[end] - second_[begin]; }
   double mean(std::size_t begin, std::size_t end) const {
     return (first_[end] - first_[begin]) / weight(begin, end);
   }
@@ -192,10 +213,27 @@ class Segments {
   std::vector<double> weight_, first_, second_;
 };
 
+// The changes of the best partition of [0, n), from each end's best last start.
+std::vector<std::size_t> changes_of(const std::vector<std::size_t>& previous, std::size_t n) {
+  std::vector<std::size_t> changes;
+  for (std::size_t at = n; at > 0; at = previous[at]) {
+    if (previous[at] > 0) changes.push_back(previous[at]);
+  }
+  std::reverse(changes.begin(), changes.end());
+  return changes;
+}
+
+std::vector<std::size_t> partition(const Segments& segments, std::span<const double> x,
+                                   std::size_t min_segment, double penalty,
+                                   detail::PartitionSearch search, std::size_t* totals = nullptr);
+
 // The optimal partition (Jackson et al. 2005's optimal partitioning): minimum of Σ cost + β per
-// change over every partition whose segments have at least `min_segment` points. O(n²).
-std::vector<std::size_t> optimal_partition(const Segments& segments, std::size_t n,
-                                           std::size_t min_segment, double penalty) {
+// change over every partition whose segments have at least `min_segment` points, every start
+// tried for every end. O(n²). The reference the pruned search must equal
+// (tests/stats/change_points_test.cpp).
+std::vector<std::size_t> exhaustive_partition(const Segments& segments, std::size_t n,
+                                              std::size_t min_segment, double penalty,
+                                              std::size_t& computed) {
   const double infinity = std::numeric_limits<double>::infinity();
   std::vector<double> best(n + 1, infinity);
   std::vector<std::size_t> previous(n + 1, 0);
@@ -206,6 +244,7 @@ std::vector<std::size_t> optimal_partition(const Segments& segments, std::size_t
     // start whose best is infinite, one that no partition reaches, gets an infinite total),
     // then the first smallest: the same partition as one loop that compares as it goes.
     const std::size_t starts = end - min_segment + 1;
+    computed += starts;
     segments.costs_to(end, starts, totals.data());
     for (std::size_t begin = 0; begin < starts; ++begin) {
       totals[begin] = best[begin] + totals[begin] + penalty;
@@ -217,11 +256,185 @@ std::vector<std::size_t> optimal_partition(const Segments& segments, std::size_t
       }
     }
   }
-  std::vector<std::size_t> changes;
-  for (std::size_t at = n; at > 0; at = previous[at]) {
-    if (previous[at] > 0) changes.push_back(previous[at]);
+  return changes_of(previous, n);
+}
+
+// The same partition, bit for bit, with the starts that can never again be the best one dropped
+// as the ends advance (docs/change-points.md, "The search").
+//
+// A start s is the last change before `end` at the total F(s) + C(s, end) + β, F the best total
+// up to s. As a function of the last segment's level μ, that is the quadratic
+// Q_s(μ) = F(s) + β + Σ_{i in [s, end)} wᵢ(xᵢ - μ)², whose minimum over μ is the total. For a
+// later start r, Q_s - Q_r = F(s) - F(r) + Σ_{i in [s, r)} wᵢ(xᵢ - μ)² does not depend on the end:
+// s is below r only for μ in one interval around the mean of [s, r) (none when
+// F(s) + C(s, r) ≥ F(r): PELT's rule, Killick, Fearnhead & Eckley 2012), r below s outside it. So
+// the lower envelope of the starts' quadratics is kept as pieces of the μ axis, each with the start
+// whose quadratic is lowest there (functional pruning, Maidstone, Hocking, Rigaill & Fearnhead
+// 2017): a new start takes, of each piece, the part outside that interval, and a start left with
+// no piece is below no other start at any μ, so never again the best at any end. A start joins
+// the envelope at the first end it may be the last change before (start + min_segment): until
+// then it is no rival, and the starts it would beat are still tried.
+//
+// Exactly the same totals as exhaustive_partition are computed for the starts kept, in the
+// same order; a part of a piece changes hands only where the quadratics differ by more than the
+// rounding of any of these sums could make up (`slack`): the same first smallest total at every
+// end.
+class PrunedSearch {
+ public:
+  PrunedSearch(const Segments& segments, std::span<const double> x, std::size_t min_segment,
+               double penalty)
+      : segments_(segments), penalty_(penalty) {
+    const std::size_t n = x.size();
+    double largest = 0.0;
+    for (double value : x) largest = std::max(largest, std::fabs(value));
+    // Every sum compared here is at most Σwᵢ·max|xᵢ|² plus a penalty per change; its rounding
+    // (the prefix sums, n additions, and a few operations on them) stays below n + 64 units of
+    // 2⁻⁵² of that. 1e-12 (some 4,500 such units per point) leaves a wide margin and prunes as
+    // well: the totals that decide differ by units of the penalty.
+    slack_ = 1e-12 * static_cast<double>(n + 64) *
+             (segments.weight(0, n) * largest * largest + std::fabs(penalty));
+    best_.assign(n + 1, std::numeric_limits<double>::infinity());
+    previous_.assign(n + 1, 0);
+    best_[0] = -penalty;
+    for (std::size_t end = min_segment; end <= n; ++end) {
+      admit(end - min_segment);
+      choose(end);
+    }
   }
-  std::reverse(changes.begin(), changes.end());
+
+  std::vector<std::size_t> changes() const { return changes_of(previous_, previous_.size() - 1); }
+  std::size_t computed() const { return computed_; }
+
+ private:
+  static constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
+  static constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+  // A piece of the μ axis and the start whose quadratic is lowest there (to within the slack).
+  struct Piece {
+    std::size_t start = 0;
+    double low = 0;
+    double high = 0;
+  };
+
+  // Where start s and a later start r trade places: s is below r by less than the slack inside
+  // [keep_low, keep_high], and r below s by at least the slack inside [give_low, give_high] (an
+  // empty interval when low > high). Each interval is rounded outward or inward so that the
+  // rounding of its bounds can only keep a piece with s.
+  struct Exchange {
+    double keep_low, keep_high, give_low, give_high;
+  };
+
+  Exchange exchange(std::size_t s, std::size_t r) const {
+    const double weight = segments_.weight(s, r);
+    const double s1 = segments_.first(s, r);
+    const double s2 = segments_.second(s, r);
+    const double between = s1 * s1 / weight;
+    // Q_s - Q_r = weight·(μ - centre)² - room: below ±slack within a radius of
+    // √((room ± slack) / weight).
+    const double room = best_[r] - best_[s] - (s2 - between);
+    const double error =
+        8.0 * kEpsilon * (std::fabs(best_[r]) + std::fabs(best_[s]) + std::fabs(s2) + between);
+    const double centre = s1 / weight;
+    const double outer = room + slack_ + error;
+    const double inner = room - slack_ - error;
+    Exchange out{kInfinity, -kInfinity, kInfinity, -kInfinity};
+    if (outer >= 0.0) {
+      const double radius = std::sqrt(outer / weight);
+      const double pad = 16.0 * kEpsilon * (std::fabs(centre) + radius);
+      out.keep_low = centre - radius - pad;
+      out.keep_high = centre + radius + pad;
+    }
+    if (inner >= 0.0) {
+      const double radius = std::sqrt(inner / weight);
+      const double pad = 16.0 * kEpsilon * (std::fabs(centre) + radius);
+      out.give_low = centre - radius + pad;
+      out.give_high = centre + radius - pad;
+    }
+    return out;
+  }
+
+  // Start r may now be the last change: it takes, of every piece, the part where it is lowest.
+  // A start no partition reaches (infinite best) is never a start. The pieces stay in the order
+  // of their starts, and of their μ within a start; where two starts' quadratics lie within the
+  // slack of each other both keep the part, and r's parts are joined where they meet or overlap
+  // (a run of equal values makes many starts tie: without joining, their parts would multiply).
+  void admit(std::size_t r) {
+    if (!std::isfinite(best_[r])) return;
+    next_.clear();
+    taken_.clear();
+    if (pieces_.empty()) taken_.push_back({r, -kInfinity, kInfinity});
+    Exchange where{};
+    for (std::size_t k = 0; k < pieces_.size(); ++k) {
+      const Piece& piece = pieces_[k];
+      if (k == 0 || pieces_[k - 1].start != piece.start) where = exchange(piece.start, r);
+      // r's part: all of the piece but where s is lower by the slack (nothing when nowhere).
+      const bool s_lower_somewhere = where.give_low <= where.give_high;
+      take(r, piece.low, s_lower_somewhere ? std::min(piece.high, where.give_low) : piece.high);
+      if (s_lower_somewhere) take(r, std::max(piece.low, where.give_high), piece.high);
+      const double low = std::max(piece.low, where.keep_low);
+      const double high = std::min(piece.high, where.keep_high);
+      if (low <= high) next_.push_back({piece.start, low, high});
+    }
+    // r's parts by μ (a few: insertion sort), joined where they touch.
+    for (std::size_t k = 1; k < taken_.size(); ++k) {
+      for (std::size_t j = k; j > 0 && taken_[j].low < taken_[j - 1].low; --j) {
+        std::swap(taken_[j], taken_[j - 1]);
+      }
+    }
+    for (const Piece& piece : taken_) {
+      if (next_.empty() || next_.back().start != r || piece.low > next_.back().high) {
+        next_.push_back(piece);
+      } else {
+        next_.back().high = std::max(next_.back().high, piece.high);
+      }
+    }
+    pieces_.swap(next_);
+    starts_.clear();
+    for (const Piece& piece : pieces_) {
+      if (starts_.empty() || starts_.back() != piece.start) starts_.push_back(piece.start);
+    }
+  }
+
+  void take(std::size_t r, double low, double high) {
+    if (low <= high) taken_.push_back({r, low, high});
+  }
+
+  // The first smallest total among the starts kept, each computed as exhaustive_partition does.
+  void choose(std::size_t end) {
+    computed_ += starts_.size();
+    for (const std::size_t s : starts_) {
+      const double total = best_[s] + segments_.cost(s, end) + penalty_;
+      if (total < best_[end]) {
+        best_[end] = total;
+        previous_[end] = s;
+      }
+    }
+  }
+
+  const Segments& segments_;
+  double penalty_;
+  double slack_ = 0.0;
+  std::size_t computed_ = 0;
+  std::vector<double> best_;
+  std::vector<std::size_t> previous_;
+  std::vector<std::size_t> starts_;   // the starts with a piece, ascending
+  std::vector<Piece> pieces_, next_;  // by start, then by μ
+  std::vector<Piece> taken_;          // the parts the start being admitted takes
+};
+
+std::vector<std::size_t> partition(const Segments& segments, std::span<const double> x,
+                                   std::size_t min_segment, double penalty,
+                                   detail::PartitionSearch search, std::size_t* totals) {
+  std::size_t computed = 0;
+  std::vector<std::size_t> changes;
+  if (search == detail::PartitionSearch::exhaustive) {
+    changes = exhaustive_partition(segments, x.size(), min_segment, penalty, computed);
+  } else {
+    const PrunedSearch pruned(segments, x, min_segment, penalty);
+    changes = pruned.changes();
+    computed = pruned.computed();
+  }
+  if (totals) *totals = computed;
   return changes;
 }
 
@@ -256,8 +469,25 @@ double change_p_value(const Segments& segments, std::span<const double> x,
 
 }  // namespace
 
+namespace detail {
+
+std::vector<std::size_t> optimal_partition(std::span<const double> x,
+                                           std::span<const double> variance,
+                                           std::size_t min_segment, double penalty,
+                                           PartitionSearch search, std::size_t* totals) {
+  if (totals) *totals = 0;
+  if (x.size() != variance.size() || min_segment == 0) {
+    throw std::invalid_argument(
+        "optimal_partition: x and variance must have one value per point, min_segment at least 1");
+  }
+  if (x.size() < min_segment) return {};
+  const Segments segments(x, variance);
+  return partition(segments, x, min_segment, penalty, search, totals);
+}
+
 std::vector<ChangePoint> detect_change_points(std::span<const IntervalPoint> series,
-                                              const ChangePointSettings& settings) {
+                                              const ChangePointSettings& settings,
+                                              PartitionSearch search) {
   validate(series, settings);
   const std::size_t n = series.size();
   const std::size_t min_segment = settings.min_segment;
@@ -273,7 +503,7 @@ std::vector<ChangePoint> detect_change_points(std::span<const IntervalPoint> ser
   // n - 1 places beats z_c² with probability at most candidate_p_value (Bonferroni).
   const double z = normal_upper_quantile(
       settings.candidate_p_value / (2.0 * static_cast<double>(std::max<std::size_t>(1, n - 1))));
-  std::vector<std::size_t> changes = optimal_partition(segments, n, min_segment, z * z);
+  std::vector<std::size_t> changes = partition(segments, x, min_segment, z * z, search);
 
   // Merge step: drop the weakest change while one fails, retesting its neighbours.
   auto p_of = [&](std::size_t k) {
@@ -325,6 +555,13 @@ std::vector<ChangePoint> detect_change_points(std::span<const IntervalPoint> ser
     found.push_back(point);
   }
   return found;
+}
+
+}  // namespace detail
+
+std::vector<ChangePoint> detect_change_points(std::span<const IntervalPoint> series,
+                                              const ChangePointSettings& settings) {
+  return detail::detect_change_points(series, settings, detail::PartitionSearch::pruned);
 }
 
 }  // namespace benchkit::stats

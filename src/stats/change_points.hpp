@@ -80,9 +80,36 @@ struct ChangePointSettings {
 // (lower ≥ upper, or not positive on the log scale) gets the median standard error of the others.
 // Fewer than 2·min_segment points, or no variation at all: none. NaN/inf anywhere, min_segment
 // 0, p-values outside (0, 1), clip ≤ 0 or interval_confidence outside (0, 1): throws
-// std::invalid_argument. Cost O(n²) in time (n = 500: under a millisecond on one core,
-// bench/stats/change_points_study) and O(n) in memory.
+// std::invalid_argument. The partition of step 3 is searched with the starts that can no longer
+// win dropped (detail::PartitionSearch::pruned): the same answer as trying them all, bit for bit,
+// in O(n²) time at worst and far less on real series (docs/change-points.md, "The search");
+// O(n) in memory.
 std::vector<ChangePoint> detect_change_points(std::span<const IntervalPoint> series,
                                               const ChangePointSettings& settings = {});
+
+namespace detail {
+
+// How step 3's optimal partition is searched: every start for every end (the O(n²) dynamic
+// programme, kept as the reference), or with the starts that can never again be the best one
+// dropped (the default). Both give the same partition, bit for bit
+// (tests/stats/change_points_test.cpp).
+enum class PartitionSearch { exhaustive, pruned };
+
+// The minimum of Σ segment cost + `penalty` per change over the partitions of `x` into segments
+// of at least `min_segment` points, the cost of a segment Σ (xᵢ - x̄)² / varianceᵢ around its
+// weighted mean x̄: the first points of the segments after the first, ascending. Variances must
+// be positive and finite. Fewer than min_segment points: none. `totals`, when given, is set to the
+// number of (start, end) totals computed: n²/2 for the exhaustive search, what pruning saves.
+std::vector<std::size_t> optimal_partition(std::span<const double> x,
+                                           std::span<const double> variance,
+                                           std::size_t min_segment, double penalty,
+                                           PartitionSearch search, std::size_t* totals = nullptr);
+
+// detect_change_points with the partition searched as `search` says.
+std::vector<ChangePoint> detect_change_points(std::span<const IntervalPoint> series,
+                                              const ChangePointSettings& settings,
+                                              PartitionSearch search);
+
+}  // namespace detail
 
 }  // namespace benchkit::stats

@@ -224,5 +224,132 @@ TEST(ChangePointSimulation, FindsStepsWithinOneCommitAndAtLeastAsWellAsOtava) {
   }
 }
 
+// The pruned search of the optimal partition against the exhaustive one it replaced
+// (detail::PartitionSearch): the same answer, bit for bit, on many kinds of series.
+
+// Seeded series of the kinds a history holds: steps, drifts, outliers, runs of one repeated value
+// (an exact metric), intervals missing, wide or of zero width, negative values.
+std::vector<IntervalPoint> varied_series(testing::Draw& draw, std::size_t n, int kind) {
+  std::vector<IntervalPoint> series;
+  const double noise = std::pow(10.0, -3.0 + 2.5 * draw.uniform());  // 0.1% to 30%
+  double level = 100.0;
+  const double drift = kind == 1 ? (draw.uniform() - 0.5) * 0.002 : 0.0;
+  const double step_chance = kind == 0 ? 0.02 : 0.003;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (draw.uniform() < step_chance) level *= std::exp(draw.normal(0.0, 0.1));
+    level *= std::exp(drift);
+    double value = level * std::exp(draw.normal(0.0, noise));
+    if (kind == 2 && draw.uniform() < 0.05) value *= 1.0 + 2.0 * draw.uniform();  // outliers
+    double half = value * noise * (0.1 + 2.0 * draw.uniform());
+    if (kind == 3) {  // a metric that repeats exactly, with rare moves
+      value = std::round(level);
+      half = 0.0;
+    }
+    if (kind == 4) {  // intervals missing, of zero width, or very wide
+      const double u = draw.uniform();
+      half = u < 0.2 ? 0.0 : (u < 0.3 ? -1.0 : (u < 0.4 ? value * 0.9 : half));
+    }
+    IntervalPoint point{value, value - half, value + half};
+    if (kind == 5) point = {value - 100.0, value - 100.0 - half, value - 100.0 + half};
+    series.push_back(point);
+  }
+  return series;
+}
+
+void expect_same(const std::vector<ChangePoint>& pruned, const std::vector<ChangePoint>& reference,
+                 const std::string& what) {
+  ASSERT_EQ(pruned.size(), reference.size()) << what;
+  for (std::size_t k = 0; k < pruned.size(); ++k) {
+    EXPECT_EQ(pruned[k].index, reference[k].index) << what;
+    EXPECT_EQ(pruned[k].before, reference[k].before) << what;
+    EXPECT_EQ(pruned[k].after, reference[k].after) << what;
+    EXPECT_EQ(pruned[k].p_value, reference[k].p_value) << what;
+  }
+}
+
+TEST(ChangePointSearch, PrunedEqualsExhaustiveOnThousandsOfSeries) {
+  // 3,000 series (600 under the sanitizers), lengths 2 to 2,000, min_segment 1 to 12 and up to
+  // half the series, every kind of varied_series.
+  const std::size_t count = testing::sanitized ? 600 : 3000;
+  testing::Draw draw(41);
+  std::size_t changes = 0;
+  for (std::size_t trial = 0; trial < count; ++trial) {
+    const std::size_t n =
+        trial % 50 == 0 ? 2000 : 2 + static_cast<std::size_t>(std::pow(draw.uniform(), 2) * 600);
+    const int kind = static_cast<int>(trial % 6);
+    const std::vector<IntervalPoint> series = varied_series(draw, n, kind);
+    ChangePointSettings settings;
+    settings.min_segment =
+        trial % 13 == 12 ? 1 + static_cast<std::size_t>(draw.uniform() * n / 2) : 1 + trial % 12;
+    if (trial % 7 == 0) settings.candidate_p_value = 0.5;  // a loose first pass: many candidates
+    const std::string what = "trial " + std::to_string(trial) + ", n " + std::to_string(n) +
+                             ", kind " + std::to_string(kind) + ", min_segment " +
+                             std::to_string(settings.min_segment);
+    const auto reference =
+        detail::detect_change_points(series, settings, detail::PartitionSearch::exhaustive);
+    const auto pruned =
+        detail::detect_change_points(series, settings, detail::PartitionSearch::pruned);
+    expect_same(pruned, reference, what);
+    expect_same(detect_change_points(series, settings), reference, what);
+    changes += reference.size();
+    if (::testing::Test::HasFailure()) break;
+  }
+  std::printf("%zu series: %zu change points, the same from both searches\n", count, changes);
+  EXPECT_GT(changes, count / 2);  // the series do change
+}
+
+TEST(ChangePointSearch, PrunedPartitionEqualsExhaustiveWithTiesAndAnyPenalty) {
+  // The partition itself, before the merge step could hide a difference: penalties from 0 (a
+  // change wherever it lowers the cost at all) to 100, weights over twelve orders of magnitude,
+  // and values of 0 and 1 alone (many partitions of exactly the same total: the first smallest
+  // must still be chosen).
+  const std::size_t count = testing::sanitized ? 400 : 2000;
+  testing::Draw draw(42);
+  std::size_t changes = 0;
+  for (std::size_t trial = 0; trial < count; ++trial) {
+    const std::size_t n =
+        1 + static_cast<std::size_t>(draw.uniform() * (trial % 20 == 0 ? 1500 : 300));
+    const std::size_t min_segment = 1 + trial % 9;
+    const bool ties = trial % 3 == 0;
+    const bool wide_weights = trial % 3 == 1;
+    std::vector<double> x(n), variance(n);
+    double level = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (draw.uniform() < 0.05) level = draw.normal(0.0, 3.0);
+      x[i] = ties ? std::floor(2.0 * draw.uniform()) : level + draw.normal(0.0, 1.0);
+      variance[i] = wide_weights ? std::pow(10.0, 12.0 * draw.uniform() - 6.0) : 1.0;
+    }
+    const double penalty =
+        ties ? static_cast<double>(trial % 4) : (trial % 10 == 0 ? 0.0 : 100.0 * draw.uniform());
+    const auto reference = detail::optimal_partition(x, variance, min_segment, penalty,
+                                                     detail::PartitionSearch::exhaustive);
+    const auto pruned = detail::optimal_partition(x, variance, min_segment, penalty,
+                                                  detail::PartitionSearch::pruned);
+    ASSERT_EQ(pruned, reference) << "trial " << trial << ", n " << n << ", min_segment "
+                                 << min_segment << ", penalty " << penalty;
+    changes += reference.size();
+  }
+  EXPECT_GT(changes, count);
+}
+
+TEST(ChangePointSearch, PruningLeavesFewStartsOnAStepFreeSeries) {
+  // 1,000 points of noise: the exhaustive search computes every one of the ~500,000 (start, end)
+  // totals; most starts are dropped soon after they are tried, so the pruned search computes a
+  // small share of them. A search that dropped nothing would compute them all.
+  testing::Draw draw(43);
+  std::vector<double> x(1000), variance(1000, 1.0);
+  for (double& value : x) value = draw.normal(0.0, 1.0);
+  std::size_t exhaustive = 0, pruned = 0;
+  const double penalty = 20.0;  // about the candidate penalty of 1,000 points
+  const auto reference = detail::optimal_partition(
+      x, variance, 4, penalty, detail::PartitionSearch::exhaustive, &exhaustive);
+  const auto found =
+      detail::optimal_partition(x, variance, 4, penalty, detail::PartitionSearch::pruned, &pruned);
+  EXPECT_EQ(found, reference);
+  EXPECT_EQ(exhaustive, 997u * 998u / 2u);
+  std::printf("totals computed: %zu exhaustive, %zu pruned\n", exhaustive, pruned);
+  EXPECT_LT(pruned, exhaustive / 10);
+}
+
 }  // namespace
 }  // namespace benchkit::stats
