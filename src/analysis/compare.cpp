@@ -679,19 +679,23 @@ void judge_suite(Comparison& comparison) {
     tested.push_back(&c);
     p_values.push_back(c.p_value);
   }
-  const std::vector<double> adjusted = adjust_p_values(p_values, settings.adjustment);
+  // A shard's looks count the whole suite: the other shards' benchmarks as p = 1.
+  const std::size_t suite = std::max(tested.size(), settings.suite_size);
+  p_values.resize(suite, 1.0);
+  std::vector<double> adjusted = adjust_p_values(p_values, settings.adjustment);
+  adjusted.resize(tested.size());
   // The exact signed-rank test on n pairs cannot go below p = 2 / 2^n; the adjustment multiplies
   // the smallest p-value by the number of benchmarks tested (Holm and BH alike).
   const double family = settings.adjustment == Adjustment::none
                             ? 1.0
-                            : static_cast<double>(std::max<std::size_t>(1, tested.size()));
+                            : static_cast<double>(std::max<std::size_t>(1, suite));
   for (std::size_t i = 0; i < tested.size(); ++i) {
     BenchmarkComparison& c = *tested[i];
     c.note = c.effect_note;
     c.p_adjusted = adjusted[i];
     c.verdict = verdict_for(c, settings);
     if (c.verdict == Verdict::inconclusive) {
-      explain_inconclusive(c, family, tested.size(), c.scenario, settings);
+      explain_inconclusive(c, family, suite, c.scenario, settings);
       note_power_plan(c, settings);
     }
   }

@@ -66,6 +66,13 @@ struct CompareSettings {
   // comparison by its number of rounds (sequential_levels below). Empty: the rounds were taken
   // without looking, and a paired comparison is read at `confidence` and `alpha`.
   std::vector<double> sequential_alpha;
+  // The looks of a shard of a split suite (--shard K/N): how many benchmarks the whole selection
+  // has, all shards together. The suite's adjustment then counts that many (the benchmarks of
+  // other shards as p = 1), so that a shard stops its rounds only when its verdicts would stand
+  // in the merge of every shard (analysis::judge_suite). 0: the comparison's own rows. Not
+  // written to files: a shard's comparison file keeps its own rows' adjustment, and `benchkit
+  // merge` judges the suite again.
+  std::size_t suite_size = 0;
 };
 
 // How the two sides were compared, chosen from the shape of the data.

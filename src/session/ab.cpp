@@ -102,7 +102,7 @@ namespace {
 model::Result<SideBySideRuns> run_pair_side_by_side(const AbRequest& request,
                                                     const BinaryPair& pair,
                                                     const BenchmarkSets& sets, bool several,
-                                                    SuiteBudget& budget) {
+                                                    SuiteBudget& budget, std::size_t suite_size) {
   SideBySide plan;
   plan.baseline_executable = pair.baseline;
   plan.candidate_executable = pair.candidate;
@@ -128,8 +128,11 @@ model::Result<SideBySideRuns> run_pair_side_by_side(const AbRequest& request,
   // (request.compare.sequential_alpha, set by ab_plan); with a budget, the next round only for
   // those the pair's share of it affords.
   plan.look_every = 1;
+  // A shard stops by the verdicts of the whole suite it was cut from (CompareSettings::suite_size).
+  analysis::CompareSettings looks = request.compare;
+  looks.suite_size = suite_size;
   auto runs = plan.benchmarks.empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
-                                      : run_side_by_side(plan, budget.looks(request.compare));
+                                      : run_side_by_side(plan, budget.looks(looks));
   if (!runs) {
     return model::Error{runs.error().message, process::interrupt_requested()
                                                   ? model::ErrorKind::interrupted
@@ -228,7 +231,8 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
     compared -= sets->both.size();
     SuiteBudget budget(share, clock);
     auto runs = request.counted ? count_pair(request, pair, *sets, *folder)
-                                : run_pair_side_by_side(request, pair, *sets, several, budget);
+                                : run_pair_side_by_side(request, pair, *sets, several, budget,
+                                                        request.shard ? selected : 0);
     if (!runs) return runs.error();
     spent_in_rounds += budget.spent_ns();
     rounds_taken_in_all += budget.rounds_taken();

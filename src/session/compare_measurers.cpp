@@ -198,6 +198,7 @@ class BinariesMeasurer final : public Measurer {
       *benchmarks = names_in_shard(*benchmarks, *plan_.shard);
       shard = shard_record(*plan_.shard, benchmarks->size(), selected);
       observer.note(describe_shard(*shard));
+      suite_size_ = selected;
     }
     Measured measured;
     measured.measured_together = true;
@@ -269,10 +270,14 @@ class BinariesMeasurer final : public Measurer {
   // the benchmarks the budget left affords (session/suite_budget.hpp).
   Undecided undecided() const {
     if (plan_.max_rounds <= plan_.rounds) return {};
-    return budget_->looks(plan_.compare);
+    // A shard stops by the verdicts of the whole suite it was cut from.
+    analysis::CompareSettings looks = plan_.compare;
+    looks.suite_size = suite_size_;
+    return budget_->looks(looks);
   }
 
   BinariesPlan plan_;
+  std::size_t suite_size_ = 0;     // --shard: the whole selection's benchmarks
   SuiteBudget* budget_ = nullptr;  // of the measure() under way
 };
 

@@ -229,6 +229,30 @@ TEST(ComparisonMerge, TheAdjustmentIsMadeOnceOverEveryShardsBenchmarks) {
   EXPECT_EQ(suite.baseline_build.git_commit, "abc123");
 }
 
+// What a shard's looks use to decide whether to stop (CompareSettings::suite_size, set by
+// compare and ab with --shard): the same rows judged over the whole suite give the verdict, the
+// adjusted p-value and the note the merge gives, so a shard does not stop on a verdict the merge
+// would undo.
+TEST(ComparisonMerge, AShardsLooksJudgeOverTheWholeSuite) {
+  analysis::Comparison looked;
+  looked.settings.suite_size = 20;
+  looked.benchmarks = {tested_row("slow", 0.004, 1.10, 1.20),
+                       tested_row("steady", 0.9, 0.99, 1.01)};
+  analysis::judge_suite(looked);
+  const BenchmarkComparison& slow = row_named(looked, "slow");
+  EXPECT_NEAR(slow.p_adjusted, 0.08, 1e-12) << "0.004 among 20, as in the merge";
+  EXPECT_EQ(slow.verdict, Verdict::inconclusive);
+  EXPECT_THAT(slow.note, HasSubstr("not significant after adjustment"));
+  EXPECT_EQ(row_named(looked, "steady").verdict, Verdict::unchanged);
+  // A suite_size below the rows tested changes nothing.
+  analysis::Comparison small;
+  small.settings.suite_size = 1;
+  small.benchmarks = {tested_row("slow", 0.004, 1.10, 1.20), tested_row("steady", 0.9, 0.99, 1.01)};
+  analysis::judge_suite(small);
+  EXPECT_NEAR(row_named(small, "slow").p_adjusted, 0.008, 1e-12);
+  EXPECT_EQ(row_named(small, "slow").verdict, Verdict::regressed);
+}
+
 TEST(ComparisonMerge, ASmallerSuiteKeepsTheVerdictTheShardGave) {
   // The same regression merged with one unchanged shard of 2: 4 tested, 0.004 × 4 < 0.05.
   auto merged = merge_shard_comparisons(
