@@ -28,15 +28,22 @@ std::optional<std::uint64_t> as_unsigned(const std::optional<std::int64_t>& coun
   return static_cast<std::uint64_t>(*count);
 }
 
+// The result of phase `phase` of scenario `scenario` ("<scenario>/<phase>"), or end().
+std::vector<BenchmarkResult>::iterator find_phase(std::vector<BenchmarkResult>& phases,
+                                                  const std::string& scenario,
+                                                  const std::string& phase) {
+  const std::string full_name = scenario + "/" + phase;
+  return std::find_if(phases.begin(), phases.end(),
+                      [&](const BenchmarkResult& r) { return r.name == full_name; });
+}
+
 // The result that collects the samples of one phase, created the first time the phase runs.
 BenchmarkResult& phase_result(ScenarioState& state, const std::string& phase,
                               const Scenario::Work& work) {
-  const std::string full_name = state.name + "/" + phase;
-  auto found = std::find_if(state.phases->begin(), state.phases->end(),
-                            [&](const BenchmarkResult& r) { return r.name == full_name; });
+  const auto found = find_phase(*state.phases, state.name, phase);
   if (found == state.phases->end()) {
     BenchmarkResult result;
-    result.name = full_name;
+    result.name = state.name + "/" + phase;
     result.kind = "scenario";
     result.items_per_iteration = as_unsigned(work.items);
     result.bytes_per_iteration = as_unsigned(work.bytes);
@@ -320,9 +327,7 @@ std::vector<BenchmarkResult> run_scenario(clock::Clock& clock, const ScenarioSet
         name));
   }
   for (const auto& [phase, sums] : phase_sums) {
-    const std::string full_name = name + "/" + phase;
-    const auto found = std::find_if(phases.begin(), phases.end(),
-                                    [&](const BenchmarkResult& r) { return r.name == full_name; });
+    const auto found = find_phase(phases, name, phase);
     if (found == phases.end()) {
       throw std::runtime_error(fmt::format(
           "scenario {} set counter {} for phase {}, which never ran: name a phase of the "

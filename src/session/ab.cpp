@@ -197,7 +197,7 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
     folder = std::move(*made);
   }
   const process::FolderRemover remover(folder.value_or(""));
-  std::size_t selected = 0;
+  std::size_t selected = 0;  // --shard: the whole selection, every shard together; else 0
   std::size_t shard_benchmarks = 0;
   // Every pair listed first: a budget is shared among the pairs by their benchmarks.
   std::vector<BenchmarkSets> all_sets;
@@ -230,9 +230,9 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
     }
     compared -= sets->both.size();
     SuiteBudget budget(share, clock);
-    auto runs = request.counted ? count_pair(request, pair, *sets, *folder)
-                                : run_pair_side_by_side(request, pair, *sets, several, budget,
-                                                        request.shard ? selected : 0);
+    auto runs = request.counted
+                    ? count_pair(request, pair, *sets, *folder)
+                    : run_pair_side_by_side(request, pair, *sets, several, budget, selected);
     if (!runs) return runs.error();
     spent_in_rounds += budget.spent_ns();
     rounds_taken_in_all += budget.rounds_taken();
