@@ -39,6 +39,7 @@ check_own_runtime() {
     exit 1 ;; esac
 }
 configure() {
+  printf '%s\n' "$@" >"$work/configure.args"
   cmake -S "$here" -B "$consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" \
     >"$work/configure.log" 2>&1 || { cat "$work/configure.log" >&2; exit 1; }
 }
@@ -118,4 +119,27 @@ echo "$tests" | grep -q 'Test #1: consumer_bench$' ||
 (cd "$consumer" && ctest --output-on-failure -L benchmark >"$work/ctest.log") ||
   { cat "$work/ctest.log" >&2; exit 1; }
 grep -q '100% tests passed' "$work/ctest.log" || { cat "$work/ctest.log" >&2; exit 1; }
+# Two checkouts of one project at two paths give the same bench binary, byte for byte (the
+# shards of a suite built on several CI runners are then one build to `benchkit merge`): no path
+# of the checkout in it, __FILE__ of the registrations included. Compiled without ccache, which
+# could hand the second checkout the first one's object.
+if [ "$mode" = build-tree ] || [ "$mode" = install ]; then
+  mapfile -t found <"$work/configure.args"
+  for copy in "$work/checkout-one" "$work/a/much/longer/path/checkout-two"; do
+    mkdir -p "$copy"
+    cp "$here"/CMakeLists.txt "$here"/*.cpp "$copy"/
+    CCACHE_DISABLE=1 cmake -S "$copy" -B "$copy/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      "${found[@]}" >"$work/configure.log" 2>&1 ||
+      { cat "$work/configure.log" >&2; exit 1; }
+    CCACHE_DISABLE=1 cmake --build "$copy/build" --target consumer_bench >"$work/build.log" 2>&1 ||
+      { tail -50 "$work/build.log" >&2; exit 1; }
+    if strings "$copy/build/consumer_bench" | grep -F "$copy"; then
+      echo "the bench binary built in $copy holds that path (above)" >&2
+      exit 1
+    fi
+  done
+  cmp "$work/checkout-one/build/consumer_bench" \
+    "$work/a/much/longer/path/checkout-two/build/consumer_bench" ||
+    { echo "one project checked out at two paths gave two different bench binaries" >&2; exit 1; }
+fi
 echo "consumer ($mode): built, ran, its CTest test passed, counted allocations, recorded its flags"
