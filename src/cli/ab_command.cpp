@@ -22,7 +22,6 @@
 #include "session/bisect_run.hpp"
 #include "session/plans.hpp"
 #include "session/revision_options.hpp"
-#include "store/atomic_file.hpp"
 #include "vcs/revisions.hpp"
 
 namespace benchkit::cli {
@@ -86,34 +85,19 @@ class RevisionsProgress : public session::BisectObserver {
 };
 
 // Prints (or writes to --out) the comparison, after the table of the commands' runs when they
-// were commands; returns the exit status of the writing (0, or 2 for a file that could not be
-// written or a format with no form for a comparison).
+// were commands (report::plan_comparison_report); returns the exit status of the writing (0, or
+// 2 for a file that could not be written or a format with no form for a comparison).
 int show_comparison(const AbOptions& o, const analysis::Comparison& comparison,
                     const RunResult* commands_run) {
   if (auto refused = report::refuse_comparison_format(o.format)) return report_error(*refused);
-  const auto format = report::parse_format(o.format);
   const report::Options options{want_color(o.color)};
-  const auto reporter = report::make_reporter(*format, options);
-  const report::Document document{.comparison = &comparison};
-  int status = 0;
-  if (!o.html.empty()) status = write_html(o.html, document);
-  if (!o.out.empty()) {
-    if (const auto written = store::write_file_atomically(o.out, reporter->render(document));
-        !written) {
-      status = report_error(written.error());
-    }
-  }
-  if (*format == report::Format::console || !o.out.empty()) {
-    if (!o.quiet) {
-      if (commands_run) std::cout << report::render_command_table(*commands_run, options) << "\n";
-      std::cout << report::make_reporter(report::Format::console, options)->render(document);
-      if (!o.out.empty() && status == 0) std::cout << fmt::format("written to {}\n", o.out);
-    }
-  } else {
-    std::cout << reporter->render(document);
-  }
-  std::cout.flush();
-  return status;
+  const auto errors =
+      emit(report::plan_comparison_report(
+               {report::parse_format(o.format).value(), o.out, o.html, o.quiet},
+               report::OutStyle::echoed, comparison, nullptr,
+               commands_run ? report::render_command_table(*commands_run, options) : std::string()),
+           options);
+  return errors.empty() ? 0 : session::exit_status_of(errors.front().kind);
 }
 
 // ab's outcome: where the runs were recorded, what failed, the comparison; the exit status.

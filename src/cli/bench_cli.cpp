@@ -29,7 +29,6 @@
 #include "report/progress_text.hpp"
 #include "report/reporter.hpp"
 #include "report/run_failures.hpp"
-#include "report/run_outputs.hpp"
 #include "session/pipeline.hpp"
 #include "session/plans.hpp"
 #include "session/profiled.hpp"
@@ -127,51 +126,10 @@ void say_what_failed(const session::Outcome& outcome) {
   std::cerr << report::failure_summary(outcome.run, invalid.size());
 }
 
-// The documents of a run and where they go (report::route_run_outputs).
-struct Documents {
-  const report::Reporter& reporter;
-  const report::Reporter& console;
-  report::Document results;
-  report::Document page;
-  report::RunOutputs route;
-};
-
-// Writes --html and --out, and prints the results table; a file that cannot be written is an
-// error of the outcome.
-void write_results(const BenchFlags& flags, const Documents& documents, session::Outcome& outcome,
-                   store::DiskSync& sync) {
-  if (!flags.html.empty()) {
-    if (auto error = cli::write_html_file(flags.html, documents.page)) {
-      cli::say_error(*error);
-      outcome.errors.push_back(std::move(*error));
-    }
-  }
-  if (!flags.out.empty()) {
-    const auto written = store::write_file_atomically(
-        flags.out,
-        [&](std::ostream& out) {
-          documents.reporter.write(documents.route.both_in_one ? documents.page : documents.results,
-                                   out);
-        },
-        sync);
-    if (!written) {
-      cli::say_error(written.error());
-      outcome.errors.push_back(written.error());
-    } else if (!flags.quiet) {
-      std::cout << documents.console.render(documents.results);
-      std::cout << fmt::format("results written to {}\n", flags.out);
-    }
-  } else if (documents.route.both_in_one) {
-    std::cout << documents.reporter.render(documents.page);
-  } else if (!documents.route.comparison_on_stdout &&
-             (!flags.quiet || cli::output_format(flags) != report::Format::console)) {
-    std::cout << documents.reporter.render(documents.results);
-  }
-}
-
-// Reports what the pipeline measured and saved; returns the exit status (Outcome::exit_status).
-// `sync`: how --out reaches the disk (a driver's worker writes a scratch file that its driver
-// reads at once and that a crash loses anyway: no flush).
+// Reports what the pipeline measured and saved, where report::plan_run_report sends each
+// document; returns the exit status (Outcome::exit_status). `sync`: how --out reaches the disk (a
+// driver's worker writes a scratch file that its driver reads at once and that a crash loses
+// anyway: no flush).
 int report_outcome(const BenchFlags& flags, report::Format format, session::Outcome& outcome,
                    store::DiskSync& sync = store::system_disk_sync()) {
   const std::vector<model::Error> pipeline_errors = outcome.errors;
@@ -180,28 +138,16 @@ int report_outcome(const BenchFlags& flags, report::Format format, session::Outc
     return outcome.exit_status();
   }
   const report::Options options{cli::want_color(flags.color)};
-  const auto reporter = report::make_reporter(format, options);
-  const auto console = report::make_reporter(report::Format::console, options);
-  const analysis::Comparison* comparison = outcome.comparison ? &*outcome.comparison : nullptr;
-  const Documents documents{
-      *reporter, *console, report::Document{.results = &outcome.run},
-      report::Document{.results = &outcome.run, .comparison = comparison},
-      report::route_run_outputs(format, comparison != nullptr, !flags.out.empty())};
-  write_results(flags, documents, outcome, sync);
+  const report::RunReport plan =
+      report::plan_run_report({format, flags.out, flags.html, flags.quiet}, outcome.run,
+                              outcome.comparison ? &*outcome.comparison : nullptr);
+  for (model::Error& error : cli::emit(plan.results, options, sync)) {
+    outcome.errors.push_back(std::move(error));
+  }
   // A baseline or a history that could not be written, said after the results it would have kept.
   for (const model::Error& error : pipeline_errors) cli::say_error(error);
-  cli::say_what_was_kept(outcome, flags.quiet || documents.route.comparison_on_stdout);
-  if (comparison) {
-    // Printed apart from the results (not as one document of both) because the line saying
-    // where the baseline was saved comes between them.
-    const report::Document verdicts{.comparison = comparison};
-    if (documents.route.comparison_on_stdout) {
-      std::cout << reporter->render(verdicts);
-    } else if (!flags.quiet && !(documents.route.both_in_one && flags.out.empty())) {
-      std::cout << "\n" << console->render(verdicts);
-    }
-  }
-  std::cout.flush();
+  cli::say_what_was_kept(outcome, plan.kept_quietly);
+  cli::emit(plan.verdicts, options);
   say_what_failed(outcome);
   if (outcome.interrupted) {
     std::cerr << "interrupted: the benchmarks that finished before it are shown and saved\n";

@@ -77,18 +77,15 @@ CommandRunner add_compare_command(CLI::App& app) {
     const session::Outcome outcome = session::run(std::move(*plan), progress);
     if (!outcome.measured) return report_error(outcome.errors.front());
     const auto format = report::parse_format(options->format).value();
-    // The HTML page shows the new run's samples under the verdicts; the other formats the
-    // verdicts alone.
-    const report::Document page{.results = &outcome.run, .comparison = &*outcome.comparison};
-    const report::Document verdicts{.comparison = &*outcome.comparison};
-    if (const int status =
-            render_or_write(format, format == report::Format::html ? page : verdicts, options->out);
-        status != 0) {
-      return status;
+    const analysis::Comparison& comparison = *outcome.comparison;
+    if (auto refused = format_refusal(format, {.comparison = &comparison})) {
+      return report_error(*refused);
     }
-    if (!options->html.empty()) {
-      if (const int status = write_html(options->html, page); status != 0) return status;
-    }
+    const auto errors =
+        emit(report::plan_comparison_report({format, options->out, options->html},
+                                            report::OutStyle::replaced, comparison, &outcome.run),
+             {});
+    if (!errors.empty()) return session::exit_status_of(errors.front().kind);
     return outcome.exit_status();
   };
 }

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iostream>
 
 #include "cli/commands.hpp"
 #include "report/reporter.hpp"
@@ -35,6 +37,42 @@ std::optional<model::Error> write_html_file(const std::string& path,
       path, report::make_reporter(report::Format::html)->render(document));
   if (!written) return written.error();
   return std::nullopt;
+}
+
+std::vector<model::Error> emit(const std::vector<report::Output>& outputs,
+                               const report::Options& options, store::DiskSync& sync) {
+  std::vector<model::Error> errors;
+  std::vector<std::string> unwritten;
+  for (const report::Output& output : outputs) {
+    if (!output.only_after.empty() &&
+        std::find(unwritten.begin(), unwritten.end(), output.only_after) != unwritten.end()) {
+      continue;
+    }
+    const bool text = output.document.parts().empty();
+    if (!output.to_file()) {
+      std::cout << (text ? output.text
+                         : report::make_reporter(output.format, options)->render(output.document));
+      continue;
+    }
+    const auto reporter = report::make_reporter(output.format, options);
+    const auto written = store::write_file_atomically(
+        output.path,
+        [&](std::ostream& out) {
+          if (text) {
+            out << output.text;
+          } else {
+            reporter->write(output.document, out);
+          }
+        },
+        sync);
+    if (!written) {
+      say_error(written.error());
+      errors.push_back(written.error());
+      unwritten.push_back(output.path);
+    }
+  }
+  std::cout.flush();
+  return errors;
 }
 
 }  // namespace benchkit::cli

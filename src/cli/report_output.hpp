@@ -5,9 +5,12 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "model/error.hpp"
 #include "report/document.hpp"
+#include "report/run_outputs.hpp"
+#include "store/atomic_file.hpp"
 
 namespace CLI {
 class App;
@@ -34,5 +37,13 @@ int write_html(const std::string& path, const report::Document& document);
 // The same, the error returned rather than said.
 std::optional<model::Error> write_html_file(const std::string& path,
                                             const report::Document& document);
+
+// Carries out a report's plan (report::plan_run_report, plan_comparison_report, plan_exports):
+// each output in order, a file written atomically through `sync`, the rest on stdout. A file that
+// cannot be written is said on stderr and its error (kind input) returned; the outputs only to
+// follow it are left out.
+std::vector<model::Error> emit(const std::vector<report::Output>& outputs,
+                               const report::Options& options,
+                               store::DiskSync& sync = store::system_disk_sync());
 
 }  // namespace benchkit::cli
