@@ -118,10 +118,9 @@ int report_ab(const AbOptions& o, const session::Outcome& outcome) {
 
 int run_ab(const AbOptions& o) {
   const InterruptScope interrupts;
-  auto plan = session::ab_plan(o);
-  if (!plan) return report_error(plan.error());
   RevisionsProgress progress(o.quiet, !o.commands.empty());
-  return report_ab(o, session::run(std::move(*plan), progress));
+  return run_and_report(session::ab_plan(o), progress,
+                        [&](const session::Outcome& outcome) { return report_ab(o, outcome); });
 }
 
 // bisect's progress adds a line per step decided.
@@ -229,24 +228,20 @@ CommandRunner add_ab_command(CLI::App& app) {
   add_record_flag(*command, o->record, "both runs (BASE and NEW)");
   add_store_option(*command, o->store);
   add_group_option(*command, o->group);
-  command
-      ->add_option("--mode", o->mode,
-                   "time (default): the builds' bench binaries take samples in turns; "
-                   "instructions: each build's bench binary counts its benchmarks under "
-                   "valgrind's callgrind (as its own --mode instructions does), compared with "
-                   "--count-threshold; flags after -- such as --sample-size 2 go to both "
-                   "(docs/instructions.md)")
-      ->transform(mode_names({session::Mode::time, session::Mode::instructions}));
+  add_mode_option(*command, o->mode, {session::Mode::time, session::Mode::instructions},
+                  ": the builds' bench binaries take samples in turns; instructions: each "
+                  "build's bench binary counts its benchmarks under valgrind's callgrind (as its "
+                  "own --mode instructions does), compared with --count-threshold; flags after "
+                  "-- such as --sample-size 2 go to both (docs/instructions.md)");
   add_shared_flags(*command, *o);
-  return [command, o]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [command, o]() -> int {
     o->trailing = trailing_arguments();
     o->command_line = tool_command_line();
-    for (const CLI::Option* option : command->parse_order()) o->given.push_back(option->get_name());
+    o->given = given_flags(*command);
     if (auto problem = session::check_ab(*o)) return report_error(*problem);
     if (auto refused = report::refuse_comparison_format(o->format)) return report_error(*refused);
     return run_ab(*o);
-  };
+  });
 }
 
 CommandRunner add_bisect_command(CLI::App& app) {
@@ -267,11 +262,10 @@ CommandRunner add_bisect_command(CLI::App& app) {
                       "The log of every step (commit, verdict, ratio, rounds; default "
                       ".benchkit/bisect/bisect.log in the repository)");
   add_shared_flags(*command, *o);
-  return [command, o]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [o]() -> int {
     o->trailing = trailing_arguments();
     return run_bisect(*o);
-  };
+  });
 }
 
 }  // namespace benchkit::cli

@@ -134,20 +134,17 @@ CommandRunner add_noise_command(CLI::App& app) {
                        "longer",
                        3, 1000);
   add_format_option(*command, options->format, "Format of the report");
-  command
-      ->add_option("--mode", options->mode,
-                   "time (default); instructions: count the bench binary's benchmarks under "
-                   "valgrind in one process, in their order and reversed, and report the counts "
-                   "that moved (order-dependent results; docs/instructions.md)")
-      ->transform(mode_names({session::Mode::time, session::Mode::instructions}));
+  add_mode_option(*command, options->mode, {session::Mode::time, session::Mode::instructions},
+                  "; instructions: count the bench binary's benchmarks under valgrind in one "
+                  "process, in their order and reversed, and report the counts that moved "
+                  "(order-dependent results; docs/instructions.md)");
   add_out_option(*command, options->out, "Write the report to this file instead of stdout");
   add_html_option(*command, options->html);
-  return [command, options]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [options]() -> int {
     options->trailing = trailing_arguments();
     options->command_line = tool_command_line();
     return run_noise(*options);
-  };
+  });
 }
 
 }  // namespace benchkit::cli

@@ -74,8 +74,7 @@ CommandRunner add_profile_command(CLI::App& app) {
   command->add_option("--profile-time", options->profile_time,
                       "How long the routine runs under the tool (default 5s; under valgrind the "
                       "routine runs 20-100x slower, so it makes fewer iterations in that time)");
-  command->add_option("--format", options->format, "console (default) or json")
-      ->check(CLI::IsMember({"console", "json"}));
+  add_format_choice(*command, options->format, {"console", "json"});
   add_html_option(*command, options->html,
                   "the profile as an HTML report (flame graph and tables)");
   command->add_option("--out-dir", options->out_dir,
@@ -84,8 +83,7 @@ CommandRunner add_profile_command(CLI::App& app) {
   command->add_option("--top", options->top, "Functions and sites listed (default 15)")
       ->check(CLI::Range(1, 1000));
   add_param_option(*command, options->params);
-  return [command, options]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [options]() -> int {
     const auto request = session::profile_request(*options);
     if (!request) return report_error(request.error());
     auto profile = session::run_profile(*request);
@@ -102,7 +100,7 @@ CommandRunner add_profile_command(CLI::App& app) {
     std::cout << (options->format == "json" ? report::profile_json(*profile)
                                             : report::profile_console(*profile, options->top));
     return status;
-  };
+  });
 }
 
 }  // namespace benchkit::cli

@@ -67,8 +67,7 @@ CommandRunner add_report_command(CLI::App& app) {
   add_html_option(*command, options->html);
   command->add_flag("--recompute", options->recompute,
                     "Recompute every estimate from the samples, even those in the file");
-  return [command, options]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [options]() -> int {
     // Estimates absent from a result file are computed.
     auto input = session::load_run_or_comparison(options->file);
     if (!input) return report_error(model::Error{input.error().message, model::ErrorKind::input});
@@ -84,7 +83,7 @@ CommandRunner add_report_command(CLI::App& app) {
       return status;
     }
     return options->html.empty() ? 0 : write_html(options->html, document);
-  };
+  });
 }
 
 }  // namespace benchkit::cli

@@ -22,6 +22,20 @@ void add_format_option(CLI::App& command, std::string& format, const std::string
       ->check(CLI::IsMember(report::format_names()));
 }
 
+void add_format_choice(CLI::App& command, std::string& format,
+                       const std::vector<std::string>& names, const std::string& note) {
+  std::string list;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  std::vector<std::string> accepted = names;
+  if (std::find(names.begin(), names.end(), "markdown") != names.end()) accepted.push_back("md");
+  command
+      .add_option("--format", format,
+                  fmt::format("Output format: {} (default {}){}", list, names.front(), note))
+      ->check(CLI::IsMember(accepted));
+}
+
 void add_html_option(CLI::App& command, std::string& html, const std::string& what) {
   command.add_option("--html", html, "Also write " + what + " to this file");
 }

@@ -23,6 +23,11 @@ namespace benchkit::cli {
 void add_format_option(CLI::App& command, std::string& format, const std::string& what,
                        const std::string& default_note = "default console");
 
+// --format FORMAT for a command that writes a few formats of its own: one of `names` ("markdown"
+// also as "md"), the first the default; the help lists them, then `note`.
+void add_format_choice(CLI::App& command, std::string& format,
+                       const std::vector<std::string>& names, const std::string& note = "");
+
 // --html FILE: "Also write `what` to this file" (by default the report as one self-contained
 // HTML page).
 void add_html_option(CLI::App& command, std::string& html,

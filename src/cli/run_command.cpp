@@ -270,22 +270,17 @@ CommandRunner add_run_command(CLI::App& app) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   add_measuring_flags(*command, *o);
   add_output_flags(*command, *o);
-  command
-      ->add_option("--mode", o->mode,
-                   "time (default); instructions: a bench binary counts its benchmarks under "
-                   "valgrind's callgrind, and a command after -- is counted whole, its children "
-                   "traced, in --runs runs (default 3; docs/instructions.md)")
-      ->transform(
-          mode_names({session::Mode::time, session::Mode::instructions, session::Mode::counters}));
-  return [command, o]() -> int {
-    if (!command->parsed()) return -1;
+  add_mode_option(*command, o->mode,
+                  {session::Mode::time, session::Mode::instructions, session::Mode::counters},
+                  "; instructions: a bench binary counts its benchmarks under valgrind's "
+                  "callgrind, and a command after -- is counted whole, its children traced, in "
+                  "--runs runs (default 3; docs/instructions.md)");
+  return when_parsed(command, [command, o]() -> int {
     o->trailing = trailing_arguments();
     o->command_line = tool_command_line();
-    for (const CLI::Option* option : command->parse_order()) {
-      o->flag_order.push_back(option->get_name());
-    }
+    o->flag_order = given_flags(*command);
     return run_commands(*o);
-  };
+  });
 }
 
 }  // namespace benchkit::cli
