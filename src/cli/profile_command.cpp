@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -14,32 +13,10 @@
 #include "report/profile_report.hpp"
 #include "session/profile.hpp"
 #include "session/profile_options.hpp"
-#include "store/atomic_file.hpp"
 
 namespace benchkit::cli {
-namespace {
 
 using session::ProfileOptions;
-
-// The flame graph drawn as flame.svg in the profile's folder, listed before the folded stacks it
-// is drawn from (the file of the same stacks that session::run_profile kept).
-model::Result<bool> write_flame_graph(model::Profile& profile) {
-  if (profile.stacks.empty()) return true;
-  const std::string svg = profile.out_dir + "/flame.svg";
-  const std::string title = fmt::format("{} · {} · {}", profile.benchmark,
-                                        model::profile_tool_name(profile.tool), profile.unit);
-  if (auto written = store::write_file_atomically(
-          svg, report::flame_graph_svg(profile.stacks, title, profile.unit));
-      !written) {
-    return written.error();
-  }
-  const auto folded =
-      std::find(profile.files.begin(), profile.files.end(), profile.out_dir + "/folded.txt");
-  profile.files.insert(folded, svg);
-  return true;
-}
-
-}  // namespace
 
 CommandRunner add_profile_command(CLI::App& app) {
   auto options = std::make_shared<ProfileOptions>();
@@ -84,11 +61,11 @@ CommandRunner add_profile_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000));
   add_param_option(*command, options->params);
   return when_parsed(command, [options]() -> int {
-    const auto request = session::profile_request(*options);
+    auto request = session::profile_request(*options);
     if (!request) return report_error(request.error());
+    request->draw_flame_graph = report::profile_flame_graph;
     auto profile = session::run_profile(*request);
     if (!profile) return report_error(profile.error());
-    if (auto drawn = write_flame_graph(*profile); !drawn) return report_error(drawn.error());
     int status = 0;
     if (!options->html.empty()) {
       RunResult run;
