@@ -41,16 +41,9 @@ void add_html_option(CLI::App& command, std::string& html, const std::string& wh
 }
 
 int write_html(const std::string& path, const report::Document& document) {
-  if (auto error = write_html_file(path, document)) return report_error(*error);
-  return 0;
-}
-
-std::optional<model::Error> write_html_file(const std::string& path,
-                                            const report::Document& document) {
   const auto written = store::write_file_atomically(
       path, report::make_reporter(report::Format::html)->render(document));
-  if (!written) return written.error();
-  return std::nullopt;
+  return written ? 0 : report_error(written.error());
 }
 
 std::vector<model::Error> emit(const std::vector<report::Output>& outputs,

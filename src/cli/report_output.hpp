@@ -3,7 +3,6 @@
 // and --html FILE, the self-contained HTML page beside whatever --format prints.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,9 +38,6 @@ void add_html_option(CLI::App& command, std::string& html,
 // Writes `document` as an HTML page to `path` atomically. Returns 0, or the exit status of the
 // error (after saying on stderr which file could not be written).
 int write_html(const std::string& path, const report::Document& document);
-// The same, the error returned rather than said.
-std::optional<model::Error> write_html_file(const std::string& path,
-                                            const report::Document& document);
 
 // Carries out a report's plan (report::plan_run_report, plan_comparison_report, plan_exports):
 // each output in order, a file written atomically through `sync`, the rest on stdout. A file that
