@@ -91,13 +91,12 @@ int show_comparison(const AbOptions& o, const analysis::Comparison& comparison,
                     const RunResult* commands_run) {
   if (auto refused = report::refuse_comparison_format(o.format)) return report_error(*refused);
   const report::Options options{want_color(o.color)};
-  const auto errors =
-      emit(report::plan_comparison_report(
-               {report::parse_format(o.format).value(), o.out, o.html, o.quiet},
-               report::OutStyle::echoed, comparison, nullptr,
-               commands_run ? report::render_command_table(*commands_run, options) : std::string()),
-           options);
-  return errors.empty() ? 0 : session::exit_status_of(errors.front().kind);
+  return emit_status(
+      report::plan_comparison_report(
+          {report::parse_format(o.format).value(), o.out, o.html, o.quiet},
+          report::OutStyle::echoed, comparison, nullptr,
+          commands_run ? report::render_command_table(*commands_run, options) : std::string()),
+      options);
 }
 
 // ab's outcome: where the runs were recorded, what failed, the comparison; the exit status.

@@ -43,11 +43,9 @@ int report(const CompareOptions& options, const session::Outcome& outcome) {
   if (auto refused = format_refusal(format, {.comparison = &comparison})) {
     return report_error(*refused);
   }
-  const auto errors =
-      emit(report::plan_comparison_report({format, options.out, options.html},
-                                          report::OutStyle::replaced, comparison, &outcome.run),
-           {});
-  return errors.empty() ? outcome.exit_status() : session::exit_status_of(errors.front().kind);
+  const int written = emit_status(report::plan_comparison_report(
+      {format, options.out, options.html}, report::OutStyle::replaced, comparison, &outcome.run));
+  return written != 0 ? written : outcome.exit_status();
 }
 
 }  // namespace

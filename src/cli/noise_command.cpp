@@ -60,11 +60,11 @@ int report_noise(const RunResult& run, const NoiseCommandOptions& options,
   const report::NoiseReport noise{shown.subject, shown.example, findings.analysis,
                                   run.context.warnings};
   const report::Document document{.noise = &noise};
-  if (const int status = render_or_write(*format, document, options.out); status != 0) {
+  if (auto refused = format_refusal(*format, document)) return report_error(*refused);
+  if (const int status = emit_status(
+          report::plan_document({*format, options.out, options.html}, document, document));
+      status != 0) {
     return status;
-  }
-  if (!options.html.empty()) {
-    if (const int status = write_html(options.html, document); status != 0) return status;
   }
   if (findings.nothing_analysed) return report_error(*findings.nothing_analysed);
   return 0;

@@ -44,10 +44,8 @@ int report_comparison(const model::Comparison& comparison, report::Format format
                                  report::formats_accepting(document)),
                      model::ErrorKind::usage});
   }
-  if (const int status = print_or_write(reporter->render(document), options.out); status != 0) {
-    return status;
-  }
-  return options.html.empty() ? 0 : write_html(options.html, document);
+  return emit_status(
+      report::plan_document({format, options.out, options.html}, document, document));
 }
 }  // namespace
 
@@ -77,12 +75,8 @@ CommandRunner add_report_command(CLI::App& app) {
     if (options->recompute) analysis::compute_estimates(*run);
     // The console shows whole-process results in the table `benchkit run` prints.
     const report::Document document{.results = run};
-    if (const int status =
-            print_or_write(report::make_reporter(format)->render(document), options->out);
-        status != 0) {
-      return status;
-    }
-    return options->html.empty() ? 0 : write_html(options->html, document);
+    return emit_status(
+        report::plan_document({format, options->out, options->html}, document, document));
   });
 }
 

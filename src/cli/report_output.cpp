@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "report/reporter.hpp"
+#include "session/pipeline.hpp"
 #include "store/atomic_file.hpp"
 
 namespace benchkit::cli {
@@ -38,12 +39,6 @@ void add_format_choice(CLI::App& command, std::string& format,
 
 void add_html_option(CLI::App& command, std::string& html, const std::string& what) {
   command.add_option("--html", html, "Also write " + what + " to this file");
-}
-
-int write_html(const std::string& path, const report::Document& document) {
-  const auto written = store::write_file_atomically(
-      path, report::make_reporter(report::Format::html)->render(document));
-  return written ? 0 : report_error(written.error());
 }
 
 std::vector<model::Error> emit(const std::vector<report::Output>& outputs,
@@ -80,6 +75,11 @@ std::vector<model::Error> emit(const std::vector<report::Output>& outputs,
   }
   std::cout.flush();
   return errors;
+}
+
+int emit_status(const std::vector<report::Output>& outputs, const report::Options& options) {
+  const auto errors = emit(outputs, options);
+  return errors.empty() ? 0 : session::exit_status_of(errors.front().kind);
 }
 
 }  // namespace benchkit::cli

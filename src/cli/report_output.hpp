@@ -35,10 +35,6 @@ void add_html_option(CLI::App& command, std::string& html,
                          "sortable table; opens from the file, loads "
                          "nothing)");
 
-// Writes `document` as an HTML page to `path` atomically. Returns 0, or the exit status of the
-// error (after saying on stderr which file could not be written).
-int write_html(const std::string& path, const report::Document& document);
-
 // Carries out a report's plan (report::plan_run_report, plan_comparison_report, plan_exports):
 // each output in order, a file written atomically through `sync`, the rest on stdout. A file that
 // cannot be written is said on stderr and its error (kind input) returned; the outputs only to
@@ -46,5 +42,7 @@ int write_html(const std::string& path, const report::Document& document);
 std::vector<model::Error> emit(const std::vector<report::Output>& outputs,
                                const report::Options& options,
                                store::DiskSync& sync = store::system_disk_sync());
+// emit(), then 0, or the exit status of the first file that could not be written.
+int emit_status(const std::vector<report::Output>& outputs, const report::Options& options = {});
 
 }  // namespace benchkit::cli

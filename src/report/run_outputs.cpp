@@ -66,6 +66,19 @@ RunReport plan_run_report(const Destinations& to, const RunResult& run,
   return report;
 }
 
+std::vector<Output> plan_document(const Destinations& to, const Document& document,
+                                  const Document& page) {
+  std::vector<Output> outputs;
+  outputs.push_back(to.out.empty() ? shown(to.format, document)
+                                   : file(to.out, to.format, document));
+  if (!to.html.empty()) {
+    Output html = file(to.html, Format::html, page);
+    html.only_after = to.out;
+    outputs.push_back(std::move(html));
+  }
+  return outputs;
+}
+
 std::vector<Output> plan_comparison_report(const Destinations& to, OutStyle style,
                                            const model::Comparison& comparison,
                                            const RunResult* run,
@@ -76,11 +89,7 @@ std::vector<Output> plan_comparison_report(const Destinations& to, OutStyle styl
     // compare: the HTML page shows the new run's samples under the verdicts, the other formats
     // the verdicts alone.
     const Document page{.results = run, .comparison = &comparison};
-    const Document& document = to.format == Format::html ? page : verdicts;
-    outputs.push_back(to.out.empty() ? shown(to.format, document)
-                                     : file(to.out, to.format, document));
-    if (!to.html.empty()) outputs.push_back(file(to.html, Format::html, page));
-    return outputs;
+    return plan_document(to, to.format == Format::html ? page : verdicts, page);
   }
   if (!to.html.empty()) outputs.push_back(file(to.html, Format::html, verdicts));
   if (!to.out.empty()) outputs.push_back(file(to.out, to.format, verdicts));

@@ -60,6 +60,12 @@ struct RunReport {
 RunReport plan_run_report(const Destinations& to, const RunResult& run,
                           const model::Comparison* comparison);
 
+// One document: in --format on stdout, or in the file --out; and with --html the page (the same
+// parts, or more: compare's new run under its verdicts) in that file once --out was written.
+// `report`, `noise` and `compare`.
+std::vector<Output> plan_document(const Destinations& to, const Document& document,
+                                  const Document& page);
+
 // How a comparing command treats --out: `ab` and `bisect` still show the console table (after
 // `commands_table`, ab --cmd's runs) and say where the file went; `compare` prints nothing
 // more, and its HTML pages show the new run's samples under the verdicts.

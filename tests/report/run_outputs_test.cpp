@@ -151,12 +151,23 @@ TEST(PlanComparisonReport, ReplacedOutTakesStdoutsPlaceAndHtmlShowsTheNewRun) {
   const analysis::Comparison comparison;
   EXPECT_EQ(described(plan_comparison_report({Format::csv, "v.csv", "page.html"},
                                              OutStyle::replaced, comparison, &run)),
-            (Lines{"v.csv csv comparison", "page.html html results comparison"}));
+            (Lines{"v.csv csv comparison", "page.html html results comparison after v.csv"}));
   EXPECT_EQ(described(plan_comparison_report({Format::html}, OutStyle::replaced, comparison, &run)),
             Lines{"stdout html results comparison"});
   EXPECT_EQ(
       described(plan_comparison_report({Format::console}, OutStyle::replaced, comparison, &run)),
       Lines{"stdout console comparison"});
+}
+
+TEST(PlanDocument, TheDocumentGoesToStdoutOrOutAndThePageToHtmlOnceOutWasWritten) {
+  const RunResult run;
+  const Document document{.results = &run};
+  EXPECT_EQ(described(plan_document({Format::markdown}, document, document)),
+            Lines{"stdout markdown results"});
+  EXPECT_EQ(described(plan_document({Format::csv, "r.csv", "r.html"}, document, document)),
+            (Lines{"r.csv csv results", "r.html html results after r.csv"}));
+  EXPECT_EQ(described(plan_document({Format::csv, "", "r.html"}, document, document)),
+            (Lines{"stdout csv results", "r.html html results"}));
 }
 
 TEST(PlanExports, OneFileForEachExportGiven) {
