@@ -46,10 +46,10 @@ std::vector<model::Error> emit(const std::vector<report::Output>& outputs,
   std::vector<model::Error> errors;
   std::vector<std::string> unwritten;
   for (const report::Output& output : outputs) {
-    if (!output.only_after.empty() &&
-        std::find(unwritten.begin(), unwritten.end(), output.only_after) != unwritten.end()) {
-      continue;
-    }
+    const auto not_written = [&](const std::string& path) {
+      return std::find(unwritten.begin(), unwritten.end(), path) != unwritten.end();
+    };
+    if (std::any_of(output.only_after.begin(), output.only_after.end(), not_written)) continue;
     const bool text = output.document.parts().empty();
     if (!output.to_file()) {
       std::cout << (text ? output.text

@@ -24,11 +24,11 @@ Output file(std::string path, Format format, Document document) {
   return Output{.path = std::move(path), .format = format, .document = document};
 }
 
-Output shown(Format format, Document document, std::string only_after = {}) {
+Output shown(Format format, Document document, std::vector<std::string> only_after = {}) {
   return Output{.format = format, .document = document, .only_after = std::move(only_after)};
 }
 
-Output line(std::string text, std::string only_after = {}) {
+Output line(std::string text, std::vector<std::string> only_after = {}) {
   return Output{.text = std::move(text), .only_after = std::move(only_after)};
 }
 
@@ -44,8 +44,8 @@ RunReport plan_run_report(const Destinations& to, const RunResult& run,
   if (!to.out.empty()) {
     report.results.push_back(file(to.out, to.format, route.both_in_one ? page : results));
     if (!to.quiet) {
-      report.results.push_back(shown(Format::console, results, to.out));
-      report.results.push_back(line("results written to " + to.out + "\n", to.out));
+      report.results.push_back(shown(Format::console, results, {to.out}));
+      report.results.push_back(line("results written to " + to.out + "\n", {to.out}));
     }
   } else if (route.both_in_one) {
     report.results.push_back(shown(to.format, page));
@@ -73,7 +73,7 @@ std::vector<Output> plan_document(const Destinations& to, const Document& docume
                                    : file(to.out, to.format, document));
   if (!to.html.empty()) {
     Output html = file(to.html, Format::html, page);
-    html.only_after = to.out;
+    html.only_after = {to.out};
     outputs.push_back(std::move(html));
   }
   return outputs;
@@ -100,7 +100,9 @@ std::vector<Output> plan_comparison_report(const Destinations& to, OutStyle styl
   if (to.quiet) return outputs;
   if (!commands_table.empty()) outputs.push_back(line(commands_table + "\n"));
   outputs.push_back(shown(Format::console, verdicts));
-  if (!to.out.empty()) outputs.push_back(line("written to " + to.out + "\n", to.out));
+  if (!to.out.empty()) {
+    outputs.push_back(line("written to " + to.out + "\n", {to.out, to.html}));
+  }
   return outputs;
 }
 

@@ -31,8 +31,9 @@ struct Output {
   Format format = Format::console;
   Document document{};
   std::string text{};
-  // Written only once the file at this path was (a console echo of --out, "written to FILE").
-  std::string only_after{};
+  // Written only once the files at these paths were (a console echo of --out, "written to
+  // FILE"); an empty path stands for no file.
+  std::vector<std::string> only_after{};
 
   bool to_file() const { return !path.empty(); }
 };

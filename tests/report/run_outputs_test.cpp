@@ -52,7 +52,9 @@ std::vector<std::string> described(const std::vector<Output>& outputs) {
       line += " " + std::string(to_string(output.format));
       for (const Part part : parts) line += " " + std::string(to_string(part));
     }
-    if (!output.only_after.empty()) line += " after " + output.only_after;
+    for (const std::string& path : output.only_after) {
+      if (!path.empty()) line += " after " + path;
+    }
     lines.push_back(line);
   }
   return lines;
@@ -126,7 +128,7 @@ TEST(PlanComparisonReport, EchoedOutStillShowsTheTableAndSaysWhereTheFileWent) {
                                               OutStyle::echoed, comparison, nullptr, "TABLE");
   EXPECT_EQ(described(outputs),
             (Lines{"page.html html comparison", "pr.md markdown comparison", "stdout text",
-                   "stdout console comparison", "stdout text after pr.md"}));
+                   "stdout console comparison", "stdout text after pr.md after page.html"}));
   EXPECT_EQ(outputs[2].text, "TABLE\n");
   EXPECT_EQ(outputs.back().text, "written to pr.md\n");
   EXPECT_EQ(described(plan_comparison_report({Format::markdown, "pr.md", "", true},
