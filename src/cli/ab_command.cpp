@@ -22,7 +22,6 @@
 #include "session/bisect_run.hpp"
 #include "session/plans.hpp"
 #include "session/revision_options.hpp"
-#include "store/atomic_file.hpp"
 #include "vcs/revisions.hpp"
 
 namespace benchkit::cli {
@@ -86,34 +85,18 @@ class RevisionsProgress : public session::BisectObserver {
 };
 
 // Prints (or writes to --out) the comparison, after the table of the commands' runs when they
-// were commands; returns the exit status of the writing (0, or 2 for a file that could not be
-// written or a format with no form for a comparison).
+// were commands (report::plan_comparison_report); returns the exit status of the writing (0, or
+// 2 for a file that could not be written or a format with no form for a comparison).
 int show_comparison(const AbOptions& o, const analysis::Comparison& comparison,
                     const RunResult* commands_run) {
   if (auto refused = report::refuse_comparison_format(o.format)) return report_error(*refused);
-  const auto format = report::parse_format(o.format);
   const report::Options options{want_color(o.color)};
-  const auto reporter = report::make_reporter(*format, options);
-  const report::Document document{.comparison = &comparison};
-  int status = 0;
-  if (!o.html.empty()) status = write_html(o.html, document);
-  if (!o.out.empty()) {
-    if (const auto written = store::write_file_atomically(o.out, reporter->render(document));
-        !written) {
-      status = report_error(written.error());
-    }
-  }
-  if (*format == report::Format::console || !o.out.empty()) {
-    if (!o.quiet) {
-      if (commands_run) std::cout << report::render_command_table(*commands_run, options) << "\n";
-      std::cout << report::make_reporter(report::Format::console, options)->render(document);
-      if (!o.out.empty() && status == 0) std::cout << fmt::format("written to {}\n", o.out);
-    }
-  } else {
-    std::cout << reporter->render(document);
-  }
-  std::cout.flush();
-  return status;
+  return emit_status(
+      report::plan_comparison_report(
+          {report::parse_format(o.format).value(), o.out, o.html, o.quiet},
+          report::OutStyle::echoed, comparison, nullptr,
+          commands_run ? report::render_command_table(*commands_run, options) : std::string()),
+      options);
 }
 
 // ab's outcome: where the runs were recorded, what failed, the comparison; the exit status.
@@ -134,10 +117,9 @@ int report_ab(const AbOptions& o, const session::Outcome& outcome) {
 
 int run_ab(const AbOptions& o) {
   const InterruptScope interrupts;
-  auto plan = session::ab_plan(o);
-  if (!plan) return report_error(plan.error());
   RevisionsProgress progress(o.quiet, !o.commands.empty());
-  return report_ab(o, session::run(std::move(*plan), progress));
+  return run_and_report(session::ab_plan(o), progress,
+                        [&](const session::Outcome& outcome) { return report_ab(o, outcome); });
 }
 
 // bisect's progress adds a line per step decided.
@@ -245,24 +227,20 @@ CommandRunner add_ab_command(CLI::App& app) {
   add_record_flag(*command, o->record, "both runs (BASE and NEW)");
   add_store_option(*command, o->store);
   add_group_option(*command, o->group);
-  command
-      ->add_option("--mode", o->mode,
-                   "time (default): the builds' bench binaries take samples in turns; "
-                   "instructions: each build's bench binary counts its benchmarks under "
-                   "valgrind's callgrind (as its own --mode instructions does), compared with "
-                   "--count-threshold; flags after -- such as --sample-size 2 go to both "
-                   "(docs/instructions.md)")
-      ->transform(mode_names({session::Mode::time, session::Mode::instructions}));
+  add_mode_option(*command, o->mode, {session::Mode::time, session::Mode::instructions},
+                  ": the builds' bench binaries take samples in turns; instructions: each "
+                  "build's bench binary counts its benchmarks under valgrind's callgrind (as its "
+                  "own --mode instructions does), compared with --count-threshold; flags after "
+                  "-- such as --sample-size 2 go to both (docs/instructions.md)");
   add_shared_flags(*command, *o);
-  return [command, o]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [command, o]() -> int {
     o->trailing = trailing_arguments();
     o->command_line = tool_command_line();
-    for (const CLI::Option* option : command->parse_order()) o->given.push_back(option->get_name());
+    o->given = given_flags(*command);
     if (auto problem = session::check_ab(*o)) return report_error(*problem);
     if (auto refused = report::refuse_comparison_format(o->format)) return report_error(*refused);
     return run_ab(*o);
-  };
+  });
 }
 
 CommandRunner add_bisect_command(CLI::App& app) {
@@ -283,11 +261,10 @@ CommandRunner add_bisect_command(CLI::App& app) {
                       "The log of every step (commit, verdict, ratio, rounds; default "
                       ".benchkit/bisect/bisect.log in the repository)");
   add_shared_flags(*command, *o);
-  return [command, o]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [o]() -> int {
     o->trailing = trailing_arguments();
     return run_bisect(*o);
-  };
+  });
 }
 
 }  // namespace benchkit::cli

@@ -11,34 +11,25 @@
 #include <iostream>
 #include <optional>
 
-#include "benchkit/bench.hpp"
-#include "benchkit/registry.hpp"
 #include "cli/bench_flags.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
-#include "clock/callgrind.hpp"
-#include "clock/perf_counters.hpp"
 #include "clock/phase_trace.hpp"
 #include "model/duration.hpp"
 #include "process/handshake.hpp"
-#include "process/spawn.hpp"
 #include "process/worker_invocation.hpp"
 #include "process/worker_protocol.hpp"
 #include "report/profile_report.hpp"
 #include "report/progress_text.hpp"
 #include "report/reporter.hpp"
 #include "report/run_failures.hpp"
-#include "report/run_outputs.hpp"
 #include "session/pipeline.hpp"
 #include "session/plans.hpp"
 #include "session/profiled.hpp"
-#include "session/result_files.hpp"
-#include "session/runner.hpp"
 #include "session/shard.hpp"
-#include "session/side_by_side.hpp"
 #include "session/skips.hpp"
-#include "session/suite.hpp"
+#include "session/worker.hpp"
 #include "store/atomic_file.hpp"
 #include "store/redaction.hpp"
 
@@ -46,8 +37,6 @@ namespace benchkit {
 namespace {
 
 using cli::BenchFlags;
-namespace worker = process::worker;
-
 using cli::report_error;
 
 // What the user sees while the run goes: a progress line on a terminal, each failed benchmark
@@ -127,51 +116,10 @@ void say_what_failed(const session::Outcome& outcome) {
   std::cerr << report::failure_summary(outcome.run, invalid.size());
 }
 
-// The documents of a run and where they go (report::route_run_outputs).
-struct Documents {
-  const report::Reporter& reporter;
-  const report::Reporter& console;
-  report::Document results;
-  report::Document page;
-  report::RunOutputs route;
-};
-
-// Writes --html and --out, and prints the results table; a file that cannot be written is an
-// error of the outcome.
-void write_results(const BenchFlags& flags, const Documents& documents, session::Outcome& outcome,
-                   store::DiskSync& sync) {
-  if (!flags.html.empty()) {
-    if (auto error = cli::write_html_file(flags.html, documents.page)) {
-      cli::say_error(*error);
-      outcome.errors.push_back(std::move(*error));
-    }
-  }
-  if (!flags.out.empty()) {
-    const auto written = store::write_file_atomically(
-        flags.out,
-        [&](std::ostream& out) {
-          documents.reporter.write(documents.route.both_in_one ? documents.page : documents.results,
-                                   out);
-        },
-        sync);
-    if (!written) {
-      cli::say_error(written.error());
-      outcome.errors.push_back(written.error());
-    } else if (!flags.quiet) {
-      std::cout << documents.console.render(documents.results);
-      std::cout << fmt::format("results written to {}\n", flags.out);
-    }
-  } else if (documents.route.both_in_one) {
-    std::cout << documents.reporter.render(documents.page);
-  } else if (!documents.route.comparison_on_stdout &&
-             (!flags.quiet || cli::output_format(flags) != report::Format::console)) {
-    std::cout << documents.reporter.render(documents.results);
-  }
-}
-
-// Reports what the pipeline measured and saved; returns the exit status (Outcome::exit_status).
-// `sync`: how --out reaches the disk (a driver's worker writes a scratch file that its driver
-// reads at once and that a crash loses anyway: no flush).
+// Reports what the pipeline measured and saved, where report::plan_run_report sends each
+// document; returns the exit status (Outcome::exit_status). `sync`: how --out reaches the disk (a
+// driver's worker writes a scratch file that its driver reads at once and that a crash loses
+// anyway: no flush).
 int report_outcome(const BenchFlags& flags, report::Format format, session::Outcome& outcome,
                    store::DiskSync& sync = store::system_disk_sync()) {
   const std::vector<model::Error> pipeline_errors = outcome.errors;
@@ -180,28 +128,16 @@ int report_outcome(const BenchFlags& flags, report::Format format, session::Outc
     return outcome.exit_status();
   }
   const report::Options options{cli::want_color(flags.color)};
-  const auto reporter = report::make_reporter(format, options);
-  const auto console = report::make_reporter(report::Format::console, options);
-  const analysis::Comparison* comparison = outcome.comparison ? &*outcome.comparison : nullptr;
-  const Documents documents{
-      *reporter, *console, report::Document{.results = &outcome.run},
-      report::Document{.results = &outcome.run, .comparison = comparison},
-      report::route_run_outputs(format, comparison != nullptr, !flags.out.empty())};
-  write_results(flags, documents, outcome, sync);
+  const report::RunReport plan =
+      report::plan_run_report({format, flags.out, flags.html, flags.quiet}, outcome.run,
+                              outcome.comparison ? &*outcome.comparison : nullptr);
+  for (model::Error& error : cli::emit(plan.results, options, sync)) {
+    outcome.errors.push_back(std::move(error));
+  }
   // A baseline or a history that could not be written, said after the results it would have kept.
   for (const model::Error& error : pipeline_errors) cli::say_error(error);
-  cli::say_what_was_kept(outcome, flags.quiet || documents.route.comparison_on_stdout);
-  if (comparison) {
-    // Printed apart from the results (not as one document of both) because the line saying
-    // where the baseline was saved comes between them.
-    const report::Document verdicts{.comparison = comparison};
-    if (documents.route.comparison_on_stdout) {
-      std::cout << reporter->render(verdicts);
-    } else if (!flags.quiet && !(documents.route.both_in_one && flags.out.empty())) {
-      std::cout << "\n" << console->render(verdicts);
-    }
-  }
-  std::cout.flush();
+  cli::say_what_was_kept(outcome, plan.kept_quietly);
+  cli::emit(plan.verdicts, options);
   say_what_failed(outcome);
   if (outcome.interrupted) {
     std::cerr << "interrupted: the benchmarks that finished before it are shown and saved\n";
@@ -231,16 +167,16 @@ int measure_and_report(const BenchFlags& flags, session::RunSettings settings,
                        session::Chosen chosen) {
   const std::vector<BenchmarkResult> skipped = chosen.skipped;
   auto plan = session::plan_for(flags, std::move(settings), std::move(chosen));
-  if (!plan) return report_error(plan.error());
-  const report::Format format = cli::output_format(flags);
-  if (!flags.quiet) {
+  if (plan && !flags.quiet) {
     for (const BenchmarkResult& result : skipped) {
       std::cerr << session::describe_skip(result) << "\n";
     }
   }
+  const report::Format format = cli::output_format(flags);
   RunProgress progress(flags, format, flags.command_line);
-  session::Outcome outcome = session::run(std::move(*plan), progress);
-  return report_outcome(flags, format, outcome);
+  return cli::run_and_report(std::move(plan), progress, [&](session::Outcome& outcome) {
+    return report_outcome(flags, format, outcome);
+  });
 }
 
 int list_names(const std::vector<measure::Instance>& chosen) {
@@ -248,57 +184,36 @@ int list_names(const std::vector<measure::Instance>& chosen) {
   return 0;
 }
 
-// A worker of a side-by-side comparison: its one benchmark measured in this process, one sample
-// per turn given on the turns descriptor, its result written to --out as `--quiet --out FILE`
-// writes it.
-int take_turns(const process::WorkerInvocation& invocation, session::RunSettings settings,
-               session::Chosen chosen, std::string command_line) {
-  session::TurnGate gate(invocation.turns_fd);
-  settings.command_line = std::move(command_line);
-  BenchFlags output;
-  output.out = invocation.out;
-  output.quiet = invocation.quiet;
-  const report::Format format = cli::output_format(output);
-  // The driver reads --out once this worker ended, from its temporary folder: no checkpoint
-  // (the one benchmark is written once, at the end) and no flush to the disk, which took 4 of
-  // the worker's fsyncs and 13 ms of each worker on this VM (docs/verdicts.md, "Where a
-  // comparison's seconds go").
-  RunProgress progress(output, format, settings.command_line, false);
-  session::Outcome outcome = session::run(
-      session::turns_plan(invocation, std::move(settings), std::move(chosen), gate), progress);
-  const clock::TracedPhase writing("write");
-  return report_outcome(output, format, outcome, store::scratch_disk_sync());
-}
+// What a driver's worker (session/worker.hpp) shows and writes: a turns worker's result to
+// --out as `--quiet --out FILE` writes it, a profiled routine's lines, the names listed.
+class WorkerOutput final : public session::WorkerHost {
+ public:
+  explicit WorkerOutput(std::string command_line) : command_line_(std::move(command_line)) {}
+  int refused(const model::Error& error) override { return report_error(error); }
+  int list(const std::vector<measure::Instance>& chosen) override { return list_names(chosen); }
+  int take_turns(const process::WorkerInvocation& invocation, session::Plan plan) override {
+    BenchFlags output;
+    output.out = invocation.out;
+    output.quiet = invocation.quiet;
+    const report::Format format = cli::output_format(output);
+    // The driver reads --out once this worker ended, from its temporary folder: no checkpoint
+    // (the one benchmark is written once, at the end) and no flush to the disk, which took 4 of
+    // the worker's fsyncs and 13 ms of each worker on this VM (docs/verdicts.md, "Where a
+    // comparison's seconds go").
+    RunProgress progress(output, format, command_line_, false);
+    session::Outcome outcome = session::run(std::move(plan), progress);
+    const clock::TracedPhase writing("write");
+    return report_outcome(output, format, outcome, store::scratch_disk_sync());
+  }
+  int profile(const session::ProfiledRequest& request, bool quiet,
+              const session::RunSettings& settings,
+              const std::vector<measure::Instance>& chosen) override {
+    return run_profiled(request, quiet, settings, chosen);
+  }
 
-// A bench binary started by a driver (process/worker_invocation.hpp), told what to measure and
-// where its results go: on the stream (a worker of --processes N or of a counted run), to --out
-// sampling in turns (side by side), or to a profile's summary (benchkit profile). Its flags are
-// the driver's, not a user's.
-int run_worker(int argc, char** argv) {
-  const std::vector<std::string> words(argv + 1, argv + argc);
-  const auto invocation = process::WorkerInvocation::parse(words);
-  if (!invocation) return report_error(invocation.error());
-  if (auto problem = session::check_worker_mode(*invocation)) return report_error(*problem);
-  session::RunSettings settings = session::run_settings(*invocation);
-  auto chosen = session::choose(*invocation, invocation->mode.value_or(session::Mode::time));
-  if (!chosen) return report_error(chosen.error());
-  if (invocation->list) return list_names(chosen->chosen);
-  using Role = process::WorkerInvocation::Role;
-  if (invocation->role() == Role::turns) {
-    return take_turns(*invocation, std::move(settings), std::move(*chosen),
-                      store::recorded_command_line(argc, argv));
-  }
-  if (invocation->role() == Role::profiled) {
-    const std::string shown =
-        invocation->profile_time_ns ? fmt::format("{}ns", *invocation->profile_time_ns) : "";
-    return run_profiled({invocation->profile_time_ns, shown, invocation->profile_markers,
-                         invocation->profile_summary},
-                        invocation->quiet, settings, chosen->chosen);
-  }
-  session::serve(settings, chosen->chosen, invocation->indices.value_or(std::vector<std::size_t>{}),
-                 invocation->stream_fd);
-  return 0;
-}
+ private:
+  std::string command_line_;
+};
 
 }  // namespace
 
@@ -316,7 +231,11 @@ int run_main(int argc, char** argv) {
   }
   // A driver's worker is handed off before the user's flags are parsed: its flags are the
   // driver's (process/worker_invocation.hpp).
-  if (process::WorkerInvocation::is_worker(words)) return run_worker(argc, argv);
+  if (process::WorkerInvocation::is_worker(words)) {
+    const std::string command_line = store::recorded_command_line(argc, argv);
+    WorkerOutput output(command_line);
+    return session::run_worker(words, command_line, output);
+  }
   BenchFlags flags;
   CLI::App app{
       "Runs the benchmarks registered in this binary with BENCHKIT(...) and reports the median "
@@ -342,7 +261,7 @@ int run_main(int argc, char** argv) {
                                  argc > 0 ? argv[0] : "the benchmark binary"),
                      model::ErrorKind::usage});
   }
-  for (const CLI::Option* option : app.parse_order()) flags.given.push_back(option->get_name());
+  flags.given = cli::given_flags(app);
   flags.command_line = store::recorded_command_line(argc, argv);
   if (auto problem = session::check_mode(flags)) return report_error(*problem);
   session::default_processes(flags);

@@ -59,15 +59,13 @@ void add_output_flags(CLI::App& app, BenchFlags& flags) {
 }
 
 void add_mode_flags(CLI::App& app, BenchFlags& flags) {
-  app.add_option("--mode", flags.mode,
-                 "What to measure: time (default); instructions: each benchmark runs in a fresh "
-                 "process under valgrind's callgrind (pinned caches, no address randomisation, a "
-                 "fixed environment) and its instructions, cache hits, estimated cycles and "
-                 "system calls per iteration are counted, the same in every run, about 50x "
-                 "slower (docs/instructions.md); counters: instructions:u from the CPU's "
-                 "counters through perf_event_open, at native speed, where the machine has them")
-      ->transform(
-          mode_names({session::Mode::time, session::Mode::instructions, session::Mode::counters}));
+  add_mode_option(
+      app, flags.mode, {session::Mode::time, session::Mode::instructions, session::Mode::counters},
+      "; instructions: each benchmark runs in a fresh process under valgrind's callgrind (pinned "
+      "caches, no address randomisation, a fixed environment) and its instructions, cache hits, "
+      "estimated cycles and system calls per iteration are counted, the same in every run, about "
+      "50x slower (docs/instructions.md); counters: instructions:u from the CPU's counters "
+      "through perf_event_open, at native speed, where the machine has them");
   app.add_option("--keep-env", flags.keep_env,
                  "--mode instructions: pass this environment variable to the benchmarks "
                  "(repeatable); they otherwise get only PATH, HOME, TMPDIR, LC_ALL=C and "

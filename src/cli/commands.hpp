@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,16 +15,26 @@
 #include "session/command_options.hpp"
 #include "session/history.hpp"
 #include "session/pipeline.hpp"
+#include "session/plans.hpp"
 
 namespace CLI {
 class App;
-class Validator;
 }  // namespace CLI
 
 namespace benchkit::cli {
 
-// Exit status of a subcommand: 0 success, 1 a finding (e.g. a regression), 2 usage/input error.
+// Exit status of a subcommand: 0 success, 1 a finding (e.g. a regression), 2 usage/input error;
+// -1 when it was not the subcommand chosen.
 using CommandRunner = std::function<int()>;
+
+// The runner of `command`: -1 when another was chosen, else `run()`.
+CommandRunner when_parsed(const CLI::App* command, std::function<int()> run);
+// The flags given to `command`, in the order given (a default may depend on which were).
+std::vector<std::string> given_flags(const CLI::App& command);
+// A plan through the pipeline (session::run) with `observer`, its outcome handed to `report`; a
+// plan that could not be made is reported, with its exit status.
+int run_and_report(model::Result<session::Plan> plan, session::Observer& observer,
+                   const std::function<int(session::Outcome&)>& report);
 
 CommandRunner add_report_command(CLI::App& app);
 CommandRunner add_compare_command(CLI::App& app);
@@ -54,9 +65,11 @@ using session::ComparisonFlags;
 // samples carry a machine-speed probe.
 void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_all_samples = false);
 
-// --mode's words (time, instructions, counters) as a session::Mode, only those of `accepted`:
-// a word is parsed here, at the boundary, and a number is refused.
-CLI::Validator mode_names(const std::vector<session::Mode>& accepted);
+// --mode MODE, one of `accepted` (time, instructions, counters), parsed here into a session::Mode
+// (a number is refused). The help is "What to measure: time (default)" and `meaning`, what the
+// other modes do in this command ("; instructions: ...").
+void add_mode_option(CLI::App& command, session::Mode& mode,
+                     const std::vector<session::Mode>& accepted, const std::string& meaning);
 
 // --fail-on-regression: exit status 1 when a benchmark regressed; `against` ends the help
 // ("against the baseline").
@@ -136,6 +149,9 @@ void say_recorded(const session::Recorded& recorded, const std::string& store);
 // stderr why it could not be kept) and the runs recorded (ab's baseline first). `quiet` (--quiet,
 // or one machine-readable document on stdout) leaves out all but the warning.
 void say_what_was_kept(const session::Outcome& outcome, bool quiet);
+// A format that has no form for `document` (gbench for a comparison): a usage error naming the
+// formats that have one; nullopt when it renders it.
+std::optional<model::Error> format_refusal(report::Format format, const report::Document& document);
 // Renders `document` in `format` and prints or writes it as print_or_write does; a format that
 // has no form for the document (gbench for a comparison) is an error naming the formats that
 // have one (exit status 2).

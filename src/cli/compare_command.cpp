@@ -35,6 +35,19 @@ class CompareProgress final : public session::Observer {
   ProgressLine line_{stderr_is_terminal()};
 };
 
+// The verdicts where report::plan_comparison_report sends them; the exit status.
+int report(const CompareOptions& options, const session::Outcome& outcome) {
+  if (!outcome.measured) return report_error(outcome.errors.front());
+  const auto format = report::parse_format(options.format).value();
+  const analysis::Comparison& comparison = *outcome.comparison;
+  if (auto refused = format_refusal(format, {.comparison = &comparison})) {
+    return report_error(*refused);
+  }
+  const int written = emit_status(report::plan_comparison_report(
+      {format, options.out, options.html}, report::OutStyle::replaced, comparison, &outcome.run));
+  return written != 0 ? written : outcome.exit_status();
+}
+
 }  // namespace
 
 CommandRunner add_compare_command(CLI::App& app) {
@@ -68,29 +81,13 @@ CommandRunner add_compare_command(CLI::App& app) {
   add_filter_option(*command, options->filter, "Two executables: only the benchmarks (of both)",
                     true);
   add_shard_options(*command, options->shard, nullptr);
-  return [command, options]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [options]() -> int {
     options->trailing = trailing_arguments();
-    auto plan = session::plan_for(*options);
-    if (!plan) return report_error(plan.error());
     CompareProgress progress;
-    const session::Outcome outcome = session::run(std::move(*plan), progress);
-    if (!outcome.measured) return report_error(outcome.errors.front());
-    const auto format = report::parse_format(options->format).value();
-    // The HTML page shows the new run's samples under the verdicts; the other formats the
-    // verdicts alone.
-    const report::Document page{.results = &outcome.run, .comparison = &*outcome.comparison};
-    const report::Document verdicts{.comparison = &*outcome.comparison};
-    if (const int status =
-            render_or_write(format, format == report::Format::html ? page : verdicts, options->out);
-        status != 0) {
-      return status;
-    }
-    if (!options->html.empty()) {
-      if (const int status = write_html(options->html, page); status != 0) return status;
-    }
-    return outcome.exit_status();
-  };
+    return run_and_report(
+        session::plan_for(*options), progress,
+        [&](const session::Outcome& outcome) { return report(*options, outcome); });
+  });
 }
 
 }  // namespace benchkit::cli

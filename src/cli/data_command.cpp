@@ -66,13 +66,12 @@ CommandRunner add_data_command(CLI::App& app) {
   verify->add_flag("--no-cache", options->no_cache,
                    "Hash every file, even those unchanged (size, modification time) since their "
                    "digest was cached");
-  return [command, manifest, verify, options]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [manifest, verify, options]() -> int {
     if (manifest->parsed()) return manifest_and_say(*options);
     if (verify->parsed()) return verify_and_say(*options);
     return report_error(model::Error{"benchkit data needs a subcommand: manifest or verify",
                                      model::ErrorKind::usage});
-  };
+  });
 }
 
 }  // namespace benchkit::cli

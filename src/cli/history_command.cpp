@@ -162,14 +162,7 @@ int with_store(const HistoryOptions& o, const std::function<int(store::Store&)>&
 
 void add_output(CLI::App& command, HistoryOptions& o, const std::vector<std::string>& names,
                 const std::string& note) {
-  std::string list;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  }
-  std::vector<std::string> accepted = names;
-  if (std::find(names.begin(), names.end(), "markdown") != names.end()) accepted.push_back("md");
-  command.add_option("--format", o.format, "Output format: " + list + " (default console)" + note)
-      ->check(CLI::IsMember(accepted));
+  add_format_choice(command, o.format, names, note);
   add_out_option(command, o.out);
 }
 
@@ -243,15 +236,14 @@ CommandRunner add_history_command(CLI::App& app) {
   add_reading_subcommands(*history, options, *actions);
   add_gate_subcommands(*history, options, *actions);
   for (const auto& [command, action] : *actions) add_store_option(*command, options->store);
-  return [history, options, actions]() -> int {
-    if (!history->parsed()) return -1;
+  return when_parsed(history, [history, options, actions]() -> int {
     for (const auto& [command, action] : *actions) {
       if (command->parsed()) return action(*options);
     }
     return report_error(
         model::Error{"benchkit history needs a subcommand; run benchkit history --help to see them",
                      model::ErrorKind::usage});
-  };
+  });
 }
 
 }  // namespace benchkit::cli

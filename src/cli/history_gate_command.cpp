@@ -92,12 +92,10 @@ void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOption
   report->add_option("--before", o->before, "End of the period (default: now)");
   add_selection(*report, *o, false);
   add_comparison_flags(*report, o->comparison);
-  report
-      ->add_option("--format", o->format,
-                   "markdown (default) or html: one self-contained page, the comparison's "
-                   "summary table and forest plot, then every benchmark's trend over the "
-                   "period with its change points")
-      ->check(CLI::IsMember({"markdown", "md", "html"}));
+  add_format_choice(*report, o->format, {"markdown", "html"},
+                    "; html is one self-contained page, the comparison's summary table and "
+                    "forest plot, then every benchmark's trend over the period with its change "
+                    "points");
   add_out_option(*report, o->out);
   add_html_option(*report, o->html,
                   "the snapshot as that HTML page (opens from the file, loads nothing)");

@@ -33,12 +33,11 @@ CommandRunner add_import_command(CLI::App& app) {
   command->add_option("files", options->files, "Result files to convert")->required();
   add_out_option(*command, options->out,
                  "Write the benchkit result here (atomically) instead of stdout");
-  return [command, options]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [options]() -> int {
     const auto merged = session::load_merged(options->files);
     if (!merged) return report_error(merged.error());
     return print_or_write(formats::to_json(*merged), options->out);
-  };
+  });
 }
 
 }  // namespace benchkit::cli

@@ -107,13 +107,12 @@ CommandRunner add_merge_command(CLI::App& app) {
   add_format_option(*command, options->format,
                     "Format of a merged comparison (a merged run is always a JSON result file)",
                     "default json");
-  return [command, options]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [options]() -> int {
     const auto kind = session::merge_kind(options->files);
     if (!kind) return report_error(kind.error());
     return *kind == session::MergeKind::comparisons ? merge_comparisons(*options)
                                                     : merge_results(*options);
-  };
+  });
 }
 
 }  // namespace benchkit::cli

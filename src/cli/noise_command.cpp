@@ -60,11 +60,11 @@ int report_noise(const RunResult& run, const NoiseCommandOptions& options,
   const report::NoiseReport noise{shown.subject, shown.example, findings.analysis,
                                   run.context.warnings};
   const report::Document document{.noise = &noise};
-  if (const int status = render_or_write(*format, document, options.out); status != 0) {
+  if (auto refused = format_refusal(*format, document)) return report_error(*refused);
+  if (const int status = emit_status(
+          report::plan_document({*format, options.out, options.html}, document, document));
+      status != 0) {
     return status;
-  }
-  if (!options.html.empty()) {
-    if (const int status = write_html(options.html, document); status != 0) return status;
   }
   if (findings.nothing_analysed) return report_error(*findings.nothing_analysed);
   return 0;
@@ -134,20 +134,17 @@ CommandRunner add_noise_command(CLI::App& app) {
                        "longer",
                        3, 1000);
   add_format_option(*command, options->format, "Format of the report");
-  command
-      ->add_option("--mode", options->mode,
-                   "time (default); instructions: count the bench binary's benchmarks under "
-                   "valgrind in one process, in their order and reversed, and report the counts "
-                   "that moved (order-dependent results; docs/instructions.md)")
-      ->transform(mode_names({session::Mode::time, session::Mode::instructions}));
+  add_mode_option(*command, options->mode, {session::Mode::time, session::Mode::instructions},
+                  "; instructions: count the bench binary's benchmarks under valgrind in one "
+                  "process, in their order and reversed, and report the counts that moved "
+                  "(order-dependent results; docs/instructions.md)");
   add_out_option(*command, options->out, "Write the report to this file instead of stdout");
   add_html_option(*command, options->html);
-  return [command, options]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [options]() -> int {
     options->trailing = trailing_arguments();
     options->command_line = tool_command_line();
     return run_noise(*options);
-  };
+  });
 }
 
 }  // namespace benchkit::cli

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -14,32 +13,10 @@
 #include "report/profile_report.hpp"
 #include "session/profile.hpp"
 #include "session/profile_options.hpp"
-#include "store/atomic_file.hpp"
 
 namespace benchkit::cli {
-namespace {
 
 using session::ProfileOptions;
-
-// The flame graph drawn as flame.svg in the profile's folder, listed before the folded stacks it
-// is drawn from (the file of the same stacks that session::run_profile kept).
-model::Result<bool> write_flame_graph(model::Profile& profile) {
-  if (profile.stacks.empty()) return true;
-  const std::string svg = profile.out_dir + "/flame.svg";
-  const std::string title = fmt::format("{} · {} · {}", profile.benchmark,
-                                        model::profile_tool_name(profile.tool), profile.unit);
-  if (auto written = store::write_file_atomically(
-          svg, report::flame_graph_svg(profile.stacks, title, profile.unit));
-      !written) {
-    return written.error();
-  }
-  const auto folded =
-      std::find(profile.files.begin(), profile.files.end(), profile.out_dir + "/folded.txt");
-  profile.files.insert(folded, svg);
-  return true;
-}
-
-}  // namespace
 
 CommandRunner add_profile_command(CLI::App& app) {
   auto options = std::make_shared<ProfileOptions>();
@@ -74,8 +51,7 @@ CommandRunner add_profile_command(CLI::App& app) {
   command->add_option("--profile-time", options->profile_time,
                       "How long the routine runs under the tool (default 5s; under valgrind the "
                       "routine runs 20-100x slower, so it makes fewer iterations in that time)");
-  command->add_option("--format", options->format, "console (default) or json")
-      ->check(CLI::IsMember({"console", "json"}));
+  add_format_choice(*command, options->format, {"console", "json"});
   add_html_option(*command, options->html,
                   "the profile as an HTML report (flame graph and tables)");
   command->add_option("--out-dir", options->out_dir,
@@ -84,13 +60,12 @@ CommandRunner add_profile_command(CLI::App& app) {
   command->add_option("--top", options->top, "Functions and sites listed (default 15)")
       ->check(CLI::Range(1, 1000));
   add_param_option(*command, options->params);
-  return [command, options]() -> int {
-    if (!command->parsed()) return -1;
-    const auto request = session::profile_request(*options);
+  return when_parsed(command, [options]() -> int {
+    auto request = session::profile_request(*options);
     if (!request) return report_error(request.error());
+    request->draw_flame_graph = report::profile_flame_graph;
     auto profile = session::run_profile(*request);
     if (!profile) return report_error(profile.error());
-    if (auto drawn = write_flame_graph(*profile); !drawn) return report_error(drawn.error());
     int status = 0;
     if (!options->html.empty()) {
       RunResult run;
@@ -102,7 +77,7 @@ CommandRunner add_profile_command(CLI::App& app) {
     std::cout << (options->format == "json" ? report::profile_json(*profile)
                                             : report::profile_console(*profile, options->top));
     return status;
-  };
+  });
 }
 
 }  // namespace benchkit::cli

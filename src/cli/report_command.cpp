@@ -44,10 +44,8 @@ int report_comparison(const model::Comparison& comparison, report::Format format
                                  report::formats_accepting(document)),
                      model::ErrorKind::usage});
   }
-  if (const int status = print_or_write(reporter->render(document), options.out); status != 0) {
-    return status;
-  }
-  return options.html.empty() ? 0 : write_html(options.html, document);
+  return emit_status(
+      report::plan_document({format, options.out, options.html}, document, document));
 }
 }  // namespace
 
@@ -67,8 +65,7 @@ CommandRunner add_report_command(CLI::App& app) {
   add_html_option(*command, options->html);
   command->add_flag("--recompute", options->recompute,
                     "Recompute every estimate from the samples, even those in the file");
-  return [command, options]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [options]() -> int {
     // Estimates absent from a result file are computed.
     auto input = session::load_run_or_comparison(options->file);
     if (!input) return report_error(model::Error{input.error().message, model::ErrorKind::input});
@@ -78,13 +75,9 @@ CommandRunner add_report_command(CLI::App& app) {
     if (options->recompute) analysis::compute_estimates(*run);
     // The console shows whole-process results in the table `benchkit run` prints.
     const report::Document document{.results = run};
-    if (const int status =
-            print_or_write(report::make_reporter(format)->render(document), options->out);
-        status != 0) {
-      return status;
-    }
-    return options->html.empty() ? 0 : write_html(options->html, document);
-  };
+    return emit_status(
+        report::plan_document({format, options->out, options->html}, document, document));
+  });
 }
 
 }  // namespace benchkit::cli

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iostream>
 
 #include "cli/commands.hpp"
 #include "report/reporter.hpp"
+#include "session/pipeline.hpp"
 #include "store/atomic_file.hpp"
 
 namespace benchkit::cli {
@@ -20,21 +23,63 @@ void add_format_option(CLI::App& command, std::string& format, const std::string
       ->check(CLI::IsMember(report::format_names()));
 }
 
+void add_format_choice(CLI::App& command, std::string& format,
+                       const std::vector<std::string>& names, const std::string& note) {
+  std::string list;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  std::vector<std::string> accepted = names;
+  if (std::find(names.begin(), names.end(), "markdown") != names.end()) accepted.push_back("md");
+  command
+      .add_option("--format", format,
+                  fmt::format("Output format: {} (default {}){}", list, names.front(), note))
+      ->check(CLI::IsMember(accepted));
+}
+
 void add_html_option(CLI::App& command, std::string& html, const std::string& what) {
   command.add_option("--html", html, "Also write " + what + " to this file");
 }
 
-int write_html(const std::string& path, const report::Document& document) {
-  if (auto error = write_html_file(path, document)) return report_error(*error);
-  return 0;
+std::vector<model::Error> emit(const std::vector<report::Output>& outputs,
+                               const report::Options& options, store::DiskSync& sync) {
+  std::vector<model::Error> errors;
+  std::vector<std::string> unwritten;
+  for (const report::Output& output : outputs) {
+    const auto not_written = [&](const std::string& path) {
+      return std::find(unwritten.begin(), unwritten.end(), path) != unwritten.end();
+    };
+    if (std::any_of(output.only_after.begin(), output.only_after.end(), not_written)) continue;
+    const bool text = output.document.parts().empty();
+    if (!output.to_file()) {
+      std::cout << (text ? output.text
+                         : report::make_reporter(output.format, options)->render(output.document));
+      continue;
+    }
+    const auto reporter = report::make_reporter(output.format, options);
+    const auto written = store::write_file_atomically(
+        output.path,
+        [&](std::ostream& out) {
+          if (text) {
+            out << output.text;
+          } else {
+            reporter->write(output.document, out);
+          }
+        },
+        sync);
+    if (!written) {
+      say_error(written.error());
+      errors.push_back(written.error());
+      unwritten.push_back(output.path);
+    }
+  }
+  std::cout.flush();
+  return errors;
 }
 
-std::optional<model::Error> write_html_file(const std::string& path,
-                                            const report::Document& document) {
-  const auto written = store::write_file_atomically(
-      path, report::make_reporter(report::Format::html)->render(document));
-  if (!written) return written.error();
-  return std::nullopt;
+int emit_status(const std::vector<report::Output>& outputs, const report::Options& options) {
+  const auto errors = emit(outputs, options);
+  return errors.empty() ? 0 : session::exit_status_of(errors.front().kind);
 }
 
 }  // namespace benchkit::cli

@@ -3,11 +3,13 @@
 // and --html FILE, the self-contained HTML page beside whatever --format prints.
 #pragma once
 
-#include <optional>
 #include <string>
+#include <vector>
 
 #include "model/error.hpp"
 #include "report/document.hpp"
+#include "report/run_outputs.hpp"
+#include "store/atomic_file.hpp"
 
 namespace CLI {
 class App;
@@ -20,6 +22,11 @@ namespace benchkit::cli {
 void add_format_option(CLI::App& command, std::string& format, const std::string& what,
                        const std::string& default_note = "default console");
 
+// --format FORMAT for a command that writes a few formats of its own: one of `names` ("markdown"
+// also as "md"), the first the default; the help lists them, then `note`.
+void add_format_choice(CLI::App& command, std::string& format,
+                       const std::vector<std::string>& names, const std::string& note = "");
+
 // --html FILE: "Also write `what` to this file" (by default the report as one self-contained
 // HTML page).
 void add_html_option(CLI::App& command, std::string& html,
@@ -28,11 +35,14 @@ void add_html_option(CLI::App& command, std::string& html,
                          "sortable table; opens from the file, loads "
                          "nothing)");
 
-// Writes `document` as an HTML page to `path` atomically. Returns 0, or the exit status of the
-// error (after saying on stderr which file could not be written).
-int write_html(const std::string& path, const report::Document& document);
-// The same, the error returned rather than said.
-std::optional<model::Error> write_html_file(const std::string& path,
-                                            const report::Document& document);
+// Carries out a report's plan (report::plan_run_report, plan_comparison_report, plan_exports):
+// each output in order, a file written atomically through `sync`, the rest on stdout. A file that
+// cannot be written is said on stderr and its error (kind input) returned; the outputs only to
+// follow it are left out.
+std::vector<model::Error> emit(const std::vector<report::Output>& outputs,
+                               const report::Options& options,
+                               store::DiskSync& sync = store::system_disk_sync());
+// emit(), then 0, or the exit status of the first file that could not be written.
+int emit_status(const std::vector<report::Output>& outputs, const report::Options& options = {});
 
 }  // namespace benchkit::cli

@@ -18,7 +18,6 @@
 #include "session/pipeline.hpp"
 #include "session/plans.hpp"
 #include "session/run_options.hpp"
-#include "store/atomic_file.hpp"
 
 namespace benchkit::cli {
 namespace {
@@ -35,19 +34,9 @@ int run_bench_binary(const RunOptions& o, const session::BenchBinaryCommand& ben
 // Writes every requested export; says why each that cannot be written could not, and returns
 // those errors (kind input: exit status 2).
 std::vector<model::Error> write_exports(const RunOptions& o, const RunResult& run) {
-  std::vector<model::Error> errors;
-  for (const auto& [path, format] : {std::pair{o.export_json, report::Format::json},
-                                     std::pair{o.export_markdown, report::Format::markdown},
-                                     std::pair{o.export_csv, report::Format::csv},
-                                     std::pair{o.export_junit, report::Format::junit}}) {
-    if (path.empty()) continue;
-    const std::string text = report::make_reporter(format)->render(run);
-    if (const auto written = store::write_file_atomically(path, text); !written) {
-      errors.push_back(model::Error{written.error().message, model::ErrorKind::input});
-      say_error(errors.back());
-    }
-  }
-  return errors;
+  return emit(
+      report::plan_exports({o.export_json, o.export_markdown, o.export_csv, o.export_junit}, run),
+      {});
 }
 
 using report::RunKind;
@@ -135,10 +124,10 @@ int report_outcome(const RunOptions& o, RunKind kind, session::Outcome& outcome)
                                         : outcome.rounds && outcome.rounds->against_reference
                                             ? &*outcome.rounds->against_reference
                                             : nullptr;
-    if (auto error = write_html_file(o.html, {.results = &run, .comparison = shown})) {
-      say_error(*error);
-      outcome.errors.push_back(model::Error{error->message, model::ErrorKind::input});
-    }
+    const report::Output page{.path = o.html,
+                              .format = report::Format::html,
+                              .document = {.results = &run, .comparison = shown}};
+    for (model::Error& error : emit({page}, options)) outcome.errors.push_back(std::move(error));
   }
   say_what_was_kept(outcome, o.quiet);
   std::cout.flush();
@@ -281,22 +270,17 @@ CommandRunner add_run_command(CLI::App& app) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   add_measuring_flags(*command, *o);
   add_output_flags(*command, *o);
-  command
-      ->add_option("--mode", o->mode,
-                   "time (default); instructions: a bench binary counts its benchmarks under "
-                   "valgrind's callgrind, and a command after -- is counted whole, its children "
-                   "traced, in --runs runs (default 3; docs/instructions.md)")
-      ->transform(
-          mode_names({session::Mode::time, session::Mode::instructions, session::Mode::counters}));
-  return [command, o]() -> int {
-    if (!command->parsed()) return -1;
+  add_mode_option(*command, o->mode,
+                  {session::Mode::time, session::Mode::instructions, session::Mode::counters},
+                  "; instructions: a bench binary counts its benchmarks under valgrind's "
+                  "callgrind, and a command after -- is counted whole, its children traced, in "
+                  "--runs runs (default 3; docs/instructions.md)");
+  return when_parsed(command, [command, o]() -> int {
     o->trailing = trailing_arguments();
     o->command_line = tool_command_line();
-    for (const CLI::Option* option : command->parse_order()) {
-      o->flag_order.push_back(option->get_name());
-    }
+    o->flag_order = given_flags(*command);
     return run_commands(*o);
-  };
+  });
 }
 
 }  // namespace benchkit::cli

@@ -60,6 +60,10 @@ void add_power_flags(CLI::App& command, ComparisonFlags& flags) {
   });
 }
 
+namespace {
+
+// --mode's words (time, instructions, counters) as a session::Mode, only those of `accepted`:
+// a word is parsed here, at the boundary, and a number is refused.
 CLI::Validator mode_names(const std::vector<session::Mode>& accepted) {
   std::string names;
   for (const session::Mode mode : accepted) {
@@ -76,6 +80,14 @@ CLI::Validator mode_names(const std::vector<session::Mode>& accepted) {
         return {};
       },
       "{" + names + "}");
+}
+
+}  // namespace
+
+void add_mode_option(CLI::App& command, session::Mode& mode,
+                     const std::vector<session::Mode>& accepted, const std::string& meaning) {
+  command.add_option("--mode", mode, "What to measure: time (default)" + meaning)
+      ->transform(mode_names(accepted));
 }
 
 void add_fail_on_regression_flag(CLI::App& command, bool& flag, const std::string& against) {

@@ -32,8 +32,7 @@ CommandRunner add_system_command(CLI::App& app) {
       "load, virtualisation, ...) and say how to fix it. Exit status 0: the checks are advice.");
   command->add_flag("--json", options->json,
                     "Print the checks as JSON (schema benchkit/system, version 1)");
-  return [command, options]() -> int {
-    if (!command->parsed()) return -1;
+  return when_parsed(command, [options]() -> int {
     const system::RootedMachineFiles files("/");
     const std::vector<system::Check> checks =
         system::run_checks(files, system::probe_hardware_counters);
@@ -45,7 +44,7 @@ CommandRunner add_system_command(CLI::App& app) {
     const report::Format format = options->json ? report::Format::json : report::Format::console;
     std::cout << report::make_reporter(format)->render(report::Document{.machine_checks = &report});
     return 0;
-  };
+  });
 }
 
 }  // namespace benchkit::cli

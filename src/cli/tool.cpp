@@ -9,6 +9,7 @@
 
 #include "benchkit_build_info.hpp"
 #include "cli/commands.hpp"
+#include "session/plans.hpp"
 #include "store/atomic_file.hpp"
 #include "store/redaction.hpp"
 
@@ -25,18 +26,39 @@ int print_or_write(const std::string& text, const std::string& out) {
   return 0;
 }
 
+std::optional<model::Error> format_refusal(report::Format format,
+                                           const report::Document& document) {
+  const std::string refused = report::make_reporter(format)->refusal(document);
+  if (refused.empty()) return std::nullopt;
+  return model::Error{
+      fmt::format("--format {}: {}; choose console, json, markdown or csv here, and write a "
+                  "run's results in {} with benchkit report FILE --format {}",
+                  report::to_string(format), refused, report::to_string(format),
+                  report::to_string(format)),
+      model::ErrorKind::usage};
+}
+
 int render_or_write(report::Format format, const report::Document& document,
                     const std::string& out) {
-  const auto reporter = report::make_reporter(format);
-  if (const std::string refused = reporter->refusal(document); !refused.empty()) {
-    return report_error(model::Error{
-        fmt::format("--format {}: {}; choose console, json, markdown or csv here, and write a "
-                    "run's results in {} with benchkit report FILE --format {}",
-                    report::to_string(format), refused, report::to_string(format),
-                    report::to_string(format)),
-        model::ErrorKind::usage});
-  }
-  return print_or_write(reporter->render(document), out);
+  if (auto refused = format_refusal(format, document)) return report_error(*refused);
+  return print_or_write(report::make_reporter(format)->render(document), out);
+}
+
+CommandRunner when_parsed(const CLI::App* command, std::function<int()> run) {
+  return [command, run = std::move(run)] { return command->parsed() ? run() : -1; };
+}
+
+std::vector<std::string> given_flags(const CLI::App& command) {
+  std::vector<std::string> given;
+  for (const CLI::Option* option : command.parse_order()) given.push_back(option->get_name());
+  return given;
+}
+
+int run_and_report(model::Result<session::Plan> plan, session::Observer& observer,
+                   const std::function<int(session::Outcome&)>& report) {
+  if (!plan) return report_error(plan.error());
+  session::Outcome outcome = session::run(std::move(*plan), observer);
+  return report(outcome);
 }
 
 namespace {

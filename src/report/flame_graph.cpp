@@ -104,4 +104,10 @@ std::string flame_graph_svg(const std::vector<model::FoldedStack>& stacks, const
   return svg;
 }
 
+std::string profile_flame_graph(const model::Profile& profile) {
+  const std::string title = fmt::format("{} · {} · {}", profile.benchmark,
+                                        model::profile_tool_name(profile.tool), profile.unit);
+  return flame_graph_svg(profile.stacks, title, profile.unit);
+}
+
 }  // namespace benchkit::report

@@ -27,4 +27,8 @@ std::vector<FlameFrame> layout_flame_graph(const std::vector<model::FoldedStack>
 std::string flame_graph_svg(const std::vector<model::FoldedStack>& stacks, const std::string& title,
                             const std::string& unit);
 
+// The flame graph of a profile's stacks, titled "BENCHMARK · TOOL · UNIT" (`benchkit profile`'s
+// flame.svg, session::ProfileRequest::draw_flame_graph).
+std::string profile_flame_graph(const model::Profile& profile);
+
 }  // namespace benchkit::report

@@ -242,9 +242,19 @@ model::Result<bool> read_summary(model::Profile& profile, const Profiler& profil
   return true;
 }
 
-// The folded stacks, beside the raw files (what flamegraph.pl and speedscope read).
-model::Result<bool> write_folded_stacks(model::Profile& profile, const ProfileFolder& folder) {
+// The flame graph drawn from the stacks (flame.svg, when the request can draw one) and the folded
+// stacks themselves, beside the raw files (what flamegraph.pl and speedscope read).
+model::Result<bool> write_folded_stacks(model::Profile& profile, const ProfileFolder& folder,
+                                        const ProfileRequest& request) {
   if (profile.stacks.empty()) return true;
+  if (request.draw_flame_graph) {
+    const std::string svg = folder.dir + "/flame.svg";
+    if (auto written = store::write_file_atomically(svg, request.draw_flame_graph(profile));
+        !written) {
+      return written.error();
+    }
+    profile.files.push_back(svg);
+  }
   const std::string folded = folder.dir + "/folded.txt";
   if (auto written = store::write_file_atomically(folded, formats::folded_text(profile.stacks));
       !written) {
@@ -310,7 +320,8 @@ model::Result<model::Profile> run_profile(const ProfileRequest& request,
   profile.out_dir = folder->dir;
   if (auto read = profiler->read(profile, folder->dir, *converted); !read) return read.error();
   if (auto read = read_summary(profile, *profiler, request, *folder); !read) return read.error();
-  if (auto written = write_folded_stacks(profile, *folder); !written) return written.error();
+  if (auto written = write_folded_stacks(profile, *folder, request); !written)
+    return written.error();
   keep_top(profile, request.top);
   profile.files.push_back(folder->summary());
   return profile;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,10 @@ struct ProfileRequest {
   std::string out_dir;                   // the raw files; "" = .benchkit/profiles/NAME-TOOL
   std::vector<std::string> bench_flags;  // more flags for the bench binary (--param ...)
   std::size_t top = 15;                  // functions and sites kept in the summary
+  // The flame graph of a profile's stacks as an SVG image (report::profile_flame_graph, which
+  // the command line gives: session/ draws nothing); kept as flame.svg before the folded stacks.
+  // Empty: no flame graph.
+  std::function<std::string(const model::Profile&)> draw_flame_graph = {};
 };
 
 // The processes a profile starts, behind an interface: the pipeline is tested with a fake whose
@@ -47,8 +52,8 @@ std::vector<std::string> near_names(const std::string& wanted,
 
 // Runs it: checks that the bench binary has the benchmark, runs the tool around it, reads what
 // the tool wrote, and keeps the raw files, the folded stacks (folded.txt, when the tool has
-// stacks) and the routine's summary in the profile's folder. Drawing the flame graph is the
-// caller's (report/flame_graph.hpp). Errors: an unknown benchmark (naming the near ones;
+// stacks, and their flame graph when the request can draw one) and the routine's summary in the
+// profile's folder. Errors: an unknown benchmark (naming the near ones;
 // usage), the tool not installed (naming its Debian package; usage), perf unable to sample here
 // (usage), the tool or the bench binary failing (the last lines of its standard error; failed).
 model::Result<model::Profile> run_profile(const ProfileRequest& request);

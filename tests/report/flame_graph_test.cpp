@@ -39,5 +39,16 @@ TEST(FlameGraph, TheSvgEscapesEveryName) {
   EXPECT_THAT(svg, HasSubstr("t &lt;&amp;&gt;"));
 }
 
+TEST(FlameGraph, AProfilesGraphIsTitledWithItsBenchmarkToolAndUnit) {
+  model::Profile profile;
+  profile.benchmark = "codec/level=3";
+  profile.tool = model::ProfileTool::perf;
+  profile.unit = "samples";
+  profile.stacks = {{{"main", "encode"}, 12.0}};
+  const std::string svg = profile_flame_graph(profile);
+  EXPECT_THAT(svg, HasSubstr("codec/level=3 · perf · samples"));
+  EXPECT_THAT(svg, HasSubstr("encode"));
+}
+
 }  // namespace
 }  // namespace benchkit::report

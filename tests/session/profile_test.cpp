@@ -146,8 +146,32 @@ TEST_F(Pipeline, CallgrindKeepsTheFoldedStacksBeforeTheSummary) {
                                           out("folded.txt"), out("summary.json")));
   std::ifstream folded(out("folded.txt"));
   EXPECT_THAT(std::string(std::istreambuf_iterator<char>(folded), {}), HasSubstr("main;work 90"));
-  // The flame graph is drawn by the command line (report/flame_graph.hpp), not here.
+  // A request that cannot draw one keeps no flame graph (report::profile_flame_graph draws it).
   EXPECT_FALSE(std::filesystem::exists(out("flame.svg")));
+}
+
+TEST_F(Pipeline, AFlameGraphTheRequestDrawsIsKeptBeforeTheFoldedStacks) {
+  request_.tool = model::ProfileTool::callgrind;
+  request_.benchmark = "one_hot";
+  request_.draw_flame_graph = [](const model::Profile& profile) {
+    return "<svg>" + std::to_string(profile.stacks.size()) + " stacks</svg>";
+  };
+  processes_.tool_writes = [](const std::vector<std::string>& argv) {
+    const auto out = std::find_if(argv.begin(), argv.end(), [](const std::string& word) {
+      return word.rfind("--callgrind-out-file=", 0) == 0;
+    });
+    ASSERT_NE(out, argv.end());
+    write(out->substr(std::string("--callgrind-out-file=").size()),
+          "events: Ir\nfn=main\n10 10\ncfn=work\ncalls=1 20\n11 90\nfn=work\n20 90\n");
+  };
+  const auto profile = run_profile(request_, processes_);
+  ASSERT_TRUE(profile) << profile.error().message;
+  EXPECT_THAT(profile->files,
+              ElementsAre(out("callgrind.out"), out("valgrind.log"), out("flame.svg"),
+                          out("folded.txt"), out("summary.json")));
+  std::ifstream svg(out("flame.svg"));
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(svg), {}),
+            "<svg>" + std::to_string(profile->stacks.size()) + " stacks</svg>");
 }
 
 TEST_F(Pipeline, HeaptrackIsConvertedAndAsksForAllocationCounts) {
