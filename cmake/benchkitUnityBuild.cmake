@@ -8,13 +8,15 @@
 # -DBENCHKIT_UNITY_BUILD=OFF: one changed file then recompiles alone, not with its batch.
 option(BENCHKIT_UNITY_BUILD "Compile libbenchkit's sources in batches of one folder (unity build)"
   ON)
-# Chosen by measurement (docs/build-time.md): larger batches share more but leave the two cores
-# of a small machine fewer, longer compiles to share at the end of the build.
-set(BENCHKIT_UNITY_BATCH_SIZE 8 CACHE STRING
+# Chosen by measurement (docs/build-time.md, "A unity build"): the library's compiles took 638 CPU
+# seconds file by file, 229 in batches of 8, 187 of 16, 156 of a whole folder; larger batches
+# share more, but a change to one file recompiles its whole batch (up to 34 s for src/session/ as
+# one batch, 21 s for the largest batch of 16).
+set(BENCHKIT_UNITY_BATCH_SIZE 16 CACHE STRING
   "Most sources of one folder compiled together in the unity build")
 
 # benchkit_unity_build(target): groups target's sources of src/<folder>/ by folder, in batches of
-# at most BENCHKIT_UNITY_BATCH_SIZE and of even sizes (17 sources in batches of 8: 6, 6 and 5), in
+# at most BENCHKIT_UNITY_BATCH_SIZE and of even sizes (17 sources in batches of 16: 9 and 8), in
 # the order of their names. Sources elsewhere (generated ones) are compiled alone.
 function(benchkit_unity_build target)
   if(NOT BENCHKIT_UNITY_BUILD)
@@ -22,7 +24,7 @@ function(benchkit_unity_build target)
   endif()
   if(NOT BENCHKIT_UNITY_BATCH_SIZE MATCHES "^[1-9][0-9]*$")
     message(FATAL_ERROR "BENCHKIT_UNITY_BATCH_SIZE is '${BENCHKIT_UNITY_BATCH_SIZE}': give a "
-                        "whole number of sources, 1 or more (e.g. -DBENCHKIT_UNITY_BATCH_SIZE=8)")
+                        "whole number of sources, 1 or more (e.g. -DBENCHKIT_UNITY_BATCH_SIZE=16)")
   endif()
   get_target_property(sources ${target} SOURCES)
   set(folders "")
