@@ -43,6 +43,14 @@ const char kHotLayoutList[] = \"${list_hash}\";\n\
     VERBATIM)
 endfunction()
 
+# benchkit_hot_layout_objects(target): the object library target whose objects the archive of
+# benchkit_hot_layout holds compiled with a section per function too.
+function(benchkit_hot_layout_objects target)
+  if(BENCHKIT_HOT_LAYOUT AND CMAKE_OBJCOPY AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    target_compile_options(${target} PRIVATE -ffunction-sections)
+  endif()
+endfunction()
+
 # The compiler's libstdc++.a (benchkit_compiler_runtime_archive, of benchkitSystemLibraries.cmake)
 # in out_var; empty where the layout is off or the compiler names no such archive.
 function(benchkit_hot_runtime_source out_var)

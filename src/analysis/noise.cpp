@@ -21,7 +21,7 @@ constexpr std::size_t kAlwaysShown = 5;
 
 // Times must be positive for ratios and logs, as in compare: a time of 0 (below the clock's
 // resolution) is floored at a thousandth of a nanosecond.
-std::vector<double> process_medians(const BenchmarkResult& result) {
+std::vector<double> floored_process_medians(const BenchmarkResult& result) {
   std::map<std::uint32_t, std::vector<double>> groups;
   const std::vector<double> times = result.per_iteration_ns();
   for (std::size_t i = 0; i < times.size(); ++i) {
@@ -169,7 +169,7 @@ BenchmarkNoise analyse_benchmark(const BenchmarkResult& benchmark, const NoiseSe
     result.note = fmt::format("failed its checks ({}): not analysed", benchmark.failures.front());
     return result;
   }
-  result.process_medians = process_medians(benchmark);
+  result.process_medians = floored_process_medians(benchmark);
   const std::vector<double>& medians = result.process_medians;
   if (medians.empty()) {
     result.note = "no samples";

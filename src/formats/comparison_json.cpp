@@ -369,7 +369,7 @@ void check_header(const ordered_json& root) {
   }
 }
 
-model::Comparison read_document(const ordered_json& root) {
+model::Comparison read_comparison_document(const ordered_json& root) {
   check_header(root);
   model::Comparison comparison;
   comparison.settings = read_settings(root);
@@ -428,7 +428,7 @@ std::string comparison_to_json(const model::Comparison& comparison) {
 model::Result<model::Comparison> comparison_from_json(std::string_view text,
                                                       const std::string& origin) {
   return read_with_origin<model::Comparison>(
-      origin, [&] { return read_document(parse_json_document(text, origin)); });
+      origin, [&] { return read_comparison_document(parse_json_document(text, origin)); });
 }
 
 bool is_comparison_document(std::string_view text) {

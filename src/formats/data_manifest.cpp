@@ -6,21 +6,17 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "formats/json_document.hpp"
+
 namespace benchkit::formats {
 
 namespace {
 
 using nlohmann::ordered_json;
 
-// A rule the document breaks: where inside it, and what.
-struct Problem {
-  std::string path;
-  std::string message;
-};
-
 const ordered_json& required(const ordered_json& object, const char* key, const std::string& at) {
   const auto found = object.find(key);
-  if (found == object.end() || found->is_null()) throw Problem{at + key, "missing"};
+  if (found == object.end() || found->is_null()) throw DocumentProblem{at + key, "missing"};
   return *found;
 }
 
@@ -28,31 +24,32 @@ std::string text_at(const ordered_json& object, const char* key, const std::stri
                     bool needed) {
   const auto found = object.find(key);
   if (found == object.end() || found->is_null()) {
-    if (needed) throw Problem{at + key, "missing (expected a string)"};
+    if (needed) throw DocumentProblem{at + key, "missing (expected a string)"};
     return {};
   }
   if (!found->is_string()) {
-    throw Problem{at + key, fmt::format("expected a string, got {}", found->type_name())};
+    throw DocumentProblem{at + key, fmt::format("expected a string, got {}", found->type_name())};
   }
   return found->get<std::string>();
 }
 
 DataFile read_file_entry(const ordered_json& entry, const std::string& at) {
-  if (!entry.is_object()) throw Problem{at, "expected an object with path, bytes and sha256"};
+  if (!entry.is_object())
+    throw DocumentProblem{at, "expected an object with path, bytes and sha256"};
   DataFile file;
   file.path = text_at(entry, "path", at + ".", true);
-  if (file.path.empty()) throw Problem{at + ".path", "is empty (name the file)"};
+  if (file.path.empty()) throw DocumentProblem{at + ".path", "is empty (name the file)"};
   const ordered_json& bytes = required(entry, "bytes", at + ".");
   if (!bytes.is_number_unsigned() &&
       !(bytes.is_number_integer() && bytes.get<std::int64_t>() >= 0)) {
-    throw Problem{at + ".bytes",
-                  fmt::format("expected a non-negative integer, got {}", bytes.dump())};
+    throw DocumentProblem{at + ".bytes",
+                          fmt::format("expected a non-negative integer, got {}", bytes.dump())};
   }
   file.bytes = bytes.get<std::uint64_t>();
   file.sha256 = text_at(entry, "sha256", at + ".", true);
   for (char& c : file.sha256) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (!is_sha256_hex(file.sha256)) {
-    throw Problem{
+    throw DocumentProblem{
         at + ".sha256",
         fmt::format("\"{}\" is not a SHA-256 digest (64 hexadecimal digits, as "
                     "sha256sum prints)",
@@ -62,11 +59,11 @@ DataFile read_file_entry(const ordered_json& entry, const std::string& at) {
 }
 
 DataManifest read_manifest(const ordered_json& root) {
-  if (!root.is_object()) throw Problem{"", "expected a JSON object"};
+  if (!root.is_object()) throw DocumentProblem{"", "expected a JSON object"};
   const std::string schema = text_at(root, "schema", "", false);
   if (schema != DataManifest::schema) {
-    throw Problem{"schema",
-                  schema.empty()
+    throw DocumentProblem{
+        "schema", schema.empty()
                       ? fmt::format("missing: this is not a benchkit data manifest "
                                     "(expected \"schema\": \"{}\"; benchkit data "
                                     "manifest FILE... --out MANIFEST writes one)",
@@ -75,28 +72,29 @@ DataManifest read_manifest(const ordered_json& root) {
   }
   const auto version = root.find("version");
   if (version == root.end() || !version->is_number_integer()) {
-    throw Problem{"version", "missing (expected an integer format version)"};
+    throw DocumentProblem{"version", "missing (expected an integer format version)"};
   }
   if (version->get<std::int64_t>() != DataManifest::version) {
-    throw Problem{"version",
-                  fmt::format("format version {} is not supported: this benchkit reads version "
-                              "{}; use a benchkit that matches the manifest",
-                              version->dump(), DataManifest::version)};
+    throw DocumentProblem{
+        "version", fmt::format("format version {} is not supported: this benchkit reads version "
+                               "{}; use a benchkit that matches the manifest",
+                               version->dump(), DataManifest::version)};
   }
   DataManifest manifest;
   manifest.generator = text_at(root, "generator", "", false);
   manifest.generator_version = text_at(root, "generator_version", "", false);
   const ordered_json& files = required(root, "files", "");
   if (!files.is_array()) {
-    throw Problem{"files", fmt::format("expected an array of files, got {}", files.type_name())};
+    throw DocumentProblem{"files",
+                          fmt::format("expected an array of files, got {}", files.type_name())};
   }
   std::set<std::string> seen;
   for (std::size_t i = 0; i < files.size(); ++i) {
     const std::string at = fmt::format("files[{}]", i);
     DataFile file = read_file_entry(files[i], at);
     if (!seen.insert(file.path).second) {
-      throw Problem{at + ".path",
-                    fmt::format("\"{}\" is listed twice; keep one entry per file", file.path)};
+      throw DocumentProblem{
+          at + ".path", fmt::format("\"{}\" is listed twice; keep one entry per file", file.path)};
     }
     manifest.files.push_back(std::move(file));
   }
@@ -145,7 +143,7 @@ model::Result<DataManifest> manifest_from_json(std::string_view text, const std:
   }
   try {
     return read_manifest(root);
-  } catch (const Problem& problem) {
+  } catch (const DocumentProblem& problem) {
     return model::Error{fmt::format("{}: {}: {}", origin,
                                     problem.path.empty() ? "(top level)" : problem.path,
                                     problem.message)};

@@ -107,7 +107,7 @@ struct Row {
   std::string time_unit = "ns";
 };
 
-Row read_row(const ordered_json& object, const std::string& path, std::size_t repetition) {
+Row read_gbench_row(const ordered_json& object, const std::string& path, std::size_t repetition) {
   if (!object.is_object()) fail_at(path, "expected an object (one benchmark run)");
   Row row;
   const auto name = text_of(object, "name", path);
@@ -264,7 +264,7 @@ RowGroups read_rows(const ordered_json& rows) {
         object.is_object()
             ? text_of(object, "run_name", path).value_or(text_of(object, "name", path).value_or(""))
             : "";
-    Row row = read_row(object, path, seen[key]);
+    Row row = read_gbench_row(object, path, seen[key]);
     if (!row.aggregate) ++seen[key];
     if (out.groups.find(row.run_name) == out.groups.end()) out.order.push_back(row.run_name);
     out.groups[row.run_name].push_back(std::move(row));
@@ -452,7 +452,7 @@ void add_run_warnings(RunResult& run) {
                  "by side: benchkit compare OLD_BINARY NEW_BINARY"});
 }
 
-RunResult read_document(const ordered_json& root) {
+RunResult read_gbench_document(const ordered_json& root) {
   if (!root.is_object()) fail_at("", "expected a JSON object");
   RunResult run;
   read_checked_context(root, run.context);
@@ -708,12 +708,12 @@ bool is_gbench_document(const ordered_json& root) {
 }
 
 model::Result<RunResult> gbench_from_document(const ordered_json& root, const std::string& origin) {
-  return read_with_origin<RunResult>(origin, [&] { return read_document(root); });
+  return read_with_origin<RunResult>(origin, [&] { return read_gbench_document(root); });
 }
 
 model::Result<RunResult> from_gbench_json(std::string_view text, const std::string& origin) {
   return read_with_origin<RunResult>(origin, [&] {
-    return read_document(parse_json_document(text, origin, NonFinite::accepted));
+    return read_gbench_document(parse_json_document(text, origin, NonFinite::accepted));
   });
 }
 

@@ -86,7 +86,7 @@ BenchmarkResult read_command(const ordered_json& entry, const std::string& path)
   return result;
 }
 
-RunResult read_document(const ordered_json& root) {
+RunResult read_hyperfine_document(const ordered_json& root) {
   if (!root.is_object()) fail_at("", "expected a JSON object");
   RunResult run;
   run.context.tool_version = "hyperfine";
@@ -114,12 +114,12 @@ bool is_hyperfine_document(const ordered_json& root) {
 
 model::Result<RunResult> hyperfine_from_document(const ordered_json& root,
                                                  const std::string& origin) {
-  return read_with_origin<RunResult>(origin, [&] { return read_document(root); });
+  return read_with_origin<RunResult>(origin, [&] { return read_hyperfine_document(root); });
 }
 
 model::Result<RunResult> from_hyperfine_json(std::string_view text, const std::string& origin) {
   return read_with_origin<RunResult>(origin, [&] {
-    return read_document(parse_json_document(text, origin, NonFinite::accepted));
+    return read_hyperfine_document(parse_json_document(text, origin, NonFinite::accepted));
   });
 }
 

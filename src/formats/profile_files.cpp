@@ -34,7 +34,7 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
-std::optional<double> number(std::string_view text) {
+std::optional<double> parse_number(std::string_view text) {
   double value = 0.0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
@@ -365,7 +365,7 @@ model::Result<HeapPeak> parse_massif_peak(std::string_view text) {
   double last_heap = 0.0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     if (lines[i].starts_with("mem_heap_B=")) {
-      last_heap = number(lines[i].substr(11)).value_or(0.0);
+      last_heap = parse_number(lines[i].substr(11)).value_or(0.0);
     }
     if (lines[i] == "heap_tree=peak") {
       peak = i;
@@ -579,7 +579,7 @@ std::optional<double> parse_scaled_number(std::string_view text) {
     if (scale != 0.0) text.remove_suffix(1);
     if (scale == 0.0) scale = 1.0;
   }
-  const auto value = number(text);
+  const auto value = parse_number(text);
   if (!value) return std::nullopt;
   return *value * scale;
 }
@@ -614,7 +614,7 @@ HeaptrackSummary parse_heaptrack_print(std::string_view text) {
       summary.peak_bytes = parse_scaled_number(line.substr(29));
     } else if (line.starts_with("calls to allocation functions:")) {
       const std::string_view rest = trim(line.substr(30));
-      summary.allocation_calls = number(rest.substr(0, rest.find(' ')));
+      summary.allocation_calls = parse_number(rest.substr(0, rest.find(' ')));
     }
     if (line == "PEAK MEMORY CONSUMERS") {
       in_peaks = true;

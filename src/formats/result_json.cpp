@@ -37,17 +37,6 @@ namespace {
 
 using nlohmann::ordered_json;
 
-// A document that breaks a rule: where (a path such as "benchmarks[0].samples[3].ns", empty for
-// the top level) and what. The public functions turn it into an Error that names the origin.
-struct Problem {
-  std::string path;
-  std::string message;
-};
-
-[[noreturn]] void fail(const std::string& path, const std::string& problem) {
-  throw Problem{path, problem};
-}
-
 std::string join(const std::string& path, const char* key) {
   return path.empty() ? std::string(key) : path + "." + key;
 }
@@ -69,7 +58,7 @@ struct Number {
   ordered_json write(double value) const { return value; }
   std::optional<double> read(const ordered_json& value, const std::string& path) const {
     if (!value.is_number()) {
-      fail(path, fmt::format("expected a number, got {}", value.type_name()));
+      fail_at(path, fmt::format("expected a number, got {}", value.type_name()));
     }
     return value.get<double>();
   }
@@ -94,7 +83,7 @@ struct Count {
         return static_cast<T>(static_cast<std::uint64_t>(d));
       }
     }
-    fail(path, fmt::format("expected a non-negative integer, got {}", value.dump()));
+    fail_at(path, fmt::format("expected a non-negative integer, got {}", value.dump()));
   }
 };
 
@@ -122,7 +111,7 @@ struct Text {
   ordered_json write(const std::string& value) const { return value; }
   std::optional<std::string> read(const ordered_json& value, const std::string& path) const {
     if (!value.is_string()) {
-      fail(path, fmt::format("expected a string, got {}", value.type_name()));
+      fail_at(path, fmt::format("expected a string, got {}", value.type_name()));
     }
     return value.get<std::string>();
   }
@@ -139,7 +128,7 @@ struct Cause {
     const auto cause =
         value.is_string() ? model::failure_cause_from_name(value.get<std::string>()) : std::nullopt;
     if (!cause) {
-      fail(path, "unknown cause (expected threw, crashed, timed_out, exited or interrupted)");
+      fail_at(path, "unknown cause (expected threw, crashed, timed_out, exited or interrupted)");
     }
     return cause;
   }
@@ -161,11 +150,11 @@ struct Texts {
   static constexpr const char* what = "an array of strings";
   ordered_json write(const Value& value) const { return value; }
   std::optional<Value> read(const ordered_json& value, const std::string& path) const {
-    if (!value.is_array()) fail(path, "expected an array of strings");
+    if (!value.is_array()) fail_at(path, "expected an array of strings");
     Value result;
     result.reserve(value.size());  // a benchmark's thousands of samples, without regrowth
     for (std::size_t i = 0; i < value.size(); ++i) {
-      if (!value[i].is_string()) fail(fmt::format("{}[{}]", path, i), "expected a string");
+      if (!value[i].is_string()) fail_at(fmt::format("{}[{}]", path, i), "expected a string");
       result.push_back(value[i].get<std::string>());
     }
     return result;
@@ -178,7 +167,7 @@ struct TextMap {
   static constexpr const char* what = "an object";
   ordered_json write(const Value& value) const { return value; }
   std::optional<Value> read(const ordered_json& value, const std::string& path) const {
-    if (!value.is_object()) fail(path, "expected an object");
+    if (!value.is_object()) fail_at(path, "expected an object");
     Value result;
     for (auto it = value.begin(); it != value.end(); ++it) {
       result[it.key()] = it->is_string() ? it->get<std::string>() : it->dump();
@@ -192,7 +181,7 @@ struct NumberMap {
   static constexpr const char* what = "an object of numbers";
   ordered_json write(const Value& value) const { return value; }
   std::optional<Value> read(const ordered_json& value, const std::string& path) const {
-    if (!value.is_object()) fail(path, "expected an object of numbers");
+    if (!value.is_object()) fail_at(path, "expected an object of numbers");
     Value result;
     for (auto it = value.begin(); it != value.end(); ++it) {
       result[it.key()] = *Number{}.read(*it, path + "." + it.key());
@@ -211,16 +200,16 @@ struct CounterKinds {
     return out;
   }
   std::optional<Value> read(const ordered_json& value, const std::string& path) const {
-    if (!value.is_object()) fail(path, "expected an object of arrays of counter flags");
+    if (!value.is_object()) fail_at(path, "expected an object of arrays of counter flags");
     Value result;
     for (auto it = value.begin(); it != value.end(); ++it) {
       const std::string here = path + "." + it.key();
       const std::vector<std::string> names = *Texts{}.read(*it, here);
       const auto kind = model::counter_kind_from_names(names);
       if (!kind) {
-        fail(here,
-             "unknown counter flag (expected rate, per_iteration, per_thread, base_1024 or "
-             "invert)");
+        fail_at(here,
+                "unknown counter flag (expected rate, per_iteration, per_thread, base_1024 or "
+                "invert)");
       }
       if (*kind != counter::plain) result[it.key()] = *kind;
     }
@@ -310,7 +299,7 @@ struct Object {
     T result{};
     if (!value.is_object()) {
       if (what == nullptr) return result;
-      fail(path, fmt::format("expected {}, got {}", what, value.type_name()));
+      fail_at(path, fmt::format("expected {}, got {}", what, value.type_name()));
     }
     read_fields(value, path, result, Table<T>::fields);
     return result;
@@ -328,7 +317,8 @@ struct List {
     return out;
   }
   std::optional<Value> read(const ordered_json& value, const std::string& path) const {
-    if (!value.is_array()) fail(path, fmt::format("expected {}, got {}", what, value.type_name()));
+    if (!value.is_array())
+      fail_at(path, fmt::format("expected {}, got {}", what, value.type_name()));
     Value result;
     result.reserve(value.size());  // a run's samples: no spare capacity, no copy while growing
     for (std::size_t i = 0; i < value.size(); ++i) {
@@ -384,14 +374,15 @@ void read_entry(const ordered_json& object, const std::string& path, Owner& owne
   const std::string here = join(path, f.key);
   const ordered_json* json = member(object, f.key);
   if (!json) {
-    if (f.rule == Rule::required) fail(here, fmt::format("missing ({} is required)", f.codec.what));
+    if (f.rule == Rule::required)
+      fail_at(here, fmt::format("missing ({} is required)", f.codec.what));
     if (f.absent_as) owner.*f.member = owner.*f.absent_as;
     return;
   }
   std::optional<typename Codec::Value> value = f.codec.read(*json, here);
   if (!value) return;
   if (f.check) {
-    if (const std::string problem = f.check(*value); !problem.empty()) fail(here, problem);
+    if (const std::string problem = f.check(*value); !problem.empty()) fail_at(here, problem);
   }
   owner.*f.member = std::move(*value);
 }
@@ -404,7 +395,7 @@ void read_entry(const ordered_json& object, const std::string& path, Owner& owne
   const std::string here = join(path, g.key);
   if (!nested->is_object()) {
     if (g.what == nullptr) return;
-    fail(here, fmt::format("expected {}, got {}", g.what, nested->type_name()));
+    fail_at(here, fmt::format("expected {}, got {}", g.what, nested->type_name()));
   }
   read_fields(*nested, here, owner, g.fields);
 }
@@ -742,42 +733,27 @@ struct Table<RunResult> {
 
 // ---- Documents -------------------------------------------------------------------------------
 
-// Runs `read()`; every failure becomes an Error naming `origin`.
-template <class T, class Read>
-model::Result<T> read_document(const std::string& origin, Read read) {
-  try {
-    return read();
-  } catch (const Problem& problem) {
-    return Error{fmt::format("{}: {}: {}", origin,
-                             problem.path.empty() ? "(top level)" : problem.path, problem.message)};
-  } catch (Error& error) {
-    return error;
-  } catch (const ordered_json::exception& error) {
-    return Error{fmt::format("{}: unexpected content: {}", origin, error.what())};
-  }
-}
-
 ParsedRun read_run(const ordered_json& root) {
-  if (!root.is_object()) fail("", "expected a JSON object");
+  if (!root.is_object()) fail_at("", "expected a JSON object");
   const ordered_json* schema = member(root, "schema");
   if (!schema || !schema->is_string()) {
-    fail("schema",
-         "missing: this is not a benchkit result (expected \"schema\": \"benchkit/result\"; "
-         "Google Benchmark and hyperfine JSON are recognised by their own shape: see "
-         "docs/interop.md)");
+    fail_at("schema",
+            "missing: this is not a benchkit result (expected \"schema\": \"benchkit/result\"; "
+            "Google Benchmark and hyperfine JSON are recognised by their own shape: see "
+            "docs/interop.md)");
   }
   if (schema->get<std::string>() != RunResult::schema) {
-    fail("schema",
-         fmt::format("is \"{}\", expected \"{}\"", schema->get<std::string>(), RunResult::schema));
+    fail_at("schema", fmt::format("is \"{}\", expected \"{}\"", schema->get<std::string>(),
+                                  RunResult::schema));
   }
   const ordered_json* version = member(root, "version");
   if (!version || !version->is_number_integer()) {
-    fail("version", "missing (expected an integer format version)");
+    fail_at("version", "missing (expected an integer format version)");
   }
   if (version->get<int>() != RunResult::version) {
-    fail("version", fmt::format("format version {} is not supported: this benchkit reads "
-                                "version {}; use a benchkit that matches the file",
-                                version->get<int>(), RunResult::version));
+    fail_at("version", fmt::format("format version {} is not supported: this benchkit reads "
+                                   "version {}; use a benchkit that matches the file",
+                                   version->get<int>(), RunResult::version));
   }
   ParsedRun parsed;
   read_fields(root, "", parsed.run, Table<RunResult>::fields);
@@ -943,12 +919,12 @@ std::string to_json(const RunResult& run) {
 }
 
 model::Result<ParsedRun> from_json(std::string_view text, const std::string& origin) {
-  return read_document<ParsedRun>(origin,
-                                  [&] { return read_run(parse_json_document(text, origin)); });
+  return read_with_origin<ParsedRun>(origin,
+                                     [&] { return read_run(parse_json_document(text, origin)); });
 }
 
 model::Result<ParsedRun> from_json_document(const ordered_json& root, const std::string& origin) {
-  return read_document<ParsedRun>(origin, [&] { return read_run(root); });
+  return read_with_origin<ParsedRun>(origin, [&] { return read_run(root); });
 }
 
 std::string benchmark_to_json(const BenchmarkResult& benchmark) {
@@ -958,7 +934,7 @@ std::string benchmark_to_json(const BenchmarkResult& benchmark) {
 
 model::Result<BenchmarkResult> benchmark_from_json(std::string_view text,
                                                    const std::string& origin) {
-  return read_document<BenchmarkResult>(
+  return read_with_origin<BenchmarkResult>(
       origin, [&] { return *benchmark_object.read(parse_json_document(text, origin), ""); });
 }
 

@@ -264,13 +264,10 @@ struct BatchDriver {
   std::coroutine_handle<promise_type> handle;
 };
 
-namespace {
-
-constexpr double kLongCountedIteration = 1e7;
-// A profiled batch grows until it takes 10 ms: the clock is read a hundred times a second.
-constexpr double kProfileBatchNs = 1e7;
-
-// co_await RunBatch{n, &timer}: hands a batch of n iterations to the benchmark's loop.
+// co_await RunBatch{n, &timer}: hands a batch of n iterations to the benchmark's loop. Outside
+// the anonymous namespace: the coroutine frames of Engine's members hold one, and GCC warns
+// (-Wsubobject-linkage) when such a frame, of a file other than the one compiled (as in the
+// unity build, docs/build-time.md), has a field of a type with internal linkage.
 struct RunBatch {
   std::uint64_t iterations;
   detail::Timer* timer;
@@ -281,6 +278,12 @@ struct RunBatch {
   }
   void await_resume() const noexcept {}
 };
+
+namespace {
+
+constexpr double kLongCountedIteration = 1e7;
+// A profiled batch grows until it takes 10 ms: the clock is read a hundred times a second.
+constexpr double kProfileBatchNs = 1e7;
 
 // Iterations per counted sample: enough for about counted_sample_instructions each (at most a
 // million), one in --test.

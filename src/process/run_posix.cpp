@@ -104,7 +104,7 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 }
 
 // Reads what is available on `fd`; returns false at end of file or on an error.
-bool drain(int fd, std::string* keep, std::uint64_t* count, bool echo) {
+bool read_available(int fd, std::string* keep, std::uint64_t* count, bool echo) {
   char buffer[8192];
   for (;;) {
     const ssize_t n = ::read(fd, buffer, sizeof buffer);
@@ -351,8 +351,9 @@ void read_ready(const pollfd* fds, nfds_t count, int pidfd, ChildPipes& pipes, R
   for (nfds_t i = 0; i < count; ++i) {
     if (fds[i].revents == 0 || fds[i].fd == pidfd) continue;
     const bool is_error = fds[i].fd == pipes.error_fd;
-    const bool open = drain(fds[i].fd, is_error ? &record.stderr_tail : nullptr,
-                            is_error ? nullptr : &record.stdout_bytes, is_error && pipes.echo);
+    const bool open =
+        read_available(fds[i].fd, is_error ? &record.stderr_tail : nullptr,
+                       is_error ? nullptr : &record.stdout_bytes, is_error && pipes.echo);
     (is_error ? pipes.error_open : pipes.output_open) = open;
   }
 }
@@ -409,8 +410,8 @@ Reaped wait_for_child(pid_t pid, double deadline, const Meanwhile& meanwhile, Ch
 // What is left in the pipes once the child has ended (a background grandchild may hold them
 // open: do not wait), and the standard error kept to its last kStderrKept bytes.
 void drain_rest(const ChildPipes& pipes, RunRecord& record) {
-  if (pipes.error_open) drain(pipes.error_fd, &record.stderr_tail, nullptr, pipes.echo);
-  if (pipes.output_open) drain(pipes.output_fd, nullptr, &record.stdout_bytes, false);
+  if (pipes.error_open) read_available(pipes.error_fd, &record.stderr_tail, nullptr, pipes.echo);
+  if (pipes.output_open) read_available(pipes.output_fd, nullptr, &record.stdout_bytes, false);
   if (record.stderr_tail.size() > kStderrKept) {
     record.stderr_tail.erase(0, record.stderr_tail.size() - kStderrKept);
   }

@@ -14,7 +14,7 @@ namespace {
 using analysis::BenchmarkComparison;
 using analysis::Verdict;
 
-std::string percent(double ratio) {
+std::string change_percent(double ratio) {
   return fmt::format("{:+.1f}%", (ratio - 1.0) * 100.0);
 }
 
@@ -27,12 +27,12 @@ bool compared(const BenchmarkComparison& c) {
 
 std::string change_cell(const BenchmarkComparison& c) {
   if (!compared(c)) return "";
-  return percent(c.ratio);
+  return change_percent(c.ratio);
 }
 
 std::string interval_cell(const BenchmarkComparison& c) {
   if (!compared(c)) return "";
-  return fmt::format("[{}, {}]", percent(c.ratio_lower), percent(c.ratio_upper));
+  return fmt::format("[{}, {}]", change_percent(c.ratio_lower), change_percent(c.ratio_upper));
 }
 
 std::string time_cell(double value, bool present, const std::string& metric) {

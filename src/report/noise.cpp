@@ -50,7 +50,7 @@ std::string recommendation_cell(const BenchmarkNoise& b, double target) {
   return text;
 }
 
-const std::vector<std::string>& headers() {
+const std::vector<std::string>& noise_headers() {
   static const std::vector<std::string> list = {"benchmark",   "median",      "spread",
                                                 "CV",          "between",     "1 process",
                                                 "3 processes", "5 processes", "recommended"};
@@ -145,7 +145,7 @@ std::string wrap(const std::string& text, std::size_t width) {
 
 std::string parts::noise_console(const NoiseReport& report) {
   const auto table = rows(report);
-  const auto& names = headers();
+  const auto& names = noise_headers();
   std::vector<std::size_t> widths(names.size());
   for (std::size_t c = 0; c < names.size(); ++c) widths[c] = display_width(names[c]);
   for (const auto& row : table) {

@@ -36,7 +36,7 @@ std::vector<std::string> cells(const HistoryPoint& point) {
           mark_text(point)};
 }
 
-const std::vector<std::string>& headers() {
+const std::vector<std::string>& trend_headers() {
   static const std::vector<std::string> list = {"commit", "date", "median", "95% CI", "change", ""};
   return list;
 }
@@ -52,7 +52,7 @@ std::string console_part(const BenchmarkTrend& benchmark) {
   for (const HistoryPoint& point : benchmark.points) rows.push_back(cells(point));
   std::string text = fmt::format("\n{} ({} commit{})\n", benchmark.name, benchmark.points.size(),
                                  benchmark.points.size() == 1 ? "" : "s");
-  return text + render_table(headers(), rows, {false, false, true, true, true, false}, "  ");
+  return text + render_table(trend_headers(), rows, {false, false, true, true, true, false}, "  ");
 }
 
 std::string markdown_part(const BenchmarkTrend& benchmark) {

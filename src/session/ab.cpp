@@ -23,7 +23,7 @@ namespace {
 
 // Listing is a registry walk: well under a second, even for a binary with thousands of
 // benchmarks; a binary that takes longer is stuck.
-constexpr std::chrono::seconds kListTimeout{30};
+constexpr std::chrono::seconds kAbListTimeout{30};
 
 BenchmarkResult named(const std::string& name) {
   BenchmarkResult result;
@@ -42,7 +42,7 @@ model::Result<std::vector<std::string>> list_benchmarks(const std::string& binar
   std::vector<std::string> argv = {binary, "--list"};
   argv.insert(argv.end(), flags.begin(), flags.end());
   process::CaptureOptions options;
-  options.timeout = kListTimeout;
+  options.timeout = kAbListTimeout;
   const auto listed = process::run_captured(argv, options);
   if (!listed || !listed->exit.ok()) {
     return model::Error{

@@ -23,8 +23,6 @@
 namespace benchkit::session {
 namespace {
 
-constexpr std::array<const char*, 2> kSideNames = {"baseline", "new"};
-
 // What a run holds while it lasts: the Ctrl-C handler (the processes it starts are stopped and
 // its temporary folder still removed; a second Ctrl-C ends this process at once), and that folder.
 class RunScope {

@@ -116,7 +116,9 @@ Supervised supervise(Launcher& launcher, const std::vector<std::string>& names,
       }
       break;
     }
-    std::optional<std::size_t> running;
+    // Whether the worker started batch.front() and has not finished it (a flag, not the index:
+    // GCC 12 took an optional index for uninitialised, -Wmaybe-uninitialized, in the unity build).
+    bool running = false;
     std::optional<Deadline> deadline;
     for (bool ended = false; !ended;) {
       WorkerEvent event = (*worker)->next(deadline);
@@ -125,15 +127,15 @@ Supervised supervise(Launcher& launcher, const std::vector<std::string>& names,
           // Its benchmarks come in the order given; a name out of order is a broken worker, and
           // the benchmark it should have started is blamed when it ends.
           if (batch.empty() || names[batch.front()] != event.text) break;
-          running = batch.front();
+          running = true;
           if (isolation.timeout) deadline = isolation.now() + *isolation.timeout;
-          observer.started(*running, names[*running]);
+          observer.started(batch.front(), names[batch.front()]);
           break;
         }
         case WorkerEvent::Kind::finished: {
           if (!running) break;
-          const std::size_t index = *running;
-          running.reset();
+          const std::size_t index = batch.front();
+          running = false;
           deadline.reset();
           batch.pop_front();
           auto results = decode(event.text);

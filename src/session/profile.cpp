@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 constexpr std::int64_t kToolTimeSlack = 4;
 constexpr std::chrono::milliseconds kToolStartAndExit = std::chrono::minutes(5);
 // --list answers at once; a minute means the binary hangs.
-constexpr std::chrono::seconds kListTimeout{60};
+constexpr std::chrono::seconds kProfileListTimeout{60};
 // heaptrack_print and perf script read a long run's file for a while; five minutes is a hang.
 constexpr std::chrono::seconds kConversionTimeout{300};
 
@@ -87,7 +87,7 @@ model::Result<bool> check_benchmark(const ProfileRequest& request, ProfileProces
   std::vector<std::string> list_argv = {request.binary, "--list"};
   list_argv.insert(list_argv.end(), request.bench_flags.begin(), request.bench_flags.end());
   process::CaptureOptions list_options;
-  list_options.timeout = kListTimeout;
+  list_options.timeout = kProfileListTimeout;
   const auto listed = processes.run(list_argv, list_options);
   if (!listed || !listed->exit.ok()) {
     return model::Error{

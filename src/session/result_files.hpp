@@ -1,6 +1,7 @@
 // Reading result files and baselines for comparison, with estimates recomputed when absent.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,6 +12,10 @@
 #include "model/error.hpp"
 
 namespace benchkit::session {
+
+// The two sides of a comparison of builds (side by side, a Google Benchmark binary's two builds),
+// as their result files and messages name them: index 0 the baseline, 1 the new build.
+inline constexpr std::array<const char*, 2> kSideNames = {"baseline", "new"};
 
 // The largest result file read, in MiB, unless $BENCHKIT_MAX_RESULT_MB says otherwise: a file
 // is read whole, parsed into a JSON tree and then into the run, which takes about

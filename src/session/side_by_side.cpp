@@ -35,8 +35,6 @@ bool TurnGate::next_sample() {
 
 namespace {
 
-constexpr std::array<const char*, 2> kSideNames = {"baseline", "new"};
-
 std::vector<std::string> worker_argv(const SideBySide& plan, const std::string& executable,
                                      const std::string& name, const std::string& out) {
   process::WorkerInvocation invocation = plan.worker;

@@ -1,11 +1,11 @@
 #include "stats/bootstrap.hpp"
 
 #include <algorithm>
-#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "stats/distributions.hpp"
 #include "stats/summary.hpp"
 
 namespace benchkit::stats {
@@ -26,13 +26,6 @@ void check_options(const BootstrapOptions& options, const char* what) {
     throw std::invalid_argument(std::string(what) + ": confidence must lie in (0, 1), got " +
                                 std::to_string(options.confidence));
   }
-}
-
-double normal_quantile(double p) {
-  return boost::math::quantile(boost::math::normal(), p);
-}
-double normal_cdf(double z) {
-  return boost::math::cdf(boost::math::normal(), z);
 }
 
 // Fills standard_error and bias from the replicates.

@@ -19,10 +19,6 @@ constexpr std::size_t kRunsPerChange = 50;
 // √(π/2): the mean absolute value of a normal variable times this is its sd.
 constexpr double kMeanAbsToSd = 1.2533141373155003;
 
-double normal_upper_quantile(double tail) {
-  return boost::math::quantile(boost::math::complement(boost::math::normal(), tail));
-}
-
 void validate(std::span<const IntervalPoint> series, const ChangePointSettings& settings) {
   for (std::size_t i = 0; i < series.size(); ++i) {
     const IntervalPoint& p = series[i];
@@ -45,18 +41,6 @@ void validate(std::span<const IntervalPoint> series, const ChangePointSettings& 
     throw std::invalid_argument(
         "detect_change_points: clip must be positive and min_relative_change not negative");
   }
-}
-
-// stats::median of `values` (finite, at least one), the same value to the bit, found by selection
-// rather than by sorting them all; `values` is reordered.
-double median_in_place(std::vector<double>& values) {
-  const double h = static_cast<double>(values.size() - 1) * 0.5;
-  const auto lower = static_cast<std::size_t>(std::floor(h));
-  const auto at = values.begin() + static_cast<std::ptrdiff_t>(lower);
-  std::nth_element(values.begin(), at, values.end());
-  const double low = *at;
-  const double high = lower + 1 < values.size() ? *std::min_element(at + 1, values.end()) : low;
-  return low + (h - static_cast<double>(lower)) * (high - low);
 }
 
 // The series on the scale of the analysis, each point with its variance.

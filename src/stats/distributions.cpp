@@ -1,5 +1,6 @@
 #include "stats/distributions.hpp"
 
+#include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <stdexcept>
@@ -20,6 +21,22 @@ double student_t_two_sided_p(double t, double degrees_of_freedom) {
   }
   return 2.0 * boost::math::cdf(boost::math::complement(boost::math::students_t(degrees_of_freedom),
                                                         std::fabs(t)));
+}
+
+double normal_quantile(double p) {
+  return boost::math::quantile(boost::math::normal(), p);
+}
+
+double normal_upper_quantile(double tail) {
+  return boost::math::quantile(boost::math::complement(boost::math::normal(), tail));
+}
+
+double normal_cdf(double z) {
+  return boost::math::cdf(boost::math::normal(), z);
+}
+
+double normal_upper_tail(double z) {
+  return boost::math::cdf(boost::math::complement(boost::math::normal(), z));
 }
 
 }  // namespace benchkit::stats

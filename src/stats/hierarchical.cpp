@@ -27,17 +27,6 @@ void check(std::span<const std::vector<double>> processes, const HierarchicalOpt
   }
 }
 
-// Median of `values` in place (reorders them), type 7.
-double median_in_place(std::vector<double>& values) {
-  const std::size_t n = values.size();
-  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(n / 2);
-  std::nth_element(values.begin(), middle, values.end());
-  if (n % 2 == 1) return *middle;
-  const double upper = *middle;
-  const double lower = *std::max_element(values.begin(), middle);
-  return lower + (upper - lower) / 2.0;
-}
-
 double mean_of_medians(std::span<const std::vector<double>> processes) {
   double sum = 0.0;
   for (const auto& process : processes) sum += median(process);

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <boost/math/distributions/binomial.hpp>
-#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "stats/distributions.hpp"
 #include "stats/pairwise.hpp"
 #include "stats/ranks.hpp"
 #include "stats/summary.hpp"
@@ -15,14 +15,7 @@ namespace benchkit::stats {
 namespace {
 
 // Same cut-off as the Mann–Whitney test (R's wilcox.test).
-constexpr std::size_t exact_size_limit = 50;
-
-double normal_quantile(double p) {
-  return boost::math::quantile(boost::math::normal(), p);
-}
-double normal_upper_tail(double z) {
-  return boost::math::cdf(boost::math::complement(boost::math::normal(), z));
-}
+constexpr std::size_t exact_signed_rank_limit = 50;
 
 }  // namespace
 
@@ -85,7 +78,7 @@ WilcoxonResult wilcoxon_signed_rank(std::span<const double> differences, TestMet
   }
   const bool ties = ranking.has_ties();
   result.exact = !ties && (method == TestMethod::exact ||
-                           (method == TestMethod::automatic && n < exact_size_limit));
+                           (method == TestMethod::automatic && n < exact_signed_rank_limit));
   if (result.exact) {
     result.p_value = two_sided_discrete_p_value(signed_rank_null_distribution(n), result.statistic);
     return result;
@@ -119,7 +112,7 @@ ShiftEstimate hodges_lehmann_center(std::span<const double> differences, double 
   const double tail = (1.0 - confidence) / 2.0;
   std::size_t k = 1;
   double accepted = 0.0;
-  if (n < exact_size_limit) {
+  if (n < exact_signed_rank_limit) {
     const auto distribution = signed_rank_null_distribution(n);
     double cumulative = 0.0;
     accepted = distribution[0];

@@ -1,11 +1,12 @@
 #include "stats/sequential.hpp"
 
 #include <algorithm>
-#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
 #include <string>
+
+#include "stats/distributions.hpp"
 
 namespace benchkit::stats {
 namespace {
@@ -22,11 +23,10 @@ constexpr std::size_t kMostPoints = 1001;
 // below 1e-19 of its mass.
 constexpr double kTail = 9.0;
 
-double normal_cdf(double z) {
+// Φ(z) by std::erfc, as the boundaries were computed and tested with (stats::normal_cdf is
+// Boost.Math's, whose rounding can differ in the last bits).
+double normal_cdf_by_erfc(double z) {
   return 0.5 * std::erfc(-z / std::numbers::sqrt2);
-}
-double normal_upper_quantile(double tail) {
-  return boost::math::quantile(boost::math::complement(boost::math::normal(), tail));
 }
 
 // A density of the Brownian motion B(t) on the continuation region (-bound, bound), sampled at
@@ -61,12 +61,14 @@ double exit_probability(const Grid& grid, double bound, double sigma) {
   // The grid is sorted and symmetric: only its two ends can reach the bound.
   for (std::size_t i = 0; i < grid.x.size() && grid.x[i] <= -inner; ++i) {
     const double x = grid.x[i];
-    total += grid.mass[i] * (normal_cdf((-bound - x) / sigma) + normal_cdf((x - bound) / sigma));
+    total += grid.mass[i] *
+             (normal_cdf_by_erfc((-bound - x) / sigma) + normal_cdf_by_erfc((x - bound) / sigma));
   }
   for (std::size_t i = grid.x.size(); i-- > 0 && grid.x[i] >= inner;) {
     if (grid.x[i] <= -inner) break;  // counted above
     const double x = grid.x[i];
-    total += grid.mass[i] * (normal_cdf((-bound - x) / sigma) + normal_cdf((x - bound) / sigma));
+    total += grid.mass[i] *
+             (normal_cdf_by_erfc((-bound - x) / sigma) + normal_cdf_by_erfc((x - bound) / sigma));
   }
   return total;
 }
@@ -146,7 +148,7 @@ double alpha_spent(Spending spending, double alpha, double t, double rho) {
   switch (spending) {
     case Spending::obrien_fleming:
       // Applied to each side's alpha/2 (as gsDesign and rpact do): 2 (2 - 2 Φ(z_{α/4} / √t)).
-      return 4.0 * (1.0 - normal_cdf(normal_upper_quantile(alpha / 4.0) / std::sqrt(t)));
+      return 4.0 * (1.0 - normal_cdf_by_erfc(normal_upper_quantile(alpha / 4.0) / std::sqrt(t)));
     case Spending::pocock:
       return alpha * std::log(1.0 + (std::numbers::e - 1.0) * t);
     case Spending::power:
@@ -175,7 +177,7 @@ SequentialBoundary group_sequential_boundary(std::span<const double> information
       critical = bound_for(continuation, target, sigma, scale) / scale;
     }
     result.critical.push_back(critical);
-    result.nominal_alpha.push_back(2.0 * (1.0 - normal_cdf(critical)));
+    result.nominal_alpha.push_back(2.0 * (1.0 - normal_cdf_by_erfc(critical)));
     result.cumulative_alpha.push_back(spent);
     spent_before = spent;
     if (k + 1 == looks) break;

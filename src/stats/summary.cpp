@@ -90,6 +90,16 @@ double median(std::span<const double> values) {
   return quantile(values, 0.5);
 }
 
+double median_in_place(std::span<double> values) {
+  const std::size_t n = values.size();
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>((n - 1) / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  const double low = *middle;
+  // As quantile_sorted computes it at p = 0.5: low + (h - floor h) * (high - low).
+  const double high = n % 2 == 0 ? *std::min_element(middle + 1, values.end()) : low;
+  return low + (n % 2 == 0 ? 0.5 : 0.0) * (high - low);
+}
+
 double mad(std::span<const double> values) {
   require_finite(values, "mad");
   const double center = median(values);

@@ -35,6 +35,10 @@ double quantile_sorted(std::span<const double> sorted, double p);
 
 // Type 7 median: the middle value, or the mean of the two middle values.
 double median(std::span<const double> values);
+// The same median, to the bit, of `values` (finite, at least one; not checked), found by selection
+// rather than by sorting a copy: `values` is reordered. For loops that take many medians
+// (bootstrap replicates, change-point segments).
+double median_in_place(std::span<double> values);
 
 // Median absolute deviation from the median, times 1.4826 so that it estimates the standard
 // deviation of normal data (1/Φ⁻¹(3/4)). One value or all equal: 0.

@@ -1,7 +1,6 @@
 #include "stats/two_sample.hpp"
 
 #include <algorithm>
-#include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <limits>
@@ -9,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "stats/distributions.hpp"
 #include "stats/pairwise.hpp"
 #include "stats/ranks.hpp"
 #include "stats/summary.hpp"
@@ -29,12 +29,6 @@ void check_confidence(double confidence, const char* what) {
   }
 }
 
-double normal_quantile(double p) {
-  return boost::math::quantile(boost::math::normal(), p);
-}
-double normal_upper_tail(double z) {
-  return boost::math::cdf(boost::math::complement(boost::math::normal(), z));
-}
 double t_upper_tail(double t, double degrees_of_freedom) {
   return boost::math::cdf(boost::math::complement(boost::math::students_t(degrees_of_freedom), t));
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "stats/random.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,6 +12,26 @@
 
 namespace benchkit::stats {
 namespace {
+
+TEST(Summary, MedianInPlaceIsTheMedianToTheBit) {
+  // Sizes odd and even, with ties and negative zero, against median() of the same values.
+  Xoshiro256 generator(7);
+  for (std::size_t size = 1; size <= 40; ++size) {
+    std::vector<double> values(size);
+    for (double& value : values) value = std::round(generator.uniform() * 8.0) - 4.0 + 1e-3;
+    if (size % 3 == 0) values[size / 2] = -0.0;
+    std::vector<double> reordered = values;
+    const double expected = median(values);
+    const double got = median_in_place(reordered);
+    EXPECT_EQ(std::signbit(got), std::signbit(expected)) << size << " values";
+    EXPECT_EQ(got, expected) << size << " values";
+    std::sort(values.begin(), values.end());
+    std::sort(reordered.begin(), reordered.end());
+    EXPECT_EQ(reordered, values) << "median_in_place only reorders";
+  }
+  std::vector<double> zeros = {-0.0};
+  EXPECT_EQ(std::signbit(median_in_place(zeros)), std::signbit(median(std::vector<double>{-0.0})));
+}
 
 TEST(Summary, VarianceStaysAccurateForLargeMeans) {
   // Nanosecond timings around 1e9 with a spread of 1: the one-pass Σx² - n x̄² formula loses
