@@ -31,6 +31,16 @@ std::string after(const std::vector<std::string>& argv, const std::string& flag)
   return at != argv.end() && at + 1 != argv.end() ? *(at + 1) : "";
 }
 
+// As callgrind: main calling work, written where --callgrind-out-file= says.
+void write_callgrind_out(const std::vector<std::string>& argv) {
+  const auto out = std::find_if(argv.begin(), argv.end(), [](const std::string& word) {
+    return word.rfind("--callgrind-out-file=", 0) == 0;
+  });
+  ASSERT_NE(out, argv.end());
+  write(out->substr(std::string("--callgrind-out-file=").size()),
+        "events: Ir\nfn=main\n10 10\ncfn=work\ncalls=1 20\n11 90\nfn=work\n20 90\n");
+}
+
 // Programs found at /fake/NAME unless missing; the bench binary lists `names`; a tool run writes
 // the routine's summary and what `tool_writes` says, then exits with `tool_exit` having written
 // `tool_stderr`; a conversion prints `converted`.
@@ -132,12 +142,7 @@ TEST_F(Pipeline, CallgrindKeepsTheFoldedStacksBeforeTheSummary) {
   write(dir() + "/stale", "");
   processes_.tool_writes = [](const std::vector<std::string>& argv) {
     EXPECT_EQ(after(argv, "--profile-markers"), "callgrind");
-    const auto out = std::find_if(argv.begin(), argv.end(), [](const std::string& word) {
-      return word.rfind("--callgrind-out-file=", 0) == 0;
-    });
-    ASSERT_NE(out, argv.end());
-    write(out->substr(std::string("--callgrind-out-file=").size()),
-          "events: Ir\nfn=main\n10 10\ncfn=work\ncalls=1 20\n11 90\nfn=work\n20 90\n");
+    write_callgrind_out(argv);
   };
   const auto profile = run_profile(request_, processes_);
   ASSERT_TRUE(profile) << profile.error().message;
@@ -156,14 +161,7 @@ TEST_F(Pipeline, AFlameGraphTheRequestDrawsIsKeptBeforeTheFoldedStacks) {
   request_.draw_flame_graph = [](const model::Profile& profile) {
     return "<svg>" + std::to_string(profile.stacks.size()) + " stacks</svg>";
   };
-  processes_.tool_writes = [](const std::vector<std::string>& argv) {
-    const auto out = std::find_if(argv.begin(), argv.end(), [](const std::string& word) {
-      return word.rfind("--callgrind-out-file=", 0) == 0;
-    });
-    ASSERT_NE(out, argv.end());
-    write(out->substr(std::string("--callgrind-out-file=").size()),
-          "events: Ir\nfn=main\n10 10\ncfn=work\ncalls=1 20\n11 90\nfn=work\n20 90\n");
-  };
+  processes_.tool_writes = write_callgrind_out;
   const auto profile = run_profile(request_, processes_);
   ASSERT_TRUE(profile) << profile.error().message;
   EXPECT_THAT(profile->files,
