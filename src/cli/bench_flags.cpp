@@ -24,13 +24,17 @@ void add_measurement_flags(CLI::App& app, BenchFlags& flags) {
   app.add_flag("--test", flags.test,
                "Smoke test: run each benchmark once, no statistics (what CTest should call)");
   add_time_budget_option(app, flags.time_budget, "default 1s");
-  app.add_option("--warm-up", flags.warm_up, "Warm-up time per benchmark (default 50ms)");
+  app.add_option("--warm-up", flags.warm_up,
+                 "Warm-up time per benchmark, run whole (default: until two sample-sized "
+                 "batches agree within 2%, at most 50ms)");
   app.add_option("--timeout", flags.timeout,
                  "A benchmark or scenario still running after this long (set-up, warm-up and "
                  "sampling together) is taken for hung: its worker is killed, it is recorded as "
                  "failed, and the run goes on with the next (default 300s)");
   app.add_option("--sample-size", flags.sample_size,
-                 "Minimum samples per benchmark before the precision rule may stop (default 30)")
+                 "Minimum samples per benchmark before the precision rule may stop (default "
+                 "30, or 10 once the samples have taken 100 ms; a size given here is taken "
+                 "whole)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
   add_precision_option(app, flags.precision);
   add_seed_option(app, flags.seed);

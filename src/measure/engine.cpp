@@ -396,6 +396,8 @@ Engine::Engine(clock::Clock& clock, clock::Calibration calibration, Overhead ove
       probes_(probes) {
   settings_.min_samples = std::max<std::size_t>(1, settings_.min_samples);
   settings_.max_samples = std::max(settings_.max_samples, settings_.min_samples);
+  settings_.fewest_samples =
+      std::clamp<std::size_t>(settings_.fewest_samples, 1, settings_.min_samples);
 }
 
 std::int64_t Engine::sample_target_ns(std::int64_t time_budget_ns, std::size_t min_samples) const {
@@ -745,6 +747,11 @@ BatchDriver Engine::drive_timed(BenchmarkResult& result) {
       if (spent >= settings_.time_budget_ns) break;
       if (precise_enough(sorted, settings_.precision)) break;
       continue;
+    }
+    // Long samples: fewer of them, once they fill min_sampling_ns and the interval is tight.
+    if (count >= settings_.fewest_samples && spent >= settings_.min_sampling_ns &&
+        precise_enough(sorted, settings_.precision)) {
+      break;
     }
     if (std::optional<Diagnostic> few = too_few_samples(settings_, spent, count, elapsed / n)) {
       result.diagnostics.push_back(std::move(*few));

@@ -25,20 +25,28 @@ struct Settings {
   // At least 30 samples: the smallest n at which the order-statistic CI of the median is
   // reasonably tight (ranks 10 and 21 at 95%) and rank tests have useful power.
   std::size_t min_samples = 30;
+  // ... except where single samples are long: once the samples have taken min_sampling_ns and
+  // number at least fewest_samples, the precision rule alone decides. A sleep of 10 ms stops at
+  // 10 samples (0.1 s) where 30 took 0.3 s; a 1 ms sample still takes 30. Ten is the smallest n
+  // whose order-statistic 95% interval of the median leaves out the extremes (ranks 2 and 9,
+  // 97.9%), so one outlier cannot widen or narrow it (docs/noise.md, "A plain run: time to a
+  // result"). A sample size the user chooses is kept whole: fewest_samples = min_samples then.
+  std::size_t fewest_samples = 10;
+  std::int64_t min_sampling_ns = 100'000'000;
   // Hard cap on kept samples, so a long budget on a fast benchmark cannot exhaust memory.
   std::size_t max_samples = 10'000;
   // Sampling budget: 1 s keeps a suite of dozens of benchmarks under a minute; google/benchmark
   // maintainers call "run until a CI is satisfied" the ideal (issues #908, #746).
   std::int64_t time_budget_ns = 1'000'000'000;
-  // 50 ms of warm-up: enough for caches, branch predictors and lazy initialisation of typical
-  // code while keeping a 3-benchmark suite near one second.
+  // At most 50 ms of warm-up: enough for caches, branch predictors and lazy initialisation of
+  // typical code.
   std::int64_t warm_up_ns = 50'000'000;
   // Ends the warm-up before warm_up_ns once the code proves steady: two consecutive batches of
-  // the sample's size whose times per iteration agree within steady_warm_up_tolerance. Off by
-  // default; a side-by-side worker sets it (unless the user chose a warm-up), since it warms up
-  // while the other side waits, twice per benchmark and round (docs/verdicts.md, "Where a
-  // comparison's seconds go").
-  bool warm_up_until_steady = false;
+  // the sample's size whose times per iteration agree within steady_warm_up_tolerance. On by
+  // default (a plain run's benchmark warmed up 50 ms each, 45% of a three-benchmark run; a
+  // side-by-side worker warms up while the other side waits: docs/verdicts.md, "Where a
+  // comparison's seconds go"); off when the user chooses a warm-up, which then runs whole.
+  bool warm_up_until_steady = true;
   // 2%: the default noise threshold, below which a comparison calls a change `unchanged`; a
   // cold start (first page faults, lazy initialisation, cold caches) is far larger.
   double steady_warm_up_tolerance = 0.02;

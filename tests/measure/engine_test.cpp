@@ -115,6 +115,53 @@ TEST(Engine, StopsAtTheMinimumWhenTheMedianIsAlreadyPrecise) {
   EXPECT_EQ(result.samples.size(), 30u);
 }
 
+TEST(Engine, LongSamplesStopAtTheFewestOnceTheyFillTheMinimumSamplingTime) {
+  // 10 ms a sample: 10 samples fill the 100 ms, and the median is exact.
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  const BenchmarkResult result =
+      engine.measure("sleepy", [&](Bencher& b) { b.iter([&] { clock.advance(10'000'000); }); });
+  EXPECT_EQ(result.samples.size(), 10u);
+  EXPECT_TRUE(result.diagnostics.empty());
+}
+
+TEST(Engine, ShortSamplesTakeTheWholeMinimumBeforeTheMinimumSamplingTime) {
+  // 2 ms a sample: the 100 ms would take 50 samples, the minimum of 30 comes first.
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  const BenchmarkResult result =
+      engine.measure("short", [&](Bencher& b) { b.iter([&] { clock.advance(2'000'000); }); });
+  EXPECT_EQ(result.samples.size(), 30u);
+}
+
+TEST(Engine, LongSamplesOutsideThePrecisionGoOnPastTheFewest) {
+  // 10 ms a sample, ±20% from one sample to the next: ten samples cannot give ±1%.
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  std::uint64_t state = 99;
+  const BenchmarkResult result = engine.measure("jittery", [&](Bencher& b) {
+    b.iter_custom([&](std::uint64_t iterations) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const double factor = 0.8 + 0.4 * static_cast<double>(state >> 40) / (1 << 24);
+      const double ns = static_cast<double>(iterations) * 10'000'000.0 * factor;
+      clock.advance(static_cast<std::int64_t>(ns));
+      return ns;
+    });
+  });
+  EXPECT_GE(result.samples.size(), 30u);
+}
+
+TEST(Engine, AChosenSampleSizeIsKeptWholeForLongSamples) {
+  FakeClock clock;
+  Settings settings;
+  settings.min_samples = 30;
+  settings.fewest_samples = 30;  // as --sample-size and .sample_size() set it
+  Engine engine = make_engine(clock, settings);
+  const BenchmarkResult result =
+      engine.measure("sleepy", [&](Bencher& b) { b.iter([&] { clock.advance(10'000'000); }); });
+  EXPECT_EQ(result.samples.size(), 30u);
+}
+
 TEST(Engine, KeepsSamplingNoisyWorkUntilTheBudgetIsSpent) {
   FakeClock clock;
   Settings settings;
@@ -346,15 +393,28 @@ TEST(Engine, CounterKindsAndTheLabelAreKeptWithTheValueAsSet) {
   EXPECT_DOUBLE_EQ(*model::counter_value(result, "calls"), 1.0);
 }
 
-TEST(Engine, WarmUpRunsTheCodeBeforeSampling) {
+TEST(Engine, AChosenWarmUpRunsWhole) {
   FakeClock clock;
   Settings settings;
   settings.warm_up_ns = 50'000'000;
+  settings.warm_up_until_steady = false;  // as --warm-up and .warm_up() set it
   Engine engine = make_engine(clock, settings);
   const BenchmarkResult result =
       engine.measure("warm", [&](Bencher& b) { b.iter([&] { clock.advance(1000); }); });
   EXPECT_GE(result.warm_up_ns, 50'000'000.0 * 0.9);
   EXPECT_GT(result.warm_up_iters, 0u);
+}
+
+TEST(Engine, ByDefaultTheWarmUpEndsOnceTheCodeIsSteady) {
+  // Every iteration costs the same: the growth to the sample's size (1 ms), then two batches of
+  // that size that agree, far less than the 50 ms a warm-up may take.
+  FakeClock clock;
+  Engine engine = make_engine(clock);
+  const BenchmarkResult result =
+      engine.measure("steady", [&](Bencher& b) { b.iter([&] { clock.advance(1000); }); });
+  EXPECT_GT(result.warm_up_iters, 0u);
+  EXPECT_GE(result.warm_up_ns, 2 * 1'000'000.0 * 0.9);
+  EXPECT_LT(result.warm_up_ns, 5'000'000.0);
 }
 
 }  // namespace

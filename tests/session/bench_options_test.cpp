@@ -47,7 +47,9 @@ TEST(BenchOptions, RunSettingsTakeTheDurationsAndRefuseBadOnes) {
   ASSERT_TRUE(settings) << settings.error().message;
   EXPECT_EQ(settings->engine.time_budget_ns, 2'000'000'000);
   EXPECT_EQ(settings->engine.warm_up_ns, 10'000'000);
+  EXPECT_FALSE(settings->engine.warm_up_until_steady);  // a chosen warm-up runs whole
   EXPECT_EQ(settings->engine.min_samples, 40u);
+  EXPECT_EQ(settings->engine.fewest_samples, 40u);  // a chosen size is kept whole
   EXPECT_EQ(settings->timeout_ns, 300'000'000'000);
   EXPECT_EQ(settings->tags.at("compiler"), "clang");
   EXPECT_EQ(o.worker_timeout_ns, 120'000'000'000);

@@ -23,6 +23,16 @@ TEST(SettingsFor, ABenchmarksOwnWarmUpRunsWholeEvenInATurnsWorker) {
   EXPECT_EQ(settings.warm_up_ns, 80'000'000);
 }
 
+TEST(SettingsFor, ABenchmarksOwnSampleSizeIsKeptWhole) {
+  RunSettings run;
+  EXPECT_EQ(settings_for(run, BenchSettings{}).fewest_samples, 10u);  // long samples may stop early
+  BenchSettings own;
+  own.sample_size = 50;
+  const measure::Settings settings = settings_for(run, own);
+  EXPECT_EQ(settings.min_samples, 50u);
+  EXPECT_EQ(settings.fewest_samples, 50u);
+}
+
 void contended(Bencher&) {}
 
 TEST(Select, AFilterReachesEachThreadCountByName) {
