@@ -13,6 +13,7 @@
 #include "analysis/estimates.hpp"
 #include "model/merge.hpp"
 #include "stats/test_data.hpp"
+#include "support/sample_run.hpp"
 
 namespace benchkit::analysis {
 namespace {
@@ -38,11 +39,7 @@ BenchmarkResult benchmark(const std::string& name, double center, double spread,
   return result;
 }
 
-RunResult run_of(std::vector<BenchmarkResult> benchmarks) {
-  RunResult run;
-  run.benchmarks = std::move(benchmarks);
-  return run;
-}
+using benchkit::testing::run_of;
 
 const BenchmarkComparison& find(const Comparison& comparison, const std::string& name) {
   for (const auto& c : comparison.benchmarks) {

@@ -454,11 +454,11 @@ TEST(DiagnoseProcesses, NamesTheStatesTheProcessesFellInto) {
   BenchmarkResult result = in_processes(
       10, [](std::size_t p) { return p % 3 == 1 ? 800.0 : 700.0; }, 7);
   diagnose_processes(result);
-  ASSERT_THAT(codes(result), testing::ElementsAre(code::process_states));
+  ASSERT_THAT(codes(result), ::testing::ElementsAre(code::process_states));
   const std::string& message = result.diagnostics.front().message;
-  EXPECT_THAT(message, testing::HasSubstr("2 states"));
-  EXPECT_THAT(message, testing::HasSubstr("in 7 of 10"));
-  EXPECT_THAT(message, testing::HasSubstr("in 3 of 10"));
+  EXPECT_THAT(message, ::testing::HasSubstr("2 states"));
+  EXPECT_THAT(message, ::testing::HasSubstr("in 7 of 10"));
+  EXPECT_THAT(message, ::testing::HasSubstr("in 3 of 10"));
   diagnose_processes(result);  // not added twice
   EXPECT_EQ(result.diagnostics.size(), 1u);
 }

@@ -9,6 +9,7 @@
 #include "analysis/compare.hpp"
 #include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
+#include "support/sample_run.hpp"
 
 namespace benchkit::analysis {
 namespace {
@@ -125,11 +126,7 @@ TEST(MachineSpeed, ARealDriftIsStillFoundWhileTheMachineSwitchesSpeed) {
   EXPECT_TRUE(has_code(result, code::drift));
 }
 
-RunResult run_of(std::vector<BenchmarkResult> benchmarks) {
-  RunResult run;
-  run.benchmarks = std::move(benchmarks);
-  return run;
-}
+using benchkit::testing::run_of;
 
 TEST(MachineSpeed, TheRunWarnsOnceAndNamesBenchmarksMeasuredOnlyWhileSlow) {
   RunResult run;

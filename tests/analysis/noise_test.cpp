@@ -19,8 +19,8 @@ using stats::testing::Draw;
 using stats::testing::sanitized;
 
 // One benchmark whose samples of process p are `per_process[p]` (one iteration each).
-RunResult run_of(const std::vector<std::vector<double>>& per_process,
-                 const std::string& name = "b") {
+RunResult run_of_processes(const std::vector<std::vector<double>>& per_process,
+                           const std::string& name = "b") {
   BenchmarkResult benchmark;
   benchmark.name = name;
   for (std::size_t p = 0; p < per_process.size(); ++p) {
@@ -58,7 +58,7 @@ TEST(Noise, ReferenceValuesOfATinyRun) {
   //   k = 1, splits: |ln d| of the 3 pairs = 0.09531, 0.10536, 0.20067, their type-7 99th
   //   percentile 0.10536 + 0.98 (0.20067 - 0.10536) = 0.19876, exp - 1 = 0.219895;
   //   k = 1, spread: t(0.995, 2) = 9.924843, exp(9.924843 · 0.100377 · √2) - 1 = 3.091372.
-  const RunResult run = run_of({{99, 100, 101}, {108, 110, 115}, {85, 90, 95}});
+  const RunResult run = run_of_processes({{99, 100, 101}, {108, 110, 115}, {85, 90, 95}});
   const NoiseAnalysis analysis = analyse_noise(run);
   ASSERT_EQ(analysis.benchmarks.size(), 1u);
   EXPECT_EQ(analysis.processes, 3u);
@@ -94,7 +94,7 @@ TEST(Noise, ReferenceValuesOfATinyRun) {
 TEST(Noise, SplitsOfFourIntoTwoPairsUseTheMeanOfProcessMedians) {
   // Medians 100, 104, 98, 101: the three splits {01|23}, {02|13}, {03|12} give |ln(mean ratio)|
   // 0.004963, 0.024815, 0.034743; the 99th percentile, exp - 1: 0.035148.
-  const NoiseAnalysis analysis = analyse_noise(run_of({{100}, {104}, {98}, {101}}));
+  const NoiseAnalysis analysis = analyse_noise(run_of_processes({{100}, {104}, {98}, {101}}));
   const SideThreshold* two = analysis.benchmarks[0].at(2);
   ASSERT_NE(two, nullptr);
   ASSERT_TRUE(two->from_splits);
@@ -104,7 +104,7 @@ TEST(Noise, SplitsOfFourIntoTwoPairsUseTheMeanOfProcessMedians) {
 
 TEST(Noise, EverySplitWhenFewSeededRandomOnesWhenMany) {
   Draw draw(1);
-  const NoiseAnalysis ten = analyse_noise(run_of(synthetic(draw, 10, 3, 0.01, 0.001)));
+  const NoiseAnalysis ten = analyse_noise(run_of_processes(synthetic(draw, 10, 3, 0.01, 0.001)));
   const BenchmarkNoise& b = ten.benchmarks[0];
   // C(10,k) C(10-k,k) / 2 unordered pairs of disjoint groups.
   EXPECT_EQ(b.at(1)->splits, 45u);
@@ -114,7 +114,7 @@ TEST(Noise, EverySplitWhenFewSeededRandomOnesWhenMany) {
   EXPECT_TRUE(b.at(5)->all_splits);
   EXPECT_EQ(b.at(10), nullptr);  // 2 × 10 > 10
 
-  const RunResult forty = run_of(synthetic(draw, 40, 3, 0.01, 0.001));
+  const RunResult forty = run_of_processes(synthetic(draw, 40, 3, 0.01, 0.001));
   const NoiseAnalysis first = analyse_noise(forty);
   const BenchmarkNoise& many = first.benchmarks[0];
   EXPECT_FALSE(many.at(5)->all_splits);
@@ -130,8 +130,8 @@ TEST(Noise, EverySplitWhenFewSeededRandomOnesWhenMany) {
 }
 
 TEST(Noise, BenchmarksThatCannotBeAnalysedSayWhy) {
-  RunResult run = run_of({{100, 101, 99}}, "single");
-  BenchmarkResult failed = run_of({{1}, {2}}, "failed").benchmarks[0];
+  RunResult run = run_of_processes({{100, 101, 99}}, "single");
+  BenchmarkResult failed = run_of_processes({{1}, {2}}, "failed").benchmarks[0];
   failed.failures.push_back("verify failed: items lost");
   run.benchmarks.push_back(failed);
   BenchmarkResult empty;
@@ -152,7 +152,7 @@ TEST(Noise, BenchmarksThatCannotBeAnalysedSayWhy) {
 TEST(Noise, RecommendsTheFewestProcessesWithinTheTarget) {
   // Identical processes up to ±0.05%: one process a side is enough.
   const NoiseAnalysis quiet =
-      analyse_noise(run_of({{1000}, {1000.5}, {999.5}, {1000}, {1000.2}, {999.8}}));
+      analyse_noise(run_of_processes({{1000}, {1000.5}, {999.5}, {1000}, {1000.2}, {999.8}}));
   ASSERT_TRUE(quiet.benchmarks[0].recommendation);
   EXPECT_EQ(quiet.benchmarks[0].recommendation->processes, 1u);
   EXPECT_TRUE(quiet.benchmarks[0].recommendation->within_target);
@@ -160,7 +160,7 @@ TEST(Noise, RecommendsTheFewestProcessesWithinTheTarget) {
 
   // A target that k = 1 misses but a larger count reaches.
   Draw draw(2);
-  const RunResult run = run_of(synthetic(draw, 12, 5, 0.01, 0.001));
+  const RunResult run = run_of_processes(synthetic(draw, 12, 5, 0.01, 0.001));
   NoiseSettings settings;
   const NoiseAnalysis first = analyse_noise(run, settings);
   const BenchmarkNoise& b = first.benchmarks[0];
@@ -173,9 +173,11 @@ TEST(Noise, RecommendsTheFewestProcessesWithinTheTarget) {
 
 TEST(Noise, TheSuiteThresholdIsSetByItsNoisiestBenchmark) {
   Draw draw(3);
-  RunResult run = run_of(synthetic(draw, 10, 5, 0.002, 0.001), "steady");
-  run.benchmarks.push_back(run_of(synthetic(draw, 10, 5, 0.05, 0.001), "noisy").benchmarks[0]);
-  run.benchmarks.push_back(run_of(synthetic(draw, 10, 5, 0.01, 0.001), "middle").benchmarks[0]);
+  RunResult run = run_of_processes(synthetic(draw, 10, 5, 0.002, 0.001), "steady");
+  run.benchmarks.push_back(
+      run_of_processes(synthetic(draw, 10, 5, 0.05, 0.001), "noisy").benchmarks[0]);
+  run.benchmarks.push_back(
+      run_of_processes(synthetic(draw, 10, 5, 0.01, 0.001), "middle").benchmarks[0]);
   const NoiseAnalysis analysis = analyse_noise(run);
   ASSERT_TRUE(analysis.recommendation);
   const NoiseRecommendation& suite = *analysis.recommendation;
@@ -232,7 +234,7 @@ Rates false_alarms(double between, std::uint64_t seed) {
   };
   for (std::size_t r = 0; r < noise_runs; ++r) {
     const NoiseAnalysis analysis =
-        analyse_noise(run_of(synthetic(draw, kProcesses, kSamples, between, kWithin)));
+        analyse_noise(run_of_processes(synthetic(draw, kProcesses, kSamples, between, kWithin)));
     const BenchmarkNoise& b = analysis.benchmarks[0];
     const std::size_t k = b.recommendation->processes;
     const double t = b.recommendation->threshold;
@@ -249,8 +251,8 @@ Rates false_alarms(double between, std::uint64_t seed) {
     sum += share;
     sum_squares += share * share;
     if (r % (k == 1 ? 4 : 20) == 0) {
-      RunResult base = run_of(synthetic(draw, k, kSamples, between, kWithin));
-      RunResult candidate = run_of(synthetic(draw, k, kSamples, between, kWithin));
+      RunResult base = run_of_processes(synthetic(draw, k, kSamples, between, kWithin));
+      RunResult candidate = run_of_processes(synthetic(draw, k, kSamples, between, kWithin));
       // No compute_estimates: the verdict reads only the samples.
       CompareSettings settings;
       settings.noise_threshold = t;
@@ -312,7 +314,7 @@ RunResult balanced_run() {
     processes.push_back({std::exp(level + 0.01), std::exp(level - 0.01), std::exp(level + 0.01),
                          std::exp(level - 0.01)});
   }
-  return run_of(processes);
+  return run_of_processes(processes);
 }
 
 TEST(NoiseBetweenShare, ReferenceValueOfABalancedRun) {
@@ -329,7 +331,7 @@ TEST(NoiseBetweenShare, TheEstimatesOfARunOfSeveralProcessesCarryIt) {
   ASSERT_TRUE(run.benchmarks.front().estimates.between_process_share.has_value());
   EXPECT_NEAR(*run.benchmarks.front().estimates.between_process_share,
               5e-4 / (5e-4 + 1.6e-3 / 12.0), 1e-9);
-  RunResult one = run_of({{100.0, 101.0, 99.0, 100.5}});
+  RunResult one = run_of_processes({{100.0, 101.0, 99.0, 100.5}});
   compute_estimates(one.benchmarks.front());
   EXPECT_FALSE(one.benchmarks.front().estimates.between_process_share.has_value())
       << "one process: nothing between processes";
@@ -340,14 +342,16 @@ TEST(NoiseBetweenShare, SeededRunsTellProcessNoiseFromSampleNoise) {
   // Between-process log-sd 5%, within 1%, 20 samples: the share of one sample's variance is
   // 0.05² / (0.05² + 0.01²) = 96%; the other way round, 4%.
   const NoiseAnalysis processes_dominate =
-      analyse_noise(run_of(synthetic(draw, 20, 20, 0.05, 0.01)));
-  const NoiseAnalysis samples_dominate = analyse_noise(run_of(synthetic(draw, 20, 20, 0.01, 0.05)));
+      analyse_noise(run_of_processes(synthetic(draw, 20, 20, 0.05, 0.01)));
+  const NoiseAnalysis samples_dominate =
+      analyse_noise(run_of_processes(synthetic(draw, 20, 20, 0.01, 0.05)));
   // The component is estimated from 20 process means: its standard error here is about a
   // third of (0.01² + 0.05²/20), so the second share is 4% ± about 3 points.
   EXPECT_GT(*processes_dominate.benchmarks.front().between_share, 0.9);
   EXPECT_LT(*samples_dominate.benchmarks.front().between_share, 0.2);
   // One sample in a process: no within-process variance to separate.
-  EXPECT_FALSE(analyse_noise(run_of({{100.0}, {101.0, 102.0}})).benchmarks.front().between_share);
+  EXPECT_FALSE(
+      analyse_noise(run_of_processes({{100.0}, {101.0, 102.0}})).benchmarks.front().between_share);
 }
 
 TEST(NoiseStates, TwoStatesOfProcessesAreNamed) {
@@ -356,7 +360,7 @@ TEST(NoiseStates, TwoStatesOfProcessesAreNamed) {
     const double level = p % 3 == 0 ? 800.0 : 700.0;
     processes.push_back({level, level * 1.001, level * 0.999});
   }
-  const NoiseAnalysis analysis = analyse_noise(run_of(processes));
+  const NoiseAnalysis analysis = analyse_noise(run_of_processes(processes));
   const auto& states = analysis.benchmarks.front().states;
   ASSERT_EQ(states.size(), 2u);
   EXPECT_EQ(states[0].processes, 6u);

@@ -7,7 +7,7 @@
 namespace benchkit::analysis {
 namespace {
 
-BenchmarkResult counted(const std::string& name, double per_iteration) {
+BenchmarkResult counted_benchmark(const std::string& name, double per_iteration) {
   BenchmarkResult result;
   result.name = name;
   result.metric = "instructions";
@@ -23,9 +23,11 @@ BenchmarkResult counted(const std::string& name, double per_iteration) {
 
 TEST(OrderDependence, ACountThatMovesBeyondTheThresholdIsOrderDependent) {
   RunResult forward;
-  forward.benchmarks = {counted("a", 1000), counted("b", 5000), counted("c", 200)};
+  forward.benchmarks = {counted_benchmark("a", 1000), counted_benchmark("b", 5000),
+                        counted_benchmark("c", 200)};
   RunResult reverse;
-  reverse.benchmarks = {counted("c", 200), counted("b", 4000), counted("a", 1000.5)};
+  reverse.benchmarks = {counted_benchmark("c", 200), counted_benchmark("b", 4000),
+                        counted_benchmark("a", 1000.5)};
   const OrderReport report = compare_orders(forward, reverse, 0.001);
   ASSERT_EQ(report.benchmarks.size(), 3u);
   EXPECT_EQ(report.benchmarks[0].name, "a");
@@ -39,10 +41,10 @@ TEST(OrderDependence, ACountThatMovesBeyondTheThresholdIsOrderDependent) {
 
 TEST(OrderDependence, ABenchmarkCountedInOneOrderOnlyIsMissing) {
   RunResult forward;
-  forward.benchmarks = {counted("a", 1000), counted("b", 10)};
+  forward.benchmarks = {counted_benchmark("a", 1000), counted_benchmark("b", 10)};
   RunResult reverse;
-  reverse.benchmarks = {counted("a", 1000)};
-  BenchmarkResult failed = counted("b", 10);
+  reverse.benchmarks = {counted_benchmark("a", 1000)};
+  BenchmarkResult failed = counted_benchmark("b", 10);
   failed.failure = Failure{};
   reverse.benchmarks.push_back(failed);
   const OrderReport report = compare_orders(forward, reverse, 0.001);

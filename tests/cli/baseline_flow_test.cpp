@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit {
 namespace {
@@ -15,12 +16,13 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_command;
 
-const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
+using benchkit::testing::kSampleBench;
+using benchkit::testing::kSampleBenchSlow;
+using benchkit::testing::kTool;
 // One process a side: these tests check the plumbing with a fourfold slowdown, which a single
 // process always resolves; with several processes a busy machine can widen the interval
 // between processes enough to make even that inconclusive (correctly, but not testably).
-const std::string kFast =
+const std::string kOneProcessCopyRun =
     " --filter copy --time-budget 100ms --warm-up 5ms --no-machine-warnings --processes 1";
 
 class BaselineFlow : public ::testing::Test {
@@ -45,7 +47,8 @@ class BaselineFlow : public ::testing::Test {
 };
 
 TEST_F(BaselineFlow, ARegressionIsFoundAndGatesCi) {
-  const auto saved = run_command(env_ + kBench + kFast + " --save-baseline main");
+  const auto saved =
+      run_command(env_ + kSampleBench + kOneProcessCopyRun + " --save-baseline main");
   ASSERT_EQ(saved.exit_code, 0) << saved.err;
   EXPECT_THAT(saved.out, HasSubstr("baseline main saved to " + folder_ + "/baselines/main.json"));
 
@@ -55,32 +58,32 @@ TEST_F(BaselineFlow, ARegressionIsFoundAndGatesCi) {
   // speed are too few and the interval is widened by the speed gap cubed, which can make even
   // this tenfold change inconclusive (correctly, but not testably; CI saw it once).
   const std::string kSaved = " --baseline main --saved-samples --all-samples";
-  const auto slower = run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kBench + kFast + kSaved +
-                                  " --fail-on-regression");
+  const auto slower = run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kSampleBench +
+                                  kOneProcessCopyRun + kSaved + " --fail-on-regression");
   EXPECT_EQ(slower.exit_code, 1) << slower.out << slower.err;
   EXPECT_THAT(slower.out, HasSubstr("regressed"));
   EXPECT_THAT(slower.out, HasSubstr("1 regressed"));
 
-  const auto markdown =
-      run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kBench + kFast + kSaved + " --format markdown");
+  const auto markdown = run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kSampleBench +
+                                    kOneProcessCopyRun + kSaved + " --format markdown");
   EXPECT_EQ(markdown.exit_code, 0) << "without --fail-on-regression the run succeeds";
   EXPECT_THAT(markdown.out, ::testing::StartsWith("**1 regressed, 0 improved")) << markdown.out;
   EXPECT_THAT(markdown.out, HasSubstr("| `copy_string` |"));
 }
 
-const std::string kSlowBuild = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench_slow";
 // Side by side: a few short rounds.
 const std::string kBeside =
     " --filter copy --time-budget 60ms --warm-up 5ms --no-machine-warnings --rounds 6";
 
 TEST_F(BaselineFlow, TheBaselinesBinaryRunsAgainBesideANewBuild) {
-  const auto saved = run_command(env_ + kBench + kFast + " --save-baseline main");
+  const auto saved =
+      run_command(env_ + kSampleBench + kOneProcessCopyRun + " --save-baseline main");
   ASSERT_EQ(saved.exit_code, 0) << saved.err;
   EXPECT_THAT(saved.out, HasSubstr("(with its bench binary, " + folder_ + "/baselines/main.bin)"));
 
   // Another build, sixteen times slower at copy_string: found, and the gate closes.
   const auto slower =
-      run_command(env_ + kSlowBuild + kBeside + " --baseline main --fail-on-regression");
+      run_command(env_ + kSampleBenchSlow + kBeside + " --baseline main --fail-on-regression");
   EXPECT_EQ(slower.exit_code, 1) << slower.out << slower.err;
   // Every round slower: settled at the first look whose sequential level 9 rounds can reach
   // (the exact signed-rank p of n rounds is at least 2/2^n: 0.0039 at 9, below the level there;
@@ -90,7 +93,8 @@ TEST_F(BaselineFlow, TheBaselinesBinaryRunsAgainBesideANewBuild) {
   EXPECT_THAT(slower.out, HasSubstr("1 regressed"));
 
   // The paired rounds are the design, in the JSON too.
-  const auto json = run_command(env_ + kSlowBuild + kBeside + " --baseline main --format json");
+  const auto json =
+      run_command(env_ + kSampleBenchSlow + kBeside + " --baseline main --format json");
   EXPECT_EQ(json.exit_code, 0) << json.err;
   EXPECT_THAT(json.out, HasSubstr("\"design\": \"paired rounds\""));
   EXPECT_THAT(json.out, HasSubstr("\"rounds\": 9")) << "a clear regression needs no more";
@@ -98,8 +102,8 @@ TEST_F(BaselineFlow, TheBaselinesBinaryRunsAgainBesideANewBuild) {
   EXPECT_THAT(json.out, HasSubstr("\"regressed\": 1"));
 
   // The same build beside itself: no regression. --max-rounds equal to --rounds: no more rounds.
-  const auto same =
-      run_command(env_ + kBench + kBeside + " --max-rounds 6 --baseline main --fail-on-regression");
+  const auto same = run_command(env_ + kSampleBench + kBeside +
+                                " --max-rounds 6 --baseline main --fail-on-regression");
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
   EXPECT_THAT(same.out, HasSubstr("0 regressed"));
   EXPECT_THAT(same.out, HasSubstr("6 rounds of fresh process pairs"));
@@ -107,11 +111,13 @@ TEST_F(BaselineFlow, TheBaselinesBinaryRunsAgainBesideANewBuild) {
 }
 
 TEST_F(BaselineFlow, AHangingBenchmarkIsRecordedAsFailedInASideBySideComparison) {
-  ASSERT_EQ(run_command(env_ + kBench + kFast + " --quiet --save-baseline main").exit_code, 0);
+  ASSERT_EQ(run_command(env_ + kSampleBench + kOneProcessCopyRun + " --quiet --save-baseline main")
+                .exit_code,
+            0);
   const std::string saved = slurp(folder_ + "/baselines/main.json");
   // Both builds hang in may_fail's second iteration; the first worker to be given that turn is
   // killed after the timeout.
-  const auto hung = run_command(env_ + "SAMPLE_BENCH_HANG=sample " + kBench +
+  const auto hung = run_command(env_ + "SAMPLE_BENCH_HANG=sample " + kSampleBench +
                                 " --filter may_fail --time-budget 60ms --warm-up 5ms "
                                 "--no-machine-warnings --baseline main --worker-timeout 1s");
   EXPECT_EQ(hung.exit_code, 1) << hung.out << hung.err;
@@ -122,12 +128,14 @@ TEST_F(BaselineFlow, AHangingBenchmarkIsRecordedAsFailedInASideBySideComparison)
 }
 
 TEST_F(BaselineFlow, CtrlCStopsASideBySideComparisonAndLeavesNoTemporaryFiles) {
-  ASSERT_EQ(run_command(env_ + kBench + kFast + " --quiet --save-baseline main").exit_code, 0);
+  ASSERT_EQ(run_command(env_ + kSampleBench + kOneProcessCopyRun + " --quiet --save-baseline main")
+                .exit_code,
+            0);
   const std::string tmp = folder_ + "/tmp";
   std::filesystem::create_directories(tmp);
   // Interrupted once its workers' folder exists, that is once the comparison is under way.
   const std::string command =
-      env_ + "TMPDIR=" + tmp + " " + kBench +
+      env_ + "TMPDIR=" + tmp + " " + kSampleBench +
       " --filter copy --time-budget 20s --warm-up 5ms --no-machine-warnings --baseline main & "
       "pid=$!; while ! ls " +
       tmp +
@@ -141,12 +149,15 @@ TEST_F(BaselineFlow, CtrlCStopsASideBySideComparisonAndLeavesNoTemporaryFiles) {
 }
 
 TEST_F(BaselineFlow, WithoutAUsableKeptBinaryTheSavedSamplesAreCompared) {
-  ASSERT_EQ(run_command(env_ + kBench + kFast + " --quiet --save-baseline main").exit_code, 0);
+  ASSERT_EQ(run_command(env_ + kSampleBench + kOneProcessCopyRun + " --quiet --save-baseline main")
+                .exit_code,
+            0);
   const std::string kept = folder_ + "/baselines/main.bin";
   ASSERT_TRUE(std::filesystem::exists(kept));
 
   // Asked for.
-  const auto asked = run_command(env_ + kSlowBuild + kFast + " --baseline main --saved-samples");
+  const auto asked = run_command(env_ + kSampleBenchSlow + kOneProcessCopyRun +
+                                 " --baseline main --saved-samples");
   EXPECT_EQ(asked.exit_code, 0) << asked.err;
   EXPECT_THAT(asked.out, ::testing::Not(HasSubstr("ran again beside")));
   EXPECT_THAT(asked.out, HasSubstr("regressed"));
@@ -155,7 +166,8 @@ TEST_F(BaselineFlow, WithoutAUsableKeptBinaryTheSavedSamplesAreCompared) {
   std::filesystem::remove(kept);
   std::ofstream(kept) << "#!/bin/sh\nexit 3\n";
   std::filesystem::permissions(kept, std::filesystem::perms::owner_all);
-  const auto broken = run_command(env_ + kSlowBuild + kFast + " --baseline main");
+  const auto broken =
+      run_command(env_ + kSampleBenchSlow + kOneProcessCopyRun + " --baseline main");
   EXPECT_EQ(broken.exit_code, 0) << broken.err;
   EXPECT_THAT(broken.out, HasSubstr("compared with the samples saved in baseline main: its kept "
                                     "binary " +
@@ -166,15 +178,19 @@ TEST_F(BaselineFlow, WithoutAUsableKeptBinaryTheSavedSamplesAreCompared) {
 
   // None kept (saved by an older version, or by benchkit run).
   std::filesystem::remove(kept);
-  const auto none = run_command(env_ + kSlowBuild + kFast + " --baseline main");
+  const auto none = run_command(env_ + kSampleBenchSlow + kOneProcessCopyRun + " --baseline main");
   EXPECT_EQ(none.exit_code, 0) << none.err;
   EXPECT_THAT(none.out, HasSubstr("no bench binary was kept with it"));
 }
 
 TEST_F(BaselineFlow, CompareCommandReadsFilesAndBaselineNames) {
-  ASSERT_EQ(run_command(env_ + kBench + kFast + " --quiet --save-baseline before").exit_code, 0);
+  ASSERT_EQ(
+      run_command(env_ + kSampleBench + kOneProcessCopyRun + " --quiet --save-baseline before")
+          .exit_code,
+      0);
   const std::string after = folder_ + "/after.json";
-  ASSERT_EQ(run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kBench + kFast + " --quiet --out " + after)
+  ASSERT_EQ(run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kSampleBench + kOneProcessCopyRun +
+                        " --quiet --out " + after)
                 .exit_code,
             0);
   const auto console = run_command(env_ + kTool + " compare before " + after);
@@ -196,7 +212,7 @@ TEST_F(BaselineFlow, CompareCommandReadsFilesAndBaselineNames) {
 }
 
 TEST_F(BaselineFlow, AMissingBaselineStopsBeforeRunningAndSaysHowToCreateIt) {
-  const auto result = run_command(env_ + kBench + kFast + " --baseline nothing");
+  const auto result = run_command(env_ + kSampleBench + kOneProcessCopyRun + " --baseline nothing");
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.err, HasSubstr("--save-baseline nothing"));
   EXPECT_EQ(result.out, "") << "nothing ran";
@@ -206,7 +222,7 @@ TEST_F(BaselineFlow, ADamagedBaselineIsNamedAndLeftAsItWas) {
   std::filesystem::create_directories(folder_ + "/baselines");
   const std::string path = folder_ + "/baselines/main.json";
   std::ofstream(path) << R"({"schema": "benchkit/result", "version": 1, "benchm)";
-  const auto result = run_command(env_ + kBench + kFast + " --baseline main");
+  const auto result = run_command(env_ + kSampleBench + kOneProcessCopyRun + " --baseline main");
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.err, HasSubstr(path));
   EXPECT_THAT(result.err, HasSubstr("truncated"));
@@ -214,13 +230,13 @@ TEST_F(BaselineFlow, ADamagedBaselineIsNamedAndLeftAsItWas) {
 }
 
 TEST_F(BaselineFlow, BadBaselineNamesAndFlagCombinationsAreUsageErrors) {
-  EXPECT_EQ(run_command(env_ + kBench + " --save-baseline ../up").exit_code, 2);
-  EXPECT_EQ(run_command(env_ + kBench + " --fail-on-regression").exit_code, 2);
-  EXPECT_EQ(run_command(env_ + kBench + " --baseline a --baseline-file b").exit_code, 2);
-  EXPECT_EQ(run_command(env_ + kBench + " --noise-threshold 2").exit_code, 2);
+  EXPECT_EQ(run_command(env_ + kSampleBench + " --save-baseline ../up").exit_code, 2);
+  EXPECT_EQ(run_command(env_ + kSampleBench + " --fail-on-regression").exit_code, 2);
+  EXPECT_EQ(run_command(env_ + kSampleBench + " --baseline a --baseline-file b").exit_code, 2);
+  EXPECT_EQ(run_command(env_ + kSampleBench + " --noise-threshold 2").exit_code, 2);
   // Side-by-side settings without a baseline to compare with, or out of range.
   auto usage_error = [&](const std::string& flags, const std::string& message) {
-    const auto result = run_command(env_ + kBench + " " + flags);
+    const auto result = run_command(env_ + kSampleBench + " " + flags);
     EXPECT_EQ(result.exit_code, 2) << flags;
     EXPECT_THAT(result.err, HasSubstr(message)) << flags;
   };
@@ -237,21 +253,22 @@ TEST_F(BaselineFlow, BadBaselineNamesAndFlagCombinationsAreUsageErrors) {
 
 TEST_F(BaselineFlow, TagsAndMachineFactsAreInTheResult) {
   const std::string out = folder_ + "/tagged.json";
-  ASSERT_EQ(run_command(kBench + " --test --tag compiler=gcc --tag run=7 --out " + out).exit_code,
-            0);
+  ASSERT_EQ(
+      run_command(kSampleBench + " --test --tag compiler=gcc --tag run=7 --out " + out).exit_code,
+      0);
   const std::string text = slurp(out);
   EXPECT_THAT(text, HasSubstr("\"compiler\": \"gcc\""));
   EXPECT_THAT(text, HasSubstr("\"run\": \"7\""));
   EXPECT_THAT(text, HasSubstr("\"machine\": {"));
   EXPECT_THAT(text, HasSubstr("\"checks\": {"));
-  EXPECT_EQ(run_command(kBench + " --test --tag novalue").exit_code, 2);
+  EXPECT_EQ(run_command(kSampleBench + " --test --tag novalue").exit_code, 2);
 }
 
 TEST_F(BaselineFlow, MachineWarningsCanBeSilenced) {
   // Whatever this machine warns about, the switch and the variable remove every such warning.
   for (const std::string& quiet :
-       {kBench + " --test --no-machine-warnings --format json",
-        "BENCHKIT_NO_MACHINE_WARNINGS=1 " + kBench + " --test --format json"}) {
+       {kSampleBench + " --test --no-machine-warnings --format json",
+        "BENCHKIT_NO_MACHINE_WARNINGS=1 " + kSampleBench + " --test --format json"}) {
     const auto result = run_command(quiet);
     ASSERT_EQ(result.exit_code, 0);
     EXPECT_EQ(result.out.find("\"code\": \"machine_"), std::string::npos) << quiet;

@@ -8,6 +8,7 @@
 #include "formats/result_json.hpp"
 #include "store/atomic_file.hpp"
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit {
 namespace {
@@ -15,24 +16,25 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_command;
 
-const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+using benchkit::testing::kSampleBench;
 // Short budgets keep the suite fast; these tests check behaviour, not timings.
-const std::string kFast = " --time-budget 20ms --warm-up 1ms --sample-size 5";
+const std::string kShortRun = " --time-budget 20ms --warm-up 1ms --sample-size 5";
 
 TEST(BenchBinary, ListsBenchmarkNames) {
-  const auto result = run_command(kBench + " --list");
+  const auto result = run_command(kSampleBench + " --list");
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_EQ(result.out, "add/amount=1\nadd/amount=2\ncopy_string\nmay_fail\n");
 }
 
 TEST(BenchBinary, FilterSelectsByRegexAndExactByName) {
-  EXPECT_EQ(run_command(kBench + " --list --filter 'amount=2|copy'").out,
+  EXPECT_EQ(run_command(kSampleBench + " --list --filter 'amount=2|copy'").out,
             "add/amount=2\ncopy_string\n");
-  EXPECT_EQ(run_command(kBench + " --list --exact --filter add/amount=1").out, "add/amount=1\n");
+  EXPECT_EQ(run_command(kSampleBench + " --list --exact --filter add/amount=1").out,
+            "add/amount=1\n");
 }
 
 TEST(BenchBinary, TestModeRunsEachBenchmarkOnce) {
-  const auto result = run_command(kBench + " --test --format json");
+  const auto result = run_command(kSampleBench + " --test --format json");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   auto parsed = formats::from_json(result.out, "stdout");
   ASSERT_TRUE(parsed) << parsed.error().message;
@@ -48,7 +50,7 @@ TEST(BenchBinary, WritesAValidResultFileWithItsContext) {
   std::filesystem::remove(out);
   // A budget that gives five samples even on a loaded machine (20 ms gave 2 at a load of 15).
   const auto result = run_command(
-      kBench + " --time-budget 200ms --warm-up 1ms --sample-size 5 --seed 42 --out " + out);
+      kSampleBench + " --time-budget 200ms --warm-up 1ms --sample-size 5 --seed 42 --out " + out);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_THAT(result.out, HasSubstr("copy_string"));  // the console table is still printed
   EXPECT_THAT(result.out, HasSubstr("results written to " + out));
@@ -82,16 +84,16 @@ TEST(BenchBinary, WritesAValidResultFileWithItsContext) {
 }
 
 TEST(BenchBinary, OtherFormatsGoToStdout) {
-  const auto csv = run_command(kBench + kFast + " --filter copy --format csv");
+  const auto csv = run_command(kSampleBench + kShortRun + " --filter copy --format csv");
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   EXPECT_THAT(csv.out, HasSubstr("name,kind,median_ns"));
   EXPECT_THAT(csv.out, HasSubstr("copy_string,micro,"));
-  const auto markdown = run_command(kBench + kFast + " --filter copy --format markdown");
+  const auto markdown = run_command(kSampleBench + kShortRun + " --filter copy --format markdown");
   EXPECT_THAT(markdown.out, HasSubstr("| `copy_string` |"));
 }
 
 TEST(BenchBinary, AFailingBenchmarkIsNamedAndTheOthersStillRun) {
-  const auto result = run_command("SAMPLE_BENCH_FAIL=1 " + kBench + " --test");
+  const auto result = run_command("SAMPLE_BENCH_FAIL=1 " + kSampleBench + " --test");
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.err, HasSubstr("may_fail failed: benchmark may_fail threw: asked to fail"));
   EXPECT_THAT(result.out, HasSubstr("copy_string"));
@@ -105,7 +107,7 @@ struct UsageError {
 class BenchBinaryUsage : public ::testing::TestWithParam<UsageError> {};
 
 TEST_P(BenchBinaryUsage, ExitsWithStatusTwoAndSaysWhatIsWrong) {
-  const auto result = run_command(kBench + " " + GetParam().flags);
+  const auto result = run_command(kSampleBench + " " + GetParam().flags);
   EXPECT_EQ(result.exit_code, 2) << GetParam().flags;
   EXPECT_THAT(result.err, HasSubstr(GetParam().message)) << GetParam().flags;
 }
@@ -123,7 +125,7 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageError{"--test --out /proc/no/such/dir/x.json", "cannot"}));
 
 TEST(BenchBinary, HelpExplainsTheFlags) {
-  const auto result = run_command(kBench + " --help");
+  const auto result = run_command(kSampleBench + " --help");
   EXPECT_EQ(result.exit_code, 0);
   for (const char* flag : {"--filter", "--exact", "--list", "--test", "--time-budget", "--warm-up",
                            "--sample-size", "--seed", "--format", "--out", "--quiet", "--color"}) {
@@ -132,11 +134,11 @@ TEST(BenchBinary, HelpExplainsTheFlags) {
 }
 
 TEST(BenchBinary, ColourFollowsTheFlagAndNoColor) {
-  const auto always = run_command(kBench + " --test --filter copy --color always");
+  const auto always = run_command(kSampleBench + " --test --filter copy --color always");
   EXPECT_THAT(always.out, HasSubstr("\033["));
-  const auto never = run_command(kBench + " --test --filter copy --color never");
+  const auto never = run_command(kSampleBench + " --test --filter copy --color never");
   EXPECT_EQ(never.out.find("\033["), std::string::npos);
-  const auto no_color = run_command("NO_COLOR=1 " + kBench + " --test --filter copy");
+  const auto no_color = run_command("NO_COLOR=1 " + kSampleBench + " --test --filter copy");
   EXPECT_EQ(no_color.out.find("\033["), std::string::npos);
 }
 
@@ -149,7 +151,7 @@ namespace {
 TEST(BenchBinaryProcesses, SamplesFromSeveralProcessesAreMergedAndNumbered) {
   const std::string out = ::testing::TempDir() + "/processes.json";
   const auto result =
-      testing::run_command(kBench + kFast + " --filter copy --processes 3 --out " + out);
+      testing::run_command(kSampleBench + kShortRun + " --filter copy --processes 3 --out " + out);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   auto text = store::read_file(out);
   ASSERT_TRUE(text);
@@ -165,8 +167,8 @@ TEST(BenchBinaryProcesses, SamplesFromSeveralProcessesAreMergedAndNumbered) {
 TEST(BenchBinary, AHangingBenchmarkIsKilledAndTheRunGoesOn) {
   for (const char* where : {"setup", "sample"}) {
     const auto result =
-        testing::run_command(std::string("SAMPLE_BENCH_HANG=") + where + " " + kBench + kFast +
-                             " --filter 'may_fail|copy' --timeout 1s");
+        testing::run_command(std::string("SAMPLE_BENCH_HANG=") + where + " " + kSampleBench +
+                             kShortRun + " --filter 'may_fail|copy' --timeout 1s");
     EXPECT_EQ(result.exit_code, 1) << where;
     EXPECT_THAT(result.err,
                 ::testing::HasSubstr("error: may_fail failed: did not finish within 1 s"));
@@ -174,25 +176,25 @@ TEST(BenchBinary, AHangingBenchmarkIsKilledAndTheRunGoesOn) {
     EXPECT_THAT(result.out, ::testing::ContainsRegex("copy_string +[0-9.]+ (ns|µs)"));
   }
   // Smoke tests (what CTest runs) go on too.
-  const auto smoke = testing::run_command("SAMPLE_BENCH_HANG=setup " + kBench +
+  const auto smoke = testing::run_command("SAMPLE_BENCH_HANG=setup " + kSampleBench +
                                           " --test --filter 'may_fail|copy' --timeout 1s");
   EXPECT_EQ(smoke.exit_code, 1);
   EXPECT_THAT(smoke.err, ::testing::HasSubstr("may_fail failed: did not finish"));
   EXPECT_THAT(smoke.out, ::testing::HasSubstr("copy_string"));
   // In fresh processes: named once, not run again in the second process.
-  const auto workers = testing::run_command("SAMPLE_BENCH_HANG=setup " + kBench + kFast +
+  const auto workers = testing::run_command("SAMPLE_BENCH_HANG=setup " + kSampleBench + kShortRun +
                                             " --filter may_fail --processes 2 --timeout 1s");
   EXPECT_EQ(workers.exit_code, 1);
   EXPECT_THAT(workers.err, ::testing::HasSubstr("may_fail failed: did not finish within 1 s"));
   EXPECT_THAT(workers.err, ::testing::HasSubstr("1 benchmark(s) failed"));
   // A bad value is a usage error.
-  const auto bad = testing::run_command(kBench + " --timeout never");
+  const auto bad = testing::run_command(kSampleBench + " --timeout never");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, ::testing::HasSubstr("--timeout \"never\" is not a positive duration"));
 }
 
 TEST(BenchBinaryProcesses, ACrashingWorkerIsReportedWithItsSignal) {
-  const auto result = testing::run_command("SAMPLE_BENCH_CRASH=1 " + kBench + kFast +
+  const auto result = testing::run_command("SAMPLE_BENCH_CRASH=1 " + kSampleBench + kShortRun +
                                            " --filter may_fail --processes 2");
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.err,

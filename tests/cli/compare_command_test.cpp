@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit::cli {
 namespace {
@@ -25,9 +26,9 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::run_command;
 
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
+using benchkit::testing::kGbenchSuiteSlower;
+using benchkit::testing::kTool;
 const std::string kSuite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite";
-const std::string kSlower = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite_slower";
 const std::string kQuick = " -- --benchmark_min_time=0.01";
 const std::string kBenchkitBuild = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
 const std::string kBenchkitSlower = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench_slow";
@@ -41,7 +42,7 @@ std::string verdict(const nlohmann::json& document, const std::string& name) {
 }
 
 TEST(CompareCommand, TwoGoogleBenchmarkBuildsGiveVerdicts) {
-  const auto result = run_command(kTool + " compare " + kSuite + " " + kSlower +
+  const auto result = run_command(kTool + " compare " + kSuite + " " + kGbenchSuiteSlower +
                                   " --rounds 10 --format json" + kQuick);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto document = nlohmann::json::parse(result.out);
@@ -53,7 +54,7 @@ TEST(CompareCommand, TwoGoogleBenchmarkBuildsGiveVerdicts) {
 
 TEST(CompareCommand, FailOnRegressionExitsOne) {
   const auto result =
-      run_command(kTool + " compare " + kSuite + " " + kSlower +
+      run_command(kTool + " compare " + kSuite + " " + kGbenchSuiteSlower +
                   " --rounds 10 --fail-on-regression" + kQuick + " --benchmark_filter=BM_sum");
   EXPECT_EQ(result.exit_code, 1) << result.out << result.err;
 }

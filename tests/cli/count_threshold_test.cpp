@@ -14,13 +14,14 @@
 #include "store/atomic_file.hpp"
 #include "support/history_runs.hpp"
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit::cli {
 namespace {
 
 using testing::run_command;
 
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
+using benchkit::testing::kTool;
 
 // A counted run: one benchmark of `instructions` per iteration, five identical samples.
 RunResult counted_run(double instructions) {

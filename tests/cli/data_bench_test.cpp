@@ -8,7 +8,9 @@
 
 #include "formats/result_json.hpp"
 #include "store/atomic_file.hpp"
+#include "support/digests.hpp"
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit {
 namespace {
@@ -18,9 +20,9 @@ using ::testing::Not;
 using testing::run_command;
 namespace fs = std::filesystem;
 
-const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/data_bench";
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
-const std::string kHello = "a948904f2f0f479b8f8197694b30184b0d2ed1c1cd2a1ec0fb85d299a192a447";
+using benchkit::testing::kDataBench;
+using benchkit::testing::kHelloWorldSha256;
+using benchkit::testing::kTool;
 const std::string kReason = "walltime varies 8% between CI runners; measurements in PR 214";
 
 class DataBench : public ::testing::Test {
@@ -34,11 +36,12 @@ class DataBench : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(folder_); }
   // Runs the bench binary in the test's folder with its input's expected digest and size.
-  testing::CommandResult bench(const std::string& args, const std::string& sha256 = kHello,
+  testing::CommandResult bench(const std::string& args,
+                               const std::string& sha256 = kHelloWorldSha256,
                                const std::string& bytes = "12") {
     return run_command("cd '" + folder_ + "' && BENCHKIT_TEST_INPUT=input.txt " +
                        "BENCHKIT_TEST_INPUT_SHA256=" + sha256 + " BENCHKIT_TEST_INPUT_BYTES=" +
-                       bytes + " " + kBench + " --no-machine-warnings " + args);
+                       bytes + " " + kDataBench + " --no-machine-warnings " + args);
   }
   RunResult read(const std::string& name) {
     const auto text = store::read_file(folder_ + "/" + name);
@@ -66,9 +69,9 @@ TEST_F(DataBench, RecordsTheCheckedInputInTheBenchmarkAndTheContext) {
   ASSERT_EQ(reader->inputs.size(), 1u);
   EXPECT_EQ(reader->inputs[0].path, "input.txt");
   EXPECT_EQ(reader->inputs[0].bytes, 12u);
-  EXPECT_EQ(reader->inputs[0].sha256, kHello);
+  EXPECT_EQ(reader->inputs[0].sha256, kHelloWorldSha256);
   ASSERT_EQ(run.context.inputs.size(), 1u);
-  EXPECT_EQ(run.context.inputs[0].sha256, kHello);
+  EXPECT_EQ(run.context.inputs[0].sha256, kHelloWorldSha256);
   EXPECT_TRUE(find(run, "steady")->inputs.empty());
   // The digest was cached for the next run, next to where it ran.
   EXPECT_TRUE(fs::exists(folder_ + "/.benchkit/data-cache.json"));
@@ -80,7 +83,7 @@ TEST_F(DataBench, AWrongDigestFailsTheBenchmarkNamingBothDigestsAndTheFix) {
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.err, HasSubstr("read_input failed"));
   EXPECT_THAT(result.err, HasSubstr("data file input.txt is not the expected one: its SHA-256 is " +
-                                    kHello + ", expected " + wrong));
+                                    kHelloWorldSha256 + ", expected " + wrong));
   EXPECT_THAT(result.err, HasSubstr("make it again with: printf 'hello world\\n' > input.txt"));
   // The other benchmarks still ran and were kept.
   const RunResult run = read("r.json");

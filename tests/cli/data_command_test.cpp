@@ -7,7 +7,9 @@
 
 #include "formats/data_manifest.hpp"
 #include "store/atomic_file.hpp"
+#include "support/digests.hpp"
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit {
 namespace {
@@ -16,8 +18,8 @@ using ::testing::HasSubstr;
 using testing::run_command;
 namespace fs = std::filesystem;
 
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
-const std::string kHello = "a948904f2f0f479b8f8197694b30184b0d2ed1c1cd2a1ec0fb85d299a192a447";
+using benchkit::testing::kHelloWorldSha256;
+using benchkit::testing::kTool;
 
 class DataCommand : public ::testing::Test {
  protected:
@@ -56,7 +58,7 @@ TEST_F(DataCommand, WritesAManifestWithSizesDigestsAndTheGenerator) {
   // Relative to the manifest's folder.
   EXPECT_EQ(manifest->files[0].path, "hello.txt");
   EXPECT_EQ(manifest->files[0].bytes, 12u);
-  EXPECT_EQ(manifest->files[0].sha256, kHello);
+  EXPECT_EQ(manifest->files[0].sha256, kHelloWorldSha256);
   EXPECT_EQ(manifest->files[1].path, "rows.csv");
   EXPECT_EQ(manifest->files[1].bytes, 8u);
 }
@@ -65,7 +67,7 @@ TEST_F(DataCommand, VerifiesUsingTheCacheUnlessToldNot) {
   ASSERT_EQ(tool("data manifest corpus/hello.txt corpus/rows.csv --out m.json").exit_code, 0);
   auto verified = tool("data verify m.json");
   ASSERT_EQ(verified.exit_code, 0) << verified.err;
-  EXPECT_THAT(verified.out, HasSubstr("ok  " + kHello + "  12 bytes  corpus/hello.txt"));
+  EXPECT_THAT(verified.out, HasSubstr("ok  " + kHelloWorldSha256 + "  12 bytes  corpus/hello.txt"));
   EXPECT_THAT(verified.out,
               HasSubstr("m.json: all 2 file(s) match (0 hashed, 2 unchanged since cached)"));
   verified = tool("data verify m.json --no-cache");
@@ -84,7 +86,7 @@ TEST_F(DataCommand, AChangedFileFailsWithBothDigestsAndTheGenerator) {
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.err, HasSubstr("error: corpus/m.json: data file corpus/hello.txt is not the "
                                     "expected one: its SHA-256 is "));
-  EXPECT_THAT(result.err, HasSubstr(", expected " + kHello));
+  EXPECT_THAT(result.err, HasSubstr(", expected " + kHelloWorldSha256));
   EXPECT_THAT(result.err, HasSubstr("make it again with: ./make-corpus, run in corpus"));
 }
 

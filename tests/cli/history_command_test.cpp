@@ -15,6 +15,7 @@
 #include "store/history_backends.hpp"
 #include "support/history_runs.hpp"
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit::cli {
 namespace {
@@ -23,8 +24,8 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::run_command;
 
-const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
+using benchkit::testing::kSampleBench;
+using benchkit::testing::kTool;
 
 class HistoryCommand : public ::testing::Test {
  protected:
@@ -57,7 +58,7 @@ class HistoryCommand : public ::testing::Test {
 
 TEST_F(HistoryCommand, ABenchBinaryRecordsItsRunAndTheFileOfItIsNotADuplicate) {
   const std::string out = folder_ + "/run.json";
-  const auto ran = run_command(kBench +
+  const auto ran = run_command(kSampleBench +
                                " --filter copy --time-budget 50ms --warm-up 5ms "
                                "--no-machine-warnings --record --store " +
                                store_ + " --out " + out);
@@ -260,7 +261,8 @@ TEST_F(HistoryCommand, ARefusedServerIsNamedWithoutItsPassword) {
   EXPECT_THAT(listed.err, HasSubstr("postgresql://ci:***@127.0.0.1:1/bench"));
   EXPECT_THAT(listed.err + listed.out, Not(HasSubstr("very-secret-pw")));
   // From the environment, and before a bench binary runs anything.
-  const auto ran = run_command("BENCHKIT_STORE=" + url + " " + kBench + " --filter copy --record");
+  const auto ran =
+      run_command("BENCHKIT_STORE=" + url + " " + kSampleBench + " --filter copy --record");
   EXPECT_EQ(ran.exit_code, 2);
   EXPECT_THAT(ran.err, HasSubstr("cannot connect to history"));
   EXPECT_THAT(ran.err + ran.out, Not(HasSubstr("very-secret-pw")));
@@ -287,7 +289,7 @@ TEST_F(HistoryCommand, ABenchBinaryRecordsIntoPostgresqlThroughTheModule) {
   testing::PostgresBackend backend;
   BENCHKIT_NEED_POSTGRES(backend.server);
   const std::string location = "'" + backend.location() + "'";
-  const auto ran = run_command(kBench +
+  const auto ran = run_command(kSampleBench +
                                " --filter copy --time-budget 50ms --warm-up 5ms "
                                "--no-machine-warnings --record --store " +
                                location);

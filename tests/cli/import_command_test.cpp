@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit::cli {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_command;
 
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
+using benchkit::testing::kTool;
 const std::string kFixtures = std::string(BENCHKIT_TEST_FIXTURES) + "/interop/";
 
 class ImportCommand : public ::testing::Test {

@@ -11,6 +11,7 @@
 
 #include "formats/result_json.hpp"
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit {
 namespace {
@@ -18,9 +19,9 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_command;
 
-const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/misbehaving_bench";
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
-const std::string kFast =
+using benchkit::testing::kMisbehavingBench;
+using benchkit::testing::kTool;
+const std::string kShortRunWithTimeout =
     " --time-budget 20ms --warm-up 2ms --sample-size 5 --no-machine-warnings --timeout 2s";
 // Under AddressSanitizer a SIGSEGV is caught and reported by the sanitizer, which then exits with
 // status 1: these tests are about what benchkit does with the signal, so it is let through.
@@ -85,7 +86,8 @@ void expect_each_failure_named(const std::map<std::string, BenchmarkResult>& res
 }
 
 TEST_F(Isolation, EveryFailureIsNamedWithItsCauseAndEveryHealthyBenchmarkIsSaved) {
-  const auto run = run_command(kAll + kBench + kFast + " --out " + path("r.json"));
+  const auto run =
+      run_command(kAll + kMisbehavingBench + kShortRunWithTimeout + " --out " + path("r.json"));
   EXPECT_EQ(run.exit_code, 1) << run.err;
   expect_each_failure_named(read_results(path("r.json")), run.err);
   // The console table names them too.
@@ -94,7 +96,8 @@ TEST_F(Isolation, EveryFailureIsNamedWithItsCauseAndEveryHealthyBenchmarkIsSaved
 }
 
 TEST_F(Isolation, TheSameUnderThreeFreshProcesses) {
-  const auto run = run_command(kAll + kBench + kFast + " --processes 3 --out " + path("r.json"));
+  const auto run = run_command(kAll + kMisbehavingBench + kShortRunWithTimeout +
+                               " --processes 3 --out " + path("r.json"));
   EXPECT_EQ(run.exit_code, 1) << run.err;
   const auto results = read_results(path("r.json"));
   expect_each_failure_named(results, run.err);
@@ -105,8 +108,11 @@ TEST_F(Isolation, TheSameUnderThreeFreshProcesses) {
 
 TEST_F(Isolation, TheSameSideBySideWithABaselineAndFailedBenchmarksAreNotCompared) {
   const std::string env = "BENCHKIT_DIR=" + folder.string() + " ";
-  ASSERT_EQ(run_command(env + kBench + kFast + " --quiet --save-baseline main").exit_code, 0);
-  const auto run = run_command(env + kAll + kBench + kFast +
+  ASSERT_EQ(
+      run_command(env + kMisbehavingBench + kShortRunWithTimeout + " --quiet --save-baseline main")
+          .exit_code,
+      0);
+  const auto run = run_command(env + kAll + kMisbehavingBench + kShortRunWithTimeout +
                                " --baseline main --rounds 2 --max-rounds 2 --worker-timeout 2s "
                                "--out " +
                                path("r.json"));
@@ -146,7 +152,7 @@ TEST_F(Isolation, Kill9OfTheWholeRunKeepsEveryBenchmarkFinishedBeforeIt) {
   // hangs waits for a 60 s timeout: the run is killed while it hangs, after first_ok and the
   // three failures before it.
   const std::string out = path("r.json");
-  const std::string command = kSignals + "MISBEHAVE=segfaults,hangs " + kBench +
+  const std::string command = kSignals + "MISBEHAVE=segfaults,hangs " + kMisbehavingBench +
                               " --time-budget 20ms --warm-up 2ms --sample-size 5 "
                               "--no-machine-warnings --timeout 60s --quiet --out " +
                               out + " & pid=$!; for i in $(seq 300); do grep -q '\"aborts\"' " +
@@ -169,7 +175,7 @@ TEST_F(Isolation, Kill9OfTheWholeRunKeepsEveryBenchmarkFinishedBeforeIt) {
 
 TEST_F(Isolation, CtrlCStopsTheRunAndKeepsWhatFinished) {
   const std::string out = path("r.json");
-  const std::string command = kSignals + "MISBEHAVE=hangs " + kBench +
+  const std::string command = kSignals + "MISBEHAVE=hangs " + kMisbehavingBench +
                               " --time-budget 20ms --warm-up 2ms --sample-size 5 "
                               "--no-machine-warnings --timeout 60s --out " +
                               out + " 2>" + path("err") +
@@ -189,8 +195,8 @@ TEST_F(Isolation, CtrlCStopsTheRunAndKeepsWhatFinished) {
 }
 
 TEST_F(Isolation, InProcessACrashEndsTheRunButKeepsWhatFinished) {
-  const auto run = run_command(kSignals + "MISBEHAVE=segfaults " + kBench + kFast +
-                               " --in-process --out " + path("r.json"));
+  const auto run = run_command(kSignals + "MISBEHAVE=segfaults " + kMisbehavingBench +
+                               kShortRunWithTimeout + " --in-process --out " + path("r.json"));
   EXPECT_EQ(run.exit_code, 128 + 11) << "the signal ends the process itself";
   const auto results = read_results(path("r.json"));
   EXPECT_TRUE(results.count("first_ok"));
@@ -198,16 +204,17 @@ TEST_F(Isolation, InProcessACrashEndsTheRunButKeepsWhatFinished) {
 }
 
 TEST_F(Isolation, BenchkitRunAndNoiseGoOnPastAFailedBenchmark) {
-  const auto run = run_command(kSignals + "MISBEHAVE=segfaults,exits " + kTool + " run " + kBench +
-                               " --processes 2 -- " + kFast + " --out " + path("r.json"));
+  const auto run =
+      run_command(kSignals + "MISBEHAVE=segfaults,exits " + kTool + " run " + kMisbehavingBench +
+                  " --processes 2 -- " + kShortRunWithTimeout + " --out " + path("r.json"));
   EXPECT_EQ(run.exit_code, 1) << run.err;
   EXPECT_THAT(run.err, HasSubstr("segfaults failed: crashed"));
   const auto results = read_results(path("r.json"));
   EXPECT_TRUE(results.at("last_ok").valid());
   EXPECT_TRUE(results.at("exits").failure);
 
-  const auto noise = run_command(kSignals + "MISBEHAVE=aborts " + kTool + " noise " + kBench +
-                                 " --processes 3 -- " + kFast);
+  const auto noise = run_command(kSignals + "MISBEHAVE=aborts " + kTool + " noise " +
+                                 kMisbehavingBench + " --processes 3 -- " + kShortRunWithTimeout);
   EXPECT_THAT(noise.err, HasSubstr("aborts failed: crashed"));
   EXPECT_THAT(noise.out, HasSubstr("first_ok"));
   EXPECT_THAT(noise.out, HasSubstr("aborts"));

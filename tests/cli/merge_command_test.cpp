@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit::cli {
 namespace {
@@ -19,11 +20,11 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_command;
 
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
-const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+using benchkit::testing::kSampleBench;
+using benchkit::testing::kSampleBenchSlow;
+using benchkit::testing::kTool;
 // The same suite with copy_string about 3 times slower.
-const std::string kSlower = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench_slow";
-const std::string kFast = " --time-budget 20ms --warm-up 1ms --sample-size 5 --quiet";
+const std::string kShortQuietRun = " --time-budget 20ms --warm-up 1ms --sample-size 5 --quiet";
 
 std::set<std::string> lines(const std::string& text) {
   std::set<std::string> out;
@@ -57,7 +58,7 @@ class MergeCommand : public ::testing::Test {
   // Shard K of 2 of `add` and `copy_string`, measured into shard-K.json.
   void measure_shards() {
     for (const int k : {1, 2}) {
-      const auto ran = run_command(kBench + kFast + " --filter 'add|copy' --shard " +
+      const auto ran = run_command(kSampleBench + kShortQuietRun + " --filter 'add|copy' --shard " +
                                    std::to_string(k) + "/2 --out " + path(shard_file(k)));
       ASSERT_EQ(ran.exit_code, 0) << ran.err;
     }
@@ -67,7 +68,7 @@ class MergeCommand : public ::testing::Test {
   void compare_shards() {
     for (const int k : {1, 2}) {
       const auto compared = run_command(
-          kTool + " compare " + kBench + " " + kSlower +
+          kTool + " compare " + kSampleBench + " " + kSampleBenchSlow +
           " --rounds 6 --max-rounds 6 --noise-threshold 0.2 --filter 'copy_string|add/amount=1$'"
           " --format json --shard " +
           std::to_string(k) + "/2 --out " + path("compare-" + std::to_string(k) + ".json"));
@@ -82,12 +83,12 @@ class MergeCommand : public ::testing::Test {
 };
 
 TEST_F(MergeCommand, ShardsOfABenchBinaryAreDisjointAndCompleteForEveryN) {
-  const std::set<std::string> all = lines(run_command(kBench + " --list").out);
+  const std::set<std::string> all = lines(run_command(kSampleBench + " --list").out);
   ASSERT_GE(all.size(), 3u);
   for (std::size_t count = 1; count <= all.size(); ++count) {
     std::multiset<std::string> union_of_shards;
     for (std::size_t k = 1; k <= count; ++k) {
-      const auto listed = run_command(kBench + " --list --shard " + std::to_string(k) + "/" +
+      const auto listed = run_command(kSampleBench + " --list --shard " + std::to_string(k) + "/" +
                                       std::to_string(count));
       ASSERT_EQ(listed.exit_code, 0) << listed.err;
       for (const std::string& name : lines(listed.out)) union_of_shards.insert(name);
@@ -100,16 +101,18 @@ TEST_F(MergeCommand, ShardsOfABenchBinaryAreDisjointAndCompleteForEveryN) {
 TEST_F(MergeCommand, BadShardSpecsAreRefusedWithStatus2AndTheFix) {
   for (const std::string spec : {"0/4", "5/4", "a/b"}) {
     for (const std::string& command :
-         {kBench + " --list --shard " + spec, kTool + " run " + kBench + " --shard " + spec,
-          kTool + " compare " + kBench + " " + kBench + " --shard " + spec}) {
+         {kSampleBench + " --list --shard " + spec,
+          kTool + " run " + kSampleBench + " --shard " + spec,
+          kTool + " compare " + kSampleBench + " " + kSampleBench + " --shard " + spec}) {
       const auto refused = run_command(command);
       EXPECT_EQ(refused.exit_code, 2) << command;
       EXPECT_THAT(refused.err, HasSubstr("--shard")) << command;
     }
   }
-  EXPECT_THAT(run_command(kBench + " --list --shard 5/4").err,
+  EXPECT_THAT(run_command(kSampleBench + " --list --shard 5/4").err,
               HasSubstr("give --shard 1/4 to --shard 4/4"));
-  EXPECT_THAT(run_command(kBench + " --list --shard 1/2 --shard-by time").err, HasSubstr("count"));
+  EXPECT_THAT(run_command(kSampleBench + " --list --shard 1/2 --shard-by time").err,
+              HasSubstr("count"));
 }
 
 TEST_F(MergeCommand, ShardsRecordTheirAssignmentAndMergeIntoARunReadEverywhere) {
@@ -187,7 +190,7 @@ TEST_F(MergeCommand, NamesAMissingShardAndACrashedBenchmark) {
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_THAT(missing.err, HasSubstr("missing from the merge: shard 2/2"));
   EXPECT_TRUE(std::filesystem::exists(path("merged.json")));
-  const auto crashed = run_command("SAMPLE_BENCH_CRASH=1 " + kBench + kFast +
+  const auto crashed = run_command("SAMPLE_BENCH_CRASH=1 " + kSampleBench + kShortQuietRun +
                                    " --filter may_fail --shard 1/1 --out " + path("crash.json"));
   EXPECT_EQ(crashed.exit_code, 1) << crashed.err;
   const auto named = run_command(merge(path("crash.json")));
@@ -199,10 +202,12 @@ TEST_F(MergeCommand, NamesAMissingShardAndACrashedBenchmark) {
 TEST_F(MergeCommand, RunPassesTheShardOnAndItsWorkersChooseAlike) {
   // Fresh worker processes (--processes 2) are told the shard's positions: each measures the
   // shard's benchmarks, not the whole selection's.
-  const auto ran = run_command(kTool + " run " + kBench + " --processes 2 --shard 2/2 --quiet -- " +
-                               kFast + " --filter 'add|copy' --out " + path("run.json"));
+  const auto ran =
+      run_command(kTool + " run " + kSampleBench + " --processes 2 --shard 2/2 --quiet -- " +
+                  kShortQuietRun + " --filter 'add|copy' --out " + path("run.json"));
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
-  const auto listed = lines(run_command(kBench + " --list --filter 'add|copy' --shard 2/2").out);
+  const auto listed =
+      lines(run_command(kSampleBench + " --list --filter 'add|copy' --shard 2/2").out);
   const auto document = read_json(path("run.json"));
   std::set<std::string> names;
   for (const auto& b : document["benchmarks"]) names.insert(b["name"].get<std::string>());
@@ -212,33 +217,37 @@ TEST_F(MergeCommand, RunPassesTheShardOnAndItsWorkersChooseAlike) {
 
 TEST_F(MergeCommand, ShardsByHistoryReadTheStoreAndStillCoverTheSelection) {
   const std::string store = " --store " + path("history.db");
-  const auto recorded = run_command(kBench + kFast + " --filter 'add|copy' --record" + store);
+  const auto recorded =
+      run_command(kSampleBench + kShortQuietRun + " --filter 'add|copy' --record" + store);
   ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
   std::multiset<std::string> union_of_shards;
   for (const std::string k : {"1", "2"}) {
-    const auto listed = run_command(kBench + " --list --filter 'add|copy' --shard-by history" +
-                                    store + " --shard " + k + "/2");
+    const auto listed =
+        run_command(kSampleBench + " --list --filter 'add|copy' --shard-by history" + store +
+                    " --shard " + k + "/2");
     ASSERT_EQ(listed.exit_code, 0) << listed.err;
     for (const std::string& name : lines(listed.out)) union_of_shards.insert(name);
   }
   EXPECT_EQ(union_of_shards,
             (std::multiset<std::string>{"add/amount=1", "add/amount=2", "copy_string"}));
   // --store without --record: read, not written.
-  const auto ran = run_command(kBench + kFast + " --filter 'add|copy' --shard 1/2 --shard-by " +
-                               "history" + store + " --out " + path("h1.json"));
+  const auto ran =
+      run_command(kSampleBench + kShortQuietRun + " --filter 'add|copy' --shard 1/2 --shard-by " +
+                  "history" + store + " --out " + path("h1.json"));
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   EXPECT_EQ(read_json(path("h1.json"))["context"]["shard"]["by"], "history");
 }
 
 TEST_F(MergeCommand, CompareOfTwoExecutablesMeasuresOnlyTheShard) {
-  const auto compared = run_command(kTool + " compare " + kBench + " " + kBench +
+  const auto compared = run_command(kTool + " compare " + kSampleBench + " " + kSampleBench +
                                     " --filter 'add|copy' --rounds 6 --shard 1/2 --format json");
   ASSERT_EQ(compared.exit_code, 0) << compared.err;
   EXPECT_THAT(compared.err, HasSubstr("shard 1/2 (by count)"));
   const auto document = nlohmann::json::parse(compared.out);
   std::set<std::string> names;
   for (const auto& b : document["benchmarks"]) names.insert(b["name"].get<std::string>());
-  EXPECT_EQ(names, lines(run_command(kBench + " --list --filter 'add|copy' --shard 1/2").out));
+  EXPECT_EQ(names,
+            lines(run_command(kSampleBench + " --list --filter 'add|copy' --shard 1/2").out));
 }
 
 // Two real `compare OLD NEW --shard K/2` runs, one benchmark each, merged into one comment. With

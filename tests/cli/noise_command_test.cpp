@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit {
 namespace {
@@ -15,15 +16,16 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_command;
 
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
-const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+using benchkit::testing::kSampleBench;
+using benchkit::testing::kTool;
 const std::string kHelper = std::string(BENCHKIT_BINARY_DIR) + "/tests/process_helper";
 // Short budgets keep the suite fast; these tests check behaviour, not timings.
-const std::string kFast = " -- --time-budget 20ms --warm-up 1ms --sample-size 5";
+const std::string kShortRunAfterDashes = " -- --time-budget 20ms --warm-up 1ms --sample-size 5";
 
 TEST(NoiseCommand, RunsTheBenchBinaryInFreshProcesses) {
-  const auto result = run_command(kTool + " noise " + kBench + " --processes 3 --format json" +
-                                  kFast + " --filter add");
+  const auto result =
+      run_command(kTool + " noise " + kSampleBench + " --processes 3 --format json" +
+                  kShortRunAfterDashes + " --filter add");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_THAT(result.err, HasSubstr("in 3 fresh processes"));
   const auto document = nlohmann::json::parse(result.out);
@@ -40,14 +42,14 @@ TEST(NoiseCommand, RunsTheBenchBinaryInFreshProcesses) {
 TEST(NoiseCommand, PrintsATableAndTheFlagsToUseOrWritesThemToAFile) {
   const std::string out = ::testing::TempDir() + "/noise-report.txt";
   std::filesystem::remove(out);
-  const auto result = run_command(kTool + " noise " + kBench + " --processes 3 --out " + out +
-                                  kFast + " --filter copy");
+  const auto result = run_command(kTool + " noise " + kSampleBench + " --processes 3 --out " + out +
+                                  kShortRunAfterDashes + " --filter copy");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out, "");
   std::ifstream file(out);
   std::stringstream text;
   text << file.rdbuf();
-  EXPECT_THAT(text.str(), HasSubstr("A/A noise of " + kBench + ": 3 fresh processes"));
+  EXPECT_THAT(text.str(), HasSubstr("A/A noise of " + kSampleBench + ": 3 fresh processes"));
   EXPECT_THAT(text.str(), HasSubstr("spread"));
   EXPECT_THAT(text.str(), HasSubstr("copy_string"));
   EXPECT_THAT(text.str(), HasSubstr("Over 3 fresh processes the process medians spread by"));
@@ -59,7 +61,7 @@ TEST(NoiseCommand, PrintsATableAndTheFlagsToUseOrWritesThemToAFile) {
 
 TEST(NoiseCommand, AnalysesASavedResultFile) {
   const std::string saved = ::testing::TempDir() + "/noise-run.json";
-  const auto run = run_command(kBench + " --processes 3 --quiet --out " + saved +
+  const auto run = run_command(kSampleBench + " --processes 3 --quiet --out " + saved +
                                " --time-budget 20ms --warm-up 1ms --filter add/amount=1");
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const auto result = run_command(kTool + " noise " + saved + " --format csv");
@@ -68,8 +70,8 @@ TEST(NoiseCommand, AnalysesASavedResultFile) {
 }
 
 TEST(NoiseCommand, ACrashingBenchmarkIsNamedAndTheOthersAreAnalysed) {
-  const auto result =
-      run_command("SAMPLE_BENCH_CRASH=1 " + kTool + " noise " + kBench + " --processes 3" + kFast);
+  const auto result = run_command("SAMPLE_BENCH_CRASH=1 " + kTool + " noise " + kSampleBench +
+                                  " --processes 3" + kShortRunAfterDashes);
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.err,
               HasSubstr("may_fail failed: crashed: its process was killed by signal 6"));
@@ -78,7 +80,8 @@ TEST(NoiseCommand, ACrashingBenchmarkIsNamedAndTheOthersAreAnalysed) {
 
 TEST(NoiseCommand, ABinaryThatCannotRunIsAnError) {
   // Every worker ends before it measures anything: nothing to analyse.
-  const auto result = run_command(kTool + " noise " + kBench + " --processes 3 -- --filter '('");
+  const auto result =
+      run_command(kTool + " noise " + kSampleBench + " --processes 3 -- --filter '('");
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.err, HasSubstr("exited with status 2 while running in 3 fresh processes"));
 }
@@ -93,11 +96,11 @@ TEST(NoiseCommand, InputErrorsExitWithStatus2AndAMessage) {
       {"/bin/true", "/bin/true is not a benchkit bench binary"},
       {"/bin/true", "benchkit noise -- /bin/true ARGS"},
       {"/tmp", "/tmp is not a file"},
-      {kBench + " --bogus", "--bogus"},
-      {kBench + " --processes 2", "--processes"},
-      {kBench + " --format xml", "--format"},
-      {kBench + " stray", "unexpected argument \"stray\""},
-      {kBench + " -- --out x.json", "--out after -- is not allowed"},
+      {kSampleBench + " --bogus", "--bogus"},
+      {kSampleBench + " --processes 2", "--processes"},
+      {kSampleBench + " --format xml", "--format"},
+      {kSampleBench + " stray", "unexpected argument \"stray\""},
+      {kSampleBench + " -- --out x.json", "--out after -- is not allowed"},
       {"-- " + kHelper + " exit 3", "exited with status 3"},
       {"", "needs a bench binary"},
   };

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit::cli {
 namespace {
@@ -11,18 +12,18 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_command;
 
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
-const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+using benchkit::testing::kSampleBench;
+using benchkit::testing::kTool;
 
 TEST(ProfileCommand, AnUnknownToolIsAUsageErrorListingTheTools) {
-  const auto result = run_command(kTool + " profile " + kBench + " x --tool gdb");
+  const auto result = run_command(kTool + " profile " + kSampleBench + " x --tool gdb");
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.err, HasSubstr("--tool: \"gdb\" is not a profiler benchkit runs; choose "
                                     "callgrind, massif, heaptrack, strace or perf"));
 }
 
 TEST(ProfileCommand, TheToolIsRequired) {
-  const auto result = run_command(kTool + " profile " + kBench + " x");
+  const auto result = run_command(kTool + " profile " + kSampleBench + " x");
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.err, HasSubstr("--tool"));
 }

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit {
 namespace {
@@ -12,7 +13,7 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_command;
 
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
+using benchkit::testing::kTool;
 
 std::string write_temp(const std::string& name, const std::string& content) {
   const std::string path = ::testing::TempDir() + "/" + name;

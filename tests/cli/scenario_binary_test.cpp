@@ -10,6 +10,7 @@
 #include "formats/result_json.hpp"
 #include "store/atomic_file.hpp"
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit {
 namespace {
@@ -19,8 +20,8 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::run_command;
 
-const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/scenario_bench";
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
+using benchkit::testing::kScenarioBench;
+using benchkit::testing::kTool;
 const std::string kPhases[] = {"pipeline/items=200000/fill", "pipeline/items=200000/checksum",
                                "pipeline/items=200000/drain"};
 
@@ -37,13 +38,13 @@ std::vector<std::string> names(const RunResult& run) {
 }
 
 TEST(ScenarioBinary, ListsScenariosBesideMicroBenchmarks) {
-  const auto result = run_command(kBench + " --list");
+  const auto result = run_command(kScenarioBench + " --list");
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_EQ(result.out, "pipeline/items=200000\nmix_one\n");
 }
 
 TEST(ScenarioBinary, ShowsOneBlockPerScenarioWithARowPerPhase) {
-  const auto result = run_command(kBench + " --filter pipeline --no-machine-warnings");
+  const auto result = run_command(kScenarioBench + " --filter pipeline --no-machine-warnings");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_THAT(result.out, HasSubstr("scenario pipeline/items=200000: 1 run\n"));
   for (const char* header : {"phase", "time", "throughput", "CPU", "peak RSS", "RSS change"}) {
@@ -63,7 +64,7 @@ TEST(ScenarioBinary, ShowsOneBlockPerScenarioWithARowPerPhase) {
 }
 
 TEST(ScenarioBinary, PhasesAreResultsOfKindScenarioInTheJson) {
-  const auto result = run_command(kBench + " --filter pipeline --format json");
+  const auto result = run_command(kScenarioBench + " --filter pipeline --format json");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const RunResult run = parse(result.out);
   EXPECT_THAT(names(run), ElementsAre(kPhases[0], kPhases[1], kPhases[2]));
@@ -93,14 +94,15 @@ TEST(ScenarioBinary, PhasesAreResultsOfKindScenarioInTheJson) {
 }
 
 TEST(ScenarioBinary, RepetitionsAreSamplesAndGiveAnInterval) {
-  const auto json = run_command(kBench + " --filter pipeline --repetitions 3 --format json");
+  const auto json =
+      run_command(kScenarioBench + " --filter pipeline --repetitions 3 --format json");
   ASSERT_EQ(json.exit_code, 0) << json.err;
   for (const BenchmarkResult& phase : parse(json.out).benchmarks) {
     ASSERT_EQ(phase.samples.size(), 3u) << phase.name;
     EXPECT_LE(phase.estimates.median.lower, phase.estimates.median.value);
     EXPECT_GE(phase.estimates.median.upper, phase.estimates.median.value);
   }
-  const auto console = run_command(kBench + " --filter pipeline --repetitions 6");
+  const auto console = run_command(kScenarioBench + " --filter pipeline --repetitions 6");
   ASSERT_EQ(console.exit_code, 0) << console.err;
   EXPECT_THAT(console.out, HasSubstr("scenario pipeline/items=200000: 6 runs\n"));
   EXPECT_THAT(console.out, HasSubstr("95% CI"));
@@ -108,7 +110,7 @@ TEST(ScenarioBinary, RepetitionsAreSamplesAndGiveAnInterval) {
 }
 
 TEST(ScenarioBinary, TestModeRunsTheScenarioOnceAndTheMicroBenchmarkOnce) {
-  const auto result = run_command(kBench + " --test --repetitions 4 --format json");
+  const auto result = run_command(kScenarioBench + " --test --repetitions 4 --format json");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const RunResult run = parse(result.out);
   ASSERT_EQ(run.benchmarks.size(), 4u);
@@ -116,14 +118,18 @@ TEST(ScenarioBinary, TestModeRunsTheScenarioOnceAndTheMicroBenchmarkOnce) {
 }
 
 TEST(ScenarioBinary, AFailedVerifyExitsWithStatusOneAndSaysWhichCheckAfterWhichPhase) {
-  const auto result = run_command("SCENARIO_BENCH_BREAK=1 " + kBench + " --filter pipeline");
+  const auto result =
+      run_command("SCENARIO_BENCH_BREAK=1 " + kScenarioBench + " --filter pipeline");
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.err, HasSubstr("error: pipeline/items=200000 is invalid: check failed after "
                                     "phase drain: every item came back, in order"));
   EXPECT_THAT(result.out, HasSubstr("INVALID"));
   // Whatever the format, and in --test mode too (what CTest runs).
-  EXPECT_EQ(run_command("SCENARIO_BENCH_BREAK=1 " + kBench + " --test --format json").exit_code, 1);
-  const auto json = run_command("SCENARIO_BENCH_BREAK=1 " + kBench + " --test --format json");
+  EXPECT_EQ(
+      run_command("SCENARIO_BENCH_BREAK=1 " + kScenarioBench + " --test --format json").exit_code,
+      1);
+  const auto json =
+      run_command("SCENARIO_BENCH_BREAK=1 " + kScenarioBench + " --test --format json");
   for (const BenchmarkResult& b : parse(json.out).benchmarks) {
     if (b.kind == "scenario") {
       EXPECT_FALSE(b.valid()) << b.name;
@@ -132,10 +138,11 @@ TEST(ScenarioBinary, AFailedVerifyExitsWithStatusOneAndSaysWhichCheckAfterWhichP
 }
 
 TEST(ScenarioBinary, AnExactCountIsShownAndSavedAsItIs) {
-  const auto shown = run_command(kBench + " --filter pipeline --no-machine-warnings");
+  const auto shown = run_command(kScenarioBench + " --filter pipeline --no-machine-warnings");
   ASSERT_EQ(shown.exit_code, 0) << shown.err;
   EXPECT_THAT(shown.out, HasSubstr("  exact counts: drained 200000 (200000 items)\n"));
-  const auto saved = run_command(kBench + " --filter pipeline --format json --no-machine-warnings");
+  const auto saved =
+      run_command(kScenarioBench + " --filter pipeline --format json --no-machine-warnings");
   ASSERT_EQ(saved.exit_code, 0) << saved.err;
   for (const BenchmarkResult& phase : parse(saved.out).benchmarks) {
     ASSERT_EQ(phase.exact_counts.size(), 1u) << phase.name;
@@ -148,7 +155,7 @@ TEST(ScenarioBinary, AnExactCountIsShownAndSavedAsItIs) {
 // A count that one repetition, or one process, gets otherwise: the scenario is invalid, the
 // values are named, exit status 1.
 TEST(ScenarioBinary, AnExactCountThatDisagreesBetweenRunsExitsWithStatusOne) {
-  const auto uneven = run_command("SCENARIO_BENCH_UNEVEN=1 " + kBench +
+  const auto uneven = run_command("SCENARIO_BENCH_UNEVEN=1 " + kScenarioBench +
                                   " --filter pipeline --repetitions 3 --no-machine-warnings");
   EXPECT_EQ(uneven.exit_code, 1) << uneven.err;
   EXPECT_THAT(uneven.out + uneven.err,
@@ -157,7 +164,7 @@ TEST(ScenarioBinary, AnExactCountThatDisagreesBetweenRunsExitsWithStatusOne) {
   const std::string marker =
       ::testing::TempDir() + "/benchkit-exact-count-once-" + std::to_string(::getpid());
   std::filesystem::remove(marker);
-  const auto processes = run_command("SCENARIO_BENCH_ONCE=" + marker + " " + kBench +
+  const auto processes = run_command("SCENARIO_BENCH_ONCE=" + marker + " " + kScenarioBench +
                                      " --filter pipeline --processes 2 --no-machine-warnings");
   std::filesystem::remove(marker);
   EXPECT_EQ(processes.exit_code, 1) << processes.err;
@@ -167,9 +174,10 @@ TEST(ScenarioBinary, AnExactCountThatDisagreesBetweenRunsExitsWithStatusOne) {
 }
 
 TEST(ScenarioBinary, ParamReplacesTheRegisteredValues) {
-  const auto list = run_command(kBench + " --list --param items=1000,5000");
+  const auto list = run_command(kScenarioBench + " --list --param items=1000,5000");
   EXPECT_EQ(list.out, "pipeline/items=1000\npipeline/items=5000\nmix_one\n");
-  const auto json = run_command(kBench + " --param items=1000 --filter pipeline --format json");
+  const auto json =
+      run_command(kScenarioBench + " --param items=1000 --filter pipeline --format json");
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const RunResult run = parse(json.out);
   ASSERT_FALSE(run.benchmarks.empty());
@@ -182,7 +190,7 @@ TEST(ScenarioBinary, BadScenarioFlagsAreUsageErrors) {
            {"--param items", "NAME=VALUE"},
            {"--param size=1", "no benchmark has a parameter named size"},
            {"--param items=", "NAME=VALUE"}}) {
-    const auto result = run_command(kBench + " " + flags);
+    const auto result = run_command(kScenarioBench + " " + flags);
     EXPECT_EQ(result.exit_code, 2) << flags;
     EXPECT_THAT(result.err, HasSubstr(message)) << flags;
   }
@@ -206,13 +214,13 @@ class ScenarioBaselines : public ::testing::Test {
 // again against the baseline and through `benchkit compare`.
 TEST_F(ScenarioBaselines, ASavedScenarioIsComparedPhaseByPhase) {
   const std::string flags = " --filter pipeline --no-machine-warnings";
-  const auto saved = run_command(env_ + kBench + flags + " --save-baseline main");
+  const auto saved = run_command(env_ + kScenarioBench + flags + " --save-baseline main");
   ASSERT_EQ(saved.exit_code, 0) << saved.err;
   EXPECT_THAT(saved.out, HasSubstr("scenario pipeline/items=200000: 3 runs"));
   EXPECT_THAT(saved.out, HasSubstr("baseline main saved to"));
 
   const std::string again = folder_ + "/again.json";
-  const auto rerun = run_command(env_ + kBench + flags + " --baseline main --out " + again);
+  const auto rerun = run_command(env_ + kScenarioBench + flags + " --baseline main --out " + again);
   ASSERT_EQ(rerun.exit_code, 0) << rerun.err;
   for (const std::string& phase : kPhases) {
     const std::size_t row = rerun.out.find("\n" + phase + " ");
@@ -236,12 +244,12 @@ TEST_F(ScenarioBaselines, ASavedScenarioIsComparedPhaseByPhase) {
 TEST_F(ScenarioBaselines, ASlowerPhaseRegressesAndAnInvalidRunIsKeptOut) {
   const std::string flags =
       " --filter pipeline --no-machine-warnings --processes 1 --repetitions 8 --all-samples";
-  const auto saved = run_command(env_ + kBench + flags + " --quiet --save-baseline main");
+  const auto saved = run_command(env_ + kScenarioBench + flags + " --quiet --save-baseline main");
   ASSERT_EQ(saved.exit_code, 0) << saved.out << saved.err;
 
   // The slow-down comes from the environment, which the baseline's kept binary would get too
   // in a side-by-side run: these compare the saved samples.
-  const auto slower = run_command(env_ + "SCENARIO_BENCH_SLOW=1 " + kBench + flags +
+  const auto slower = run_command(env_ + "SCENARIO_BENCH_SLOW=1 " + kScenarioBench + flags +
                                   " --baseline main --saved-samples --fail-on-regression");
   EXPECT_EQ(slower.exit_code, 1) << slower.out << slower.err;
   const std::size_t row = slower.out.find("\n" + kPhases[1] + " ");
@@ -251,8 +259,9 @@ TEST_F(ScenarioBaselines, ASlowerPhaseRegressesAndAnInvalidRunIsKeptOut) {
       << slower.out;
 
   // Slower too, but its check failed: every phase is `invalid`, none counts as a regression.
-  const auto broken = run_command(env_ + "SCENARIO_BENCH_SLOW=1 SCENARIO_BENCH_BREAK=1 " + kBench +
-                                  flags + " --baseline main --saved-samples --format json");
+  const auto broken =
+      run_command(env_ + "SCENARIO_BENCH_SLOW=1 SCENARIO_BENCH_BREAK=1 " + kScenarioBench + flags +
+                  " --baseline main --saved-samples --format json");
   EXPECT_EQ(broken.exit_code, 1) << "the failed verify";
   EXPECT_THAT(broken.out, HasSubstr("\"regressed\": 0")) << broken.out;
   EXPECT_THAT(broken.out, HasSubstr("\"invalid\": 3")) << broken.out;

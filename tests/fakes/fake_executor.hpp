@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,14 @@ class FakeExecutor final : public process::Executor {
     r.wall_ns = ns;
     r.resources.exit_code = 0;
     return r;
+  }
+
+  // A script under which each command succeeds after the milliseconds `milliseconds` gives for
+  // its command line (its argv joined with spaces, as in `log`).
+  static Script timed(std::map<std::string, double> milliseconds) {
+    return [milliseconds](const process::RunRequest& request) {
+      return ok_after(milliseconds.at(joined(request)) * 1e6);
+    };
   }
 
   process::RunRecord run(const process::RunRequest& request) override {

@@ -23,12 +23,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string fixture(const std::string& name) {
-  return testing::interop_fixture(name);
-}
+using benchkit::testing::interop_fixture;
 
 RunResult read(const std::string& name) {
-  auto run = from_gbench_json(fixture(name), name);
+  auto run = from_gbench_json(interop_fixture(name), name);
   EXPECT_TRUE(run) << run.error().message;
   return run ? *run : RunResult{};
 }
@@ -56,8 +54,8 @@ TEST(GbenchJson, RepetitionsAreSamplesOfOneProcess) {
   // One process ran them all: the process, benchkit's unit of variation, is one.
   for (const Sample& sample : copy.samples) EXPECT_EQ(sample.process, 0u);
   EXPECT_TRUE(model::has_one_process_warning(run.context));
-  const auto rows =
-      parse_json_document(fixture("gbench_repetitions.json"), "fixture", NonFinite::accepted);
+  const auto rows = parse_json_document(interop_fixture("gbench_repetitions.json"), "fixture",
+                                        NonFinite::accepted);
   // Sample 0 is the first row: real_time (ns per iteration) times its iterations.
   const auto& first = rows["benchmarks"][0];
   ASSERT_EQ(first["name"], "BM_copy/64");
@@ -178,7 +176,7 @@ TEST(GbenchJson, EveryNameGoogleBenchmarkListsIsABenchmark) {
   // gbench_names_list.txt is the suite's own --benchmark_list_tests: spaces, commas, angle
   // brackets, /threads:N, /real_time, /manual_time, /min_time:, /repeats:.
   const RunResult run = read("gbench_names.json");
-  const std::vector<std::string> listed = lines_of(fixture("gbench_names_list.txt"));
+  const std::vector<std::string> listed = lines_of(interop_fixture("gbench_names_list.txt"));
   ASSERT_EQ(listed.size(), 15u);
   for (const std::string& name : listed) {
     EXPECT_NO_THROW(named(run, name)) << name;
@@ -237,14 +235,14 @@ TEST(GbenchJson, ImportedRunMatchesTheGoldenFile) {
 }
 
 TEST(GbenchJson, NewerSchemaVersionNamesTheFileAndTheFix) {
-  const auto run = from_gbench_json(fixture("gbench_newer_schema.json"), "new.json");
+  const auto run = from_gbench_json(interop_fixture("gbench_newer_schema.json"), "new.json");
   ASSERT_FALSE(run);
   EXPECT_THAT(run.error().message, HasSubstr("new.json: context.json_schema_version: is 2"));
   EXPECT_THAT(run.error().message, HasSubstr("update benchkit"));
 }
 
 TEST(GbenchJson, TruncatedFileSaysSo) {
-  const std::string text = fixture("gbench_single.json");
+  const std::string text = interop_fixture("gbench_single.json");
   const auto run = from_gbench_json(text.substr(0, text.size() / 2), "cut.json");
   ASSERT_FALSE(run);
   EXPECT_THAT(run.error().message, HasSubstr("cut.json: not valid JSON"));

@@ -17,12 +17,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string fixture(const std::string& name) {
-  return testing::interop_fixture(name);
-}
+using benchkit::testing::interop_fixture;
 
 TEST(HyperfineJson, EachTimeIsASampleOfACommand) {
-  const auto run = from_hyperfine_json(fixture("hyperfine_two_commands.json"), "h.json");
+  const auto run = from_hyperfine_json(interop_fixture("hyperfine_two_commands.json"), "h.json");
   ASSERT_TRUE(run) << run.error().message;
   ASSERT_EQ(run->benchmarks.size(), 2u);
   const BenchmarkResult& sleep = run->benchmarks[0];
@@ -40,7 +38,7 @@ TEST(HyperfineJson, EachTimeIsASampleOfACommand) {
 }
 
 TEST(HyperfineJson, ParametersAndExitCodes) {
-  const auto run = from_hyperfine_json(fixture("hyperfine_parameters.json"), "h.json");
+  const auto run = from_hyperfine_json(interop_fixture("hyperfine_parameters.json"), "h.json");
   ASSERT_TRUE(run) << run.error().message;
   ASSERT_EQ(run->benchmarks.size(), 2u);
   EXPECT_EQ(run->benchmarks[1].params.at("code"), "2");
@@ -48,7 +46,7 @@ TEST(HyperfineJson, ParametersAndExitCodes) {
 }
 
 TEST(HyperfineJson, MemoryUsageIsEachRunsPeak) {
-  const auto run = from_hyperfine_json(fixture("hyperfine_memory.json"), "h.json");
+  const auto run = from_hyperfine_json(interop_fixture("hyperfine_memory.json"), "h.json");
   ASSERT_TRUE(run) << run.error().message;
   EXPECT_EQ(run->benchmarks[0].samples[1].resources->peak_rss_bytes,
             std::optional<std::int64_t>(3465216));
@@ -56,14 +54,14 @@ TEST(HyperfineJson, MemoryUsageIsEachRunsPeak) {
 }
 
 TEST(HyperfineJson, ImportedRunMatchesTheGoldenFile) {
-  auto run = from_hyperfine_json(fixture("hyperfine_parameters.json"), "h.json");
+  auto run = from_hyperfine_json(interop_fixture("hyperfine_parameters.json"), "h.json");
   ASSERT_TRUE(run) << run.error().message;
   analysis::compute_estimates(*run);
   testing::expect_golden("import_hyperfine_parameters.json", to_json(*run));
 }
 
 TEST(HyperfineJson, OneRunIsRefusedWithTheFix) {
-  const auto run = from_hyperfine_json(fixture("hyperfine_one_run.json"), "one.json");
+  const auto run = from_hyperfine_json(interop_fixture("hyperfine_one_run.json"), "one.json");
   ASSERT_FALSE(run);
   EXPECT_THAT(run.error().message, HasSubstr("one.json: results[0]"));
   EXPECT_THAT(run.error().message, HasSubstr("stddev is null"));
@@ -82,7 +80,7 @@ TEST(HyperfineJson, DamageNamesItsPlace) {
   const auto empty = from_hyperfine_json(R"({"results": []})", "h.json");
   ASSERT_FALSE(empty);
   EXPECT_THAT(empty.error().message, HasSubstr("no command"));
-  const std::string text = fixture("hyperfine_two_commands.json");
+  const std::string text = interop_fixture("hyperfine_two_commands.json");
   const auto cut = from_hyperfine_json(text.substr(0, text.size() - 10), "h.json");
   ASSERT_FALSE(cut);
   EXPECT_THAT(cut.error().message, HasSubstr("truncated"));

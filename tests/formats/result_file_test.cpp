@@ -15,9 +15,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string fixture(const std::string& name) {
-  return testing::interop_fixture(name);
-}
+using benchkit::testing::interop_fixture;
 
 TEST(ResultFile, TellsTheFormatFromTheContent) {
   const auto benchkit = read_result(to_json(testing::sample_run()), "a");
@@ -25,11 +23,11 @@ TEST(ResultFile, TellsTheFormatFromTheContent) {
   EXPECT_EQ(benchkit->format, SourceFormat::benchkit);
   EXPECT_TRUE(benchkit->estimates_present);
   // gbench_single.json holds bare NaN and Infinity: not strict JSON, still read.
-  const auto gbench = read_result(fixture("gbench_single.json"), "b");
+  const auto gbench = read_result(interop_fixture("gbench_single.json"), "b");
   ASSERT_TRUE(gbench) << gbench.error().message;
   EXPECT_EQ(gbench->format, SourceFormat::google_benchmark);
   EXPECT_FALSE(gbench->estimates_present);
-  const auto hyperfine = read_result(fixture("hyperfine_two_commands.json"), "c");
+  const auto hyperfine = read_result(interop_fixture("hyperfine_two_commands.json"), "c");
   ASSERT_TRUE(hyperfine) << hyperfine.error().message;
   EXPECT_EQ(hyperfine->format, SourceFormat::hyperfine);
 }

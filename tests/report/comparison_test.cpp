@@ -12,6 +12,7 @@
 
 #include "analysis/estimates.hpp"
 #include "support/golden.hpp"
+#include "support/sample_run.hpp"
 
 namespace benchkit::report {
 namespace {
@@ -19,18 +20,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-BenchmarkResult micro(const std::string& name, double ns, std::size_t count = 30) {
-  BenchmarkResult b;
-  b.name = name;
-  for (std::size_t i = 0; i < count; ++i) {
-    Sample s;
-    s.iters = 100;
-    s.ns = 100 * ns * (1.0 + 0.0005 * static_cast<double>(i % 7));
-    b.samples.push_back(s);
-  }
-  analysis::compute_estimates(b);
-  return b;
-}
+using benchkit::testing::micro_result;
 
 analysis::Comparison comparison_of(std::size_t unchanged, std::size_t regressed,
                                    const std::string& prefix = "bench") {
@@ -38,8 +28,8 @@ analysis::Comparison comparison_of(std::size_t unchanged, std::size_t regressed,
   RunResult candidate;
   for (std::size_t i = 0; i < unchanged + regressed; ++i) {
     const std::string name = fmt::format("{}/case={}/size={}", prefix, i, 64 << (i % 8));
-    base.benchmarks.push_back(micro(name, 100));
-    candidate.benchmarks.push_back(micro(name, i < regressed ? 140 : 100));
+    base.benchmarks.push_back(micro_result(name, 100));
+    candidate.benchmarks.push_back(micro_result(name, i < regressed ? 140 : 100));
   }
   return analysis::compare(base, candidate);
 }
@@ -47,10 +37,12 @@ analysis::Comparison comparison_of(std::size_t unchanged, std::size_t regressed,
 TEST(MarkdownComparison, Golden) {
   RunResult base;
   RunResult candidate;
-  base.benchmarks = {micro("slower", 100), micro("faster", 100), micro("same", 100),
-                     micro("few", 100, 3), micro("gone|pipe", 100)};
-  candidate.benchmarks = {micro("slower", 130), micro("faster", 70), micro("same", 100),
-                          micro("few", 104, 3), micro("added", 100)};
+  base.benchmarks = {micro_result("slower", 100), micro_result("faster", 100),
+                     micro_result("same", 100), micro_result("few", 100, 3),
+                     micro_result("gone|pipe", 100)};
+  candidate.benchmarks = {micro_result("slower", 130), micro_result("faster", 70),
+                          micro_result("same", 100), micro_result("few", 104, 3),
+                          micro_result("added", 100)};
   const analysis::Comparison comparison = analysis::compare(base, candidate);
   testing::expect_golden("comparison.md", render_comparison(comparison, Format::markdown));
 }

@@ -16,27 +16,18 @@ namespace {
 
 using ::testing::HasSubstr;
 
-BenchmarkResult micro(const std::string& name, double ns, std::size_t count = 30) {
-  BenchmarkResult b;
-  b.name = name;
-  for (std::size_t i = 0; i < count; ++i) {
-    Sample s;
-    s.iters = 100;
-    s.ns = 100 * ns * (1.0 + 0.0005 * static_cast<double>(i % 7));
-    b.samples.push_back(s);
-  }
-  analysis::compute_estimates(b);
-  return b;
-}
+using benchkit::testing::micro_result;
 
 // Regressed, improved, unchanged, invalid, added and removed, with fixed samples.
 analysis::Comparison fixed_comparison() {
   RunResult base;
   RunResult candidate;
-  base.benchmarks = {micro("slower", 100), micro("faster", 100), micro("same", 100),
-                     micro("broken", 100), micro("gone", 100)};
-  candidate.benchmarks = {micro("slower", 130), micro("faster", 70), micro("same", 100),
-                          micro("broken", 100), micro("new<&>", 100)};
+  base.benchmarks = {micro_result("slower", 100), micro_result("faster", 100),
+                     micro_result("same", 100), micro_result("broken", 100),
+                     micro_result("gone", 100)};
+  candidate.benchmarks = {micro_result("slower", 130), micro_result("faster", 70),
+                          micro_result("same", 100), micro_result("broken", 100),
+                          micro_result("new<&>", 100)};
   candidate.benchmarks[3].failures.push_back("verify failed: 3 rows missing");
   candidate.benchmarks[0].diagnostics.push_back({"drift", "warning", "times grow"});
   return analysis::compare(base, candidate);
@@ -97,7 +88,7 @@ TEST(Junit, ResultsAndComparisonAreTwoSuitesOfOneDocument) {
 
 TEST(Junit, ControlCharactersCannotBreakTheDocument) {
   RunResult run;
-  run.benchmarks.push_back(micro("bell\x07name", 10));
+  run.benchmarks.push_back(micro_result("bell\x07name", 10));
   const std::string xml = make_reporter(Format::junit)->render(run);
   EXPECT_THAT(xml, HasSubstr("name=\"bell?name\""));
 }
@@ -106,9 +97,9 @@ TEST(Junit, ControlCharactersCannotBreakTheDocument) {
 TEST(Junit, BytesThatAreNotUtf8BecomeQuestionMarks) {
   RunResult run;
   run.benchmarks.push_back(
-      micro("bad\xff"
-            "name \xc3\xa9 \xe2\x80",
-            10));
+      micro_result("bad\xff"
+                   "name \xc3\xa9 \xe2\x80",
+                   10));
   const std::string xml = make_reporter(Format::junit)->render(run);
   EXPECT_THAT(xml, HasSubstr("name=\"bad?name \xc3\xa9 ??\""));
 }

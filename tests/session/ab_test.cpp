@@ -1,4 +1,5 @@
 #include "session/ab.hpp"
+#include "support/test_programs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -89,8 +90,8 @@ TEST(RoundsTaken, IsOneNumberOrARange) {
 namespace benchkit::session {
 namespace {
 
-const std::string kSampleBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
-const std::string kScenarioBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/scenario_bench";
+using benchkit::testing::kSampleBench;
+using benchkit::testing::kScenarioBench;
 
 TEST(RunAb, BenchmarksOfOneBuildOnlyAreListedAsAddedAndRemoved) {
   // Two real bench binaries with no benchmark in common: nothing runs side by side, and the

@@ -13,6 +13,7 @@
 #include "session/plans.hpp"
 #include "session/runner.hpp"
 #include "session/skips.hpp"
+#include "support/sample_run.hpp"
 
 // The suite the fake workers pretend to run (they never call these).
 static void measured_a(benchkit::Bencher& b) {
@@ -31,27 +32,15 @@ BENCHKIT(measured_c);
 namespace benchkit::session {
 namespace {
 
-using testing::Act;
+using session::testing::Act;
+using session::testing::FakeKeeper;
+using session::testing::FakeLauncher;
 using ::testing::ElementsAre;
-using testing::FakeKeeper;
-using testing::FakeLauncher;
 
-const std::vector<std::string> kNames = {"measured_a", "measured_b", "measured_c"};
+const std::vector<std::string> kMeasuredNames = {"measured_a", "measured_b", "measured_c"};
 
 // What a worker sends for `name`: one benchmark with three samples of 100 ns.
-std::string served(const std::string& name) {
-  RunResult run;
-  BenchmarkResult result;
-  result.name = name;
-  for (int i = 0; i < 3; ++i) {
-    Sample sample;
-    sample.iters = 1;
-    sample.ns = 100.0 + i;
-    result.samples.push_back(sample);
-  }
-  run.benchmarks.push_back(result);
-  return formats::to_json(run);
-}
+using benchkit::testing::served;
 
 BenchPlan plan_of_three() {
   BenchPlan plan;
@@ -65,7 +54,7 @@ BenchPlan plan_of_three() {
 // Every launcher hands out workers that act on each benchmark as `act` says.
 LauncherFactory fake_workers(std::function<Act(const std::string&)> act) {
   return [act](std::size_t) -> std::unique_ptr<Launcher> {
-    auto launcher = std::make_unique<FakeLauncher>(kNames, act);
+    auto launcher = std::make_unique<FakeLauncher>(kMeasuredNames, act);
     launcher->payload = served;
     return launcher;
   };
@@ -144,7 +133,7 @@ TEST(BenchMeasurer, SkippedBenchmarksJoinTheResultsAndABaselineIsJudged) {
   skipped.skipped = Skipped{"gpu", "needs a GPU"};
   plan.skipped.push_back(skipped);
   RunResult baseline;
-  for (const std::string& name : kNames) {
+  for (const std::string& name : kMeasuredNames) {
     BenchmarkResult saved = formats::from_json(served(name), name)->run.benchmarks.front();
     analysis::compute_estimates(saved);
     baseline.benchmarks.push_back(std::move(saved));

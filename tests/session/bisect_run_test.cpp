@@ -14,9 +14,9 @@
 namespace benchkit::session {
 namespace {
 
-using testing::FakeWorkshop;
+using session::testing::FakeWorkshop;
 
-class Steps final : public BisectObserver {
+class BisectRecorder final : public BisectObserver {
  public:
   void step_decided(const BisectStep& step, const std::string& subject) override {
     decided.push_back(step.commit + " " + step.outcome + " (" + subject + ")");
@@ -24,7 +24,8 @@ class Steps final : public BisectObserver {
   std::vector<std::string> decided;
 };
 
-BisectPlan plan_of(const std::string& good, const std::string& bad, const std::string& log) {
+BisectPlan bisect_plan_for(const std::string& good, const std::string& bad,
+                           const std::string& log) {
   BisectPlan plan;
   plan.good = good;
   plan.bad = bad;
@@ -46,8 +47,8 @@ TEST(BisectRevisions, NarrowsToTheFirstSlowCommitBuildingEachCommitOnce) {
   for (const std::size_t first_slow : {1u, 5u, 12u, 16u}) {
     FakeWorkshop workshop;
     workshop.first_slow = first_slow;
-    Steps steps;
-    const auto report = bisect_revisions(plan_of("c0", "c16", log), workshop, steps);
+    BisectRecorder steps;
+    const auto report = bisect_revisions(bisect_plan_for("c0", "c16", log), workshop, steps);
     ASSERT_TRUE(report) << report.error().message;
     const std::string first = "c" + std::to_string(first_slow);
     EXPECT_EQ(report->outcome.first_bad, first);
@@ -89,8 +90,8 @@ TEST(BisectRevisions, AnInconclusiveStepGetsTwiceTheRoundsEachAsLong) {
                   {},
                   {}};
   };
-  Steps steps;
-  const auto report = bisect_revisions(plan_of("c0", "c4", log), workshop, steps);
+  BisectRecorder steps;
+  const auto report = bisect_revisions(bisect_plan_for("c0", "c4", log), workshop, steps);
   ASSERT_TRUE(report) << report.error().message;
   ASSERT_GE(workshop.requests.size(), 2u);
   EXPECT_EQ(workshop.requests[0].rounds, 5u);
@@ -103,8 +104,8 @@ TEST(BisectRevisions, AnInconclusiveStepGetsTwiceTheRoundsEachAsLong) {
 TEST(BisectRevisions, BadNotSlowerThanGoodIsAFailureAndIsLogged) {
   const std::string log = ::testing::TempDir() + "/bisect-none.log";
   FakeWorkshop workshop;  // nothing slow
-  Steps steps;
-  const auto report = bisect_revisions(plan_of("c0", "c4", log), workshop, steps);
+  BisectRecorder steps;
+  const auto report = bisect_revisions(bisect_plan_for("c0", "c4", log), workshop, steps);
   ASSERT_FALSE(report);
   EXPECT_EQ(report.error().kind, model::ErrorKind::failed);
   EXPECT_NE(report.error().message.find("is not slower than GOOD"), std::string::npos);
@@ -116,8 +117,8 @@ TEST(BisectRevisions, AStepThatFailsToBuildOrIsInterruptedStopsTheBisection) {
   FakeWorkshop workshop;
   workshop.first_slow = 3;
   workshop.failing_builds = {"c4"};
-  Steps steps;
-  auto report = bisect_revisions(plan_of("c0", "c8", log), workshop, steps);
+  BisectRecorder steps;
+  auto report = bisect_revisions(bisect_plan_for("c0", "c8", log), workshop, steps);
   ASSERT_FALSE(report);
   EXPECT_EQ(exit_status_of(report.error().kind), 1);
   EXPECT_NE(report.error().message.find("c4"), std::string::npos);
@@ -126,7 +127,7 @@ TEST(BisectRevisions, AStepThatFailsToBuildOrIsInterruptedStopsTheBisection) {
   interrupted.measure = [](const AbRequest&) -> model::Result<AbRuns> {
     return model::Error{"interrupted", model::ErrorKind::interrupted};
   };
-  report = bisect_revisions(plan_of("c0", "c8", log), interrupted, steps);
+  report = bisect_revisions(bisect_plan_for("c0", "c8", log), interrupted, steps);
   ASSERT_FALSE(report);
   EXPECT_EQ(exit_status_of(report.error().kind), 130);
 }
@@ -140,8 +141,8 @@ TEST(BisectRevisions, CommitsThatStayInconclusiveLeaveTheAnswerUndecided) {
     const bool end = candidate.find("/c4/") != std::string::npos;
     return AbRuns{testing::made(100.0, 1), testing::made(end ? 115.0 : 102.0, 2), "5", {}, {}};
   };
-  Steps steps;
-  const auto report = bisect_revisions(plan_of("c0", "c4", log), workshop, steps);
+  BisectRecorder steps;
+  const auto report = bisect_revisions(bisect_plan_for("c0", "c4", log), workshop, steps);
   ASSERT_TRUE(report) << report.error().message;
   EXPECT_FALSE(report->outcome.first_bad);
   EXPECT_FALSE(report->undecided.empty());

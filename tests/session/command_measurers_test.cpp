@@ -23,7 +23,7 @@ using session::testing::FakeKeeper;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-class Recorder final : public Observer {
+class PipelineRecorder final : public Observer {
  public:
   void command_run_started(const std::string& name, std::size_t round, bool warmup,
                            double /*elapsed_seconds*/) override {
@@ -74,14 +74,8 @@ CommandsPlan commands(const std::vector<std::string>& names, std::size_t runs) {
 }
 
 // Every run of a command takes the milliseconds given for it.
-FakeExecutor::Script timed(std::map<std::string, double> milliseconds) {
-  return [milliseconds](const process::RunRequest& request) {
-    return FakeExecutor::ok_after(milliseconds.at(FakeExecutor::joined(request)) * 1e6);
-  };
-}
-
 Outcome run_commands(CommandsPlan plan, const Steps& steps, FakeExecutor::Script script,
-                     Recorder& observer, FakeKeeper& keeper) {
+                     PipelineRecorder& observer, FakeKeeper& keeper) {
   FakeClock clock;
   FakeExecutor executor(clock, std::move(script));
   const auto measurer = make_measurer(std::move(plan), executor, clock);
@@ -101,7 +95,7 @@ TEST(CommandsMeasurer, ACommandThatCrashesHangsOrExitsFailsTheRunAndTheOthersAre
       {ended_by(9, true, std::nullopt), "timed out"},
       {ended_by(std::nullopt, false, 3), "exited with status 3"}};
   for (const auto& [ending, said] : endings) {
-    Recorder observer;
+    PipelineRecorder observer;
     FakeKeeper keeper;
     const Outcome outcome = run_commands(
         commands({"good", "bad"}, 4), saved_and_recorded(),
@@ -129,11 +123,12 @@ TEST(CommandsMeasurer, ProgressAndCheckpointsReachTheObserverAndTheContextIsTheP
   CommandsPlan plan = commands({"a", "b"}, 3);
   plan.request.settings.warmup = 1;
   plan.request.checkpoints = true;
-  Recorder observer;
+  PipelineRecorder observer;
   FakeKeeper keeper;
   // 3 s a run: a checkpoint is due after every round (kCheckpointSeconds).
-  const Outcome outcome = run_commands(std::move(plan), Steps{},
-                                       timed({{"a", 3000.0}, {"b", 3000.0}}), observer, keeper);
+  const Outcome outcome =
+      run_commands(std::move(plan), Steps{}, FakeExecutor::timed({{"a", 3000.0}, {"b", 3000.0}}),
+                   observer, keeper);
   // A warm-up run of each, then three rounds of both.
   ASSERT_EQ(observer.runs_started.size(), 8u);
   EXPECT_THAT(observer.runs_started[0], ::testing::StartsWith("w"));
@@ -149,7 +144,7 @@ TEST(CommandsMeasurer, ProgressAndCheckpointsReachTheObserverAndTheContextIsTheP
 
 TEST(CommandsMeasurer, AnInterruptedRunKeepsItsRoundsIsSavedButNotRecordedAndExits130) {
   int runs = 0;
-  Recorder observer;
+  PipelineRecorder observer;
   FakeKeeper keeper;
   const Outcome outcome = run_commands(
       commands({"a", "b"}, 6), saved_and_recorded(),
@@ -169,11 +164,11 @@ TEST(CommandsMeasurer, AnInterruptedRunKeepsItsRoundsIsSavedButNotRecordedAndExi
 }
 
 TEST(CommandsMeasurer, AFailedSaveIsAnErrorOfTheOutcomeAndTheRunIsStillRecorded) {
-  Recorder observer;
+  PipelineRecorder observer;
   FakeKeeper keeper;
   keeper.fail_save = true;
-  const Outcome outcome =
-      run_commands(commands({"a"}, 3), saved_and_recorded(), timed({{"a", 1.0}}), observer, keeper);
+  const Outcome outcome = run_commands(commands({"a"}, 3), saved_and_recorded(),
+                                       FakeExecutor::timed({{"a", 1.0}}), observer, keeper);
   EXPECT_FALSE(outcome.saved);
   ASSERT_EQ(outcome.errors.size(), 1u);
   EXPECT_THAT(outcome.errors[0].message, HasSubstr("disk full"));
@@ -183,12 +178,13 @@ TEST(CommandsMeasurer, AFailedSaveIsAnErrorOfTheOutcomeAndTheRunIsStillRecorded)
 
 TEST(CommandsMeasurer, ARegressionAgainstTheReferenceFailsTheRunOnlyUnderFailOnRegression) {
   for (const bool fail : {false, true}) {
-    Recorder observer;
+    PipelineRecorder observer;
     FakeKeeper keeper;
     Steps steps;
     steps.fail_on_regression = fail;
-    const Outcome outcome = run_commands(commands({"fast", "slow"}, 8), steps,
-                                         timed({{"fast", 10.0}, {"slow", 40.0}}), observer, keeper);
+    const Outcome outcome =
+        run_commands(commands({"fast", "slow"}, 8), steps,
+                     FakeExecutor::timed({{"fast", 10.0}, {"slow", 40.0}}), observer, keeper);
     ASSERT_TRUE(outcome.rounds);
     EXPECT_EQ(outcome.rounds->reference, "fast");
     ASSERT_TRUE(outcome.rounds->against_reference);
@@ -202,10 +198,11 @@ TEST(CommandsMeasurer, ARegressionAgainstTheReferenceFailsTheRunOnlyUnderFailOnR
 TEST(CommandsMeasurer, AReferenceThatNamesNoCommandIsAUsageErrorAndTheRunIsKept) {
   CommandsPlan plan = commands({"a", "b"}, 3);
   plan.request.reference = "c";
-  Recorder observer;
+  PipelineRecorder observer;
   FakeKeeper keeper;
-  const Outcome outcome = run_commands(std::move(plan), saved_and_recorded(),
-                                       timed({{"a", 1.0}, {"b", 1.0}}), observer, keeper);
+  const Outcome outcome =
+      run_commands(std::move(plan), saved_and_recorded(),
+                   FakeExecutor::timed({{"a", 1.0}, {"b", 1.0}}), observer, keeper);
   EXPECT_TRUE(outcome.measured);
   EXPECT_EQ(outcome.run.benchmarks.size(), 2u);
   ASSERT_EQ(outcome.errors.size(), 1u);
@@ -215,16 +212,16 @@ TEST(CommandsMeasurer, AReferenceThatNamesNoCommandIsAUsageErrorAndTheRunIsKept)
 }
 
 TEST(CommandsMeasurer, TheBaselineIsJudgedByThePipelineOnce) {
-  Recorder observer;
+  PipelineRecorder observer;
   FakeKeeper keeper;
-  const Outcome before =
-      run_commands(commands({"a"}, 8), Steps{}, timed({{"a", 10.0}}), observer, keeper);
+  const Outcome before = run_commands(commands({"a"}, 8), Steps{},
+                                      FakeExecutor::timed({{"a", 10.0}}), observer, keeper);
   CommandsPlan plan = commands({"a"}, 8);
   plan.baseline = before.run;
   Steps steps;
   steps.fail_on_regression = true;
   const Outcome after =
-      run_commands(std::move(plan), steps, timed({{"a", 30.0}}), observer, keeper);
+      run_commands(std::move(plan), steps, FakeExecutor::timed({{"a", 30.0}}), observer, keeper);
   ASSERT_TRUE(after.baseline);
   ASSERT_TRUE(after.comparison);
   EXPECT_TRUE(after.comparison->any_regression());
@@ -263,7 +260,7 @@ TEST(CountedCommandMeasurer, TheCountedCommandIsTheRunInTheGivenContext) {
         return model::Result<BenchmarkResult>(counted_result(1000.0));
       },
       context);
-  Recorder observer;
+  PipelineRecorder observer;
   FakeKeeper keeper;
   const Outcome outcome = run_pipeline(*measurer, saved_and_recorded(), observer, keeper);
   EXPECT_EQ(asked, std::vector<std::size_t>{2});
@@ -282,7 +279,7 @@ TEST(CountedCommandMeasurer, ACommandThatFailsFailsTheRunAndNoValgrindEndsIt) {
   auto measurer = make_measurer(
       counted_plan(), [&](const CountedCommandRequest&) { return model::Result(failed); },
       Context{});
-  Recorder observer;
+  PipelineRecorder observer;
   FakeKeeper keeper;
   EXPECT_EQ(run_pipeline(*measurer, Steps{}, observer, keeper).exit_status(), 1);
 
@@ -310,7 +307,7 @@ TEST(CountedCommandMeasurer, MoreInstructionsThanTheBaselineIsARegression) {
         return model::Result<BenchmarkResult>(counted_result(1500.0));
       },
       Context{});
-  Recorder observer;
+  PipelineRecorder observer;
   FakeKeeper keeper;
   Steps steps;
   steps.fail_on_regression = true;
@@ -340,7 +337,7 @@ TEST(GbenchRunMeasurer, ProcessesAreShownTheCommandLineRecordedAndAnErrorFailsTh
     run.benchmarks = {ok, errored};
     return model::Result<RunResult>(run);
   });
-  Recorder observer;
+  PipelineRecorder observer;
   FakeKeeper keeper;
   const Outcome outcome = run_pipeline(*measurer, saved_and_recorded(), observer, keeper);
   EXPECT_THAT(flags, ElementsAre("--benchmark_filter=BM_a"));

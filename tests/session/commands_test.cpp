@@ -15,9 +15,9 @@
 namespace benchkit::session {
 namespace {
 
+using benchkit::testing::FakeClock;
+using benchkit::testing::FakeExecutor;
 using ::testing::ElementsAre;
-using testing::FakeClock;
-using testing::FakeExecutor;
 using ::testing::HasSubstr;
 
 process::CommandSpec command(const std::string& name) {
@@ -38,15 +38,7 @@ CommandRequest request_of(std::vector<process::CommandSpec> commands, std::size_
 }
 
 // Runs named in `milliseconds` take that long; every run succeeds.
-FakeExecutor::Script timed(std::map<std::string, double> milliseconds) {
-  return [milliseconds](const process::RunRequest& request) {
-    std::string line;
-    for (const std::string& word : request.argv) line += (line.empty() ? "" : " ") + word;
-    return FakeExecutor::ok_after(milliseconds.at(line) * 1e6);
-  };
-}
-
-class Recorder final : public CommandObserver {
+class CommandRecorder final : public CommandObserver {
  public:
   void run_started(const std::string& name, std::size_t round, bool warmup,
                    double elapsed_seconds) override {
@@ -67,7 +59,8 @@ class Recorder final : public CommandObserver {
   double last_elapsed = 0.0;
 };
 
-CommandOutcome run(const CommandRequest& request, FakeExecutor::Script script, Recorder& observer) {
+CommandOutcome run_request(const CommandRequest& request, FakeExecutor::Script script,
+                           CommandRecorder& observer) {
   FakeClock clock;
   FakeExecutor executor(clock, std::move(script));
   const auto plan = plan_commands(request);
@@ -111,9 +104,9 @@ TEST(CommandRounds, TheShellsStartUpIsSubtractedAndNotListed) {
   spec.shell_command = "work";
   request.commands = {spec};
   request.shell = "/bin/sh";
-  Recorder observer;
-  const CommandOutcome outcome =
-      run(request, timed({{"/bin/sh -c ", 2.0}, {"/bin/sh -c work", 10.0}}), observer);
+  CommandRecorder observer;
+  const CommandOutcome outcome = run_request(
+      request, FakeExecutor::timed({{"/bin/sh -c ", 2.0}, {"/bin/sh -c work", 10.0}}), observer);
   ASSERT_EQ(outcome.run.benchmarks.size(), 1u);
   const BenchmarkResult& work = outcome.run.benchmarks[0];
   EXPECT_EQ(work.kind, "command");
@@ -126,8 +119,8 @@ TEST(CommandRounds, TheShellsStartUpIsSubtractedAndNotListed) {
 
 TEST(CommandRounds, AFailingCommandIsReportedAndTheOthersGoOn) {
   CommandRequest request = request_of({command("good"), command("bad")}, 5);
-  Recorder observer;
-  const CommandOutcome outcome = run(
+  CommandRecorder observer;
+  const CommandOutcome outcome = run_request(
       request,
       [](const process::RunRequest& r) {
         process::RunRecord record = FakeExecutor::ok_after(1e6);
@@ -148,13 +141,14 @@ TEST(CommandRounds, AFailingCommandIsReportedAndTheOthersGoOn) {
 TEST(CommandRounds, CheckpointsAreOfferedEveryTwoSecondsWhenAsked) {
   CommandRequest request = request_of({command("slow")}, 10);
   request.context.seed = 42;
-  Recorder quiet;
-  run(request, timed({{"slow", 500.0}}), quiet);
+  CommandRecorder quiet;
+  run_request(request, FakeExecutor::timed({{"slow", 500.0}}), quiet);
   EXPECT_TRUE(quiet.checkpoint_samples.empty());  // not asked: no estimates computed
 
   request.checkpoints = true;
-  Recorder observer;
-  const CommandOutcome outcome = run(request, timed({{"slow", 500.0}}), observer);
+  CommandRecorder observer;
+  const CommandOutcome outcome =
+      run_request(request, FakeExecutor::timed({{"slow", 500.0}}), observer);
   // Rounds of 0.5 s: a checkpoint after 2 s and after 4 s, each with the runs so far.
   EXPECT_THAT(observer.checkpoint_samples, ElementsAre(4u, 8u));
   EXPECT_THAT(observer.checkpoint_seeds, ElementsAre(42u, 42u));
@@ -178,8 +172,8 @@ TEST(CommandRounds, PendingGitFactsAreWaitedForAfterTheWarmUpAndBeforeTheFirstMe
                           facts.dirty = true;
                           return facts;
                         }).share();
-  Recorder observer;
-  const CommandOutcome outcome = run(
+  CommandRecorder observer;
+  const CommandOutcome outcome = run_request(
       request,
       [&](const process::RunRequest&) {
         ++runs_started;
@@ -201,8 +195,8 @@ TEST(CommandRounds, PendingGitFactsAreRecordedEvenWhenNoRunIsMeasured) {
                           facts.commit = "0123abcd";
                           return facts;
                         }).share();
-  Recorder observer;
-  const CommandOutcome outcome = run(
+  CommandRecorder observer;
+  const CommandOutcome outcome = run_request(
       request,
       [](const process::RunRequest&) {
         process::RunRecord record = FakeExecutor::ok_after(1e6);
@@ -216,13 +210,13 @@ TEST(CommandRounds, PendingGitFactsAreRecordedEvenWhenNoRunIsMeasured) {
 
 TEST(CommandRounds, EveryCommandIsComparedWithTheReferenceOnThePairedRounds) {
   CommandRequest request = request_of({command("fast"), command("slow")}, 8);
-  Recorder observer;
+  CommandRecorder observer;
   auto script = [](const process::RunRequest& r) {
     static int calls = 0;
     const double jitter = (calls++ % 3) * 1e4;
     return FakeExecutor::ok_after((r.argv.front() == "fast" ? 10e6 : 20e6) + jitter);
   };
-  const CommandOutcome first = run(request, script, observer);
+  const CommandOutcome first = run_request(request, script, observer);
   EXPECT_EQ(first.reference, "fast");
   ASSERT_TRUE(first.against_reference);
   ASSERT_EQ(first.against_reference->benchmarks.size(), 1u);
@@ -231,14 +225,14 @@ TEST(CommandRounds, EveryCommandIsComparedWithTheReferenceOnThePairedRounds) {
   EXPECT_EQ(first.against_reference->benchmarks[0].verdict, analysis::Verdict::regressed);
 
   request.reference = "slow";
-  const CommandOutcome second = run(request, script, observer);
+  const CommandOutcome second = run_request(request, script, observer);
   EXPECT_EQ(second.reference, "slow");
   ASSERT_TRUE(second.against_reference);
   EXPECT_EQ(second.against_reference->benchmarks[0].name, "fast");
   EXPECT_EQ(second.against_reference->benchmarks[0].verdict, analysis::Verdict::improved);
 
   request.reference = "neither";
-  const CommandOutcome third = run(request, script, observer);
+  const CommandOutcome third = run_request(request, script, observer);
   EXPECT_FALSE(third.against_reference);
   ASSERT_TRUE(third.reference_error);
   EXPECT_EQ(third.reference_error->kind, model::ErrorKind::usage);
@@ -247,8 +241,8 @@ TEST(CommandRounds, EveryCommandIsComparedWithTheReferenceOnThePairedRounds) {
 
 TEST(CommandRepeatedly, EachRunIsItsOwnProcessAfterOneWarmUp) {
   FakeClock clock;
-  FakeExecutor executor(clock, timed({{"tool --flag", 3.0}}));
-  Recorder observer;
+  FakeExecutor executor(clock, FakeExecutor::timed({{"tool --flag", 3.0}}));
+  CommandRecorder observer;
   const auto run = run_command_repeatedly({"tool", "--flag"}, 4, executor, clock, observer);
   ASSERT_TRUE(run) << run.error().message;
   EXPECT_EQ(executor.log.size(), 5u);  // the warm-up and four runs
@@ -269,7 +263,7 @@ TEST(CommandRepeatedly, AFailedRunIsAnErrorAndTheObserverHearsHow) {
     record.resources.exit_code = 2;
     return record;
   });
-  Recorder observer;
+  CommandRecorder observer;
   const auto run = run_command_repeatedly({"tool"}, 4, executor, clock, observer);
   ASSERT_FALSE(run);
   EXPECT_EQ(run.error().kind, model::ErrorKind::failed);

@@ -10,6 +10,7 @@
 
 #include "model/merge.hpp"
 #include "process/handshake.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -19,9 +20,9 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
 const std::string kSuite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite";
-const std::string kSlower = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite_slower";
+using benchkit::testing::kGbenchSuiteSlower;
 // Every form of name, and a main() of its own that ignores flags it does not know.
-const std::string kNames = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_names";
+const std::string kGbenchNames = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_names";
 const std::string kBenchkitBinary = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
 // Short runs: these tests check what is run and merged, not how fast anything is.
 const std::vector<std::string> kQuick = {"--benchmark_min_time=0.005"};
@@ -35,14 +36,14 @@ TEST(GbenchBinary, RecognisesAGoogleBenchmarkBinaryBeforeRunningIt) {
 
 TEST(GbenchBinary, ASuiteWithItsOwnMainIsNeverAskedBenchkitsHandshake) {
   // Its main() would ignore --benchkit-info and run every benchmark it has.
-  const auto handshake = process::probe_bench_binary(kNames);
+  const auto handshake = process::probe_bench_binary(kGbenchNames);
   ASSERT_TRUE(handshake) << handshake.error().message;
   EXPECT_FALSE(handshake->benchkit);
   EXPECT_THAT(handshake->problem, HasSubstr("links Google Benchmark, so it was not asked"));
 }
 
 TEST(GbenchBinary, ListsEveryFormOfName) {
-  const auto names = list_gbench_benchmarks(kNames);
+  const auto names = list_gbench_benchmarks(kGbenchNames);
   ASSERT_TRUE(names) << names.error().message;
   std::ifstream in(std::string(BENCHKIT_TEST_FIXTURES) + "/interop/gbench_names_list.txt");
   std::vector<std::string> expected;
@@ -51,13 +52,13 @@ TEST(GbenchBinary, ListsEveryFormOfName) {
 }
 
 TEST(GbenchBinary, AFilterThatMatchesNothingSaysSo) {
-  const auto names = list_gbench_benchmarks(kNames, {"--benchmark_filter=^BM_nothing$"});
+  const auto names = list_gbench_benchmarks(kGbenchNames, {"--benchmark_filter=^BM_nothing$"});
   ASSERT_FALSE(names);
   EXPECT_EQ(names.error().kind, model::ErrorKind::usage);
   EXPECT_THAT(names.error().message,
               HasSubstr("--benchmark_filter=\"^BM_nothing$\" matches no benchmark of"));
   GbenchProcesses plan;
-  plan.executable = kNames;
+  plan.executable = kGbenchNames;
   plan.processes = 1;
   plan.flags = {"--benchmark_filter=^BM_nothing$"};
   const auto run = run_gbench_processes(plan);
@@ -90,7 +91,7 @@ TEST(GbenchBinary, EveryFormOfNameRunsAloneAndSideBySide) {
   std::vector<std::string> notes;
   for (const std::string& name : chosen) {
     GbenchProcesses plan;
-    plan.executable = kNames;
+    plan.executable = kGbenchNames;
     plan.processes = 1;
     plan.flags = {"--benchmark_min_time=0.001", "--benchmark_filter=" + exact_gbench_filter(name)};
     plan.note = [&](const std::string& line) { notes.push_back(line); };
@@ -102,8 +103,8 @@ TEST(GbenchBinary, EveryFormOfNameRunsAloneAndSideBySide) {
   }
   EXPECT_TRUE(notes.empty()) << notes.front();
   GbenchSideBySide pairs;
-  pairs.baseline_executable = kNames;
-  pairs.candidate_executable = kNames;
+  pairs.baseline_executable = kGbenchNames;
+  pairs.candidate_executable = kGbenchNames;
   pairs.benchmarks = {chosen[0], chosen[1]};
   pairs.rounds = 2;
   pairs.flags = {"--benchmark_min_time=0.001"};
@@ -120,7 +121,7 @@ TEST(GbenchBinary, EveryFormOfNameRunsAloneAndSideBySide) {
 
 TEST(GbenchBinary, AComplexitySweepRunsWithoutAFailedBenchmark) {
   GbenchProcesses plan;
-  plan.executable = kNames;
+  plan.executable = kGbenchNames;
   plan.processes = 2;
   plan.flags = {"--benchmark_min_time=0.001", "--benchmark_filter=^BM_linear"};
   const auto run = run_gbench_processes(plan);
@@ -204,7 +205,7 @@ TEST(GbenchBinary, AProcessThatFailsNamesItself) {
 TEST(GbenchBinary, SideBySideRoundsArePairedAndAMissingBenchmarkFails) {
   GbenchSideBySide plan;
   plan.baseline_executable = kSuite;
-  plan.candidate_executable = kSlower;
+  plan.candidate_executable = kGbenchSuiteSlower;
   plan.benchmarks = {"BM_sum", "BM_missing"};
   plan.rounds = 2;
   plan.flags = kQuick;
@@ -220,7 +221,7 @@ TEST(GbenchBinary, SideBySideRoundsArePairedAndAMissingBenchmarkFails) {
     EXPECT_THAT(side->benchmarks[1].failures.at(0), HasSubstr("has no benchmark named BM_missing"));
   }
   EXPECT_EQ(runs->baseline.context.executable, kSuite);
-  EXPECT_EQ(runs->candidate.context.executable, kSlower);
+  EXPECT_EQ(runs->candidate.context.executable, kGbenchSuiteSlower);
 }
 
 TEST(GbenchBinary, UndecidedBenchmarksGetMoreRoundsInBatches) {

@@ -92,8 +92,8 @@ TEST(HistoryOptions, PruneNeedsKeepOrBefore) {
   EXPECT_EQ(dated->before, "2026-01-01");
 }
 
-store::RunInfo info(std::string id, std::string group = {}, std::size_t shard = 0,
-                    std::size_t shards = 0) {
+store::RunInfo run_info(std::string id, std::string group = {}, std::size_t shard = 0,
+                        std::size_t shards = 0) {
   store::RunInfo run;
   run.id = std::move(id);
   run.date = "2026-12-01T10:00:00Z";
@@ -111,7 +111,8 @@ store::RunInfo info(std::string id, std::string group = {}, std::size_t shard = 
 }
 
 TEST(HistoryOptions, TheTableShortensIdentitiesAndShowsGroupsOnlyWhenThereAreAny) {
-  JoinedRun lone{.info = info("aaaaaaaaaaaaaaaaaaaa"), .members = {info("aaaaaaaaaaaaaaaaaaaa")}};
+  JoinedRun lone{.info = run_info("aaaaaaaaaaaaaaaaaaaa"),
+                 .members = {run_info("aaaaaaaaaaaaaaaaaaaa")}};
   lone.info.dirty.reset();
   const RunsTable plain = runs_table({lone});
   EXPECT_EQ(plain.header.size(), 9u);
@@ -119,8 +120,8 @@ TEST(HistoryOptions, TheTableShortensIdentitiesAndShowsGroupsOnlyWhenThereAreAny
   ASSERT_EQ(plain.rows.size(), 1u);
   EXPECT_THAT(plain.rows[0], ElementsAre("aaaaaaaaaaaa", "2026-12-01T10:00:00Z", "0123456789ab",
                                          "main", "?", "m1", "ci-1", "7", "cc=gcc,opt=O2"));
-  JoinedRun grouped{.info = info("bbbbbbbbbbbbbbbb", "g7", 1, 2),
-                    .members = {info("bbbbbbbbbbbbbbbb", "g7", 1, 2)}};
+  JoinedRun grouped{.info = run_info("bbbbbbbbbbbbbbbb", "g7", 1, 2),
+                    .members = {run_info("bbbbbbbbbbbbbbbb", "g7", 1, 2)}};
   const RunsTable both = runs_table({lone, grouped});
   EXPECT_EQ(both.header.back(), "shards");
   EXPECT_TRUE(both.right.back());
@@ -132,8 +133,8 @@ TEST(HistoryOptions, TheTableShortensIdentitiesAndShowsGroupsOnlyWhenThereAreAny
 }
 
 TEST(HistoryOptions, TheRunsDocumentHoldsEveryRunWithItsWholeIdentityAndMembers) {
-  JoinedRun grouped{.info = info("cccccccccccccccccccc", "g1", 1, 2),
-                    .members = {info("cccccccccccccccccccc", "g1", 1, 2)}};
+  JoinedRun grouped{.info = run_info("cccccccccccccccccccc", "g1", 1, 2),
+                    .members = {run_info("cccccccccccccccccccc", "g1", 1, 2)}};
   const std::string text = runs_document({grouped}, "/tmp/history.db");
   ASSERT_EQ(text.back(), '\n');
   const auto document = nlohmann::json::parse(text);

@@ -20,9 +20,9 @@
 namespace benchkit::session {
 namespace {
 
+using benchkit::testing::made_run;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using testing::made_run;
 
 class History : public ::testing::Test {
  protected:
@@ -38,7 +38,7 @@ class History : public ::testing::Test {
     EXPECT_TRUE(opened.ok()) << opened.error().message;
     return std::move(*opened);
   }
-  void record(const testing::MadeRun& made) {
+  void record(const benchkit::testing::MadeRun& made) {
     const auto recorded = record_run(*store_, made_run(made));
     ASSERT_TRUE(recorded.ok()) << recorded.error().message;
   }
@@ -356,8 +356,8 @@ class CheckWindow : public ::testing::Test {
   std::unique_ptr<store::Store> store_;
 };
 
-using testing::BackendName;
-using testing::Backends;
+using benchkit::testing::BackendName;
+using benchkit::testing::Backends;
 TYPED_TEST_SUITE(CheckWindow, Backends, BackendName);
 
 // 150 runs of history, the newest 128 read: the benchmark measured only by the oldest run is

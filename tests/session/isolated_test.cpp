@@ -10,14 +10,14 @@
 namespace benchkit::session {
 namespace {
 
-using testing::Act;
+using session::testing::Act;
+using session::testing::FakeLauncher;
 using ::testing::ElementsAre;
-using testing::FakeLauncher;
 using ::testing::HasSubstr;
 
-const std::vector<std::string> kNames = {"a", "b", "c", "d"};
+const std::vector<std::string> kBenchmarkNames = {"a", "b", "c", "d"};
 
-class Recorder final : public IsolationObserver {
+class IsolationRecorder final : public IsolationObserver {
  public:
   void started(std::size_t, const std::string& name) override { events.push_back("start " + name); }
   void finished(std::size_t, BenchmarkResult& r) override { events.push_back("done " + r.name); }
@@ -37,9 +37,9 @@ Isolation one_each() {
   return isolation;
 }
 
-Supervised run(FakeLauncher& launcher, Isolation isolation, Recorder& recorder,
-               std::vector<std::size_t> order = all()) {
-  return supervise(launcher, kNames, order, isolation, testing::decode_fake, recorder);
+Supervised supervised_run(FakeLauncher& launcher, Isolation isolation, IsolationRecorder& recorder,
+                          std::vector<std::size_t> order = all()) {
+  return supervise(launcher, kBenchmarkNames, order, isolation, testing::decode_fake, recorder);
 }
 
 std::map<std::string, const BenchmarkResult*> by_name(const Supervised& outcome) {
@@ -49,9 +49,9 @@ std::map<std::string, const BenchmarkResult*> by_name(const Supervised& outcome)
 }
 
 TEST(Supervise, HealthyBenchmarksEachGetAWorkerAndFinish) {
-  FakeLauncher launcher(kNames, [](const std::string&) { return Act::finish; });
-  Recorder recorder;
-  const Supervised outcome = run(launcher, one_each(), recorder);
+  FakeLauncher launcher(kBenchmarkNames, [](const std::string&) { return Act::finish; });
+  IsolationRecorder recorder;
+  const Supervised outcome = supervised_run(launcher, one_each(), recorder);
   EXPECT_EQ(outcome.failed, 0u);
   EXPECT_FALSE(outcome.interrupted);
   ASSERT_EQ(outcome.results.size(), 4u);
@@ -63,12 +63,12 @@ TEST(Supervise, HealthyBenchmarksEachGetAWorkerAndFinish) {
 }
 
 TEST(Supervise, WithoutKeepResultsTheObserverAloneHearsOfEachResult) {
-  FakeLauncher launcher(kNames,
+  FakeLauncher launcher(kBenchmarkNames,
                         [](const std::string& n) { return n == "b" ? Act::crash : Act::finish; });
-  Recorder recorder;
+  IsolationRecorder recorder;
   Isolation isolation = one_each();
   isolation.keep_results = false;
-  const Supervised outcome = run(launcher, isolation, recorder);
+  const Supervised outcome = supervised_run(launcher, isolation, recorder);
   EXPECT_TRUE(outcome.results.empty());
   EXPECT_EQ(outcome.failed, 1u);
   EXPECT_THAT(recorder.events, ElementsAre("start a", "done a", "start b", "failed b", "start c",
@@ -76,12 +76,12 @@ TEST(Supervise, WithoutKeepResultsTheObserverAloneHearsOfEachResult) {
 }
 
 TEST(Supervise, ACrashMidBenchmarkIsRecordedWithItsSignalAndTheRestRunInAFreshWorker) {
-  FakeLauncher launcher(kNames,
+  FakeLauncher launcher(kBenchmarkNames,
                         [](const std::string& n) { return n == "b" ? Act::crash : Act::finish; });
-  Recorder recorder;
+  IsolationRecorder recorder;
   Isolation isolation = one_each();
   isolation.per_worker = 0;  // one worker for all, as a fresh process of --processes N
-  const Supervised outcome = run(launcher, isolation, recorder);
+  const Supervised outcome = supervised_run(launcher, isolation, recorder);
   EXPECT_EQ(outcome.failed, 1u);
   EXPECT_THAT(launcher.launches, ElementsAre(ElementsAre(0, 1, 2, 3), ElementsAre(2, 3)));
   const auto results = by_name(outcome);
@@ -100,10 +100,10 @@ TEST(Supervise, ACrashMidBenchmarkIsRecordedWithItsSignalAndTheRestRunInAFreshWo
 }
 
 TEST(Supervise, AHangIsKilledAtTheDeadlineAndNamedWithTheTimeout) {
-  FakeLauncher launcher(kNames,
+  FakeLauncher launcher(kBenchmarkNames,
                         [](const std::string& n) { return n == "c" ? Act::hang : Act::finish; });
-  Recorder recorder;
-  const Supervised outcome = run(launcher, one_each(), recorder);
+  IsolationRecorder recorder;
+  const Supervised outcome = supervised_run(launcher, one_each(), recorder);
   const BenchmarkResult& c = *by_name(outcome).at("c");
   ASSERT_TRUE(c.failure);
   EXPECT_EQ(c.failure->cause, Failure::Cause::timed_out);
@@ -114,10 +114,11 @@ TEST(Supervise, AHangIsKilledAtTheDeadlineAndNamedWithTheTimeout) {
 }
 
 TEST(Supervise, ABenchmarkThatEndsItsProcessIsRecordedWithItsStatus) {
-  FakeLauncher launcher(
-      kNames, [](const std::string& n) { return n == "a" ? Act::exit_early : Act::finish; });
-  Recorder recorder;
-  const Supervised outcome = run(launcher, one_each(), recorder);
+  FakeLauncher launcher(kBenchmarkNames, [](const std::string& n) {
+    return n == "a" ? Act::exit_early : Act::finish;
+  });
+  IsolationRecorder recorder;
+  const Supervised outcome = supervised_run(launcher, one_each(), recorder);
   const BenchmarkResult& a = *by_name(outcome).at("a");
   ASSERT_TRUE(a.failure);
   EXPECT_EQ(a.failure->cause, Failure::Cause::exited);
@@ -127,10 +128,11 @@ TEST(Supervise, ABenchmarkThatEndsItsProcessIsRecordedWithItsStatus) {
 }
 
 TEST(Supervise, AnInterruptionStopsTheRunAndKeepsWhatFinished) {
-  FakeLauncher launcher(
-      kNames, [](const std::string& n) { return n == "b" ? Act::interrupt : Act::finish; });
-  Recorder recorder;
-  const Supervised outcome = run(launcher, one_each(), recorder);
+  FakeLauncher launcher(kBenchmarkNames, [](const std::string& n) {
+    return n == "b" ? Act::interrupt : Act::finish;
+  });
+  IsolationRecorder recorder;
+  const Supervised outcome = supervised_run(launcher, one_each(), recorder);
   EXPECT_TRUE(outcome.interrupted);
   ASSERT_EQ(outcome.results.size(), 2u) << "a finished, b was interrupted, c and d never ran";
   EXPECT_TRUE(outcome.results[0].valid());
@@ -140,10 +142,10 @@ TEST(Supervise, AnInterruptionStopsTheRunAndKeepsWhatFinished) {
 }
 
 TEST(Supervise, AResultThatCannotBeReadFailsThatBenchmarkOnly) {
-  FakeLauncher launcher(kNames,
+  FakeLauncher launcher(kBenchmarkNames,
                         [](const std::string& n) { return n == "d" ? Act::garble : Act::finish; });
-  Recorder recorder;
-  const Supervised outcome = run(launcher, one_each(), recorder);
+  IsolationRecorder recorder;
+  const Supervised outcome = supervised_run(launcher, one_each(), recorder);
   const BenchmarkResult& d = *by_name(outcome).at("d");
   ASSERT_TRUE(d.failure);
   EXPECT_THAT(d.failures.front(), HasSubstr("cannot be read: not a result"));
@@ -162,11 +164,11 @@ TEST(Supervise, AWorkerThatDiesBeforeStartingIsBlamedOnItsNextBenchmarkSoTheRunE
     }
     int launches = 0;
   } dead;
-  Recorder recorder;
+  IsolationRecorder recorder;
   Isolation isolation = one_each();
   isolation.per_worker = 0;
   const Supervised outcome =
-      supervise(dead, kNames, all(), isolation, testing::decode_fake, recorder);
+      supervise(dead, kBenchmarkNames, all(), isolation, testing::decode_fake, recorder);
   EXPECT_EQ(dead.launches, 4);
   EXPECT_EQ(outcome.failed, 4u);
   EXPECT_THAT(outcome.results.front().failures.front(),
@@ -174,10 +176,10 @@ TEST(Supervise, AWorkerThatDiesBeforeStartingIsBlamedOnItsNextBenchmarkSoTheRunE
 }
 
 TEST(Supervise, NoWorkerCanStartEveryBenchmarkFailsWithTheReason) {
-  FakeLauncher launcher(kNames, [](const std::string&) { return Act::finish; });
+  FakeLauncher launcher(kBenchmarkNames, [](const std::string&) { return Act::finish; });
   launcher.refuse = true;
-  Recorder recorder;
-  const Supervised outcome = run(launcher, one_each(), recorder, {2, 0});
+  IsolationRecorder recorder;
+  const Supervised outcome = supervised_run(launcher, one_each(), recorder, {2, 0});
   EXPECT_EQ(outcome.failed, 2u);
   ASSERT_EQ(outcome.results.size(), 2u);
   EXPECT_EQ(outcome.results[0].name, "c") << "in the order asked for";

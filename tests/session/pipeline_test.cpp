@@ -17,7 +17,7 @@ namespace {
 
 using benchkit::testing::made_run;
 using benchkit::testing::MadeRun;
-using testing::FakeKeeper;
+using session::testing::FakeKeeper;
 
 // Gives back what the test made, and records what the observer was told.
 class FakeMeasurer final : public Measurer {

@@ -14,6 +14,7 @@
 
 #include "process/temporary_folder.hpp"
 #include "session/profiled.hpp"
+#include "support/text_file.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -21,9 +22,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-void write(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
+using benchkit::testing::write_text_file;
 
 // The value after `flag` in `argv`; "" when it is not there.
 std::string after(const std::vector<std::string>& argv, const std::string& flag) {
@@ -37,8 +36,8 @@ void write_callgrind_out(const std::vector<std::string>& argv) {
     return word.rfind("--callgrind-out-file=", 0) == 0;
   });
   ASSERT_NE(out, argv.end());
-  write(out->substr(std::string("--callgrind-out-file=").size()),
-        "events: Ir\nfn=main\n10 10\ncfn=work\ncalls=1 20\n11 90\nfn=work\n20 90\n");
+  write_text_file(out->substr(std::string("--callgrind-out-file=").size()),
+                  "events: Ir\nfn=main\n10 10\ncfn=work\ncalls=1 20\n11 90\nfn=work\n20 90\n");
 }
 
 // Programs found at /fake/NAME unless missing; the bench binary lists `names`; a tool run writes
@@ -75,9 +74,9 @@ class FakeProcesses final : public ProfileProcesses {
       routine.iterations = 1000;
       routine.timed_ns = 2e8;
       routine.allocations_per_iteration = allocations_per_iteration;
-      if (tool_exit == 0) write(summary, profiled_json(routine));
+      if (tool_exit == 0) write_text_file(summary, profiled_json(routine));
       tool_writes(argv);
-      if (!with.err_file.empty()) write(with.err_file, tool_stderr);
+      if (!with.err_file.empty()) write_text_file(with.err_file, tool_stderr);
       captured.exit.exit_code = tool_exit;
     } else {
       captured.out = converted;
@@ -109,10 +108,10 @@ TEST_F(Pipeline, StraceRunsAroundTheBenchBinaryAndReadsTheRegion) {
   request_.benchmark = "syscalling";
   request_.bench_flags = {"--param", "n=1"};
   processes_.tool_writes = [](const std::vector<std::string>& argv) {
-    write(after(argv, "-o"),
-          "1 access(\"/benchkit-profile-region-begins\", F_OK) = -1 ENOENT <0.000005>\n"
-          "1 getppid() = 7 <0.000002>\n"
-          "1 access(\"/benchkit-profile-region-ends\", F_OK) = -1 ENOENT <0.000005>\n");
+    write_text_file(after(argv, "-o"),
+                    "1 access(\"/benchkit-profile-region-begins\", F_OK) = -1 ENOENT <0.000005>\n"
+                    "1 getppid() = 7 <0.000002>\n"
+                    "1 access(\"/benchkit-profile-region-ends\", F_OK) = -1 ENOENT <0.000005>\n");
   };
   const auto profile = run_profile(request_, processes_);
   ASSERT_TRUE(profile) << profile.error().message;
@@ -139,7 +138,7 @@ TEST_F(Pipeline, StraceRunsAroundTheBenchBinaryAndReadsTheRegion) {
 TEST_F(Pipeline, CallgrindKeepsTheFoldedStacksBeforeTheSummary) {
   request_.tool = model::ProfileTool::callgrind;
   request_.benchmark = "one_hot";
-  write(dir() + "/stale", "");
+  write_text_file(dir() + "/stale", "");
   processes_.tool_writes = [](const std::vector<std::string>& argv) {
     EXPECT_EQ(after(argv, "--profile-markers"), "callgrind");
     write_callgrind_out(argv);
@@ -177,7 +176,7 @@ TEST_F(Pipeline, HeaptrackIsConvertedAndAsksForAllocationCounts) {
   request_.benchmark = "allocating";
   processes_.allocations_per_iteration.reset();
   processes_.tool_writes = [](const std::vector<std::string>& argv) {
-    write(after(argv, "-o") + ".zst", "");
+    write_text_file(after(argv, "-o") + ".zst", "");
   };
   processes_.converted = "peak heap memory consumption: 1.00K\n";
   const auto profile = run_profile(request_, processes_);

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "process/temporary_folder.hpp"
+#include "support/text_file.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -21,9 +22,7 @@ using ::testing::IsEmpty;
 
 const std::vector<std::string> kBench = {"./bench", "--filter", "f"};
 
-void write(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
+using benchkit::testing::write_text_file;
 
 class Profilers : public ::testing::Test {
  protected:
@@ -76,9 +75,9 @@ TEST(Callgrind, RunsValgrindWithCollectionOffUntilTheRegion) {
 }
 
 TEST_F(Profilers, CallgrindReadsItsProfileIntoFunctionsAndStacks) {
-  write(dir() + "/callgrind.out",
-        "events: Ir\nfl=/src/a.cpp\nfn=main\n10 10\ncfn=work\ncalls=1 20\n11 90\n"
-        "fn=work\n20 90\n");
+  write_text_file(dir() + "/callgrind.out",
+                  "events: Ir\nfl=/src/a.cpp\nfn=main\n10 10\ncfn=work\ncalls=1 20\n11 90\n"
+                  "fn=work\n20 90\n");
   const auto profiler = make_profiler(model::ProfileTool::callgrind);
   model::Profile profile;
   const auto read = profiler->read(profile, dir(), "");
@@ -98,7 +97,7 @@ TEST_F(Profilers, CallgrindWithoutItsFileIsAnError) {
 }
 
 TEST_F(Profilers, AValgrindFailureEndsWithValgrindsLog) {
-  write(dir() + "/valgrind.log", "==1== Valgrind's memory management: out of memory\n");
+  write_text_file(dir() + "/valgrind.log", "==1== Valgrind's memory management: out of memory\n");
   const auto profiler = make_profiler(model::ProfileTool::massif);
   const model::Error error = profiler->explain_failure(
       {"massif of ./bench exited with status 1", model::ErrorKind::failed}, dir());
@@ -123,12 +122,12 @@ TEST(Massif, RunsValgrindOverTheWholeProcessWithInlinedFrames) {
 }
 
 TEST_F(Profilers, MassifReadsThePeakAndItsSites) {
-  write(dir() + "/massif.out",
-        "snapshot=0\n"
-        "mem_heap_B=4096\n"
-        "heap_tree=peak\n"
-        "n1: 4096 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n"
-        " n0: 4096 0x1: allocate_blocks() (profile_bench.cpp:40)\n");
+  write_text_file(dir() + "/massif.out",
+                  "snapshot=0\n"
+                  "mem_heap_B=4096\n"
+                  "heap_tree=peak\n"
+                  "n1: 4096 (heap allocation functions) malloc/new/new[], --alloc-fns, etc.\n"
+                  " n0: 4096 0x1: allocate_blocks() (profile_bench.cpp:40)\n");
   model::Profile profile;
   const auto read = make_profiler(model::ProfileTool::massif)->read(profile, dir(), "");
   ASSERT_TRUE(read) << read.error().message;
@@ -156,7 +155,7 @@ TEST_F(Profilers, HeaptrackIsReadThroughHeaptrackPrintOfTheFileItWrote) {
   EXPECT_EQ(none.error().kind, model::ErrorKind::failed);
   EXPECT_THAT(none.error().message, HasSubstr("heaptrack wrote no " + dir() + "/heaptrack.zst"));
 
-  write(dir() + "/heaptrack.gz", "");
+  write_text_file(dir() + "/heaptrack.gz", "");
   const auto conversion = profiler->conversion(programs, dir());
   ASSERT_TRUE(conversion) << conversion.error().message;
   ASSERT_TRUE(*conversion);
@@ -194,14 +193,14 @@ TEST(Strace, TracesEveryThreadWithTimes) {
 }
 
 TEST_F(Profilers, StraceReadsOnlyTheRegion) {
-  write(dir() + "/strace.txt",
-        "1 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY) = 3 <0.000020>\n"
-        "1 access(\"/benchkit-profile-region-begins\", F_OK) = -1 ENOENT (No such file) "
-        "<0.000005>\n"
-        "1 getppid() = 7 <0.000002>\n"
-        "1 access(\"/benchkit-profile-region-ends\", F_OK) = -1 ENOENT (No such file) "
-        "<0.000005>\n"
-        "1 write(1, \"done\", 4) = 4 <0.000010>\n");
+  write_text_file(dir() + "/strace.txt",
+                  "1 openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY) = 3 <0.000020>\n"
+                  "1 access(\"/benchkit-profile-region-begins\", F_OK) = -1 ENOENT (No such file) "
+                  "<0.000005>\n"
+                  "1 getppid() = 7 <0.000002>\n"
+                  "1 access(\"/benchkit-profile-region-ends\", F_OK) = -1 ENOENT (No such file) "
+                  "<0.000005>\n"
+                  "1 write_text_file(1, \"done\", 4) = 4 <0.000010>\n");
   model::Profile profile;
   const auto read = make_profiler(model::ProfileTool::strace)->read(profile, dir(), "");
   ASSERT_TRUE(read) << read.error().message;

@@ -20,8 +20,8 @@
 namespace benchkit::session {
 namespace {
 
-using testing::FakeWorkshop;
-using testing::made;
+using session::testing::FakeWorkshop;
+using session::testing::made;
 
 class Keeping final : public Keeper {
  public:
@@ -58,7 +58,7 @@ class Told final : public Observer {
   std::vector<std::string> steps, built, failed, counted;
 };
 
-RevisionsPlan plan_of(const std::string& base, const std::string& candidate) {
+RevisionsPlan revisions_plan_for(const std::string& base, const std::string& candidate) {
   RevisionsPlan plan;
   plan.base = base;
   plan.candidate = candidate;
@@ -85,7 +85,7 @@ TEST(AbPipeline, BuildsNewThenBaseAndJudgesTheRegressionOnce) {
   workshop.first_slow = 3;
   Told told;
   Keeping keeper;
-  const Outcome outcome = run_ab_plan(plan_of("c2", "c3"), workshop, told, keeper);
+  const Outcome outcome = run_ab_plan(revisions_plan_for("c2", "c3"), workshop, told, keeper);
   ASSERT_TRUE(outcome.measured) << outcome.errors.front().message;
   EXPECT_EQ(workshop.built, (std::vector<std::string>{"c3", "c2"}));  // NEW first
   EXPECT_EQ(told.built, (std::vector<std::string>{"NEW c3", "BASE c2"}));
@@ -151,7 +151,7 @@ TEST(AbPipeline, ShardsNameTheirBuildsAndMergeRefusesTheShardsOfTwoBuilds) {
     return one_benchmark_a_shard(request, workshop.seed);
   };
   const auto shard = [&workshop](std::size_t index) {
-    RevisionsPlan plan = plan_of("c2", "c3");
+    RevisionsPlan plan = revisions_plan_for("c2", "c3");
     plan.pairs.shard = ShardSpec{index, 2, ShardBy::count};
     Told told;
     Keeping keeper;
@@ -222,7 +222,7 @@ TEST(AbPipeline, TheWorkingTreeIsNewAndBothRunsAreRecordedBaseFirst) {
   Steps steps = ab_steps();
   steps.record = true;
   steps.record_baseline = true;
-  const Outcome outcome = run_ab_plan(plan_of("c1", ""), workshop, told, keeper, steps);
+  const Outcome outcome = run_ab_plan(revisions_plan_for("c1", ""), workshop, told, keeper, steps);
   ASSERT_TRUE(outcome.measured);
   EXPECT_EQ(keeper.recorded, (std::vector<std::string>{"c1", "c99"}));
   EXPECT_TRUE(outcome.recorded_baseline && outcome.recorded);
@@ -232,7 +232,8 @@ TEST(AbPipeline, TheWorkingTreeIsNewAndBothRunsAreRecordedBaseFirst) {
   // A history that cannot be written: the baseline's record fails, the run is not recorded.
   Keeping failing;
   failing.fail_record = true;
-  const Outcome unrecorded = run_ab_plan(plan_of("c1", ""), workshop, told, failing, steps);
+  const Outcome unrecorded =
+      run_ab_plan(revisions_plan_for("c1", ""), workshop, told, failing, steps);
   ASSERT_EQ(unrecorded.errors.size(), 1u);
   EXPECT_FALSE(unrecorded.recorded);
   EXPECT_EQ(unrecorded.exit_status(), 2);
@@ -244,7 +245,7 @@ TEST(AbPipeline, ARevisionThatFailsToBuildStopsBeforeAnythingRuns) {
     workshop.failing_builds = {failing};
     Told told;
     Keeping keeper;
-    const Outcome outcome = run_ab_plan(plan_of("c2", "c3"), workshop, told, keeper);
+    const Outcome outcome = run_ab_plan(revisions_plan_for("c2", "c3"), workshop, told, keeper);
     EXPECT_FALSE(outcome.measured) << failing;
     ASSERT_EQ(outcome.errors.size(), 1u);
     EXPECT_NE(outcome.errors[0].message.find(failing), std::string::npos);
@@ -256,7 +257,7 @@ TEST(AbPipeline, ARevisionThatFailsToBuildStopsBeforeAnythingRuns) {
   workshop.failing_builds = {"c3"};
   Told told;
   Keeping keeper;
-  run_ab_plan(plan_of("c2", "c3"), workshop, told, keeper);
+  run_ab_plan(revisions_plan_for("c2", "c3"), workshop, told, keeper);
   EXPECT_EQ(workshop.built, std::vector<std::string>{"c3"});
 }
 
@@ -264,9 +265,9 @@ TEST(AbPipeline, AnUnknownRevisionOrNoRepositoryIsAnInputOrUsageError) {
   FakeWorkshop workshop;
   Told told;
   Keeping keeper;
-  EXPECT_EQ(run_ab_plan(plan_of("nope", "c3"), workshop, told, keeper).exit_status(), 2);
+  EXPECT_EQ(run_ab_plan(revisions_plan_for("nope", "c3"), workshop, told, keeper).exit_status(), 2);
   workshop.open_error = "not in a git repository";
-  EXPECT_EQ(run_ab_plan(plan_of("c2", "c3"), workshop, told, keeper).exit_status(), 2);
+  EXPECT_EQ(run_ab_plan(revisions_plan_for("c2", "c3"), workshop, told, keeper).exit_status(), 2);
   EXPECT_TRUE(workshop.built.empty());
 }
 
@@ -290,7 +291,7 @@ TEST(AbPipeline, AWorkerThatCrashesHangsOrExitsEarlyFailsTheRunOnEitherSide) {
       };
       Told told;
       Keeping keeper;
-      const Outcome outcome = run_ab_plan(plan_of("c2", "c3"), workshop, told, keeper);
+      const Outcome outcome = run_ab_plan(revisions_plan_for("c2", "c3"), workshop, told, keeper);
       ASSERT_TRUE(outcome.measured);
       EXPECT_EQ(told.failed, std::vector<std::string>{"bench_0001"});
       EXPECT_FALSE(outcome.regressed());
@@ -308,7 +309,8 @@ TEST(AbPipeline, AnInterruptedAbComparesNothingAndExits130) {
   Keeping keeper;
   Steps steps = ab_steps();
   steps.record = true;
-  const Outcome outcome = run_ab_plan(plan_of("c2", "c3"), workshop, told, keeper, steps);
+  const Outcome outcome =
+      run_ab_plan(revisions_plan_for("c2", "c3"), workshop, told, keeper, steps);
   EXPECT_FALSE(outcome.measured);
   EXPECT_TRUE(outcome.interrupted);
   EXPECT_TRUE(keeper.recorded.empty());
@@ -326,7 +328,7 @@ TEST(AbPipeline, CountedBuildsSayWhichRevisionCountsAndTakeNoRounds) {
   };
   Told told;
   Keeping keeper;
-  RevisionsPlan plan = plan_of("c2", "c3");
+  RevisionsPlan plan = revisions_plan_for("c2", "c3");
   plan.mode = Mode::instructions;
   const Outcome outcome = run_ab_plan(plan, workshop, told, keeper);
   ASSERT_TRUE(outcome.measured);
@@ -347,7 +349,7 @@ TEST(AbPipeline, CommandsOfBothBuildsAreFilledInAndComparedOnTheirRounds) {
   };
   Told told;
   Keeping keeper;
-  RevisionsPlan plan = plan_of("c2", "c3");
+  RevisionsPlan plan = revisions_plan_for("c2", "c3");
   plan.command = "{build}/tool --quick";
   const Outcome outcome = run_ab_plan(plan, workshop, told, keeper, Steps{});
   ASSERT_TRUE(outcome.measured) << outcome.errors.front().message;

@@ -18,9 +18,9 @@
 namespace benchkit::session {
 namespace {
 
+using benchkit::testing::made_run;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using testing::made_run;
 using ::testing::Not;
 
 constexpr std::uint32_t kShards = 4;
@@ -54,8 +54,8 @@ TEST(RunGroup, ChosenElseForAShardTheCiRunElseCommitAndBuild) {
   EXPECT_EQ(run_group(shard, "override", "github:1.1"), "override");
 }
 
-store::RunInfo info(std::string id, std::string group, std::string commit, std::size_t shard,
-                    std::size_t count = kShards) {
+store::RunInfo shard_run_info(std::string id, std::string group, std::string commit,
+                              std::size_t shard, std::size_t count = kShards) {
   return store::RunInfo{.id = std::move(id),
                         .date = "2026-11-02T00:00:00Z",
                         .commit = std::move(commit),
@@ -69,8 +69,9 @@ store::RunInfo info(std::string id, std::string group, std::string commit, std::
 // where their newest member is, and a shard recorded twice counts once.
 TEST(JoinGroups, JoinsByGroupAndCommitInTheOrderOfTheNewestMember) {
   const std::vector<store::RunInfo> runs = {
-      info("a1", "g", "c1", 2), info("lone", "", "c0", 0, 0), info("b1", "g", "c2", 1),
-      info("a2", "g", "c1", 1), info("a3", "g", "c1", 2),  // shard 2 again: replaces a1
+      shard_run_info("a1", "g", "c1", 2), shard_run_info("lone", "", "c0", 0, 0),
+      shard_run_info("b1", "g", "c2", 1), shard_run_info("a2", "g", "c1", 1),
+      shard_run_info("a3", "g", "c1", 2),  // shard 2 again: replaces a1
   };
   const std::vector<JoinedRun> joined = join_groups(runs);
   ASSERT_EQ(joined.size(), 3u);
@@ -87,8 +88,8 @@ TEST(JoinGroups, JoinsByGroupAndCommitInTheOrderOfTheNewestMember) {
 }
 
 TEST(JoinGroups, AnIncompleteGroupNamesTheMissingShardsAndTheFix) {
-  const std::vector<JoinedRun> joined =
-      join_groups({info("aaaa1111", "ci:9", "c1", 1), info("bbbb2222", "ci:9", "c1", 3)});
+  const std::vector<JoinedRun> joined = join_groups(
+      {shard_run_info("aaaa1111", "ci:9", "c1", 1), shard_run_info("bbbb2222", "ci:9", "c1", 3)});
   ASSERT_EQ(joined.size(), 1u);
   const auto problem = incomplete_group(joined.front(), 0, "history.db");
   ASSERT_TRUE(problem.has_value());
@@ -97,8 +98,9 @@ TEST(JoinGroups, AnIncompleteGroupNamesTheMissingShardsAndTheFix) {
   EXPECT_THAT(problem->message, HasSubstr("shards 2/4, 4/4 were not recorded"));
   EXPECT_THAT(problem->message, HasSubstr("1/4 (run aaaa1111)"));
   EXPECT_THAT(problem->message, HasSubstr("--wait DURATION"));
-  EXPECT_FALSE(incomplete_group(join_groups({info("x", "", "c", 0, 0)}).front(), 0, "h"));
-  const auto none = incomplete_group(join_groups({info("cccc", "g", "c", 0, 0)}).front(), 2, "h");
+  EXPECT_FALSE(incomplete_group(join_groups({shard_run_info("x", "", "c", 0, 0)}).front(), 0, "h"));
+  const auto none =
+      incomplete_group(join_groups({shard_run_info("cccc", "g", "c", 0, 0)}).front(), 2, "h");
   ASSERT_TRUE(none.has_value()) << "--expect-shards 2 of a group without shards";
   EXPECT_THAT(none->message, HasSubstr("shards 1/2, 2/2 were not recorded (no shard of it is"));
 }
@@ -132,8 +134,8 @@ class RunGroups : public ::testing::Test {
   std::unique_ptr<store::Store> store_;
 };
 
-using testing::BackendName;
-using testing::Backends;
+using benchkit::testing::BackendName;
+using benchkit::testing::Backends;
 TYPED_TEST_SUITE(RunGroups, Backends, BackendName);
 
 // Four shards of one CI run recorded at once (four threads, four connections): one run of 12
@@ -148,7 +150,7 @@ TYPED_TEST(RunGroups, FourShardsRecordedAtOnceAreOneRun) {
     for (std::uint32_t k = 1; k <= kShards; ++k) {
       RunResult shard = shard_run(k, "m", 100.0);
       for (BenchmarkResult& benchmark : shard.benchmarks) {
-        for (Sample& sample : benchmark.samples) sample.ns *= testing::wobble(i + 7, k);
+        for (Sample& sample : benchmark.samples) sample.ns *= benchkit::testing::wobble(i + 7, k);
         analysis::compute_estimates(benchmark);
         earlier.benchmarks.push_back(std::move(benchmark));
       }

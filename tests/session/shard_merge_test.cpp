@@ -17,16 +17,12 @@
 #include "formats/comparison_json.hpp"
 #include "formats/result_json.hpp"
 #include "model/error.hpp"
+#include "support/sample_run.hpp"
 
 namespace benchkit::session {
 namespace {
 
-Sample sample(double ns) {
-  Sample one;
-  one.iters = 10;
-  one.ns = ns;
-  return one;
-}
+using benchkit::testing::ten_iteration_sample;
 
 Failure crash() {
   Failure failure;
@@ -40,7 +36,7 @@ using ::testing::HasSubstr;
 BenchmarkResult benchmark(const std::string& name) {
   BenchmarkResult result;
   result.name = name;
-  result.samples = {sample(100), sample(110)};
+  result.samples = {ten_iteration_sample(100), ten_iteration_sample(110)};
   return result;
 }
 
@@ -297,7 +293,7 @@ RunResult run_of(const std::vector<std::string>& names, const std::vector<double
     for (int k = 0; k < 40; ++k) {
       // Deterministic scatter of about ±3%.
       const double wobble = std::sin(k * 1.7 + static_cast<double>(first + i) + phase);
-      result.samples.push_back(sample(1000.0 * factor[i] * (1.0 + 0.03 * wobble)));
+      result.samples.push_back(ten_iteration_sample(1000.0 * factor[i] * (1.0 + 0.03 * wobble)));
     }
     run.benchmarks.push_back(std::move(result));
   }

@@ -11,16 +11,12 @@
 #include <vector>
 
 #include "model/error.hpp"
+#include "support/sample_run.hpp"
 
 namespace benchkit::session {
 namespace {
 
-Sample sample(double ns) {
-  Sample one;
-  one.iters = 10;
-  one.ns = ns;
-  return one;
-}
+using benchkit::testing::ten_iteration_sample;
 
 using ::testing::HasSubstr;
 
@@ -220,7 +216,7 @@ TEST(Shard, RecordAndDescription) {
 
 TEST(Shard, ADurationIsSamplesWarmUpAndSetUp) {
   BenchmarkResult benchmark;
-  benchmark.samples = {sample(100), sample(150)};
+  benchmark.samples = {ten_iteration_sample(100), ten_iteration_sample(150)};
   benchmark.warm_up_ns = 40;
   benchmark.untimed_ns = 10;
   EXPECT_DOUBLE_EQ(benchmark_duration_ns(benchmark), 300);

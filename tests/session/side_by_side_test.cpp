@@ -18,6 +18,7 @@
 #include "clock/clock.hpp"
 #include "process/turns.hpp"
 #include "session/result_files.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -25,8 +26,8 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
-const std::string kScenarioBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/scenario_bench";
+using benchkit::testing::kSampleBench;
+using benchkit::testing::kScenarioBench;
 
 std::string temp_file(const std::string& name) {
   return ::testing::TempDir() + "/benchkit-side-by-side-" + name;
@@ -35,7 +36,7 @@ std::string temp_file(const std::string& name) {
 TEST(TurnTaker, ABenchBinaryTakesExactlyTheTurnsItIsGiven) {
   const std::string out = temp_file("turns.json");
   std::filesystem::remove(out);
-  auto worker = process::TurnTaker::spawn({kBench, "--quiet", "--processes", "1", "--filter",
+  auto worker = process::TurnTaker::spawn({kSampleBench, "--quiet", "--processes", "1", "--filter",
                                            "add/amount=1", "--exact", "--time-budget", "10ms",
                                            "--warm-up", "1ms", "--no-machine-warnings", "--out",
                                            out, "--turns-fd", std::to_string(process::kTurnFd)});
@@ -108,7 +109,7 @@ SideBySide plan_for(const std::string& baseline, const std::string& candidate,
 
 TEST(SideBySide, EachRoundIsAProcessPairWithSamplesTakenInTurns) {
   std::vector<std::string> seen;
-  SideBySide plan = plan_for(kBench, kBench, {"add/amount=1", "copy_string"}, 3);
+  SideBySide plan = plan_for(kSampleBench, kSampleBench, {"add/amount=1", "copy_string"}, 3);
   plan.progress = [&](std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
                       const std::string& name) {
     EXPECT_EQ(planned, 3u);
@@ -157,7 +158,7 @@ std::map<std::string, std::set<std::uint32_t>> rounds_by_benchmark(const RunResu
 }
 
 TEST(SideBySide, UndecidedBenchmarksGetMoreRoundsABatchAtATime) {
-  SideBySide plan = plan_for(kBench, kBench, {"add/amount=1", "copy_string"}, 2);
+  SideBySide plan = plan_for(kSampleBench, kSampleBench, {"add/amount=1", "copy_string"}, 2);
   plan.max_rounds = 6;
   std::vector<std::string> seen;
   plan.progress = [&](std::size_t round, std::size_t planned, std::size_t, std::size_t,
@@ -184,7 +185,7 @@ TEST(SideBySide, UndecidedBenchmarksGetMoreRoundsABatchAtATime) {
 
 TEST(SideBySide, LookingEveryRoundGivesUndecidedBenchmarksOneRoundAtATime) {
   // Sequential looks (analysis::unsettled): after the first `rounds`, a look after every round.
-  SideBySide plan = plan_for(kBench, kBench, {"add/amount=1", "copy_string"}, 2);
+  SideBySide plan = plan_for(kSampleBench, kSampleBench, {"add/amount=1", "copy_string"}, 2);
   plan.max_rounds = 6;
   plan.look_every = 1;
   std::vector<std::size_t> looked_at;
@@ -203,7 +204,7 @@ TEST(SideBySide, LookingEveryRoundGivesUndecidedBenchmarksOneRoundAtATime) {
 }
 
 TEST(SideBySide, MoreRoundsStopAtTheMaximum) {
-  SideBySide plan = plan_for(kBench, kBench, {"add/amount=1"}, 2);
+  SideBySide plan = plan_for(kSampleBench, kSampleBench, {"add/amount=1"}, 2);
   plan.max_rounds = 5;  // batches of 2: rounds 0-1, 2-3, then only 4
   std::size_t asked = 0;
   const auto runs = run_side_by_side(plan, [&](const SideBySideRuns&) {
@@ -237,7 +238,7 @@ constexpr std::chrono::milliseconds kWorkerTimeout{500};
 TEST(SideBySide, AHangingWorkerIsKilledAndRecordedAsFailed) {
   for (const char* where : {"setup", "sample"}) {
     setenv("SAMPLE_BENCH_HANG", where, 1);
-    SideBySide plan = plan_for(kBench, kBench, {"may_fail", "add/amount=1"}, 2);
+    SideBySide plan = plan_for(kSampleBench, kSampleBench, {"may_fail", "add/amount=1"}, 2);
     plan.worker_timeout = kWorkerTimeout;
     std::vector<std::string> told;
     plan.failed = [&](const std::string& name, const std::string&) { told.push_back(name); };
@@ -281,7 +282,7 @@ TEST(SideBySide, AScenarioRunsOnceASideInEachRound) {
 }
 
 TEST(SideBySide, AFailingWorkerIsRecordedWithItsBuildAndRound) {
-  const auto failed = run_side_by_side(plan_for("/bin/false", kBench, {"copy_string"}, 2));
+  const auto failed = run_side_by_side(plan_for("/bin/false", kSampleBench, {"copy_string"}, 2));
   ASSERT_TRUE(failed) << failed.error().message;
   ASSERT_EQ(failed->baseline.benchmarks.size(), 1u);
   const BenchmarkResult& result = failed->baseline.benchmarks.front();
@@ -292,7 +293,8 @@ TEST(SideBySide, AFailingWorkerIsRecordedWithItsBuildAndRound) {
   EXPECT_THAT(result.failures.front(), HasSubstr("exited with status 1"));
 
   // A benchmark the new build cannot run: its worker finds no match and exits with status 2.
-  const auto unknown = run_side_by_side(plan_for(kBench, kBench, {"no_such_benchmark"}, 2));
+  const auto unknown =
+      run_side_by_side(plan_for(kSampleBench, kSampleBench, {"no_such_benchmark"}, 2));
   ASSERT_TRUE(unknown);
   const BenchmarkResult* missing = failed_in(*unknown, "no_such_benchmark");
   ASSERT_NE(missing, nullptr);
@@ -301,8 +303,8 @@ TEST(SideBySide, AFailingWorkerIsRecordedWithItsBuildAndRound) {
 
 TEST(SideBySide, ACrashingBenchmarkLeavesTheComparisonAndTheOthersGoOn) {
   setenv("SAMPLE_BENCH_CRASH", "1", 1);
-  const auto runs =
-      run_side_by_side(plan_for(kBench, kBench, {"add/amount=1", "may_fail", "copy_string"}, 2));
+  const auto runs = run_side_by_side(
+      plan_for(kSampleBench, kSampleBench, {"add/amount=1", "may_fail", "copy_string"}, 2));
   unsetenv("SAMPLE_BENCH_CRASH");
   ASSERT_TRUE(runs) << runs.error().message;
   const BenchmarkResult* crashed = failed_in(*runs, "may_fail");

@@ -29,7 +29,7 @@ constexpr std::int64_t kSecond = 1'000'000'000;
 // "wide" do not, and "wide" is the furthest from settled.
 class FakeRounds {
  public:
-  explicit FakeRounds(testing::FakeClock& clock) : clock_(clock) {}
+  explicit FakeRounds(benchkit::testing::FakeClock& clock) : clock_(clock) {}
 
   const std::vector<std::string> names = {"mid", "steady", "wide"};
   std::map<std::string, double> spread = {{"mid", 0.05}, {"steady", 0.001}, {"wide", 0.12}};
@@ -85,7 +85,7 @@ class FakeRounds {
     return runs;
   }
 
-  testing::FakeClock& clock_;
+  benchkit::testing::FakeClock& clock_;
   std::map<std::string, std::vector<Sample>> samples_[2];
 };
 
@@ -100,7 +100,7 @@ RoundLoop loop_of(const FakeRounds& rounds, std::size_t max_rounds) {
 }
 
 TEST(SuiteBudget, WithoutABudgetEveryUndecidedBenchmarkGetsEachRound) {
-  testing::FakeClock clock;
+  benchkit::testing::FakeClock clock;
   FakeRounds rounds(clock);
   SuiteBudget budget(0, clock);
   const auto runs = run_round_loop(loop_of(rounds, 12), rounds.steps(), budget.looks(settings()));
@@ -112,7 +112,7 @@ TEST(SuiteBudget, WithoutABudgetEveryUndecidedBenchmarkGetsEachRound) {
 }
 
 TEST(SuiteBudget, TheNextRoundGoesToTheBenchmarkFurthestFromSettled) {
-  testing::FakeClock clock;
+  benchkit::testing::FakeClock clock;
   FakeRounds rounds(clock);
   // The first 8 rounds of 3 benchmarks cost 24 s; 25.5 s leaves room for one more round.
   SuiteBudget budget(25 * kSecond + kSecond / 2, clock);
@@ -129,7 +129,7 @@ TEST(SuiteBudget, TheNextRoundGoesToTheBenchmarkFurthestFromSettled) {
 }
 
 TEST(SuiteBudget, TheBudgetStopsTheLoopLongBeforeTheMaximum) {
-  testing::FakeClock clock;
+  benchkit::testing::FakeClock clock;
   FakeRounds rounds(clock);
   SuiteBudget budget(40 * kSecond, clock);
   const auto runs = run_round_loop(loop_of(rounds, 200), rounds.steps(), budget.looks(settings()));
@@ -147,7 +147,7 @@ TEST(SuiteBudget, TheBudgetStopsTheLoopLongBeforeTheMaximum) {
 }
 
 TEST(SuiteBudget, TheBenchmarksLeftUndecidedSayWhatWouldSettleThem) {
-  testing::FakeClock clock;
+  benchkit::testing::FakeClock clock;
   FakeRounds rounds(clock);
   SuiteBudget budget(30 * kSecond, clock);
   const auto runs = run_round_loop(loop_of(rounds, 200), rounds.steps(), budget.looks(settings()));
@@ -172,7 +172,7 @@ TEST(SuiteBudget, TheBenchmarksLeftUndecidedSayWhatWouldSettleThem) {
 }
 
 TEST(RoundLoop, AWaitingBenchmarkComesBackAtALaterLook) {
-  testing::FakeClock clock;
+  benchkit::testing::FakeClock clock;
   FakeRounds rounds(clock);
   std::size_t looks = 0;
   // Both stay undecided; the first look funds only mid, the second only wide, then none.
@@ -193,7 +193,7 @@ TEST(RoundLoop, AWaitingBenchmarkComesBackAtALaterLook) {
 }
 
 TEST(RoundLoop, EachBenchmarkStopsAtItsOwnMaximum) {
-  testing::FakeClock clock;
+  benchkit::testing::FakeClock clock;
   FakeRounds rounds(clock);
   // wide waits the first look out, then both are funded until each had 10 of its own.
   std::size_t looks = 0;

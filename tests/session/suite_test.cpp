@@ -8,6 +8,7 @@
 #include "formats/result_json.hpp"
 #include "session/fake_launcher.hpp"
 #include "session/runner.hpp"
+#include "support/sample_run.hpp"
 
 // Three registered benchmarks: the suite's instances (the fake launcher never runs them).
 static void suite_a(benchkit::Bencher& b) {
@@ -26,19 +27,12 @@ BENCHKIT(suite_c);
 namespace benchkit::session {
 namespace {
 
-using testing::Act;
+using session::testing::Act;
+using session::testing::FakeLauncher;
 using ::testing::ElementsAre;
-using testing::FakeLauncher;
 
 // What a worker sends for `name`: one benchmark with three samples of 100 ns.
-std::string served(const std::string& name) {
-  RunResult run;
-  BenchmarkResult result;
-  result.name = name;
-  for (int i = 0; i < 3; ++i) result.samples.push_back(Sample{1, 100.0 + i, {}, 0, {}, {}, {}});
-  run.benchmarks.push_back(result);
-  return formats::to_json(run);
-}
+using benchkit::testing::served;
 
 class Checkpoints final : public SuiteObserver {
  public:

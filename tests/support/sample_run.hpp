@@ -1,10 +1,62 @@
 // A small, fixed run used by the format tests: two benchmarks with known samples.
 #pragma once
 
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "analysis/estimates.hpp"
 #include "benchkit/result.hpp"
+#include "formats/result_json.hpp"
 
 namespace benchkit::testing {
+
+// A run of these benchmarks, its context empty.
+inline RunResult run_of(std::vector<BenchmarkResult> benchmarks) {
+  RunResult run;
+  run.benchmarks = std::move(benchmarks);
+  return run;
+}
+
+// A micro benchmark's result: `count` samples of 100 iterations of about `ns` each (a spread of
+// up to 0.3%), its estimates computed.
+inline BenchmarkResult micro_result(const std::string& name, double ns, std::size_t count = 30) {
+  BenchmarkResult b;
+  b.name = name;
+  for (std::size_t i = 0; i < count; ++i) {
+    Sample s;
+    s.iters = 100;
+    s.ns = 100 * ns * (1.0 + 0.0005 * static_cast<double>(i % 7));
+    b.samples.push_back(s);
+  }
+  analysis::compute_estimates(b);
+  return b;
+}
+
+// A sample of ten iterations that took `ns` in all.
+inline Sample ten_iteration_sample(double ns) {
+  Sample one;
+  one.iters = 10;
+  one.ns = ns;
+  return one;
+}
+
+// A run of one benchmark, `name`, with three samples of one iteration (100, 101 and 102 ns), as
+// result JSON: what a fake worker serves for it in the session tests.
+inline std::string served(const std::string& name) {
+  RunResult run;
+  BenchmarkResult result;
+  result.name = name;
+  for (int i = 0; i < 3; ++i) {
+    Sample sample;
+    sample.iters = 1;
+    sample.ns = 100.0 + i;
+    result.samples.push_back(sample);
+  }
+  run.benchmarks.push_back(result);
+  return formats::to_json(run);
+}
 
 inline RunResult sample_run() {
   RunResult run;

@@ -11,6 +11,7 @@
 #include "formats/result_json.hpp"
 #include "store/atomic_file.hpp"
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit {
 namespace {
@@ -18,8 +19,8 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_command;
 
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
-const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/counted_bench";
+using benchkit::testing::kCountedBench;
+using benchkit::testing::kTool;
 
 std::string temp_file(const std::string& name) {
   return "/tmp/benchkit-counted-cmd-" + std::to_string(::getpid()) + "-" + name;
@@ -73,7 +74,7 @@ TEST(CountedCommand, AFailingCommandIsReported) {
 
 TEST(CountedCommand, ABenchBinaryCountsItsBenchmarks) {
   const std::string out = temp_file("bench.json");
-  const auto result = run_command(kTool + " run --mode instructions --quiet " + kBench +
+  const auto result = run_command(kTool + " run --mode instructions --quiet " + kCountedBench +
                                   " -- --filter steady --sample-size 2 --out " + out);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const RunResult run = load(out);
@@ -82,8 +83,8 @@ TEST(CountedCommand, ABenchBinaryCountsItsBenchmarks) {
 }
 
 TEST(CountOrder, NoiseFindsTheBenchmarkWhoseCountDependsOnTheOrder) {
-  const auto result = run_command(kTool + " noise --mode instructions --format json " + kBench +
-                                  " -- --filter order_ --sample-size 1");
+  const auto result = run_command(kTool + " noise --mode instructions --format json " +
+                                  kCountedBench + " -- --filter order_ --sample-size 1");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto json = nlohmann::json::parse(result.out, nullptr, false);
   ASSERT_TRUE(json.is_object()) << result.out;

@@ -12,6 +12,7 @@
 #include "formats/result_json.hpp"
 #include "store/atomic_file.hpp"
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit {
 namespace {
@@ -19,14 +20,14 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_command;
 
-const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/counted_bench";
+using benchkit::testing::kCountedBench;
 
 // The per-iteration count of each benchmark of a counted run written to `out`.
 std::map<std::string, BenchmarkResult> counted(const std::string& flags, const std::string& out,
                                                const std::string& env = "") {
   std::filesystem::remove(out);
   const auto result =
-      run_command(env + kBench + " --mode instructions --quiet --out " + out + " " + flags);
+      run_command(env + kCountedBench + " --mode instructions --quiet --out " + out + " " + flags);
   EXPECT_EQ(result.exit_code, 0) << result.err;
   std::map<std::string, BenchmarkResult> by_name;
   const auto text = store::read_file(out);
@@ -79,7 +80,7 @@ TEST(CountedRun, TenPercentMoreWorkIsTenPercentMoreAndRegressed) {
   const std::string env = "BENCHKIT_DIR=" + dir + " ";
   auto base =
       counted("--filter steady --sample-size 2 --save-baseline before", dir + "/a.json", env);
-  const auto result = run_command(env + "COUNTED_BENCH_WORK=110 " + kBench +
+  const auto result = run_command(env + "COUNTED_BENCH_WORK=110 " + kCountedBench +
                                   " --mode instructions --filter steady --sample-size 2 "
                                   "--keep-env COUNTED_BENCH_WORK --baseline before --saved-samples "
                                   "--fail-on-regression --format json --out " +

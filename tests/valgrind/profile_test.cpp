@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/run_command.hpp"
+#include "support/test_programs.hpp"
 
 namespace benchkit {
 namespace {
@@ -17,8 +18,8 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using testing::run_command;
 
-const std::string kTool = std::string(BENCHKIT_BINARY_DIR) + "/benchkit";
-const std::string kBench = std::string(BENCHKIT_BINARY_DIR) + "/tests/profile_bench";
+using benchkit::testing::kProfileBench;
+using benchkit::testing::kTool;
 
 class Profile : public ::testing::Test {
  protected:
@@ -34,7 +35,7 @@ class Profile : public ::testing::Test {
   nlohmann::json profile(const std::string& name, const std::string& tool, int& status,
                          std::string& err, const std::string& extra = "") {
     const auto result =
-        run_command(kTool + " profile " + kBench + " " + name + " --tool " + tool +
+        run_command(kTool + " profile " + kProfileBench + " " + name + " --tool " + tool +
                     " --profile-time 300ms --format json --out-dir " + dir_.string() + " " + extra);
     status = result.exit_code;
     err = result.err;
@@ -149,7 +150,7 @@ TEST_F(Profile, AnUnknownBenchmarkIsNamedWithTheNearOnes) {
 
 TEST_F(Profile, AToolThatIsNotInstalledNamesItsPackage) {
   const auto result =
-      run_command("PATH=/nonexistent " + kTool + " profile " + kBench +
+      run_command("PATH=/nonexistent " + kTool + " profile " + kProfileBench +
                   " one_hot --tool strace --profile-time 100ms --out-dir " + dir_.string());
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.err, HasSubstr("apt-get install strace"));
@@ -165,11 +166,11 @@ TEST_F(Profile, AFailingRunShowsItsLastWords) {
 }
 
 TEST_F(Profile, BenchBinaryProfileTimeRunsOnlyTheChosenRoutine) {
-  const auto result = run_command(kBench + " --filter one_hot --exact --profile-time 100ms");
+  const auto result = run_command(kProfileBench + " --filter one_hot --exact --profile-time 100ms");
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_THAT(result.err, HasSubstr("profiling one_hot in process"));
   EXPECT_THAT(result.err, HasSubstr("iterations"));
-  const auto two = run_command(kBench + " --profile-time 100ms");
+  const auto two = run_command(kProfileBench + " --profile-time 100ms");
   EXPECT_EQ(two.exit_code, 2);
   EXPECT_THAT(two.err, HasSubstr("--profile-time runs one benchmark"));
 }
