@@ -71,6 +71,17 @@ struct Settings {
   // at least 1): enough that the harness's few dozen instructions per sample are under 0.1%,
   // few enough that a sample takes tens of milliseconds under valgrind.
   double counted_sample_instructions = 100'000.0;
+
+  // A sample size or a warm-up the user chose (a flag, a benchmark's own setting, Bench): taken
+  // whole, without the shortcuts for long samples and for code that is already steady.
+  void choose_sample_size(std::size_t samples) {
+    min_samples = samples;
+    fewest_samples = samples;
+  }
+  void choose_warm_up(std::int64_t duration_ns) {
+    warm_up_ns = duration_ns;
+    warm_up_until_steady = false;
+  }
 };
 
 // Lockstep sampling: another process measures the same benchmark of another build, and the two

@@ -40,8 +40,7 @@ Bench& Bench::operator=(Bench&& other) noexcept {
 }
 
 Bench& Bench::sample_size(std::size_t samples) {
-  impl_->settings.engine.min_samples = samples;
-  impl_->settings.engine.fewest_samples = samples;  // a chosen size is kept whole
+  impl_->settings.engine.choose_sample_size(samples);
   return *this;
 }
 std::size_t Bench::sample_size() const {
@@ -57,8 +56,7 @@ std::int64_t Bench::time_budget() const {
 }
 
 Bench& Bench::set_warm_up_ns(std::int64_t duration) {
-  impl_->settings.engine.warm_up_ns = duration;
-  impl_->settings.engine.warm_up_until_steady = false;  // a chosen warm-up runs whole
+  impl_->settings.engine.choose_warm_up(duration);
   return *this;
 }
 std::int64_t Bench::warm_up() const {

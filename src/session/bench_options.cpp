@@ -193,18 +193,10 @@ RunSettings run_settings(const process::WorkerInvocation& invocation) {
     if (invocation.sample_size > 0) settings.engine.counted_samples = invocation.sample_size;
   }
   settings.repetitions = std::max<std::size_t>(1, invocation.repetitions);
-  if (invocation.sample_size > 0) {
-    // A sample size given on the command line is kept whole.
-    settings.engine.min_samples = invocation.sample_size;
-    settings.engine.fewest_samples = invocation.sample_size;
-  }
+  if (invocation.sample_size > 0) settings.engine.choose_sample_size(invocation.sample_size);
   if (invocation.precision > 0) settings.engine.precision = invocation.precision;
   if (invocation.time_budget_ns) settings.engine.time_budget_ns = *invocation.time_budget_ns;
-  if (invocation.warm_up_ns) {
-    // A warm-up the user chose runs whole.
-    settings.engine.warm_up_ns = *invocation.warm_up_ns;
-    settings.engine.warm_up_until_steady = false;
-  }
+  if (invocation.warm_up_ns) settings.engine.choose_warm_up(*invocation.warm_up_ns);
   settings.timeout_ns = invocation.timeout_ns.value_or(kDefaultTimeoutNs);
   return settings;
 }

@@ -74,17 +74,9 @@ std::vector<measure::Instance> select(const std::vector<measure::Instance>& inst
 
 measure::Settings settings_for(const RunSettings& run, const BenchSettings& own) {
   measure::Settings settings = run.engine;
-  if (own.sample_size) {
-    // A sample size the benchmark chose is kept whole.
-    settings.min_samples = *own.sample_size;
-    settings.fewest_samples = *own.sample_size;
-  }
+  if (own.sample_size) settings.choose_sample_size(*own.sample_size);
   if (own.time_budget_ns) settings.time_budget_ns = *own.time_budget_ns;
-  if (own.warm_up_ns) {
-    // A warm-up the benchmark asks for runs whole.
-    settings.warm_up_ns = *own.warm_up_ns;
-    settings.warm_up_until_steady = false;
-  }
+  if (own.warm_up_ns) settings.choose_warm_up(*own.warm_up_ns);
   return settings;
 }
 

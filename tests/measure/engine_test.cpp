@@ -154,8 +154,7 @@ TEST(Engine, LongSamplesOutsideThePrecisionGoOnPastTheFewest) {
 TEST(Engine, AChosenSampleSizeIsKeptWholeForLongSamples) {
   FakeClock clock;
   Settings settings;
-  settings.min_samples = 30;
-  settings.fewest_samples = 30;  // as --sample-size and .sample_size() set it
+  settings.choose_sample_size(30);  // as --sample-size and .sample_size() do
   Engine engine = make_engine(clock, settings);
   const BenchmarkResult result =
       engine.measure("sleepy", [&](Bencher& b) { b.iter([&] { clock.advance(10'000'000); }); });
@@ -396,8 +395,7 @@ TEST(Engine, CounterKindsAndTheLabelAreKeptWithTheValueAsSet) {
 TEST(Engine, AChosenWarmUpRunsWhole) {
   FakeClock clock;
   Settings settings;
-  settings.warm_up_ns = 50'000'000;
-  settings.warm_up_until_steady = false;  // as --warm-up and .warm_up() set it
+  settings.choose_warm_up(50'000'000);  // as --warm-up and .warm_up() do
   Engine engine = make_engine(clock, settings);
   const BenchmarkResult result =
       engine.measure("warm", [&](Bencher& b) { b.iter([&] { clock.advance(1000); }); });
