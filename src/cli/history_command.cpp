@@ -236,7 +236,7 @@ CommandRunner add_history_command(CLI::App& app) {
   add_reading_subcommands(*history, options, *actions);
   add_gate_subcommands(*history, options, *actions);
   for (const auto& [command, action] : *actions) add_store_option(*command, options->store);
-  return when_parsed(history, [history, options, actions]() -> int {
+  return when_parsed(history, [options, actions]() -> int {
     for (const auto& [command, action] : *actions) {
       if (command->parsed()) return action(*options);
     }

@@ -117,9 +117,10 @@ void mark_failed(SideBySideRuns& runs, const std::vector<std::string>& names,
                  const std::map<std::size_t, PairFailure>& failed) {
   for (const auto& [index, failure] : failed) {
     for (RunResult* side : {&runs.baseline, &runs.candidate}) {
-      BenchmarkResult record = failed_benchmark(names[index], failure.failure, failure.message);
+      const std::string& name = names[index];
+      BenchmarkResult record = failed_benchmark(name, failure.failure, failure.message);
       auto found = std::find_if(side->benchmarks.begin(), side->benchmarks.end(),
-                                [&](const BenchmarkResult& b) { return b.name == names[index]; });
+                                [&](const BenchmarkResult& b) { return b.name == name; });
       if (found == side->benchmarks.end()) {
         side->benchmarks.push_back(std::move(record));
       } else {

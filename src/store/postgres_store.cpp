@@ -169,8 +169,10 @@ struct Refusal : std::runtime_error {
 
 // GCC 12 takes the engaged check of std::optional inside libpqxx's parameter conversion for a
 // read of an uninitialised value (-Wmaybe-uninitialized, a known false positive at -O3).
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 class PostgresStore final : public Store {
  public:
   explicit PostgresStore(const std::string& url)
@@ -494,7 +496,9 @@ class PostgresStore final : public Store {
   std::string shown_;
   std::string secret_;
 };
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
 }  // namespace
 

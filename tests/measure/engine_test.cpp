@@ -491,7 +491,9 @@ struct SwitchCounting {
 
 TEST(EnginePreemption, SwitchesOutsideTheTimedRegionAreNotCounted) {
   SwitchCounting fixture(20);
-  auto& [clock, usage, engine] = fixture;
+  auto& clock = fixture.clock;
+  auto& usage = fixture.usage;
+  auto& engine = fixture.engine;
   const BenchmarkResult result = engine.measure("untimed", [&](Bencher& b) {
     b.with_inputs([&] {
        // Set-up outside the timed region: a switch here belongs to no sample.
@@ -511,7 +513,9 @@ TEST(EnginePreemption, SwitchesOutsideTheTimedRegionAreNotCounted) {
 
 TEST(EnginePreemption, TimedSwitchesAreCountedAndRoutinesThatTimeThemselvesSayNothing) {
   SwitchCounting fixture(30);
-  auto& [clock, usage, engine] = fixture;
+  auto& clock = fixture.clock;
+  auto& usage = fixture.usage;
+  auto& engine = fixture.engine;
   std::uint64_t iteration = 0;
   const BenchmarkResult result = engine.measure("switched", [&](Bencher& b) {
     b.iter([&] {

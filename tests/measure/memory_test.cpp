@@ -7,6 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "support/sanitizers.hpp"
+
 namespace benchkit::measure {
 namespace {
 
@@ -27,13 +29,13 @@ TEST(ProcessMemory, ThePeakOverTheWholeRunSurvivesResets) {
   const auto current_peak = memory.peak_rss_bytes();
   ASSERT_TRUE(lifetime && current_peak);
   EXPECT_GE(*lifetime, *before + (48 << 20)) << "the 64 MiB block was remembered";
-#ifndef __SANITIZE_ADDRESS__  // ASan keeps freed blocks resident (its quarantine)
+#if !BENCHKIT_TEST_ASAN  // ASan keeps freed blocks resident (its quarantine)
   EXPECT_LT(*current_peak, *lifetime) << "while the kernel's mark was reset";
 #endif
 }
 
 TEST(ProcessMemory, ReleasingTheFreeHeapHandsBackFreedPagesBelowALiveBlock) {
-#ifdef __SANITIZE_ADDRESS__
+#if BENCHKIT_TEST_ASAN
   GTEST_SKIP() << "ASan's allocator keeps freed blocks in its quarantine";
 #endif
   ProcessMemory& memory = process_memory();

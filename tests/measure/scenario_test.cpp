@@ -14,6 +14,7 @@
 #include "fakes/fake_clock.hpp"
 #include "fakes/fake_process.hpp"
 #include "model/counters.hpp"
+#include "support/sanitizers.hpp"
 
 namespace benchkit::measure {
 namespace {
@@ -490,7 +491,7 @@ TEST(Scenario, WhatAPhaseReturnsIsKept) {
 
 // The real kernel: a phase that touches 100 MiB reports a peak 100 MiB above where it began.
 TEST(ScenarioMemory, APhaseThatTouches100MiBReportsItsPeakWithin5Percent) {
-#ifdef __SANITIZE_ADDRESS__
+#if BENCHKIT_TEST_ASAN
   GTEST_SKIP() << "AddressSanitizer adds shadow memory (1/8 of each allocation) and keeps freed "
                   "blocks resident, so the peak is not the program's own";
 #endif

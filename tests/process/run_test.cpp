@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "process/spawn.hpp"
+#include "support/sanitizers.hpp"
 
 namespace benchkit::process {
 namespace {
@@ -26,7 +27,7 @@ using ::testing::Not;
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
-#if defined(__SANITIZE_ADDRESS__)
+#if BENCHKIT_TEST_ASAN
 constexpr bool kSanitized = true;
 #else
 constexpr bool kSanitized = false;

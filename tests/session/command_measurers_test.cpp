@@ -94,7 +94,10 @@ TEST(CommandsMeasurer, ACommandThatCrashesHangsOrExitsFailsTheRunAndTheOthersAre
       {ended_by(11, false, std::nullopt), "signal 11"},
       {ended_by(9, true, std::nullopt), "timed out"},
       {ended_by(std::nullopt, false, 3), "exited with status 3"}};
-  for (const auto& [ending, said] : endings) {
+  for (const auto& entry : endings) {
+    // Named, not bound: clang 14 cannot capture a structured binding in the lambda below.
+    const process::RunRecord& ending = entry.first;
+    const std::string& said = entry.second;
     PipelineRecorder observer;
     FakeKeeper keeper;
     const Outcome outcome = run_commands(

@@ -115,7 +115,10 @@ TEST(RunPipeline, AWorkerThatCrashedHungOrExitedFailsTheRunButEverythingElseIsKe
       {failure_of(Failure::Cause::crashed, 11, std::nullopt), "crashed: SIGSEGV"},
       {failure_of(Failure::Cause::timed_out, 9, std::nullopt), "hung: killed after 300 s"},
       {failure_of(Failure::Cause::exited, std::nullopt, 3), "exited with status 3"}};
-  for (const auto& [failure, why] : failures) {
+  for (const auto& entry : failures) {
+    // Named, not bound: clang 14 cannot capture a structured binding in the lambda below.
+    const Failure& failure = entry.first;
+    const std::string& why = entry.second;
     FakeMeasurer measurer([&](Observer& observer) {
       Measured measured = measured_run();
       observer.benchmark_failed("bench_0001", why);

@@ -18,6 +18,7 @@
 #include "clock/clock.hpp"
 #include "process/turns.hpp"
 #include "session/result_files.hpp"
+#include "support/sanitizers.hpp"
 #include "support/test_programs.hpp"
 
 namespace benchkit::session {
@@ -229,7 +230,7 @@ const BenchmarkResult* failed_in(const SideBySideRuns& runs, const std::string& 
 // Long enough for a healthy worker to start and answer: a sanitizer build of the bench binary
 // takes 0.6-0.7 s to start on a machine whose page faults are slow (its 200 MB of relocations),
 // so 0.5 s there killed healthy workers too.
-#if defined(__SANITIZE_ADDRESS__)
+#if BENCHKIT_TEST_ASAN
 constexpr std::chrono::milliseconds kWorkerTimeout{3000};
 #else
 constexpr std::chrono::milliseconds kWorkerTimeout{500};

@@ -8,13 +8,14 @@
 #include <numbers>
 #include <vector>
 
+#include "../support/sanitizers.hpp"  // the statistics tests see src/ only
 #include "stats/random.hpp"
 
 namespace benchkit::stats::testing {
 
 // Monte Carlo loops are the slow part of the suite; under AddressSanitizer (about 10× slower in a
 // Debug build) they run with fewer trials, and say so in their output.
-#if defined(__SANITIZE_ADDRESS__)
+#if BENCHKIT_TEST_ASAN
 inline constexpr bool sanitized = true;
 #else
 inline constexpr bool sanitized = false;
