@@ -239,8 +239,9 @@ TEST_F(MergeCommand, ShardsByHistoryReadTheStoreAndStillCoverTheSelection) {
 }
 
 TEST_F(MergeCommand, CompareOfTwoExecutablesMeasuresOnlyTheShard) {
-  const auto compared = run_command(kTool + " compare " + kSampleBench + " " + kSampleBench +
-                                    " --filter 'add|copy' --rounds 6 --shard 1/2 --format json");
+  const auto compared =
+      run_command(kTool + " compare " + kSampleBench + " " + kSampleBench +
+                  " --filter 'add|copy' --rounds 6 --max-rounds 6 --shard 1/2 --format json");
   ASSERT_EQ(compared.exit_code, 0) << compared.err;
   EXPECT_THAT(compared.err, HasSubstr("shard 1/2 (by count)"));
   const auto document = nlohmann::json::parse(compared.out);

@@ -1,0 +1,35 @@
+# cmake -D EXECUTABLE=... -D OUTPUT=... -P benchkitListSuites.cmake
+# Writes the GoogleTest suites of EXECUTABLE to OUTPUT, one name per line, in its order; a suite
+# whose tests are all disabled (or a disabled suite) is left out.
+execute_process(COMMAND ${EXECUTABLE} --gtest_list_tests
+                OUTPUT_VARIABLE listing RESULT_VARIABLE status TIMEOUT 60)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "${EXECUTABLE} --gtest_list_tests failed (${status}):\n${listing}")
+endif()
+string(REPLACE ";" "\\;" listing "${listing}")
+string(REPLACE "\n" ";" lines "${listing}")
+set(suites "")
+set(suite "")
+set(enabled FALSE)
+foreach(line IN LISTS lines)
+  # "Suite." or "Prefix/Suite/0.  # TypeParam = int" opens a suite; "  Test" (maybe with a
+  # "  # GetParam() = ..." comment) is one of its tests.
+  if(line MATCHES "^([^ #]+)\\.( |$)")
+    if(enabled)
+      string(APPEND suites "${suite}\n")
+    endif()
+    set(suite "${CMAKE_MATCH_1}")
+    set(enabled FALSE)
+    if(suite MATCHES "(^|/)DISABLED_")
+      set(suite "")
+    endif()
+  elseif(line MATCHES "^  ([^ #]+)" AND NOT suite STREQUAL "")
+    if(NOT CMAKE_MATCH_1 MATCHES "^DISABLED_")
+      set(enabled TRUE)
+    endif()
+  endif()
+endforeach()
+if(enabled)
+  string(APPEND suites "${suite}\n")
+endif()
+file(WRITE ${OUTPUT} "${suites}")
