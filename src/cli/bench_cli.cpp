@@ -72,18 +72,6 @@ class OutCheckpoints {
   bool warned_ = false;
 };
 
-// Names on stderr, whatever the format, every benchmark that failed to run (with its cause) and
-// every scenario whose verify failed.
-void say_what_failed(const session::Outcome& outcome) {
-  const auto invalid = outcome.invalid_runs();
-  for (const auto& [name, checks] : invalid) {
-    for (const std::string& check : checks) {
-      cli::say_error(model::Error{fmt::format("{} is invalid: {}", name, check)});
-    }
-  }
-  std::cerr << report::failure_summary(outcome.run, invalid.size());
-}
-
 // Reports what the pipeline measured and saved, where report::plan_run_report sends each
 // document; returns the exit status (Outcome::exit_status). `sync`: how --out reaches the disk (a
 // driver's worker writes a scratch file that its driver reads at once and that a crash loses
@@ -106,10 +94,12 @@ int report_outcome(const BenchFlags& flags, report::Format format, session::Outc
   for (const model::Error& error : pipeline_errors) cli::say_error(error);
   cli::say_what_was_kept(outcome, plan.kept_quietly);
   cli::emit(plan.verdicts, options);
-  say_what_failed(outcome);
-  if (outcome.interrupted) {
-    std::cerr << "interrupted: the benchmarks that finished before it are shown and saved\n";
-  }
+  // On stderr, whatever the format: every scenario whose verify failed, every benchmark that
+  // failed to run (with its cause), an interruption.
+  const report::RunFailures failures =
+      report::bench_failures(outcome.run, outcome.invalid_runs(), outcome.interrupted);
+  for (const std::string& error : failures.errors) cli::say_error(model::Error{error});
+  std::cerr << failures.note;
   return outcome.exit_status();
 }
 

@@ -25,7 +25,7 @@ int report(const CompareOptions& options, const session::Outcome& outcome) {
   if (!outcome.measured) return report_error(outcome.errors.front());
   const auto format = report::parse_format(options.format).value();
   const analysis::Comparison& comparison = *outcome.comparison;
-  if (auto refused = format_refusal(format, {.comparison = &comparison})) {
+  if (auto refused = report::format_refusal(format, {.comparison = &comparison})) {
     return report_error(*refused);
   }
   const int written = emit_status(report::plan_comparison_report(

@@ -39,7 +39,7 @@ int report_noise(const RunResult& run, const NoiseCommandOptions& options,
   const report::NoiseReport noise{shown.subject, shown.example, findings.analysis,
                                   run.context.warnings};
   const report::Document document{.noise = &noise};
-  if (auto refused = format_refusal(*format, document)) return report_error(*refused);
+  if (auto refused = report::format_refusal(*format, document)) return report_error(*refused);
   if (const int status = emit_status(
           report::plan_document({*format, options.out, options.html}, document, document));
       status != 0) {

@@ -2,8 +2,6 @@
 // counted under callgrind, or a Google Benchmark binary in fresh processes) -> the run pipeline
 // (session/pipeline.hpp) -> the table, the comparisons and the exports -> the exit status. A
 // benchkit bench binary is handed its flags and run instead (it has the pipeline of its own).
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
@@ -26,7 +24,7 @@ using session::RunOptions;
 
 // `benchkit run ./my_bench`: the binary runs itself in fresh worker processes and merges them.
 int run_bench_binary(const RunOptions& o, const session::BenchBinaryCommand& bench) {
-  if (!o.quiet) std::cerr << fmt::format("benchkit run: {}\n", fmt::join(bench.argv, " "));
+  if (!o.quiet) std::cerr << report::bench_binary_start_line(bench.argv);
   const auto status = session::run_bench_binary(bench);
   return status ? *status : report_error(status.error());
 }
@@ -85,15 +83,11 @@ int report_outcome(const RunOptions& o, RunKind kind, session::Outcome& outcome)
   // A --reference that names no command, a baseline or a history that could not be written.
   for (const model::Error& error : pipeline_errors) say_error(error);
   if (!o.html.empty()) {
-    // One page: the results, and the comparison that decides (against the baseline, else
-    // against the reference command).
-    const analysis::Comparison* shown = outcome.comparison ? &*outcome.comparison
-                                        : outcome.rounds && outcome.rounds->against_reference
-                                            ? &*outcome.rounds->against_reference
-                                            : nullptr;
-    const report::Output page{.path = o.html,
-                              .format = report::Format::html,
-                              .document = {.results = &run, .comparison = shown}};
+    // One page: the results, and the comparison that decides.
+    const report::Output page{
+        .path = o.html,
+        .format = report::Format::html,
+        .document = {.results = &run, .comparison = outcome.deciding_comparison()}};
     for (model::Error& error : emit({page}, options)) outcome.errors.push_back(std::move(error));
   }
   say_what_was_kept(outcome, o.quiet);

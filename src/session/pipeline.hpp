@@ -171,6 +171,9 @@ struct Outcome {
   std::vector<std::pair<std::string, std::vector<std::string>>> invalid_runs() const;
   // A confirmed regression against the baseline, or (commands in rounds) against the reference.
   bool regressed() const;
+  // The comparison a report shows as the one that decides: against the baseline, else (commands
+  // in rounds) against the reference; null when there is neither.
+  const analysis::Comparison* deciding_comparison() const;
 
   // The one rule from what happened to the exit status: 130 interrupted; else the first
   // error's (2 usage or input, 1 a failed run); else 1 for a regression under
