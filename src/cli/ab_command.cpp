@@ -10,14 +10,13 @@
 #include <memory>
 #include <optional>
 
-#include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
 #include "process/interrupt.hpp"
 #include "report/bisect_text.hpp"
 #include "report/command_table.hpp"
-#include "report/progress_text.hpp"
+#include "report/progress_printer.hpp"
 #include "report/reporter.hpp"
 #include "session/bisect_run.hpp"
 #include "session/plans.hpp"
@@ -34,54 +33,6 @@ using AbOptions = session::RevisionOptions;
 struct InterruptScope {
   InterruptScope() { process::install_interrupt_handler(); }
   ~InterruptScope() { process::restore_default_interrupt_action(); }
-};
-
-// What ab and bisect show while they build and run: each revision's steps (unless --quiet), a
-// progress line on a terminal, each failed benchmark as it fails.
-class RevisionsProgress : public session::BisectObserver {
- public:
-  // `commands`: ab --cmd, whose failures are commands' (CommandProgress says them).
-  explicit RevisionsProgress(bool quiet, bool commands = false)
-      : quiet_(quiet), line_(!quiet && stderr_is_terminal()), commands_shown_(commands) {}
-
-  void revision_step(const std::string& revision, const std::string& step) override {
-    say(fmt::format("benchkit: {}: {}", revision, step));
-  }
-  void revision_built(const std::string& revision, bool cached, double seconds,
-                      const std::string& folder) override {
-    say(report::revision_built(revision, cached, seconds, folder));
-  }
-  void pair_round_started(const std::string& target, std::size_t round, std::size_t planned,
-                          std::size_t index, std::size_t count, const std::string& name) override {
-    line_.show(report::round_progress(round, planned, index, count, target + " " + name,
-                                      "both builds in turns"));
-  }
-  void benchmark_failed(const std::string& name, const std::string& message) override {
-    if (commands_shown_) return commands_.failed(name, message);
-    line_.clear();
-    say_error(model::Error{fmt::format("{} failed: {}", name, message), model::ErrorKind::failed});
-  }
-  void counting_started(const std::string& revision, const std::string& target,
-                        std::size_t benchmarks) override {
-    say(report::counting_started(revision, target, benchmarks));
-  }
-  void command_run_started(const std::string& name, std::size_t round, bool warmup,
-                           double elapsed_seconds) override {
-    commands_.run_started(name, round, warmup, elapsed_seconds);
-  }
-  void measuring_ended() override { line_.clear(); }
-
- protected:
-  // A line of its own on stderr, unless --quiet.
-  void say(const std::string& text) {
-    if (!quiet_) line_.print(text);
-  }
-
- private:
-  bool quiet_;
-  ProgressLine line_;
-  bool commands_shown_;
-  CommandProgress commands_{line_};
 };
 
 // Prints (or writes to --out) the comparison, after the table of the commands' runs when they
@@ -117,15 +68,22 @@ int report_ab(const AbOptions& o, const session::Outcome& outcome) {
 
 int run_ab(const AbOptions& o) {
   const InterruptScope interrupts;
-  RevisionsProgress progress(o.quiet, !o.commands.empty());
+  // Each revision's steps (unless --quiet), a progress line on a terminal, each failed benchmark
+  // (or command, with --cmd) as it fails.
+  ProgressLine line(!o.quiet && stderr_is_terminal());
+  report::ProgressPrinter progress(
+      line,
+      o.commands.empty() ? report::ProgressOf::revisions : report::ProgressOf::revision_commands,
+      o.quiet);
   return run_and_report(session::ab_plan(o), progress,
                         [&](const session::Outcome& outcome) { return report_ab(o, outcome); });
 }
 
-// bisect's progress adds a line per step decided.
-class BisectProgress final : public RevisionsProgress {
+// bisect's progress: ab's, and a line per step decided.
+class BisectProgress final : public report::ProgressPrinter, public session::BisectObserver {
  public:
-  using RevisionsProgress::RevisionsProgress;
+  BisectProgress(report::ProgressSink& line, bool quiet)
+      : ProgressPrinter(line, report::ProgressOf::revisions, quiet) {}
   void step_decided(const session::BisectStep& step, const std::string& subject) override {
     const session::Summary& s = step.judgement.summary;
     say(report::bisect_step_line({vcs::short_commit(step.commit), step.outcome, s.verdict,
@@ -156,7 +114,8 @@ int run_bisect(const AbOptions& o) {
   const InterruptScope interrupts;
   const auto plan = session::bisect_plan(o);
   if (!plan) return report_error(plan.error());
-  BisectProgress progress(o.quiet);
+  ProgressLine line(!o.quiet && stderr_is_terminal());
+  BisectProgress progress(line, o.quiet);
   const auto workshop = session::make_workshop();
   const auto report = session::bisect_revisions(*plan, *workshop, progress);
   if (!report) return report_error(report.error());

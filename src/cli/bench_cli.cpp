@@ -21,7 +21,7 @@
 #include "process/worker_invocation.hpp"
 #include "process/worker_protocol.hpp"
 #include "report/profile_report.hpp"
-#include "report/progress_text.hpp"
+#include "report/progress_printer.hpp"
 #include "report/reporter.hpp"
 #include "report/run_failures.hpp"
 #include "session/pipeline.hpp"
@@ -39,31 +39,15 @@ namespace {
 using cli::BenchFlags;
 using cli::report_error;
 
-// What the user sees while the run goes: a progress line on a terminal, each failed benchmark
-// on stderr as it fails, and --out rewritten (atomically) after each benchmark, so that even a
-// kill -9 of the whole run keeps every benchmark finished before it.
-class RunProgress final : public session::Observer {
+// --out rewritten (atomically) after each benchmark, so that even a kill -9 of the whole run keeps
+// every benchmark finished before it. A failed checkpoint is said once, as a warning; the final
+// write reports it again as an error.
+class OutCheckpoints {
  public:
-  // `checkpoints`: write the run so far to --out after each benchmark, so that an interrupted
-  // run keeps what it measured (a driver's worker, which the driver reads once it ended, needs
-  // none).
-  RunProgress(const BenchFlags& flags, report::Format format, std::string command_line,
-              bool checkpoints = true)
-      : flags_(flags),
-        format_(format),
-        line_(!flags.quiet && cli::stderr_is_terminal()),
-        checkpoints_(checkpoints),
-        command_line_(std::move(command_line)) {}
+  OutCheckpoints(std::string out, report::Format format, std::string command_line)
+      : out_(std::move(out)), format_(format), command_line_(std::move(command_line)) {}
 
-  void started(std::size_t process, std::size_t processes, std::size_t index, std::size_t total,
-               const std::string& name) override {
-    line_.show(report::benchmark_progress(process, processes, index, total, name));
-  }
-  void failed(const BenchmarkResult& failed) override {
-    benchmark_failed(failed.name, failed.failures.front());
-  }
-  void checkpoint(const RunResult& so_far) override {
-    if (flags_.out.empty() || !checkpoints_) return;
+  void operator()(const RunResult& so_far, report::ProgressSink& sink) {
     // The session records the command line (RunSettings::command_line): the run so far is
     // rendered as it is, not copied with all its samples to add it.
     std::optional<RunResult> with_command_line;
@@ -72,49 +56,21 @@ class RunProgress final : public session::Observer {
       with_command_line->context.command_line = command_line_;
     }
     const RunResult& run = with_command_line ? *with_command_line : so_far;
-    // A failed checkpoint is said once; the final write reports it again as an error.
     const auto reporter = report::make_reporter(format_, {});
-    const auto written = store::write_file_atomically(flags_.out, [&](std::ostream& out) {
-      reporter->write(report::Document{.results = &run}, out);
-    });
+    const auto written = store::write_file_atomically(
+        out_, [&](std::ostream& out) { reporter->write(report::Document{.results = &run}, out); });
     if (!written && !warned_) {
       warned_ = true;
-      line_.print("warning: " + written.error().message);
+      sink.print("warning: " + written.error().message);
     }
   }
-  void round_started(std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
-                     const std::string& name, bool extra) override {
-    line_.show(
-        report::round_progress(round, planned, index, count, name,
-                               extra ? "baseline and new in turns; more rounds: still inconclusive"
-                                     : "baseline and new in turns"));
-  }
-  void benchmark_failed(const std::string& name, const std::string& message) override {
-    line_.clear();
-    cli::say_error(model::Error{fmt::format("{} failed: {}", name, message)});
-  }
-  void measuring_ended() override { line_.clear(); }
 
  private:
-  const BenchFlags& flags_;
+  std::string out_;
   report::Format format_;
-  cli::ProgressLine line_;
-  bool checkpoints_;
   std::string command_line_;
   bool warned_ = false;
 };
-
-// Names on stderr, whatever the format, every benchmark that failed to run (with its cause) and
-// every scenario whose verify failed.
-void say_what_failed(const session::Outcome& outcome) {
-  const auto invalid = outcome.invalid_runs();
-  for (const auto& [name, checks] : invalid) {
-    for (const std::string& check : checks) {
-      cli::say_error(model::Error{fmt::format("{} is invalid: {}", name, check)});
-    }
-  }
-  std::cerr << report::failure_summary(outcome.run, invalid.size());
-}
 
 // Reports what the pipeline measured and saved, where report::plan_run_report sends each
 // document; returns the exit status (Outcome::exit_status). `sync`: how --out reaches the disk (a
@@ -138,10 +94,12 @@ int report_outcome(const BenchFlags& flags, report::Format format, session::Outc
   for (const model::Error& error : pipeline_errors) cli::say_error(error);
   cli::say_what_was_kept(outcome, plan.kept_quietly);
   cli::emit(plan.verdicts, options);
-  say_what_failed(outcome);
-  if (outcome.interrupted) {
-    std::cerr << "interrupted: the benchmarks that finished before it are shown and saved\n";
-  }
+  // On stderr, whatever the format: every scenario whose verify failed, every benchmark that
+  // failed to run (with its cause), an interruption.
+  const report::RunFailures failures =
+      report::bench_failures(outcome.run, outcome.invalid_runs(), outcome.interrupted);
+  for (const std::string& error : failures.errors) cli::say_error(model::Error{error});
+  std::cerr << failures.note;
   return outcome.exit_status();
 }
 
@@ -173,7 +131,13 @@ int measure_and_report(const BenchFlags& flags, session::RunSettings settings,
     }
   }
   const report::Format format = cli::output_format(flags);
-  RunProgress progress(flags, format, flags.command_line);
+  // A progress line on a terminal, each failed benchmark on stderr as it fails, --out rewritten
+  // after each benchmark.
+  cli::ProgressLine line(!flags.quiet && cli::stderr_is_terminal());
+  report::Checkpoint checkpoints;
+  if (!flags.out.empty()) checkpoints = OutCheckpoints(flags.out, format, flags.command_line);
+  report::ProgressPrinter progress(line, report::ProgressOf::bench_binary, flags.quiet,
+                                   std::move(checkpoints));
   return cli::run_and_report(std::move(plan), progress, [&](session::Outcome& outcome) {
     return report_outcome(flags, format, outcome);
   });
@@ -188,7 +152,6 @@ int list_names(const std::vector<measure::Instance>& chosen) {
 // --out as `--quiet --out FILE` writes it, a profiled routine's lines, the names listed.
 class WorkerOutput final : public session::WorkerHost {
  public:
-  explicit WorkerOutput(std::string command_line) : command_line_(std::move(command_line)) {}
   int refused(const model::Error& error) override { return report_error(error); }
   int list(const std::vector<measure::Instance>& chosen) override { return list_names(chosen); }
   int take_turns(const process::WorkerInvocation& invocation, session::Plan plan) override {
@@ -200,7 +163,8 @@ class WorkerOutput final : public session::WorkerHost {
     // (the one benchmark is written once, at the end) and no flush to the disk, which took 4 of
     // the worker's fsyncs and 13 ms of each worker on this VM (docs/verdicts.md, "Where a
     // comparison's seconds go").
-    RunProgress progress(output, format, command_line_, false);
+    cli::ProgressLine line(!output.quiet && cli::stderr_is_terminal());
+    report::ProgressPrinter progress(line, report::ProgressOf::bench_binary, output.quiet);
     session::Outcome outcome = session::run(std::move(plan), progress);
     const clock::TracedPhase writing("write");
     return report_outcome(output, format, outcome, store::scratch_disk_sync());
@@ -210,9 +174,6 @@ class WorkerOutput final : public session::WorkerHost {
               const std::vector<measure::Instance>& chosen) override {
     return run_profiled(request, quiet, settings, chosen);
   }
-
- private:
-  std::string command_line_;
 };
 
 }  // namespace
@@ -233,7 +194,7 @@ int run_main(int argc, char** argv) {
   // driver's (process/worker_invocation.hpp).
   if (process::WorkerInvocation::is_worker(words)) {
     const std::string command_line = store::recorded_command_line(argc, argv);
-    WorkerOutput output(command_line);
+    WorkerOutput output;
     return session::run_worker(words, command_line, output);
   }
   BenchFlags flags;

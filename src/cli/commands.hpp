@@ -149,9 +149,6 @@ void say_recorded(const session::Recorded& recorded, const std::string& store);
 // stderr why it could not be kept) and the runs recorded (ab's baseline first). `quiet` (--quiet,
 // or one machine-readable document on stdout) leaves out all but the warning.
 void say_what_was_kept(const session::Outcome& outcome, bool quiet);
-// A format that has no form for `document` (gbench for a comparison): a usage error naming the
-// formats that have one; nullopt when it renders it.
-std::optional<model::Error> format_refusal(report::Format format, const report::Document& document);
 // Renders `document` in `format` and prints or writes it as print_or_write does; a format that
 // has no form for the document (gbench for a comparison) is an error naming the formats that
 // have one (exit status 2).

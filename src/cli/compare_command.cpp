@@ -10,7 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
-#include "report/progress_text.hpp"
+#include "report/progress_printer.hpp"
 #include "report/reporter.hpp"
 #include "session/compare_options.hpp"
 #include "session/plans.hpp"
@@ -20,27 +20,12 @@ namespace benchkit::cli {
 namespace {
 using session::CompareOptions;
 
-// Progress of two executables run side by side: one line on a terminal, rewritten in place.
-class CompareProgress final : public session::Observer {
- public:
-  void round_started(std::size_t round, std::size_t planned, std::size_t index, std::size_t count,
-                     const std::string& name, bool /*extra*/) override {
-    line_.show(report::round_progress(round, planned, index, count, name));
-  }
-  // What a Google Benchmark process wrote besides its banner, on a line of its own.
-  void note(const std::string& text) override { line_.print("note: " + text); }
-  void measuring_ended() override { line_.clear(); }
-
- private:
-  ProgressLine line_{stderr_is_terminal()};
-};
-
 // The verdicts where report::plan_comparison_report sends them; the exit status.
 int report(const CompareOptions& options, const session::Outcome& outcome) {
   if (!outcome.measured) return report_error(outcome.errors.front());
   const auto format = report::parse_format(options.format).value();
   const analysis::Comparison& comparison = *outcome.comparison;
-  if (auto refused = format_refusal(format, {.comparison = &comparison})) {
+  if (auto refused = report::format_refusal(format, {.comparison = &comparison})) {
     return report_error(*refused);
   }
   const int written = emit_status(report::plan_comparison_report(
@@ -83,7 +68,10 @@ CommandRunner add_compare_command(CLI::App& app) {
   add_shard_options(*command, options->shard, nullptr);
   return when_parsed(command, [options]() -> int {
     options->trailing = trailing_arguments();
-    CompareProgress progress;
+    // Two executables run side by side: the rounds on a terminal, and what a Google Benchmark
+    // process wrote besides its banner.
+    ProgressLine line(stderr_is_terminal());
+    report::ProgressPrinter progress(line, report::ProgressOf::compare, false);
     return run_and_report(
         session::plan_for(*options), progress,
         [&](const session::Outcome& outcome) { return report(*options, outcome); });

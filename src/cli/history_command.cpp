@@ -64,17 +64,14 @@ int add_files(const HistoryOptions& o) {
   });
 }
 
-// A stream_trend that failed after the file was begun: the file is left as it was.
-struct AbandonedTrend {};
-
 // `history trend` in a format written as it is made (console, markdown, csv): each benchmark's
 // lines go out once its change points are marked, to stdout or through the atomic writer's
-// stream; the trend of every benchmark of a fleet's history (ten million lines) is never one
-// string (docs/history.md, "Fleet scale").
+// stream (a file abandoned, the old one kept, when the history fails midway); the trend of every
+// benchmark of a fleet's history (ten million lines) is never one string (docs/history.md, "Fleet
+// scale").
 int stream_trend_text(store::Store& store, const session::SeriesRequest& request,
                       report::Format format, const std::string& out) {
-  std::optional<model::Error> failed;
-  const auto write = [&](std::ostream& stream) {
+  const auto write = [&](std::ostream& stream) -> std::optional<model::Error> {
     std::size_t benchmarks = 0;
     const auto streamed = session::stream_trend(
         store, request,
@@ -83,26 +80,16 @@ int stream_trend_text(store::Store& store, const session::SeriesRequest& request
           ++benchmarks;
           stream << report::trend_part(benchmark, format);
         });
-    if (!streamed) {
-      failed = streamed.error();
-      return;
-    }
+    if (!streamed) return streamed.error();
     stream << report::trend_end(benchmarks, format);
+    return std::nullopt;
   };
-  if (out.empty()) {
-    write(std::cout);
-    std::cout.flush();
-  } else {
-    try {
-      const auto written = store::write_file_atomically(out, [&](std::ostream& stream) {
-        write(stream);
-        if (failed) throw AbandonedTrend{};
-      });
-      if (!written) return report_error(written.error());
-    } catch (const AbandonedTrend&) {
-      // failed says why, below
-    }
+  if (!out.empty()) {
+    const auto written = store::write_file_unless_failed(out, write);
+    return written ? 0 : report_error(written.error());
   }
+  const std::optional<model::Error> failed = write(std::cout);
+  std::cout.flush();
   return failed ? report_error(*failed) : 0;
 }
 

@@ -1,8 +1,6 @@
 // `benchkit merge FILE... --out FILE`: the result files of a suite's shards joined into one run,
 // or their comparisons joined into one comparison judged as one suite (session/shard_merge.hpp,
 // docs/ci.md).
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
@@ -10,26 +8,15 @@
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "formats/result_json.hpp"
+#include "report/merge_lines.hpp"
 #include "report/reporter.hpp"
-#include "session/shard_merge.hpp"
+#include "session/merge_options.hpp"
 
 namespace benchkit::cli {
 
 namespace {
-struct MergeOptions {
-  std::vector<std::string> files;
-  std::string out;
-  std::string format = "json";
-  bool allow_mixed_machines = false;
-  bool fail_on_regression = false;  // comparisons only: a merged run has no verdicts
-};
 
-// Says on stderr what the merge lacks (each an error of kind failed, which makes exit status 1).
-void say_missing(const std::vector<std::string>& missing) {
-  for (const std::string& shard : missing) {
-    say_error(model::Error{"missing from the merge: " + shard, model::ErrorKind::failed});
-  }
-}
+using session::MergeOptions;
 
 // The shards' comparisons joined and judged again as one suite, in --format (json by default:
 // a comparison file; markdown: the one pull-request comment).
@@ -40,43 +27,27 @@ int merge_comparisons(const MergeOptions& options) {
   const int written =
       render_or_write(format, report::Document{.comparison = &merged->comparison}, options.out);
   if (written != 0) return written;
-  say_missing(merged->missing);
+  for (const model::Error& gap : session::merge_gaps(merged->missing)) say_error(gap);
   if (!options.out.empty()) {
-    std::cerr << fmt::format("merged {} comparison file(s), {} benchmarks, into {}\n",
-                             merged->files, merged->comparison.benchmarks.size(), options.out);
+    std::cerr << report::merged_comparisons(merged->files, merged->comparison.benchmarks.size(),
+                                            options.out);
   }
-  const bool regressed = options.fail_on_regression && merged->comparison.any_regression();
-  return merged->incomplete() || regressed ? 1 : 0;
+  return session::merge_status(*merged, options);
 }
 
 int merge_results(const MergeOptions& options) {
-  if (options.fail_on_regression) {
-    return report_error(model::Error{
-        "--fail-on-regression: result files hold no verdicts to fail on; merge the shards' "
-        "comparisons (compare/ab --shard K/N --format json), or judge the merged run with "
-        "benchkit compare or benchkit history check --fail-on-regression",
-        model::ErrorKind::usage});
-  }
-  if (options.format != "json") {
-    return report_error(model::Error{
-        fmt::format("--format {}: a merged run is written as a result file (JSON); give it to "
-                    "benchkit report --format {} (--format applies to merged comparisons)",
-                    options.format, options.format),
-        model::ErrorKind::usage});
-  }
+  if (auto refused = session::check_result_merge(options)) return report_error(*refused);
   const auto merged = session::merge_shard_files(options.files, options.allow_mixed_machines);
   if (!merged) return report_error(merged.error());
   const int written = print_or_write(formats::to_json(merged->run), options.out);
   if (written != 0) return written;
-  say_missing(merged->missing);
-  for (const std::string& failed : merged->failed) {
-    say_error(model::Error{fmt::format("benchmark {} failed", failed), model::ErrorKind::failed});
+  for (const model::Error& gap : session::merge_gaps(merged->missing, merged->failed)) {
+    say_error(gap);
   }
   if (!options.out.empty()) {
-    std::cerr << fmt::format("merged {} file(s), {} benchmarks, into {}\n", merged->files,
-                             merged->run.benchmarks.size(), options.out);
+    std::cerr << report::merged_results(merged->files, merged->run.benchmarks.size(), options.out);
   }
-  return merged->incomplete() ? 1 : 0;
+  return session::merge_status(*merged);
 }
 
 }  // namespace

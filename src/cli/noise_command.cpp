@@ -9,12 +9,12 @@
 #include <memory>
 #include <variant>
 
-#include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
 #include "report/noise.hpp"
 #include "report/order_report.hpp"
+#include "report/progress_printer.hpp"
 #include "report/reporter.hpp"
 #include "session/noise.hpp"
 #include "session/noise_options.hpp"
@@ -26,27 +26,6 @@ namespace benchkit::cli {
 namespace {
 
 using session::NoiseCommandOptions;
-
-// What noise shows while it runs: what it starts, each failed command as it fails, and a
-// progress line of the commands on a terminal.
-class NoiseProgress final : public session::Observer {
- public:
-  void measuring_started(const std::string& what) override {
-    line_.print("benchkit noise: " + what);
-  }
-  void command_run_started(const std::string& name, std::size_t round, bool warmup,
-                           double elapsed_seconds) override {
-    commands_.run_started(name, round, warmup, elapsed_seconds);
-  }
-  void benchmark_failed(const std::string& name, const std::string& message) override {
-    commands_.failed(name, message);
-  }
-  void measuring_ended() override { line_.clear(); }
-
- private:
-  ProgressLine line_{stderr_is_terminal()};
-  CommandProgress commands_{line_};
-};
 
 // The report of the noise in `run` (samples carrying process indices; estimates need not be
 // computed), printed or written to --out, and --html beside it. Returns the exit status: 0; 2
@@ -60,7 +39,7 @@ int report_noise(const RunResult& run, const NoiseCommandOptions& options,
   const report::NoiseReport noise{shown.subject, shown.example, findings.analysis,
                                   run.context.warnings};
   const report::Document document{.noise = &noise};
-  if (auto refused = format_refusal(*format, document)) return report_error(*refused);
+  if (auto refused = report::format_refusal(*format, document)) return report_error(*refused);
   if (const int status = emit_status(
           report::plan_document({*format, options.out, options.html}, document, document));
       status != 0) {
@@ -74,7 +53,9 @@ int report_noise(const RunResult& run, const NoiseCommandOptions& options,
 // says so: an experiment that did not run has no finding), 1 when some benchmarks failed.
 int measure_and_report(session::Plan plan, const NoiseCommandOptions& options,
                        const session::NoiseSubject& shown) {
-  NoiseProgress progress;
+  // What it starts, each failed command as it fails, the commands' progress line.
+  ProgressLine line(stderr_is_terminal());
+  report::ProgressPrinter progress(line, report::ProgressOf::noise, false);
   const session::Outcome outcome = session::run(std::move(plan), progress);
   for (const model::Error& error : outcome.errors) say_error(error);
   if (!outcome.measured) return outcome.exit_status();
@@ -102,7 +83,8 @@ int run_noise(const NoiseCommandOptions& options) {
     if (!loaded) return report_error({loaded.error().message, model::ErrorKind::input});
     return report_noise(*loaded, options, file->shown);
   }
-  NoiseProgress progress;
+  ProgressLine line(stderr_is_terminal());
+  report::ProgressPrinter progress(line, report::ProgressOf::noise, false);
   const auto report =
       session::check_count_order(std::get<session::CountOrderPlan>(*target), progress);
   if (!report) return report_error(report.error());

@@ -9,7 +9,6 @@
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "report/flame_graph.hpp"
-#include "report/html_reporter.hpp"
 #include "report/profile_report.hpp"
 #include "session/profile.hpp"
 #include "session/profile_options.hpp"
@@ -68,11 +67,7 @@ CommandRunner add_profile_command(CLI::App& app) {
     if (!profile) return report_error(profile.error());
     int status = 0;
     if (!options->html.empty()) {
-      RunResult run;
-      run.context.command_line = tool_command_line();
-      const std::string page = report::html::render_page(report::Document{.results = &run},
-                                                         report::profile_sections(*profile));
-      status = print_or_write(page, options->html);
+      status = print_or_write(report::profile_page(*profile, tool_command_line()), options->html);
     }
     std::cout << (options->format == "json" ? report::profile_json(*profile)
                                             : report::profile_console(*profile, options->top));

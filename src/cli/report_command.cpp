@@ -23,30 +23,6 @@ struct ReportOptions {
   bool recompute = false;
 };
 
-// A comparison file: its rows and verdicts as they were written (it holds no samples, so
-// nothing is recomputed), in any format with a form for a comparison.
-int report_comparison(const model::Comparison& comparison, report::Format format,
-                      const ReportOptions& options) {
-  if (options.recompute) {
-    return report_error(model::Error{
-        fmt::format("--recompute: {} is a comparison (benchkit/comparison), which keeps its "
-                    "verdicts but no samples to compute them again from; give it without "
-                    "--recompute, or compare the result files again with benchkit compare OLD NEW",
-                    options.file),
-        model::ErrorKind::usage});
-  }
-  const report::Document document{.comparison = &comparison};
-  const auto reporter = report::make_reporter(format);
-  if (const std::string refused = reporter->refusal(document); !refused.empty()) {
-    return report_error(
-        model::Error{fmt::format("--format {}: {} is a comparison, and {}; give --format {}",
-                                 report::to_string(format), options.file, refused,
-                                 report::formats_accepting(document)),
-                     model::ErrorKind::usage});
-  }
-  return emit_status(
-      report::plan_document({format, options.out, options.html}, document, document));
-}
 }  // namespace
 
 CommandRunner add_report_command(CLI::App& app) {
@@ -70,7 +46,19 @@ CommandRunner add_report_command(CLI::App& app) {
     auto input = session::load_run_or_comparison(options->file);
     if (!input) return report_error(model::Error{input.error().message, model::ErrorKind::input});
     const auto format = report::parse_format(options->format).value();
-    if (input->comparison) return report_comparison(*input->comparison, format, *options);
+    if (input->comparison) {
+      // Its rows and verdicts as they were written (it holds no samples, so nothing is
+      // recomputed), in any format with a form for a comparison.
+      if (auto refused = session::refuse_recompute(*input, options->file, options->recompute)) {
+        return report_error(*refused);
+      }
+      if (auto refused = report::comparison_file_refusal(format, options->file)) {
+        return report_error(*refused);
+      }
+      const report::Document document{.comparison = &*input->comparison};
+      return emit_status(
+          report::plan_document({format, options->out, options->html}, document, document));
+    }
     RunResult* run = &*input->run;
     if (options->recompute) analysis::compute_estimates(*run);
     // The console shows whole-process results in the table `benchkit run` prints.

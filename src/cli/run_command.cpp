@@ -2,17 +2,15 @@
 // counted under callgrind, or a Google Benchmark binary in fresh processes) -> the run pipeline
 // (session/pipeline.hpp) -> the table, the comparisons and the exports -> the exit status. A
 // benchkit bench binary is handed its flags and run instead (it has the pipeline of its own).
-#include <fmt/format.h>
-
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
 #include <variant>
 
-#include "cli/command_progress.hpp"
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
+#include "report/progress_printer.hpp"
 #include "report/reporter.hpp"
 #include "report/run_summary.hpp"
 #include "session/pipeline.hpp"
@@ -26,7 +24,7 @@ using session::RunOptions;
 
 // `benchkit run ./my_bench`: the binary runs itself in fresh worker processes and merges them.
 int run_bench_binary(const RunOptions& o, const session::BenchBinaryCommand& bench) {
-  if (!o.quiet) std::cerr << fmt::format("benchkit run: {}\n", fmt::join(bench.argv, " "));
+  if (!o.quiet) std::cerr << report::bench_binary_start_line(bench.argv);
   const auto status = session::run_bench_binary(bench);
   return status ? *status : report_error(status.error());
 }
@@ -51,39 +49,6 @@ void say_what_runs(const RunOptions& o, const session::Plan& plan) {
     std::cerr << report::counted_start_line(counted->request.argv, counted->request.runs);
   }
 }
-
-// What the user sees while the run goes: the commands' progress line and failures
-// (CommandProgress), the exports rewritten at each checkpoint, the processes of a Google
-// Benchmark binary, and a note on how the runs are made.
-class RunProgress final : public session::Observer {
- public:
-  explicit RunProgress(const RunOptions& o)
-      : o_(o),
-        line_(!o.quiet && stderr_is_terminal()),
-        commands_(line_, [&o](const RunResult& so_far) { write_exports(o, so_far); }) {}
-
-  void command_run_started(const std::string& name, std::size_t round, bool warmup,
-                           double elapsed_seconds) override {
-    commands_.run_started(name, round, warmup, elapsed_seconds);
-  }
-  void benchmark_failed(const std::string& name, const std::string& message) override {
-    commands_.failed(name, message);
-  }
-  void checkpoint(const RunResult& so_far) override { commands_.checkpoint(so_far); }
-  void started(std::size_t process, std::size_t processes, std::size_t /*index*/,
-               std::size_t /*total*/, const std::string& /*name*/) override {
-    line_.show(fmt::format("[process {}/{}] Google Benchmark suite", process + 1, processes));
-  }
-  void note(const std::string& text) override {
-    if (!o_.quiet) line_.print("note: " + text);
-  }
-  void measuring_ended() override { line_.clear(); }
-
- private:
-  const RunOptions& o_;
-  ProgressLine line_;
-  CommandProgress commands_;
-};
 
 // The results with how they were measured, and the comparisons (report::run_summary).
 std::string summary_text(const RunOptions& o, RunKind kind, const session::Outcome& outcome,
@@ -118,15 +83,11 @@ int report_outcome(const RunOptions& o, RunKind kind, session::Outcome& outcome)
   // A --reference that names no command, a baseline or a history that could not be written.
   for (const model::Error& error : pipeline_errors) say_error(error);
   if (!o.html.empty()) {
-    // One page: the results, and the comparison that decides (against the baseline, else
-    // against the reference command).
-    const analysis::Comparison* shown = outcome.comparison ? &*outcome.comparison
-                                        : outcome.rounds && outcome.rounds->against_reference
-                                            ? &*outcome.rounds->against_reference
-                                            : nullptr;
-    const report::Output page{.path = o.html,
-                              .format = report::Format::html,
-                              .document = {.results = &run, .comparison = shown}};
+    // One page: the results, and the comparison that decides.
+    const report::Output page{
+        .path = o.html,
+        .format = report::Format::html,
+        .document = {.results = &run, .comparison = outcome.deciding_comparison()}};
     for (model::Error& error : emit({page}, options)) outcome.errors.push_back(std::move(error));
   }
   say_what_was_kept(outcome, o.quiet);
@@ -151,7 +112,12 @@ int run_commands(const RunOptions& o) {
       : std::holds_alternative<session::GbenchRunPlan>(plan.what)    ? RunKind::gbench
                                                                      : RunKind::commands;
   say_what_runs(o, plan);
-  RunProgress progress(o);
+  // The commands' progress line and failures, the exports rewritten at each checkpoint, the
+  // processes of a Google Benchmark binary, and a note on how the runs are made.
+  ProgressLine line(!o.quiet && stderr_is_terminal());
+  report::ProgressPrinter progress(
+      line, report::ProgressOf::run, o.quiet,
+      [&o](const RunResult& so_far, report::ProgressSink&) { write_exports(o, so_far); });
   session::Outcome outcome = session::run(std::move(plan), progress);
   return report_outcome(o, kind, outcome);
 }

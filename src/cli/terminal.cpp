@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cli/commands.hpp"
 #include "report/reporter.hpp"
 
 namespace benchkit::cli {
@@ -60,6 +61,11 @@ void ProgressLine::clear() {
 void ProgressLine::print(std::string_view text) {
   clear();
   out_ << text << "\n" << std::flush;
+}
+
+void ProgressLine::error(std::string_view message) {
+  clear();
+  say_error(model::Error{std::string(message)});
 }
 
 }  // namespace benchkit::cli

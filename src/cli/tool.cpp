@@ -26,21 +26,9 @@ int print_or_write(const std::string& text, const std::string& out) {
   return 0;
 }
 
-std::optional<model::Error> format_refusal(report::Format format,
-                                           const report::Document& document) {
-  const std::string refused = report::make_reporter(format)->refusal(document);
-  if (refused.empty()) return std::nullopt;
-  return model::Error{
-      fmt::format("--format {}: {}; choose console, json, markdown or csv here, and write a "
-                  "run's results in {} with benchkit report FILE --format {}",
-                  report::to_string(format), refused, report::to_string(format),
-                  report::to_string(format)),
-      model::ErrorKind::usage};
-}
-
 int render_or_write(report::Format format, const report::Document& document,
                     const std::string& out) {
-  if (auto refused = format_refusal(format, document)) return report_error(*refused);
+  if (auto refused = report::format_refusal(format, document)) return report_error(*refused);
   return print_or_write(report::make_reporter(format)->render(document), out);
 }
 

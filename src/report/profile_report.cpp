@@ -254,4 +254,10 @@ std::string profiled_summary(const std::string& benchmark, std::uint64_t iterati
                      timed_ns / 1e9);
 }
 
+std::string profile_page(const model::Profile& profile, const std::string& command_line) {
+  RunResult run;
+  run.context.command_line = command_line;
+  return html::render_page(Document{.results = &run}, profile_sections(profile));
+}
+
 }  // namespace benchkit::report

@@ -23,6 +23,10 @@ std::string profile_json(const model::Profile& profile);
 std::vector<html::ChartSection> profile_sections(const model::Profile& profile,
                                                  std::size_t top = 30);
 
+// The whole HTML page of `benchkit profile`: the run's header (its command line) and the
+// profile's sections.
+std::string profile_page(const model::Profile& profile, const std::string& command_line);
+
 // What a bench binary's --profile-time says on stderr before the routine runs ("profiling NAME
 // in process PID: ...") and after it (its iterations and seconds in the routine), one line each.
 std::string profiling_started(const std::string& benchmark, long process_id,

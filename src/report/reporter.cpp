@@ -76,6 +76,26 @@ std::optional<model::Error> refuse_comparison_format(const std::string& name) {
                       model::ErrorKind::usage};
 }
 
+std::optional<model::Error> format_refusal(Format format, const Document& document) {
+  const std::string refused = make_reporter(format)->refusal(document);
+  if (refused.empty()) return std::nullopt;
+  return model::Error{
+      fmt::format("--format {}: {}; choose console, json, markdown or csv here, and write a "
+                  "run's results in {} with benchkit report FILE --format {}",
+                  to_string(format), refused, to_string(format), to_string(format)),
+      model::ErrorKind::usage};
+}
+
+std::optional<model::Error> comparison_file_refusal(Format format, const std::string& file) {
+  const analysis::Comparison none;
+  const Document document{.comparison = &none};
+  const std::string refused = make_reporter(format)->refusal(document);
+  if (refused.empty()) return std::nullopt;
+  return model::Error{fmt::format("--format {}: {} is a comparison, and {}; give --format {}",
+                                  to_string(format), file, refused, formats_accepting(document)),
+                      model::ErrorKind::usage};
+}
+
 std::string_view to_string(Format format) {
   switch (format) {
     case Format::console:

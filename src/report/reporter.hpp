@@ -39,6 +39,13 @@ std::string formats_accepting(const Document& document);
 // A --format NAME that cannot show a comparison (gbench, bmf, github-action), or no format at
 // all: a usage error naming the formats that can; nullopt for one that can.
 std::optional<model::Error> refuse_comparison_format(const std::string& name);
+// A `format` that has no form for `document` (gbench for a comparison): a usage error naming
+// the formats a command's report may use and how to write a run's results in this one; nullopt
+// when it renders the document.
+std::optional<model::Error> format_refusal(Format format, const Document& document);
+// `benchkit report FILE` of comparison file `file` in a `format` with no form for a comparison:
+// a usage error naming the file and the formats that have one; nullopt when it renders it.
+std::optional<model::Error> comparison_file_refusal(Format format, const std::string& file);
 
 struct Options {
   bool color = false;  // ANSI colours in console output

@@ -24,4 +24,21 @@ std::string failure_summary(const RunResult& run, std::size_t invalid_runs) {
   return {};
 }
 
+RunFailures bench_failures(
+    const RunResult& run,
+    const std::vector<std::pair<std::string, std::vector<std::string>>>& invalid_runs,
+    bool interrupted) {
+  RunFailures failures;
+  for (const auto& [name, checks] : invalid_runs) {
+    for (const std::string& check : checks) {
+      failures.errors.push_back(fmt::format("{} is invalid: {}", name, check));
+    }
+  }
+  failures.note = failure_summary(run, invalid_runs.size());
+  if (interrupted) {
+    failures.note += "interrupted: the benchmarks that finished before it are shown and saved\n";
+  }
+  return failures;
+}
+
 }  // namespace benchkit::report

@@ -4,8 +4,11 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "benchkit/result.hpp"
+#include "report/run_summary.hpp"
 
 namespace benchkit::report {
 
@@ -15,5 +18,14 @@ namespace benchkit::report {
 // out of comparisons"; "" when neither. Names are shown as they are: the caller's stream decides
 // (the bench binary's stderr).
 std::string failure_summary(const RunResult& run, std::size_t invalid_runs);
+
+// What the bench binary says on stderr at the end of its run: `errors`, "NAME is invalid: CHECK"
+// for each failed check of each scenario run in `invalid_runs` (session::Outcome::invalid_runs);
+// `note`, the failure_summary, then "interrupted: the benchmarks that finished before it are
+// shown and saved" when `interrupted`.
+RunFailures bench_failures(
+    const RunResult& run,
+    const std::vector<std::pair<std::string, std::vector<std::string>>>& invalid_runs,
+    bool interrupted);
 
 }  // namespace benchkit::report

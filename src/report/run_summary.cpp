@@ -20,6 +20,10 @@ std::string counted_start_line(const std::vector<std::string>& argv, std::size_t
       fmt::join(argv, " "), runs, runs == 1 ? "" : "s");
 }
 
+std::string bench_binary_start_line(const std::vector<std::string>& argv) {
+  return fmt::format("benchkit run: {}\n", fmt::join(argv, " "));
+}
+
 std::string run_summary(const RunResult& run, const RunSummary& summary, Options options) {
   std::string text;
   if (summary.kind == RunKind::commands) {

@@ -21,6 +21,8 @@ enum class RunKind { commands, counted, gbench };
 std::string commands_start_line(std::size_t benchmarks, bool shell_probe, const std::string& order);
 // "benchkit run: counting ARGV under valgrind's callgrind, children traced, N run(s)".
 std::string counted_start_line(const std::vector<std::string>& argv, std::size_t runs);
+// "benchkit run: ARGV": a bench binary handed its flags, run in fresh worker processes.
+std::string bench_binary_start_line(const std::vector<std::string>& argv);
 
 // How a run was measured and what it is compared with, as plain values.
 struct RunSummary {

@@ -19,8 +19,10 @@
 
 namespace benchkit::session {
 
-// The pipeline's events (builds, rounds, failed benchmarks) and the bisection's own.
-class BisectObserver : public Observer {
+// The pipeline's events (builds, rounds, failed benchmarks) and the bisection's own. Observer is
+// a virtual base, so that the command line can join an Observer of report/ (which draws the
+// pipeline's events, report::ProgressPrinter) with the line of a decided step.
+class BisectObserver : public virtual Observer {
  public:
   // A step was decided; `subject` is its commit's subject line.
   virtual void step_decided(const BisectStep& /*step*/, const std::string& /*subject*/) {}

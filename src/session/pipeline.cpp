@@ -79,6 +79,12 @@ bool Outcome::regressed() const {
   return among || (comparison && comparison->any_regression());
 }
 
+const analysis::Comparison* Outcome::deciding_comparison() const {
+  if (comparison) return &*comparison;
+  if (rounds && rounds->against_reference) return &*rounds->against_reference;
+  return nullptr;
+}
+
 int exit_status_of(model::ErrorKind kind) {
   switch (kind) {
     case model::ErrorKind::usage:

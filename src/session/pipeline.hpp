@@ -22,6 +22,7 @@
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
 #include "model/mode.hpp"
+#include "model/progress.hpp"
 #include "session/history.hpp"
 #include "session/suite.hpp"
 
@@ -68,47 +69,9 @@ struct Measured {
   std::optional<analysis::Comparison> comparison;
 };
 
-// Progress while measuring. A suite's events come from SuiteObserver; paired rounds (side by
-// side, Google Benchmark binaries) add theirs. Every event has a default that ignores it, so an
-// observer overrides only what it shows.
-class Observer : public SuiteObserver {
- public:
-  // Benchmark `index` of `count` of round `round` (from 0) of `planned` starts; `extra` when
-  // the round is one of those added because the benchmark was still inconclusive.
-  virtual void round_started(std::size_t /*round*/, std::size_t /*planned*/, std::size_t /*index*/,
-                             std::size_t /*count*/, const std::string& /*name*/, bool /*extra*/) {}
-  // A benchmark stopped early and the others go on: one of paired rounds failed (crashed, hung,
-  // exited, threw) and left the comparison, or a whole command (benchkit run, ab --cmd, noise --
-  // CMD) failed or timed out, or its hook failed.
-  virtual void benchmark_failed(const std::string& /*name*/, const std::string& /*message*/) {}
-  // The measuring step is over, whatever its end: a progress line can be cleared.
-  virtual void measuring_ended() {}
-  // Whole commands in rounds: a run of benchmark `name` starts (a warm-up run, or one of round
-  // `round`), `elapsed_seconds` after the rounds began. A benchmark that stops early (a run that
-  // failed or timed out, a hook that failed) is told to benchmark_failed.
-  virtual void command_run_started(const std::string& /*name*/, std::size_t /*round*/,
-                                   bool /*warmup*/, double /*elapsed_seconds*/) {}
-  // A remark on how the runs are made that changes what they mean (no spawner helper: a small
-  // command's peak RSS includes benchkit's own memory).
-  virtual void note(const std::string& /*text*/) {}
-  // What is about to run, in a sentence ("running ./bench in 10 fresh processes, ..."), once
-  // the checks before it passed.
-  virtual void measuring_started(const std::string& /*what*/) {}
-
-  // Two revisions (ab, bisect). `revision` is a revision's label ("BASE v1.0 (1a2b3c4d5e6f)").
-  // It is being checked out, configured or built: `step` says which.
-  virtual void revision_step(const std::string& /*revision*/, const std::string& /*step*/) {}
-  // It is ready to run: built in `seconds` into `folder`, or its build kept from an earlier run.
-  virtual void revision_built(const std::string& /*revision*/, bool /*cached*/, double /*seconds*/,
-                              const std::string& /*folder*/) {}
-  // As round_started, for the bench binaries of bench target `target` of both builds.
-  virtual void pair_round_started(const std::string& /*target*/, std::size_t /*round*/,
-                                  std::size_t /*planned*/, std::size_t /*index*/,
-                                  std::size_t /*count*/, const std::string& /*name*/) {}
-  // Counted (Mode::instructions): `revision`'s binary of `target` counts `benchmarks` benchmarks.
-  virtual void counting_started(const std::string& /*revision*/, const std::string& /*target*/,
-                                std::size_t /*benchmarks*/) {}
-};
+// Progress while measuring: plain data through an interface of model/ (model/progress.hpp), so
+// that report/ can turn it into text without knowing the session (report::ProgressPrinter).
+using Observer = model::Observer;
 
 // Takes the runs of one kind of plan. An error is for what stops the whole measurement (a
 // worker that cannot be started, a baseline that cannot be listed, Ctrl-C before anything was
@@ -208,6 +171,9 @@ struct Outcome {
   std::vector<std::pair<std::string, std::vector<std::string>>> invalid_runs() const;
   // A confirmed regression against the baseline, or (commands in rounds) against the reference.
   bool regressed() const;
+  // The comparison a report shows as the one that decides: against the baseline, else (commands
+  // in rounds) against the reference; null when there is neither.
+  const analysis::Comparison* deciding_comparison() const;
 
   // The one rule from what happened to the exit status: 130 interrupted; else the first
   // error's (2 usage or input, 1 a failed run); else 1 for a regression under

@@ -105,6 +105,17 @@ model::Result<RunOrComparison> load_run_or_comparison(const std::string& path) {
   return RunOrComparison{.run = std::move(*run), .comparison = std::nullopt};
 }
 
+std::optional<model::Error> refuse_recompute(const RunOrComparison& input, const std::string& path,
+                                             bool recompute) {
+  if (!recompute || !input.comparison) return std::nullopt;
+  return model::Error{
+      fmt::format("--recompute: {} is a comparison (benchkit/comparison), which keeps its verdicts "
+                  "but no samples to compute them again from; give it without --recompute, or "
+                  "compare the result files again with benchkit compare OLD NEW",
+                  path),
+      model::ErrorKind::usage};
+}
+
 model::Result<RunResult> load_baseline(const std::string& name) {
   if (const auto path = store::baseline_path(name)) {
     if (auto refused = too_large(*path)) return *refused;

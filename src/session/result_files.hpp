@@ -45,6 +45,11 @@ struct RunOrComparison {
 // The size limit of load_result_file applies; the comparison reader's errors name the file and
 // the field.
 model::Result<RunOrComparison> load_run_or_comparison(const std::string& path);
+// `benchkit report FILE --recompute` of a comparison: refused (kind usage), a comparison keeping
+// its verdicts but no samples to compute them again from; nullopt for a result file, or without
+// `recompute`.
+std::optional<model::Error> refuse_recompute(const RunOrComparison& input, const std::string& path,
+                                             bool recompute);
 
 // Reads baseline `name` from the baselines folder.
 model::Result<RunResult> load_baseline(const std::string& name);

@@ -14,6 +14,7 @@
 
 #include "benchkit/result.hpp"
 #include "measure/instances.hpp"
+#include "model/progress.hpp"
 #include "session/launcher.hpp"
 #include "session/launchers.hpp"
 #include "session/runner.hpp"
@@ -45,16 +46,8 @@ struct SuiteRequest {
   std::vector<std::size_t> order;
 };
 
-class SuiteObserver {
- public:
-  virtual ~SuiteObserver() = default;
-  // Benchmark `index` of `total` starts, in process `process` of `processes`.
-  virtual void started(std::size_t /*process*/, std::size_t /*processes*/, std::size_t /*index*/,
-                       std::size_t /*total*/, const std::string& /*name*/) {}
-  virtual void failed(const BenchmarkResult& /*failed*/) {}
-  // After each benchmark: the run so far (estimates of what is measured so far), to be saved.
-  virtual void checkpoint(const RunResult& /*so_far*/) {}
-};
+// A suite's progress (model/progress.hpp).
+using SuiteObserver = model::SuiteObserver;
 
 struct SuiteOutcome {
   RunResult run;

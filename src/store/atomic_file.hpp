@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -52,6 +53,17 @@ using ContentWriter = std::function<void(std::ostream&)>;
 // removed, `path` is untouched and the exception goes on to the caller.
 model::Result<Written> write_file_atomically(const std::string& path, const ContentWriter& write,
                                              DiskSync& sync = system_disk_sync());
+
+// Puts a file's content into a stream, and says why it could not finish (what it streams failed
+// midway: a store that stopped answering), or nothing when the content is whole.
+using FallibleWriter = std::function<std::optional<model::Error>(std::ostream&)>;
+
+// write_file_atomically of what `write` streams, unless `write` fails: then the file is abandoned
+// (`path` untouched, no temporary left) and `write`'s error returned. A content produced as it
+// is written (a trend of ten million lines) is thus whole on the disk or not there at all.
+model::Result<Written> write_file_unless_failed(const std::string& path,
+                                                const FallibleWriter& write,
+                                                DiskSync& sync = system_disk_sync());
 
 // Reads a whole file; the error names the file and the reason.
 model::Result<std::string> read_file(const std::string& path);

@@ -69,6 +69,13 @@ TEST(ProfileReport, TheHtmlSectionCarriesTheFlameGraphAndTables) {
   EXPECT_THAT(page, HasSubstr("Top functions by exclusive instructions"));
 }
 
+TEST(ProfileReport, ThePageIsTheRunsHeaderAndTheProfile) {
+  RunResult run;
+  run.context.command_line = "benchkit profile ./bench sort --tool callgrind";
+  EXPECT_EQ(profile_page(call_profile(), run.context.command_line),
+            html::render_page(Document{.results = &run}, profile_sections(call_profile())));
+}
+
 TEST(ProfileReport, ProfileTimeSaysWhatRunsWhereAndThenWhatItDid) {
   EXPECT_EQ(profiling_started("sort/n=64", 4242, "30s"),
             "profiling sort/n=64 in process 4242: its set-up, one warm-up iteration, then its "

@@ -371,5 +371,31 @@ TEST(FormatsAccepting, AFormatWithNoFormForAComparisonIsRefusedNamingThoseWithOn
   EXPECT_EQ(unknown->kind, model::ErrorKind::usage);
 }
 
+TEST(FormatRefusal, AFormatWithNoFormForTheDocumentSaysHowToWriteTheRunInIt) {
+  const analysis::Comparison comparison;
+  const Document document{.comparison = &comparison};
+  EXPECT_FALSE(format_refusal(Format::console, document));
+  const auto gbench = format_refusal(Format::gbench, document);
+  ASSERT_TRUE(gbench);
+  EXPECT_EQ(gbench->kind, model::ErrorKind::usage);
+  EXPECT_THAT(gbench->message, ::testing::StartsWith("--format gbench: "));
+  EXPECT_THAT(gbench->message,
+              ::testing::EndsWith("; choose console, json, markdown or csv here, and write a "
+                                  "run's results in gbench with benchkit report FILE --format "
+                                  "gbench"));
+  const RunResult run = testing::sample_run();
+  EXPECT_FALSE(format_refusal(Format::gbench, Document{.results = &run}));
+}
+
+TEST(FormatRefusal, AComparisonFileNamesItselfAndTheFormatsThatShowIt) {
+  EXPECT_FALSE(comparison_file_refusal(Format::markdown, "c.json"));
+  const auto bmf = comparison_file_refusal(Format::bmf, "c.json");
+  ASSERT_TRUE(bmf);
+  EXPECT_EQ(bmf->kind, model::ErrorKind::usage);
+  EXPECT_THAT(bmf->message, ::testing::StartsWith("--format bmf: c.json is a comparison, and "));
+  EXPECT_THAT(bmf->message,
+              ::testing::EndsWith("; give --format console, json, markdown, csv, html or junit"));
+}
+
 }  // namespace
 }  // namespace benchkit::report

@@ -45,5 +45,20 @@ TEST(FailureSummary, CountsScenarioRunsThatFailedACheckWhenNoBenchmarkFailed) {
   EXPECT_EQ(failure_summary(run, 0), "");
 }
 
+TEST(BenchFailures, NamesEachFailedCheckThenSumsUpThenSaysAnInterruption) {
+  RunResult run;
+  run.benchmarks = {measured("alu")};
+  const report::RunFailures failures =
+      bench_failures(run, {{"lifecycle", {"every item read back", "no leak"}}}, true);
+  EXPECT_EQ(failures.errors, (std::vector<std::string>{"lifecycle is invalid: every item read back",
+                                                       "lifecycle is invalid: no leak"}));
+  EXPECT_EQ(failures.note,
+            "1 scenario run(s) failed a check and are kept out of comparisons\n"
+            "interrupted: the benchmarks that finished before it are shown and saved\n");
+  const report::RunFailures clean = bench_failures(run, {}, false);
+  EXPECT_TRUE(clean.errors.empty());
+  EXPECT_EQ(clean.note, "");
+}
+
 }  // namespace
 }  // namespace benchkit::report

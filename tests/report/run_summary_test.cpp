@@ -31,6 +31,8 @@ TEST(RunSummary, StartLinesCountInTheSingularAndThePlural) {
             "benchkit run: counting ./tool --fast under valgrind's callgrind, children traced, 1 "
             "run\n");
   EXPECT_THAT(counted_start_line({"./tool"}, 3), EndsWith("3 runs\n"));
+  EXPECT_EQ(bench_binary_start_line({"./bench", "--sample-size", "5"}),
+            "benchkit run: ./bench --sample-size 5\n");
 }
 
 TEST(RunSummary, CommandsEndWithTheRoundsAndWhyTheyStopped) {

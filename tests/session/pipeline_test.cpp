@@ -315,6 +315,19 @@ TEST(RunPipeline, ARegressionAgainstTheReferenceCommandCountsAsOneAgainstTheBase
   EXPECT_EQ(outcome.rounds->reference, "short");
   EXPECT_TRUE(outcome.regressed());
   EXPECT_EQ(outcome.exit_status(), 1);
+  EXPECT_EQ(outcome.deciding_comparison(), &*outcome.rounds->against_reference);
+}
+
+TEST(RunPipeline, TheComparisonThatDecidesIsTheBaselinesThenTheReferences) {
+  FakeKeeper keeper;
+  EXPECT_EQ(finish(measured_run(), Steps{}, keeper).deciding_comparison(), nullptr);
+  Measured both = against_baseline(100.0, 150.0);
+  both.rounds = Rounds{6, "--runs reached", "short", std::nullopt};
+  both.rounds->against_reference =
+      judge(both.baseline.value(), both.run, analysis::CompareSettings{}, {}, true);
+  const Outcome outcome = finish(std::move(both), Steps{}, keeper);
+  ASSERT_TRUE(outcome.comparison);
+  EXPECT_EQ(outcome.deciding_comparison(), &*outcome.comparison);
 }
 
 TEST(RunPipeline, ErrorsFoundWhileMeasuringComeFirstAndTheRunIsStillSavedAndRecorded) {

@@ -122,5 +122,20 @@ TEST_F(ResultFiles, SeveralFilesAreMergedWithTheFileAsTheProcess) {
   EXPECT_FALSE(load_merged({first, folder_ + "/missing.json"}));
 }
 
+TEST(RefuseRecompute, AComparisonKeepsNoSamplesToRecomputeFrom) {
+  RunOrComparison comparison;
+  comparison.comparison = model::Comparison{};
+  EXPECT_FALSE(refuse_recompute(comparison, "c.json", false));
+  const auto refused = refuse_recompute(comparison, "c.json", true);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->kind, model::ErrorKind::usage);
+  EXPECT_THAT(refused->message,
+              HasSubstr("--recompute: c.json is a comparison (benchkit/comparison), which keeps "
+                        "its verdicts but no samples"));
+  RunOrComparison run;
+  run.run = RunResult{};
+  EXPECT_FALSE(refuse_recompute(run, "r.json", true));
+}
+
 }  // namespace
 }  // namespace benchkit::session

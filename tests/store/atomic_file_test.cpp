@@ -94,6 +94,29 @@ TEST_F(AtomicFile, AWriterThatThrowsLeavesTheOldFileAndNoTemporary) {
   EXPECT_EQ(names(), std::vector<std::string>{"result.json"});
 }
 
+// A content that fails midway (a history that stops answering) is abandoned: the old file stays,
+// no temporary is left, and the writer's error comes back; a whole one is written.
+TEST_F(AtomicFile, AWriterThatFailsMidwayLeavesTheOldFileAndReturnsItsError) {
+  const std::string path = folder_ + "/trend.md";
+  put(path, "old\n");
+  const auto abandoned =
+      write_file_unless_failed(path, [](std::ostream& out) -> std::optional<model::Error> {
+        out << std::string(100 * 1024, 'y');
+        return model::Error{"the history stopped answering", model::ErrorKind::failed};
+      });
+  ASSERT_FALSE(abandoned.ok());
+  EXPECT_EQ(abandoned.error().message, "the history stopped answering");
+  EXPECT_EQ(abandoned.error().kind, model::ErrorKind::failed);
+  EXPECT_EQ(read_file(path).value(), "old\n");
+  EXPECT_EQ(names(), std::vector<std::string>{"trend.md"});
+  const auto whole = write_file_unless_failed(path, [](std::ostream& out) {
+    out << "new\n";
+    return std::optional<model::Error>();
+  });
+  ASSERT_TRUE(whole.ok()) << whole.error().message;
+  EXPECT_EQ(read_file(path).value(), "new\n");
+}
+
 // A write(2) that fails while the content streams (here a file size limit: EFBIG, what a full
 // disk's ENOSPC does in the same place) is named, and leaves the old file and no temporary. In a
 // child process, so that the limit stays there.
