@@ -15,6 +15,9 @@
 # under the checkout, the compiler sees the same relative paths as in BUILD_DIR, so with ccache
 # (CCACHE_BASEDIR at the checkout) a fresh folder reuses what BUILD_DIR compiled.
 set -euo pipefail
+# Compiles at the lowest CPU priority: CTest runs it beside tests that time things
+# (tests/integration/CMakeLists.txt); what it starts inherits the priority.
+renice -n 19 $$ >/dev/null 2>&1 || true
 mode=$1
 build=$(cd "$2" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
