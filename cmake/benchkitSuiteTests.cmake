@@ -10,7 +10,8 @@
 #
 # After TARGET is linked, `TARGET --gtest_list_tests` is read (cmake/benchkitListSuites.cmake)
 # and its suites written to a list beside it; CTest then registers one test per suite, named
-# PREFIX + "Suite.*" (two executables may have suites of one name) and run as `TARGET --gtest_filter=Suite.*`, with PROPERTIES (labels, fixtures).
+# PREFIX + "Suite.*" (two executables may have suites of one name) and run as
+# `TARGET --gtest_filter=Suite.*`, with PROPERTIES (labels, fixtures).
 set(BENCHKIT_LIST_SUITES_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/benchkitListSuites.cmake)
 
 function(benchkit_discover_test_suites target)
