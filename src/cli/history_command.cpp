@@ -75,11 +75,18 @@ int stream_trend_text(store::Store& store, const session::SeriesRequest& request
     std::size_t benchmarks = 0;
     const auto streamed = session::stream_trend(
         store, request,
-        [&](const analysis::Trend& head) { stream << report::trend_head(head, format); },
-        [&](analysis::BenchmarkTrend& benchmark) {
-          ++benchmarks;
-          stream << report::trend_part(benchmark, format);
-        });
+        session::TrendStream{
+            .start =
+                [&](const analysis::Trend& head) { stream << report::trend_head(head, format); },
+            .render =
+                [format](const analysis::BenchmarkTrend& benchmark) {
+                  return report::trend_part(benchmark, format);
+                },
+            .each =
+                [&](analysis::BenchmarkTrend&, std::string& text) {
+                  ++benchmarks;
+                  stream << text;
+                }});
     if (!streamed) return streamed.error();
     stream << report::trend_end(benchmarks, format);
     return std::nullopt;

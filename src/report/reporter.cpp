@@ -458,7 +458,7 @@ std::string fit_to_width(std::string_view text, std::size_t width) {
   return std::string(text.substr(0, end)) + "…";
 }
 
-std::size_t display_width(const std::string& text) {
+std::size_t display_width(std::string_view text) {
   std::size_t width = 0;
   for (unsigned char c : text) width += (c & 0xC0) != 0x80;  // count all but continuation bytes
   return width;
@@ -475,53 +475,77 @@ std::string format_items_per_second(double items_per_second) {
   return three_digits(items_per_second / 1e9) + " G/s";
 }
 
+void TableCells::add(std::string_view cell) {
+  text_ += cell;
+  ends_.push_back(text_.size());
+  widths_.push_back(display_width(cell));
+}
+
 std::string render_table(const std::vector<std::string>& headers,
                          const std::vector<std::vector<std::string>>& rows,
                          const std::vector<bool>& right, const std::string& indent,
                          const CellStyle& style) {
-  // Each cell measured once and written straight into the text: `history trend` writes tables
-  // of half a million cells.
+  TableCells cells;
+  for (const auto& row : rows) {
+    for (const std::string& cell : row) cells.add(cell);
+    cells.end_row();
+  }
+  return render_table(headers, cells, right, indent, style);
+}
+
+std::string render_table(const std::vector<std::string>& headers, const TableCells& cells,
+                         const std::vector<bool>& right, const std::string& indent,
+                         const CellStyle& style) {
+  // Each cell was measured once, as it was added, and is written straight into the text.
   std::vector<std::size_t> widths(headers.size());
   std::vector<std::size_t> header_widths(headers.size());
-  for (std::size_t c = 0; c < headers.size(); ++c)
+  for (std::size_t c = 0; c < headers.size(); ++c) {
     widths[c] = header_widths[c] = display_width(headers[c]);
-  std::vector<std::size_t> cell_widths;
-  std::size_t bytes = 0;
-  for (const auto& row : rows) {
-    for (std::size_t c = 0; c < row.size(); ++c) {
-      cell_widths.push_back(display_width(row[c]));
-      widths[c] = std::max(widths[c], cell_widths.back());
-      bytes += row[c].size();
+  }
+  std::size_t first = 0;
+  for (const std::size_t end : cells.row_ends_) {
+    for (std::size_t i = first; i < end; ++i) {
+      widths[i - first] = std::max(widths[i - first], cells.widths_[i]);
     }
+    first = end;
   }
   std::size_t line_width = indent.size();
   for (std::size_t width : widths) line_width += width + 2;
   std::string out;
-  out.reserve(bytes + (rows.size() + 1) * line_width);
-  auto emit = [&](const std::vector<std::string>& cells, const std::size_t* measured, bool header) {
+  out.reserve(cells.text_.size() + (cells.row_ends_.size() + 1) * line_width);
+  // One line: `count` cells, the c-th `cell(c)` of display width `measured[c]`.
+  const auto emit = [&](std::size_t count, const auto& cell, const std::size_t* measured,
+                        bool header) {
     const std::size_t start = out.size();
     out += indent;
-    for (std::size_t c = 0; c < cells.size(); ++c) {
+    for (std::size_t c = 0; c < count; ++c) {
       if (c > 0) out += "  ";
       const std::size_t fill = widths[c] > measured[c] ? widths[c] - measured[c] : 0;
       const bool fill_first = right[c] && !header;
       if (!header && style) {
         const std::string padding(fill, ' ');
-        out += style(c, fill_first ? padding + cells[c] : cells[c] + padding);
+        const std::string text(cell(c));
+        out += style(c, fill_first ? padding + text : text + padding);
         continue;
       }
       if (fill_first) out.append(fill, ' ');
-      out += cells[c];
+      out += cell(c);
       if (!fill_first) out.append(fill, ' ');
     }
     while (out.size() > start && out.back() == ' ') out.pop_back();
     out += '\n';
   };
-  emit(headers, header_widths.data(), true);
-  std::size_t first = 0;
-  for (const auto& row : rows) {
-    emit(row, cell_widths.data() + first, false);
-    first += row.size();
+  emit(
+      headers.size(), [&](std::size_t c) { return std::string_view(headers[c]); },
+      header_widths.data(), true);
+  first = 0;
+  for (const std::size_t end : cells.row_ends_) {
+    const auto cell = [&](std::size_t c) {
+      const std::size_t from = first + c == 0 ? 0 : cells.ends_[first + c - 1];
+      return std::string_view(cells.text_).substr(from, cells.ends_[first + c] - from);
+    };
+    emit(end - first, cell, cells.widths_.data() + first, false);
+    first = end;
   }
   return out;
 }

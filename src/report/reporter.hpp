@@ -167,7 +167,7 @@ std::string markup_escape(const std::string& text);
 // written without it, so a change of -3.1 stays a number.
 std::string csv_quote(const std::string& field);
 // Columns a UTF-8 string takes in a terminal (µ and … are one column, two or three bytes).
-std::size_t display_width(const std::string& text);
+std::size_t display_width(std::string_view text);
 // `text` cut to at most `width` columns (counted in UTF-8 code points; the cut ends in "…"):
 // a progress line rewritten in place must not wrap onto a second line.
 std::string fit_to_width(std::string_view text, std::size_t width);
@@ -179,6 +179,30 @@ std::string fit_to_width(std::string_view text, std::size_t width);
 using CellStyle = std::function<std::string(std::size_t column, std::string cell)>;
 std::string render_table(const std::vector<std::string>& headers,
                          const std::vector<std::vector<std::string>>& rows,
+                         const std::vector<bool>& right, const std::string& indent = "",
+                         const CellStyle& style = {});
+
+// A table's body cells in one buffer, row by row, each measured as it is added: no string per
+// cell, for the tables of `history trend` (ten million rows for every benchmark of a fleet's
+// history).
+class TableCells {
+ public:
+  // A cell of the row being written.
+  void add(std::string_view cell);
+  // Ends the row being written.
+  void end_row() { row_ends_.push_back(ends_.size()); }
+
+ private:
+  friend std::string render_table(const std::vector<std::string>& headers, const TableCells& cells,
+                                  const std::vector<bool>& right, const std::string& indent,
+                                  const CellStyle& style);
+  std::string text_;
+  std::vector<std::size_t> ends_;      // where each cell ends in text_
+  std::vector<std::size_t> widths_;    // each cell's display width
+  std::vector<std::size_t> row_ends_;  // the cells up to the end of each row
+};
+// render_table of cells kept in a TableCells.
+std::string render_table(const std::vector<std::string>& headers, const TableCells& cells,
                          const std::vector<bool>& right, const std::string& indent = "",
                          const CellStyle& style = {});
 

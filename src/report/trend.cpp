@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 namespace benchkit::report {
@@ -46,13 +47,34 @@ std::string heading(const analysis::Trend& trend) {
                      trend.branch.empty() ? "(none)" : trend.branch);
 }
 
+// The cells of cells(point), added to `table` without a string each (`scratch` is reused):
+// a trend of every benchmark of a fleet's history is ten million rows.
+void add_cells(TableCells& table, const HistoryPoint& point, std::string& scratch) {
+  if (point.commit.empty()) {
+    table.add(short_commit(point));
+  } else {
+    table.add(std::string_view(point.commit).substr(0, kCommitDigits));
+  }
+  table.add(point.date);
+  table.add(format_duration(point.median));
+  scratch = format_duration(point.lower);
+  scratch += " … ";
+  scratch += format_duration(point.upper);
+  table.add(scratch);
+  scratch.clear();
+  if (point.change) fmt::format_to(std::back_inserter(scratch), "{:+.1f}%", *point.change * 100.0);
+  table.add(scratch);
+  table.add(point.change_point ? mark_text(point) : std::string());
+  table.end_row();
+}
+
 std::string console_part(const BenchmarkTrend& benchmark) {
-  std::vector<std::vector<std::string>> rows;
-  rows.reserve(benchmark.points.size());
-  for (const HistoryPoint& point : benchmark.points) rows.push_back(cells(point));
+  TableCells table;
+  std::string scratch;
+  for (const HistoryPoint& point : benchmark.points) add_cells(table, point, scratch);
   std::string text = fmt::format("\n{} ({} commit{})\n", benchmark.name, benchmark.points.size(),
                                  benchmark.points.size() == 1 ? "" : "s");
-  return text + render_table(trend_headers(), rows, {false, false, true, true, true, false}, "  ");
+  return text + render_table(trend_headers(), table, {false, false, true, true, true, false}, "  ");
 }
 
 std::string markdown_part(const BenchmarkTrend& benchmark) {

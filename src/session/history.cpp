@@ -269,34 +269,40 @@ constexpr std::size_t kPointsPerThread = 20000;
 // Threads beyond this many share memory bandwidth more than they add.
 constexpr unsigned kMostThreads = 8;
 
+// work(0), ..., work(count - 1), shared among the cores (a thread each, taking the next index
+// as it finishes one) when `points` makes it worth it: each index is a series of its own.
+void in_parallel(std::size_t count, std::size_t points,
+                 const std::function<void(std::size_t)>& work) {
+  const auto cores = std::max(1u, std::min(kMostThreads, std::thread::hardware_concurrency()));
+  const auto threads = static_cast<unsigned>(
+      std::min<std::size_t>(cores, std::max<std::size_t>(1, points / kPointsPerThread)));
+  std::atomic<std::size_t> next{0};
+  std::vector<std::exception_ptr> failures(threads);
+  auto share = [&](unsigned worker) {
+    try {
+      for (std::size_t i = next++; i < count; i = next++) work(i);
+    } catch (...) {
+      failures[worker] = std::current_exception();
+      next = count;
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (unsigned worker = 1; worker < threads; ++worker) helpers.emplace_back(share, worker);
+  share(0);
+  for (std::thread& helper : helpers) helper.join();
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);
+  }
+}
+
 // mark_changes on every benchmark, the benchmarks shared among the cores: the series are
 // independent, and their change points are most of a long trend's time (1,000 series of 500
 // points: about 0.5 s on one core).
 void mark_all(std::vector<analysis::BenchmarkTrend>& benchmarks) {
   std::size_t points = 0;
   for (const analysis::BenchmarkTrend& benchmark : benchmarks) points += benchmark.points.size();
-  const auto cores = std::max(1u, std::min(kMostThreads, std::thread::hardware_concurrency()));
-  const auto threads = static_cast<unsigned>(
-      std::min<std::size_t>(cores, std::max<std::size_t>(1, points / kPointsPerThread)));
-  std::atomic<std::size_t> next{0};
-  std::vector<std::exception_ptr> failures(threads);
-  auto work = [&](unsigned worker) {
-    try {
-      for (std::size_t i = next++; i < benchmarks.size(); i = next++) {
-        analysis::mark_changes(benchmarks[i]);
-      }
-    } catch (...) {
-      failures[worker] = std::current_exception();
-      next = benchmarks.size();
-    }
-  };
-  std::vector<std::thread> helpers;
-  for (unsigned worker = 1; worker < threads; ++worker) helpers.emplace_back(work, worker);
-  work(0);
-  for (std::thread& helper : helpers) helper.join();
-  for (const std::exception_ptr& failure : failures) {
-    if (failure) std::rethrow_exception(failure);
-  }
+  in_parallel(benchmarks.size(), points,
+              [&](std::size_t i) { analysis::mark_changes(benchmarks[i]); });
 }
 
 }  // namespace
@@ -337,23 +343,48 @@ struct Columns {
   // once per name, not once per row).
   std::unordered_map<std::string, std::size_t> index = {};
   static constexpr std::size_t kRejected = static_cast<std::size_t>(-1);
+  // The name and column of each row of the run read before, and of the run being read:
+  // consecutive runs hold the same benchmarks in the same order, so a row's name is compared with
+  // the one at its place in the run before, and hashed only when it differs (the names are the
+  // keys of `index`, whose nodes stay where they are).
+  struct Met {
+    const std::string* name = nullptr;
+    std::size_t column = kRejected;
+  };
+  std::vector<Met> previous_order = {};
+  std::vector<Met> read_order = {};
+
+  // The column of row `row_number` of the run being read, named `name` (kRejected when the
+  // pattern rejects it); a name met for the first time gets one.
+  std::size_t column_of(const std::string& name, std::size_t row_number,
+                        const Selection& selection) {
+    if (row_number < previous_order.size() && *previous_order[row_number].name == name) {
+      read_order.push_back(previous_order[row_number]);
+      return read_order.back().column;
+    }
+    auto found = index.find(name);
+    if (found == index.end()) {
+      const bool kept = selection.keeps(name);
+      found = index.emplace(name, kept ? names.size() : kRejected).first;
+      if (kept) {
+        names.push_back(name);
+        points.emplace_back();
+      }
+    }
+    read_order.push_back({&found->first, found->second});
+    return found->second;
+  }
 
   void add(store::SeriesRun& run, const Selection& selection) {
     const auto number = static_cast<std::uint32_t>(runs.size());
     runs.push_back({std::move(run.run_id), std::move(run.commit), std::move(run.date)});
     const std::string& commit = runs.back().commit;
-    for (const store::SummaryRow& row : run.summaries) {
-      auto found = index.find(row.benchmark);
-      if (found == index.end()) {
-        const bool kept = selection.keeps(row.benchmark);
-        found = index.emplace(row.benchmark, kept ? names.size() : kRejected).first;
-        if (kept) {
-          names.push_back(row.benchmark);
-          points.emplace_back();
-        }
-      }
-      if (found->second == kRejected) continue;
-      std::vector<CompactPoint>& list = points[found->second];
+    read_order.clear();
+    for (std::size_t row_number = 0; row_number < run.summaries.size(); ++row_number) {
+      const store::SummaryRow& row = run.summaries[row_number];
+      const std::size_t column = column_of(row.benchmark, row_number, selection);
+      if (column == kRejected) continue;
+      std::vector<CompactPoint>& list = points[column];
       const CompactPoint point{
           .run = number, .median = row.median, .lower = row.lower, .upper = row.upper};
       // As points_of: a newer run of the commit of the last point replaces it.
@@ -363,6 +394,7 @@ struct Columns {
         list.push_back(point);
       }
     }
+    previous_order.swap(read_order);
   }
 
   // Benchmark `i`'s points as a trend; its compact points are released.
@@ -390,8 +422,7 @@ constexpr std::size_t kStreamedBenchmarks = 256;
 }  // namespace
 
 model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
-                                 const std::function<void(const analysis::Trend&)>& start,
-                                 const std::function<void(analysis::BenchmarkTrend&)>& each) {
+                                 const TrendStream& stream) {
   const auto selection = select_series(store, request);
   if (!selection) return selection.error();
   Columns columns;
@@ -401,21 +432,41 @@ model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
     if (!read) return read.error();
   }
   // Once everything is read: a failed read has printed nothing.
-  start(analysis::Trend{.machine = request.machine, .branch = request.branch, .benchmarks = {}});
+  stream.start(
+      analysis::Trend{.machine = request.machine, .branch = request.branch, .benchmarks = {}});
   std::vector<std::size_t> order(columns.names.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(),
             [&](std::size_t a, std::size_t b) { return columns.names[a] < columns.names[b]; });
   std::vector<analysis::BenchmarkTrend> batch;
+  std::vector<std::string> texts;
   for (std::size_t first = 0; first < order.size(); first += kStreamedBenchmarks) {
-    batch.clear();
-    for (std::size_t i = first; i < std::min(order.size(), first + kStreamedBenchmarks); ++i) {
-      batch.push_back(columns.take(order[i]));
-    }
-    mark_all(batch);
-    for (analysis::BenchmarkTrend& benchmark : batch) each(benchmark);
+    const std::size_t count = std::min(order.size() - first, kStreamedBenchmarks);
+    std::size_t points = 0;
+    for (std::size_t k = 0; k < count; ++k) points += columns.points[order[first + k]].size();
+    batch.assign(count, {});
+    texts.assign(count, {});
+    // Each benchmark's points made, marked and rendered on the next free core: the series and
+    // their texts are independent.
+    in_parallel(count, points, [&](std::size_t k) {
+      batch[k] = columns.take(order[first + k]);
+      analysis::mark_changes(batch[k]);
+      if (stream.render) texts[k] = stream.render(batch[k]);
+    });
+    for (std::size_t k = 0; k < count; ++k) stream.each(batch[k], texts[k]);
   }
   return true;
+}
+
+model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
+                                 const std::function<void(const analysis::Trend&)>& start,
+                                 const std::function<void(analysis::BenchmarkTrend&)>& each) {
+  return stream_trend(store, std::move(request),
+                      TrendStream{.start = start,
+                                  .render = {},
+                                  .each = [&](analysis::BenchmarkTrend& benchmark, std::string&) {
+                                    each(benchmark);
+                                  }});
 }
 
 model::Result<analysis::Trend> history_trend(store::Store& store, const SeriesRequest& request) {

@@ -110,6 +110,20 @@ model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
                                  const std::function<void(const analysis::Trend&)>& start,
                                  const std::function<void(analysis::BenchmarkTrend&)>& each);
 
+// What stream_trend hands the trend to: `start` the machine and branch first; then, for every
+// benchmark, `render` on the marking threads, several benchmarks at once (so it must touch
+// nothing shared: a benchmark's text), and `each` in name order on the caller's thread, with
+// what `render` returned ("" when there is no `render`).
+struct TrendStream {
+  std::function<void(const analysis::Trend&)> start = {};
+  std::function<std::string(const analysis::BenchmarkTrend&)> render = {};
+  std::function<void(analysis::BenchmarkTrend&, std::string&)> each = {};
+};
+// stream_trend with each benchmark's text made on the marking threads: a trend of every
+// benchmark of a fleet's history writes its text on every core.
+model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
+                                 const TrendStream& stream);
+
 struct SnapshotRequest {
   std::string since = {};    // required: the start of the period
   std::string before = {};   // "" = up to now

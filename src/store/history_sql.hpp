@@ -3,6 +3,8 @@
 // first appears in its numeric order.
 #pragma once
 
+#include <string>
+
 namespace benchkit::store::sql {
 
 inline constexpr const char* kReadVersion = "SELECT version FROM benchkit_schema";
@@ -66,13 +68,23 @@ inline constexpr const char* kFindRun =
 inline constexpr const char* kRunSummaries =
     "SELECT benchmark, median, lower_bound, upper_bound, sample_count, verdict, diagnostics"
     " FROM summaries WHERE run_id = $1 ORDER BY benchmark";
-// PostgreSQL's series: one run's rows without ORDER BY, in the order stored (a run's rows are
-// one COPY, in the order of its result). Its planner reads them through a bitmap of the primary
-// key and then sorted them: 9 ms a run of 10,000 rows, 2 ms without the sort (docs/history.md,
-// "Fleet scale"); the store puts them in name order itself, when they are not already.
-inline constexpr const char* kRunRows =
-    "SELECT benchmark, median, lower_bound, upper_bound, sample_count, verdict, diagnostics"
-    " FROM summaries WHERE run_id = $1";
+// PostgreSQL's series: the rows of the runs named by `ids` (an SQL literal of a text array,
+// oldest first) as one binary COPY, numbered 1.. by run. A nested loop over the numbered
+// identities reads each run's rows through the primary key, so the order by `ord` needs no sort
+// of the rows (OFFSET 0 keeps the planner from flattening the per-run query into a hash join of
+// every row and a sort of them all: EXPLAIN in docs/history.md); within a run they come in the
+// order stored (one COPY, in the order of its result), and the store puts them in name order itself
+// when they are not (docs/history.md, "Fleet scale").
+inline std::string series_rows_copy(const std::string& ids) {
+  return "COPY (SELECT r.ord, s.benchmark, s.median, s.lower_bound, s.upper_bound,"
+         " s.sample_count::bigint, s.verdict, s.diagnostics FROM unnest(" +
+         ids +
+         "::text[]) WITH ORDINALITY AS r(id, ord) CROSS JOIN LATERAL (SELECT benchmark, median,"
+         " lower_bound, upper_bound, sample_count, verdict, diagnostics FROM summaries WHERE"
+         " summaries.run_id = r.id OFFSET 0) s"
+         " ORDER BY"
+         " r.ord) TO STDOUT (FORMAT binary)";
+}
 // One benchmark's row of one run, through the primary key (SQLite's series of a few benchmarks).
 inline constexpr const char* kRunSummary =
     "SELECT benchmark, median, lower_bound, upper_bound, sample_count, verdict, diagnostics"

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <filesystem>
 #include <functional>
 
@@ -173,6 +174,40 @@ TEST_F(History, StreamedTrendIsTheTrendOfTheSeries) {
     EXPECT_EQ(got[5].date, "2026-11-06T00:00:01Z");  // the newer run of c05
   }
   EXPECT_EQ(change_points, 2u);  // the 25% step, in each benchmark
+}
+
+// The text of each benchmark is made by `render` (on the marking threads) and handed to `each`
+// with its benchmark, in name order.
+TEST_F(History, StreamedTrendHandsEachBenchmarkItsRenderedText) {
+  for (int i = 0; i < 12; ++i) {
+    record({.commit = fmt::format("c{:02}", i),
+            .date = fmt::format("2026-11-{:02}T00:00:00Z", i + 1),
+            .ns = i < 6 ? 100.0 : 130.0,
+            .seed = static_cast<std::uint64_t>(i)});
+  }
+  std::atomic<int> rendered{0};
+  std::vector<std::string> texts;
+  std::string machine;
+  const auto done = stream_trend(
+      *store_, {.pattern = "bench"},
+      TrendStream{.start = [&](const analysis::Trend& head) { machine = head.machine; },
+                  .render =
+                      [&](const analysis::BenchmarkTrend& benchmark) {
+                        ++rendered;
+                        std::size_t marked = 0;
+                        for (const auto& point : benchmark.points) marked += point.change_point;
+                        return fmt::format("{} {} {}", benchmark.name, benchmark.points.size(),
+                                           marked);
+                      },
+                  .each =
+                      [&](analysis::BenchmarkTrend& benchmark, std::string& text) {
+                        EXPECT_THAT(text, ::testing::StartsWith(benchmark.name));
+                        texts.push_back(text);
+                      }});
+  ASSERT_TRUE(done.ok()) << done.error().message;
+  EXPECT_FALSE(machine.empty());
+  EXPECT_EQ(rendered.load(), 2);
+  EXPECT_THAT(texts, ElementsAre("bench_0000 12 1", "bench_0001 12 1"));
 }
 
 TEST_F(History, TrendSaysWhatIsWrong) {
