@@ -124,37 +124,42 @@ model::Result<std::map<std::string, double>> recorded_durations(
   return durations;
 }
 
+SeriesFold::SeriesFold(std::function<bool(const std::string&)> keep) : keep_(std::move(keep)) {}
+
+void SeriesFold::add(const store::SeriesRun& run) {
+  // The commit as a number: a point's commit is compared with the last point's on every row.
+  const std::size_t commit =
+      run.commit.empty() ? kNoCommit : commits_.emplace(run.commit, commits_.size()).first->second;
+  for (const store::SummaryRow& row : run.summaries) {
+    auto found = chosen_.find(row.benchmark);
+    if (found == chosen_.end()) {
+      std::vector<HistoryPoint>* points = keep_(row.benchmark) ? &series_[row.benchmark] : nullptr;
+      found = chosen_.emplace(row.benchmark, Chosen{.points = points}).first;
+    }
+    Chosen& chosen = found->second;
+    if (!chosen.points) continue;
+    HistoryPoint point{.run_id = run.run_id,
+                       .commit = run.commit,
+                       .date = run.date,
+                       .median = row.median,
+                       .lower = row.lower,
+                       .upper = row.upper};
+    // Runs come by date: a newer run of the commit of the last point replaces it. A commit
+    // met again after another one (a revert, a rebuilt old commit) starts a new point.
+    if (!chosen.points->empty() && commit != kNoCommit && chosen.last_commit == commit) {
+      chosen.points->back() = std::move(point);
+    } else {
+      chosen.points->push_back(std::move(point));
+    }
+    chosen.last_commit = commit;
+  }
+}
+
 HistorySeries points_of(const std::vector<store::SeriesRun>& runs,
                         const std::function<bool(const std::string&)>& keep) {
-  HistorySeries series;
-  // Each name's series, or null when `keep` rejects it: the regex and the map once per name,
-  // not once per row (a trend of 1,000 benchmarks x 500 commits has half a million rows).
-  std::unordered_map<std::string, std::vector<HistoryPoint>*> chosen;
-  for (const store::SeriesRun& run : runs) {
-    for (const store::SummaryRow& row : run.summaries) {
-      auto found = chosen.find(row.benchmark);
-      if (found == chosen.end()) {
-        std::vector<HistoryPoint>* points = keep(row.benchmark) ? &series[row.benchmark] : nullptr;
-        found = chosen.emplace(row.benchmark, points).first;
-      }
-      std::vector<HistoryPoint>* points = found->second;
-      if (!points) continue;
-      HistoryPoint point{.run_id = run.run_id,
-                         .commit = run.commit,
-                         .date = run.date,
-                         .median = row.median,
-                         .lower = row.lower,
-                         .upper = row.upper};
-      // Runs come by date: a newer run of the commit of the last point replaces it. A commit
-      // met again after another one (a revert, a rebuilt old commit) starts a new point.
-      if (!points->empty() && !run.commit.empty() && points->back().commit == run.commit) {
-        points->back() = std::move(point);
-      } else {
-        points->push_back(std::move(point));
-      }
-    }
-  }
-  return series;
+  SeriesFold fold(keep);
+  for (const store::SeriesRun& run : runs) fold.add(run);
+  return fold.take();
 }
 
 namespace {
@@ -659,13 +664,16 @@ model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& r
   // Only the window the verdicts and change points come from is read (docs/change-points.md,
   // "The window of check"): a few hundred runs of a history of thousands.
   const std::size_t window = std::max(analysis::kSearchedHistory, request.last);
-  auto earlier = store.series({.machine = candidate->machine,
-                               .branch = request.base_branch,
-                               .newest = runs_holding(*base, window, left_out)});
-  if (!earlier) return earlier.error();
-  std::erase_if(*earlier,
-                [&](const store::SeriesRun& run) { return left_out(run.run_id, run.commit); });
-  const HistorySeries history = points_of(*earlier, [](const std::string&) { return true; });
+  // Folded run by run as the store reads them: the window's rows are never all held as rows.
+  SeriesFold fold([](const std::string&) { return true; });
+  const auto read = store.each_series_run({.machine = candidate->machine,
+                                           .branch = request.base_branch,
+                                           .newest = runs_holding(*base, window, left_out)},
+                                          [&](store::SeriesRun& run) {
+                                            if (!left_out(run.run_id, run.commit)) fold.add(run);
+                                          });
+  if (!read) return read.error();
+  const HistorySeries history = fold.take();
   IntervalSeries intervals;
   for (const auto& [name, points] : history) intervals[name] = analysis::interval_points(points);
   outcome.comparison = analysis::check_against_history(intervals, *run, request.settings);
