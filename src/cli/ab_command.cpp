@@ -44,8 +44,7 @@ int show_comparison(const AbOptions& o, const analysis::Comparison& comparison,
   const report::Options options{want_color(o.color)};
   return emit_status(
       report::plan_comparison_report(
-          {report::parse_format(o.format).value(), o.out, o.html, o.quiet},
-          report::OutStyle::echoed, comparison, nullptr,
+          {o.format, o.out, o.html, o.quiet}, report::OutStyle::echoed, comparison, nullptr,
           commands_run ? report::render_command_table(*commands_run, options) : std::string()),
       options);
 }
@@ -54,7 +53,7 @@ int show_comparison(const AbOptions& o, const analysis::Comparison& comparison,
 int report_ab(const AbOptions& o, const session::Outcome& outcome) {
   // The lines saying where the runs were recorded stay off a machine format on stdout.
   if (outcome.measured) {
-    say_what_was_kept(outcome, o.quiet || (o.format != "console" && o.out.empty()));
+    say_what_was_kept(outcome, o.quiet || (o.format != model::Format::console && o.out.empty()));
   }
   for (const model::Error& error : outcome.errors) say_error(error);
   if (!outcome.errors.empty()) return outcome.exit_status();

@@ -152,9 +152,10 @@ void add_bench_flags(CLI::App& app, BenchFlags& flags) {
 }
 
 report::Format output_format(const BenchFlags& flags) {
-  std::string name = flags.format;
-  if (name.empty()) name = flags.out.empty() ? "console" : "json";
-  return report::parse_format(name).value();
+  if (std::find(flags.given.begin(), flags.given.end(), "--format") != flags.given.end()) {
+    return flags.format;
+  }
+  return flags.out.empty() ? report::Format::console : report::Format::json;
 }
 
 }  // namespace benchkit::cli

@@ -23,7 +23,7 @@ using session::CompareOptions;
 // The verdicts where report::plan_comparison_report sends them; the exit status.
 int report(const CompareOptions& options, const session::Outcome& outcome) {
   if (!outcome.measured) return report_error(outcome.errors.front());
-  const auto format = report::parse_format(options.format).value();
+  const model::Format format = options.format;
   const analysis::Comparison& comparison = *outcome.comparison;
   if (auto refused = report::format_refusal(format, {.comparison = &comparison})) {
     return report_error(*refused);

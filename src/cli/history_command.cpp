@@ -28,7 +28,7 @@ int list_runs(const HistoryOptions& o) {
     if (!runs) return report_error(runs.error());
     // A run group's shards are one run (session/run_groups.hpp).
     const std::vector<session::JoinedRun> joined = session::join_groups(*runs);
-    if (o.format == "json") {
+    if (o.format == model::Format::json) {
       return print_or_write(session::runs_document(joined, store.location()), o.out);
     }
     std::string text = report::runs_in(joined.size(), store.location());
@@ -44,9 +44,8 @@ int show_run(const HistoryOptions& o) {
     if (!joined) return report_error(joined.error());
     const auto run = session::load_joined_run(store, *joined);
     if (!run) return report_error(run.error());
-    const auto format = report::parse_format(o.format).value();
-    return print_or_write(report::make_reporter(format)->render(report::Document{.results = &*run}),
-                          o.out);
+    return print_or_write(
+        report::make_reporter(o.format)->render(report::Document{.results = &*run}), o.out);
   });
 }
 
@@ -103,7 +102,7 @@ int stream_trend_text(store::Store& store, const session::SeriesRequest& request
 int show_trend(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
     const session::SeriesRequest request = session::trend_request(o);
-    const auto format = report::parse_format(o.format).value();
+    const model::Format format = o.format;
     if (report::streams_trend(format) && o.html.empty()) {
       return stream_trend_text(store, request, format, o.out);
     }
@@ -154,9 +153,9 @@ int with_store(const HistoryOptions& o, const std::function<int(store::Store&)>&
   return body(**store);
 }
 
-void add_output(CLI::App& command, HistoryOptions& o, const std::vector<std::string>& names,
+void add_output(CLI::App& command, HistoryOptions& o, const std::vector<model::Format>& formats,
                 const std::string& note) {
-  add_format_choice(command, o.format, names, note);
+  add_format_choice(command, o.format, formats, note);
   add_out_option(command, o.out);
 }
 
@@ -182,7 +181,7 @@ void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOpt
       "The runs recorded: commit, date, machine, ...; the shards of one run group and commit "
       "as one run, with its group and how many of its shards are recorded");
   add_selection(*list, *o, true);
-  add_output(*list, *o, {"console", "json"},
+  add_output(*list, *o, {model::Format::console, model::Format::json},
              "; json is the benchkit/history-runs document, every run with its whole identity");
   actions.push_back({list, list_runs});
   CLI::App* show = history.add_subcommand(
@@ -198,7 +197,9 @@ void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOpt
   trend->add_option("regex", o->pattern, "ECMAScript regex searched in benchmark names")
       ->required();
   add_selection(*trend, *o, true);
-  add_output(*trend, *o, {"console", "markdown", "json", "csv", "html"},
+  add_output(*trend, *o,
+             {model::Format::console, model::Format::markdown, model::Format::json,
+              model::Format::csv, model::Format::html},
              "; html is one self-contained page, a trend chart per benchmark with its CIs and "
              "change points, the commit and date on hover");
   add_html_option(*trend, o->html,

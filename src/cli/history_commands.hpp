@@ -30,8 +30,8 @@ int with_store(const HistoryOptions& options, const std::function<int(store::Sto
 
 // --format FORMAT, one of `names` ("markdown" also as "md"), the help listing them with `note`
 // after the default; and --out FILE.
-void add_output(CLI::App& command, HistoryOptions& options, const std::vector<std::string>& names,
-                const std::string& note = "");
+void add_output(CLI::App& command, HistoryOptions& options,
+                const std::vector<model::Format>& formats, const std::string& note = "");
 
 // --machine and --branch (default: the newest run's), and with `dates` --since and --before.
 void add_selection(CLI::App& command, HistoryOptions& options, bool dates);

@@ -31,7 +31,7 @@ int check_newest(const HistoryOptions& o) {
                                     .comparison = &outcome->comparison,
                                     .changes = outcome->changes,
                                     .last = o.last};
-    const std::string text = report::check_report(check, report::parse_format(o.format).value());
+    const std::string text = report::check_report(check, o.format);
     if (const int status = print_or_write(text, o.out); status != 0) return status;
     return session::check_status(o, outcome->comparison);
   });
@@ -41,8 +41,9 @@ int write_snapshot(const HistoryOptions& o) {
   return with_store(o, [&](store::Store& store) {
     const auto snapshot = session::history_snapshot(store, session::snapshot_request(o));
     if (!snapshot) return report_error(snapshot.error());
-    const std::string text = o.format == "html" ? report::render_snapshot_html(*snapshot)
-                                                : report::render_snapshot_markdown(*snapshot);
+    const std::string text = o.format == model::Format::html
+                                 ? report::render_snapshot_html(*snapshot)
+                                 : report::render_snapshot_markdown(*snapshot);
     if (const int status = print_or_write(text, o.out); status != 0) return status;
     if (o.html.empty()) return 0;
     return print_or_write(report::render_snapshot_html(*snapshot), o.html);
@@ -77,9 +78,11 @@ void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOption
                     "Wait up to DURATION (90s, 10m) for the missing shards of the run's group "
                     "to be recorded before refusing it");
   add_fail_on_regression_flag(*check, o->fail_on_regression);
-  add_output(*check, *o, {"console", "markdown", "json", "csv"},
-             "; markdown is the pull-request comment of compare, json and csv the verdict table "
-             "alone");
+  add_output(
+      *check, *o,
+      {model::Format::console, model::Format::markdown, model::Format::json, model::Format::csv},
+      "; markdown is the pull-request comment of compare, json and csv the verdict table "
+      "alone");
   add_comparison_flags(*check, o->comparison);
   actions.push_back({check, check_newest});
   CLI::App* report = history.add_subcommand(
@@ -92,7 +95,7 @@ void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOption
   report->add_option("--before", o->before, "End of the period (default: now)");
   add_selection(*report, *o, false);
   add_comparison_flags(*report, o->comparison);
-  add_format_choice(*report, o->format, {"markdown", "html"},
+  add_format_choice(*report, o->format, {model::Format::markdown, model::Format::html},
                     "; html is one self-contained page, the comparison's summary table and "
                     "forest plot, then every benchmark's trend over the period with its change "
                     "points");

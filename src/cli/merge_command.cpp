@@ -23,7 +23,7 @@ using session::MergeOptions;
 int merge_comparisons(const MergeOptions& options) {
   const auto merged = session::merge_comparison_files(options.files);
   if (!merged) return report_error(merged.error());
-  const auto format = report::parse_format(options.format).value();
+  const model::Format format = options.format;
   const int written =
       render_or_write(format, report::Document{.comparison = &merged->comparison}, options.out);
   if (written != 0) return written;

@@ -33,15 +33,14 @@ using session::NoiseCommandOptions;
 // written.
 int report_noise(const RunResult& run, const NoiseCommandOptions& options,
                  const session::NoiseSubject& shown) {
-  const auto format = report::parse_format(options.format);
-  if (!format) return report_error(model::Error{format.error().message, model::ErrorKind::usage});
+  const model::Format format = options.format;
   const session::NoiseFindings findings = session::noise_findings(run);
   const report::NoiseReport noise{shown.subject, shown.example, findings.analysis,
                                   run.context.warnings};
   const report::Document document{.noise = &noise};
-  if (auto refused = report::format_refusal(*format, document)) return report_error(*refused);
+  if (auto refused = report::format_refusal(format, document)) return report_error(*refused);
   if (const int status = emit_status(
-          report::plan_document({*format, options.out, options.html}, document, document));
+          report::plan_document({format, options.out, options.html}, document, document));
       status != 0) {
     return status;
   }

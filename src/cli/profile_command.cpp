@@ -50,7 +50,7 @@ CommandRunner add_profile_command(CLI::App& app) {
   command->add_option("--profile-time", options->profile_time,
                       "How long the routine runs under the tool (default 5s; under valgrind the "
                       "routine runs 20-100x slower, so it makes fewer iterations in that time)");
-  add_format_choice(*command, options->format, {"console", "json"});
+  add_format_choice(*command, options->format, {model::Format::console, model::Format::json});
   add_html_option(*command, options->html,
                   "the profile as an HTML report (flame graph and tables)");
   command->add_option("--out-dir", options->out_dir,
@@ -69,8 +69,9 @@ CommandRunner add_profile_command(CLI::App& app) {
     if (!options->html.empty()) {
       status = print_or_write(report::profile_page(*profile, tool_command_line()), options->html);
     }
-    std::cout << (options->format == "json" ? report::profile_json(*profile)
-                                            : report::profile_console(*profile, options->top));
+    std::cout << (options->format == model::Format::json
+                      ? report::profile_json(*profile)
+                      : report::profile_console(*profile, options->top));
     return status;
   });
 }

@@ -17,7 +17,7 @@ namespace benchkit::cli {
 namespace {
 struct ReportOptions {
   std::string file;
-  std::string format = "console";
+  model::Format format = model::Format::console;
   std::string out;
   std::string html;
   bool recompute = false;
@@ -45,7 +45,7 @@ CommandRunner add_report_command(CLI::App& app) {
     // Estimates absent from a result file are computed.
     auto input = session::load_run_or_comparison(options->file);
     if (!input) return report_error(model::Error{input.error().message, model::ErrorKind::input});
-    const auto format = report::parse_format(options->format).value();
+    const model::Format format = options->format;
     if (input->comparison) {
       // Its rows and verdicts as they were written (it holds no samples, so nothing is
       // recomputed), in any format with a form for a comparison.

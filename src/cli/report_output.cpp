@@ -13,28 +13,59 @@
 
 namespace benchkit::cli {
 
-void add_format_option(CLI::App& command, std::string& format, const std::string& what,
+namespace {
+
+// "console, json or markdown": the names of `formats`.
+std::string names_of(const std::vector<model::Format>& formats) {
+  std::string list;
+  for (std::size_t i = 0; i < formats.size(); ++i) {
+    list += (i == 0                    ? ""
+             : i + 1 == formats.size() ? " or "
+                                       : ", ") +
+            std::string(model::to_string(formats[i]));
+  }
+  return list;
+}
+
+// --format's names as a model::Format, only those of `accepted` (every format when empty): a
+// name is parsed here, at the boundary, and a number is refused.
+CLI::Validator format_names_of(const std::vector<model::Format>& accepted) {
+  const std::string choices = accepted.empty() ? model::format_list() : names_of(accepted);
+  return CLI::Validator(
+      [accepted, choices](std::string& text) -> std::string {
+        const auto format = model::parse_format(text);
+        if (!format || (!accepted.empty() &&
+                        std::find(accepted.begin(), accepted.end(), *format) == accepted.end())) {
+          return "\"" + text + "\" is not a format here; choose " + choices;
+        }
+        // CLI11 stores an enum from its number.
+        text = std::to_string(static_cast<int>(*format));
+        return {};
+      },
+      "{" + choices + "}");
+}
+
+}  // namespace
+
+void add_format_option(CLI::App& command, model::Format& format, const std::string& what,
                        const std::string& default_note) {
   command
       .add_option("--format", format,
                   fmt::format("{}: {} ({}); html is one self-contained page with plots, junit "
                               "the test-result XML CI servers show",
-                              what, report::format_list(), default_note))
-      ->check(CLI::IsMember(report::format_names()));
+                              what, model::format_list(), default_note))
+      ->transform(format_names_of({}))
+      ->type_name("FORMAT");
 }
 
-void add_format_choice(CLI::App& command, std::string& format,
-                       const std::vector<std::string>& names, const std::string& note) {
-  std::string list;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  }
-  std::vector<std::string> accepted = names;
-  if (std::find(names.begin(), names.end(), "markdown") != names.end()) accepted.push_back("md");
+void add_format_choice(CLI::App& command, model::Format& format,
+                       const std::vector<model::Format>& accepted, const std::string& note) {
   command
       .add_option("--format", format,
-                  fmt::format("Output format: {} (default {}){}", list, names.front(), note))
-      ->check(CLI::IsMember(accepted));
+                  fmt::format("Output format: {} (default {}){}", names_of(accepted),
+                              model::to_string(accepted.front()), note))
+      ->transform(format_names_of(accepted))
+      ->type_name("FORMAT");
 }
 
 void add_html_option(CLI::App& command, std::string& html, const std::string& what) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/error.hpp"
+#include "model/format.hpp"
 #include "report/document.hpp"
 #include "report/run_outputs.hpp"
 #include "store/atomic_file.hpp"
@@ -19,13 +20,13 @@ namespace benchkit::cli {
 
 // --format FORMAT, accepting every name report::parse_format reads. `what` starts the help:
 // "Output format" or "Format of the report"; the list of formats and `default_note` follow.
-void add_format_option(CLI::App& command, std::string& format, const std::string& what,
+void add_format_option(CLI::App& command, model::Format& format, const std::string& what,
                        const std::string& default_note = "default console");
 
-// --format FORMAT for a command that writes a few formats of its own: one of `names` ("markdown"
-// also as "md"), the first the default; the help lists them, then `note`.
-void add_format_choice(CLI::App& command, std::string& format,
-                       const std::vector<std::string>& names, const std::string& note = "");
+// --format FORMAT for a command that writes a few formats of its own: one of `accepted`
+// ("markdown" also as "md"), the first the default; the help lists them, then `note`.
+void add_format_choice(CLI::App& command, model::Format& format,
+                       const std::vector<model::Format>& accepted, const std::string& note = "");
 
 // --html FILE: "Also write `what` to this file" (by default the report as one self-contained
 // HTML page).

@@ -28,8 +28,8 @@ std::string order_json(const analysis::OrderReport& report) {
 
 }  // namespace
 
-std::string render_order_report(const analysis::OrderReport& report, const std::string& format) {
-  if (format == "json") return order_json(report);
+std::string render_order_report(const analysis::OrderReport& report, model::Format format) {
+  if (format == model::Format::json) return order_json(report);
   std::string text;
   std::size_t width = 9;
   for (const auto& move : report.benchmarks) width = std::max(width, move.name.size());

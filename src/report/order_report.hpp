@@ -5,11 +5,12 @@
 #include <string>
 
 #include "analysis/order_dependence.hpp"
+#include "model/format.hpp"
 
 namespace benchkit::report {
 
-// `format` "json": the benchkit_order_dependence document (version 1); anything else: the table
-// and what an order-dependent count means.
-std::string render_order_report(const analysis::OrderReport& report, const std::string& format);
+// json: the benchkit_order_dependence document (version 1); any other format: the table and what
+// an order-dependent count means.
+std::string render_order_report(const analysis::OrderReport& report, model::Format format);
 
 }  // namespace benchkit::report

@@ -26,30 +26,6 @@ std::unique_ptr<Reporter> make_gbench_reporter();
 std::unique_ptr<Reporter> make_bmf_reporter();
 std::unique_ptr<Reporter> make_github_action_reporter();
 
-model::Result<Format> parse_format(std::string_view name) {
-  if (name == "console") return Format::console;
-  if (name == "json") return Format::json;
-  if (name == "markdown" || name == "md") return Format::markdown;
-  if (name == "csv") return Format::csv;
-  if (name == "html") return Format::html;
-  if (name == "junit") return Format::junit;
-  if (name == "gbench") return Format::gbench;
-  if (name == "bmf") return Format::bmf;
-  if (name == "github-action") return Format::github_action;
-  return model::Error{fmt::format("unknown format \"{}\" (expected {})", name, format_list())};
-}
-
-const std::vector<std::string>& format_names() {
-  static const std::vector<std::string> names = {"console", "json",         "markdown", "md",
-                                                 "csv",     "html",         "junit",    "gbench",
-                                                 "bmf",     "github-action"};
-  return names;
-}
-
-std::string format_list() {
-  return "console, json, markdown, csv, html, junit, gbench, bmf or github-action";
-}
-
 std::string formats_accepting(const Document& document) {
   std::vector<std::string_view> accepted;
   for (const Format format :
@@ -64,15 +40,13 @@ std::string formats_accepting(const Document& document) {
   return text;
 }
 
-std::optional<model::Error> refuse_comparison_format(const std::string& name) {
-  const auto format = parse_format(name);
-  if (!format) return model::Error{format.error().message, model::ErrorKind::usage};
+std::optional<model::Error> refuse_comparison_format(Format format) {
   const analysis::Comparison none;
   const Document document{.comparison = &none};
-  const std::string refused = make_reporter(*format)->refusal(document);
+  const std::string refused = make_reporter(format)->refusal(document);
   if (refused.empty()) return std::nullopt;
-  return model::Error{fmt::format("--format {}: {}; choose {} for a comparison", name, refused,
-                                  formats_accepting(document)),
+  return model::Error{fmt::format("--format {}: {}; choose {} for a comparison", to_string(format),
+                                  refused, formats_accepting(document)),
                       model::ErrorKind::usage};
 }
 
@@ -94,30 +68,6 @@ std::optional<model::Error> comparison_file_refusal(Format format, const std::st
   return model::Error{fmt::format("--format {}: {} is a comparison, and {}; give --format {}",
                                   to_string(format), file, refused, formats_accepting(document)),
                       model::ErrorKind::usage};
-}
-
-std::string_view to_string(Format format) {
-  switch (format) {
-    case Format::console:
-      return "console";
-    case Format::json:
-      return "json";
-    case Format::markdown:
-      return "markdown";
-    case Format::csv:
-      return "csv";
-    case Format::html:
-      return "html";
-    case Format::junit:
-      return "junit";
-    case Format::gbench:
-      return "gbench";
-    case Format::bmf:
-      return "bmf";
-    case Format::github_action:
-      return "github-action";
-  }
-  return "console";
 }
 
 std::string Reporter::refusal(const Document& document) const {

@@ -12,33 +12,24 @@
 
 #include "benchkit/result.hpp"
 #include "model/error.hpp"
+#include "model/format.hpp"
 #include "report/document.hpp"
 
 namespace benchkit::report {
 
-// gbench, bmf and github_action are the formats other tools read (report/interop_reporters.cpp).
-enum class Format { console, json, markdown, csv, html, junit, gbench, bmf, github_action };
-
-// "console", "json", "markdown" (or "md"), "csv", "html", "junit", "gbench", "bmf",
-// "github-action"; the error lists the accepted names.
-model::Result<Format> parse_format(std::string_view name);
-
-// The name parse_format reads ("github-action" for github_action).
-std::string_view to_string(Format format);
-
-// Every name parse_format accepts, aliases included: what a command's --format checks against,
-// so that a new format reaches every command that writes a report.
-const std::vector<std::string>& format_names();
-
-// "console, json, markdown, csv, html, junit, gbench, bmf or github-action": for a flag's help.
-std::string format_list();
+// The formats (model/format.hpp), as report/ has always named them.
+using model::Format;
+using model::format_list;
+using model::format_names;
+using model::parse_format;
+using model::to_string;
 
 // The formats that render `document` ("console, json, markdown, csv, html or junit" for a
 // comparison), for an error that refuses another: a format added to report/ is named there too.
 std::string formats_accepting(const Document& document);
-// A --format NAME that cannot show a comparison (gbench, bmf, github-action), or no format at
-// all: a usage error naming the formats that can; nullopt for one that can.
-std::optional<model::Error> refuse_comparison_format(const std::string& name);
+// A --format that cannot show a comparison (gbench, bmf, github-action): a usage error naming the
+// formats that can; nullopt for one that can.
+std::optional<model::Error> refuse_comparison_format(Format format);
 // A `format` that has no form for `document` (gbench for a comparison): a usage error naming
 // the formats a command's report may use and how to write a run's results in this one; nullopt
 // when it renders the document.

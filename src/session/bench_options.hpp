@@ -14,6 +14,7 @@
 #include "benchkit/result.hpp"
 #include "measure/instances.hpp"
 #include "model/error.hpp"
+#include "model/format.hpp"
 #include "process/worker_invocation.hpp"
 #include "session/command_options.hpp"
 #include "session/pipeline.hpp"
@@ -32,7 +33,7 @@ struct BenchOptions {
   std::size_t sample_size = 0;
   double precision = 0.0;
   std::uint64_t seed = 0;
-  std::string format;
+  model::Format format = model::Format::console;  // when --format is given (else by --out)
   std::string out;
   std::string html;  // --html FILE: the results (and the comparison) as an HTML page
   bool quiet = false;

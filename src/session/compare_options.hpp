@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/error.hpp"
+#include "model/format.hpp"
 #include "session/command_options.hpp"
 #include "session/plans.hpp"
 
@@ -15,7 +16,7 @@ namespace benchkit::session {
 struct CompareOptions {
   std::string base;
   std::string candidate;
-  std::string format = "console";
+  model::Format format = model::Format::console;
   std::string out;
   std::string html;
   ComparisonFlags comparison;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/error.hpp"
+#include "model/format.hpp"
 #include "session/command_options.hpp"
 #include "session/history.hpp"
 #include "session/run_groups.hpp"
@@ -28,7 +29,7 @@ struct HistoryOptions {
   std::string branch = {};
   std::string since = {};
   std::string before = {};
-  std::string format = "console";
+  model::Format format = model::Format::console;
   std::string out = {};
   std::string html = {};  // --html FILE: also the HTML page (trend, report)
   std::size_t keep = 0;

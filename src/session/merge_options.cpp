@@ -12,11 +12,11 @@ std::optional<model::Error> check_result_merge(const MergeOptions& options) {
         "benchkit compare or benchkit history check --fail-on-regression",
         model::ErrorKind::usage};
   }
-  if (options.format != "json") {
+  if (options.format != model::Format::json) {
     return model::Error{
         fmt::format("--format {}: a merged run is written as a result file (JSON); give it to "
                     "benchkit report --format {} (--format applies to merged comparisons)",
-                    options.format, options.format),
+                    model::to_string(options.format), model::to_string(options.format)),
         model::ErrorKind::usage};
   }
   return std::nullopt;

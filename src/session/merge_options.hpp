@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/error.hpp"
+#include "model/format.hpp"
 #include "session/shard_merge.hpp"
 
 namespace benchkit::session {
@@ -14,7 +15,7 @@ namespace benchkit::session {
 struct MergeOptions {
   std::vector<std::string> files;
   std::string out;
-  std::string format = "json";
+  model::Format format = model::Format::json;
   bool allow_mixed_machines = false;
   bool fail_on_regression = false;  // comparisons only: a merged run has no verdicts
 };

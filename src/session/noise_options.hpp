@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "model/error.hpp"
+#include "model/format.hpp"
 #include "session/plans.hpp"
 
 namespace benchkit::session {
@@ -19,7 +20,7 @@ struct NoiseCommandOptions {
   std::vector<std::string> trailing;     // after --: flags for the bench binary, or a command
   std::vector<std::string> stray_words;  // words after the target but before "--"
   std::size_t processes = 10;
-  std::string format = "console";
+  model::Format format = model::Format::console;
   std::string out;
   std::string html;
   Mode mode = Mode::time;  // instructions: the counted suite in two orders

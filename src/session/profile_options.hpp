@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/error.hpp"
+#include "model/format.hpp"
 #include "model/profile.hpp"
 #include "session/profile.hpp"
 
@@ -17,7 +18,7 @@ struct ProfileOptions {
   std::string benchmark;
   model::ProfileTool tool = model::ProfileTool::callgrind;
   std::string profile_time = "5s";
-  std::string format = "console";
+  model::Format format = model::Format::console;
   std::string html;
   std::string out_dir;
   std::size_t top = 15;

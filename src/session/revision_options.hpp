@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "model/error.hpp"
+#include "model/format.hpp"
 #include "session/command_options.hpp"
 #include "session/plans.hpp"
 #include "session/revisions.hpp"
@@ -26,7 +27,7 @@ struct RevisionOptions {
   std::string budget;          // ab --budget DURATION of the rounds ("" none)
   std::string time_budget;     // "": kSideBySideBudgetNs for bench binaries, 1 s for a --cmd
   std::string worker_timeout = "120s";
-  std::string format = "console";
+  model::Format format = model::Format::console;
   std::string out;
   std::string html;  // --html: the comparison also as one self-contained HTML page
   std::string log;

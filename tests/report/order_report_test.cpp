@@ -20,7 +20,7 @@ analysis::OrderReport two_moves() {
 }
 
 TEST(OrderReport, TheTableMarksWhatMovedAndNamesWhatIsMissing) {
-  const std::string text = render_order_report(two_moves(), "console");
+  const std::string text = render_order_report(two_moves(), Format::console);
   EXPECT_THAT(text, HasSubstr("alloc_heavy"));
   EXPECT_THAT(text, HasSubstr("+20.000%  order-dependent"));
   EXPECT_THAT(text, HasSubstr("1 of 2 benchmarks moved by more than 0.1%"));
@@ -31,11 +31,11 @@ TEST(OrderReport, TheTableMarksWhatMovedAndNamesWhatIsMissing) {
 TEST(OrderReport, NothingMovedNeedsNoExplanation) {
   analysis::OrderReport report = two_moves();
   report.benchmarks.erase(report.benchmarks.begin());
-  EXPECT_THAT(render_order_report(report, "console"), Not(HasSubstr("An order-dependent")));
+  EXPECT_THAT(render_order_report(report, Format::console), Not(HasSubstr("An order-dependent")));
 }
 
 TEST(OrderReport, JsonHoldsEveryBenchmark) {
-  const auto json = nlohmann::json::parse(render_order_report(two_moves(), "json"));
+  const auto json = nlohmann::json::parse(render_order_report(two_moves(), Format::json));
   EXPECT_EQ(json["benchkit_order_dependence"], 1);
   EXPECT_EQ(json["moved"], 1);
   ASSERT_EQ(json["benchmarks"].size(), 2u);

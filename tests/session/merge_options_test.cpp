@@ -17,7 +17,7 @@ TEST(MergeOptions, AMergeOfResultsTakesJsonAndNoFailOnRegression) {
   EXPECT_EQ(verdicts->kind, model::ErrorKind::usage);
   EXPECT_THAT(verdicts->message, HasSubstr("result files hold no verdicts to fail on"));
   o.fail_on_regression = false;
-  o.format = "markdown";
+  o.format = model::Format::markdown;
   const auto format = check_result_merge(o);
   ASSERT_TRUE(format);
   EXPECT_EQ(format->kind, model::ErrorKind::usage);
