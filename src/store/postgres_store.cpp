@@ -167,6 +167,9 @@ class Connection {
     current_ = std::make_unique<pqxx::connection>(url_);
     bulk_.reset();
   }
+  // Closes the bulk connection (the next bulk() opens another): one left in the middle of a COPY
+  // by an error could run nothing else.
+  void drop_bulk() { bulk_.reset(); }
   // A second connection to the same server through libpq itself, opened at first use, for the
   // series' bulk read (a COPY of a query in binary: libpqxx 6 reads only text, and copies only
   // whole tables). A connection that cannot be made, or was lost, throws broken_connection.
@@ -291,7 +294,12 @@ class PostgresStore final : public Store {
       // The runs, then the rows of all of them in one binary COPY (copy_series_rows).
       std::vector<SeriesRun> runs = selected_runs(work, query);
       work.commit();
-      copy_series_rows(runs, query.benchmarks, given, give);
+      try {
+        copy_series_rows(runs, query.benchmarks, given, give);
+      } catch (...) {
+        connection_.drop_bulk();
+        throw;
+      }
       return true;
     });
   }

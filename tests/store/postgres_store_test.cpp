@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <pqxx/pqxx>
@@ -153,6 +154,51 @@ TEST(PostgresStore, MigratesADatabaseOfSchemaOne) {
   pqxx::work check(connection);
   EXPECT_EQ(check.exec1("SELECT version FROM " + schema + ".benchkit_schema")[0].as<int>(),
             kSchemaVersion);
+}
+
+// The series is read over a second connection (a binary COPY through libpq): when the server
+// drops the store's connections between two reads (a restart, a failover), the next read
+// connects again and gives the same runs and rows.
+TEST(PostgresStore, ReadsTheSeriesAgainAfterTheServerDroppedItsConnections) {
+  testing::PostgresBackend backend;
+  BENCHKIT_NEED_POSTGRES(backend.server);
+  // Its own application name (under PostgreSQL's 63 bytes): only this store's connections are
+  // ended, not other tests'.
+  const std::string name = "benchkit_drop_" + std::to_string(::getpid());
+  const auto store = open_postgres_store(backend.location() + "&application_name=" + name);
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(
+        (*store)
+            ->add(make_stored_run(testing::made_run({.commit = "c" + std::to_string(i),
+                                                     .benchmarks = 3,
+                                                     .seed = static_cast<std::uint64_t>(i)}),
+                                  "m1", "b1"))
+            .ok());
+  }
+  const auto before = (*store)->series({.machine = "m1"});
+  ASSERT_TRUE(before.ok()) << before.error().message;
+  ASSERT_EQ(before->size(), 3u);
+  {
+    pqxx::connection admin(backend.server);
+    pqxx::work work(admin);
+    const pqxx::row ended = work.exec1(
+        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = " +
+        work.quote(name));
+    work.commit();
+    EXPECT_EQ(ended[0].as<int>(), 2);  // the store's connection and the series' one
+  }
+  const auto after = (*store)->series({.machine = "m1"});
+  ASSERT_TRUE(after.ok()) << after.error().message;
+  ASSERT_EQ(after->size(), before->size());
+  for (std::size_t r = 0; r < after->size(); ++r) {
+    EXPECT_EQ((*after)[r].run_id, (*before)[r].run_id);
+    ASSERT_EQ((*after)[r].summaries.size(), 3u);
+    for (std::size_t b = 0; b < 3; ++b) {
+      EXPECT_EQ((*after)[r].summaries[b].benchmark, (*before)[r].summaries[b].benchmark);
+      EXPECT_EQ((*after)[r].summaries[b].median, (*before)[r].summaries[b].median);
+    }
+  }
 }
 
 TEST(PostgresStore, RefusesASchemaNewerThanItsOwnAndChangesNothing) {
