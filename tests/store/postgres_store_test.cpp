@@ -17,6 +17,14 @@
 #include "store/schema.hpp"
 #include "support/history_runs.hpp"
 
+// LeakSanitizer's suppressions for this test executable: libpqxx 6.4 does not free the result
+// of a statement whose connection the server ended (`PostgresStore.ReadsTheSeriesAgainAfterThe
+// ServerDroppedItsConnections`: 216 + 2,048 bytes allocated by libpq under libpqxx's exec, never
+// reachable from benchkit's code). A leak with no libpqxx frame is still reported.
+extern "C" const char* __lsan_default_suppressions() {
+  return "leak:libpqxx\n";
+}
+
 namespace benchkit::store {
 namespace {
 
