@@ -124,42 +124,123 @@ model::Result<std::map<std::string, double>> recorded_durations(
   return durations;
 }
 
-SeriesFold::SeriesFold(std::function<bool(const std::string&)> keep) : keep_(std::move(keep)) {}
+namespace {
 
-void SeriesFold::add(const store::SeriesRun& run) {
-  // The commit as a number: a point's commit is compared with the last point's on every row.
-  const std::size_t commit =
-      run.commit.empty() ? kNoCommit : commits_.emplace(run.commit, commits_.size()).first->second;
-  for (const store::SummaryRow& row : run.summaries) {
-    auto found = chosen_.find(row.benchmark);
-    if (found == chosen_.end()) {
-      std::vector<HistoryPoint>* points = keep_(row.benchmark) ? &series_[row.benchmark] : nullptr;
-      found = chosen_.emplace(row.benchmark, Chosen{.points = points}).first;
+// A point as stream_trend holds it until its benchmark's turn: the run's number and three
+// doubles (32 bytes), not a HistoryPoint with three strings; the run's identity, commit and date
+// are kept once per run.
+struct CompactPoint {
+  std::uint32_t run = 0;
+  double median = 0;
+  double lower = 0;
+  double upper = 0;
+};
+
+struct RunHead {
+  std::string id = {};
+  std::string commit = {};
+  std::string date = {};
+};
+
+// The points of every benchmark `keep` keeps, folded run by run (runs by date): one point per
+// commit, a newer run of the commit of a series' last point replacing it, and a commit met again
+// after another one (a revert, a rebuilt old commit) starting a new point. What points_of,
+// stream_trend and check_run fold the runs with.
+struct Columns {
+  explicit Columns(std::function<bool(const std::string&)> keeps) : keep(std::move(keeps)) {}
+
+  std::function<bool(const std::string&)> keep;
+  std::vector<RunHead> runs = {};
+  std::vector<std::string> names = {};
+  std::vector<std::vector<CompactPoint>> points = {};  // by index into names
+  // Each name met: its index into names, or kRejected when the pattern rejects it (the regex
+  // once per name, not once per row).
+  std::unordered_map<std::string, std::size_t> index = {};
+  static constexpr std::size_t kRejected = static_cast<std::size_t>(-1);
+  // The name and column of each row of the run read before, and of the run being read:
+  // consecutive runs hold the same benchmarks in the same order, so a row's name is compared with
+  // the one at its place in the run before, and hashed only when it differs (the names are the
+  // keys of `index`, whose nodes stay where they are).
+  struct Met {
+    const std::string* name = nullptr;
+    std::size_t column = kRejected;
+  };
+  std::vector<Met> previous_order = {};
+  std::vector<Met> read_order = {};
+
+  // The column of row `row_number` of the run being read, named `name` (kRejected when `keep`
+  // rejects it); a name met for the first time gets one.
+  std::size_t column_of(const std::string& name, std::size_t row_number) {
+    if (row_number < previous_order.size() && *previous_order[row_number].name == name) {
+      read_order.push_back(previous_order[row_number]);
+      return read_order.back().column;
     }
-    Chosen& chosen = found->second;
-    if (!chosen.points) continue;
-    HistoryPoint point{.run_id = run.run_id,
-                       .commit = run.commit,
-                       .date = run.date,
-                       .median = row.median,
-                       .lower = row.lower,
-                       .upper = row.upper};
-    // Runs come by date: a newer run of the commit of the last point replaces it. A commit
-    // met again after another one (a revert, a rebuilt old commit) starts a new point.
-    if (!chosen.points->empty() && commit != kNoCommit && chosen.last_commit == commit) {
-      chosen.points->back() = std::move(point);
-    } else {
-      chosen.points->push_back(std::move(point));
+    auto found = index.find(name);
+    if (found == index.end()) {
+      const bool kept = keep(name);
+      found = index.emplace(name, kept ? names.size() : kRejected).first;
+      if (kept) {
+        names.push_back(name);
+        points.emplace_back();
+      }
     }
-    chosen.last_commit = commit;
+    read_order.push_back({&found->first, found->second});
+    return found->second;
   }
-}
+
+  void add(const store::SeriesRun& run) {
+    const auto number = static_cast<std::uint32_t>(runs.size());
+    runs.push_back({run.run_id, run.commit, run.date});
+    const std::string& commit = runs.back().commit;
+    read_order.clear();
+    for (std::size_t row_number = 0; row_number < run.summaries.size(); ++row_number) {
+      const store::SummaryRow& row = run.summaries[row_number];
+      const std::size_t column = column_of(row.benchmark, row_number);
+      if (column == kRejected) continue;
+      std::vector<CompactPoint>& list = points[column];
+      const CompactPoint point{
+          .run = number, .median = row.median, .lower = row.lower, .upper = row.upper};
+      if (!list.empty() && !commit.empty() && runs[list.back().run].commit == commit) {
+        list.back() = point;
+      } else {
+        list.push_back(point);
+      }
+    }
+    previous_order.swap(read_order);
+  }
+
+  // Benchmark `i`'s points as a trend; its compact points are released.
+  analysis::BenchmarkTrend take(std::size_t i) {
+    analysis::BenchmarkTrend trend{.name = names[i], .points = {}};
+    trend.points.reserve(points[i].size());
+    for (const CompactPoint& point : points[i]) {
+      const RunHead& run = runs[point.run];
+      trend.points.push_back({.run_id = run.id,
+                              .commit = run.commit,
+                              .date = run.date,
+                              .median = point.median,
+                              .lower = point.lower,
+                              .upper = point.upper});
+    }
+    std::vector<CompactPoint>().swap(points[i]);
+    return trend;
+  }
+
+  // Every benchmark's points, by name; the compact points are released.
+  HistorySeries take_all() {
+    HistorySeries series;
+    for (std::size_t i = 0; i < names.size(); ++i) series[names[i]] = take(i).points;
+    return series;
+  }
+};
+
+}  // namespace
 
 HistorySeries points_of(const std::vector<store::SeriesRun>& runs,
                         const std::function<bool(const std::string&)>& keep) {
-  SeriesFold fold(keep);
-  for (const store::SeriesRun& run : runs) fold.add(run);
-  return fold.take();
+  Columns columns(keep);
+  for (const store::SeriesRun& run : runs) columns.add(run);
+  return columns.take_all();
 }
 
 namespace {
@@ -323,103 +404,6 @@ analysis::Trend trend_of(Series series) {
 
 namespace {
 
-// A point as stream_trend holds it until its benchmark's turn: the run's number and three
-// doubles (32 bytes), not a HistoryPoint with three strings; the run's identity, commit and date
-// are kept once per run.
-struct CompactPoint {
-  std::uint32_t run = 0;
-  double median = 0;
-  double lower = 0;
-  double upper = 0;
-};
-
-struct RunHead {
-  std::string id = {};
-  std::string commit = {};
-  std::string date = {};
-};
-
-// The points of every benchmark kept, by benchmark, as points_of makes them.
-struct Columns {
-  std::vector<RunHead> runs = {};
-  std::vector<std::string> names = {};
-  std::vector<std::vector<CompactPoint>> points = {};  // by index into names
-  // Each name met: its index into names, or kRejected when the pattern rejects it (the regex
-  // once per name, not once per row).
-  std::unordered_map<std::string, std::size_t> index = {};
-  static constexpr std::size_t kRejected = static_cast<std::size_t>(-1);
-  // The name and column of each row of the run read before, and of the run being read:
-  // consecutive runs hold the same benchmarks in the same order, so a row's name is compared with
-  // the one at its place in the run before, and hashed only when it differs (the names are the
-  // keys of `index`, whose nodes stay where they are).
-  struct Met {
-    const std::string* name = nullptr;
-    std::size_t column = kRejected;
-  };
-  std::vector<Met> previous_order = {};
-  std::vector<Met> read_order = {};
-
-  // The column of row `row_number` of the run being read, named `name` (kRejected when the
-  // pattern rejects it); a name met for the first time gets one.
-  std::size_t column_of(const std::string& name, std::size_t row_number,
-                        const Selection& selection) {
-    if (row_number < previous_order.size() && *previous_order[row_number].name == name) {
-      read_order.push_back(previous_order[row_number]);
-      return read_order.back().column;
-    }
-    auto found = index.find(name);
-    if (found == index.end()) {
-      const bool kept = selection.keeps(name);
-      found = index.emplace(name, kept ? names.size() : kRejected).first;
-      if (kept) {
-        names.push_back(name);
-        points.emplace_back();
-      }
-    }
-    read_order.push_back({&found->first, found->second});
-    return found->second;
-  }
-
-  void add(store::SeriesRun& run, const Selection& selection) {
-    const auto number = static_cast<std::uint32_t>(runs.size());
-    runs.push_back({std::move(run.run_id), std::move(run.commit), std::move(run.date)});
-    const std::string& commit = runs.back().commit;
-    read_order.clear();
-    for (std::size_t row_number = 0; row_number < run.summaries.size(); ++row_number) {
-      const store::SummaryRow& row = run.summaries[row_number];
-      const std::size_t column = column_of(row.benchmark, row_number, selection);
-      if (column == kRejected) continue;
-      std::vector<CompactPoint>& list = points[column];
-      const CompactPoint point{
-          .run = number, .median = row.median, .lower = row.lower, .upper = row.upper};
-      // As points_of: a newer run of the commit of the last point replaces it.
-      if (!list.empty() && !commit.empty() && runs[list.back().run].commit == commit) {
-        list.back() = point;
-      } else {
-        list.push_back(point);
-      }
-    }
-    previous_order.swap(read_order);
-  }
-
-  // Benchmark `i`'s points as a trend; its compact points are released.
-  analysis::BenchmarkTrend take(std::size_t i) {
-    analysis::BenchmarkTrend trend{.name = names[i], .points = {}};
-    trend.points.reserve(points[i].size());
-    for (const CompactPoint& point : points[i]) {
-      const RunHead& run = runs[point.run];
-      trend.points.push_back({.run_id = run.id,
-                              .commit = run.commit,
-                              .date = run.date,
-                              .median = point.median,
-                              .lower = point.lower,
-                              .upper = point.upper});
-    }
-    std::vector<CompactPoint>().swap(points[i]);
-    return trend;
-  }
-};
-
 // Benchmarks marked and handed on together: enough points to share among the cores (256 series
 // of 1,000 points), few enough that their HistoryPoints stay small beside the compact columns.
 constexpr std::size_t kStreamedBenchmarks = 256;
@@ -430,10 +414,10 @@ model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
                                  const TrendStream& stream) {
   const auto selection = select_series(store, request);
   if (!selection) return selection.error();
-  Columns columns;
+  Columns columns([&](const std::string& name) { return selection->keeps(name); });
   if (!selection->none) {
-    const auto read = store.each_series_run(
-        selection->query, [&](store::SeriesRun& run) { columns.add(run, *selection); });
+    const auto read =
+        store.each_series_run(selection->query, [&](store::SeriesRun& run) { columns.add(run); });
     if (!read) return read.error();
   }
   // Once everything is read: a failed read has printed nothing.
@@ -665,15 +649,15 @@ model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& r
   // "The window of check"): a few hundred runs of a history of thousands.
   const std::size_t window = std::max(analysis::kSearchedHistory, request.last);
   // Folded run by run as the store reads them: the window's rows are never all held as rows.
-  SeriesFold fold([](const std::string&) { return true; });
+  Columns columns([](const std::string&) { return true; });
   const auto read = store.each_series_run({.machine = candidate->machine,
                                            .branch = request.base_branch,
                                            .newest = runs_holding(*base, window, left_out)},
                                           [&](store::SeriesRun& run) {
-                                            if (!left_out(run.run_id, run.commit)) fold.add(run);
+                                            if (!left_out(run.run_id, run.commit)) columns.add(run);
                                           });
   if (!read) return read.error();
-  const HistorySeries history = fold.take();
+  const HistorySeries history = columns.take_all();
   IntervalSeries intervals;
   for (const auto& [name, points] : history) intervals[name] = analysis::interval_points(points);
   outcome.comparison = analysis::check_against_history(intervals, *run, request.settings);

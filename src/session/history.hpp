@@ -10,7 +10,6 @@
 #include <functional>
 #include <map>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "analysis/compare.hpp"
@@ -93,30 +92,6 @@ model::Result<Series> load_series(store::Store& store, SeriesRequest request);
 // Rows of benchmarks that `keep` rejects are skipped.
 HistorySeries points_of(const std::vector<store::SeriesRun>& runs,
                         const std::function<bool(const std::string&)>& keep);
-
-// points_of one run at a time, for runs read one at a time (Store::each_series_run): no run's
-// rows need be held after add() returns.
-class SeriesFold {
- public:
-  explicit SeriesFold(std::function<bool(const std::string&)> keep);
-  // The next run, by date.
-  void add(const store::SeriesRun& run);
-  // The series of every run added.
-  HistorySeries take() { return std::move(series_); }
-
- private:
-  static constexpr std::size_t kNoCommit = static_cast<std::size_t>(-1);
-  // A name's series (null when `keep` rejects it: the pattern and the map once per name, not
-  // once per row) and the number of the commit of its last point.
-  struct Chosen {
-    std::vector<HistoryPoint>* points = nullptr;
-    std::size_t last_commit = kNoCommit;
-  };
-  std::function<bool(const std::string&)> keep_;
-  HistorySeries series_;
-  std::unordered_map<std::string, Chosen> chosen_;
-  std::unordered_map<std::string, std::size_t> commits_;
-};
 
 // The series as a trend: each point with its change from the one before, change points marked.
 analysis::Trend trend_of(Series series);
