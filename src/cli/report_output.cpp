@@ -15,22 +15,11 @@ namespace benchkit::cli {
 
 namespace {
 
-// "console, json or markdown": the names of `formats`.
-std::string names_of(const std::vector<model::Format>& formats) {
-  std::string list;
-  for (std::size_t i = 0; i < formats.size(); ++i) {
-    list += (i == 0                    ? ""
-             : i + 1 == formats.size() ? " or "
-                                       : ", ") +
-            std::string(model::to_string(formats[i]));
-  }
-  return list;
-}
-
 // --format's names as a model::Format, only those of `accepted` (every format when empty): a
 // name is parsed here, at the boundary, and a number is refused.
 CLI::Validator format_names_of(const std::vector<model::Format>& accepted) {
-  const std::string choices = accepted.empty() ? model::format_list() : names_of(accepted);
+  const std::string choices =
+      accepted.empty() ? model::format_list() : model::format_choices(accepted);
   return CLI::Validator(
       [accepted, choices](std::string& text) -> std::string {
         const auto format = model::parse_format(text);
@@ -62,7 +51,7 @@ void add_format_choice(CLI::App& command, model::Format& format,
                        const std::vector<model::Format>& accepted, const std::string& note) {
   command
       .add_option("--format", format,
-                  fmt::format("Output format: {} (default {}){}", names_of(accepted),
+                  fmt::format("Output format: {} (default {}){}", model::format_choices(accepted),
                               model::to_string(accepted.front()), note))
       ->transform(format_names_of(accepted))
       ->type_name("FORMAT");

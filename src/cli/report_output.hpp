@@ -1,6 +1,6 @@
 // The report flags every command that writes a report shares, so that a format added to
-// report/ (report::format_names) reaches all of them: --format checked against every format,
-// and --html FILE, the self-contained HTML page beside whatever --format prints.
+// model/format.hpp (model::parse_format) reaches all of them: --format checked against every
+// format, and --html FILE, the self-contained HTML page beside whatever --format prints.
 #pragma once
 
 #include <string>

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
+
 namespace benchkit::model {
 
 Result<Format> parse_format(std::string_view name) {
@@ -17,15 +19,17 @@ Result<Format> parse_format(std::string_view name) {
   return Error{fmt::format("unknown format \"{}\" (expected {})", name, format_list())};
 }
 
-const std::vector<std::string>& format_names() {
-  static const std::vector<std::string> names = {"console", "json",         "markdown", "md",
-                                                 "csv",     "html",         "junit",    "gbench",
-                                                 "bmf",     "github-action"};
-  return names;
+std::string format_choices(const std::vector<Format>& formats) {
+  std::string text;
+  for (std::size_t i = 0; i < formats.size(); ++i) {
+    if (i > 0) text += i + 1 == formats.size() ? " or " : ", ";
+    text += to_string(formats[i]);
+  }
+  return text;
 }
 
 std::string format_list() {
-  return "console, json, markdown, csv, html, junit, gbench, bmf or github-action";
+  return format_choices(std::vector<Format>(std::begin(kFormats), std::end(kFormats)));
 }
 
 const char* to_string(Format format) {

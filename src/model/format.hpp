@@ -13,6 +13,11 @@ namespace benchkit::model {
 // gbench, bmf and github_action are the formats other tools read (report/interop_reporters.cpp).
 enum class Format { console, json, markdown, csv, html, junit, gbench, bmf, github_action };
 
+// Every format, in the order above.
+inline constexpr Format kFormats[] = {Format::console, Format::json, Format::markdown,
+                                      Format::csv,     Format::html, Format::junit,
+                                      Format::gbench,  Format::bmf,  Format::github_action};
+
 // "console", "json", "markdown" (or "md"), "csv", "html", "junit", "gbench", "bmf",
 // "github-action"; the error lists the accepted names.
 Result<Format> parse_format(std::string_view name);
@@ -20,11 +25,10 @@ Result<Format> parse_format(std::string_view name);
 // The name parse_format reads ("github-action" for github_action).
 const char* to_string(Format format);
 
-// Every name parse_format accepts, aliases included: what a command's --format checks against,
-// so that a new format reaches every command that writes a report.
-const std::vector<std::string>& format_names();
+// "console, json or markdown": the names of `formats`, for a flag's help or an error.
+std::string format_choices(const std::vector<Format>& formats);
 
-// "console, json, markdown, csv, html, junit, gbench, bmf or github-action": for a flag's help.
+// format_choices of every format: "console, json, ..., bmf or github-action".
 std::string format_list();
 
 }  // namespace benchkit::model

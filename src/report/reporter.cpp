@@ -27,17 +27,11 @@ std::unique_ptr<Reporter> make_bmf_reporter();
 std::unique_ptr<Reporter> make_github_action_reporter();
 
 std::string formats_accepting(const Document& document) {
-  std::vector<std::string_view> accepted;
-  for (const Format format :
-       {Format::console, Format::json, Format::markdown, Format::csv, Format::html, Format::junit,
-        Format::gbench, Format::bmf, Format::github_action}) {
-    if (make_reporter(format)->refusal(document).empty()) accepted.push_back(to_string(format));
+  std::vector<Format> accepted;
+  for (const Format format : model::kFormats) {
+    if (make_reporter(format)->refusal(document).empty()) accepted.push_back(format);
   }
-  std::string text;
-  for (std::size_t i = 0; i < accepted.size(); ++i) {
-    text += (i == 0 ? "" : i + 1 == accepted.size() ? " or " : ", ") + std::string(accepted[i]);
-  }
-  return text;
+  return model::format_choices(accepted);
 }
 
 std::optional<model::Error> refuse_comparison_format(Format format) {

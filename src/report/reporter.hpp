@@ -20,7 +20,6 @@ namespace benchkit::report {
 // The formats (model/format.hpp), as report/ has always named them.
 using model::Format;
 using model::format_list;
-using model::format_names;
 using model::parse_format;
 using model::to_string;
 

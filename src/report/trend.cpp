@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <iterator>
 #include <nlohmann/json.hpp>
 
 namespace benchkit::report {
@@ -28,13 +27,18 @@ std::string mark_text(const HistoryPoint& point) {
   return point.change_point ? fmt::format("◆ change point (p={:.2g})", point.p_value) : "";
 }
 
+// "1.23 µs … 1.25 µs", the 95% CI, appended to `out`.
+void append_interval(std::string& out, const HistoryPoint& point) {
+  out += format_duration(point.lower);
+  out += " … ";
+  out += format_duration(point.upper);
+}
+
 std::vector<std::string> cells(const HistoryPoint& point) {
-  return {short_commit(point),
-          point.date,
-          format_duration(point.median),
-          format_duration(point.lower) + " … " + format_duration(point.upper),
-          change_text(point),
-          mark_text(point)};
+  std::string interval;
+  append_interval(interval, point);
+  return {short_commit(point), point.date,         format_duration(point.median),
+          std::move(interval), change_text(point), mark_text(point)};
 }
 
 const std::vector<std::string>& trend_headers() {
@@ -47,24 +51,18 @@ std::string heading(const analysis::Trend& trend) {
                      trend.branch.empty() ? "(none)" : trend.branch);
 }
 
-// The cells of cells(point), added to `table` without a string each (`scratch` is reused):
-// a trend of every benchmark of a fleet's history is ten million rows.
+// The cells of cells(point), added to `table`; the interval, the one cell too long for a string
+// without an allocation of its own, is made in `scratch` (reused): a trend of every benchmark of
+// a fleet's history is ten million rows.
 void add_cells(TableCells& table, const HistoryPoint& point, std::string& scratch) {
-  if (point.commit.empty()) {
-    table.add(short_commit(point));
-  } else {
-    table.add(std::string_view(point.commit).substr(0, kCommitDigits));
-  }
+  table.add(short_commit(point));
   table.add(point.date);
   table.add(format_duration(point.median));
-  scratch = format_duration(point.lower);
-  scratch += " … ";
-  scratch += format_duration(point.upper);
-  table.add(scratch);
   scratch.clear();
-  if (point.change) fmt::format_to(std::back_inserter(scratch), "{:+.1f}%", *point.change * 100.0);
+  append_interval(scratch, point);
   table.add(scratch);
-  table.add(point.change_point ? mark_text(point) : std::string());
+  table.add(change_text(point));
+  table.add(mark_text(point));
   table.end_row();
 }
 

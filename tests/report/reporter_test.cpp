@@ -311,12 +311,8 @@ TEST(Formats, ParseNamesAndRefuseOthers) {
 
 TEST(Formats, EveryNameReadsBackAndEveryFormatHasAName) {
   EXPECT_EQ(parse_format("github-action").value(), Format::github_action);
-  // Every listed name parses, and names its format back (md is markdown's other name).
-  for (const std::string& name : format_names()) {
-    const auto format = parse_format(name);
-    ASSERT_TRUE(format) << name;
-    EXPECT_EQ(to_string(*format), name == "md" ? "markdown" : name);
-  }
+  // md is markdown's other name; every other name is the format's own.
+  EXPECT_EQ(parse_format("md").value(), Format::markdown);
   for (Format format : {Format::console, Format::json, Format::markdown, Format::csv, Format::html,
                         Format::junit, Format::gbench, Format::bmf, Format::github_action}) {
     EXPECT_EQ(parse_format(to_string(format)).value(), format);
