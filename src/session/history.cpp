@@ -24,6 +24,7 @@
 #include "session/shard.hpp"
 #include "store/atomic_file.hpp"
 #include "store/open_store.hpp"
+#include "store/packed_series.hpp"
 #include "system/ci_run.hpp"
 #include "system/fingerprint.hpp"
 
@@ -188,25 +189,56 @@ struct Columns {
     return found->second;
   }
 
+  // The point of the run being read (the newest of `runs`) in `column`.
+  void append(std::size_t column, const CompactPoint& point) {
+    std::vector<CompactPoint>& list = points[column];
+    const std::string& commit = runs[point.run].commit;
+    if (!list.empty() && !commit.empty() && runs[list.back().run].commit == commit) {
+      list.back() = point;
+    } else {
+      list.push_back(point);
+    }
+  }
+
   void add(const store::SeriesRun& run) {
     const auto number = static_cast<std::uint32_t>(runs.size());
     runs.push_back({run.run_id, run.commit, run.date});
-    const std::string& commit = runs.back().commit;
     read_order.clear();
     for (std::size_t row_number = 0; row_number < run.summaries.size(); ++row_number) {
       const store::SummaryRow& row = run.summaries[row_number];
       const std::size_t column = column_of(row.benchmark, row_number);
       if (column == kRejected) continue;
-      std::vector<CompactPoint>& list = points[column];
-      const CompactPoint point{
-          .run = number, .median = row.median, .lower = row.lower, .upper = row.upper};
-      if (!list.empty() && !commit.empty() && runs[list.back().run].commit == commit) {
-        list.back() = point;
-      } else {
-        list.push_back(point);
-      }
+      append(column, {.run = number, .median = row.median, .lower = row.lower, .upper = row.upper});
     }
     previous_order.swap(read_order);
+  }
+
+  // The names block of the packed run read before and the column of each of its names: a run of
+  // the same benchmarks as the one before (nearly every run of a series) reuses them without
+  // looking at a name.
+  std::string packed_names = {};
+  std::vector<std::size_t> packed_columns = {};
+
+  void add(const store::PackedRun& run) {
+    const auto number = static_cast<std::uint32_t>(runs.size());
+    runs.push_back({run.run_id, run.commit, run.date});
+    const store::PackedSeries& series = run.points;
+    if (series.names != packed_names || packed_columns.size() != series.size()) {
+      packed_names = series.names;
+      packed_columns.resize(series.size());
+      read_order.clear();
+      for (std::size_t i = 0; i < series.size(); ++i) {
+        packed_columns[i] = column_of(std::string(series.name(i)), i);
+      }
+      previous_order.swap(read_order);
+    }
+    for (std::size_t i = 0; i < series.size(); ++i) {
+      if (packed_columns[i] == kRejected) continue;
+      append(packed_columns[i], {.run = number,
+                                 .median = series.medians[i],
+                                 .lower = series.lowers[i],
+                                 .upper = series.uppers[i]});
+    }
   }
 
   // Benchmark `i`'s points as a trend; its compact points are released.
@@ -296,10 +328,17 @@ struct Selection {
   store::RunQuery query = {};
   std::optional<std::regex> pattern = {};
   bool none = false;
+  // Whether to read the packed runs (Store::each_packed_run) rather than the rows of the chosen
+  // benchmarks: when every name is chosen, or enough of them that most of each run is read
+  // anyway (a few benchmarks' rows are found through their index instead).
+  bool packed = true;
   bool keeps(const std::string& name) const {
     return !pattern || std::regex_search(name, *pattern);
   }
 };
+
+// A pattern choosing at least one stored name in this many reads the packed runs.
+constexpr std::size_t kPackedShare = 8;
 
 model::Result<Selection> select_series(store::Store& store, SeriesRequest& request) {
   Selection selection;
@@ -328,6 +367,7 @@ model::Result<Selection> select_series(store::Store& store, SeriesRequest& reque
     const std::size_t stored = names->size();
     std::erase_if(*names, [&](const std::string& name) { return !selection.keeps(name); });
     selection.none = names->empty();
+    selection.packed = names->size() * kPackedShare >= stored;
     if (names->size() < stored) selection.query.benchmarks = std::move(*names);
   }
   return selection;
@@ -416,8 +456,11 @@ model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
   if (!selection) return selection.error();
   Columns columns([&](const std::string& name) { return selection->keeps(name); });
   if (!selection->none) {
-    const auto read =
-        store.each_series_run(selection->query, [&](store::SeriesRun& run) { columns.add(run); });
+    const auto read = selection->packed
+                          ? store.each_packed_run(selection->query,
+                                                  [&](store::PackedRun& run) { columns.add(run); })
+                          : store.each_series_run(selection->query,
+                                                  [&](store::SeriesRun& run) { columns.add(run); });
     if (!read) return read.error();
   }
   // Once everything is read: a failed read has printed nothing.
@@ -650,10 +693,10 @@ model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& r
   const std::size_t window = std::max(analysis::kSearchedHistory, request.last);
   // Folded run by run as the store reads them: the window's rows are never all held as rows.
   Columns columns([](const std::string&) { return true; });
-  const auto read = store.each_series_run({.machine = candidate->machine,
+  const auto read = store.each_packed_run({.machine = candidate->machine,
                                            .branch = request.base_branch,
                                            .newest = runs_holding(*base, window, left_out)},
-                                          [&](store::SeriesRun& run) {
+                                          [&](store::PackedRun& run) {
                                             if (!left_out(run.run_id, run.commit)) columns.add(run);
                                           });
   if (!read) return read.error();

@@ -19,6 +19,8 @@ inline constexpr const char* kInsertRun =
 inline constexpr const char* kInsertSummary =
     "INSERT INTO summaries (run_id, benchmark, median, lower_bound, upper_bound, sample_count,"
     " verdict, diagnostics) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+inline constexpr const char* kInsertPackedRun =
+    "INSERT INTO series_runs (run_id, points) VALUES ($1, $2)";
 inline constexpr const char* kInsertTag =
     "INSERT INTO run_tags (run_id, name, value) VALUES ($1, $2, $3)";
 
@@ -85,6 +87,17 @@ inline std::string series_rows_copy(const std::string& ids) {
          " ORDER BY"
          " r.ord) TO STDOUT (FORMAT binary)";
 }
+// PostgreSQL's packed series: the packed points of the runs named by $1 (an array literal,
+// oldest first) with their number 1.. in that order, one row a run, through the primary key of
+// series_runs (OFFSET 0 keeps the per-run lookup a nested loop, as in series_rows_copy).
+inline constexpr const char* kPackedRuns =
+    "SELECT r.ord, p.points FROM unnest($1::text[]) WITH ORDINALITY AS r(id, ord) CROSS JOIN"
+    " LATERAL (SELECT points FROM series_runs WHERE series_runs.run_id = r.id OFFSET 0) p"
+    " ORDER BY r.ord";
+// One run's packed points (SQLite's packed series, and the migration's check).
+inline constexpr const char* kPackedRun = "SELECT points FROM series_runs WHERE run_id = $1";
+// The runs the migration to schema 5 packs.
+inline constexpr const char* kAllRunIds = "SELECT id FROM runs";
 // One benchmark's row of one run, through the primary key (SQLite's series of a few benchmarks).
 inline constexpr const char* kRunSummary =
     "SELECT benchmark, median, lower_bound, upper_bound, sample_count, verdict, diagnostics"

@@ -20,6 +20,10 @@
 #include "model/error.hpp"
 
 namespace benchkit::store {
+struct PackedRun;
+}
+
+namespace benchkit::store {
 
 // One benchmark of a stored run, as the summary table holds it.
 struct SummaryRow {
@@ -132,6 +136,14 @@ class Store {
   // read starts again, the runs `each` already had are not given again.
   virtual model::Result<bool> each_series_run(const RunQuery& query,
                                               const std::function<void(SeriesRun&)>& each) = 0;
+
+  // The runs `query` selects (its `benchmarks` ignored: every benchmark of each run), oldest
+  // first, each with its points packed (schema 5, store/packed_series.hpp): one row a run where
+  // each_series_run reads one a benchmark, for a trend or check of every benchmark. `each` may
+  // keep nothing of the run past its call (its buffers are reused). A run without a row is left
+  // out; a lost PostgreSQL connection does not give a run twice.
+  virtual model::Result<bool> each_packed_run(const RunQuery& query,
+                                              const std::function<void(PackedRun&)>& each) = 0;
 
   // The names of every benchmark the store holds a row of, in any run, sorted: what a
   // benchmark pattern is matched against before series() reads the chosen ones' rows.

@@ -105,11 +105,26 @@ std::vector<std::string> migration_statements(int version, Dialect dialect) {
         "CREATE INDEX runs_by_group ON runs (run_group, git_commit)",
     };
   }
+  if (version == 5) {
+    std::vector<std::string> statements = {
+        fmt::format("CREATE TABLE series_runs ("
+                    " run_id TEXT PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,"
+                    " points {} NOT NULL)",
+                    types.blob)};
+    // The value is compressed already (zstd): PostgreSQL keeps it out of line as it is, where it
+    // would first try its own compression on every row written.
+    if (dialect == Dialect::postgresql) {
+      statements.push_back("ALTER TABLE series_runs ALTER COLUMN points SET STORAGE EXTERNAL");
+    }
+    return statements;
+  }
   return {};
 }
 
-bool migration_backfills(int version) {
-  return version == 2;
+Backfill migration_backfill(int version) {
+  if (version == 2) return Backfill::from_results;
+  if (version == 5) return Backfill::packed_series;
+  return Backfill::none;
 }
 
 }  // namespace benchkit::store

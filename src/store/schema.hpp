@@ -11,6 +11,9 @@
 //   4  the run group and shard of each run (runs.run_group, shard_index, shard_count): the
 //      shards of one CI run, recorded by several runners, shown as one run (docs/history.md);
 //      runs of an older database are each a run of their own (group '', no shard)
+//   5  each run's series points packed into one row (series_runs, store/packed_series.hpp):
+//      a trend or check of every benchmark reads one row per run, not one per benchmark;
+//      packed from the summary rows when an older database is migrated
 #pragma once
 
 #include <string>
@@ -20,7 +23,7 @@ namespace benchkit::store {
 
 // The schema this benchkit writes. A database with a newer version is refused (an older
 // benchkit cannot know what a newer one stores) with a message saying to upgrade benchkit.
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 enum class Dialect { sqlite, postgresql };
 
@@ -28,9 +31,15 @@ enum class Dialect { sqlite, postgresql };
 // of benchkit_schema (the store does that in the same transaction).
 std::vector<std::string> migration_statements(int version, Dialect dialect);
 
-// Whether migrating to `version` also fills new columns from the stored results (the store
-// then calls backfill_from_result for each run, in the migration's transaction).
-bool migration_backfills(int version);
+// What migrating to `version` fills in after its statements, in the migration's transaction.
+enum class Backfill {
+  none,
+  // New columns from the stored results: the store calls backfill_from_result for each run.
+  from_results,
+  // series_runs from the summary rows: the store packs each run's rows (pack_series).
+  packed_series,
+};
+Backfill migration_backfill(int version);
 
 // The statement that creates the version table, present from version 1 on.
 std::string schema_table_statement();

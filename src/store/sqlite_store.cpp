@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "store/history_sql.hpp"
+#include "store/packed_series.hpp"
 #include "store/schema.hpp"
 
 namespace benchkit::store {
@@ -222,6 +223,7 @@ class SqliteStore final : public Store {
       insert.run();
       if (sqlite3_changes(db_) == 0) return false;  // stored before: nothing to do
       insert_details(run);
+      insert_packed(run.id, run.summaries);
       transaction.commit();
       return true;
     });
@@ -284,18 +286,7 @@ class SqliteStore final : public Store {
   model::Result<bool> each_series_run(const RunQuery& query,
                                       const std::function<void(SeriesRun&)>& each) override {
     return guarded("read the series of", [&] {
-      std::vector<SeriesRun> runs;
-      Statement select(db_, query.newest > 0 ? sql::kSeriesNewestRuns : sql::kSeriesRuns);
-      bind_query(select, query);
-      if (query.newest > 0) select.bind(5, static_cast<std::int64_t>(query.newest));
-      while (select.step()) {
-        runs.push_back(SeriesRun{.run_id = select.text(0),
-                                 .date = select.text(1),
-                                 .commit = select.text(2),
-                                 .group = select.text(3),
-                                 .summaries = {}});
-      }
-      if (query.newest > 0) std::reverse(runs.begin(), runs.end());  // read newest first
+      std::vector<SeriesRun> runs = selected_runs(query);
       const bool look_up = !query.benchmarks.empty() && query.benchmarks.size() <= kMostLookups;
       RowReader read(db_, query.benchmarks, look_up);
       for (SeriesRun& run : runs) {
@@ -303,6 +294,31 @@ class SqliteStore final : public Store {
         // A run of no benchmark is no point of any series (as in the joined query of PostgreSQL).
         if (!run.summaries.empty()) each(run);
         run.summaries = {};
+      }
+      return true;
+    });
+  }
+
+  model::Result<bool> each_packed_run(const RunQuery& query,
+                                      const std::function<void(PackedRun&)>& each) override {
+    return guarded("read the series of", [&] {
+      std::vector<SeriesRun> runs = selected_runs(query);
+      Statement select(db_, sql::kPackedRun);
+      PackedRun packed;
+      std::string scratch;
+      for (SeriesRun& run : runs) {
+        select.bind(1, run.run_id);
+        const bool found = select.step();
+        const std::string points = found ? select.blob(0) : std::string();
+        select.reset();
+        if (!found) continue;  // a run of no benchmark
+        const auto unpacked = unpack_series(points, run.run_id, packed.points, scratch);
+        if (!unpacked) throw SqliteFailure(unpacked.error().message, SQLITE_CORRUPT);
+        packed.run_id = std::move(run.run_id);
+        packed.date = std::move(run.date);
+        packed.commit = std::move(run.commit);
+        packed.group = std::move(run.group);
+        each(packed);
       }
       return true;
     });
@@ -356,6 +372,30 @@ class SqliteStore final : public Store {
   model::Result<bool> migrate();
 
  private:
+  // The runs of a series (the newest query.newest alone, when set), oldest first, no rows yet.
+  std::vector<SeriesRun> selected_runs(const RunQuery& query) {
+    std::vector<SeriesRun> runs;
+    Statement select(db_, query.newest > 0 ? sql::kSeriesNewestRuns : sql::kSeriesRuns);
+    bind_query(select, query);
+    if (query.newest > 0) select.bind(5, static_cast<std::int64_t>(query.newest));
+    while (select.step()) {
+      runs.push_back(SeriesRun{.run_id = select.text(0),
+                               .date = select.text(1),
+                               .commit = select.text(2),
+                               .group = select.text(3),
+                               .summaries = {}});
+    }
+    if (query.newest > 0) std::reverse(runs.begin(), runs.end());  // read newest first
+    return runs;
+  }
+
+  // The run's points packed into series_runs (none for a run of no benchmark).
+  void insert_packed(const std::string& run_id, const std::vector<SummaryRow>& rows) {
+    if (rows.empty()) return;
+    const std::string points = pack_series(rows);
+    Statement(db_, sql::kInsertPackedRun).bind(1, run_id).bind_blob(2, points).run();
+  }
+
   void insert_details(const StoredRun& run) {
     Statement summary(db_, sql::kInsertSummary);
     for (const SummaryRow& row : run.summaries) {
@@ -387,6 +427,20 @@ class SqliteStore final : public Store {
     Statement tables(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
     tables.step();
     return static_cast<int>(tables.integer(0));
+  }
+
+  // Schema 5: every run's summary rows packed into series_runs.
+  void pack_every_run() {
+    std::vector<std::string> ids;
+    for (Statement select(db_, sql::kAllRunIds); select.step();) ids.push_back(select.text(0));
+    Statement rows(db_, sql::kRunSummaries);
+    for (const std::string& id : ids) {
+      std::vector<SummaryRow> summaries;
+      rows.bind(1, id);
+      while (rows.step()) summaries.push_back(summary_row(rows, 0));
+      rows.reset();
+      insert_packed(id, summaries);
+    }
   }
 
   void backfill() {
@@ -466,7 +520,16 @@ model::Result<bool> SqliteStore::migrate() {
       for (const std::string& statement : migration_statements(version, Dialect::sqlite)) {
         execute(db_, statement);
       }
-      if (migration_backfills(version)) backfill();
+      switch (migration_backfill(version)) {
+        case Backfill::none:
+          break;
+        case Backfill::from_results:
+          backfill();
+          break;
+        case Backfill::packed_series:
+          pack_every_run();
+          break;
+      }
       execute(db_, sql::kDeleteVersion);
       Statement(db_, sql::kWriteVersion).bind(1, static_cast<std::int64_t>(version)).run();
     }

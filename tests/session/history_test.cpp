@@ -176,6 +176,52 @@ TEST_F(History, StreamedTrendIsTheTrendOfTheSeries) {
   EXPECT_EQ(change_points, 2u);  // the 25% step, in each benchmark
 }
 
+// Runs of different benchmarks (a benchmark added, one dropped, one renamed): the streamed trend,
+// read from the packed runs (or, for one benchmark in ten, its rows), is the series the rows give
+// for any pattern.
+TEST_F(History, StreamedTrendOfRunsOfDifferentBenchmarksIsTheirSeries) {
+  for (int i = 0; i < 18; ++i) {
+    RunResult run = made_run({.commit = fmt::format("c{:02}", i == 12 ? 4 : i),
+                              .date = fmt::format("2026-11-{:02}T00:00:00Z", i + 1),
+                              .benchmarks = i % 3 == 0   ? 10u
+                                            : i % 3 == 1 ? 2u
+                                                         : 3u,
+                              .ns = i < 9 ? 100.0 : 120.0,
+                              .seed = static_cast<std::uint64_t>(i)});
+    if (i == 7) run.benchmarks[1].name = "renamed";
+    ASSERT_TRUE(record_run(*store_, run).ok());
+  }
+  for (const std::string pattern : {"", "bench_000[02]|renamed", "bench_0009"}) {
+    const auto series = load_series(*store_, {.pattern = pattern});
+    ASSERT_TRUE(series.ok()) << series.error().message;
+    const analysis::Trend expected = trend_of(*series);
+    const auto streamed = history_trend(*store_, {.pattern = pattern});
+    ASSERT_TRUE(streamed.ok()) << streamed.error().message;
+    ASSERT_EQ(streamed->benchmarks.size(), expected.benchmarks.size()) << pattern;
+    for (std::size_t b = 0; b < expected.benchmarks.size(); ++b) {
+      EXPECT_EQ(streamed->benchmarks[b].name, expected.benchmarks[b].name);
+      const auto& want = expected.benchmarks[b].points;
+      const auto& got = streamed->benchmarks[b].points;
+      ASSERT_EQ(got.size(), want.size()) << pattern << " " << b;
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        EXPECT_EQ(got[i].run_id, want[i].run_id);
+        EXPECT_EQ(got[i].commit, want[i].commit);
+        EXPECT_EQ(got[i].median, want[i].median);
+        EXPECT_EQ(got[i].lower, want[i].lower);
+        EXPECT_EQ(got[i].upper, want[i].upper);
+        EXPECT_EQ(got[i].change_point, want[i].change_point);
+      }
+    }
+  }
+  const auto all = history_trend(*store_, {});
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  ASSERT_EQ(all->benchmarks.size(), 11u);  // bench_0000..0009 and renamed
+  EXPECT_EQ(all->benchmarks[0].points.size(), 18u);
+  EXPECT_EQ(all->benchmarks[9].points.size(), 6u);  // bench_0009: every third run
+  EXPECT_EQ(all->benchmarks[10].name, "renamed");
+  EXPECT_EQ(all->benchmarks[10].points.size(), 1u);
+}
+
 // The text of each benchmark is made by `render` (on the marking threads) and handed to `each`
 // with its benchmark, in name order.
 TEST_F(History, StreamedTrendHandsEachBenchmarkItsRenderedText) {

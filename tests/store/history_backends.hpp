@@ -16,6 +16,7 @@
 #include <string>
 
 #include "store/open_store.hpp"
+#include "store/packed_series.hpp"
 #include "support/history_runs.hpp"
 
 namespace benchkit::testing {
@@ -108,6 +109,22 @@ inline void expect_migrated(store::Store& store, const RunResult& run,
   EXPECT_EQ(*result_document(*found), document);
   EXPECT_EQ(found->group, "");
   EXPECT_EQ(found->shard_count, 0u);
+  // Schema 5 packed the run's rows (as schema 2 filled them in) into series_runs.
+  std::vector<std::string> packed_names;
+  std::vector<double> packed_medians;
+  const auto packed = store.each_packed_run({}, [&](store::PackedRun& one) {
+    EXPECT_EQ(one.run_id, found->id);
+    for (std::size_t i = 0; i < one.points.size(); ++i) {
+      packed_names.emplace_back(one.points.name(i));
+      packed_medians.push_back(one.points.medians[i]);
+    }
+  });
+  ASSERT_TRUE(packed.ok()) << packed.error().message;
+  ASSERT_EQ(packed_names.size(), 2u);
+  EXPECT_EQ(packed_names[0], found->summaries[0].benchmark);
+  EXPECT_EQ(packed_names[1], found->summaries[1].benchmark);
+  EXPECT_EQ(packed_medians[0], found->summaries[0].median);
+  EXPECT_EQ(packed_medians[1], found->summaries[1].median);
   RunResult shard = made_run({.commit = "new", .date = "2026-10-01T00:00:00Z", .seed = 9});
   shard.context.shard =
       Shard{.index = 2, .count = 3, .by = "count", .benchmarks = 2, .selected = 6};

@@ -8,6 +8,7 @@
 #include "formats/result_json.hpp"
 #include "store/history_backends.hpp"
 #include "store/open_store.hpp"
+#include "store/packed_series.hpp"
 #include "store/writer_process.hpp"
 #include "support/history_runs.hpp"
 
@@ -336,6 +337,64 @@ TYPED_TEST(HistoryStore, ReadsTheNewestRunsOfASeriesAlone) {
       {.machine = "m1", .newest = 4}, [&](SeriesRun& run) { one_by_one.push_back(run.commit); });
   ASSERT_TRUE(read.ok()) << read.error().message;
   EXPECT_THAT(one_by_one, ElementsAre("c2", "c3", "c4", "c5"));
+}
+
+// The packed runs (schema 5) hold what the summary rows hold, run for run: the same runs in the
+// same order, each with the same names, medians and bounds in name order; the newest N alone;
+// a removed run gone from both.
+TYPED_TEST(HistoryStore, ReadsEachRunPackedAsItsRows) {
+  for (int i = 0; i < 5; ++i) {
+    RunResult run = made_run({.commit = fmt::format("c{}", i),
+                              .date = fmt::format("2026-11-{:02}T00:00:00Z", i + 1),
+                              .benchmarks = static_cast<std::size_t>(2 + i),
+                              .seed = static_cast<std::uint64_t>(i)});
+    if (i == 2) run.benchmarks[1].name = "a, \"quoted\" {name} with\ttab and é";
+    ASSERT_TRUE(this->store_->add(make_stored_run(run, "m1", "b1")).ok());
+  }
+  ASSERT_TRUE(this->store_->add(stored({.commit = "other", .seed = 9}, "m2")).ok());
+  const auto packed_of = [&](const RunQuery& query) {
+    std::vector<std::pair<std::string, std::vector<SummaryRow>>> runs;
+    const auto read = this->store_->each_packed_run(query, [&](PackedRun& run) {
+      std::vector<SummaryRow> rows;
+      for (std::size_t i = 0; i < run.points.size(); ++i) {
+        rows.push_back({.benchmark = std::string(run.points.name(i)),
+                        .median = run.points.medians[i],
+                        .lower = run.points.lowers[i],
+                        .upper = run.points.uppers[i]});
+      }
+      runs.emplace_back(run.run_id, std::move(rows));
+    });
+    EXPECT_TRUE(read.ok()) << read.error().message;
+    return runs;
+  };
+  const auto expect_same = [&](const RunQuery& query, std::size_t count) {
+    const auto rows = this->store_->series(query);
+    ASSERT_TRUE(rows.ok()) << rows.error().message;
+    const auto packed = packed_of(query);
+    ASSERT_EQ(packed.size(), count);
+    ASSERT_EQ(rows->size(), count);
+    for (std::size_t r = 0; r < count; ++r) {
+      EXPECT_EQ(packed[r].first, (*rows)[r].run_id);
+      ASSERT_EQ(packed[r].second.size(), (*rows)[r].summaries.size());
+      for (std::size_t b = 0; b < packed[r].second.size(); ++b) {
+        const SummaryRow& row = (*rows)[r].summaries[b];
+        EXPECT_EQ(packed[r].second[b].benchmark, row.benchmark);
+        EXPECT_EQ(packed[r].second[b].median, row.median);
+        EXPECT_EQ(packed[r].second[b].lower, row.lower);
+        EXPECT_EQ(packed[r].second[b].upper, row.upper);
+      }
+    }
+  };
+  expect_same({.machine = "m1"}, 5);
+  expect_same({.machine = "m1", .newest = 2}, 2);
+  expect_same({}, 6);
+  const auto third = packed_of({.machine = "m1"})[2];
+  EXPECT_EQ(third.second[0].benchmark, "a, \"quoted\" {name} with\ttab and é");
+  const auto newest = packed_of({.machine = "m1", .newest = 2});
+  EXPECT_EQ(newest[0].second.size(), 5u);  // c3's 5 benchmarks, then c4's 6
+  EXPECT_EQ(newest[1].second.size(), 6u);
+  ASSERT_EQ(*this->store_->remove({third.first}), 1u);
+  expect_same({.machine = "m1"}, 4);
 }
 
 // The verdicts of a run written at once (one statement on PostgreSQL), whatever the names hold;

@@ -187,7 +187,7 @@ TEST(PostgresStore, ReadsTheSeriesAgainAfterTheServerDroppedItsConnections) {
   const auto before = (*store)->series({.machine = "m1"});
   ASSERT_TRUE(before.ok()) << before.error().message;
   ASSERT_EQ(before->size(), 3u);
-  {
+  const auto drop_connections = [&] {
     pqxx::connection admin(backend.server);
     pqxx::work work(admin);
     const pqxx::row ended = work.exec1(
@@ -195,7 +195,24 @@ TEST(PostgresStore, ReadsTheSeriesAgainAfterTheServerDroppedItsConnections) {
         work.quote(name));
     work.commit();
     EXPECT_EQ(ended[0].as<int>(), 2);  // the store's connection and the series' one
-  }
+  };
+  drop_connections();
+  // The packed runs (schema 5) are read over the same second connection, connected again.
+  const auto packed = [&] {
+    std::vector<std::pair<std::string, double>> runs;
+    const auto read = (*store)->each_packed_run({.machine = "m1"}, [&](PackedRun& run) {
+      runs.emplace_back(run.run_id, run.points.medians.at(2));
+    });
+    EXPECT_TRUE(read.ok()) << read.error().message;
+    return runs;
+  };
+  const auto packed_before = packed();
+  ASSERT_EQ(packed_before.size(), 3u);
+  EXPECT_EQ(packed_before[1].first, (*before)[1].run_id);
+  EXPECT_EQ(packed_before[1].second, (*before)[1].summaries[2].median);
+  drop_connections();
+  EXPECT_EQ(packed(), packed_before);
+  drop_connections();
   const auto after = (*store)->series({.machine = "m1"});
   ASSERT_TRUE(after.ok()) << after.error().message;
   ASSERT_EQ(after->size(), before->size());
