@@ -162,9 +162,20 @@ namespace {
 // Three significant digits: enough to see a 1% change, few enough to read at a glance.
 // std::to_chars rounds exactly as fmt's "{:.Nf}" does (both print the nearest decimal of the
 // binary value) at a tenth of its cost: `history trend` writes a million and a half of them.
+// floor(log10(|value|)) for a value that is not 0: without the logarithm where the answer is
+// certain (clear of a power of ten by far more than log10's error), the logarithm itself near
+// one, so that every value gets the digits it got before.
+double decimal_magnitude(double value) {
+  const double size = std::fabs(value);
+  if (size >= 1.001 && size <= 9.99) return 0;
+  if (size >= 10.01 && size <= 99.9) return 1;
+  if (size >= 100.1 && size <= 999) return 2;
+  return std::floor(std::log10(size));
+}
+
 std::string three_digits(double value) {
   if (value == 0.0) return "0";
-  const double magnitude = std::floor(std::log10(std::fabs(value)));
+  const double magnitude = decimal_magnitude(value);
   const int decimals = std::max(0, 2 - static_cast<int>(magnitude));
   std::array<char, 64> text{};
   const auto written = std::to_chars(text.data(), text.data() + text.size(), value,
@@ -455,6 +466,8 @@ std::string render_table(const std::vector<std::string>& headers, const TableCel
   }
   std::size_t line_width = indent.size();
   for (std::size_t width : widths) line_width += width + 2;
+  // Read once per cell: a byte each, not std::vector<bool>'s bit lookups (ten million rows).
+  const std::vector<char> right_aligned(right.begin(), right.end());
   std::string out;
   out.reserve(cells.text_.size() + (cells.row_ends_.size() + 1) * line_width);
   // One line: `count` cells, the c-th `cell(c)` of display width `measured[c]`.
@@ -465,7 +478,7 @@ std::string render_table(const std::vector<std::string>& headers, const TableCel
     for (std::size_t c = 0; c < count; ++c) {
       if (c > 0) out += "  ";
       const std::size_t fill = widths[c] > measured[c] ? widths[c] - measured[c] : 0;
-      const bool fill_first = right[c] && !header;
+      const bool fill_first = c < right_aligned.size() && right_aligned[c] != 0 && !header;
       if (!header && style) {
         const std::string padding(fill, ' ');
         const std::string text(cell(c));

@@ -4,6 +4,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <charconv>
+#include <cmath>
+
 namespace benchkit::report {
 namespace {
 
@@ -20,8 +24,26 @@ std::string short_commit(const HistoryPoint& point) {
 }
 
 std::string change_text(const HistoryPoint& point) {
-  return point.change ? fmt::format("{:+.1f}%", *point.change * 100.0) : "";
+  return point.change ? change_percent(*point.change) : "";
 }
+
+}  // namespace
+
+std::string change_percent(double change) {
+  const double percent = change * 100.0;
+  std::array<char, 32> text{};
+  char* start = text.data();
+  if (!std::signbit(percent)) *start++ = '+';
+  const auto written =
+      std::to_chars(start, text.data() + text.size() - 1, percent, std::chars_format::fixed, 1);
+  if (!std::isfinite(percent) || written.ec != std::errc()) {
+    return fmt::format("{:+.1f}%", percent);
+  }
+  *written.ptr = '%';
+  return std::string(text.data(), written.ptr + 1);
+}
+
+namespace {
 
 std::string mark_text(const HistoryPoint& point) {
   return point.change_point ? fmt::format("◆ change point (p={:.2g})", point.p_value) : "";
@@ -72,7 +94,8 @@ std::string console_part(const BenchmarkTrend& benchmark) {
   for (const HistoryPoint& point : benchmark.points) add_cells(table, point, scratch);
   std::string text = fmt::format("\n{} ({} commit{})\n", benchmark.name, benchmark.points.size(),
                                  benchmark.points.size() == 1 ? "" : "s");
-  return text + render_table(trend_headers(), table, {false, false, true, true, true, false}, "  ");
+  text += render_table(trend_headers(), table, {false, false, true, true, true, false}, "  ");
+  return text;
 }
 
 std::string markdown_part(const BenchmarkTrend& benchmark) {

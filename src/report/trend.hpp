@@ -25,6 +25,12 @@ std::string trend_head(const analysis::Trend& trend, Format format);
 std::string trend_part(const analysis::BenchmarkTrend& benchmark, Format format);
 std::string trend_end(std::size_t benchmarks, Format format);
 
+// A change (0.015: 1.5% slower) as the trend's change column writes it, "+1.5%": what
+// fmt::format("{:+.1f}%", change * 100) writes, with std::to_chars (which rounds as printf
+// does) — one per line of a trend, ten million for every benchmark of a fleet's history, where
+// fmt's parsing of the format took longer than the number.
+std::string change_percent(double change);
+
 // The trend as a section of the HTML report: per benchmark one line chart, x the commits in
 // order (their first 7 hex digits on the axis), y the median with its 95% CI, each change point
 // marked; a point's hover text names its commit (12 hex digits) and date, and says when it is a

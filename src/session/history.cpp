@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <exception>
 #include <iterator>
+#include <memory>
 #include <regex>
 #include <set>
 #include <thread>
@@ -17,6 +19,7 @@
 #include "analysis/history_check.hpp"
 #include "formats/history_file.hpp"
 #include "formats/result_json.hpp"
+#include "process/large_buffer.hpp"
 #include "session/pipeline.hpp"
 #include "session/result_files.hpp"
 #include "session/run_groups.hpp"
@@ -127,139 +130,224 @@ model::Result<std::map<std::string, double>> recorded_durations(
 
 namespace {
 
-// A point as stream_trend holds it until its benchmark's turn: the run's number and three
-// doubles (32 bytes), not a HistoryPoint with three strings; the run's identity, commit and date
+// A point's numbers as the fold keeps them until its benchmark's turn (24 bytes; its run is its
+// place in its block): not a HistoryPoint with three strings. The run's identity, commit and date
 // are kept once per run.
-struct CompactPoint {
-  std::uint32_t run = 0;
-  double median = 0;
-  double lower = 0;
-  double upper = 0;
+struct Numbers {
+  double median;
+  double lower;
+  double upper;
 };
 
 struct RunHead {
   std::string id = {};
   std::string commit = {};
   std::string date = {};
+  // The commit's number among the runs' distinct commits (kNoCommit: none): what a point's
+  // commit is compared by, ten million times for a fleet's history.
+  std::uint32_t commit_number = 0;
 };
+constexpr std::uint32_t kNoCommit = static_cast<std::uint32_t>(-1);
+
+void in_parallel(std::size_t count, std::size_t points,
+                 const std::function<void(std::size_t)>& work);
 
 // The points of every benchmark `keep` keeps, folded run by run (runs by date): one point per
 // commit, a newer run of the commit of a series' last point replacing it, and a commit met again
 // after another one (a revert, a rebuilt old commit) starting a new point. What points_of,
 // stream_trend and check_run fold the runs with.
+//
+// Runs of the same benchmarks (the same names block) wait in a block of up to kFoldBlock runs;
+// the block is then transposed into one array holding each kept benchmark's points of those runs
+// side by side, written in order (the transpose shared among the cores). A benchmark's series is
+// its rows of every block, read when its turn comes: no vector per benchmark grown run by run,
+// which for 10,000 benchmarks was a cache miss and a page of fresh memory after another
+// (docs/history.md, "Fleet scale").
 struct Columns {
   explicit Columns(std::function<bool(const std::string&)> keeps) : keep(std::move(keeps)) {}
 
   std::function<bool(const std::string&)> keep;
   std::vector<RunHead> runs = {};
-  std::vector<std::string> names = {};
-  std::vector<std::vector<CompactPoint>> points = {};  // by index into names
+  std::vector<std::string> names = {};  // the kept benchmarks, in the order met
   // Each name met: its index into names, or kRejected when the pattern rejects it (the regex
   // once per name, not once per row).
   std::unordered_map<std::string, std::size_t> index = {};
   static constexpr std::size_t kRejected = static_cast<std::size_t>(-1);
-  // The name and column of each row of the run read before, and of the run being read:
-  // consecutive runs hold the same benchmarks in the same order, so a row's name is compared with
-  // the one at its place in the run before, and hashed only when it differs (the names are the
-  // keys of `index`, whose nodes stay where they are).
-  struct Met {
-    const std::string* name = nullptr;
-    std::size_t column = kRejected;
-  };
-  std::vector<Met> previous_order = {};
-  std::vector<Met> read_order = {};
+  static constexpr std::uint32_t kAbsent = static_cast<std::uint32_t>(-1);
 
-  // The column of row `row_number` of the run being read, named `name` (kRejected when `keep`
-  // rejects it); a name met for the first time gets one.
-  std::size_t column_of(const std::string& name, std::size_t row_number) {
-    if (row_number < previous_order.size() && *previous_order[row_number].name == name) {
-      read_order.push_back(previous_order[row_number]);
-      return read_order.back().column;
+  // A block of runs folded: `numbers` holds, for each kept benchmark of its runs, a row of
+  // width() points (row_of_column: a benchmark's row, kAbsent when its runs do not have it).
+  struct Block {
+    std::vector<std::uint32_t> runs = {};
+    std::vector<std::uint32_t> row_of_column = {};
+    // Written once by flush(): tens of megabytes a block at fleet scale, in huge pages.
+    process::LargeBuffer memory = {};
+    Numbers* numbers = nullptr;
+    std::size_t width() const { return runs.size(); }
+  };
+  std::vector<Block> blocks = {};
+  std::vector<std::size_t> sizes = {};  // the points each kept benchmark has at most
+
+  // The block being filled: its runs' series (swapped out of the store's buffers), all with the
+  // names block `packed_names`, whose benchmark i is column packed_columns[i].
+  static constexpr std::size_t kFoldBlock = 64;
+  std::string packed_names = {};
+  std::vector<std::size_t> packed_columns = {};
+  std::vector<store::PackedSeries> waiting = std::vector<store::PackedSeries>(kFoldBlock);
+  std::vector<std::uint32_t> waiting_runs = {};
+  std::unordered_map<std::string, std::uint32_t> commit_numbers = {};
+  store::PackedSeries from_rows = {};  // a SeriesRun's rows as a packed series
+
+  // The run's head added to `runs`; returns its number.
+  std::uint32_t add_head(const std::string& id, const std::string& commit,
+                         const std::string& date) {
+    const auto number = static_cast<std::uint32_t>(runs.size());
+    std::uint32_t commit_number = kNoCommit;
+    if (!commit.empty()) {
+      commit_number =
+          commit_numbers.emplace(commit, static_cast<std::uint32_t>(commit_numbers.size()))
+              .first->second;
     }
+    runs.push_back({id, commit, date, commit_number});
+    return number;
+  }
+
+  // The column of benchmark `name` (kRejected when `keep` rejects it); a name met for the first
+  // time gets one.
+  std::size_t column_of(const std::string& name) {
     auto found = index.find(name);
     if (found == index.end()) {
       const bool kept = keep(name);
       found = index.emplace(name, kept ? names.size() : kRejected).first;
       if (kept) {
         names.push_back(name);
-        points.emplace_back();
+        sizes.push_back(0);
       }
     }
-    read_order.push_back({&found->first, found->second});
     return found->second;
   }
 
-  // The point of the run being read (the newest of `runs`) in `column`.
-  void append(std::size_t column, const CompactPoint& point) {
-    std::vector<CompactPoint>& list = points[column];
-    const std::string& commit = runs[point.run].commit;
-    if (!list.empty() && !commit.empty() && runs[list.back().run].commit == commit) {
-      list.back() = point;
-    } else {
-      list.push_back(point);
-    }
-  }
-
-  void add(const store::SeriesRun& run) {
-    const auto number = static_cast<std::uint32_t>(runs.size());
-    runs.push_back({run.run_id, run.commit, run.date});
-    read_order.clear();
-    for (std::size_t row_number = 0; row_number < run.summaries.size(); ++row_number) {
-      const store::SummaryRow& row = run.summaries[row_number];
-      const std::size_t column = column_of(row.benchmark, row_number);
-      if (column == kRejected) continue;
-      append(column, {.run = number, .median = row.median, .lower = row.lower, .upper = row.upper});
-    }
-    previous_order.swap(read_order);
-  }
-
-  // The names block of the packed run read before and the column of each of its names: a run of
-  // the same benchmarks as the one before (nearly every run of a series) reuses them without
-  // looking at a name.
-  std::string packed_names = {};
-  std::vector<std::size_t> packed_columns = {};
-
-  void add(const store::PackedRun& run) {
-    const auto number = static_cast<std::uint32_t>(runs.size());
-    runs.push_back({run.run_id, run.commit, run.date});
+  void add(store::PackedRun& run) {
+    const std::uint32_t number = add_head(run.run_id, run.commit, run.date);
     const store::PackedSeries& series = run.points;
     if (series.names != packed_names || packed_columns.size() != series.size()) {
+      flush();
       packed_names = series.names;
       packed_columns.resize(series.size());
-      read_order.clear();
       for (std::size_t i = 0; i < series.size(); ++i) {
-        packed_columns[i] = column_of(std::string(series.name(i)), i);
+        packed_columns[i] = column_of(std::string(series.name(i)));
       }
-      previous_order.swap(read_order);
     }
-    for (std::size_t i = 0; i < series.size(); ++i) {
-      if (packed_columns[i] == kRejected) continue;
-      append(packed_columns[i], {.run = number,
-                                 .median = series.medians[i],
-                                 .lower = series.lowers[i],
-                                 .upper = series.uppers[i]});
-    }
+    std::swap(waiting[waiting_runs.size()], run.points);
+    waiting_runs.push_back(number);
+    if (waiting_runs.size() == kFoldBlock) flush();
   }
 
-  // Benchmark `i`'s points as a trend; its compact points are released.
-  analysis::BenchmarkTrend take(std::size_t i) {
-    analysis::BenchmarkTrend trend{.name = names[i], .points = {}};
-    trend.points.reserve(points[i].size());
-    for (const CompactPoint& point : points[i]) {
-      const RunHead& run = runs[point.run];
-      trend.points.push_back({.run_id = run.id,
-                              .commit = run.commit,
-                              .date = run.date,
-                              .median = point.median,
-                              .lower = point.lower,
-                              .upper = point.upper});
+  // A run's rows (in name order) folded as its packed series would be.
+  void add(const store::SeriesRun& run) {
+    from_rows.names.clear();
+    from_rows.name_starts.clear();
+    from_rows.name_sizes.clear();
+    from_rows.medians.clear();
+    from_rows.lowers.clear();
+    from_rows.uppers.clear();
+    for (const store::SummaryRow& row : run.summaries) {
+      // The size first, as a packed names block has it: names differ as blocks when they differ.
+      const auto size = static_cast<std::uint32_t>(row.benchmark.size());
+      from_rows.names.append(reinterpret_cast<const char*>(&size), sizeof size);
+      from_rows.name_starts.push_back(static_cast<std::uint32_t>(from_rows.names.size()));
+      from_rows.name_sizes.push_back(size);
+      from_rows.names += row.benchmark;
+      from_rows.medians.push_back(row.median);
+      from_rows.lowers.push_back(row.lower);
+      from_rows.uppers.push_back(row.upper);
     }
-    std::vector<CompactPoint>().swap(points[i]);
+    store::PackedRun packed{.run_id = run.run_id,
+                            .date = run.date,
+                            .commit = run.commit,
+                            .group = run.group,
+                            .points = std::move(from_rows)};
+    add(packed);
+    from_rows = std::move(packed.points);
+  }
+
+  // The waiting runs transposed into a block of their own.
+  void flush() {
+    if (waiting_runs.empty()) return;
+    Block block;
+    block.runs = waiting_runs;
+    block.row_of_column.assign(names.size(), kAbsent);
+    std::vector<std::size_t> packed_of_row;
+    for (std::size_t i = 0; i < packed_columns.size(); ++i) {
+      const std::size_t column = packed_columns[i];
+      if (column == kRejected || block.row_of_column[column] != kAbsent) continue;
+      block.row_of_column[column] = static_cast<std::uint32_t>(packed_of_row.size());
+      packed_of_row.push_back(i);
+      sizes[column] += waiting_runs.size();
+    }
+    const std::size_t width = waiting_runs.size();
+    block.memory = process::LargeBuffer(packed_of_row.size() * width * sizeof(Numbers));
+    block.numbers = new (block.memory.data()) Numbers[packed_of_row.size() * width];
+    // Rows in slices, shared among the cores: each writes its own rows, in order.
+    constexpr std::size_t kSlice = 1024;
+    const std::size_t slices = (packed_of_row.size() + kSlice - 1) / kSlice;
+    in_parallel(slices, packed_of_row.size() * width, [&](std::size_t slice) {
+      const std::size_t end = std::min(packed_of_row.size(), (slice + 1) * kSlice);
+      for (std::size_t row = slice * kSlice; row < end; ++row) {
+        const std::size_t i = packed_of_row[row];
+        Numbers* into = block.numbers + row * width;
+        for (std::size_t b = 0; b < width; ++b) {
+          into[b] = {waiting[b].medians[i], waiting[b].lowers[i], waiting[b].uppers[i]};
+        }
+      }
+    });
+    blocks.push_back(std::move(block));
+    waiting_runs.clear();
+  }
+
+  // The number of points benchmark `i` has at most (before the runs of one commit are merged).
+  std::size_t size(std::size_t i) const { return sizes[i]; }
+
+  // Benchmark `i`'s points as a trend, written over `trend` (whose strings are reused: a trend
+  // of every benchmark of a fleet's history is ten million points of three strings, which
+  // allocated each time). flush() first.
+  void take(std::size_t i, analysis::BenchmarkTrend& trend) const {
+    trend.name = names[i];
+    std::size_t count = 0;
+    std::uint32_t last_commit = kNoCommit;
+    for (const Block& block : blocks) {
+      if (i >= block.row_of_column.size() || block.row_of_column[i] == kAbsent) continue;
+      const Numbers* row = block.numbers + block.row_of_column[i] * block.width();
+      for (std::size_t b = 0; b < block.width(); ++b) {
+        const RunHead& run = runs[block.runs[b]];
+        // A newer run of the commit of the last point replaces it.
+        const bool same =
+            count > 0 && run.commit_number != kNoCommit && run.commit_number == last_commit;
+        if (!same && ++count > trend.points.size()) trend.points.emplace_back();
+        analysis::HistoryPoint& into = trend.points[count - 1];
+        into.run_id = run.id;
+        into.commit = run.commit;
+        into.date = run.date;
+        into.median = row[b].median;
+        into.lower = row[b].lower;
+        into.upper = row[b].upper;
+        into.change.reset();
+        into.change_point = false;
+        into.p_value = 1;
+        last_commit = run.commit_number;
+      }
+    }
+    trend.points.resize(count);
+  }
+  analysis::BenchmarkTrend take(std::size_t i) const {
+    analysis::BenchmarkTrend trend;
+    take(i, trend);
     return trend;
   }
 
-  // Every benchmark's points, by name; the compact points are released.
+  // Every benchmark's points, by name.
   HistorySeries take_all() {
+    flush();
     HistorySeries series;
     for (std::size_t i = 0; i < names.size(); ++i) series[names[i]] = take(i).points;
     return series;
@@ -360,6 +448,21 @@ model::Result<Selection> select_series(store::Store& store, SeriesRequest& reque
                      .since = request.since,
                      .before = request.before};
   if (selection.pattern) {
+    // A pattern that keeps at least one in kPackedShare of the newest run's benchmarks reads the
+    // packed runs, matched name by name as they are folded: no list of every stored name first
+    // (an index probe per name, about 0.4 s for 10,000 names on PostgreSQL).
+    store::RunQuery newest = selection.query;
+    newest.newest = 1;
+    std::size_t newest_names = 0;
+    std::size_t newest_kept = 0;
+    const auto sampled = store.each_packed_run(newest, [&](store::PackedRun& run) {
+      newest_names = run.points.size();
+      for (std::size_t i = 0; i < run.points.size(); ++i) {
+        newest_kept += selection.keeps(std::string(run.points.name(i))) ? 1 : 0;
+      }
+    });
+    if (!sampled) return sampled.error();
+    if (newest_names > 0 && newest_kept * kPackedShare >= newest_names) return selection;
     // The names the pattern matches, for the store to read their rows alone (a trend of one
     // benchmark among 10,000); when it matches every name, no list: every row is read anyway.
     auto names = store.benchmark_names();
@@ -462,6 +565,7 @@ model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
                           : store.each_series_run(selection->query,
                                                   [&](store::SeriesRun& run) { columns.add(run); });
     if (!read) return read.error();
+    columns.flush();
   }
   // Once everything is read: a failed read has printed nothing.
   stream.start(
@@ -470,22 +574,53 @@ model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(),
             [&](std::size_t a, std::size_t b) { return columns.names[a] < columns.names[b]; });
-  std::vector<analysis::BenchmarkTrend> batch;
-  std::vector<std::string> texts;
-  for (std::size_t first = 0; first < order.size(); first += kStreamedBenchmarks) {
-    const std::size_t count = std::min(order.size() - first, kStreamedBenchmarks);
-    std::size_t points = 0;
-    for (std::size_t k = 0; k < count; ++k) points += columns.points[order[first + k]].size();
-    batch.assign(count, {});
-    texts.assign(count, {});
-    // Each benchmark's points made, marked and rendered on the next free core: the series and
-    // their texts are independent.
-    in_parallel(count, points, [&](std::size_t k) {
-      batch[k] = columns.take(order[first + k]);
-      analysis::mark_changes(batch[k]);
-      if (stream.render) texts[k] = stream.render(batch[k]);
-    });
-    for (std::size_t k = 0; k < count; ++k) stream.each(batch[k], texts[k]);
+  // Two batches: one handed to `each` (written out) on a thread of its own while the next is
+  // made, so that writing ten million lines is not a step of its own after each batch. The
+  // trends are reused batch after batch (take() writes over their strings).
+  struct Batch {
+    std::vector<analysis::BenchmarkTrend> trends = {};
+    std::vector<std::string> texts = {};
+    std::size_t count = 0;
+  };
+  std::array<Batch, 2> batches;
+  std::thread writer;
+  std::exception_ptr write_failure;
+  const auto hand_on = [&](Batch& batch) {
+    try {
+      for (std::size_t k = 0; k < batch.count; ++k) stream.each(batch.trends[k], batch.texts[k]);
+    } catch (...) {
+      write_failure = std::current_exception();
+    }
+  };
+  const auto wait_for_writer = [&] {
+    if (writer.joinable()) writer.join();
+    if (write_failure) std::rethrow_exception(write_failure);
+  };
+  try {
+    for (std::size_t first = 0, turn = 0; first < order.size();
+         first += kStreamedBenchmarks, turn ^= 1) {
+      Batch& batch = batches[turn];
+      batch.count = std::min(order.size() - first, kStreamedBenchmarks);
+      std::size_t points = 0;
+      for (std::size_t k = 0; k < batch.count; ++k) {
+        points += columns.size(order[first + k]);
+      }
+      batch.trends.resize(batch.count);
+      batch.texts.resize(batch.count);
+      // Each benchmark's points made, marked and rendered on the next free core: the series and
+      // their texts are independent.
+      in_parallel(batch.count, points, [&](std::size_t k) {
+        columns.take(order[first + k], batch.trends[k]);
+        analysis::mark_changes(batch.trends[k]);
+        if (stream.render) batch.texts[k] = stream.render(batch.trends[k]);
+      });
+      wait_for_writer();
+      writer = std::thread(hand_on, std::ref(batch));
+    }
+    wait_for_writer();
+  } catch (...) {
+    if (writer.joinable()) writer.join();
+    throw;
   }
   return true;
 }

@@ -3,7 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
@@ -328,6 +332,45 @@ TEST(Units, DurationsUseThreeSignificantDigits) {
   EXPECT_EQ(format_duration(2.5e9), "2.50 s");
   EXPECT_EQ(format_bytes_per_second(1.5 * 1024 * 1024 * 1024), "1.50 GiB/s");
   EXPECT_EQ(format_items_per_second(2.7e9), "2.70 G/s");
+}
+
+// The digits of a duration are decided by floor(log10) of its value in its unit; the shortcut
+// that skips the logarithm away from powers of ten gives every value the digits the logarithm
+// gives: seeded random values of every size, and values a few ulps either side of each bound
+// of the shortcut and of each power of ten.
+TEST(Units, DurationDigitsAreTheLogarithmsOnEitherSideOfEveryBound) {
+  const auto reference = [](double ns) {
+    const auto digits = [](double value) {
+      if (value == 0.0) return std::string("0");
+      const int decimals =
+          std::max(0, 2 - static_cast<int>(std::floor(std::log10(std::fabs(value)))));
+      return fmt::format("{:.{}f}", value, decimals);
+    };
+    const double size = std::fabs(ns);
+    if (size < 1e3) return digits(ns) + " ns";
+    if (size < 1e6) return digits(ns / 1e3) + " µs";
+    if (size < 1e9) return digits(ns / 1e6) + " ms";
+    return digits(ns / 1e9) + " s";
+  };
+  std::vector<double> values;
+  for (const double bound : {0.1, 1.0, 1.001, 9.99, 10.0, 10.01, 99.9, 100.0, 100.1, 999.0, 1e3,
+                             1e4, 1e5, 1e6, 1e7, 1e9, 1e10}) {
+    for (const double scale : {1.0, 1e3, 1e6, 1e9}) {
+      double up = bound * scale;
+      double down = bound * scale;
+      for (int step = 0; step < 4; ++step) {
+        values.push_back(up);
+        values.push_back(-down);
+        values.push_back(down);
+        up = std::nextafter(up, INFINITY);
+        down = std::nextafter(down, 0.0);
+      }
+    }
+  }
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> exponent(-3, 12);
+  for (int i = 0; i < 100000; ++i) values.push_back(std::pow(10.0, exponent(random)));
+  for (const double value : values) ASSERT_EQ(format_duration(value), reference(value)) << value;
 }
 
 TEST(FitToWidth, KeepsWhatFitsAndCutsTheRestWithAnEllipsis) {

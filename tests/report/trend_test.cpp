@@ -5,7 +5,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
+#include <random>
 
 #include "report/history_snapshot.hpp"
 
@@ -23,6 +29,35 @@ analysis::HistoryPoint point(std::string commit, std::string date, double median
           .median = median,
           .lower = median * 0.99,
           .upper = median * 1.01};
+}
+
+// The change column's text is fmt's {:+.1f}% bit for bit: seeded random changes of every
+// magnitude, exact ties of the last digit (0.25%, 0.35%... as binary doubles round them), zeros
+// of both signs, and what is not finite.
+TEST(TrendText, ChangePercentIsWhatFmtWrites) {
+  std::mt19937_64 random(42);
+  std::uniform_real_distribution<double> exponent(-12, 6);
+  std::vector<double> changes = {0.0,
+                                 -0.0,
+                                 0.0025,
+                                 -0.0025,
+                                 0.0035,
+                                 0.00049999,
+                                 0.0005,
+                                 -0.0005,
+                                 1e-300,
+                                 -1e300,
+                                 std::numeric_limits<double>::infinity(),
+                                 -std::numeric_limits<double>::infinity(),
+                                 std::numeric_limits<double>::quiet_NaN()};
+  for (int i = 0; i < 200000; ++i) {
+    const double magnitude = std::pow(10.0, exponent(random));
+    changes.push_back(random() % 2 == 0 ? magnitude : -magnitude);
+  }
+  for (int tenths = -2000; tenths <= 2000; ++tenths) changes.push_back(tenths * 0.0005);
+  for (const double change : changes) {
+    ASSERT_EQ(change_percent(change), fmt::format("{:+.1f}%", change * 100.0)) << change;
+  }
 }
 
 analysis::Trend made_trend() {
