@@ -78,7 +78,7 @@ void print_sizes(const std::string& url, std::size_t runs) {
   const auto database = work.exec1("SELECT pg_database_size(current_database())")[0].as<double>();
   fmt::print("database: {:.1f} MiB, {:.1f} KiB per stored run\n", database / 1048576.0,
              database / 1024.0 / static_cast<double>(runs));
-  for (const char* table : {"runs", "summaries", "run_tags"}) {
+  for (const char* table : {"runs", "summaries", "run_tags", "series_runs"}) {
     const auto row = work.exec_params1(
         "SELECT pg_total_relation_size($1::regclass), pg_relation_size($1::regclass),"
         " pg_indexes_size($1::regclass)",
@@ -136,6 +136,7 @@ int writers(const std::string& url, std::size_t writer_count, std::size_t runs,
   pqxx::work work(connection);
   const auto stored_runs = work.exec1("SELECT count(*) FROM runs")[0].as<std::size_t>();
   const auto stored_rows = work.exec1("SELECT count(*) FROM summaries")[0].as<std::size_t>();
+  const auto packed_runs = work.exec1("SELECT count(*) FROM series_runs")[0].as<std::size_t>();
   const auto short_runs = work.exec1(
                                   "SELECT count(*) FROM runs r WHERE r.benchmark_count <>"
                                   " (SELECT count(*) FROM summaries s WHERE s.run_id = r.id)")[0]
@@ -146,12 +147,14 @@ int writers(const std::string& url, std::size_t writer_count, std::size_t runs,
              static_cast<double>(expected_runs * benchmarks) / wall);
   fmt::print(
       "stored: {} runs (expected {}, {} reported added), {} summary rows (expected {}), "
-      "{} runs whose row count differs from their benchmark count\n",
-      stored_runs, expected_runs, added.load(), stored_rows, expected_runs * benchmarks,
-      short_runs);
+      "{} runs whose row count differs from their benchmark count, {} packed runs (expected "
+      "{})\n",
+      stored_runs, expected_runs, added.load(), stored_rows, expected_runs * benchmarks, short_runs,
+      packed_runs, expected_runs);
   print_sizes(url, stored_runs);
   const bool whole = failures == 0 && stored_runs == expected_runs && added == expected_runs &&
-                     stored_rows == expected_runs * benchmarks && short_runs == 0;
+                     stored_rows == expected_runs * benchmarks && short_runs == 0 &&
+                     packed_runs == expected_runs;
   fmt::print("{}\n", whole ? "nothing lost" : "LOST OR FAILED WRITES");
   return whole ? 0 : 1;
 }
