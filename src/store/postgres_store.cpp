@@ -401,7 +401,7 @@ class PostgresStore final : public Store {
             backfill(work);
             break;
           case Backfill::packed_series:
-            pack_every_run(work);
+            pack_every_run(work, shown_);
             break;
         }
         work.exec(sql::kDeleteVersion);
@@ -439,9 +439,10 @@ class PostgresStore final : public Store {
   }
 
   // Schema 5: every run's summary rows packed into series_runs, in the migration's transaction.
-  static void pack_every_run(pqxx::work& work) {
+  static void pack_every_run(pqxx::work& work, const std::string& location) {
     std::vector<std::string> ids;
     for (const pqxx::row& row : work.exec(sql::kAllRunIds)) ids.push_back(row[0].as<std::string>());
+    std::cerr << packing_note(location, ids.size()) << std::flush;
     std::vector<SummaryRow> rows;
     for (const std::string& id : ids) {
       rows.clear();

@@ -121,6 +121,16 @@ std::vector<std::string> migration_statements(int version, Dialect dialect) {
   return {};
 }
 
+std::string packing_note(std::string_view location, std::size_t runs) {
+  // Below this many runs the packing takes a moment, not worth a line.
+  constexpr std::size_t kQuietRuns = 100;
+  if (runs < kQuietRuns) return {};
+  return fmt::format(
+      "note: history {} moves to schema {}: packing the series of its {} runs, once (about a "
+      "second per 50 runs of 10,000 benchmarks); other runners wait for it\n",
+      location, kSchemaVersion, runs);
+}
+
 Backfill migration_backfill(int version) {
   if (version == 2) return Backfill::from_results;
   if (version == 5) return Backfill::packed_series;

@@ -16,7 +16,9 @@
 //      packed from the summary rows when an older database is migrated
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace benchkit::store {
@@ -40,6 +42,11 @@ enum class Backfill {
   packed_series,
 };
 Backfill migration_backfill(int version);
+
+// What a store says on stderr before packing the series of `runs` runs (Backfill::packed_series)
+// when there are enough of them to take a while (a fleet's 1,000 runs of 10,000 benchmarks took
+// 20 s on PostgreSQL): the wait explained, once. Empty below that.
+std::string packing_note(std::string_view location, std::size_t runs);
 
 // The statement that creates the version table, present from version 1 on.
 std::string schema_table_statement();

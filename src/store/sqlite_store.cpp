@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <iostream>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -433,6 +434,7 @@ class SqliteStore final : public Store {
   void pack_every_run() {
     std::vector<std::string> ids;
     for (Statement select(db_, sql::kAllRunIds); select.step();) ids.push_back(select.text(0));
+    std::cerr << packing_note(path_, ids.size()) << std::flush;
     Statement rows(db_, sql::kRunSummaries);
     for (const std::string& id : ids) {
       std::vector<SummaryRow> summaries;

@@ -1,4 +1,5 @@
 #include "store/packed_series.hpp"
+#include "store/schema.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -116,6 +117,17 @@ TEST(PackedSeries, RefusesDamagedValuesNamingTheRun) {
   std::string huge(std::size_t{64} << 20, 'x');
   const std::string claims = frame(huge);
   refused(claims.substr(0, 32), "claims 67108864 bytes unpacked");
+}
+
+// The migration that packs every run says so first when it will take a while, naming the
+// history and the number of runs; a small history migrates without a word.
+TEST(PackedSeries, APackingMigrationOfManyRunsSaysSoFirst) {
+  EXPECT_EQ(packing_note("h.db", 0), "");
+  EXPECT_EQ(packing_note("h.db", 99), "");
+  const std::string note = packing_note("postgresql://ci:***@db/bench", 1001);
+  EXPECT_THAT(note, HasSubstr("history postgresql://ci:***@db/bench moves to schema"));
+  EXPECT_THAT(note, HasSubstr("packing the series of its 1001 runs, once"));
+  EXPECT_EQ(note.back(), '\n');
 }
 
 }  // namespace
