@@ -286,8 +286,10 @@ struct Columns {
       sizes[column] += waiting_runs.size();
     }
     const std::size_t width = waiting_runs.size();
-    block.memory = process::LargeBuffer(packed_of_row.size() * width * sizeof(Numbers));
-    block.numbers = new (block.memory.data()) Numbers[packed_of_row.size() * width];
+    if (!packed_of_row.empty()) {
+      block.memory = process::LargeBuffer(packed_of_row.size() * width * sizeof(Numbers));
+      block.numbers = new (block.memory.data()) Numbers[packed_of_row.size() * width];
+    }
     // Rows in slices, shared among the cores: each writes its own rows, in order.
     constexpr std::size_t kSlice = 1024;
     const std::size_t slices = (packed_of_row.size() + kSlice - 1) / kSlice;
