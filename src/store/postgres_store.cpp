@@ -481,9 +481,11 @@ class PostgresStore final : public Store {
          result = PQgetResult(&connection)) {
       const ExecStatusType status = PQresultStatus(result);
       if (status == PGRES_SINGLE_TUPLE && !failed) {
-        const std::int64_t number = big_endian<std::int64_t>(PQgetvalue(result, 0, 0));
+        // The run's number, a bigint: 8 bytes, read once they are known to be there.
+        const bool eight = PQgetlength(result, 0, 0) == 8;
+        const std::int64_t number = eight ? big_endian<std::int64_t>(PQgetvalue(result, 0, 0)) : 0;
         const std::size_t index = from + static_cast<std::size_t>(number) - 1;
-        if (PQgetlength(result, 0, 0) != 8 || number <= last || index >= runs.size()) {
+        if (!eight || number <= last || index >= runs.size()) {
           failed = true;
           failure = "the server's packed series are not in the order of the runs";
         } else {
