@@ -1,12 +1,13 @@
 #include "store/packed_series.hpp"
 
 #include <fmt/format.h>
-#include <zstd.h>
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <stdexcept>
+
+#include "store/compression.hpp"
 
 namespace benchkit::store {
 namespace {
@@ -88,30 +89,15 @@ std::string pack_series(const std::vector<SummaryRow>& rows) {
   put_doubles(plain, sorted, &SummaryRow::median);
   put_doubles(plain, sorted, &SummaryRow::lower);
   put_doubles(plain, sorted, &SummaryRow::upper);
-  std::string out(ZSTD_compressBound(plain.size()), '\0');
-  const std::size_t size =
-      ZSTD_compress(out.data(), out.size(), plain.data(), plain.size(), kPackLevel);
-  // Only a too-small output buffer makes ZSTD_compress fail, and the bound rules that out.
-  if (ZSTD_isError(size)) throw std::logic_error(ZSTD_getErrorName(size));
-  out.resize(size);
-  return out;
+  return compress(plain, kPackLevel);
 }
 
 model::Result<bool> unpack_series(std::string_view data, std::string_view what, PackedSeries& into,
                                   std::string& scratch) {
-  const unsigned long long size = ZSTD_getFrameContentSize(data.data(), data.size());
-  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN) {
-    return damaged(what, "not a zstd frame");
+  if (const auto why = decompress_into(data, scratch, kGrowthFloor + kMostGrowth * data.size())) {
+    return damaged(what, *why);
   }
-  if (size > kGrowthFloor + kMostGrowth * data.size()) {
-    return damaged(what, fmt::format("it claims {} bytes unpacked, from {}", size, data.size()));
-  }
-  scratch.resize(size);
-  const std::size_t written =
-      ZSTD_decompress(scratch.data(), scratch.size(), data.data(), data.size());
-  if (ZSTD_isError(written) || written != size) {
-    return damaged(what, ZSTD_isError(written) ? ZSTD_getErrorName(written) : "short frame");
-  }
+  const std::size_t size = scratch.size();
   const char* at = scratch.data();
   if (size < kPackHeader || std::string_view(at, 4) != kPackMagic) {
     return damaged(what, "no BKS1 header");
