@@ -230,7 +230,8 @@ struct Columns {
   void add(store::PackedRun& run) {
     const std::uint32_t number = add_head(run.run_id, run.commit, run.date);
     const store::PackedSeries& series = run.points;
-    if (series.names != packed_names || packed_columns.size() != series.size()) {
+    // Equal names blocks hold the same names, in the same order (each with its length).
+    if (series.names != packed_names) {
       flush();
       packed_names = series.names;
       packed_columns.resize(series.size());

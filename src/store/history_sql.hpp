@@ -94,7 +94,7 @@ inline constexpr const char* kPackedRuns =
     "SELECT r.ord, p.points FROM unnest($1::text[]) WITH ORDINALITY AS r(id, ord) CROSS JOIN"
     " LATERAL (SELECT points FROM series_runs WHERE series_runs.run_id = r.id OFFSET 0) p"
     " ORDER BY r.ord";
-// One run's packed points (SQLite's packed series, and the migration's check).
+// One run's packed points (SQLite's packed series).
 inline constexpr const char* kPackedRun = "SELECT points FROM series_runs WHERE run_id = $1";
 // The runs the migration to schema 5 packs.
 inline constexpr const char* kAllRunIds = "SELECT id FROM runs";
