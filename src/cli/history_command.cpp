@@ -78,8 +78,8 @@ int stream_trend_text(store::Store& store, const session::SeriesRequest& request
             .start =
                 [&](const analysis::Trend& head) { stream << report::trend_head(head, format); },
             .render =
-                [format](const analysis::BenchmarkTrend& benchmark) {
-                  return report::trend_part(benchmark, format);
+                [format](const analysis::BenchmarkTrend& benchmark, std::string& text) {
+                  report::append_trend_part(text, benchmark, format);
                 },
             .each =
                 [&](analysis::BenchmarkTrend&, std::string& text) {

@@ -113,6 +113,8 @@ inline constexpr std::size_t kShownDigits = 12;
 
 // Shared number formatting: "12.3 ns", "4.56 µs", "7.89 ms", "1.23 s" (3 significant digits).
 std::string format_duration(double ns);
+// format_duration(ns) appended to `out`.
+void append_duration(std::string& out, double ns);
 // A value per iteration in its metric's unit (BenchmarkResult::metric): format_duration for time
 // (no metric), "812 instr", "12.0 k instr", "4.56 M instr" for instructions.
 std::string format_measure(double value, const std::string& metric);
@@ -174,18 +176,24 @@ std::string render_table(const std::vector<std::string>& headers,
 
 // A table's body cells in one buffer, row by row, each measured as it is added: no string per
 // cell, for the tables of `history trend` (ten million rows for every benchmark of a fleet's
-// history).
+// history). A cell is either added whole or written straight into text() and closed with
+// end_cell(); clear() empties the table and keeps its memory for the next.
 class TableCells {
  public:
   // A cell of the row being written.
   void add(std::string_view cell);
+  // The buffer to append the cell being written to; end_cell() closes it (the cell is what was
+  // appended since the previous one ended).
+  std::string& text() { return text_; }
+  void end_cell();
   // Ends the row being written.
   void end_row() { row_ends_.push_back(ends_.size()); }
+  void clear();
 
  private:
-  friend std::string render_table(const std::vector<std::string>& headers, const TableCells& cells,
-                                  const std::vector<bool>& right, const std::string& indent,
-                                  const CellStyle& style);
+  friend void append_table(std::string& out, const std::vector<std::string>& headers,
+                           const TableCells& cells, const std::vector<bool>& right,
+                           const std::string& indent, const CellStyle& style);
   std::string text_;
   std::vector<std::size_t> ends_;      // where each cell ends in text_
   std::vector<std::size_t> widths_;    // each cell's display width
@@ -195,6 +203,10 @@ class TableCells {
 std::string render_table(const std::vector<std::string>& headers, const TableCells& cells,
                          const std::vector<bool>& right, const std::string& indent = "",
                          const CellStyle& style = {});
+// The same table appended to `out`.
+void append_table(std::string& out, const std::vector<std::string>& headers,
+                  const TableCells& cells, const std::vector<bool>& right,
+                  const std::string& indent = "", const CellStyle& style = {});
 
 // The median of a figure over the samples whose resources have it (commands, scenario phases),
 // or nothing when none has it. `field(sample, resources)` gives one sample's figure, or nothing.

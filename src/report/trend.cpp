@@ -7,6 +7,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <iterator>
 
 namespace benchkit::report {
 namespace {
@@ -29,7 +30,7 @@ std::string change_text(const HistoryPoint& point) {
 
 }  // namespace
 
-std::string change_percent(double change) {
+void append_change_percent(std::string& out, double change) {
   const double percent = change * 100.0;
   std::array<char, 32> text{};
   char* start = text.data();
@@ -37,10 +38,17 @@ std::string change_percent(double change) {
   const auto written =
       std::to_chars(start, text.data() + text.size() - 1, percent, std::chars_format::fixed, 1);
   if (!std::isfinite(percent) || written.ec != std::errc()) {
-    return fmt::format("{:+.1f}%", percent);
+    fmt::format_to(std::back_inserter(out), "{:+.1f}%", percent);
+    return;
   }
   *written.ptr = '%';
-  return std::string(text.data(), written.ptr + 1);
+  out.append(text.data(), written.ptr + 1);
+}
+
+std::string change_percent(double change) {
+  std::string text;
+  append_change_percent(text, change);
+  return text;
 }
 
 namespace {
@@ -73,29 +81,42 @@ std::string heading(const analysis::Trend& trend) {
                      trend.branch.empty() ? "(none)" : trend.branch);
 }
 
-// The cells of cells(point), added to `table`; the interval, the one cell too long for a string
-// without an allocation of its own, is made in `scratch` (reused): a trend of every benchmark of
-// a fleet's history is ten million rows.
-void add_cells(TableCells& table, const HistoryPoint& point, std::string& scratch) {
-  table.add(short_commit(point));
+// The cells of cells(point), written straight into `table`'s buffer: a trend of every
+// benchmark of a fleet's history is ten million rows.
+void add_cells(TableCells& table, const HistoryPoint& point) {
+  std::string& text = table.text();
+  if (point.commit.empty()) {
+    text += "(run ";
+    text.append(point.run_id, 0, 8);
+    text += ')';
+  } else {
+    text.append(point.commit, 0, kCommitDigits);
+  }
+  table.end_cell();
   table.add(point.date);
-  table.add(format_duration(point.median));
-  scratch.clear();
-  append_interval(scratch, point);
-  table.add(scratch);
-  table.add(change_text(point));
-  table.add(mark_text(point));
+  append_duration(text, point.median);
+  table.end_cell();
+  append_duration(text, point.lower);
+  text += " … ";
+  append_duration(text, point.upper);
+  table.end_cell();
+  if (point.change) append_change_percent(text, *point.change);
+  table.end_cell();
+  if (point.change_point) {
+    fmt::format_to(std::back_inserter(text), "◆ change point (p={:.2g})", point.p_value);
+  }
+  table.end_cell();
   table.end_row();
 }
 
-std::string console_part(const BenchmarkTrend& benchmark) {
-  TableCells table;
-  std::string scratch;
-  for (const HistoryPoint& point : benchmark.points) add_cells(table, point, scratch);
-  std::string text = fmt::format("\n{} ({} commit{})\n", benchmark.name, benchmark.points.size(),
-                                 benchmark.points.size() == 1 ? "" : "s");
-  text += render_table(trend_headers(), table, {false, false, true, true, true, false}, "  ");
-  return text;
+void append_console_part(std::string& out, const BenchmarkTrend& benchmark) {
+  // Kept from one benchmark to the next on each thread: its buffers keep their size.
+  thread_local TableCells table;
+  table.clear();
+  for (const HistoryPoint& point : benchmark.points) add_cells(table, point);
+  fmt::format_to(std::back_inserter(out), "\n{} ({} commit{})\n", benchmark.name,
+                 benchmark.points.size(), benchmark.points.size() == 1 ? "" : "s");
+  append_table(out, trend_headers(), table, {false, false, true, true, true, false}, "  ");
 }
 
 std::string markdown_part(const BenchmarkTrend& benchmark) {
@@ -214,9 +235,19 @@ std::string trend_head(const analysis::Trend& trend, Format format) {
 }
 
 std::string trend_part(const analysis::BenchmarkTrend& benchmark, Format format) {
-  if (format == Format::markdown) return markdown_part(benchmark);
-  if (format == Format::csv) return csv_part(benchmark);
-  return console_part(benchmark);
+  std::string text;
+  append_trend_part(text, benchmark, format);
+  return text;
+}
+
+void append_trend_part(std::string& out, const analysis::BenchmarkTrend& benchmark, Format format) {
+  if (format == Format::markdown) {
+    out += markdown_part(benchmark);
+  } else if (format == Format::csv) {
+    out += csv_part(benchmark);
+  } else {
+    append_console_part(out, benchmark);
+  }
 }
 
 std::string trend_end(std::size_t benchmarks, Format format) {

@@ -23,6 +23,9 @@ std::string render_trend(const analysis::Trend& trend, Format format);
 bool streams_trend(Format format);
 std::string trend_head(const analysis::Trend& trend, Format format);
 std::string trend_part(const analysis::BenchmarkTrend& benchmark, Format format);
+// trend_part appended to `out` (console: straight into it, the cells into a table kept by the
+// calling thread from one benchmark to the next; no string per cell or per part).
+void append_trend_part(std::string& out, const analysis::BenchmarkTrend& benchmark, Format format);
 std::string trend_end(std::size_t benchmarks, Format format);
 
 // A change (0.015: 1.5% slower) as the trend's change column writes it, "+1.5%": what
@@ -30,6 +33,8 @@ std::string trend_end(std::size_t benchmarks, Format format);
 // does) — one per line of a trend, ten million for every benchmark of a fleet's history, where
 // fmt's parsing of the format took longer than the number.
 std::string change_percent(double change);
+// change_percent(change) appended to `out`.
+void append_change_percent(std::string& out, double change);
 
 // The trend as a section of the HTML report: per benchmark one line chart, x the commits in
 // order (their first 7 hex digits on the axis), y the median with its 95% CI, each change point

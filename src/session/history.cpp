@@ -311,11 +311,11 @@ struct Columns {
   // The number of points benchmark `i` has at most (before the runs of one commit are merged).
   std::size_t size(std::size_t i) const { return sizes[i]; }
 
-  // Benchmark `i`'s points as a trend, written over `trend` (whose strings are reused: a trend
-  // of every benchmark of a fleet's history is ten million points of three strings, which
-  // allocated each time). flush() first.
-  void take(std::size_t i, analysis::BenchmarkTrend& trend) const {
-    trend.name = names[i];
+  // Benchmark `i`'s points, oldest first: point(index, run, numbers) for each, `index` counting
+  // the series' points (a newer run of the commit of the last point replaces it: the same index
+  // again). Returns how many points the series has. flush() first.
+  template <typename Point>
+  std::size_t each_point(std::size_t i, const Point& point) const {
     std::size_t count = 0;
     std::uint32_t last_commit = kNoCommit;
     for (const Block& block : blocks) {
@@ -323,24 +323,58 @@ struct Columns {
       const Numbers* row = block.numbers + block.row_of_column[i] * block.width();
       for (std::size_t b = 0; b < block.width(); ++b) {
         const RunHead& run = runs[block.runs[b]];
-        // A newer run of the commit of the last point replaces it.
         const bool same =
             count > 0 && run.commit_number != kNoCommit && run.commit_number == last_commit;
-        if (!same && ++count > trend.points.size()) trend.points.emplace_back();
-        analysis::HistoryPoint& into = trend.points[count - 1];
-        into.run_id = run.id;
-        into.commit = run.commit;
-        into.date = run.date;
-        into.median = row[b].median;
-        into.lower = row[b].lower;
-        into.upper = row[b].upper;
-        into.change.reset();
-        into.change_point = false;
-        into.p_value = 1;
+        if (!same) ++count;
+        point(count - 1, block.runs[b], row[b]);
         last_commit = run.commit_number;
       }
     }
+    return count;
+  }
+
+  // Benchmark `i`'s points as a trend, written over `trend` (whose strings are reused: a trend
+  // of every benchmark of a fleet's history is ten million points of three strings, which
+  // allocated each time). flush() first.
+  void take(std::size_t i, analysis::BenchmarkTrend& trend) const {
+    trend.name = names[i];
+    const std::size_t count =
+        each_point(i, [&](std::size_t at, std::uint32_t number, const Numbers& numbers) {
+          if (at == trend.points.size()) trend.points.emplace_back();
+          analysis::HistoryPoint& into = trend.points[at];
+          const RunHead& run = runs[number];
+          // Most often already the same: point `at` of the trend reused from the batch before
+          // is the same run's, when the benchmarks were measured by the same runs.
+          if (into.run_id != run.id) {
+            into.run_id = run.id;
+            into.commit = run.commit;
+            into.date = run.date;
+          }
+          into.median = numbers.median;
+          into.lower = numbers.lower;
+          into.upper = numbers.upper;
+          into.change.reset();
+          into.change_point = false;
+          into.p_value = 1;
+        });
     trend.points.resize(count);
+  }
+
+  // Benchmark `i`'s points as take() makes them, only their numbers and each point's run (its
+  // number in `runs`): what `history check` needs, without three strings a point.
+  void take_intervals(std::size_t i, std::vector<stats::IntervalPoint>& points,
+                      std::vector<std::uint32_t>& point_runs) const {
+    const std::size_t count =
+        each_point(i, [&](std::size_t at, std::uint32_t number, const Numbers& numbers) {
+          if (at == points.size()) {
+            points.emplace_back();
+            point_runs.emplace_back();
+          }
+          points[at] = {.value = numbers.median, .lower = numbers.lower, .upper = numbers.upper};
+          point_runs[at] = number;
+        });
+    points.resize(count);
+    point_runs.resize(count);
   }
   analysis::BenchmarkTrend take(std::size_t i) const {
     analysis::BenchmarkTrend trend;
@@ -552,7 +586,7 @@ namespace {
 
 // Benchmarks marked and handed on together: enough points to share among the cores (256 series
 // of 1,000 points), few enough that their HistoryPoints stay small beside the compact columns.
-constexpr std::size_t kStreamedBenchmarks = 256;
+constexpr std::size_t kStreamedBenchmarks = 64;
 
 }  // namespace
 
@@ -615,7 +649,8 @@ model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
       in_parallel(batch.count, points, [&](std::size_t k) {
         columns.take(order[first + k], batch.trends[k]);
         analysis::mark_changes(batch.trends[k]);
-        if (stream.render) batch.texts[k] = stream.render(batch.trends[k]);
+        batch.texts[k].clear();
+        if (stream.render) stream.render(batch.trends[k], batch.texts[k]);
       });
       wait_for_writer();
       writer = std::thread(hand_on, std::ref(batch));
@@ -765,39 +800,68 @@ std::size_t runs_holding(
 
 using IntervalSeries = std::map<std::string, std::vector<stats::IntervalPoint>, std::less<>>;
 
+// The history `check` reads: each benchmark's points as numbers, and each point's run (its
+// number in `columns.runs`) for the commits of a change.
+struct CheckedHistory {
+  IntervalSeries intervals = {};
+  std::map<std::string, std::vector<std::uint32_t>, std::less<>> point_runs = {};
+};
+
+CheckedHistory checked_history(Columns& columns) {
+  columns.flush();
+  CheckedHistory history;
+  for (std::size_t i = 0; i < columns.names.size(); ++i) {
+    columns.take_intervals(i, history.intervals[columns.names[i]],
+                           history.point_runs[columns.names[i]]);
+  }
+  return history;
+}
+
 // The change points among the newest `last` points of each benchmark's history followed by its
-// point in `run`. `intervals` are the history's points as the gate read them: the points
-// themselves (three strings each) are not copied per benchmark, only looked up for the commits
-// of a change.
-std::vector<RecentChange> recent_changes(const HistorySeries& history,
-                                         const IntervalSeries& intervals, const RunResult& run,
-                                         const store::RunInfo& candidate, std::size_t last) {
-  std::vector<RecentChange> changes;
-  const std::vector<HistoryPoint> none;
+// point in `run`, each benchmark's found on the next free core. The points are the history's as
+// the gate read them; the commits of a change are looked up through their runs.
+std::vector<RecentChange> recent_changes(const Columns& columns, const CheckedHistory& history,
+                                         const RunResult& run, const store::RunInfo& candidate,
+                                         std::size_t last) {
+  std::vector<std::vector<RecentChange>> found(run.benchmarks.size());
+  std::size_t points = 0;
   for (const BenchmarkResult& benchmark : run.benchmarks) {
-    if (!benchmark.valid() || benchmark.samples.empty()) continue;
-    const auto found = history.find(benchmark.name);
-    const std::vector<HistoryPoint>& points = found != history.end() ? found->second : none;
+    const auto known = history.intervals.find(benchmark.name);
+    points += known != history.intervals.end() ? known->second.size() : 0;
+  }
+  const std::vector<std::uint32_t> no_runs;
+  in_parallel(run.benchmarks.size(), points, [&](std::size_t k) {
+    const BenchmarkResult& benchmark = run.benchmarks[k];
+    if (!benchmark.valid() || benchmark.samples.empty()) return;
     std::vector<stats::IntervalPoint> series;
-    if (const auto known = intervals.find(benchmark.name); known != intervals.end()) {
+    if (const auto known = history.intervals.find(benchmark.name);
+        known != history.intervals.end()) {
+      series.reserve(known->second.size() + 1);
       series = known->second;
     }
+    const auto runs_of = history.point_runs.find(benchmark.name);
+    const std::vector<std::uint32_t>& point_runs =
+        runs_of != history.point_runs.end() ? runs_of->second : no_runs;
     const Estimate& median = benchmark.estimates.median;
     series.push_back({.value = median.value, .lower = median.lower, .upper = median.upper});
     const auto commit_at = [&](std::size_t i) -> const std::string& {
-      return i < points.size() ? points[i].commit : candidate.commit;
+      return i < point_runs.size() ? columns.runs[point_runs[i]].commit : candidate.commit;
     };
-    const auto found_changes = last > 0 ? analysis::recent_change_points(series, last)
-                                        : stats::detect_change_points(series);
-    for (const stats::ChangePoint& change : found_changes) {
+    const auto changes = last > 0 ? analysis::recent_change_points(series, last)
+                                  : stats::detect_change_points(series);
+    for (const stats::ChangePoint& change : changes) {
       if (change.index == 0) continue;
-      changes.push_back({.benchmark = benchmark.name,
-                         .from_commit = commit_at(change.index - 1),
-                         .to_commit = commit_at(change.index),
-                         .before = change.before,
-                         .after = change.after,
-                         .p_value = change.p_value});
+      found[k].push_back({.benchmark = benchmark.name,
+                          .from_commit = commit_at(change.index - 1),
+                          .to_commit = commit_at(change.index),
+                          .before = change.before,
+                          .after = change.after,
+                          .p_value = change.p_value});
     }
+  });
+  std::vector<RecentChange> changes;
+  for (std::vector<RecentChange>& some : found) {
+    for (RecentChange& change : some) changes.push_back(std::move(change));
   }
   return changes;
 }
@@ -838,11 +902,9 @@ model::Result<CheckOutcome> check_run(store::Store& store, const CheckRequest& r
                                             if (!left_out(run.run_id, run.commit)) columns.add(run);
                                           });
   if (!read) return read.error();
-  const HistorySeries history = columns.take_all();
-  IntervalSeries intervals;
-  for (const auto& [name, points] : history) intervals[name] = analysis::interval_points(points);
-  outcome.comparison = analysis::check_against_history(intervals, *run, request.settings);
-  outcome.changes = recent_changes(history, intervals, *run, *candidate, request.last);
+  const CheckedHistory history = checked_history(columns);
+  outcome.comparison = analysis::check_against_history(history.intervals, *run, request.settings);
+  outcome.changes = recent_changes(columns, history, *run, *candidate, request.last);
   std::map<std::string, std::string> verdicts;
   for (const analysis::BenchmarkComparison& benchmark : outcome.comparison.benchmarks) {
     verdicts[benchmark.name] = analysis::to_string(benchmark.verdict);

@@ -112,11 +112,12 @@ model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
 
 // What stream_trend hands the trend to: `start` the machine and branch first; then, for every
 // benchmark, `render` on the marking threads, several benchmarks at once (so it must touch
-// nothing shared: a benchmark's text), and `each` in name order on the caller's thread, with
-// what `render` returned ("" when there is no `render`).
+// nothing shared but its own thread's: a benchmark's text, appended to the empty string it is
+// given, whose memory is reused), and `each` in name order on the caller's thread, with what
+// `render` wrote ("" when there is no `render`).
 struct TrendStream {
   std::function<void(const analysis::Trend&)> start = {};
-  std::function<std::string(const analysis::BenchmarkTrend&)> render = {};
+  std::function<void(const analysis::BenchmarkTrend&, std::string&)> render = {};
   std::function<void(analysis::BenchmarkTrend&, std::string&)> each = {};
 };
 // stream_trend with each benchmark's text made on the marking threads: a trend of every

@@ -370,6 +370,21 @@ TEST(Units, DurationDigitsAreTheLogarithmsOnEitherSideOfEveryBound) {
   std::mt19937_64 random(7);
   std::uniform_real_distribution<double> exponent(-3, 12);
   for (int i = 0; i < 100000; ++i) values.push_back(std::pow(10.0, exponent(random)));
+  // Halfway between two printed values, and a few ulps either side (1.005 is 1.00499999…, 0.125
+  // a tie exactly): the digits come from the exact binary value, as fmt and to_chars print it.
+  std::uniform_int_distribution<int> whole(100, 999);
+  std::uniform_int_distribution<int> places(0, 8);
+  for (int i = 0; i < 20000; ++i) {
+    double value = (whole(random) + 0.5) / std::pow(10.0, places(random));
+    for (int step = 0; step < 3; ++step) {
+      values.push_back(value);
+      values.push_back(-value);
+      value = std::nextafter(value, INFINITY);
+    }
+  }
+  for (const double value : {0.125, 1.005, 2.675, 1.0005e3, 999.5, 99.95, 9.995, 0.0125}) {
+    values.push_back(value);
+  }
   for (const double value : values) ASSERT_EQ(format_duration(value), reference(value)) << value;
 }
 
@@ -385,6 +400,53 @@ TEST(FitToWidth, CountsCodePointsNotBytes) {
   // "·" and "µ" are two bytes each in UTF-8, one column each.
   EXPECT_EQ(fit_to_width("a · 3 µs", 8), "a · 3 µs");
   EXPECT_EQ(fit_to_width("µµµµ", 3), "µµ…");
+}
+
+TEST(DisplayWidth, CountsCodePointsEightBytesAtATimeAsOneByOne) {
+  EXPECT_EQ(display_width(""), 0u);
+  EXPECT_EQ(display_width("12.3 µs … 12.5 µs"), 17u);
+  EXPECT_EQ(display_width("◆ change point (p=0.0012)"), 25u);
+  // Random strings of one to four-byte UTF-8 sequences and stray bytes, every length up to 40
+  // (the word-at-a-time part and the bytes after it), against counting byte by byte.
+  std::mt19937_64 random(11);
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (int round = 0; round < 20000; ++round) {
+    std::string text(static_cast<std::size_t>(round % 41), ' ');
+    for (char& c : text) c = static_cast<char>(byte(random));
+    std::size_t expected = 0;
+    for (const unsigned char c : text) expected += (c & 0xC0) != 0x80 ? 1 : 0;
+    ASSERT_EQ(display_width(text), expected) << round;
+  }
+}
+
+TEST(TableCells, CellsWrittenIntoTheBufferAreTheCellsAdded) {
+  TableCells added;
+  TableCells written;
+  for (const auto& row :
+       std::vector<std::vector<std::string>>{{"a", "1.5 µs", ""}, {"longer", "", "◆ x"}}) {
+    for (const std::string& cell : row) {
+      added.add(cell);
+      written.text() += cell;
+      written.end_cell();
+    }
+    added.end_row();
+    written.end_row();
+  }
+  const std::vector<std::string> headers = {"name", "time", "mark"};
+  const std::string table = render_table(headers, added, {false, true, false}, "  ");
+  EXPECT_EQ(table,
+            "  name    time    mark\n"
+            "  a       1.5 µs\n"
+            "  longer          ◆ x\n");
+  EXPECT_EQ(render_table(headers, written, {false, true, false}, "  "), table);
+  std::string out = "before\n";
+  append_table(out, headers, written, {false, true, false}, "  ");
+  EXPECT_EQ(out, "before\n" + table);
+  // Cleared, the table holds nothing of what it had.
+  written.clear();
+  written.add("z");
+  written.end_row();
+  EXPECT_EQ(render_table({"n"}, written, {false}), "n\nz\n");
 }
 
 TEST(FormatsAccepting, NamesTheFormatsThatRenderADocument) {

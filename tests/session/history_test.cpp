@@ -239,12 +239,13 @@ TEST_F(History, StreamedTrendHandsEachBenchmarkItsRenderedText) {
       *store_, {.pattern = "bench"},
       TrendStream{.start = [&](const analysis::Trend& head) { machine = head.machine; },
                   .render =
-                      [&](const analysis::BenchmarkTrend& benchmark) {
+                      [&](const analysis::BenchmarkTrend& benchmark, std::string& text) {
                         ++rendered;
+                        EXPECT_EQ(text, "");
                         std::size_t marked = 0;
                         for (const auto& point : benchmark.points) marked += point.change_point;
-                        return fmt::format("{} {} {}", benchmark.name, benchmark.points.size(),
-                                           marked);
+                        text += fmt::format("{} {} {}", benchmark.name, benchmark.points.size(),
+                                            marked);
                       },
                   .each =
                       [&](analysis::BenchmarkTrend& benchmark, std::string& text) {
