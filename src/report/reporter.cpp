@@ -191,7 +191,7 @@ char* fixed_when_certain(std::array<char, 64>& text, double value, int decimals)
   const double fraction = scaled - whole;
   if (std::fabs(fraction - 0.5) <= 1e-6) return nullptr;
   auto digits = static_cast<std::uint64_t>(whole) + (fraction > 0.5 ? 1 : 0);
-  std::array<char, 24> reversed{};
+  std::array<char, 24> reversed;  // written before it is read
   int count = 0;
   do {
     reversed[static_cast<std::size_t>(count++)] = static_cast<char>('0' + digits % 10);
@@ -235,7 +235,7 @@ void append_duration(std::string& out, double ns) {
     return;
   }
   const double magnitude = std::fabs(ns);
-  std::array<char, 64> text{};
+  std::array<char, 64> text;  // written before it is read
   if (magnitude < 1e3) {
     out.append(text.data(), three_digits_to(text, ns));
     out += " ns";

@@ -174,6 +174,7 @@ struct Columns {
   std::unordered_map<std::string, std::size_t> index = {};
   static constexpr std::size_t kRejected = static_cast<std::size_t>(-1);
   static constexpr std::uint32_t kAbsent = static_cast<std::uint32_t>(-1);
+  static constexpr std::uint32_t kNoRun = static_cast<std::uint32_t>(-1);
 
   // A block of runs folded: `numbers` holds, for each kept benchmark of its runs, a row of
   // width() points (row_of_column: a benchmark's row, kAbsent when its runs do not have it).
@@ -335,20 +336,25 @@ struct Columns {
 
   // Benchmark `i`'s points as a trend, written over `trend` (whose strings are reused: a trend
   // of every benchmark of a fleet's history is ten million points of three strings, which
-  // allocated each time). flush() first.
-  void take(std::size_t i, analysis::BenchmarkTrend& trend) const {
+  // allocated each time). `held[k]` is the run whose strings point k of `trend` holds, kept by
+  // the caller with the trend: a point already holding its run's is not written again (reading
+  // the strings to compare them was a cache miss a point). flush() first.
+  void take(std::size_t i, analysis::BenchmarkTrend& trend,
+            std::vector<std::uint32_t>& held) const {
     trend.name = names[i];
+    // Points taken away (moved out of the trend) hold nothing.
+    if (held.size() > trend.points.size()) held.resize(trend.points.size());
     const std::size_t count =
         each_point(i, [&](std::size_t at, std::uint32_t number, const Numbers& numbers) {
           if (at == trend.points.size()) trend.points.emplace_back();
+          if (at == held.size()) held.push_back(kNoRun);
           analysis::HistoryPoint& into = trend.points[at];
-          const RunHead& run = runs[number];
-          // Most often already the same: point `at` of the trend reused from the batch before
-          // is the same run's, when the benchmarks were measured by the same runs.
-          if (into.run_id != run.id) {
+          if (held[at] != number) {
+            const RunHead& run = runs[number];
             into.run_id = run.id;
             into.commit = run.commit;
             into.date = run.date;
+            held[at] = number;
           }
           into.median = numbers.median;
           into.lower = numbers.lower;
@@ -358,6 +364,11 @@ struct Columns {
           into.p_value = 1;
         });
     trend.points.resize(count);
+    held.resize(std::min(held.size(), count));
+  }
+  void take(std::size_t i, analysis::BenchmarkTrend& trend) const {
+    std::vector<std::uint32_t> held;
+    take(i, trend, held);
   }
 
   // Benchmark `i`'s points as take() makes them, only their numbers and each point's run (its
@@ -616,6 +627,7 @@ model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
   // trends are reused batch after batch (take() writes over their strings).
   struct Batch {
     std::vector<analysis::BenchmarkTrend> trends = {};
+    std::vector<std::vector<std::uint32_t>> held = {};  // Columns::take's, trend by trend
     std::vector<std::string> texts = {};
     std::size_t count = 0;
   };
@@ -643,11 +655,12 @@ model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
         points += columns.size(order[first + k]);
       }
       batch.trends.resize(batch.count);
+      batch.held.resize(batch.count);
       batch.texts.resize(batch.count);
       // Each benchmark's points made, marked and rendered on the next free core: the series and
       // their texts are independent.
       in_parallel(batch.count, points, [&](std::size_t k) {
-        columns.take(order[first + k], batch.trends[k]);
+        columns.take(order[first + k], batch.trends[k], batch.held[k]);
         analysis::mark_changes(batch.trends[k]);
         batch.texts[k].clear();
         if (stream.render) stream.render(batch.trends[k], batch.texts[k]);

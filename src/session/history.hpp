@@ -104,8 +104,10 @@ model::Result<analysis::Trend> history_trend(store::Store& store, const SeriesRe
 // `start` gets the machine and branch (a Trend without benchmarks), then `each` every benchmark
 // in name order, its change points marked, as soon as its turn comes. The series are read run by
 // run (Store::each_series_run) into compact columns (32 bytes a point, no rows of strings); the
-// benchmarks are marked a few hundred at a time on every core. The points and marks are those of
-// trend_of(load_series(...)).
+// benchmarks are marked a few dozen at a time on every core. The points and marks are those of
+// trend_of(load_series(...)). `each` may take the points (move them out) but not change their
+// strings in place: the trend's points are reused for the next benchmarks, a point's strings
+// rewritten only when it holds another run's.
 model::Result<bool> stream_trend(store::Store& store, SeriesRequest request,
                                  const std::function<void(const analysis::Trend&)>& start,
                                  const std::function<void(analysis::BenchmarkTrend&)>& each);

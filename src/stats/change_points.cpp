@@ -1,8 +1,11 @@
 #include "stats/change_points.hpp"
 
 #include <algorithm>
+#include <array>
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -91,7 +94,7 @@ Prepared prepare(std::span<const IntervalPoint> series, const ChangePointSetting
   for (std::size_t i = 0; i + 1 < n; ++i) {
     differences[i] = std::fabs(out.level[i + 1] - out.level[i]);
   }
-  std::sort(differences.begin(), differences.end());
+  detail::sort_not_negative(differences);
   const std::size_t trimmed = (differences.size() + kRunsPerChange - 1) / kRunsPerChange;
   const std::size_t kept = differences.size() > trimmed ? differences.size() - trimmed : 0;
   double sum_of_squares = 0.0;
@@ -542,6 +545,41 @@ std::vector<ChangePoint> detect_change_points(std::span<const IntervalPoint> ser
 }
 
 }  // namespace detail
+
+// Below this many values std::sort is as fast as the radix sort.
+constexpr std::size_t kRadixSorted = 64;
+
+// Equal values are the same bits, and such doubles' bits order them as their values do: sorted a
+// byte at a time from the lowest (a pass skipped where every value has the same byte). For the
+// 1,000 differences of a long series, faster than std::sort, which was a twentieth of `history
+// trend`'s time over a fleet's history.
+void detail::sort_not_negative(std::vector<double>& values) {
+  const std::size_t n = values.size();
+  if (n < kRadixSorted) {
+    std::sort(values.begin(), values.end());
+    return;
+  }
+  std::vector<std::uint64_t> keys(n);
+  std::vector<std::uint64_t> moved(n);
+  std::memcpy(keys.data(), values.data(), n * sizeof(double));
+  std::array<std::array<std::uint32_t, 256>, 8> counts{};
+  for (const std::uint64_t key : keys) {
+    for (std::size_t byte = 0; byte < 8; ++byte) ++counts[byte][(key >> (8 * byte)) & 0xFF];
+  }
+  for (std::size_t byte = 0; byte < 8; ++byte) {
+    std::array<std::uint32_t, 256>& count = counts[byte];
+    if (count[(keys[0] >> (8 * byte)) & 0xFF] == n) continue;
+    std::uint32_t start = 0;
+    for (std::uint32_t& c : count) {
+      const std::uint32_t here = c;
+      c = start;
+      start += here;
+    }
+    for (const std::uint64_t key : keys) moved[count[(key >> (8 * byte)) & 0xFF]++] = key;
+    keys.swap(moved);
+  }
+  std::memcpy(values.data(), keys.data(), n * sizeof(double));
+}
 
 std::vector<ChangePoint> detect_change_points(std::span<const IntervalPoint> series,
                                               const ChangePointSettings& settings) {

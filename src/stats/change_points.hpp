@@ -110,6 +110,10 @@ std::vector<ChangePoint> detect_change_points(std::span<const IntervalPoint> ser
                                               const ChangePointSettings& settings,
                                               PartitionSearch search);
 
+// `values`, none negative, NaN or -0.0, sorted ascending: the array std::sort makes, by a radix
+// sort of their bits from 64 values on (the differences detect_change_points sorts).
+void sort_not_negative(std::vector<double>& values);
+
 }  // namespace detail
 
 }  // namespace benchkit::stats

@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -353,3 +355,27 @@ TEST(ChangePointSearch, PruningLeavesFewStartsOnAStepFreeSeries) {
 
 }  // namespace
 }  // namespace benchkit::stats
+
+// The radix sort of the differences gives the array std::sort gives: seeded random values of
+// every size (subnormals, zeros, repeats, huge), at every length around where it starts.
+TEST(ChangePoints, DifferencesAreSortedAsStdSortSortsThem) {
+  std::mt19937_64 random(29);
+  std::uniform_real_distribution<double> exponent(-320, 300);
+  std::uniform_int_distribution<int> kind(0, 9);
+  for (std::size_t n : {0, 1, 2, 63, 64, 65, 100, 999, 1000, 5000}) {
+    for (int round = 0; round < 20; ++round) {
+      std::vector<double> values(n);
+      for (double& value : values) {
+        const int k = kind(random);
+        value = k == 0   ? 0.0
+                : k == 1 ? 1.0
+                : k < 5  ? std::pow(10.0, exponent(random) / 100.0)
+                         : std::pow(10.0, exponent(random));
+      }
+      std::vector<double> expected = values;
+      std::sort(expected.begin(), expected.end());
+      benchkit::stats::detail::sort_not_negative(values);
+      ASSERT_EQ(values, expected) << n << " values, round " << round;
+    }
+  }
+}
