@@ -190,42 +190,67 @@ char* fixed_when_certain(std::array<char, 64>& text, double value, int decimals)
   const double whole = std::floor(scaled);
   const double fraction = scaled - whole;
   if (std::fabs(fraction - 0.5) <= 1e-6) return nullptr;
-  auto digits = static_cast<std::uint64_t>(whole) + (fraction > 0.5 ? 1 : 0);
-  std::array<char, 24> reversed;  // written before it is read
-  int count = 0;
-  do {
-    reversed[static_cast<std::size_t>(count++)] = static_cast<char>('0' + digits % 10);
-    digits /= 10;
-  } while (digits > 0);
-  while (count < decimals + 1) reversed[static_cast<std::size_t>(count++)] = '0';
+  std::uint64_t digits = static_cast<std::uint64_t>(whole) + (fraction > 0.5 ? 1 : 0);
+  // The digits right-aligned in `padded` (zeros before them: at least one before the point),
+  // two at a time from a table below 10,000 (three significant digits, and the seconds of
+  // durations under three hours).
+  constexpr std::size_t kPadded = 24;
+  std::array<char, kPadded> padded;  // written before it is read
+  std::memset(padded.data(), '0', kPadded);
+  int count = 1;
+  if (digits < 10000) {
+    static constexpr char kPairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    std::memcpy(padded.data() + kPadded - 4, kPairs + 2 * (digits / 100), 2);
+    std::memcpy(padded.data() + kPadded - 2, kPairs + 2 * (digits % 100), 2);
+    count = digits >= 1000 ? 4 : digits >= 100 ? 3 : digits >= 10 ? 2 : 1;
+  } else {
+    for (count = 0; digits > 0; digits /= 10) {
+      padded[kPadded - static_cast<std::size_t>(++count)] = static_cast<char>('0' + digits % 10);
+    }
+  }
+  count = std::max(count, decimals + 1);
+  const char* first = padded.data() + kPadded - count;
   char* at = text.data();
   if (std::signbit(value)) *at++ = '-';
-  for (int i = count - 1; i >= 0; --i) {
-    if (i == decimals - 1) *at++ = '.';
-    *at++ = reversed[static_cast<std::size_t>(i)];
+  const auto whole_digits = static_cast<std::size_t>(count - decimals);
+  std::memcpy(at, first, whole_digits);
+  at += whole_digits;
+  if (decimals > 0) {
+    *at++ = '.';
+    std::memcpy(at, first + whole_digits, static_cast<std::size_t>(decimals));
+    at += decimals;
   }
   return at;
 }
 
-// three_digits(value) into `text`; returns the end of what was written.
+// The decimals three_digits gives `value` (not 0).
+int three_digit_decimals(double value) {
+  return std::max(0, 2 - static_cast<int>(decimal_magnitude(value)));
+}
+
+// three_digits(value) into `text`; returns the end of what was written, or nullptr when it does
+// not fit (a number of 64 digits or more: three_digits writes it through fmt).
 char* three_digits_to(std::array<char, 64>& text, double value) {
   if (value == 0.0) {
     text[0] = '0';
     return text.data() + 1;
   }
-  const double magnitude = decimal_magnitude(value);
-  const int decimals = std::max(0, 2 - static_cast<int>(magnitude));
+  const int decimals = three_digit_decimals(value);
   if (char* end = fixed_when_certain(text, value, decimals)) return end;
   const auto written = std::to_chars(text.data(), text.data() + text.size(), value,
                                      std::chars_format::fixed, decimals);
-  if (written.ec == std::errc()) return written.ptr;
-  const auto formatted = fmt::format_to_n(text.data(), text.size(), "{:.{}f}", value, decimals);
-  return text.data() + std::min(formatted.size, text.size());
+  return written.ec == std::errc() ? written.ptr : nullptr;
 }
 
 std::string three_digits(double value) {
-  std::array<char, 64> text{};
-  return std::string(text.data(), three_digits_to(text, value));
+  std::array<char, 64> text;  // written before it is read
+  if (const char* end = three_digits_to(text, value)) {
+    return std::string(static_cast<const char*>(text.data()), end);
+  }
+  return fmt::format("{:.{}f}", value, three_digit_decimals(value));
 }
 }  // namespace
 
@@ -236,18 +261,24 @@ void append_duration(std::string& out, double ns) {
   }
   const double magnitude = std::fabs(ns);
   std::array<char, 64> text;  // written before it is read
+  const auto with_unit = [&](double value, std::string_view unit) {
+    char* end = three_digits_to(text, value);
+    if (end == nullptr || static_cast<std::size_t>(text.data() + text.size() - end) < unit.size()) {
+      out += three_digits(value);  // a number of 60 digits or more
+      out += unit;
+      return;
+    }
+    std::memcpy(end, unit.data(), unit.size());
+    out.append(text.data(), end + unit.size());
+  };
   if (magnitude < 1e3) {
-    out.append(text.data(), three_digits_to(text, ns));
-    out += " ns";
+    with_unit(ns, " ns");
   } else if (magnitude < 1e6) {
-    out.append(text.data(), three_digits_to(text, ns / 1e3));
-    out += " µs";
+    with_unit(ns / 1e3, " µs");
   } else if (magnitude < 1e9) {
-    out.append(text.data(), three_digits_to(text, ns / 1e6));
-    out += " ms";
+    with_unit(ns / 1e6, " ms");
   } else {
-    out.append(text.data(), three_digits_to(text, ns / 1e9));
-    out += " s";
+    with_unit(ns / 1e9, " s");
   }
 }
 

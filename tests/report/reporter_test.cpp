@@ -382,7 +382,8 @@ TEST(Units, DurationDigitsAreTheLogarithmsOnEitherSideOfEveryBound) {
       value = std::nextafter(value, INFINITY);
     }
   }
-  for (const double value : {0.125, 1.005, 2.675, 1.0005e3, 999.5, 99.95, 9.995, 0.0125}) {
+  for (const double value : {0.125, 1.005, 2.675, 1.0005e3, 999.5, 99.95, 9.995, 0.0125, 1.5e13,
+                             1e80, 1e300, -1e300, 9999.5e9, 12345.6e9}) {
     values.push_back(value);
   }
   for (const double value : values) ASSERT_EQ(format_duration(value), reference(value)) << value;
