@@ -254,32 +254,30 @@ std::string three_digits(double value) {
 }
 }  // namespace
 
-void append_duration(std::string& out, double ns) {
+std::size_t append_duration(std::string& out, double ns) {
   if (!std::isfinite(ns)) {
     out += "n/a";
-    return;
+    return 3;
   }
   const double magnitude = std::fabs(ns);
   std::array<char, 64> text;  // written before it is read
-  const auto with_unit = [&](double value, std::string_view unit) {
+  // The number (ASCII) and the unit, whose width is its characters'.
+  const auto with_unit = [&](double value, std::string_view unit, std::size_t unit_width) {
     char* end = three_digits_to(text, value);
     if (end == nullptr || static_cast<std::size_t>(text.data() + text.size() - end) < unit.size()) {
-      out += three_digits(value);  // a number of 60 digits or more
+      const std::string digits = three_digits(value);  // a number of 60 digits or more
+      out += digits;
       out += unit;
-      return;
+      return digits.size() + unit_width;
     }
     std::memcpy(end, unit.data(), unit.size());
     out.append(text.data(), end + unit.size());
+    return static_cast<std::size_t>(end - text.data()) + unit_width;
   };
-  if (magnitude < 1e3) {
-    with_unit(ns, " ns");
-  } else if (magnitude < 1e6) {
-    with_unit(ns / 1e3, " µs");
-  } else if (magnitude < 1e9) {
-    with_unit(ns / 1e6, " ms");
-  } else {
-    with_unit(ns / 1e9, " s");
-  }
+  if (magnitude < 1e3) return with_unit(ns, " ns", 3);
+  if (magnitude < 1e6) return with_unit(ns / 1e3, " µs", 3);
+  if (magnitude < 1e9) return with_unit(ns / 1e6, " ms", 3);
+  return with_unit(ns / 1e9, " s", 2);
 }
 
 std::string format_duration(double ns) {
@@ -575,6 +573,56 @@ std::string render_table(const std::vector<std::string>& headers, const TableCel
   return out;
 }
 
+namespace {
+
+// Where a table's unstyled lines are written: straight into the string, grown once beforehand
+// by a bound on what is written plus kSlack, so that a cell of up to 16 bytes is copied as 16
+// and a fill of up to 32 spaces written as 32 (a fixed size: two instructions, not a call to
+// memcpy or memset, each of the twelve pieces of ten million rows), what lies beyond being
+// overwritten next or cut at the end.
+class LineWriter {
+ public:
+  static constexpr std::size_t kSlack = 64;
+  LineWriter(std::string& out, std::size_t bound) : out_(out), start_(out.size()) {
+    out_.resize(start_ + bound + kSlack);
+    at_ = out_.data() + start_;
+  }
+  // `text`; `readable`: how many bytes its buffer holds from text.data() on (16 are copied when
+  // it holds that many).
+  void put(std::string_view text, std::size_t readable) {
+    if (text.size() <= 16 && readable >= 16) {
+      std::memcpy(at_, text.data(), 16);
+    } else if (!text.empty()) {
+      std::memcpy(at_, text.data(), text.size());
+    }
+    at_ += text.size();
+  }
+  void put(std::string_view text) { put(text, text.size()); }
+  void spaces(std::size_t count) {
+    static constexpr char kSpaces[] = "                                ";  // 32
+    if (count <= 32) {
+      std::memcpy(at_, kSpaces, 32);
+    } else {
+      std::memset(at_, ' ', count);
+    }
+    at_ += count;
+  }
+  char* at() const { return at_; }
+  // Ends the line begun at `line`: its trailing spaces dropped, a newline.
+  void end_line(const char* line) {
+    while (at_ > line && at_[-1] == ' ') --at_;
+    *at_++ = '\n';
+  }
+  void finish() { out_.resize(static_cast<std::size_t>(at_ - out_.data())); }
+
+ private:
+  std::string& out_;
+  std::size_t start_;
+  char* at_ = nullptr;
+};
+
+}  // namespace
+
 void append_table(std::string& out, const std::vector<std::string>& headers,
                   const TableCells& cells, const std::vector<bool>& right,
                   const std::string& indent, const CellStyle& style) {
@@ -585,73 +633,87 @@ void append_table(std::string& out, const std::vector<std::string>& headers,
     widths[c] = header_widths[c] = display_width(headers[c]);
   }
   std::size_t first = 0;
+  std::size_t cell_widths = 0;
   for (const std::size_t end : cells.row_ends_) {
+    if (end - first > headers.size()) {
+      throw std::invalid_argument("append_table: a row has more cells than the table has headers");
+    }
     for (std::size_t i = first; i < end; ++i) {
       widths[i - first] = std::max(widths[i - first], cells.widths_[i]);
+      cell_widths += cells.widths_[i];
     }
     first = end;
   }
-  std::size_t line_width = indent.size();
+  std::size_t line_width = indent.size() + 1;
   for (std::size_t width : widths) line_width += width + 2;
   // Read once per cell: a byte each, not std::vector<bool>'s bit lookups (ten million rows).
   const std::vector<char> right_aligned(right.begin(), right.end());
-  out.reserve(out.size() + cells.text_.size() + (cells.row_ends_.size() + 1) * line_width);
-  // One line: `count` cells, the c-th `cell(c)` of display width `measured[c]`. Unstyled lines
-  // are put together in `line` and appended at once: a call per piece was most of the time of a
-  // table of ten million rows.
-  std::vector<char> line;
-  const auto emit = [&](std::size_t count, const auto& cell, const std::size_t* measured,
-                        bool header) {
-    if (!header && style) {
-      const std::size_t start = out.size();
-      out += indent;
-      for (std::size_t c = 0; c < count; ++c) {
-        if (c > 0) out += "  ";
-        const std::size_t fill = widths[c] > measured[c] ? widths[c] - measured[c] : 0;
+  const auto fill_of = [&](std::size_t c, std::size_t measured) {
+    return widths[c] > measured ? widths[c] - measured : 0;
+  };
+  const auto cell = [&](std::size_t row_first, std::size_t c) {
+    const std::size_t from = row_first + c == 0 ? 0 : cells.ends_[row_first + c - 1];
+    return std::string_view(cells.text_).substr(from, cells.ends_[row_first + c] - from);
+  };
+  if (!style) {
+    // A line's bytes: its cells' widths padded to the columns', plus what each cell has in
+    // bytes beyond its width (UTF-8), the indent, the gaps and the newline.
+    std::size_t header_bytes = line_width;
+    for (const std::string& header : headers) header_bytes += header.size();
+    LineWriter writer(out, header_bytes + cells.row_ends_.size() * line_width +
+                               (cells.text_.size() - cell_widths));
+    char* line = writer.at();
+    writer.put(indent);
+    for (std::size_t c = 0; c < headers.size(); ++c) {
+      if (c > 0) writer.spaces(2);
+      writer.put(headers[c]);
+      writer.spaces(fill_of(c, header_widths[c]));
+    }
+    writer.end_line(line);
+    first = 0;
+    for (const std::size_t end : cells.row_ends_) {
+      line = writer.at();
+      writer.put(indent);
+      for (std::size_t c = 0; c < end - first; ++c) {
+        if (c > 0) writer.spaces(2);
+        const std::size_t fill = fill_of(c, cells.widths_[first + c]);
         const bool fill_first = c < right_aligned.size() && right_aligned[c] != 0;
-        const std::string padding(fill, ' ');
-        const std::string text(cell(c));
-        out += style(c, fill_first ? padding + text : text + padding);
+        if (fill_first) writer.spaces(fill);
+        const std::string_view text = cell(first, c);
+        writer.put(text,
+                   cells.text_.size() - static_cast<std::size_t>(text.data() - cells.text_.data()));
+        if (!fill_first) writer.spaces(fill);
       }
-      while (out.size() > start && out.back() == ' ') out.pop_back();
-      out += '\n';
-      return;
+      writer.end_line(line);
+      first = end;
     }
-    std::size_t most = indent.size() + 1;
-    for (std::size_t c = 0; c < count; ++c) most += 2 + widths[c] + cell(c).size();
-    if (line.size() < most) line.resize(most);
-    char* at = line.data();
-    const auto put = [&at](std::string_view text) {
-      if (!text.empty()) std::memcpy(at, text.data(), text.size());
-      at += text.size();
-    };
-    const auto pad = [&at](std::size_t fill) {
-      std::memset(at, ' ', fill);
-      at += fill;
-    };
-    put(indent);
+    writer.finish();
+    return;
+  }
+  // Styled: each body cell padded, then handed to `style`.
+  const auto emit = [&](std::size_t count, const auto& text_of, const std::size_t* measured,
+                        bool header) {
+    const std::size_t start = out.size();
+    out += indent;
     for (std::size_t c = 0; c < count; ++c) {
-      if (c > 0) pad(2);
-      const std::size_t fill = widths[c] > measured[c] ? widths[c] - measured[c] : 0;
+      if (c > 0) out += "  ";
+      const std::size_t fill = fill_of(c, measured[c]);
       const bool fill_first = c < right_aligned.size() && right_aligned[c] != 0 && !header;
-      if (fill_first) pad(fill);
-      put(cell(c));
-      if (!fill_first) pad(fill);
+      const std::string padding(fill, ' ');
+      const std::string text(text_of(c));
+      out += header ? text + padding : style(c, fill_first ? padding + text : text + padding);
     }
-    while (at > line.data() && at[-1] == ' ') --at;
-    *at++ = '\n';
-    out.append(line.data(), at);
+    while (out.size() > start && out.back() == ' ') out.pop_back();
+    out += '\n';
   };
   emit(
       headers.size(), [&](std::size_t c) { return std::string_view(headers[c]); },
       header_widths.data(), true);
   first = 0;
   for (const std::size_t end : cells.row_ends_) {
-    const auto cell = [&](std::size_t c) {
-      const std::size_t from = first + c == 0 ? 0 : cells.ends_[first + c - 1];
-      return std::string_view(cells.text_).substr(from, cells.ends_[first + c] - from);
-    };
-    emit(end - first, cell, cells.widths_.data() + first, false);
+    emit(
+        end - first, [&](std::size_t c) { return cell(first, c); }, cells.widths_.data() + first,
+        false);
     first = end;
   }
 }

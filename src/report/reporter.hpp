@@ -113,8 +113,9 @@ inline constexpr std::size_t kShownDigits = 12;
 
 // Shared number formatting: "12.3 ns", "4.56 µs", "7.89 ms", "1.23 s" (3 significant digits).
 std::string format_duration(double ns);
-// format_duration(ns) appended to `out`.
-void append_duration(std::string& out, double ns);
+// format_duration(ns) appended to `out`; returns its display width (a column per character:
+// µ is two bytes).
+std::size_t append_duration(std::string& out, double ns);
 // A value per iteration in its metric's unit (BenchmarkResult::metric): format_duration for time
 // (no metric), "812 instr", "12.0 k instr", "4.56 M instr" for instructions.
 std::string format_measure(double value, const std::string& metric);
@@ -186,6 +187,11 @@ class TableCells {
   // appended since the previous one ended).
   std::string& text() { return text_; }
   void end_cell();
+  // end_cell() for a cell whose display width the writer knows (display_width of it).
+  void end_cell(std::size_t width) {
+    ends_.push_back(text_.size());
+    widths_.push_back(width);
+  }
   // Ends the row being written.
   void end_row() { row_ends_.push_back(ends_.size()); }
   void clear();

@@ -94,18 +94,23 @@ void add_cells(TableCells& table, const HistoryPoint& point) {
   }
   table.end_cell();
   table.add(point.date);
-  append_duration(text, point.median);
-  table.end_cell();
-  append_duration(text, point.lower);
+  // The widths of the numbers' cells are known as they are written: " … " is three columns,
+  // "◆" one.
+  table.end_cell(append_duration(text, point.median));
+  std::size_t width = append_duration(text, point.lower);
   text += " … ";
-  append_duration(text, point.upper);
-  table.end_cell();
+  width += 3 + append_duration(text, point.upper);
+  table.end_cell(width);
+  const std::size_t before = text.size();
   if (point.change) append_change_percent(text, *point.change);
-  table.end_cell();
+  table.end_cell(text.size() - before);
   if (point.change_point) {
+    const std::size_t start = text.size();
     fmt::format_to(std::back_inserter(text), "◆ change point (p={:.2g})", point.p_value);
+    table.end_cell(text.size() - start - 2);
+  } else {
+    table.end_cell(0);
   }
-  table.end_cell();
   table.end_row();
 }
 

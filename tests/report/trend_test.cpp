@@ -172,6 +172,47 @@ TEST(TrendText, JsonAndConsoleMarkTheChangePoint) {
       HasSubstr("  bbbbbbbbbbbb    2026-11-02T00:00:00Z  101 ns  100.0 ns … 102 ns   +1.0%\n"));
 }
 
+// A benchmark's console table, its cells written into the table with the widths they are known
+// to have, is the table render_table makes of the same cells measured one by one: every unit
+// (µ two bytes, one column), not-a-number, numbers too long for the digits' buffer, dates and
+// commits of other widths (UTF-8, empty, run identities), changes and change points; seeded.
+TEST(TrendText, TheConsoleTableIsTheTableOfItsCellsMeasured) {
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<double> exponent(-2, 13);
+  const std::vector<std::string> commits = {"aaaaaaaaaaaaaaaa1111", "", "ééééééé", "abc"};
+  const std::vector<std::string> dates = {"2026-11-01T00:00:00Z", "", "2026-11-01 ünïcode"};
+  for (int round = 0; round < 200; ++round) {
+    analysis::BenchmarkTrend benchmark{.name = fmt::format("b{}", round), .points = {}};
+    std::vector<std::vector<std::string>> rows;
+    for (int i = 0; i < 1 + round % 30; ++i) {
+      const double median = std::pow(10.0, exponent(random));
+      analysis::HistoryPoint one =
+          point(commits[random() % commits.size()], dates[random() % dates.size()], median);
+      if (random() % 17 == 0) one.upper = std::numeric_limits<double>::quiet_NaN();
+      if (random() % 29 == 0) one.lower = 1e300;
+      if (i > 0) one.change = std::pow(10.0, exponent(random) - 8) * (random() % 2 ? 1 : -1);
+      if (random() % 5 == 0) {
+        one.change_point = true;
+        one.p_value = std::pow(10.0, -exponent(random));
+      }
+      std::string commit =
+          one.commit.empty() ? "(run " + one.run_id.substr(0, 8) + ")" : one.commit.substr(0, 12);
+      rows.push_back(
+          {commit, one.date, format_duration(one.median),
+           format_duration(one.lower) + " … " + format_duration(one.upper),
+           one.change ? change_percent(*one.change) : "",
+           one.change_point ? fmt::format("◆ change point (p={:.2g})", one.p_value) : ""});
+      benchmark.points.push_back(std::move(one));
+    }
+    const std::string expected =
+        fmt::format("\n{} ({} commit{})\n", benchmark.name, benchmark.points.size(),
+                    benchmark.points.size() == 1 ? "" : "s") +
+        render_table({"commit", "date", "median", "95% CI", "change", ""}, rows,
+                     {false, false, true, true, true, false}, "  ");
+    ASSERT_EQ(trend_part(benchmark, Format::console), expected) << round;
+  }
+}
+
 // A benchmark named like a formula is a text cell with a ' in front (OWASP's CSV injection); a
 // fall in speed, a negative change, stays a number a spreadsheet can sum.
 TEST(TrendCsv, AFormulaNameIsTextANegativeChangeANumber) {
