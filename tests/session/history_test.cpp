@@ -223,6 +223,47 @@ TEST_F(History, StreamedTrendOfRunsOfDifferentBenchmarksIsTheirSeries) {
   EXPECT_EQ(all->benchmarks[10].points.size(), 1u);
 }
 
+// Streamed as the command line streams it (each benchmark's text rendered, its points left in
+// place and reused for the benchmarks of later batches): every point names its own run, commit
+// and date, also where a reused point held another run's (benchmarks measured by different runs
+// in successive batches) and where a commit's newer run replaces a point.
+TEST_F(History, StreamedTextOfManyBatchesNamesEachPointsOwnRun) {
+  for (int i = 0; i < 12; ++i) {
+    ASSERT_TRUE(record_run(*store_, made_run({.commit = fmt::format("c{:02}", i == 9 ? 8 : i),
+                                              .date = fmt::format("2026-11-{:02}T00:00:00Z", i + 1),
+                                              .benchmarks = i % 3 == 0   ? 300u
+                                                            : i % 3 == 1 ? 100u
+                                                                         : 200u,
+                                              .ns = 100.0 + i,
+                                              .seed = static_cast<std::uint64_t>(i)}))
+                    .ok());
+  }
+  const auto text_of = [](const analysis::BenchmarkTrend& benchmark) {
+    std::string text = benchmark.name;
+    for (const analysis::HistoryPoint& point : benchmark.points) {
+      text += fmt::format(" {}/{}/{}/{}", point.run_id, point.commit, point.date, point.median);
+    }
+    return text;
+  };
+  const auto series = load_series(*store_, {});
+  ASSERT_TRUE(series.ok()) << series.error().message;
+  std::vector<std::string> expected;
+  for (const analysis::BenchmarkTrend& benchmark : trend_of(*series).benchmarks) {
+    expected.push_back(text_of(benchmark));
+  }
+  std::vector<std::string> texts;
+  const auto done = stream_trend(
+      *store_, {},
+      TrendStream{
+          .start = [](const analysis::Trend&) {},
+          .render = [&](const analysis::BenchmarkTrend& benchmark,
+                        std::string& text) { text = text_of(benchmark); },
+          .each = [&](analysis::BenchmarkTrend&, std::string& text) { texts.push_back(text); }});
+  ASSERT_TRUE(done.ok()) << done.error().message;
+  ASSERT_EQ(texts.size(), 300u);
+  EXPECT_EQ(texts, expected);
+}
+
 // The text of each benchmark is made by `render` (on the marking threads) and handed to `each`
 // with its benchmark, in name order.
 TEST_F(History, StreamedTrendHandsEachBenchmarkItsRenderedText) {
