@@ -184,23 +184,34 @@ TEST_F(BaselineFlow, WithoutAUsableKeptBinaryTheSavedSamplesAreCompared) {
 }
 
 TEST_F(BaselineFlow, CompareCommandReadsFilesAndBaselineNames) {
-  ASSERT_EQ(
-      run_command(env_ + kSampleBench + kOneProcessCopyRun + " --quiet --save-baseline before")
-          .exit_code,
-      0);
+  // Both sides are measured for real, one process each, beside other tests: a stall of the
+  // machine during one side can leave even the slow variant's fourteen-fold slowdown
+  // inconclusive (seen once in a full `make test`: an interval of -72% to +74,284%), which is the
+  // right answer for such samples. The two sides are measured again, up to three times, until
+  // their samples show it; what is tested is what `compare` makes of files and names.
   const std::string after = folder_ + "/after.json";
-  ASSERT_EQ(run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kSampleBench + kOneProcessCopyRun +
-                        " --quiet --out " + after)
-                .exit_code,
-            0);
-  const auto console = run_command(env_ + kTool + " compare before " + after);
-  ASSERT_EQ(console.exit_code, 0) << console.err;
-  EXPECT_THAT(console.out, HasSubstr("copy_string"));
-  EXPECT_THAT(console.out, HasSubstr("regressed"));
-  // All samples, as in ARegressionIsFoundAndGatesCi: a run slowed throughout by a loaded
-  // machine must not make the gate's answer untestable.
-  const auto gated = run_command(env_ + kTool + " compare before " + after +
-                                 " --all-samples --fail-on-regression");
+  std::string console_out;
+  testing::CommandResult gated;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    ASSERT_EQ(
+        run_command(env_ + kSampleBench + kOneProcessCopyRun + " --quiet --save-baseline before")
+            .exit_code,
+        0);
+    ASSERT_EQ(run_command(env_ + "SAMPLE_BENCH_SLOW=1 " + kSampleBench + kOneProcessCopyRun +
+                          " --quiet --out " + after)
+                  .exit_code,
+              0);
+    const auto console = run_command(env_ + kTool + " compare before " + after);
+    ASSERT_EQ(console.exit_code, 0) << console.err;
+    console_out = console.out;
+    // All samples, as in ARegressionIsFoundAndGatesCi: a run slowed throughout by a loaded
+    // machine must not make the gate's answer untestable.
+    gated = run_command(env_ + kTool + " compare before " + after +
+                        " --all-samples --fail-on-regression");
+    if (console_out.find("1 regressed") != std::string::npos && gated.exit_code == 1) break;
+  }
+  EXPECT_THAT(console_out, HasSubstr("copy_string"));
+  EXPECT_THAT(console_out, HasSubstr("1 regressed"));
   EXPECT_EQ(gated.exit_code, 1) << gated.out << gated.err;
   const auto json = run_command(env_ + kTool + " compare before " + after + " --format json");
   EXPECT_THAT(json.out, HasSubstr("\"schema\": \"benchkit/comparison\""));
