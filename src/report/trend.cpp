@@ -85,17 +85,9 @@ std::string heading(const analysis::Trend& trend) {
 // benchmark of a fleet's history is ten million rows.
 void add_cells(TableCells& table, const HistoryPoint& point) {
   std::string& text = table.text();
-  if (point.commit.empty()) {
-    text += "(run ";
-    text.append(point.run_id, 0, 8);
-    text += ')';
-  } else {
-    text.append(point.commit, 0, kCommitDigits);
-  }
-  table.end_cell();
+  table.add(short_commit(point));  // at most 15 bytes: no allocation
   table.add(point.date);
-  // The widths of the numbers' cells are known as they are written: " … " is three columns,
-  // "◆" one.
+  // The widths of the numbers' cells are known as they are written: " … " is three columns.
   table.end_cell(append_duration(text, point.median));
   std::size_t width = append_duration(text, point.lower);
   text += " … ";
@@ -104,13 +96,7 @@ void add_cells(TableCells& table, const HistoryPoint& point) {
   const std::size_t before = text.size();
   if (point.change) append_change_percent(text, *point.change);
   table.end_cell(text.size() - before);
-  if (point.change_point) {
-    const std::size_t start = text.size();
-    fmt::format_to(std::back_inserter(text), "◆ change point (p={:.2g})", point.p_value);
-    table.end_cell(text.size() - start - 2);
-  } else {
-    table.end_cell(0);
-  }
+  table.add(mark_text(point));  // "" on all but the few change points
   table.end_row();
 }
 

@@ -837,11 +837,9 @@ std::vector<RecentChange> recent_changes(const Columns& columns, const CheckedHi
                                          const RunResult& run, const store::RunInfo& candidate,
                                          std::size_t last) {
   std::vector<std::vector<RecentChange>> found(run.benchmarks.size());
+  // The history's points decide how many cores share the work.
   std::size_t points = 0;
-  for (const BenchmarkResult& benchmark : run.benchmarks) {
-    const auto known = history.intervals.find(benchmark.name);
-    points += known != history.intervals.end() ? known->second.size() : 0;
-  }
+  for (const auto& [name, series] : history.intervals) points += series.size();
   const std::vector<std::uint32_t> no_runs;
   in_parallel(run.benchmarks.size(), points, [&](std::size_t k) {
     const BenchmarkResult& benchmark = run.benchmarks[k];
