@@ -112,12 +112,12 @@ listed=$("$consumer/consumer_bench" --list)
 custom=$("$consumer/consumer_custom_main" --list)
 [ "$custom" = "$listed" ] || { echo "unexpected --list from a custom main: $custom" >&2; exit 1; }
 json=$("$consumer/consumer_alloc_bench" --test --format json --filter make_vector)
-echo "$json" | grep -q '"allocations": 1' || { echo "benchkit::alloc did not count: $json" >&2; exit 1; }
-echo "$json" | grep -q '"compile_flags": "-O3 -DNDEBUG' ||
+grep -q '"allocations": 1' <<<"$json" || { echo "benchkit::alloc did not count: $json" >&2; exit 1; }
+grep -q '"compile_flags": "-O3 -DNDEBUG' <<<"$json" ||
   { echo "the consumer's compile flags were not recorded: $json" >&2; exit 1; }
 # benchkit_add_benchmark registered the smoke test, and it passes.
 tests=$(cd "$consumer" && ctest -N)
-echo "$tests" | grep -q 'Test #1: consumer_bench$' ||
+grep -q 'Test #1: consumer_bench$' <<<"$tests" ||
   { echo "benchkit_add_benchmark registered no test consumer_bench: $tests" >&2; exit 1; }
 (cd "$consumer" && ctest --output-on-failure -L benchmark >"$work/ctest.log") ||
   { cat "$work/ctest.log" >&2; exit 1; }
