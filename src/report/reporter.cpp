@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <ostream>
+#include <span>
 #include <stdexcept>
 
 #include "analysis/compare.hpp"
@@ -183,7 +184,7 @@ constexpr std::array<double, 10> kPowersOfTen = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1
 // as the exact value does. Returns nullptr where it is not certain (nearly a tie, too many
 // decimals, too large), for to_chars to decide. A fifth of the cost of to_chars, which writes
 // four numbers on each of the ten million lines of a fleet's trend.
-char* fixed_when_certain(std::array<char, 64>& text, double value, int decimals) {
+char* fixed_when_certain(std::span<char, 64> text, double value, int decimals) {
   const double size = std::fabs(value);
   if (decimals >= static_cast<int>(kPowersOfTen.size()) || !(size < 1e15)) return nullptr;
   const double scaled = size * kPowersOfTen[static_cast<std::size_t>(decimals)];
@@ -191,36 +192,55 @@ char* fixed_when_certain(std::array<char, 64>& text, double value, int decimals)
   const double fraction = scaled - whole;
   if (std::fabs(fraction - 0.5) <= 1e-6) return nullptr;
   std::uint64_t digits = static_cast<std::uint64_t>(whole) + (fraction > 0.5 ? 1 : 0);
-  // The digits right-aligned in `padded` (zeros before them: at least one before the point),
-  // two at a time from a table below 10,000 (three significant digits, and the seconds of
-  // durations under three hours).
-  constexpr std::size_t kPadded = 24;
-  std::array<char, kPadded> padded;  // written before it is read
-  std::memset(padded.data(), '0', kPadded);
-  int count = 1;
-  if (digits < 10000) {
-    static constexpr char kPairs[] =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-        "8081828384858687888990919293949596979899";
-    std::memcpy(padded.data() + kPadded - 4, kPairs + 2 * (digits / 100), 2);
-    std::memcpy(padded.data() + kPadded - 2, kPairs + 2 * (digits % 100), 2);
-    count = digits >= 1000 ? 4 : digits >= 100 ? 3 : digits >= 10 ? 2 : 1;
-  } else {
-    for (count = 0; digits > 0; digits /= 10) {
-      padded[kPadded - static_cast<std::size_t>(++count)] = static_cast<char>('0' + digits % 10);
+  static constexpr char kPairs[] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  char* at = text.data();
+  if (std::signbit(value)) *at++ = '-';
+  if (digits < 10000 && decimals < 4) {
+    // Three significant digits (and seconds of durations under three hours): the four digits,
+    // zeros first, made two at a time from the table in a register, the point put in there, and
+    // the whole written as 8 bytes. Digits built in memory and read back at once cost a stalled
+    // load each (the bytes were stored in smaller pieces than they were read in).
+    std::uint16_t high = 0;
+    std::uint16_t low = 0;
+    std::memcpy(&high, kPairs + 2 * (digits / 100), 2);
+    std::memcpy(&low, kPairs + 2 * (digits % 100), 2);
+    const int count = std::max(digits >= 1000  ? 4
+                               : digits >= 100 ? 3
+                               : digits >= 10  ? 2
+                                               : 1,
+                               decimals + 1);
+    // The first character in the lowest byte: the `count` digits shown, at the bottom.
+    std::uint64_t shown = (std::uint64_t{high} | std::uint64_t{low} << 16) >> (8 * (4 - count));
+    const int whole_digits = count - decimals;
+    if (decimals > 0) {
+      const std::uint64_t below = (std::uint64_t{1} << (8 * whole_digits)) - 1;
+      shown = (shown & below) | std::uint64_t{'.'} << (8 * whole_digits) | (shown & ~below) << 8;
     }
+    std::memcpy(at, &shown, 8);  // at most 1 + 4 + 1 of the 64 bytes of `text` hold the number
+    return at + count + (decimals > 0 ? 1 : 0);
+  }
+  // Longer numbers: the digits right-aligned in `padded` (zeros before them: at least one before
+  // the point), with 16 bytes more, so that the whole part and the decimals are each copied as
+  // 16 bytes (at most 16 digits each: below 1e15, 9 decimals).
+  constexpr std::size_t kPadded = 24;
+  std::array<char, kPadded + 16> padded;  // written before it is read
+  std::memset(padded.data(), '0', padded.size());
+  int count = 0;
+  for (; digits > 0; digits /= 10) {
+    padded[kPadded - static_cast<std::size_t>(++count)] = static_cast<char>('0' + digits % 10);
   }
   count = std::max(count, decimals + 1);
   const char* first = padded.data() + kPadded - count;
-  char* at = text.data();
-  if (std::signbit(value)) *at++ = '-';
+  // At most 1 + 16 + 1 + 9 bytes written as 1 + 16 + 1 + 16: well inside the 64 of `text`.
   const auto whole_digits = static_cast<std::size_t>(count - decimals);
-  std::memcpy(at, first, whole_digits);
+  std::memcpy(at, first, 16);
   at += whole_digits;
   if (decimals > 0) {
     *at++ = '.';
-    std::memcpy(at, first + whole_digits, static_cast<std::size_t>(decimals));
+    std::memcpy(at, first + whole_digits, 16);
     at += decimals;
   }
   return at;
@@ -233,7 +253,7 @@ int three_digit_decimals(double value) {
 
 // three_digits(value) into `text`; returns the end of what was written, or nullptr when it does
 // not fit (a number of 64 digits or more: three_digits writes it through fmt).
-char* three_digits_to(std::array<char, 64>& text, double value) {
+char* three_digits_to(std::span<char, 64> text, double value) {
   if (value == 0.0) {
     text[0] = '0';
     return text.data() + 1;
@@ -254,30 +274,57 @@ std::string three_digits(double value) {
 }
 }  // namespace
 
-std::size_t append_duration(std::string& out, double ns) {
-  if (!std::isfinite(ns)) {
-    out += "n/a";
-    return 3;
-  }
+namespace {
+
+// A duration's value in the unit format_duration shows it in, and that unit (" µs" is two
+// columns wide and three bytes long), held in 4 bytes to be copied as 4.
+struct ShownDuration {
+  double value;
+  std::array<char, 4> unit;
+  std::size_t unit_size;
+  std::size_t unit_width;
+  std::string_view unit_text() const { return {unit.data(), unit_size}; }
+};
+
+ShownDuration shown_duration(double ns) {
   const double magnitude = std::fabs(ns);
+  if (magnitude < 1e3) return {ns, {' ', 'n', 's', 0}, 3, 3};
+  if (magnitude < 1e6) return {ns / 1e3, {' ', '\xC2', '\xB5', 's'}, 4, 3};  // " µs"
+  if (magnitude < 1e9) return {ns / 1e6, {' ', 'm', 's', 0}, 3, 3};
+  return {ns / 1e9, {' ', 's', 0, 0}, 2, 2};
+}
+
+}  // namespace
+
+char* duration_to(std::span<char, 64> text, double ns, std::size_t& width) {
+  if (!std::isfinite(ns)) {
+    std::memcpy(text.data(), "n/a", 3);
+    width = 3;
+    return text.data() + 3;
+  }
+  const ShownDuration shown = shown_duration(ns);
+  char* end = three_digits_to(text, shown.value);
+  if (end == nullptr || static_cast<std::size_t>(text.data() + text.size() - end) < 4) {
+    return nullptr;
+  }
+  std::memcpy(end, shown.unit.data(), 4);
+  width = static_cast<std::size_t>(end - text.data()) + shown.unit_width;
+  return end + shown.unit_size;
+}
+
+std::size_t append_duration(std::string& out, double ns) {
   std::array<char, 64> text;  // written before it is read
-  // The number (ASCII) and the unit, whose width is its characters'.
-  const auto with_unit = [&](double value, std::string_view unit, std::size_t unit_width) {
-    char* end = three_digits_to(text, value);
-    if (end == nullptr || static_cast<std::size_t>(text.data() + text.size() - end) < unit.size()) {
-      const std::string digits = three_digits(value);  // a number of 60 digits or more
-      out += digits;
-      out += unit;
-      return digits.size() + unit_width;
-    }
-    std::memcpy(end, unit.data(), unit.size());
-    out.append(text.data(), end + unit.size());
-    return static_cast<std::size_t>(end - text.data()) + unit_width;
-  };
-  if (magnitude < 1e3) return with_unit(ns, " ns", 3);
-  if (magnitude < 1e6) return with_unit(ns / 1e3, " µs", 3);
-  if (magnitude < 1e9) return with_unit(ns / 1e6, " ms", 3);
-  return with_unit(ns / 1e9, " s", 2);
+  std::size_t width = 0;
+  if (const char* end = duration_to(text, ns, width)) {
+    out.append(static_cast<const char*>(text.data()), end);
+    return width;
+  }
+  // A number of 60 digits or more.
+  const ShownDuration shown = shown_duration(ns);
+  const std::string digits = three_digits(shown.value);
+  out += digits;
+  out += shown.unit_text();
+  return digits.size() + shown.unit_width;
 }
 
 std::string format_duration(double ns) {
@@ -535,19 +582,20 @@ std::string format_items_per_second(double items_per_second) {
   return three_digits(items_per_second / 1e9) + " G/s";
 }
 
-void TableCells::add(std::string_view cell) {
-  text_ += cell;
-  end_cell();
+char* TableCells::room(std::size_t most) {
+  constexpr std::size_t kSlack = 64;
+  if (text_.size() < used_ + most + kSlack) text_.resize(2 * (used_ + most + kSlack));
+  return text_.data() + used_;
 }
 
-void TableCells::end_cell() {
-  const std::size_t from = ends_.empty() ? 0 : ends_.back();
-  ends_.push_back(text_.size());
-  widths_.push_back(display_width(std::string_view(text_).substr(from)));
+void TableCells::add(std::string_view cell) {
+  char* at = room(cell.size());
+  if (!cell.empty()) std::memcpy(at, cell.data(), cell.size());
+  end_cell_at(at + cell.size(), display_width(cell));
 }
 
 void TableCells::clear() {
-  text_.clear();
+  used_ = 0;
   ends_.clear();
   widths_.clear();
   row_ends_.clear();
@@ -653,15 +701,15 @@ void append_table(std::string& out, const std::vector<std::string>& headers,
   };
   const auto cell = [&](std::size_t row_first, std::size_t c) {
     const std::size_t from = row_first + c == 0 ? 0 : cells.ends_[row_first + c - 1];
-    return std::string_view(cells.text_).substr(from, cells.ends_[row_first + c] - from);
+    return cells.text().substr(from, cells.ends_[row_first + c] - from);
   };
   if (!style) {
     // A line's bytes: its cells' widths padded to the columns', plus what each cell has in
     // bytes beyond its width (UTF-8), the indent, the gaps and the newline.
     std::size_t header_bytes = line_width;
     for (const std::string& header : headers) header_bytes += header.size();
-    LineWriter writer(out, header_bytes + cells.row_ends_.size() * line_width +
-                               (cells.text_.size() - cell_widths));
+    LineWriter writer(
+        out, header_bytes + cells.row_ends_.size() * line_width + (cells.used_ - cell_widths));
     char* line = writer.at();
     writer.put(indent);
     for (std::size_t c = 0; c < headers.size(); ++c) {

@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -116,6 +117,10 @@ std::string format_duration(double ns);
 // format_duration(ns) appended to `out`; returns its display width (a column per character:
 // µ is two bytes).
 std::size_t append_duration(std::string& out, double ns);
+// format_duration(ns) written at the start of `text`: returns its end, and its display width in
+// `width`; nullptr when it does not fit (a number of 60 digits or more). What follows the end may
+// have been written over.
+char* duration_to(std::span<char, 64> text, double ns, std::size_t& width);
 // A value per iteration in its metric's unit (BenchmarkResult::metric): format_duration for time
 // (no metric), "812 instr", "12.0 k instr", "4.56 M instr" for instructions.
 std::string format_measure(double value, const std::string& metric);
@@ -183,14 +188,14 @@ class TableCells {
  public:
   // A cell of the row being written.
   void add(std::string_view cell);
-  // The buffer to append the cell being written to; end_cell() closes it (the cell is what was
-  // appended since the previous one ended).
-  std::string& text() { return text_; }
-  void end_cell();
-  // end_cell() for a cell whose display width the writer knows (display_width of it).
-  void end_cell(std::size_t width) {
-    ends_.push_back(text_.size());
-    widths_.push_back(width);
+  // Where to write a cell of up to `most` bytes, at the end of the text; what lies beyond it (32
+  // bytes more at least) may be written over as well, by copies of a fixed size. end_cell_at
+  // closes it.
+  char* room(std::size_t most);
+  // Closes the cell written at room(), which ends at `end` and is `width` columns wide.
+  void end_cell_at(const char* end, std::size_t width) {
+    used_ = static_cast<std::size_t>(end - text_.data());
+    end_cell(width);
   }
   // Ends the row being written.
   void end_row() { row_ends_.push_back(ends_.size()); }
@@ -200,8 +205,16 @@ class TableCells {
   friend void append_table(std::string& out, const std::vector<std::string>& headers,
                            const TableCells& cells, const std::vector<bool>& right,
                            const std::string& indent, const CellStyle& style);
+  void end_cell(std::size_t width) {
+    ends_.push_back(used_);
+    widths_.push_back(width);
+  }
+  std::string_view text() const { return {text_.data(), used_}; }
+  // The cells' bytes are text_'s first used_: text_ is kept larger, so that a cell is written
+  // straight into it.
   std::string text_;
-  std::vector<std::size_t> ends_;      // where each cell ends in text_
+  std::size_t used_ = 0;
+  std::vector<std::size_t> ends_;      // where each cell ends in the text
   std::vector<std::size_t> widths_;    // each cell's display width
   std::vector<std::size_t> row_ends_;  // the cells up to the end of each row
 };

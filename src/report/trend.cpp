@@ -7,7 +7,9 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <iterator>
+#include <span>
 
 namespace benchkit::report {
 namespace {
@@ -30,19 +32,31 @@ std::string change_text(const HistoryPoint& point) {
 
 }  // namespace
 
-void append_change_percent(std::string& out, double change) {
+namespace {
+
+// change_percent(change) written at the start of `text`: its end, or nullptr when it is not a
+// finite number or does not fit.
+char* change_percent_to(std::span<char, 32> text, double change) {
   const double percent = change * 100.0;
-  std::array<char, 32> text{};
+  if (!std::isfinite(percent)) return nullptr;
   char* start = text.data();
   if (!std::signbit(percent)) *start++ = '+';
   const auto written =
       std::to_chars(start, text.data() + text.size() - 1, percent, std::chars_format::fixed, 1);
-  if (!std::isfinite(percent) || written.ec != std::errc()) {
-    fmt::format_to(std::back_inserter(out), "{:+.1f}%", percent);
+  if (written.ec != std::errc()) return nullptr;
+  *written.ptr = '%';
+  return written.ptr + 1;
+}
+
+}  // namespace
+
+void append_change_percent(std::string& out, double change) {
+  std::array<char, 32> text;  // written before it is read
+  if (const char* end = change_percent_to(text, change)) {
+    out.append(static_cast<const char*>(text.data()), end);
     return;
   }
-  *written.ptr = '%';
-  out.append(text.data(), written.ptr + 1);
+  fmt::format_to(std::back_inserter(out), "{:+.1f}%", change * 100.0);
 }
 
 std::string change_percent(double change) {
@@ -84,18 +98,44 @@ std::string heading(const analysis::Trend& trend) {
 // The cells of cells(point), written straight into `table`'s buffer: a trend of every
 // benchmark of a fleet's history is ten million rows.
 void add_cells(TableCells& table, const HistoryPoint& point) {
-  std::string& text = table.text();
-  table.add(short_commit(point));  // at most 15 bytes: no allocation
+  if (point.commit.size() >= kCommitDigits) {
+    char* at = table.room(kCommitDigits);
+    std::memcpy(at, point.commit.data(), kCommitDigits);
+    table.end_cell_at(at + kCommitDigits, display_width({at, kCommitDigits}));
+  } else {
+    table.add(short_commit(point));  // at most 15 bytes: no allocation
+  }
   table.add(point.date);
-  // The widths of the numbers' cells are known as they are written: " … " is three columns.
-  table.end_cell(append_duration(text, point.median));
-  std::size_t width = append_duration(text, point.lower);
-  text += " … ";
-  width += 3 + append_duration(text, point.upper);
-  table.end_cell(width);
-  const std::size_t before = text.size();
-  if (point.change) append_change_percent(text, *point.change);
-  table.end_cell(text.size() - before);
+  // The numbers are written in place, and their widths are known as they are written.
+  std::size_t width = 0;
+  char* at = table.room(64);
+  if (const char* end = duration_to(std::span<char, 64>(at, 64), point.median, width)) {
+    table.end_cell_at(end, width);
+  } else {
+    table.add(format_duration(point.median));
+  }
+  // "lower … upper": " … " is three columns and five bytes.
+  at = table.room(2 * 64 + 5);
+  std::size_t upper_width = 0;
+  char* end = duration_to(std::span<char, 64>(at, 64), point.lower, width);
+  if (end != nullptr) {
+    std::memcpy(end, " \xE2\x80\xA6 ", 5);
+    end = duration_to(std::span<char, 64>(end + 5, 64), point.upper, upper_width);
+  }
+  if (end != nullptr) {
+    table.end_cell_at(end, width + 3 + upper_width);
+  } else {
+    std::string interval;
+    append_interval(interval, point);
+    table.add(interval);
+  }
+  at = table.room(32);
+  end = point.change ? change_percent_to(std::span<char, 32>(at, 32), *point.change) : at;
+  if (end != nullptr) {
+    table.end_cell_at(end, static_cast<std::size_t>(end - at));  // ASCII
+  } else {
+    table.add(change_text(point));
+  }
   table.add(mark_text(point));  // "" on all but the few change points
   table.end_row();
 }

@@ -6,7 +6,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -334,24 +337,29 @@ TEST(Units, DurationsUseThreeSignificantDigits) {
   EXPECT_EQ(format_items_per_second(2.7e9), "2.70 G/s");
 }
 
+// format_duration as fmt writes it: three significant digits from floor(log10) of the value in
+// its unit.
+std::string reference_duration(double ns) {
+  if (!std::isfinite(ns)) return "n/a";
+  const auto digits = [](double value) {
+    if (value == 0.0) return std::string("0");
+    const int decimals =
+        std::max(0, 2 - static_cast<int>(std::floor(std::log10(std::fabs(value)))));
+    return fmt::format("{:.{}f}", value, decimals);
+  };
+  const double size = std::fabs(ns);
+  if (size < 1e3) return digits(ns) + " ns";
+  if (size < 1e6) return digits(ns / 1e3) + " µs";
+  if (size < 1e9) return digits(ns / 1e6) + " ms";
+  return digits(ns / 1e9) + " s";
+}
+
 // The digits of a duration are decided by floor(log10) of its value in its unit; the shortcut
 // that skips the logarithm away from powers of ten gives every value the digits the logarithm
 // gives: seeded random values of every size, and values a few ulps either side of each bound
 // of the shortcut and of each power of ten.
 TEST(Units, DurationDigitsAreTheLogarithmsOnEitherSideOfEveryBound) {
-  const auto reference = [](double ns) {
-    const auto digits = [](double value) {
-      if (value == 0.0) return std::string("0");
-      const int decimals =
-          std::max(0, 2 - static_cast<int>(std::floor(std::log10(std::fabs(value)))));
-      return fmt::format("{:.{}f}", value, decimals);
-    };
-    const double size = std::fabs(ns);
-    if (size < 1e3) return digits(ns) + " ns";
-    if (size < 1e6) return digits(ns / 1e3) + " µs";
-    if (size < 1e9) return digits(ns / 1e6) + " ms";
-    return digits(ns / 1e9) + " s";
-  };
+  const auto reference = reference_duration;
   std::vector<double> values;
   for (const double bound : {0.1, 1.0, 1.001, 9.99, 10.0, 10.01, 99.9, 100.0, 100.1, 999.0, 1e3,
                              1e4, 1e5, 1e6, 1e7, 1e9, 1e10}) {
@@ -427,8 +435,9 @@ TEST(TableCells, CellsWrittenIntoTheBufferAreTheCellsAdded) {
        std::vector<std::vector<std::string>>{{"a", "1.5 µs", ""}, {"longer", "", "◆ x"}}) {
     for (const std::string& cell : row) {
       added.add(cell);
-      written.text() += cell;
-      written.end_cell();
+      char* at = written.room(cell.size());
+      std::memcpy(at, cell.data(), cell.size());
+      written.end_cell_at(at + cell.size(), display_width(cell));
     }
     added.end_row();
     written.end_row();
@@ -448,6 +457,70 @@ TEST(TableCells, CellsWrittenIntoTheBufferAreTheCellsAdded) {
   written.add("z");
   written.end_row();
   EXPECT_EQ(render_table({"n"}, written, {false}), "n\nz\n");
+}
+
+TEST(TableCells, TheBufferGrowsUnderCellsWrittenInPlaceAndKeepsThem) {
+  // Thousands of cells written at room(), each asking for more than it writes: the buffer is
+  // grown (and moved) many times, and every cell written before stays as it was.
+  TableCells written;
+  std::string expected = "n\n";
+  for (int i = 0; i < 5000; ++i) {
+    const std::string cell = std::to_string(i * 7919);
+    char* at = written.room(64 + static_cast<std::size_t>(i % 100));
+    std::memcpy(at, cell.data(), cell.size());
+    written.end_cell_at(at + cell.size(), cell.size());
+    written.end_row();
+    expected += cell + "\n";
+  }
+  EXPECT_EQ(render_table({"n"}, written, {false}), expected);
+}
+
+TEST(DurationTo, WritesTheDurationInPlaceWithItsWidthAndSaysWhenItDoesNotFit) {
+  // Values across every unit and its bounds, and what is not a number: the bytes fmt writes, and
+  // their width in columns; append_duration appends the same and returns the same width.
+  std::vector<double> values = {0.0,
+                                0.5,
+                                1.0,
+                                9.995,
+                                99.95,
+                                999.4,
+                                999.5,
+                                1e3,
+                                1e6,
+                                1e9,
+                                -42.0,
+                                1234.5,
+                                1.5e7,
+                                3.6e12,
+                                1e-12,
+                                std::numeric_limits<double>::quiet_NaN(),
+                                std::numeric_limits<double>::infinity()};
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<double> exponent(-3.0, 13.0);
+  for (int i = 0; i < 20000; ++i) values.push_back(std::pow(10.0, exponent(random)));
+  for (const double ns : values) {
+    const std::string expected = reference_duration(ns);
+    std::array<char, 64> text{};
+    std::size_t width = 0;
+    const char* end = duration_to(text, ns, width);
+    ASSERT_NE(end, nullptr) << ns;
+    ASSERT_EQ(std::string(static_cast<const char*>(text.data()), end), expected) << ns;
+    ASSERT_EQ(width, display_width(expected)) << ns;
+    std::string appended = "x";
+    ASSERT_EQ(append_duration(appended, ns), width) << ns;
+    ASSERT_EQ(appended, "x" + expected) << ns;
+  }
+  // 1e79 ns is 1e70 s, 71 digits, and 1e-300 ns has 302 decimals: more than 64 bytes hold, so
+  // duration_to declines, and append_duration writes them whole (through fmt) with their width.
+  for (const double ns : {1e79, 1e-300}) {
+    std::array<char, 64> text{};
+    std::size_t width = 0;
+    EXPECT_EQ(duration_to(text, ns, width), nullptr) << ns;
+    std::string appended;
+    EXPECT_EQ(append_duration(appended, ns), display_width(reference_duration(ns))) << ns;
+    EXPECT_EQ(appended, reference_duration(ns));
+    EXPECT_GT(appended.size(), 64u);
+  }
 }
 
 TEST(FormatsAccepting, NamesTheFormatsThatRenderADocument) {
