@@ -188,7 +188,7 @@ class TableCells {
  public:
   // A cell of the row being written.
   void add(std::string_view cell);
-  // Where to write a cell of up to `most` bytes, at the end of the text; what lies beyond it (32
+  // Where to write a cell of up to `most` bytes, at the end of the text; what lies beyond it (64
   // bytes more at least) may be written over as well, by copies of a fixed size. end_cell_at
   // closes it.
   char* room(std::size_t most);

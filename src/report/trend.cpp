@@ -98,13 +98,7 @@ std::string heading(const analysis::Trend& trend) {
 // The cells of cells(point), written straight into `table`'s buffer: a trend of every
 // benchmark of a fleet's history is ten million rows.
 void add_cells(TableCells& table, const HistoryPoint& point) {
-  if (point.commit.size() >= kCommitDigits) {
-    char* at = table.room(kCommitDigits);
-    std::memcpy(at, point.commit.data(), kCommitDigits);
-    table.end_cell_at(at + kCommitDigits, display_width({at, kCommitDigits}));
-  } else {
-    table.add(short_commit(point));  // at most 15 bytes: no allocation
-  }
+  table.add(short_commit(point));  // at most 15 bytes: no allocation
   table.add(point.date);
   // The numbers are written in place, and their widths are known as they are written.
   std::size_t width = 0;
