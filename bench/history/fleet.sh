@@ -9,7 +9,10 @@
 # and stops the server (its folder removed) unless --keep.
 #   bench/history/fleet.sh BUILD_DIR [--keep]
 # Sizes: WRITERS RUNS BENCHMARKS (step 1), FILL_BENCHMARKS COMMITS (steps 2-3); SKIP_WRITERS=1
-# skips step 1.
+# skips step 1. The server gets shared_buffers=SHARED_BUFFERS (1GB; PostgreSQL's default is
+# 128MB, its manual advises a quarter of the memory of a dedicated server), and step 3 waits (at
+# most 3 minutes) for the fill's load to settle: docs/history.md, "Fleet scale", has the figures
+# either way.
 set -euo pipefail
 build=$(cd "${1:?usage: fleet.sh BUILD_DIR [--keep]}" && pwd)
 keep=${2:-}
@@ -18,13 +21,15 @@ server=${FLEET_SERVER_DIR:-/tmp/benchkit-fleet}
 load=$build/bench/history/benchkit_fleet_load
 benchkit=$build/benchkit
 
-"$here/../../tests/store/postgres_server.sh" start "$server"
+BENCHKIT_POSTGRES_SETTINGS="-c shared_buffers=${SHARED_BUFFERS:-1GB}" \
+  "$here/../../tests/store/postgres_server.sh" start "$server"
 stop() { [ "$keep" = --keep ] || "$here/../../tests/store/postgres_server.sh" stop "$server"; }
 trap stop EXIT
 url=$(cat "$server/url")
 base=${url%/postgres}
 psql -q "$url" -c "CREATE DATABASE writers" -c "CREATE DATABASE fleet"
-echo "server: $(cat "$server/server") (fsync off, as the tests' server)"
+echo "server: $(cat "$server/server") (fsync off, as the tests' server;" \
+  "shared_buffers $(psql -Atq "$url" -c "SHOW shared_buffers"))"
 
 if [ "${SKIP_WRITERS:-0}" != 1 ]; then
   echo "== 1. concurrent writers ($(uptime))"
@@ -62,6 +67,12 @@ timed() {
     "[$(wc -l </tmp/benchkit-fleet-out.txt) lines out; load: $(cut -d' ' -f1-3 /proc/loadavg)]"
 }
 
+# The fill kept both cores busy for ten minutes: the commands are timed once the machine is idle
+# again (a 1-minute load average below 0.5), or after 3 minutes.
+for _ in $(seq 36); do
+  awk '{ exit !($1 < 0.5) }' /proc/loadavg && break
+  sleep 5
+done
 echo "== 3. the commands ($(uptime))"
 timed "history trend . (all benchmarks)" "$benchkit" history trend . --store "$base/fleet"
 timed "history trend '^bench_0042\$' (one benchmark)" \

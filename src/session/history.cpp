@@ -540,19 +540,23 @@ model::Result<Series> load_series(store::Store& store, SeriesRequest request) {
 
 namespace {
 
-// Below this many points in all, one thread marks every series: starting threads would cost
-// more than they save.
-constexpr std::size_t kPointsPerThread = 20000;
+// A thread more for every this many points: a point's change-point search and text take about
+// 0.3 µs, a thread's start and join tens of µs, so two threads pay from a few thousand points.
+// At 20,000, a trend's batch of 64 benchmarks of 500 points stayed on one core
+// (docs/history.md, "Fleet scale", eighth round).
+constexpr std::size_t kPointsPerThread = 2000;
 // Threads beyond this many share memory bandwidth more than they add.
 constexpr unsigned kMostThreads = 8;
 
 // work(0), ..., work(count - 1), shared among the cores (a thread each, taking the next index
-// as it finishes one) when `points` makes it worth it: each index is a series of its own.
+// as it finishes one) when `points` makes it worth it: each index is a series of its own. Never
+// more threads than indices.
 void in_parallel(std::size_t count, std::size_t points,
                  const std::function<void(std::size_t)>& work) {
   const auto cores = std::max(1u, std::min(kMostThreads, std::thread::hardware_concurrency()));
   const auto threads = static_cast<unsigned>(
-      std::min<std::size_t>(cores, std::max<std::size_t>(1, points / kPointsPerThread)));
+      std::min<std::size_t>({cores, count, std::max<std::size_t>(1, points / kPointsPerThread)}));
+  if (threads == 0) return;
   std::atomic<std::size_t> next{0};
   std::vector<std::exception_ptr> failures(threads);
   auto share = [&](unsigned worker) {

@@ -5,6 +5,8 @@
 #   postgres_server.sh stop DIR    stop that server and remove its folder (also after failures)
 #   postgres_server.sh restart DIR stop that server (fast: its sessions are cut) and start it
 #                                  again on the same port (tests/reliability/postgres_restart.py)
+# BENCHKIT_POSTGRES_SETTINGS adds server settings to the start (bench/history/fleet.sh:
+# "-c shared_buffers=1GB"); the tests give none.
 # The tests read DIR/url and touch no other server. initdb and postgres refuse to run as root:
 # as root (CI) they run as the unprivileged user nobody.
 set -euo pipefail
@@ -58,7 +60,7 @@ case "$action" in
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     # fsync off: the tests kill writers, not the server, and a durable server is slower to start.
     as_owner "$bindir/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $folder -c fsync=off -c max_connections=60" \
+      -o "-c listen_addresses=127.0.0.1 -p $port -k $folder -c fsync=off -c max_connections=60 ${BENCHKIT_POSTGRES_SETTINGS:-}" \
       start >/dev/null ||
       { cat "$folder/server.log" >&2; stop; exit 1; }
     echo "postgresql://benchkit:$password@127.0.0.1:$port/postgres" >"$dir/url"
