@@ -9,6 +9,8 @@
 //   benchkit_fleet_load fill URL [BENCHMARKS COMMITS [FIRST]]   (default 10000 1000 0)
 //     a history of COMMITS runs of BENCHMARKS benchmarks (one machine, branch main), a step of
 //     +20% at the middle commit for every tenth benchmark; prints the fill time and the sizes.
+//     URL may also be a SQLite file (docs/history.md: a trend of 1,000 x 500 on SQLite); its
+//     size is then the file's.
 //   benchkit_fleet_load candidate FILE [BENCHMARKS]             (default 10000)
 //     writes a new run's result file (a commit not in the history) for `history add` + `check`.
 //
@@ -18,6 +20,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <pqxx/pqxx>
 #include <string>
@@ -73,6 +76,12 @@ benchkit::RunResult at_commit(benchkit::RunResult run, const std::string& commit
 }
 
 void print_sizes(const std::string& url, std::size_t runs) {
+  if (!url.starts_with("postgres://") && !url.starts_with("postgresql://")) {
+    const auto bytes = static_cast<double>(std::filesystem::file_size(url));
+    fmt::print("database: {:.1f} MiB, {:.1f} KiB per stored run (SQLite file {})\n",
+               bytes / 1048576.0, bytes / 1024.0 / static_cast<double>(runs), url);
+    return;
+  }
   pqxx::connection connection(url);
   pqxx::work work(connection);
   const auto database = work.exec1("SELECT pg_database_size(current_database())")[0].as<double>();
@@ -84,7 +93,7 @@ void print_sizes(const std::string& url, std::size_t runs) {
         " pg_indexes_size($1::regclass)",
         std::string(table));
     fmt::print(
-        "  {:<9} total {:>8.1f} MiB ({:.1f} KiB per run): table {:.1f} MiB, indexes "
+        "  {:<11} total {:>8.1f} MiB ({:.1f} KiB per run): table {:.1f} MiB, indexes "
         "{:.1f} MiB\n",
         table, row[0].as<double>() / 1048576.0,
         row[0].as<double>() / 1024.0 / static_cast<double>(runs), row[1].as<double>() / 1048576.0,
@@ -204,6 +213,7 @@ int fill(const std::string& url, std::size_t benchmarks, std::size_t commits, st
       "filled commits {}..{} x {} benchmarks in {:.1f} s ({:.1f} s in record_run, {} "
       "already recorded)\n",
       first, commits - 1, benchmarks, seconds_since(start), recording, skipped);
+  store->reset();  // closed first: SQLite folds its write-ahead log into the file
   print_sizes(url, commits);
   return 0;
 }
