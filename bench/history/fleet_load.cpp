@@ -30,6 +30,7 @@
 #include "formats/result_json.hpp"
 #include "session/history.hpp"
 #include "store/open_store.hpp"
+#include "store/postgres_store.hpp"
 #include "support/history_runs.hpp"
 
 namespace {
@@ -76,7 +77,7 @@ benchkit::RunResult at_commit(benchkit::RunResult run, const std::string& commit
 }
 
 void print_sizes(const std::string& url, std::size_t runs) {
-  if (!url.starts_with("postgres://") && !url.starts_with("postgresql://")) {
+  if (!benchkit::store::is_postgresql_url(url)) {
     const auto bytes = static_cast<double>(std::filesystem::file_size(url));
     fmt::print("database: {:.1f} MiB, {:.1f} KiB per stored run (SQLite file {})\n",
                bytes / 1048576.0, bytes / 1024.0 / static_cast<double>(runs), url);
