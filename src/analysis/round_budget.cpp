@@ -34,6 +34,38 @@ SettleEstimate settle_estimate(const BenchmarkComparison& row, const CompareSett
   return estimate;
 }
 
+bool beyond_reach(const BenchmarkComparison& row, const CompareSettings& settings,
+                  std::size_t max_rounds) {
+  if (max_rounds == 0 || !wants_more_rounds(row) || row.design != Design::paired || row.pairs < 2 ||
+      row.pairs >= max_rounds || !(row.ratio > 0.0) || !(row.ratio_lower > 0.0) ||
+      !(row.ratio_upper > 0.0)) {
+    return false;
+  }
+  const double threshold = noise_threshold_for(row, settings);
+  const double centre = std::log(row.ratio);
+  const double half_width = 0.5 * (std::log(row.ratio_upper) - std::log(row.ratio_lower));
+  const double upper_edge = std::log1p(threshold);
+  const double lower_edge = -std::log1p(-threshold);
+  // The distance from a change x (log scale) to the edge of the band on its side.
+  const auto distance = [&](double x) {
+    return x >= 0.0 ? std::abs(upper_edge - x) : std::abs(lower_edge + x);
+  };
+  // The most favourable change within half a half-width of the centre: the farthest from an
+  // edge (an end of that span, or no change at all when the span holds it).
+  const double low = centre - 0.5 * half_width;
+  const double high = centre + 0.5 * half_width;
+  double farthest = std::max(distance(low), distance(high));
+  if (low <= 0.0 && high >= 0.0) farthest = std::max(farthest, distance(0.0));
+  if (!(farthest > 0.0)) return true;
+  const double remoteness = half_width / farthest;
+  const double needed = static_cast<double>(row.pairs) * remoteness * remoteness;
+  return needed > kBeyondReachFactor * static_cast<double>(max_rounds);
+}
+
+std::size_t design_max_rounds(const CompareSettings& settings) {
+  return settings.sequential_alpha.empty() ? 0 : settings.sequential_alpha.size() - 1;
+}
+
 std::vector<std::string> allocate_next_round(std::span<const BenchmarkComparison> rows,
                                              const CompareSettings& settings, std::size_t slots) {
   std::vector<SettleEstimate> open;
@@ -70,6 +102,12 @@ void note_settle_estimates(Comparison& comparison, std::optional<double> round_c
             fmt::format(" (about {} more, at {} a round)", describe_duration(*row.more_time_ns),
                         describe_duration(*round_cost_ns));
       }
+    }
+    const std::size_t most = design_max_rounds(comparison.settings);
+    if (beyond_reach(row, comparison.settings, most)) {
+      sentence +=
+          fmt::format("; it stopped at {} of up to {} rounds, since what it needs is beyond them",
+                      row.pairs, most);
     }
     row.note = row.note.empty() ? sentence : row.note + "; " + sentence;
   }

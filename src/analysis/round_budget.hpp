@@ -36,6 +36,24 @@ struct SettleEstimate {
 // paired, or has fewer than 2 rounds: remoteness infinite, no estimate.
 SettleEstimate settle_estimate(const BenchmarkComparison& row, const CompareSettings& settings);
 
+// A look stops an undecided benchmark early when even a favourable reading of its interval puts
+// a verdict beyond the most rounds it may have, `max_rounds` (futility, non-binding): the rounds
+// an inconclusive paired row would need, estimated as for settle_estimate (n r² in all) but from
+// the change within half a half-width of its centre that lies farthest from an edge of the noise
+// band, exceed kBeyondReachFactor times max_rounds. The centre of a few rounds moves from look to
+// look, and an unchanged benchmark whose first rounds put it on an edge by chance would
+// otherwise stop; a change that really lies on an edge (r = 2 at that distance) stops once
+// 4 n > max_rounds, after a quarter of them. Stopping gives no verdict, so no false alarm, and
+// every look's interval holds at its level whatever stopped the looks (docs/verdicts.md,
+// "Stopping what more rounds would not settle"). max_rounds 0 (no sequential design): no rule.
+inline constexpr double kBeyondReachFactor = 1.0;
+bool beyond_reach(const BenchmarkComparison& row, const CompareSettings& settings,
+                  std::size_t max_rounds);
+
+// The most rounds of the sequential design in `settings` (sequential_alpha holds one level per
+// look, from round 0): 0 when it has none.
+std::size_t design_max_rounds(const CompareSettings& settings);
+
 // The inconclusive rows of `rows` that get the next round when the budget affords `slots`
 // benchmark-rounds: the furthest from settled first (largest remoteness; ties by name), at most
 // `slots` of them. Settled rows (any verdict but inconclusive) get none.
@@ -45,7 +63,9 @@ std::vector<std::string> allocate_next_round(std::span<const BenchmarkComparison
 // Every inconclusive paired row of `comparison` (judged with comparison.settings) gets its
 // estimate: more_rounds, more_time_ns (more_rounds times `round_cost_ns`, one benchmark's round,
 // when given) and a sentence at the end of its note saying both, or that no number of rounds
-// would settle it (its centre on an edge of the noise band). Other rows are left alone.
+// would settle it (its centre on an edge of the noise band), and, for a row that stopped before
+// the design's last round because of beyond_reach, that it stopped there. Other rows are left
+// alone.
 void note_settle_estimates(Comparison& comparison, std::optional<double> round_cost_ns);
 
 // "30 s", "2.5 min", "3 h", "27 days", "250 ms", "40 µs": a duration as the notes say it.

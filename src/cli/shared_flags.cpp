@@ -101,7 +101,9 @@ void add_max_rounds_option(CLI::App& command, std::size_t& max_rounds) {
       .add_option("--max-rounds", max_rounds,
                   "Side-by-side comparisons: benchmarks not yet decided after --rounds get "
                   "more rounds, one at a time, each look read at its level of a sequential "
-                  "design, up to N (default 9 x --rounds; equal to --rounds: no more)")
+                  "design, up to N (default 9 x --rounds; equal to --rounds: no more); one that "
+                  "even a favourable estimate says needs more than N stops at that look "
+                  "(docs/verdicts.md)")
       ->check(CLI::Range(std::size_t{2}, std::size_t{3000}));
 }
 

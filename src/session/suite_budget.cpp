@@ -34,8 +34,13 @@ SuiteBudget::SuiteBudget(std::int64_t budget_ns, clock::Clock& clock)
 
 Look SuiteBudget::look(const SideBySideRuns& so_far, const analysis::CompareSettings& settings,
                        std::size_t batch) {
-  const analysis::Comparison comparison =
-      analysis::compare(so_far.baseline, so_far.candidate, settings);
+  analysis::Comparison comparison = analysis::compare(so_far.baseline, so_far.candidate, settings);
+  // A benchmark whose estimate puts a verdict far beyond the design's last round stops here
+  // (analysis::beyond_reach): those rounds go to the others, or are not spent.
+  const std::size_t most = analysis::design_max_rounds(settings);
+  std::erase_if(comparison.benchmarks, [&](const analysis::BenchmarkComparison& row) {
+    return analysis::beyond_reach(row, settings, most);
+  });
   Look look;
   for (const analysis::BenchmarkComparison& row : comparison.benchmarks) {
     if (analysis::wants_more_rounds(row)) look.undecided.push_back(row.name);

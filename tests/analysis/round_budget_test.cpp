@@ -109,5 +109,58 @@ TEST(RoundBudget, InconclusiveRowsSayHowManyMoreRoundsAndHowLongWouldSettleThem)
   EXPECT_FALSE(uncosted.benchmarks[0].more_time_ns);
 }
 
+TEST(RoundBudget, ARowStopsWhenEvenAFavourableEstimateNeedsMoreThanTheLastRound) {
+  const CompareSettings settings;  // ±2%
+  // "faster", 0.96 (0.90-1.02) after 10 rounds: log centre -0.0408, half-width 0.0626. Half a
+  // half-width from the centre, -0.0721 lies 0.0519 beyond the lower edge (-0.0202): 10 rounds x
+  // (0.0626 / 0.0519)² = 14.5 in all (the centre itself would need 93).
+  const BenchmarkComparison faster = row("faster", 0.96, 0.90, 1.02);
+  EXPECT_TRUE(beyond_reach(faster, settings, 14));
+  EXPECT_FALSE(beyond_reach(faster, settings, 15));
+  // "same", 1.0 (0.97-1.03): the span holds no change at all, 0.0198 from the nearest edge, as
+  // its centre: 22.96 in all.
+  EXPECT_TRUE(beyond_reach(row("same", 1.0, 0.97, 1.03), settings, 22));
+  EXPECT_FALSE(beyond_reach(row("same", 1.0, 0.97, 1.03), settings, 23));
+  // A centre on an edge: the favourable changes lie half a half-width off it (r = 2), 4 x 10 = 40
+  // rounds; one on an edge with a tenth of the width would be a hundredth as far: 10 x 4.
+  EXPECT_TRUE(beyond_reach(row("edge", 1.02, 0.99, 1.05), settings, 39));
+  EXPECT_FALSE(beyond_reach(row("edge", 1.02, 0.99, 1.05), settings, 41));
+  // An unchanged benchmark whose first rounds put it beyond an edge by chance (from an A/A
+  // comparison of a 64 MiB sum, 10 rounds: 1.0256, 0.9869-1.0761) goes on under 90: 25.5.
+  EXPECT_FALSE(beyond_reach(row("by chance", 1.0256, 0.9869, 1.0761), settings, 90));
+}
+
+TEST(RoundBudget, OnlyAnUndecidedPairedRowBeforeItsLastRoundCanStopEarly) {
+  const CompareSettings settings;
+  const BenchmarkComparison edge = row("edge", 1.02, 0.99, 1.05);
+  EXPECT_FALSE(beyond_reach(edge, settings, 0)) << "no design: no maximum to judge against";
+  EXPECT_FALSE(beyond_reach(row("edge", 1.02, 0.99, 1.05, Verdict::inconclusive, 90), settings, 90))
+      << "at its last round already";
+  EXPECT_FALSE(beyond_reach(row("done", 1.02, 1.021, 1.05, Verdict::regressed), settings, 90));
+  BenchmarkComparison independent = edge;
+  independent.design = Design::independent;
+  EXPECT_FALSE(beyond_reach(independent, settings, 90));
+  EXPECT_FALSE(beyond_reach(row("one", 1.02, 0.99, 1.05, Verdict::inconclusive, 1), settings, 90));
+  EXPECT_FALSE(beyond_reach(row("no bounds", 1.02, 0.0, 1.05), settings, 90));
+}
+
+TEST(RoundBudget, TheMostRoundsOfTheDesignAreItsLevelsLessOne) {
+  CompareSettings settings;
+  EXPECT_EQ(design_max_rounds(settings), 0u);
+  settings.sequential_alpha = sequential_levels(10, 90);
+  EXPECT_EQ(design_max_rounds(settings), 90u);
+}
+
+TEST(RoundBudget, ARowThatStoppedEarlySaysWhereAndWhy) {
+  Comparison comparison;
+  comparison.settings.sequential_alpha = sequential_levels(10, 20);
+  comparison.benchmarks = {row("faster", 0.96, 0.90, 1.02), row("same", 1.0, 0.97, 1.03)};
+  note_settle_estimates(comparison, std::nullopt);
+  EXPECT_EQ(comparison.benchmarks[0].note, "about 83 more rounds would settle it");
+  EXPECT_EQ(comparison.benchmarks[1].note,
+            "about 13 more rounds would settle it; it stopped at 10 of up to 20 rounds, since "
+            "what it needs is beyond them");
+}
+
 }  // namespace
 }  // namespace benchkit::analysis

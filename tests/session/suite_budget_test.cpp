@@ -3,6 +3,7 @@
 // benchmark-round, no process is started.
 #include "session/suite_budget.hpp"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -33,6 +34,8 @@ class FakeRounds {
 
   const std::vector<std::string> names = {"mid", "steady", "wide"};
   std::map<std::string, double> spread = {{"mid", 0.05}, {"steady", 0.001}, {"wide", 0.12}};
+  // The log of the change each benchmark's new build makes (none unless set).
+  std::map<std::string, double> change;
 
   RoundSteps steps() {
     RoundSteps steps;
@@ -56,7 +59,8 @@ class FakeRounds {
   void add(const std::string& name, std::size_t round) {
     // Alternating signs, growing and shrinking: centred on 1, never the same twice in a row.
     static const double kPattern[] = {1.0, -0.7, 0.4, -1.0, 0.8, -0.3, 0.6, -0.5, 0.2, -0.9};
-    const double ratio = std::exp(spread.at(name) * kPattern[round % 10]);
+    const double ratio = std::exp((change.contains(name) ? change.at(name) : 0.0) +
+                                  spread.at(name) * kPattern[round % 10]);
     for (const int sample : {0, 1, 2}) {
       Sample base;
       base.ns = 1000.0 + sample;
@@ -169,6 +173,44 @@ TEST(SuiteBudget, TheBenchmarksLeftUndecidedSayWhatWouldSettleThem) {
     EXPECT_THAT(row.note, HasSubstr("at 1 s a round"));
   }
   EXPECT_EQ(undecided, 2u);
+}
+
+TEST(SuiteBudget, ABenchmarkThatMoreRoundsWouldNotSettleStopsBeforeItsLastRound) {
+  benchkit::testing::FakeClock clock;
+  FakeRounds rounds(clock);
+  // "wide" now changes by exactly the noise threshold, +2%, its rounds scattered 1%: no number of
+  // rounds settles it. Under a sequential design up to 60 rounds it stops once even a favourable
+  // reading needs more than 60 (4 n > 60, analysis::beyond_reach); "mid" (centred, 5%) goes on.
+  rounds.change["wide"] = std::log1p(0.02);
+  rounds.spread["wide"] = 0.01;
+  SuiteBudget budget(0, clock);
+  analysis::CompareSettings sequential = settings();
+  sequential.sequential_alpha = analysis::sequential_levels(8, 60);
+  const auto runs = run_round_loop(loop_of(rounds, 60), rounds.steps(), budget.looks(sequential));
+  ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_EQ(rounds.rounds_of["steady"].size(), 8u);
+  EXPECT_GT(rounds.rounds_of["wide"].size(), 8u);
+  EXPECT_LT(rounds.rounds_of["wide"].size(), 30u);
+  EXPECT_GT(rounds.rounds_of["mid"].size(), 8u);
+  analysis::Comparison comparison = analysis::compare(runs->baseline, runs->candidate, sequential);
+  analysis::note_settle_estimates(comparison, std::nullopt);
+  bool seen = false;
+  for (const analysis::BenchmarkComparison& row : comparison.benchmarks) {
+    if (row.name != "wide") continue;
+    seen = true;
+    EXPECT_EQ(row.verdict, analysis::Verdict::inconclusive);
+    EXPECT_THAT(row.note, HasSubstr(fmt::format("it stopped at {} of up to 60 rounds",
+                                                rounds.rounds_of["wide"].size())));
+  }
+  EXPECT_TRUE(seen);
+  // Without the design's maximum to judge against, the same benchmark has every round.
+  benchkit::testing::FakeClock again_clock;
+  FakeRounds again(again_clock);
+  again.change["wide"] = std::log1p(0.02);
+  again.spread["wide"] = 0.01;
+  SuiteBudget no_design(0, again_clock);
+  ASSERT_TRUE(run_round_loop(loop_of(again, 60), again.steps(), no_design.looks(settings())));
+  EXPECT_EQ(again.rounds_of["wide"].size(), 60u);
 }
 
 TEST(RoundLoop, AWaitingBenchmarkComesBackAtALaterLook) {
