@@ -37,8 +37,8 @@ SettleEstimate settle_estimate(const BenchmarkComparison& row, const CompareSett
 bool beyond_reach(const BenchmarkComparison& row, const CompareSettings& settings,
                   std::size_t max_rounds) {
   if (max_rounds == 0 || !wants_more_rounds(row) || row.design != Design::paired || row.pairs < 2 ||
-      row.pairs >= max_rounds || !(row.ratio > 0.0) || !(row.ratio_lower > 0.0) ||
-      !(row.ratio_upper > 0.0)) {
+      4 * row.pairs < max_rounds || row.pairs >= max_rounds || !(row.ratio > 0.0) ||
+      !(row.ratio_lower > 0.0) || !(row.ratio_upper > 0.0)) {
     return false;
   }
   const double threshold = noise_threshold_for(row, settings);

@@ -43,7 +43,8 @@ SettleEstimate settle_estimate(const BenchmarkComparison& row, const CompareSett
 // band, exceed kBeyondReachFactor times max_rounds. The centre of a few rounds moves from look to
 // look, and an unchanged benchmark whose first rounds put it on an edge by chance would
 // otherwise stop; a change that really lies on an edge (r = 2 at that distance) stops once
-// 4 n > max_rounds, after a quarter of them. Stopping gives no verdict, so no false alarm, and
+// 4 n > max_rounds, after a quarter of them. No row stops before a quarter of max_rounds: the
+// width of a few rounds is itself uncertain. Stopping gives no verdict, so no false alarm, and
 // every look's interval holds at its level whatever stopped the looks (docs/verdicts.md,
 // "Stopping what more rounds would not settle"). max_rounds 0 (no sequential design): no rule.
 inline constexpr double kBeyondReachFactor = 1.0;

@@ -142,6 +142,13 @@ TEST(RoundBudget, OnlyAnUndecidedPairedRowBeforeItsLastRoundCanStopEarly) {
   EXPECT_FALSE(beyond_reach(independent, settings, 90));
   EXPECT_FALSE(beyond_reach(row("one", 1.02, 0.99, 1.05, Verdict::inconclusive, 1), settings, 90));
   EXPECT_FALSE(beyond_reach(row("no bounds", 1.02, 0.0, 1.05), settings, 90));
+  // Not before a quarter of the maximum, however far: 1.0 (0.5-2.0) after 10 rounds needs 45,
+  // beyond 40 and 41 alike, but 10 rounds are not a quarter of 41.
+  const BenchmarkComparison wide = row("wide", 1.0, 0.5, 2.0);
+  EXPECT_TRUE(beyond_reach(wide, settings, 40));
+  EXPECT_FALSE(beyond_reach(wide, settings, 41));
+  EXPECT_FALSE(beyond_reach(row("wide", 1.0, 0.5, 2.0, Verdict::inconclusive, 22), settings, 90));
+  EXPECT_TRUE(beyond_reach(row("wide", 1.0, 0.5, 2.0, Verdict::inconclusive, 23), settings, 90));
 }
 
 TEST(RoundBudget, TheMostRoundsOfTheDesignAreItsLevelsLessOne) {
