@@ -5,26 +5,45 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace benchkit::analysis {
+namespace {
+
+// A paired row's interval on the log scale.
+struct LogInterval {
+  double centre = 0.0;
+  double half_width = 0.0;
+};
+
+// The interval of a paired row of 2 rounds or more whose bounds are positive; none otherwise.
+std::optional<LogInterval> log_interval(const BenchmarkComparison& row) {
+  if (row.design != Design::paired || row.pairs < 2 || !(row.ratio > 0.0) ||
+      !(row.ratio_lower > 0.0) || !(row.ratio_upper > 0.0)) {
+    return std::nullopt;
+  }
+  return LogInterval{std::log(row.ratio),
+                     0.5 * (std::log(row.ratio_upper) - std::log(row.ratio_lower))};
+}
+
+// How far a change `x` (log scale) lies from the edge of the ±threshold band on its side.
+double distance_to_edge(double x, double threshold) {
+  const double edge = x >= 0.0 ? std::log1p(threshold) : -std::log1p(-threshold);
+  return std::abs(edge - std::abs(x));
+}
+
+}  // namespace
 
 SettleEstimate settle_estimate(const BenchmarkComparison& row, const CompareSettings& settings) {
   SettleEstimate estimate;
   estimate.name = row.name;
   estimate.remoteness = std::numeric_limits<double>::infinity();
-  if (row.design != Design::paired || row.pairs < 2 || !(row.ratio > 0.0) ||
-      !(row.ratio_lower > 0.0) || !(row.ratio_upper > 0.0)) {
-    return estimate;
-  }
-  const double threshold = noise_threshold_for(row, settings);
-  const double centre = std::log(row.ratio);
-  const double half_width = 0.5 * (std::log(row.ratio_upper) - std::log(row.ratio_lower));
-  // The edge of the band on the centre's side, on the log scale.
-  const double edge = centre >= 0.0 ? std::log1p(threshold) : -std::log1p(-threshold);
-  const double distance = std::abs(edge - std::abs(centre));
+  const std::optional<LogInterval> interval = log_interval(row);
+  if (!interval) return estimate;
+  const double distance = distance_to_edge(interval->centre, noise_threshold_for(row, settings));
   // On the edge, up to rounding (ln 1.02 and log1p(0.02) differ in the last bits).
   if (distance <= 1e-12) return estimate;
-  estimate.remoteness = half_width / distance;
+  estimate.remoteness = interval->half_width / distance;
   const auto rounds = static_cast<double>(row.pairs);
   const double needed = std::ceil(rounds * estimate.remoteness * estimate.remoteness);
   // An unsettled row needs at least one more round, whatever its width says (the level or the
@@ -36,30 +55,22 @@ SettleEstimate settle_estimate(const BenchmarkComparison& row, const CompareSett
 
 bool beyond_reach(const BenchmarkComparison& row, const CompareSettings& settings,
                   std::size_t max_rounds) {
-  if (max_rounds == 0 || !wants_more_rounds(row) || row.design != Design::paired || row.pairs < 2 ||
-      4 * row.pairs < max_rounds || row.pairs >= max_rounds || !(row.ratio > 0.0) ||
-      !(row.ratio_lower > 0.0) || !(row.ratio_upper > 0.0)) {
+  if (max_rounds == 0 || !wants_more_rounds(row) || 4 * row.pairs < max_rounds ||
+      row.pairs >= max_rounds) {
     return false;
   }
+  const std::optional<LogInterval> interval = log_interval(row);
+  if (!interval) return false;
   const double threshold = noise_threshold_for(row, settings);
-  const double centre = std::log(row.ratio);
-  const double half_width = 0.5 * (std::log(row.ratio_upper) - std::log(row.ratio_lower));
-  const double upper_edge = std::log1p(threshold);
-  const double lower_edge = -std::log1p(-threshold);
-  // The distance from a change x (log scale) to the edge of the band on its side.
-  const auto distance = [&](double x) {
-    return x >= 0.0 ? std::abs(upper_edge - x) : std::abs(lower_edge + x);
-  };
   // The most favourable change within half a half-width of the centre: the farthest from an
   // edge (an end of that span, or no change at all when the span holds it).
-  const double low = centre - 0.5 * half_width;
-  const double high = centre + 0.5 * half_width;
-  double farthest = std::max(distance(low), distance(high));
-  if (low <= 0.0 && high >= 0.0) farthest = std::max(farthest, distance(0.0));
+  const double low = interval->centre - 0.5 * interval->half_width;
+  const double high = interval->centre + 0.5 * interval->half_width;
+  double farthest = std::max(distance_to_edge(low, threshold), distance_to_edge(high, threshold));
+  if (low <= 0.0 && high >= 0.0) farthest = std::max(farthest, distance_to_edge(0.0, threshold));
   if (!(farthest > 0.0)) return true;
-  const double remoteness = half_width / farthest;
-  const double needed = static_cast<double>(row.pairs) * remoteness * remoteness;
-  return needed > kBeyondReachFactor * static_cast<double>(max_rounds);
+  const double remoteness = interval->half_width / farthest;
+  return static_cast<double>(row.pairs) * remoteness * remoteness > static_cast<double>(max_rounds);
 }
 
 std::size_t design_max_rounds(const CompareSettings& settings) {

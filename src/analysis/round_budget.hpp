@@ -40,14 +40,13 @@ SettleEstimate settle_estimate(const BenchmarkComparison& row, const CompareSett
 // a verdict beyond the most rounds it may have, `max_rounds` (futility, non-binding): the rounds
 // an inconclusive paired row would need, estimated as for settle_estimate (n r² in all) but from
 // the change within half a half-width of its centre that lies farthest from an edge of the noise
-// band, exceed kBeyondReachFactor times max_rounds. The centre of a few rounds moves from look to
-// look, and an unchanged benchmark whose first rounds put it on an edge by chance would
-// otherwise stop; a change that really lies on an edge (r = 2 at that distance) stops once
-// 4 n > max_rounds, after a quarter of them. No row stops before a quarter of max_rounds: the
+// band, exceed max_rounds. The centre of a few rounds moves from look to look, and an unchanged
+// benchmark whose first rounds put it on an edge by chance would otherwise stop; a change that
+// really lies on an edge (r = 2 at that distance) stops once 4 n > max_rounds, after a quarter of
+// them. No row stops before a quarter of max_rounds: the
 // width of a few rounds is itself uncertain. Stopping gives no verdict, so no false alarm, and
 // every look's interval holds at its level whatever stopped the looks (docs/verdicts.md,
 // "Stopping what more rounds would not settle"). max_rounds 0 (no sequential design): no rule.
-inline constexpr double kBeyondReachFactor = 1.0;
 bool beyond_reach(const BenchmarkComparison& row, const CompareSettings& settings,
                   std::size_t max_rounds);
 
