@@ -30,6 +30,8 @@ struct CaptureOptions {
   // At most this many bytes of stdout are kept; the rest is read and dropped, so a chatty
   // child never blocks on a full pipe.
   std::size_t limit = 1 << 20;
+  // The child runs on this CPU only (process::SpawnOnCpu); none: on the CPUs this process has.
+  std::optional<int> cpu;
 };
 
 struct Captured {

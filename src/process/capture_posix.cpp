@@ -74,6 +74,15 @@ model::Result<Captured> run_captured(const std::vector<std::string>& argv,
   for (const std::string& argument : argv) pointers.push_back(const_cast<char*>(argument.c_str()));
   pointers.push_back(nullptr);
   pid_t pid = 0;
+  const SpawnOnCpu on_cpu(options.cpu);
+  if (!on_cpu.error().empty()) {
+    posix_spawn_file_actions_destroy(&actions);
+    if (capture) {
+      close(pipe_fds[0]);
+      close(pipe_fds[1]);
+    }
+    return model::Error{"cannot start " + argv[0] + ": " + on_cpu.error()};
+  }
   const int error =
       argv[0].find('/') == std::string::npos
           ? posix_spawnp(&pid, argv[0].c_str(), &actions, nullptr, pointers.data(), environ)

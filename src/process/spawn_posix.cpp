@@ -3,6 +3,9 @@
 
 #include <array>
 #include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
 
 #include "process/capture.hpp"
 #include "process/spawn.hpp"
@@ -30,6 +33,26 @@ model::Result<Exit> run_and_wait(const std::vector<std::string>& argv) {
   auto finished = run_captured(argv, options);
   if (!finished) return finished.error();
   return finished->exit;
+}
+
+SpawnOnCpu::SpawnOnCpu(std::optional<int> cpu) {
+  if (!cpu) return;
+  if (sched_getaffinity(0, sizeof(previous_), &previous_) != 0) {
+    error_ = fmt::format("cannot read this process's CPUs: {}", std::strerror(errno));
+    return;
+  }
+  cpu_set_t only;
+  CPU_ZERO(&only);
+  CPU_SET(*cpu, &only);
+  if (sched_setaffinity(0, sizeof(only), &only) != 0) {
+    error_ = fmt::format("cannot run on CPU {}: {}", *cpu, std::strerror(errno));
+    return;
+  }
+  pinned_ = true;
+}
+
+SpawnOnCpu::~SpawnOnCpu() {
+  if (pinned_) sched_setaffinity(0, sizeof(previous_), &previous_);
 }
 
 std::string self_executable() {

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "process/interrupt.hpp"
+#include "process/spawn.hpp"
 #include "process/turns.hpp"
 
 extern char** environ;
@@ -63,25 +64,9 @@ std::vector<int> allowed_cpus() {
 model::Result<TurnTaker> TurnTaker::spawn(const std::vector<std::string>& argv,
                                           std::optional<int> cpu, const std::string& stderr_path) {
   if (argv.empty()) return model::Error{"no program to run"};
-  // The child inherits this process's CPU mask: narrowed to `cpu` for the spawn, then restored.
-  cpu_set_t previous;
-  CPU_ZERO(&previous);
-  const bool pinned = cpu && sched_getaffinity(0, sizeof(previous), &previous) == 0;
-  if (pinned) {
-    cpu_set_t only;
-    CPU_ZERO(&only);
-    CPU_SET(*cpu, &only);
-    if (sched_setaffinity(0, sizeof(only), &only) != 0) {
-      return model::Error{fmt::format("cannot run on CPU {}: {}", *cpu, std::strerror(errno))};
-    }
-  }
-  struct Restore {
-    bool pinned;
-    cpu_set_t* previous;
-    ~Restore() {
-      if (pinned) sched_setaffinity(0, sizeof(*previous), previous);
-    }
-  } restore{pinned, &previous};
+  // The child inherits this thread's CPU mask: narrowed to `cpu` for the spawn, then restored.
+  const SpawnOnCpu on_cpu(cpu);
+  if (!on_cpu.error().empty()) return model::Error{on_cpu.error()};
   int pair[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
     return model::Error{fmt::format("cannot create a socket pair: {}", std::strerror(errno))};

@@ -234,8 +234,9 @@ class BinariesMeasurer final : public Measurer {
     pairs.look_every = 1;
     measured.method_note = fmt::format(
         "Google Benchmark binaries: {}, each round a fresh process of each build per benchmark "
-        "(--benchmark_filter{}), the first of the two alternating; the comparison pairs the "
-        "rounds. Each benchmark runs alone in its process, so its times can differ from those of "
+        "(--benchmark_filter{}), both on one CPU, the first of the two alternating; the "
+        "comparison pairs the rounds. Each benchmark runs alone in its process, so its times can "
+        "differ from those of "
         "the suite's own run, where it follows the others in one process (caches, heap and clock "
         "speed as they left them)",
         rounds_text(), added_text);

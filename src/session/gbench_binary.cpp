@@ -18,6 +18,7 @@
 #include "process/interrupt.hpp"
 #include "process/placement.hpp"
 #include "process/temporary_folder.hpp"
+#include "process/turns.hpp"
 #include "session/result_files.hpp"
 
 namespace benchkit::session {
@@ -82,11 +83,12 @@ std::string tail_of(const std::vector<std::string>& lines) {
 // One process of a Google Benchmark binary writing its results to `out`, read back. Its
 // standard output (the console table) is discarded and its standard error kept in `out`.err:
 // the banner is left out, the rest handed to `said` (or, when the process failed, quoted in the
-// error).
+// error). With `cpu`, the process runs on that CPU only.
 model::Result<RunResult> run_one_process(const std::string& executable,
                                          const std::vector<std::string>& flags,
                                          const std::string& out, const std::string& what,
-                                         const std::function<void(const std::string&)>& said) {
+                                         const std::function<void(const std::string&)>& said,
+                                         std::optional<int> cpu = std::nullopt) {
   std::vector<std::string> argv = {executable};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("--benchmark_out=" + out);
@@ -94,6 +96,7 @@ model::Result<RunResult> run_one_process(const std::string& executable,
   process::CaptureOptions options;
   options.out = process::Stream::discard;
   options.err_file = out + ".err";
+  options.cpu = cpu;
   const auto ran = process::run_captured(argv, options);
   if (!ran) return ran.error();
   if (process::interrupt_requested()) {
@@ -317,7 +320,10 @@ namespace {
 class GbenchPairs {
  public:
   GbenchPairs(const GbenchSideBySide& plan, std::string folder)
-      : plan_(plan), folder_(std::move(folder)), notes_(plan.note) {
+      : plan_(plan),
+        folder_(std::move(folder)),
+        notes_(plan.note),
+        cpus_(plan.cpus.empty() ? process::allowed_cpus() : plan.cpus) {
     for (std::size_t side = 0; side < 2; ++side) {
       for (const std::string& name : plan.benchmarks) {
         BenchmarkResult result;
@@ -398,12 +404,15 @@ class GbenchPairs {
     std::vector<std::string> flags = plan_.flags;
     flags.push_back("--benchmark_filter=" + exact_gbench_filter(name));
     const std::string source = side == 0 ? plan_.baseline_executable : plan_.candidate_executable;
+    // Both processes of a round on one CPU, the next round on the next: the CPUs of a VM can
+    // differ in speed for seconds (docs/interop.md, "One CPU a round").
+    const std::optional<int> cpu = round_cpu(cpus_, round, name);
     auto run =
         run_one_process(executables_[side], flags,
                         fmt::format("{}/{}-{}-{}.json", folder_, kSideNames[side], round, index),
                         fmt::format("the {} build {} (round {} of {}, {})", kSideNames[side],
                                     source, round + 1, planned, name),
-                        notes_.sink());
+                        notes_.sink(), cpu);
     if (!run) return run.error();
     if (contexts_[side].date.empty()) contexts_[side] = run->context;
     const auto found = std::find_if(run->benchmarks.begin(), run->benchmarks.end(),
@@ -436,6 +445,7 @@ class GbenchPairs {
   const GbenchSideBySide& plan_;
   std::string folder_;
   OnceNotes notes_;
+  const std::vector<int> cpus_;
   process::PlacementShuffle shuffle_;
   std::array<std::string, 2> executables_;
   // Per side, per benchmark: every round's result, samples numbered by round.

@@ -6,8 +6,8 @@
 // its console table goes to /dev/null and its standard error to a file, read back without
 // Google Benchmark's banner. A Google Benchmark
 // binary cannot sample in turns with another process as a benchkit binary does
-// (session/side_by_side.hpp), so a round runs the two builds one after the other, the first of
-// them alternating by round and by benchmark, and the comparison pairs the rounds.
+// (session/side_by_side.hpp), so a round runs the two builds one after the other on one CPU, the
+// first of them alternating by round and by benchmark, and the comparison pairs the rounds.
 #pragma once
 
 #include <cstddef>
@@ -83,6 +83,8 @@ struct GbenchSideBySide {
   // Rounds between the looks after the first (0: `rounds`), as SideBySide::look_every.
   std::size_t look_every = 0;
   std::vector<std::string> flags;  // given to both builds, as GbenchProcesses::flags
+  // Both processes of round r run on cpus[r % size] only; empty: the CPUs this process may use.
+  std::vector<int> cpus;
   std::function<void(std::size_t round, std::size_t rounds, std::size_t index, std::size_t count,
                      const std::string& name)>
       progress;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -97,6 +98,28 @@ void keep_recurring_diagnostics(RunResult& merged, const std::vector<RunResult>&
     }
     std::erase_if(result.diagnostics, [&](const Diagnostic& d) { return 2 * fired[d.code] < ran; });
   }
+}
+
+std::optional<int> round_cpu(const std::vector<int>& cpus, std::size_t round,
+                             std::string_view name) {
+  if (cpus.empty()) return std::nullopt;
+  std::size_t from = 0;
+  while (from < name.size()) {
+    std::size_t end = name.find('/', from);
+    if (end == std::string_view::npos) end = name.size();
+    const std::string_view part = name.substr(from, end - from);
+    for (const std::string_view key : {"threads=", "threads:"}) {
+      if (!part.starts_with(key)) continue;
+      const std::string_view count = part.substr(key.size());
+      std::size_t threads = 0;
+      const auto [at, error] = std::from_chars(count.data(), count.data() + count.size(), threads);
+      if (error == std::errc() && at == count.data() + count.size() && threads > 1) {
+        return std::nullopt;
+      }
+    }
+    from = end + 1;
+  }
+  return cpus[round % cpus.size()];
 }
 
 namespace {
@@ -280,9 +303,8 @@ PairFailure Session::failure(const Pair& pair, std::size_t side, const std::stri
 // lands at a random place in the free lists (process/placement.hpp), so that no build keeps the
 // same physical pages round after round.
 std::optional<PairFailure> Session::start_workers(Pair& pair) {
-  const std::optional<int> cpu =
-      cpus_.empty() ? std::nullopt : std::optional<int>(cpus_[pair.round % cpus_.size()]);
   const std::string& name = plan_.benchmarks[pair.index];
+  const std::optional<int> cpu = round_cpu(cpus_, pair.round, name);
   for (const std::size_t side : pair.order) {
     const std::string stem =
         fmt::format("{}/{}-{}-{}", folder_, kSideNames[side], pair.round, pair.index);

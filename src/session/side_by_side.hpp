@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "benchkit/result.hpp"
@@ -57,7 +58,8 @@ struct SideBySide {
   std::int64_t round_budget_ns = 100'000'000;
   // Both workers of a round run on one CPU, so that they share its state (on a virtual machine,
   // two CPUs can run at different speeds for seconds: a neighbour on one physical core but not
-  // the other). Round r uses cpus[r % size]; empty: the CPUs this process may use.
+  // the other). Round r uses cpus[r % size]; empty: the CPUs this process may use. A threaded
+  // benchmark is not narrowed (round_cpu).
   std::vector<int> cpus;
   // How long a worker may take to set up, to take one sample, or to write its results and exit;
   // one that takes longer is killed and the comparison stops with an error. None: for ever.
@@ -97,6 +99,13 @@ std::optional<model::Error> copy_builds(const std::string& folder, std::size_t r
                                         const std::array<std::string, 2>& sources,
                                         process::PlacementShuffle& shuffle,
                                         std::array<std::string, 2>& copies);
+
+// The CPU both processes of round `round` of the benchmark `name` run on: cpus[round % size];
+// none (every CPU this process may use) when `cpus` is empty, or when `name` says the benchmark
+// runs several threads (a part "threads=N" as benchkit names them, or Google Benchmark's
+// "threads:N", N > 1), which one CPU would run one at a time.
+std::optional<int> round_cpu(const std::vector<int>& cpus, std::size_t round,
+                             std::string_view name);
 
 // Keeps a diagnostic of `merged` (the merge of `rounds`, which holds any round's flags) only when
 // it came up in at least half of the rounds that ran the benchmark. A defect of the code

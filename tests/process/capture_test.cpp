@@ -2,8 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
 #include <chrono>
 #include <csignal>
+#include <string>
+
+#include "process/turns.hpp"
 
 namespace benchkit::process {
 namespace {
@@ -72,6 +77,50 @@ TEST(RunCaptured, AProgramThatCannotStartIsNamed) {
   ASSERT_FALSE(result);
   EXPECT_NE(result.error().message.find("/no/such/program"), std::string::npos);
   EXPECT_FALSE(run_captured({}));
+}
+
+// The CPUs the calling thread may run on, as a set the kernel compares.
+cpu_set_t own_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  sched_getaffinity(0, sizeof(set), &set);
+  return set;
+}
+
+TEST(RunCaptured, RunsTheChildOnTheCpuAskedForAndGivesThisThreadItsCpusBack) {
+  const std::vector<int> cpus = allowed_cpus();
+  ASSERT_FALSE(cpus.empty());
+  const cpu_set_t before = own_cpus();
+  for (const int cpu : {cpus.front(), cpus.back()}) {
+    CaptureOptions options;
+    options.cpu = cpu;
+    const auto result =
+        run_captured({"/bin/sh", "-c", "grep '^Cpus_allowed_list:' /proc/self/status"}, options);
+    ASSERT_TRUE(result) << result.error().message;
+    EXPECT_EQ(result->out, "Cpus_allowed_list:\t" + std::to_string(cpu) + "\n");
+    const cpu_set_t after = own_cpus();
+    EXPECT_TRUE(CPU_EQUAL(&before, &after)) << "this thread stayed narrowed to CPU " << cpu;
+  }
+  // Without one, the child has this thread's CPUs.
+  const auto mine =
+      run_captured({"/bin/sh", "-c", "grep '^Cpus_allowed_list:' /proc/$PPID/status"});
+  const auto inherited =
+      run_captured({"/bin/sh", "-c", "grep '^Cpus_allowed_list:' /proc/self/status"});
+  ASSERT_TRUE(mine && inherited);
+  EXPECT_EQ(inherited->out, mine->out);
+}
+
+TEST(RunCaptured, ACpuThisProcessMayNotUseIsRefusedByName) {
+  CaptureOptions options;
+  options.cpu = CPU_SETSIZE - 1;  // far beyond this machine's CPUs
+  const cpu_set_t before = own_cpus();
+  const auto result = run_captured({"/bin/true"}, options);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("cannot run on CPU " + std::to_string(CPU_SETSIZE - 1)),
+            std::string::npos)
+      << result.error().message;
+  const cpu_set_t after = own_cpus();
+  EXPECT_TRUE(CPU_EQUAL(&before, &after));
 }
 
 }  // namespace

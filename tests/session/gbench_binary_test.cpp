@@ -10,6 +10,7 @@
 
 #include "model/merge.hpp"
 #include "process/handshake.hpp"
+#include "process/turns.hpp"
 #include "support/test_programs.hpp"
 
 namespace benchkit::session {
@@ -117,6 +118,34 @@ TEST(GbenchBinary, EveryFormOfNameRunsAloneAndSideBySide) {
     }
     EXPECT_FALSE(model::has_one_process_warning(side->context)) << "a fresh process per round";
   }
+}
+
+TEST(GbenchBinary, BothProcessesOfARoundRunOnOneCpu) {
+  // gbench_cpu's one benchmark reports how many CPUs its process may use and the first of them.
+  const std::string where = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_cpu";
+  const std::vector<int> cpus = process::allowed_cpus();
+  ASSERT_FALSE(cpus.empty());
+  GbenchSideBySide pairs;
+  pairs.baseline_executable = where;
+  pairs.candidate_executable = where;
+  pairs.benchmarks = {"BM_where"};
+  pairs.rounds = 1;
+  pairs.flags = kQuick;
+  // Round 0 on the first CPU this process may use; with cpus given, on cpus[round % size].
+  for (const std::vector<int>& given : {std::vector<int>{}, std::vector<int>{cpus.back()}}) {
+    pairs.cpus = given;
+    const auto runs = run_gbench_side_by_side(pairs);
+    ASSERT_TRUE(runs) << runs.error().message;
+    const int expected = given.empty() ? cpus.front() : given.front();
+    for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
+      ASSERT_EQ(side->benchmarks.size(), 1u);
+      const BenchmarkResult& b = side->benchmarks[0];
+      ASSERT_TRUE(b.valid()) << (b.failures.empty() ? "" : b.failures[0]);
+      EXPECT_EQ(b.counters.at("allowed_cpus"), 1.0);
+      EXPECT_EQ(b.counters.at("first_cpu"), static_cast<double>(expected));
+    }
+  }
+  EXPECT_EQ(process::allowed_cpus(), cpus) << "this process keeps its CPUs";
 }
 
 TEST(GbenchBinary, AComplexitySweepRunsWithoutAFailedBenchmark) {

@@ -108,6 +108,23 @@ SideBySide plan_for(const std::string& baseline, const std::string& candidate,
   return plan;
 }
 
+TEST(SideBySide, EachRoundRunsOnTheNextCpuUnlessTheBenchmarkRunsThreads) {
+  const std::vector<int> cpus = {2, 5};
+  EXPECT_EQ(round_cpu(cpus, 0, "sum/size=64"), 2);
+  EXPECT_EQ(round_cpu(cpus, 1, "sum/size=64"), 5);
+  EXPECT_EQ(round_cpu(cpus, 4, "BM_sum/64"), 2);
+  EXPECT_EQ(round_cpu({}, 3, "sum"), std::nullopt);  // no CPUs known: not narrowed
+  // Several threads on one CPU would run one at a time: such a benchmark keeps every CPU.
+  EXPECT_EQ(round_cpu(cpus, 0, "shared_counter/threads=4"), std::nullopt);
+  EXPECT_EQ(round_cpu(cpus, 1, "BM_shared_sum/threads:2"), std::nullopt);
+  EXPECT_EQ(round_cpu(cpus, 1, "BM_x/64/threads:2/real_time"), std::nullopt);
+  // One thread, or a name that only looks like a count, is narrowed as any other.
+  EXPECT_EQ(round_cpu(cpus, 1, "shared_counter/threads=1"), 5);
+  EXPECT_EQ(round_cpu(cpus, 1, "BM_x/threads:1"), 5);
+  EXPECT_EQ(round_cpu(cpus, 0, "BM_x/threads:many"), 2);
+  EXPECT_EQ(round_cpu(cpus, 0, "parse_threads=4"), 2);
+}
+
 TEST(SideBySide, EachRoundIsAProcessPairWithSamplesTakenInTurns) {
   std::vector<std::string> seen;
   SideBySide plan = plan_for(kSampleBench, kSampleBench, {"add/amount=1", "copy_string"}, 3);
