@@ -34,8 +34,8 @@ CommandRunner add_system_command(CLI::App& app) {
                     "Print the checks as JSON (schema benchkit/system, version 1)");
   return when_parsed(command, [options]() -> int {
     const system::RootedMachineFiles files("/");
-    const std::vector<system::Check> checks =
-        system::run_checks(files, system::probe_hardware_counters);
+    const std::vector<system::Check> checks = system::run_checks(
+        files, system::probe_hardware_counters, [] { return system::probe_cpu_speeds(); });
     const std::map<std::string, std::string> facts = system::machine_facts(files);
     const system::Fingerprint machine =
         system::machine_fingerprint(system::collect_context(), facts);

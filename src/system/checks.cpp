@@ -5,7 +5,8 @@
 
 namespace benchkit::system {
 
-std::vector<Check> run_checks(const MachineFiles& files, const CounterProbe& counter_probe) {
+std::vector<Check> run_checks(const MachineFiles& files, const CounterProbe& counter_probe,
+                              const CpuSpeedProbe& cpu_speed_probe) {
   const detail::Topology topology = detail::read_topology(files);
   const std::vector<std::string> folders = detail::cpufreq_folders(files);
   const detail::CommandLine line = detail::read_command_line(files);
@@ -28,6 +29,7 @@ std::vector<Check> run_checks(const MachineFiles& files, const CounterProbe& cou
                                                      {"rcu_nocbs", "nohz_full"}));
   checks.push_back(detail::check_aslr(files));
   checks.push_back(detail::check_load(files));
+  checks.push_back(detail::check_cpu_speeds(cpu_speed_probe));
   checks.push_back(detail::check_virtual_machine(detail::detect_virtual_machine(files, topology)));
   checks.push_back(detail::check_container(detail::detect_container(files)));
   checks.push_back(detail::check_cpu_quota(files));

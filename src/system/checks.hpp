@@ -10,6 +10,7 @@
 
 #include "model/machine_check.hpp"
 #include "system/counter_probe.hpp"
+#include "system/cpu_speed_probe.hpp"
 #include "system/machine_facts.hpp"
 #include "system/machine_files.hpp"
 
@@ -22,9 +23,10 @@ using Check = model::MachineCheck;
 using model::to_string;  // "ok", "warning", "unknown"
 
 // Runs every check against `files`, in a fixed order (see docs/system-checks.md). The hardware
-// counter check calls `counter_probe`; an empty probe leaves that check `unknown`. Reads only;
-// never throws on a missing or malformed file.
-std::vector<Check> run_checks(const MachineFiles& files, const CounterProbe& counter_probe = {});
+// counter check calls `counter_probe` and the CPU speed check `cpu_speed_probe`; an empty probe
+// leaves its check `unknown`. Reads only; never throws on a missing or malformed file.
+std::vector<Check> run_checks(const MachineFiles& files, const CounterProbe& counter_probe = {},
+                              const CpuSpeedProbe& cpu_speed_probe = {});
 
 // Only the checks behind the once-per-run machine warnings (frequency_governor, turbo, load,
 // virtual_machine): cheap enough to run before every benchmark run.

@@ -9,6 +9,7 @@
 
 #include "system/checks.hpp"
 #include "system/counter_probe.hpp"
+#include "system/cpu_speed_probe.hpp"
 #include "system/machine_detectors.hpp"
 #include "system/machine_files.hpp"
 
@@ -40,6 +41,9 @@ Check check_isolation_companion(const CommandLine& line, const std::string& id,
                                 const std::string& title, const std::string& effect,
                                 const std::vector<std::string>& covering_parameters);
 Check check_load(const MachineFiles& files);
+// Calls `probe`; an empty probe leaves the check `unknown`. A warning when one CPU ran the loop
+// at least 5% slower than another in every turn but one.
+Check check_cpu_speeds(const CpuSpeedProbe& probe);
 Check check_cpu_quota(const MachineFiles& files);
 
 // ---- rules_memory.cpp: memory layout, swap, available memory, huge pages --------------------

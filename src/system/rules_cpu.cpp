@@ -1,6 +1,11 @@
 // The CPU and its topology: model, logical CPUs, physical cores, SMT, caches.
 #include "system/rules.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstddef>
+
 #include "system/machine_parse.hpp"
 #include "system/rule_helpers.hpp"
 
@@ -68,6 +73,77 @@ Check check_cpu_caches(const MachineFiles& files) {
                       "/sys/devices/system/cpu/cpu0/cache not reported");
   }
   return make_check("cpu_caches", "CPU caches", Status::ok, sizes + " (of CPU 0)");
+}
+
+namespace {
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+}  // namespace
+
+Check check_cpu_speeds(const CpuSpeedProbe& probe) {
+  const std::string title = "CPU speeds";
+  if (!probe) return make_check("cpu_speeds", title, Status::unknown, "not probed");
+  const CpuSpeeds speeds = probe();
+  if (speeds.cpus.size() < 2) {
+    return make_check("cpu_speeds", title, Status::ok, "one CPU: nothing to compare");
+  }
+  const std::size_t count = speeds.cpus.size();
+  const bool complete = !speeds.ns.empty() && std::all_of(speeds.ns.begin(), speeds.ns.end(),
+                                                          [&](const std::vector<double>& turn) {
+                                                            return turn.size() == count;
+                                                          });
+  if (!complete) {
+    return make_check("cpu_speeds", title, Status::unknown,
+                      "this thread could not be moved from CPU to CPU");
+  }
+  std::vector<double> medians;
+  for (std::size_t k = 0; k < count; ++k) {
+    std::vector<double> times;
+    for (const std::vector<double>& turn : speeds.ns) times.push_back(turn[k]);
+    medians.push_back(median_of(times));
+  }
+  const std::size_t fast =
+      static_cast<std::size_t>(std::min_element(medians.begin(), medians.end()) - medians.begin());
+  const std::size_t slow =
+      static_cast<std::size_t>(std::max_element(medians.begin(), medians.end()) - medians.begin());
+  const double apart = medians[slow] / medians[fast] - 1.0;
+  std::size_t slower_turns = 0;
+  for (const std::vector<double>& turn : speeds.ns) slower_turns += turn[slow] > turn[fast];
+  const std::size_t turns = speeds.ns.size();
+  std::string value;
+  if (count <= 8) {
+    for (std::size_t k = 0; k < count; ++k) {
+      value +=
+          fmt::format("{}CPU {} {:.2f} ms", k == 0 ? "" : ", ", speeds.cpus[k], medians[k] / 1e6);
+    }
+  } else {
+    value = fmt::format("fastest CPU {} {:.2f} ms, slowest CPU {} {:.2f} ms (of {} CPUs)",
+                        speeds.cpus[fast], medians[fast] / 1e6, speeds.cpus[slow],
+                        medians[slow] / 1e6, count);
+  }
+  value += fmt::format(" a loop (medians of {} turns): {:.1f}% apart", turns, 100.0 * apart);
+  // Two runs of a few milliseconds on one CPU agree within a percent or two on a quiet machine;
+  // 5% in the same direction in every turn but one is a difference of the CPUs, not noise.
+  constexpr double kApart = 0.05;
+  if (turns >= 3 && apart >= kApart && slower_turns + 1 >= turns) {
+    return make_check(
+        "cpu_speeds", title, Status::warning, value,
+        fmt::format(
+            "CPU {} ran the same loop {:.0f}% slower than CPU {} in {} of {} turns (on a virtual "
+            "machine: another guest busy on the physical core behind it). A process then "
+            "measures a different speed depending on where it runs, and a plain run or a saved "
+            "baseline keeps that luck. Side-by-side comparisons (compare OLD NEW, --baseline, "
+            "ab) run both sides of a round on one CPU; pin a plain run (taskset -c N ./my_bench; "
+            "benchkit run --pin N for commands) and compare side by side. The difference comes "
+            "and goes: run benchkit system again later.",
+            speeds.cpus[slow], 100.0 * apart, speeds.cpus[fast], slower_turns, turns));
+  }
+  return make_check("cpu_speeds", title, Status::ok, value);
 }
 
 }  // namespace benchkit::system::detail

@@ -1,4 +1,4 @@
-// The ids of the 23 machine checks, in order: the documented contract (docs/system-checks.md)
+// The ids of the 24 machine checks, in order: the documented contract (docs/system-checks.md)
 // that both the unit tests and the command's integration test hold the code to.
 #pragma once
 
@@ -22,6 +22,7 @@ inline const std::vector<std::string> kDocumentedCheckIds = {
     "rcu_nocbs",
     "aslr",
     "load",
+    "cpu_speeds",
     "virtual_machine",
     "container",
     "cpu_quota",

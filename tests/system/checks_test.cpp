@@ -7,6 +7,8 @@
 
 #include "system/check_ids.hpp"
 
+#include <sched.h>
+
 #include <cerrno>
 #include <set>
 
@@ -515,6 +517,90 @@ TEST(ThisMachine, EveryCheckRunsAndSaysSomething) {
   // Every Linux machine has /proc/cpuinfo and /proc/loadavg.
   EXPECT_NE(get(checks, "logical_cpus").status, Status::unknown);
   EXPECT_NE(get(checks, "load").status, Status::unknown);
+}
+
+// A probe that reports `ns` (turns × CPUs) for CPUs 0, 1, ...
+CpuSpeedProbe speeds_that(std::vector<std::vector<double>> ns) {
+  return [ns] {
+    CpuSpeeds speeds;
+    for (std::size_t k = 0; k < (ns.empty() ? 2 : ns[0].size()); ++k) {
+      speeds.cpus.push_back(static_cast<int>(k));
+    }
+    speeds.ns = ns;
+    return speeds;
+  };
+}
+
+Check cpu_speeds(const CpuSpeedProbe& probe) {
+  return get(run_checks(FakeMachineFiles(), {}, probe), "cpu_speeds");
+}
+
+TEST(CpuSpeedsRule, ACpuSlowerInEveryTurnIsAWarningThatNamesIt) {
+  // CPU 1 about 40% slower in every turn (as this project's VM was on 2026-12-06).
+  const Check check = cpu_speeds(speeds_that(
+      {{4.0e6, 5.6e6}, {4.1e6, 5.7e6}, {4.0e6, 5.5e6}, {3.9e6, 5.6e6}, {4.0e6, 5.6e6}}));
+  EXPECT_EQ(check.status, Status::warning);
+  EXPECT_EQ(check.value, "CPU 0 4.00 ms, CPU 1 5.60 ms a loop (medians of 5 turns): 40.0% apart");
+  EXPECT_THAT(check.advice, HasSubstr("CPU 1 ran the same loop 40% slower than CPU 0 in 5 of 5"));
+  EXPECT_THAT(check.advice, HasSubstr("taskset -c N"));
+  // One turn the other way round still says so; two do not.
+  EXPECT_EQ(
+      cpu_speeds(
+          speeds_that(
+              {{4.0e6, 5.6e6}, {5.9e6, 5.7e6}, {4.0e6, 5.5e6}, {3.9e6, 5.6e6}, {4.0e6, 5.6e6}}))
+          .status,
+      Status::warning);
+  EXPECT_EQ(
+      cpu_speeds(
+          speeds_that(
+              {{4.0e6, 5.6e6}, {5.9e6, 5.7e6}, {5.8e6, 5.5e6}, {3.9e6, 5.6e6}, {4.0e6, 5.6e6}}))
+          .status,
+      Status::ok);
+}
+
+TEST(CpuSpeedsRule, CpusWithinFivePercentAreOk) {
+  const Check check = cpu_speeds(
+      speeds_that({{4.00e6, 4.10e6}, {4.02e6, 4.12e6}, {4.01e6, 4.15e6}, {3.99e6, 4.11e6}}));
+  EXPECT_EQ(check.status, Status::ok);
+  EXPECT_THAT(check.value, HasSubstr("2.7% apart"));
+  EXPECT_THAT(check.advice, IsEmpty());
+}
+
+TEST(CpuSpeedsRule, WithoutAProbeOneCpuOrNoTurnsItSaysWhy) {
+  EXPECT_EQ(get(run_checks(FakeMachineFiles()), "cpu_speeds").value, "not probed");
+  EXPECT_EQ(get(run_checks(FakeMachineFiles()), "cpu_speeds").status, Status::unknown);
+  const Check one = cpu_speeds([] { return CpuSpeeds{{3}, {}}; });
+  EXPECT_EQ(one.status, Status::ok);
+  EXPECT_EQ(one.value, "one CPU: nothing to compare");
+  const Check stuck = cpu_speeds([] { return CpuSpeeds{{0, 1}, {}}; });
+  EXPECT_EQ(stuck.status, Status::unknown);
+  EXPECT_EQ(stuck.value, "this thread could not be moved from CPU to CPU");
+  // Many CPUs: the fastest and the slowest are named.
+  std::vector<double> turn(12, 4.0e6);
+  turn[7] = 4.4e6;
+  const Check many = cpu_speeds(speeds_that({turn, turn, turn}));
+  EXPECT_EQ(many.status, Status::warning);
+  EXPECT_EQ(many.value,
+            "fastest CPU 0 4.00 ms, slowest CPU 7 4.40 ms (of 12 CPUs) a loop (medians of 3 "
+            "turns): 10.0% apart");
+}
+
+TEST(CpuSpeedsProbe, TimesEveryCpuInEveryTurnAndGivesTheThreadItsCpusBack) {
+  cpu_set_t before;
+  CPU_ZERO(&before);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(before), &before), 0);
+  const CpuSpeeds speeds = probe_cpu_speeds(3);
+  cpu_set_t after;
+  CPU_ZERO(&after);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(after), &after), 0);
+  EXPECT_TRUE(CPU_EQUAL(&before, &after));
+  ASSERT_EQ(speeds.cpus.size(), static_cast<std::size_t>(CPU_COUNT(&before)));
+  if (speeds.cpus.size() < 2) GTEST_SKIP() << "one CPU: nothing to time";
+  ASSERT_EQ(speeds.ns.size(), 3u);
+  for (const std::vector<double>& turn : speeds.ns) {
+    ASSERT_EQ(turn.size(), speeds.cpus.size());
+    for (const double ns : turn) EXPECT_GT(ns, 0.0);
+  }
 }
 
 TEST(RunTimeChecks, AreTheFourBehindTheRunWarnings) {
