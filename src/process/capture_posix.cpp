@@ -74,24 +74,24 @@ model::Result<Captured> run_captured(const std::vector<std::string>& argv,
   for (const std::string& argument : argv) pointers.push_back(const_cast<char*>(argument.c_str()));
   pointers.push_back(nullptr);
   pid_t pid = 0;
-  const SpawnOnCpu on_cpu(options.cpu);
-  if (!on_cpu.error().empty()) {
-    posix_spawn_file_actions_destroy(&actions);
-    if (capture) {
-      close(pipe_fds[0]);
-      close(pipe_fds[1]);
+  int error = 0;
+  std::string pin_error;
+  {
+    // Narrowed for the spawn only: the child keeps the CPU, this thread waits on all of its own.
+    const SpawnOnCpu on_cpu(options.cpu);
+    pin_error = on_cpu.error();
+    if (pin_error.empty()) {
+      error = argv[0].find('/') == std::string::npos
+                  ? posix_spawnp(&pid, argv[0].c_str(), &actions, nullptr, pointers.data(), environ)
+                  : posix_spawn(&pid, argv[0].c_str(), &actions, nullptr, pointers.data(), environ);
     }
-    return model::Error{"cannot start " + argv[0] + ": " + on_cpu.error()};
   }
-  const int error =
-      argv[0].find('/') == std::string::npos
-          ? posix_spawnp(&pid, argv[0].c_str(), &actions, nullptr, pointers.data(), environ)
-          : posix_spawn(&pid, argv[0].c_str(), &actions, nullptr, pointers.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (capture) close(pipe_fds[1]);
-  if (error != 0) {
+  if (!pin_error.empty() || error != 0) {
     if (capture) close(pipe_fds[0]);
-    return model::Error{"cannot start " + argv[0] + ": " + std::strerror(error)};
+    return model::Error{"cannot start " + argv[0] + ": " +
+                        (pin_error.empty() ? std::string(std::strerror(error)) : pin_error)};
   }
 
   Captured result;

@@ -110,6 +110,21 @@ TEST(RunCaptured, RunsTheChildOnTheCpuAskedForAndGivesThisThreadItsCpusBack) {
   EXPECT_EQ(inherited->out, mine->out);
 }
 
+TEST(RunCaptured, OnlyTheSpawnIsNarrowedNotTheWaitForTheChild) {
+  const std::vector<int> cpus = allowed_cpus();
+  if (cpus.size() < 2) GTEST_SKIP() << "one CPU: nothing narrows";
+  const auto mine =
+      run_captured({"/bin/sh", "-c", "grep '^Cpus_allowed_list:' /proc/$PPID/status"});
+  ASSERT_TRUE(mine) << mine.error().message;
+  // The child reads this thread's CPUs while this thread waits for it: all of them again.
+  CaptureOptions options;
+  options.cpu = cpus.back();
+  const auto during =
+      run_captured({"/bin/sh", "-c", "grep '^Cpus_allowed_list:' /proc/$PPID/status"}, options);
+  ASSERT_TRUE(during) << during.error().message;
+  EXPECT_EQ(during->out, mine->out);
+}
+
 TEST(RunCaptured, ACpuThisProcessMayNotUseIsRefusedByName) {
   CaptureOptions options;
   options.cpu = CPU_SETSIZE - 1;  // far beyond this machine's CPUs
