@@ -236,9 +236,8 @@ class BinariesMeasurer final : public Measurer {
         "Google Benchmark binaries: {}, each round a fresh process of each build per benchmark "
         "(--benchmark_filter{}), both on one CPU, the first of the two alternating; the "
         "comparison pairs the rounds. Each benchmark runs alone in its process, so its times can "
-        "differ from those of "
-        "the suite's own run, where it follows the others in one process (caches, heap and clock "
-        "speed as they left them)",
+        "differ from those of the suite's own run, where it follows the others in one process "
+        "(caches, heap and clock speed as they left them)",
         rounds_text(), added_text);
     return run_gbench_side_by_side(pairs, undecided());
   }

@@ -57,7 +57,7 @@ CpuSpeeds probe_cpu_speeds(int turns) {
   for (int turn = 0; turn < turns && moved; ++turn) {
     // Every other turn in the reverse order, so that no CPU always comes first.
     std::vector<double> row(count);
-    for (std::size_t step = 0; step < count && moved; ++step) {
+    for (std::size_t step = 0; step < count; ++step) {
       const std::size_t k = turn % 2 == 0 ? step : count - 1 - step;
       cpu_set_t only;
       CPU_ZERO(&only);
