@@ -84,13 +84,13 @@ TEST(CompareCommand, TheBudgetEndsTheRoundsAndTheUndecidedSayWhatWouldSettleThem
   const auto started = std::chrono::steady_clock::now();
   const auto result =
       run_command(kTool + " compare " + kBenchkitBuild + " " + kBenchkitBuild +
-                  " --rounds 6 --max-rounds 400 --budget 20s --noise-threshold 0.001 --format json "
+                  " --rounds 6 --max-rounds 400 --budget 5s --noise-threshold 0.001 --format json "
                   "--filter 'add/amount=1$|copy_string'");
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto document = nlohmann::json::parse(result.out);
-  EXPECT_THAT(document["method_note"].get<std::string>(), HasSubstr("--budget of 20 s"));
+  EXPECT_THAT(document["method_note"].get<std::string>(), HasSubstr("--budget of 5 s"));
   // 400 rounds of two benchmarks would take minutes; the budget stops them (a loose bound: the
   // machine is shared and the command also starts and lists the binaries).
   EXPECT_LT(seconds, 120.0);
