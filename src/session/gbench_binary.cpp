@@ -407,12 +407,12 @@ class GbenchPairs {
     // Both processes of a round on one CPU, the next round on the next: the CPUs of a VM can
     // differ in speed for seconds (docs/interop.md, "One CPU a round").
     const std::optional<int> cpu = round_cpu(cpus_, round, name);
-    auto run =
-        run_one_process(executables_[side], flags,
-                        fmt::format("{}/{}-{}-{}.json", folder_, kSideNames[side], round, index),
-                        fmt::format("the {} build {} (round {} of {}, {})", kSideNames[side],
-                                    source, round + 1, planned, name),
-                        notes_.sink(), cpu);
+    auto run = run_one_process(
+        executables_[side], flags,
+        fmt::format("{}/{}-{}-{}.json", folder_, kSideFileNames[side], round, index),
+        fmt::format("the {} build {} (round {} of {}, {})", kSideNames[side], source, round + 1,
+                    planned, name),
+        notes_.sink(), cpu);
     if (!run) return run.error();
     if (contexts_[side].date.empty()) contexts_[side] = run->context;
     const auto found = std::find_if(run->benchmarks.begin(), run->benchmarks.end(),

@@ -65,7 +65,7 @@ std::optional<model::Error> copy_builds(const std::string& folder, std::size_t r
   // belongs to the file, not to the code, and lasts as long as the file stays cached.
   shuffle.hold(std::size_t{64} << 20);
   for (std::size_t side = 0; side < 2; ++side) {
-    const std::string copy = fmt::format("{}/{}-{}.bin", folder, kSideNames[side], round);
+    const std::string copy = fmt::format("{}/{}-{}.bin", folder, kSideFileNames[side], round);
     std::error_code error;
     std::filesystem::copy_file(sources[side], copy,
                                std::filesystem::copy_options::overwrite_existing, error);
@@ -307,7 +307,7 @@ std::optional<PairFailure> Session::start_workers(Pair& pair) {
   const std::optional<int> cpu = round_cpu(cpus_, pair.round, name);
   for (const std::size_t side : pair.order) {
     const std::string stem =
-        fmt::format("{}/{}-{}-{}", folder_, kSideNames[side], pair.round, pair.index);
+        fmt::format("{}/{}-{}-{}", folder_, kSideFileNames[side], pair.round, pair.index);
     pair.outs[side] = stem + ".json";
     pair.errs[side] = stem + ".err";
     const std::int64_t hold_start = clock::trace_now_ns();

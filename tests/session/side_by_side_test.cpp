@@ -145,8 +145,13 @@ TEST(SideBySide, EachRoundIsAProcessPairWithSamplesTakenInTurns) {
     EXPECT_GT(run->benchmarks[0].estimates.median.value, 0.0) << "estimates are computed";
   }
   // The workers ran fresh copies of the two executables, made for the round.
-  EXPECT_THAT(runs->baseline.context.command_line, HasSubstr("/baseline-0.bin --quiet"));
+  EXPECT_THAT(runs->baseline.context.command_line, HasSubstr("/old-0.bin --quiet"));
   EXPECT_THAT(runs->candidate.context.command_line, HasSubstr("/new-0.bin --quiet"));
+  // Both sides' processes got command lines of one length, so the same stack layout: with
+  // "baseline" and "new" in their paths, the new side ran copy_string 2% faster in A/A runs.
+  EXPECT_EQ(runs->baseline.context.command_line.size(), runs->candidate.context.command_line.size())
+      << runs->baseline.context.command_line << "\n"
+      << runs->candidate.context.command_line;
   for (std::size_t b = 0; b < 2; ++b) {
     std::map<std::uint32_t, std::size_t> base_counts;
     std::map<std::uint32_t, std::size_t> new_counts;
