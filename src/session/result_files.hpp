@@ -14,7 +14,7 @@
 namespace benchkit::session {
 
 // The two sides of a comparison of builds (side by side, a Google Benchmark binary's two builds),
-// as their result files and messages name them: index 0 the baseline, 1 the new build.
+// as messages name them: index 0 the baseline, 1 the new build (files: kSideFileNames below).
 inline constexpr std::array<const char*, 2> kSideNames = {"baseline", "new"};
 // The two sides in the names of the files their processes are given (executable copies, result
 // files): as long as each other, so that both sides' processes start with argv of one length and

@@ -148,7 +148,7 @@ TEST(SideBySide, EachRoundIsAProcessPairWithSamplesTakenInTurns) {
   EXPECT_THAT(runs->baseline.context.command_line, HasSubstr("/old-0.bin --quiet"));
   EXPECT_THAT(runs->candidate.context.command_line, HasSubstr("/new-0.bin --quiet"));
   // Both sides' processes got command lines of one length, so the same stack layout: with
-  // "baseline" and "new" in their paths, the new side ran copy_string 2% faster in A/A runs.
+  // "baseline" and "new" in their paths, the new side ran copy_string 1.5-3% faster in A/A runs.
   EXPECT_EQ(runs->baseline.context.command_line.size(), runs->candidate.context.command_line.size())
       << runs->baseline.context.command_line << "\n"
       << runs->candidate.context.command_line;
