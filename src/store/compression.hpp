@@ -16,9 +16,16 @@ namespace benchkit::store {
 // time). The packed series use level 1 (packed_series.cpp says why).
 std::string compress(std::string_view text, int level = 3);
 
+// How zstd stores the bytes its matches leave (the literals): Huffman-coded (`coded`, zstd's
+// choice), or as they are (`raw`: for data that is mostly numbers, whose bytes Huffman coding
+// shrinks by a few percent for four times the time to read them back; still a standard zstd
+// frame, read by any zstd).
+enum class Literals { coded, raw };
+std::string compress(std::string_view text, int level, Literals literals);
+
 // `data`, one zstd frame, decompressed into `out` (its buffer reused); nullopt when it was, else
 // why not: not a frame, a frame that claims more than `most` bytes (refused before anything is
-// allocated), or a frame cut short or damaged.
+// allocated), or a frame cut short or damaged. Each thread reuses one decompression context.
 std::optional<std::string> decompress_into(std::string_view data, std::string& out,
                                            std::size_t most = SIZE_MAX);
 
