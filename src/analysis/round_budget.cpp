@@ -46,6 +46,11 @@ SettleEstimate settle_estimate(const BenchmarkComparison& row, const CompareSett
   estimate.remoteness = interval->half_width / distance;
   const auto rounds = static_cast<double>(row.pairs);
   const double needed = std::ceil(rounds * estimate.remoteness * estimate.remoteness);
+  // A centre a hair's breadth from an edge asks for billions of rounds (an A/A comparison at
+  // ±0.1% once said "about 2259031019 more rounds", 3,460 days): past kMostRoundsEstimated the
+  // row is said to be on the edge, as one exactly on it is, and no number is converted that
+  // a count cannot hold.
+  if (!(needed - rounds <= static_cast<double>(kMostRoundsEstimated))) return estimate;
   // An unsettled row needs at least one more round, whatever its width says (the level or the
   // adjusted p-value may be what is missing).
   const double more = std::max(needed - rounds, row.verdict == Verdict::inconclusive ? 1.0 : 0.0);
@@ -100,8 +105,8 @@ void note_settle_estimates(Comparison& comparison, std::optional<double> round_c
     std::string sentence;
     if (!estimate.more_rounds) {
       sentence = fmt::format(
-          "no number of rounds would settle it: its change lies on the edge of the ±{:g}% noise "
-          "threshold",
+          "no practical number of rounds would settle it: its change lies on the edge of the "
+          "±{:g}% noise threshold",
           100.0 * noise_threshold_for(row, comparison.settings));
     } else {
       row.more_rounds = estimate.more_rounds;

@@ -28,9 +28,14 @@ struct SettleEstimate {
   // the centre lies on an edge: no finite number of rounds settles it.
   double remoteness = 0.0;
   // More rounds that would settle it, from its current spread; empty when none would (centre on
-  // an edge) or when the row is not a paired comparison with at least 2 rounds.
+  // an edge), when more than kMostRoundsEstimated would (centre all but on an edge), or when the
+  // row is not a paired comparison with at least 2 rounds.
   std::optional<std::size_t> more_rounds;
 };
+
+// The most more rounds an estimate says: beyond this many (days of one benchmark at tens of
+// milliseconds a round), the row is said to lie on the edge of the band.
+inline constexpr std::size_t kMostRoundsEstimated = 100'000;
 
 // The estimate of one row, judged against `settings`' noise threshold for it. A row that is not
 // paired, or has fewer than 2 rounds: remoteness infinite, no estimate.
@@ -62,10 +67,10 @@ std::vector<std::string> allocate_next_round(std::span<const BenchmarkComparison
 
 // Every inconclusive paired row of `comparison` (judged with comparison.settings) gets its
 // estimate: more_rounds, more_time_ns (more_rounds times `round_cost_ns`, one benchmark's round,
-// when given) and a sentence at the end of its note saying both, or that no number of rounds
-// would settle it (its centre on an edge of the noise band), and, for a row that stopped before
-// the design's last round because of beyond_reach, that it stopped there. Other rows are left
-// alone.
+// when given) and a sentence at the end of its note saying both, or that no practical number of
+// rounds would settle it (its centre on an edge of the noise band), and, for a row that stopped
+// before the design's last round because of beyond_reach, that it stopped there. Other rows are
+// left alone.
 void note_settle_estimates(Comparison& comparison, std::optional<double> round_cost_ns);
 
 // "30 s", "2.5 min", "3 h", "27 days", "250 ms", "40 µs": a duration as the notes say it.

@@ -56,6 +56,43 @@ TEST(RoundBudget, ACentreOnTheEdgeOrARowThatIsNotPairedHasNoEstimate) {
           .more_rounds);
 }
 
+// A centre all but on an edge: the estimate grows without bound as the distance shrinks, and
+// past kMostRoundsEstimated the row is on the edge (an A/A row at ±0.1% with its centre at
+// -0.0996% once said 2,259,031,019 more rounds; closer still, more than a count can hold).
+TEST(RoundBudget, ACentreAllButOnTheEdgeHasNoEstimateBeyondTheMostRounds) {
+  CompareSettings settings;
+  settings.noise_threshold = 0.001;
+  const double edge = std::log1p(-0.001);
+  // 19 rounds, 0.925-1.007 as measured, the centre 4e-7 (in logs) inside the lower edge.
+  const SettleEstimate close =
+      settle_estimate(row("close", std::exp(edge + 4e-7), 0.9248745731643353, 1.0068834533459103,
+                          Verdict::inconclusive, 19),
+                      settings);
+  EXPECT_GT(close.remoteness, 1e5);
+  EXPECT_FALSE(close.more_rounds);
+  for (const double inside : {1e-9, 1e-11, 2e-12}) {
+    EXPECT_FALSE(
+        settle_estimate(row("closer", std::exp(edge + inside), 0.92, 1.01), settings).more_rounds)
+        << inside;
+  }
+  // The same interval centred on no change, as far from both edges as the band allows: a number
+  // (19 × (0.0425 / 0.0010)² in all, about 34,000 more), at most kMostRoundsEstimated.
+  const SettleEstimate near = settle_estimate(
+      row("near", 1.0, 0.9248745731643353, 1.0068834533459103, Verdict::inconclusive, 19),
+      settings);
+  ASSERT_TRUE(near.more_rounds);
+  EXPECT_GT(*near.more_rounds, 30000u);
+  EXPECT_LE(*near.more_rounds, kMostRoundsEstimated);
+  Comparison comparison;
+  comparison.settings = settings;
+  comparison.benchmarks = {row("close", std::exp(edge + 4e-7), 0.9248745731643353,
+                               1.0068834533459103, Verdict::inconclusive, 19)};
+  note_settle_estimates(comparison, 1e8);
+  EXPECT_FALSE(comparison.benchmarks[0].more_rounds);
+  EXPECT_THAT(comparison.benchmarks[0].note,
+              ::testing::HasSubstr("no practical number of rounds would settle it"));
+}
+
 TEST(RoundBudget, AnUnsettledRowNarrowEnoughStillNeedsARound) {
   // Narrow enough already (remoteness below 1) but inconclusive, as when the look's level or
   // the adjusted p-value is what is missing: one more round, not zero.
@@ -97,8 +134,8 @@ TEST(RoundBudget, InconclusiveRowsSayHowManyMoreRoundsAndHowLongWouldSettleThem)
   const BenchmarkComparison& edge = comparison.benchmarks[1];
   EXPECT_FALSE(edge.more_rounds);
   EXPECT_EQ(edge.note,
-            "no number of rounds would settle it: its change lies on the edge of the ±2% noise "
-            "threshold");
+            "no practical number of rounds would settle it: its change lies on the edge of the ±2% "
+            "noise threshold");
   EXPECT_FALSE(comparison.benchmarks[2].more_rounds);
   EXPECT_TRUE(comparison.benchmarks[2].note.empty());
   // Without a cost: the rounds alone.

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <vector>
 
+#include "analysis/round_budget.hpp"
 #include "support/run_command.hpp"
 #include "support/test_programs.hpp"
 
@@ -99,10 +100,12 @@ TEST(CompareCommand, TheBudgetEndsTheRoundsAndTheUndecidedSayWhatWouldSettleThem
     EXPECT_LT(row["rounds"].get<int>(), 400) << row.dump();
     if (row["verdict"] != "inconclusive") continue;
     if (!row.contains("to_settle")) {
-      EXPECT_THAT(row["note"].get<std::string>(), HasSubstr("no number of rounds"));
+      EXPECT_THAT(row["note"].get<std::string>(), HasSubstr("no practical number of rounds"));
       continue;
     }
-    EXPECT_GE(row["to_settle"]["more_rounds"].get<int>(), 1) << row.dump();
+    EXPECT_GE(row["to_settle"]["more_rounds"].get<std::uint64_t>(), 1u) << row.dump();
+    EXPECT_LE(row["to_settle"]["more_rounds"].get<std::uint64_t>(), analysis::kMostRoundsEstimated)
+        << row.dump();
     EXPECT_GT(row["to_settle"]["more_seconds"].get<double>(), 0.0) << row.dump();
     EXPECT_THAT(row["note"].get<std::string>(), HasSubstr("would settle it (about"));
   }
