@@ -142,7 +142,7 @@ void add_shared_flags(CLI::App& command, AbOptions& o) {
   add_power_flags(command, o.comparison);
   add_budget_option(command, o.budget);
   add_time_budget_option(command, o.time_budget,
-                         "default 250ms a side for bench binaries, 1s for a --cmd");
+                         "default 100ms a side for bench binaries, 1s for a --cmd");
   add_worker_timeout_option(command, o.worker_timeout);
   add_format_option(command, o.format, "Format of the comparison");
   add_out_option(command, o.out, "Write the comparison in --format to this file");

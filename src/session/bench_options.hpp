@@ -113,11 +113,13 @@ std::size_t max_rounds_of(const BenchOptions& options);
 // A benchmark still running after this long is taken for hung (--timeout's default).
 inline constexpr std::int64_t kDefaultTimeoutNs = 300'000'000'000;
 // Side by side (--baseline, ab, compare OLD NEW of bench binaries), each side's sampling time
-// per benchmark over the first look's rounds when no --time-budget is given: turns of 25 ms at
+// per benchmark over the first look's rounds when no --time-budget is given: turns of 10 ms at
 // 10 rounds. Shorter turns make cheap rounds, and a round's scatter is mostly the difference
-// between its two processes, which only more rounds average away (measured in docs/verdicts.md,
-// "Shorter turns").
-inline constexpr std::int64_t kSideBySideBudgetNs = 250'000'000;
+// between its two processes, which only more rounds average away: against 250 ms, the
+// compute-bound set decided in 0.5-0.7 s a benchmark instead of 0.9-1.3 s, and the workload's
+// seven benchmarks 11-14% sooner with twice the 2% changes found and no false alarm
+// (docs/verdicts.md, "Shorter turns" and "Shorter still").
+inline constexpr std::int64_t kSideBySideBudgetNs = 100'000'000;
 
 // A side's sampling time in each round side by side: `budget_ns` over `rounds`, at least 1 ms
 // (a shorter turn is all process start-up).
