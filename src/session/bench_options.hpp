@@ -118,7 +118,7 @@ inline constexpr std::int64_t kDefaultTimeoutNs = 300'000'000'000;
 // between its two processes, which only more rounds average away: against 250 ms, the
 // compute-bound set decided in 0.5-0.7 s a benchmark instead of 0.9-1.3 s, and the workload's
 // seven benchmarks 11-14% sooner with twice the 2% changes found and no false alarm
-// (docs/verdicts.md, "Shorter turns" and "Shorter still").
+// (docs/verdicts.md, "Shorter turns" and "100 ms a side").
 inline constexpr std::int64_t kSideBySideBudgetNs = 100'000'000;
 
 // A side's sampling time in each round side by side: `budget_ns` over `rounds`, at least 1 ms
