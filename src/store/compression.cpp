@@ -25,10 +25,6 @@ void check(std::size_t code) {
 
 }  // namespace
 
-std::string compress(std::string_view text, int level) {
-  return compress(text, level, Literals::coded);
-}
-
 std::string compress(std::string_view text, int level, Literals literals) {
   const std::unique_ptr<ZSTD_CCtx, FreeCompression> context(ZSTD_createCCtx());
   if (!context) throw std::bad_alloc();

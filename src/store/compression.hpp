@@ -11,17 +11,16 @@
 
 namespace benchkit::store {
 
-// zstd at level 3 by default (zstd's default: a 100,000-sample result, 9 MB of JSON, compresses
-// to about 12% in under 50 ms; higher levels save little on this text for several times the
-// time). The packed series use level 1 (packed_series.cpp says why).
-std::string compress(std::string_view text, int level = 3);
-
 // How zstd stores the bytes its matches leave (the literals): Huffman-coded (`coded`, zstd's
 // choice), or as they are (`raw`: for data that is mostly numbers, whose bytes Huffman coding
 // shrinks by a few percent for four times the time to read them back; still a standard zstd
 // frame, read by any zstd).
 enum class Literals { coded, raw };
-std::string compress(std::string_view text, int level, Literals literals);
+
+// zstd at level 3 by default (zstd's default: a 100,000-sample result, 9 MB of JSON, compresses
+// to about 12% in under 50 ms; higher levels save little on this text for several times the
+// time). The packed series use level 1 and raw literals (packed_series.cpp says why).
+std::string compress(std::string_view text, int level = 3, Literals literals = Literals::coded);
 
 // `data`, one zstd frame, decompressed into `out` (its buffer reused); nullopt when it was, else
 // why not: not a frame, a frame that claims more than `most` bytes (refused before anything is

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -81,11 +82,9 @@ TEST(PackedSeries, EqualNamesGiveEqualBlocksAndBuffersAreReused) {
 // reads back the same.
 TEST(PackedSeries, StoresTheNumbersUncodedAndReadsCodedRunsAlike) {
   std::vector<SummaryRow> rows;
-  std::uint64_t state = 42;
-  const auto draw = [&] {  // a wobble of about 1%, as timings have
-    state = state * 6364136223846793005u + 1442695040888963407u;
-    return 1.0 + static_cast<double>(state >> 11) / 9007199254740992.0 / 50.0;
-  };
+  std::mt19937_64 random(42);
+  std::uniform_real_distribution<double> wobble(1.0, 1.02);  // about 1%, as timings have
+  const auto draw = [&] { return wobble(random); };
   for (int i = 0; i < 2000; ++i) {
     const double median = (1000.0 + i) * draw();
     rows.push_back({.benchmark = "bench_" + std::to_string(i),
