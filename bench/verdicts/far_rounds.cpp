@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/compare.hpp"
+#include "simulation_args.hpp"
 
 namespace {
 
@@ -79,21 +80,12 @@ struct Tally {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> positional;
-  double threshold = 0.005;
-  int trials = 2000;
-  unsigned long long seed = 1;
-  for (int i = 1; i < argc; ++i) {
-    const std::string word = argv[i];
-    if ((word == "--threshold" || word == "--trials" || word == "--seed") && i + 1 < argc) {
-      const char* value = argv[++i];
-      if (word == "--threshold") threshold = std::atof(value);
-      if (word == "--trials") trials = std::atoi(value);
-      if (word == "--seed") seed = std::strtoull(value, nullptr, 10);
-    } else {
-      positional.push_back(word);
-    }
-  }
+  const benchkit::bench::SimulationArgs args =
+      benchkit::bench::parse_simulation_args(argc, argv, {{}, 0.005, 2000, 1});
+  const std::vector<std::string>& positional = args.positional;
+  const double threshold = args.threshold;
+  const int trials = args.trials;
+  const unsigned long long seed = args.seed;
   if (positional.size() < 3 || trials < 1) {
     std::fprintf(stderr,
                  "usage: far_rounds NARROW%% FAR%% SHARE [CHANGE%%] [--threshold FRACTION] "

@@ -50,6 +50,11 @@ struct Sample {
   // seconds at a time (a busy neighbour on the same physical core); samples taken while the
   // reference loop ran slow are left out of estimates and comparisons (docs/verdicts.md).
   std::optional<double> probe_ns;
+  // When the sides of a round ran one after the other, each in processes of its own (Google
+  // Benchmark binaries side by side, commands in rounds): this side's place in its round, 0 for
+  // the first. Two sides of a round in different places are compared as an AB/BA crossover,
+  // which cancels a second process running faster than the first (docs/verdicts.md).
+  std::optional<std::uint32_t> turn;
 };
 
 // A point estimate with the bounds of its confidence interval (equal to the estimate when no

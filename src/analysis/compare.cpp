@@ -46,9 +46,37 @@ bool every_sample_has_a_round(const BenchmarkResult& result) {
                      [](const Sample& sample) { return sample.round.has_value(); });
 }
 
-// Per-round medians, for rounds present on both sides.
+// Each round's place of a side (Sample::turn; the first sample's of the round), by round.
+std::map<std::uint32_t, std::uint32_t> turns_by_round(const BenchmarkResult& result) {
+  std::map<std::uint32_t, std::uint32_t> turns;
+  for (const Sample& sample : result.samples) {
+    if (sample.round && sample.turn) turns.emplace(*sample.round, *sample.turn);
+  }
+  return turns;
+}
+
+// Whether the baseline ran first in each round of `rounds`, when every one of them has both
+// sides' places and they differ (the sides ran one after the other); else empty.
+std::vector<bool> baseline_first_by_round(const BenchmarkResult& baseline,
+                                          const BenchmarkResult& candidate,
+                                          const std::vector<std::uint32_t>& rounds) {
+  const auto base = turns_by_round(baseline);
+  const auto cand = turns_by_round(candidate);
+  std::vector<bool> first;
+  for (const std::uint32_t round : rounds) {
+    const auto b = base.find(round);
+    const auto c = cand.find(round);
+    if (b == base.end() || c == cand.end() || b->second == c->second) return {};
+    first.push_back(b->second < c->second);
+  }
+  return first;
+}
+
+// Per-round medians, for rounds present on both sides, and whether the baseline ran first in
+// each (baseline_first_by_round).
 bool paired_rounds(const BenchmarkResult& baseline, const BenchmarkResult& candidate,
-                   std::vector<double>& base_rounds, std::vector<double>& candidate_rounds) {
+                   std::vector<double>& base_rounds, std::vector<double>& candidate_rounds,
+                   std::vector<bool>& baseline_first) {
   auto rounds = [](const BenchmarkResult& result) {
     std::map<std::uint32_t, std::vector<double>> groups;
     if (!every_sample_has_a_round(result)) return groups;
@@ -60,9 +88,11 @@ bool paired_rounds(const BenchmarkResult& baseline, const BenchmarkResult& candi
   };
   const auto base = rounds(baseline);
   const auto cand = rounds(candidate);
+  std::vector<std::uint32_t> paired;
   for (const auto& [round, values] : base) {
     const auto other = cand.find(round);
     if (other == cand.end()) continue;
+    paired.push_back(round);
     const std::vector<double>& a = values;
     const std::vector<double>& b = other->second;
     const double base_median = stats::median(a);
@@ -82,6 +112,7 @@ bool paired_rounds(const BenchmarkResult& baseline, const BenchmarkResult& candi
       candidate_rounds.push_back(stats::median(b));
     }
   }
+  baseline_first = baseline_first_by_round(baseline, candidate, paired);
   // A signed-rank interval needs 6 rounds to reach 95% (1 - 2/2^6 = 0.969).
   return base_rounds.size() >= 6;
 }
@@ -147,34 +178,50 @@ void exact_effect(const BenchmarkResult& baseline, const BenchmarkResult& candid
 // Interleaved rounds: the change from the per-round ratios.
 // `with_power`: also the minimum detectable change (a non-central t, most of the cost of a look).
 void paired_effect(const std::vector<double>& base_rounds,
-                   const std::vector<double>& candidate_rounds, const CompareSettings& settings,
+                   const std::vector<double>& candidate_rounds,
+                   const std::vector<bool>& baseline_first, const CompareSettings& settings,
                    BenchmarkComparison& out, bool with_power = true) {
   out.design = Design::paired;
   // Looked at as the rounds came: read at this look's level of the sequential design.
   const bool sequential = !settings.sequential_alpha.empty();
   const double level = paired_level(settings, base_rounds.size());
   const double confidence = sequential ? 1.0 - level : settings.confidence;
+  // Rounds whose sides ran one after the other, in both orders: compared as a crossover, which
+  // cancels what the second process of a round gains or loses by coming second (a Google
+  // Benchmark binary's second process ran 20-25% faster on some rows, docs/interop.md), when
+  // the two orders' rounds differ (kOrderEvidence) and have rounds enough to reach the level.
+  // Otherwise, and for rounds taken in turns within two processes, the plain pairs.
+  std::optional<stats::CrossoverComparison> crossover =
+      baseline_first.empty()
+          ? std::nullopt
+          : stats::crossover_ratio(base_rounds, candidate_rounds, baseline_first, confidence);
+  if (crossover && !(crossover->order_p_value < settings.order_evidence)) crossover.reset();
   const stats::PairedComparison paired =
       stats::paired_ratio(base_rounds, candidate_rounds, confidence);
-  if (sequential) {
-    out.level = level;
-    // The exact interval of n rounds reaches at most 1 - 2/2^n; short of the level, the
-    // interval shown is narrower than the look allows, and decides nothing.
-    out.level_reached = paired.pseudo_median_interval.confidence >= confidence - 1e-12;
-  }
   // The Hodges–Lehmann centre and its signed-rank interval, the estimate that goes with the
   // Wilcoxon test used for the p-value. The sign-test interval of the median needs no
   // symmetry but wastes rounds: at 10 rounds it spans from the 2nd to the 9th smallest
   // ratio, about 40% wider than the signed-rank interval when the round ratios scatter
   // normally (docs/statistics.md). Log ratios of rounds are symmetric when nothing but noise
   // separates the two sides.
-  out.ratio = paired.pseudo_median_ratio;
-  out.ratio_lower = paired.pseudo_median_interval.lower;
-  out.ratio_upper = paired.pseudo_median_interval.upper;
-  out.p_value = paired.p_value;
+  const stats::Interval interval = crossover ? crossover->interval : paired.pseudo_median_interval;
+  if (sequential) {
+    out.level = level;
+    // The exact interval of n rounds reaches at most 1 - 2/2^n; short of the level, the
+    // interval shown is narrower than the look allows, and decides nothing.
+    out.level_reached = interval.confidence >= confidence - 1e-12;
+  }
+  out.ratio = crossover ? crossover->ratio : paired.pseudo_median_ratio;
+  out.ratio_lower = interval.lower;
+  out.ratio_upper = interval.upper;
+  out.p_value = crossover ? crossover->p_value : paired.p_value;
   out.pairs = base_rounds.size();
   for (std::size_t i = 0; i < base_rounds.size(); ++i) {
     out.round_ratios.push_back(candidate_rounds[i] / base_rounds[i]);
+  }
+  if (crossover) {
+    out.baseline_first = baseline_first;
+    out.order_ratio = crossover->order_ratio;
   }
   // The new side's median shown beside the change is the baseline's times the paired change.
   // Each side's own median cuts its slow samples at its own level, and side by side 135 ns
@@ -182,7 +229,8 @@ void paired_effect(const std::vector<double>& base_rounds,
   // is no better, since a round half fast and half slow puts it on either speed.
   out.candidate_median = out.baseline_median * out.ratio;
   if (!with_power) return;
-  const std::vector<double> logs = stats::log_ratios(base_rounds, candidate_rounds);
+  // The rounds' scatter, less the order effect when it cancels (order_aligned_logs).
+  const std::vector<double> logs = order_aligned_logs(out.round_ratios, out.baseline_first);
   // Paired: the detectable change is that of a one-sample test on the log ratios, which the
   // two-sample formula gives with half the variance on each side.
   const double spread = logs.size() > 1 ? stats::stddev(logs) : 0.0;
@@ -273,8 +321,9 @@ void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& cand
   std::vector<double> candidate_rounds;
   const auto base_processes = by_process(baseline);
   const auto candidate_processes = by_process(candidate);
-  if (paired_rounds(baseline, candidate, base_rounds, candidate_rounds)) {
-    paired_effect(base_rounds, candidate_rounds, settings, out);
+  std::vector<bool> baseline_first;
+  if (paired_rounds(baseline, candidate, base_rounds, candidate_rounds, baseline_first)) {
+    paired_effect(base_rounds, candidate_rounds, baseline_first, settings, out);
     return;
   }
   if (base_processes.size() > 1 || candidate_processes.size() > 1) {
@@ -297,7 +346,7 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
       // Rounds are the unit: what varies from one process pair to the next is what limits it.
       text += fmt::format("to resolve ±{:.0f}%, run more rounds (--rounds, --max-rounds)",
                           settings.noise_threshold * 100.0);
-      const std::string driver = width_driver(c.round_ratios);
+      const std::string driver = width_driver(c.round_ratios, c.baseline_first);
       if (!driver.empty()) text += "; " + driver;
       return text;
     }
@@ -773,11 +822,12 @@ double paired_level(const CompareSettings& settings, std::size_t rounds) {
 
 BenchmarkComparison compare_rounds(std::span<const double> base_rounds,
                                    std::span<const double> candidate_rounds,
-                                   const CompareSettings& settings) {
+                                   const CompareSettings& settings,
+                                   const std::vector<bool>& baseline_first) {
   BenchmarkComparison out;
   out.baseline_median = stats::median(base_rounds);
   paired_effect({base_rounds.begin(), base_rounds.end()},
-                {candidate_rounds.begin(), candidate_rounds.end()}, settings, out,
+                {candidate_rounds.begin(), candidate_rounds.end()}, baseline_first, settings, out,
                 /*with_power=*/false);
   out.p_adjusted = out.p_value;
   out.verdict = verdict_for(out, settings);

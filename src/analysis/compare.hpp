@@ -18,6 +18,7 @@ using model::CompareSettings;
 using model::Comparison;
 using model::Design;
 using model::kCountNoiseThreshold;
+using model::kOrderEvidence;
 using model::planned_power_reached;
 using model::to_string;
 using model::Verdict;
@@ -78,11 +79,16 @@ double paired_level(const CompareSettings& settings, std::size_t rounds);
 // One benchmark's paired rounds judged alone, with no suite to adjust over: the row compare()
 // gives a benchmark whose round i took base_rounds[i] and candidate_rounds[i] (a round's time:
 // the median of its samples, or of its sample pairs' ratios times the baseline's), without the
-// minimum detectable change (left empty: it costs most of a look, and decides nothing). Sizes
+// minimum detectable change (left empty: it costs most of a look, and decides nothing). With
+// `baseline_first` (one flag per round: the sides ran one after the other, the baseline first),
+// the rounds are compared as an AB/BA crossover when the orders differ (settings.order_evidence)
+// and both have rounds enough to reach the look's level (stats::crossover_ratio), as compare() does
+// for samples with Sample::turn. Sizes
 // must match, at least 1 round, values > 0; else throws std::invalid_argument.
 BenchmarkComparison compare_rounds(std::span<const double> base_rounds,
                                    std::span<const double> candidate_rounds,
-                                   const CompareSettings& settings);
+                                   const CompareSettings& settings,
+                                   const std::vector<bool>& baseline_first = {});
 
 // The benchmarks of both runs whose verdict under `settings` is still inconclusive: those that
 // get another round. With settings.sequential_alpha, the verdict of each look is read at that

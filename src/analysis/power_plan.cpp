@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "stats/distributions.hpp"
+#include "stats/paired.hpp"
 #include "stats/summary.hpp"
 
 namespace benchkit::analysis {
@@ -64,14 +65,43 @@ std::vector<double> round_logs(std::span<const double> round_ratios) {
 
 }  // namespace
 
-double round_log_spread(std::span<const double> round_ratios) {
-  if (round_ratios.size() < 2) return 0.0;
-  return stats::stddev(round_logs(round_ratios));
+std::vector<double> order_aligned_logs(std::span<const double> round_ratios,
+                                       const std::vector<bool>& baseline_first) {
+  std::vector<double> logs = round_logs(round_ratios);
+  if (baseline_first.size() != logs.size() ||
+      !std::all_of(logs.begin(), logs.end(), [](double x) { return std::isfinite(x); })) {
+    return logs;
+  }
+  const double order = stats::crossover_order_effect(logs, baseline_first);
+  for (std::size_t i = 0; i < logs.size(); ++i) logs[i] += baseline_first[i] ? -order : order;
+  return logs;
 }
 
-std::string width_driver(std::span<const double> round_ratios) {
-  if (round_ratios.size() < 6) return {};
+namespace {
+
+// A crossover's order effect, when it is 0.5% or more, and that it cancels.
+std::string order_sentence(std::span<const double> round_ratios,
+                           const std::vector<bool>& baseline_first) {
   const std::vector<double> logs = round_logs(round_ratios);
+  if (baseline_first.size() != logs.size() ||
+      !std::all_of(logs.begin(), logs.end(), [](double x) { return std::isfinite(x); })) {
+    return {};
+  }
+  const double effect = std::exp(stats::crossover_order_effect(logs, baseline_first));
+  if (std::abs(effect - 1.0) < 0.005) return {};
+  return fmt::format(
+      "the second process of a round ran {:.1f}% {} than the first, which comparing the rounds "
+      "of each order with the other's cancels; ",
+      std::abs(effect - 1.0) * 100.0, effect < 1.0 ? "faster" : "slower");
+}
+
+}  // namespace
+
+std::string width_driver(std::span<const double> round_ratios,
+                         const std::vector<bool>& baseline_first) {
+  if (round_ratios.size() < 6) return {};
+  const std::vector<double> logs = order_aligned_logs(round_ratios, baseline_first);
+  const std::string order = order_sentence(round_ratios, baseline_first);
   const double spread = stats::stddev(logs);
   const double typical = stats::mad(logs);
   const double centre = stats::median(logs);
@@ -80,16 +110,20 @@ std::string width_driver(std::span<const double> round_ratios) {
   for (const double value : logs) far += std::abs(value - centre) > reach ? 1 : 0;
   auto percent = [](double log_spread) { return (std::exp(log_spread) - 1.0) * 100.0; };
   if (far > 0 && typical < 0.6 * spread) {
-    return fmt::format(
-        "the interval is wide because {} of {} rounds lie far off the others (a typical round "
-        "scatters {:.1f}%, all of them {:.1f}%): in those rounds a process ran in another state "
-        "(where its code and memory landed, or work beside it); more rounds outvote them",
-        far, logs.size(), percent(typical), percent(spread));
+    return order +
+           fmt::format(
+               "the interval is wide because {} of {} rounds lie far off the others (a typical "
+               "round "
+               "scatters {:.1f}%, all of them {:.1f}%): in those rounds a process ran in another "
+               "state "
+               "(where its code and memory landed, or work beside it); more rounds outvote them",
+               far, logs.size(), percent(typical), percent(spread));
   }
-  return fmt::format(
-      "the interval is wide because every round scatters (about {:.1f}%): the two processes of "
-      "a round differ that much, which only more rounds average away",
-      percent(spread));
+  return order + fmt::format(
+                     "the interval is wide because every round scatters (about {:.1f}%): the two "
+                     "processes of "
+                     "a round differ that much, which only more rounds average away",
+                     percent(spread));
 }
 
 }  // namespace benchkit::analysis

@@ -39,14 +39,21 @@ std::optional<RoundsForPower> rounds_for_power(double log_spread, double mde, do
                                                const std::function<double(std::size_t)>& level_at,
                                                std::size_t cap);
 
-// The standard deviation of the log-ratios of paired rounds (candidate / baseline); 0 for
-// fewer than 2 rounds.
-double round_log_spread(std::span<const double> round_ratios);
+// The log-ratios of paired rounds, less the order effect where the rounds were compared as an
+// AB/BA crossover (baseline_first not empty, one flag per round): each round's log ratio minus
+// ±π̂ (plus where the candidate ran first), π̂ the order effect of stats::crossover_ratio, so
+// that their scatter is what the crossover's interval is made of. Plain log ratios otherwise.
+std::vector<double> order_aligned_logs(std::span<const double> round_ratios,
+                                       const std::vector<bool>& baseline_first);
 
 // What makes a paired comparison's interval as wide as it is, in words for its note: a few
 // rounds far off the others (more than 3 robust spreads from the median; their processes ran in
 // another state), which a longer turn would not fix but more rounds outvote, or the scatter of
-// every round (the two processes of a round differ that much). Empty below 6 rounds.
-std::string width_driver(std::span<const double> round_ratios);
+// every round (the two processes of a round differ that much). For a crossover
+// (baseline_first not empty) the scatter is that of order_aligned_logs, and the sentence first
+// says how much faster or slower a round's second process ran, which the comparison cancels.
+// Empty below 6 rounds.
+std::string width_driver(std::span<const double> round_ratios,
+                         const std::vector<bool>& baseline_first = {});
 
 }  // namespace benchkit::analysis

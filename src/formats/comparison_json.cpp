@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -76,6 +77,12 @@ void write_compared(const BenchmarkComparison& c, ordered_json& item) {
     // width comes from.
     item["round_ratios"] = c.round_ratios;
     if (c.round_ratios.size() > 1) item["round_scatter"] = log_scatter(c.round_ratios);
+    // Compared as an AB/BA crossover: which side ran first in each round, and how much faster or
+    // slower a round's second process ran (cancelled by the comparison).
+    if (!c.baseline_first.empty()) {
+      item["baseline_first"] = c.baseline_first;
+      if (c.order_ratio) item["order_ratio"] = *c.order_ratio;
+    }
     // --mde: the rounds planned for the power asked for, and whether they were run.
     if (c.planned_rounds) {
       item["planned_rounds"] = c.planned_rounds->rounds;
@@ -204,17 +211,31 @@ bool flag_or(const ordered_json& object, const std::string& path, const char* ke
   return value->get<bool>();
 }
 
+// The array at `key` of values of one JSON type (is_number, is_boolean), `what` naming them
+// for the error; empty when absent.
+template <class T>
+std::vector<T> array_or_empty(const ordered_json& object, const std::string& path, const char* key,
+                              bool (ordered_json::*is)() const noexcept, const char* what) {
+  std::vector<T> values;
+  const ordered_json* value = find_member(object, key);
+  if (!value) return values;
+  const std::string expected = std::string("expected an array of ") + what;
+  if (!value->is_array()) fail_at(path + "." + key, expected);
+  for (const ordered_json& item : *value) {
+    if (!(item.*is)()) fail_at(path + "." + key, expected);
+    values.push_back(item.get<T>());
+  }
+  return values;
+}
+
 std::vector<double> numbers_or_empty(const ordered_json& object, const std::string& path,
                                      const char* key) {
-  std::vector<double> numbers;
-  const ordered_json* value = find_member(object, key);
-  if (!value) return numbers;
-  if (!value->is_array()) fail_at(path + "." + key, "expected an array of numbers");
-  for (const ordered_json& number : *value) {
-    if (!number.is_number()) fail_at(path + "." + key, "expected an array of numbers");
-    numbers.push_back(number.get<double>());
-  }
-  return numbers;
+  return array_or_empty<double>(object, path, key, &ordered_json::is_number, "numbers");
+}
+
+std::vector<bool> flags_or_empty(const ordered_json& object, const std::string& path,
+                                 const char* key) {
+  return array_or_empty<bool>(object, path, key, &ordered_json::is_boolean, "true or false");
 }
 
 template <class Enum, class Names>
@@ -264,6 +285,25 @@ void read_compared(const ordered_json& item, const std::string& path, BenchmarkC
   c.metric = text_or(item, path, "metric");
   c.pairs = count_or(item, path, "rounds", 0);
   c.round_ratios = numbers_or_empty(item, path, "round_ratios");
+  c.baseline_first = flags_or_empty(item, path, "baseline_first");
+  if (!c.baseline_first.empty() && c.baseline_first.size() != c.round_ratios.size()) {
+    fail_at(path + ".baseline_first", fmt::format("expected one entry per round ({}), got {}",
+                                                  c.round_ratios.size(), c.baseline_first.size()));
+  }
+  for (const double ratio : c.baseline_first.empty() ? std::vector<double>{} : c.round_ratios) {
+    if (!(ratio > 0.0 && std::isfinite(ratio))) {
+      fail_at(path + ".round_ratios",
+              fmt::format("{:g} is not a ratio of two times: expected a number above 0", ratio));
+    }
+  }
+  if (find_member(item, "order_ratio")) {
+    c.order_ratio = number_at(item, path, "order_ratio");
+    if (!(*c.order_ratio > 0.0)) {
+      fail_at(path + ".order_ratio", fmt::format("{:g} is not a ratio of two times: expected a "
+                                                 "number above 0",
+                                                 *c.order_ratio));
+    }
+  }
   if (find_member(item, "planned_rounds")) {
     c.planned_rounds = model::RoundsForPower{count_or(item, path, "planned_rounds", 0),
                                              flag_or(item, path, "planned_within_cap", true)};

@@ -487,6 +487,7 @@ struct Table<Sample> {
       field("ns", &Sample::ns, Number{}, Rule::required).checked(non_negative_ns),
       field("process", &Sample::process, Count<std::uint32_t>{}, Rule::unless_default),
       field("round", &Sample::round, Count<std::uint32_t>{}, Rule::unless_default),
+      field("turn", &Sample::turn, Count<std::uint32_t>{}, Rule::unless_default),
       field("probe_ns", &Sample::probe_ns, Number{}, Rule::unless_default).checked(positive),
       field("counters", &Sample::counters, NumberMap{}, Rule::unless_default),
       field("resources", &Sample::resources, Object<Resources>{}, Rule::unless_default),

@@ -43,6 +43,14 @@ enum class Adjustment { holm, benjamini_hochberg, none };
 // the excess, because the ratio has no interval (docs/instructions.md).
 inline constexpr double kCountNoiseThreshold = 0.001;
 
+// Paired rounds in both orders (Sample::turn) are read as an AB/BA crossover when their two
+// orders' log ratios differ at this p-value (Mann–Whitney, stats::CrossoverComparison::
+// order_p_value), else as plain pairs. Where the order changes nothing, the crossover's fewer
+// averages at the first looks cost rounds (json's A/A comparisons: 340-383 rounds against
+// 302-305); the test keeps it to where it matters. Each look's interval stays at its level
+// either way (bench/verdicts/crossover_rounds, docs/verdicts.md "Rounds in both orders").
+inline constexpr double kOrderEvidence = 0.05;
+
 struct CompareSettings {
   // ±2% noise threshold: below it a change is not worth a verdict on a shared machine.
   // Criterion's 1% gives false regressions in practice (mozilla/neqo raised it to 3%);
@@ -50,6 +58,9 @@ struct CompareSettings {
   double noise_threshold = 0.02;
   // The threshold of counts (benchmarks with a metric): see kCountNoiseThreshold.
   double count_noise_threshold = kCountNoiseThreshold;
+  // See kOrderEvidence; above 1, rounds in both orders are always read as a crossover (the
+  // simulation's comparison). Not written to files.
+  double order_evidence = kOrderEvidence;
   double alpha = 0.05;  // family-wise, after adjustment
   double confidence = 0.95;
   // Holm controls the chance of any false alarm in the suite, under any dependence.
@@ -109,6 +120,13 @@ struct BenchmarkComparison {
   // Paired design: each round's ratio (new / baseline), in round order; the points of a forest
   // plot. Empty for the other designs.
   std::vector<double> round_ratios;
+  // Paired rounds compared as an AB/BA crossover (stats::crossover_ratio: the sides of each round
+  // ran one after the other, in both orders): whether the baseline ran first, per round, beside
+  // round_ratios. Empty when the rounds were compared as plain pairs.
+  std::vector<bool> baseline_first;
+  // With baseline_first: a round's second process over its first (stats::crossover_ratio's
+  // order_ratio; below 1 when the second ran faster), which the crossover cancels.
+  std::optional<double> order_ratio;
   // The smallest slow-down this comparison could detect (relative, e.g. 0.03 = 3%); empty when
   // it cannot be computed (fewer than 2 samples a side).
   std::optional<double> minimum_detectable_change;

@@ -56,7 +56,7 @@ class Runner {
         const std::size_t b = order[i];
         if (!active(b)) continue;
         if (const auto record = measured(Place{Step{b, round, false}, i})) {
-          result_.benchmarks[b].runs.push_back(MeasuredRun{round, *record});
+          result_.benchmarks[b].runs.push_back(MeasuredRun{round, *record, i});
         }
         if (stopped()) return finish();
       }

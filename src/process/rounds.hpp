@@ -46,6 +46,8 @@ struct RoundSettings {
 struct MeasuredRun {
   std::size_t round = 0;
   RunRecord record;
+  // Its place in its round's order (round_order), 0 for the first.
+  std::size_t turn = 0;
 };
 
 struct BenchmarkOutcome {

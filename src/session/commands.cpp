@@ -85,6 +85,7 @@ BenchmarkResult command_result(const process::RoundBenchmark& benchmark,
     sample.iters = 1;
     sample.ns = measured.record.wall_ns;
     sample.round = static_cast<std::uint32_t>(measured.round);
+    sample.turn = static_cast<std::uint32_t>(measured.turn);
     sample.resources = measured.record.resources;
     result.samples.push_back(std::move(sample));
     if (const auto rss = measured.record.resources.peak_rss_bytes) {
@@ -271,6 +272,7 @@ model::Result<RunResult> run_command_repeatedly(const std::vector<std::string>& 
   for (Sample& sample : run.benchmarks[0].samples) {
     sample.process = sample.round.value_or(0);
     sample.round.reset();
+    sample.turn.reset();
   }
   return run;
 }

@@ -368,7 +368,9 @@ class GbenchPairs {
       // Neither build always runs first: the order alternates by round and by benchmark.
       const std::size_t first = (round + index) % 2;
       for (const std::size_t side : {first, 1 - first}) {
-        if (auto failed = run_side(round, planned, index, side)) return failed;
+        if (auto failed = run_side(round, planned, index, side, side == first ? 0 : 1)) {
+          return failed;
+        }
       }
     }
     return std::nullopt;
@@ -396,8 +398,9 @@ class GbenchPairs {
   }
 
  private:
+  // One process of one side in round `round`, `turn` 0 when it runs first in the round.
   std::optional<model::Error> run_side(std::size_t round, std::size_t planned, std::size_t index,
-                                       std::size_t side) {
+                                       std::size_t side, std::uint32_t turn) {
     const std::string& name = plan_.benchmarks[index];
     BenchmarkResult& into = merged_[side][index];
     if (!into.valid()) return std::nullopt;
@@ -429,6 +432,7 @@ class GbenchPairs {
     }
     for (Sample sample : found->samples) {
       sample.round = static_cast<std::uint32_t>(round);
+      sample.turn = turn;
       sample.process = static_cast<std::uint32_t>(round);
       into.samples.push_back(std::move(sample));
     }

@@ -155,4 +155,66 @@ PairedComparison paired_ratio(std::span<const double> baseline, std::span<const 
   return result;
 }
 
+namespace {
+
+// The most coverage a Mann–Whitney interval of sizes m and n can have: 1 - 2/C(m+n, m).
+double widest_rank_sum_coverage(std::size_t m, std::size_t n) {
+  double arrangements = 1.0;
+  for (std::size_t k = 1; k <= std::min(m, n); ++k) {
+    arrangements =
+        arrangements * static_cast<double>(m + n - std::min(m, n) + k) / static_cast<double>(k);
+  }
+  return 1.0 - 2.0 / arrangements;
+}
+
+}  // namespace
+
+double crossover_order_effect(std::span<const double> log_ratios,
+                              const std::vector<bool>& baseline_first) {
+  if (baseline_first.size() != log_ratios.size()) {
+    throw std::invalid_argument("crossover: one order per round expected, got " +
+                                std::to_string(baseline_first.size()) + " for " +
+                                std::to_string(log_ratios.size()) + " rounds");
+  }
+  std::vector<double> first;
+  std::vector<double> second;
+  for (std::size_t i = 0; i < log_ratios.size(); ++i) {
+    (baseline_first[i] ? first : second).push_back(log_ratios[i]);
+  }
+  if (first.empty() || second.empty()) return 0.0;
+  return hodges_lehmann_shift(second, first, 0.5).shift / 2.0;
+}
+
+std::optional<CrossoverComparison> crossover_ratio(std::span<const double> baseline,
+                                                   std::span<const double> candidate,
+                                                   const std::vector<bool>& baseline_first,
+                                                   double confidence) {
+  const auto ratios = log_ratios(baseline, candidate);
+  const double order = crossover_order_effect(ratios, baseline_first);
+  std::vector<double> first;   // log ratios of the rounds the baseline started: τ + π + e
+  std::vector<double> second;  // negated log ratios of the others: -τ + π - e
+  std::vector<double> others;  // their log ratios: τ - π + e
+  for (std::size_t i = 0; i < ratios.size(); ++i) {
+    if (baseline_first[i]) {
+      first.push_back(ratios[i]);
+    } else {
+      second.push_back(-ratios[i]);
+      others.push_back(ratios[i]);
+    }
+  }
+  if (first.empty() || second.empty() ||
+      widest_rank_sum_coverage(first.size(), second.size()) < confidence) {
+    return std::nullopt;
+  }
+  const ShiftEstimate twice = hodges_lehmann_shift(second, first, confidence);
+  CrossoverComparison result;
+  result.ratio = std::exp(twice.shift / 2.0);
+  result.interval = Interval{std::exp(twice.interval.lower / 2.0),
+                             std::exp(twice.interval.upper / 2.0), twice.interval.confidence};
+  result.p_value = mann_whitney(second, first).p_value;
+  result.order_ratio = std::exp(order);
+  result.order_p_value = mann_whitney(others, first).p_value;
+  return result;
+}
+
 }  // namespace benchkit::stats

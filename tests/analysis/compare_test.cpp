@@ -1,5 +1,6 @@
 #include "analysis/compare.hpp"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -322,9 +323,14 @@ TEST(Compare, SamplesTakenInTurnsArePairedWithinTheirRound) {
   }
 }
 
+// How the two sides of a round were placed (Sample::turn): not recorded, one after the other
+// with the baseline first in even rounds, or both at place 0.
+enum class Turns { none, alternating, same };
+
 // Paired rounds whose candidate/baseline log ratios are `log_ratios`, 3 samples a side each.
 std::pair<RunResult, RunResult> rounds_with(const std::string& name,
-                                            const std::vector<double>& log_ratios) {
+                                            const std::vector<double>& log_ratios,
+                                            Turns turns = Turns::none) {
   BenchmarkResult base;
   BenchmarkResult cand;
   base.name = cand.name = name;
@@ -333,8 +339,10 @@ std::pair<RunResult, RunResult> rounds_with(const std::string& name,
       Sample sample;
       sample.ns = 100.0 * (1.0 + 0.01 * k);
       sample.round = round;
+      if (turns != Turns::none) sample.turn = turns == Turns::same ? 0 : round % 2;
       base.samples.push_back(sample);
       sample.ns *= std::exp(log_ratios[round]);
+      if (turns != Turns::none) sample.turn = turns == Turns::same ? 0 : 1 - round % 2;
       cand.samples.push_back(sample);
     }
   }
@@ -355,6 +363,76 @@ TEST(Compare, AnInconclusivePairedComparisonAsksForMoreRounds) {
   EXPECT_EQ(p.verdict, Verdict::inconclusive);
   EXPECT_THAT(p.note, HasSubstr("--rounds"));
   EXPECT_THAT(p.note, Not(HasSubstr("--time-budget")));
+}
+
+// Rounds whose second process runs `second` times as long as the first (0.8: 20% faster, as a
+// Google Benchmark binary's rows did, docs/interop.md), with `scatter` of round-to-round noise
+// besides, and `change`.
+std::vector<double> second_runs_faster(double change, double scatter, double second = 0.8) {
+  std::vector<double> logs;
+  for (int round = 0; round < 16; ++round) {
+    const double noise = scatter * ((round * 7) % 5 - 2) / 2.0;  // -1, ..., +1 of it
+    logs.push_back(std::log(change) + (round % 2 == 0 ? std::log(second) : -std::log(second)) +
+                   noise);
+  }
+  return logs;
+}
+
+TEST(Compare, RoundsRunInBothOrdersAreComparedAsACrossoverThatCancelsTheOrder) {
+  // Read as plain pairs, the rounds swing ±20% and decide nothing; read by their order (the
+  // baseline-first rounds against the others), the order cancels and the 0.3% scatter left
+  // decides them: unchanged with no change, regressed with 5%.
+  const auto [base, cand] = rounds_with("o", second_runs_faster(1.0, 0.003), Turns::alternating);
+  const Comparison both_orders = compare(base, cand);
+  const auto& crossover = find(both_orders, "o");
+  EXPECT_EQ(crossover.design, Design::paired);
+  EXPECT_EQ(crossover.verdict, Verdict::unchanged);
+  EXPECT_EQ(crossover.baseline_first.size(), 16u);
+  EXPECT_TRUE(crossover.baseline_first[0]);
+  EXPECT_FALSE(crossover.baseline_first[1]);
+  ASSERT_TRUE(crossover.order_ratio.has_value());
+  EXPECT_NEAR(*crossover.order_ratio, 0.8, 0.005);
+  EXPECT_LT(crossover.ratio_upper / crossover.ratio_lower, 1.01);
+  const auto [base5, cand5] = rounds_with("o", second_runs_faster(1.05, 0.003), Turns::alternating);
+  const Comparison five_percent = compare(base5, cand5);
+  const auto& slower = find(five_percent, "o");
+  EXPECT_EQ(slower.verdict, Verdict::regressed);
+  EXPECT_NEAR(slower.ratio, 1.05, 0.005);
+  // Rounds in both orders that do not differ by order (kOrderEvidence): plain pairs, whose
+  // first looks use every pair of rounds.
+  const auto [base_same, cand_same] =
+      rounds_with("o", second_runs_faster(1.0, 0.003, 1.0), Turns::alternating);
+  const Comparison no_order = compare(base_same, cand_same);
+  EXPECT_EQ(find(no_order, "o").verdict, Verdict::unchanged);
+  EXPECT_TRUE(find(no_order, "o").baseline_first.empty());
+  // The same rounds without their places, or with both sides at the same place: plain pairs.
+  for (const Turns turns : {Turns::none, Turns::same}) {
+    const auto [b, c] = rounds_with("o", second_runs_faster(1.0, 0.003), turns);
+    const Comparison pairs = compare(b, c);
+    const auto& plain = find(pairs, "o");
+    EXPECT_EQ(plain.verdict, Verdict::inconclusive);
+    EXPECT_TRUE(plain.baseline_first.empty());
+    EXPECT_FALSE(plain.order_ratio.has_value());
+  }
+}
+
+TEST(Compare, AnUndecidedCrossoverSaysWhatTheOrderCostAndWhatScatterIsLeft) {
+  // 8% of scatter left after the order cancels: undecided at ±2%, and the note says both.
+  const auto [base, cand] = rounds_with("o", second_runs_faster(1.0, 0.08), Turns::alternating);
+  const Comparison undecided = compare(base, cand);
+  const auto& row = find(undecided, "o");
+  EXPECT_EQ(row.verdict, Verdict::inconclusive);
+  ASSERT_TRUE(row.order_ratio.has_value());
+  EXPECT_NEAR(*row.order_ratio, 0.8, 0.02);
+  EXPECT_THAT(row.note,
+              HasSubstr(fmt::format("the second process of a round ran {:.1f}% faster than the "
+                                    "first, which comparing the rounds of each order with the "
+                                    "other's cancels",
+                                    (1.0 - *row.order_ratio) * 100.0)));
+  // The scatter named is what is left (the 8% spread of the noise, about 6% as a standard
+  // deviation), not the ±20% swing of the plain rounds.
+  EXPECT_THAT(row.note, Not(HasSubstr("every round scatters (about 2")));
+  EXPECT_THAT(row.note, HasSubstr("every round scatters (about 6"));
 }
 
 TEST(Compare, ALookIsReadAtItsLevelOfTheSequentialDesign) {

@@ -28,7 +28,7 @@ BenchmarkResult sized(const std::string& family, double n, double per_iteration,
   b.complexity = ComplexityPoint{family, "size", n, "auto", std::nullopt};
   for (std::size_t i = 0; i < count; ++i) {
     const double noise = 1.0 + 0.04 * (random.uniform() - 0.5);
-    b.samples.push_back(Sample{1000, 1000 * per_iteration * noise, {}, 0, {}, {}, {}});
+    b.samples.push_back(Sample{1000, 1000 * per_iteration * noise, {}, 0, {}, {}, {}, {}});
   }
   return b;
 }

@@ -77,7 +77,8 @@ TEST(MachineSpeed, SamplesTakenWhileTheMachineRanSlowAreLeftOutOfTheEstimates) {
 
 TEST(MachineSpeed, SamplesWithoutAReadingAreAlwaysKept) {
   BenchmarkResult result;
-  for (int i = 0; i < 20; ++i) result.samples.push_back(Sample{10, 1000.0 + i, {}, 0, {}, {}, {}});
+  for (int i = 0; i < 20; ++i)
+    result.samples.push_back(Sample{10, 1000.0 + i, {}, 0, {}, {}, {}, {}});
   const SteadySelection selection = steady_samples(result);
   EXPECT_EQ(selection.slow, 0u);
   EXPECT_EQ(selection.steady.samples.size(), 20u);
@@ -202,7 +203,8 @@ TEST(MachineSpeed, NoReadingsNoWarning) {
   RunResult run;
   BenchmarkResult result;
   result.name = "imported";
-  for (int i = 0; i < 20; ++i) result.samples.push_back(Sample{10, 1000.0 + i, {}, 0, {}, {}, {}});
+  for (int i = 0; i < 20; ++i)
+    result.samples.push_back(Sample{10, 1000.0 + i, {}, 0, {}, {}, {}, {}});
   compute_estimates(result);
   run.benchmarks.push_back(result);
   note_machine_speed(run);

@@ -45,6 +45,8 @@ model::Comparison full_comparison() {
   paired.p_adjusted = 0.004;
   paired.pairs = 3;
   paired.round_ratios = {1.1, 1.2, 1.3};
+  paired.baseline_first = {true, false, true};
+  paired.order_ratio = 0.8;
   paired.level = 0.012;
   paired.level_reached = false;
   paired.planned_rounds = model::RoundsForPower{7, false};
@@ -111,6 +113,8 @@ TEST(ComparisonJson, WritesAndReadsBackEveryField) {
   EXPECT_FALSE(paired.planned_rounds->within_cap);
   EXPECT_EQ(paired.more_time_ns, 2.5e9);
   EXPECT_EQ(paired.round_ratios.size(), 3u);
+  EXPECT_EQ(paired.baseline_first, (std::vector<bool>{true, false, true}));
+  EXPECT_EQ(paired.order_ratio, 0.8);
   EXPECT_EQ(c.benchmarks[1].metric, "instructions");
   EXPECT_EQ(c.benchmarks[2].verdict, Verdict::removed);
   EXPECT_EQ(c.benchmarks[2].baseline_median, 42);
@@ -164,6 +168,16 @@ TEST(ComparisonJson, EachDamagedFieldIsNamedWithItsFix) {
               HasSubstr("shard: shard 4/3 is not a part of a split"));
   EXPECT_THAT(error_after([](auto& d) { d["benchmarks"] = 3; }),
               HasSubstr("benchmarks: expected an array"));
+  // A crossover's orders: one per round, each true or false; its ratios and order ratio above 0
+  // (the note's order effect takes their logarithms).
+  EXPECT_THAT(error_after([](auto& d) { d["benchmarks"][0]["baseline_first"] = {true}; }),
+              HasSubstr("benchmarks[0].baseline_first: expected one entry per round (3), got 1"));
+  EXPECT_THAT(error_after([](auto& d) { d["benchmarks"][0]["baseline_first"][1] = 1; }),
+              HasSubstr("benchmarks[0].baseline_first: expected an array of true or false"));
+  EXPECT_THAT(error_after([](auto& d) { d["benchmarks"][0]["round_ratios"][2] = 0; }),
+              HasSubstr("benchmarks[0].round_ratios: 0 is not a ratio of two times"));
+  EXPECT_THAT(error_after([](auto& d) { d["benchmarks"][0]["order_ratio"] = -1; }),
+              HasSubstr("benchmarks[0].order_ratio: -1 is not a ratio of two times"));
 }
 
 // Found by comparison_json_fuzzer: a p-value of 5.03125 read from a document reached the

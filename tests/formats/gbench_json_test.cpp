@@ -117,8 +117,8 @@ TEST(GbenchJson, CountersAndTheLabelAreWrittenAsGoogleBenchmarkWritesThem) {
   RunResult run;
   BenchmarkResult b;
   b.name = "hash";
-  b.samples = {Sample{1000, 50'000.0, {}, 0, {}, {}, {}},
-               Sample{1000, 100'000.0, {}, 0, {}, {}, {}}};
+  b.samples = {Sample{1000, 50'000.0, {}, 0, {}, {}, {}, {}},
+               Sample{1000, 100'000.0, {}, 0, {}, {}, {}, {}}};
   b.counters = {{"bytes", 64}, {"size", 4096}};
   b.counter_kinds = {{"bytes", counter::rate | counter::base_1024}};
   b.label = "text payload";

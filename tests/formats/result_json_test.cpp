@@ -200,8 +200,8 @@ auto members(const Resources& r) {
   return std::tie(a, b, c, d, e, f, g, h, i, j, k);
 }
 auto members(const Sample& s) {
-  const auto& [a, b, c, d, e, f, g] = s;
-  return std::tie(a, b, c, d, e, f, g);
+  const auto& [a, b, c, d, e, f, g, h] = s;
+  return std::tie(a, b, c, d, e, f, g, h);
 }
 auto members(const Estimate& e) {
   const auto& [a, b, c, d] = e;
@@ -375,13 +375,14 @@ RunResult every_field_run() {
   s.round = 7;
   s.resources = r;
   s.probe_ns = 1800.25;
+  s.turn = 1;
 
   BenchmarkResult b;
   b.name = "codec/size=64";
   b.kind = "command";
   b.metric = "instructions";
   b.params = {{"size", "64"}};
-  b.samples = {s, Sample{3, 99.0, {}, 1, 0, std::nullopt, 2.0}};
+  b.samples = {s, Sample{3, 99.0, {}, 1, 0, std::nullopt, 2.0, std::nullopt}};
   b.bytes_per_iteration = 64;
   b.items_per_iteration = 8;
   b.counters = {{"ratio", 2.5}, {"bytes", 64}};

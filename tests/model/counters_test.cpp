@@ -15,8 +15,9 @@ BenchmarkResult with_counter(double value, counter::Kind kind, double median_ns 
   BenchmarkResult b;
   b.name = "b";
   b.warm_up_iters = warm_up;
-  b.samples = {Sample{per_sample, median_ns * static_cast<double>(per_sample), {}, 0, {}, {}, {}},
-               Sample{per_sample, median_ns * static_cast<double>(per_sample), {}, 0, {}, {}, {}}};
+  b.samples = {
+      Sample{per_sample, median_ns * static_cast<double>(per_sample), {}, 0, {}, {}, {}, {}},
+      Sample{per_sample, median_ns * static_cast<double>(per_sample), {}, 0, {}, {}, {}, {}}};
   b.estimates.median = {median_ns, median_ns, median_ns, 0.95};
   b.counters["c"] = value;
   if (kind != counter::plain) b.counter_kinds["c"] = kind;

@@ -12,7 +12,8 @@ RunResult run_with(const std::string& name, int samples, double peak, const char
   run.context.hostname = "host-" + name;
   BenchmarkResult b;
   b.name = name;
-  for (int i = 0; i < samples; ++i) b.samples.push_back(Sample{10, 100.0 + i, {}, 0, {}, {}, {}});
+  for (int i = 0; i < samples; ++i)
+    b.samples.push_back(Sample{10, 100.0 + i, {}, 0, {}, {}, {}, {}});
   b.memory.peak_rss_bytes = static_cast<std::int64_t>(peak);
   b.warm_up_iters = 5;
   b.untimed_ns = 1.0;

@@ -60,6 +60,11 @@ TEST(Rounds, CommandsAlternateWithinRoundsAfterInterleavedWarmUp) {
   ASSERT_EQ(r.benchmarks[0].runs.size(), 3u);
   EXPECT_EQ(r.benchmarks[0].warmups.size(), 1u);
   EXPECT_EQ(r.benchmarks[1].runs[2].round, 2u);
+  // Each run's place in its round, which the comparison uses to cancel what coming second does.
+  for (std::size_t round = 0; round < 3; ++round) {
+    EXPECT_EQ(r.benchmarks[0].runs[round].turn, round % 2);
+    EXPECT_EQ(r.benchmarks[1].runs[round].turn, 1 - round % 2);
+  }
   EXPECT_THAT(observer.rounds_seen, ElementsAre(1, 2, 3));
 }
 

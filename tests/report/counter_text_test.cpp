@@ -47,7 +47,7 @@ TEST(CounterText, NonFiniteValuesAreNamed) {
 TEST(CounterText, ACellAppliesTheKindAndSaysWhenItCannot) {
   BenchmarkResult b;
   b.name = "hash";
-  b.samples = {Sample{1000, 50'000.0, {}, 0, {}, {}, {}}};
+  b.samples = {Sample{1000, 50'000.0, {}, 0, {}, {}, {}, {}}};
   b.estimates.median = {50.0, 50.0, 50.0, 0.95};
   b.counters = {{"bytes", 64}, {"size", 4096}};
   b.counter_kinds = {{"bytes", counter::rate | counter::base_1024}};

@@ -223,6 +223,18 @@ TEST(CommandRounds, EveryCommandIsComparedWithTheReferenceOnThePairedRounds) {
   EXPECT_EQ(first.against_reference->benchmarks[0].name, "slow");
   EXPECT_NEAR(first.against_reference->benchmarks[0].ratio, 2.0, 0.01);
   EXPECT_EQ(first.against_reference->benchmarks[0].verdict, analysis::Verdict::regressed);
+  // Rounds alternate A B, B A: each run keeps its place in its round (Sample::turn), which lets
+  // the comparison read them as a crossover when the order matters (here it does not: pairs).
+  ASSERT_EQ(first.run.benchmarks.size(), 2u);
+  for (std::size_t b = 0; b < 2; ++b) {
+    const std::vector<Sample>& samples = first.run.benchmarks[b].samples;
+    ASSERT_EQ(samples.size(), 8u);
+    for (const Sample& sample : samples) {
+      ASSERT_TRUE(sample.round && sample.turn);
+      EXPECT_EQ(*sample.turn, b == 0 ? *sample.round % 2 : 1 - *sample.round % 2);
+    }
+  }
+  EXPECT_TRUE(first.against_reference->benchmarks[0].baseline_first.empty());
 
   request.reference = "slow";
   const CommandOutcome second = run_request(request, script, observer);

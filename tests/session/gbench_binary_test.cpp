@@ -118,6 +118,26 @@ TEST(GbenchBinary, EveryFormOfNameRunsAloneAndSideBySide) {
     }
     EXPECT_FALSE(model::has_one_process_warning(side->context)) << "a fresh process per round";
   }
+  // Each sample says which process of its round came first (Sample::turn), so that the
+  // comparison cancels what coming second does: the two sides of a round differ, and a side
+  // that ran first in round 0 runs second in round 1.
+  for (std::size_t k = 0; k < 2; ++k) {
+    std::vector<std::uint32_t> base_turns;
+    for (std::size_t side = 0; side < 2; ++side) {
+      const BenchmarkResult& b = (side == 0 ? runs->baseline : runs->candidate).benchmarks[k];
+      ASSERT_EQ(b.samples.size(), 2u);
+      for (const Sample& sample : b.samples) {
+        ASSERT_TRUE(sample.turn.has_value()) << b.name;
+        ASSERT_TRUE(sample.round.has_value()) << b.name;
+        if (side == 0) {
+          base_turns.push_back(*sample.turn);
+        } else {
+          EXPECT_EQ(*sample.turn, 1 - base_turns[*sample.round]) << b.name;
+        }
+      }
+    }
+    EXPECT_NE(base_turns[0], base_turns[1]) << "the order alternates by round";
+  }
 }
 
 TEST(GbenchBinary, BothProcessesOfARoundRunOnOneCpu) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -108,6 +109,93 @@ TEST(PairedCalibration, TheSignedRankIntervalCoversAtTenRoundsAndIsNarrower) {
   EXPECT_GE(coverage, 0.93);
   EXPECT_LE(coverage, 0.97);
   EXPECT_LT(mean_width_ratio, 0.85);
+}
+
+TEST(Crossover, TheCentreIsTheMedianOfTheWalshAveragesAcrossTheTwoOrders) {
+  // Eight rounds, the baseline first in the even ones; the second process of a round runs about
+  // 20% faster: where the baseline ran first the candidate gains it, so the plain log ratios
+  // alternate around -0.2 and +0.2.
+  const std::vector<double> logs = {-0.21, 0.19, -0.18, 0.23, -0.24, 0.2, -0.19, 0.17};
+  const std::vector<bool> first = {true, false, true, false, true, false, true, false};
+  std::vector<double> base(logs.size(), 100.0);
+  std::vector<double> candidate;
+  for (const double x : logs) candidate.push_back(100.0 * std::exp(x));
+  // By hand: the 16 averages (x_i + x_j)/2, i baseline-first and j not, and their median.
+  std::vector<double> across;
+  for (std::size_t i = 0; i < logs.size(); i += 2) {
+    for (std::size_t j = 1; j < logs.size(); j += 2) across.push_back((logs[i] + logs[j]) / 2);
+  }
+  std::sort(across.begin(), across.end());
+  const double centre = (across[7] + across[8]) / 2;
+  const auto result = crossover_ratio(base, candidate, first, 0.95);
+  ASSERT_TRUE(result.has_value());
+  EXPECT_NEAR(std::log(result->ratio), centre, 1e-12);
+  // 4 and 4 rounds: the Mann–Whitney interval at 95% is [D(1), D(16)] of the doubled averages
+  // (P(U <= 0) = 1/70 <= 0.025 < P(U <= 1) = 2/70), i.e. the extreme cross averages.
+  EXPECT_NEAR(std::log(result->interval.lower), across.front(), 1e-12);
+  EXPECT_NEAR(std::log(result->interval.upper), across.back(), 1e-12);
+  EXPECT_NEAR(result->interval.confidence, 1.0 - 2.0 / 70.0, 1e-12);
+  // The second process over the first: half the shift between the two orders' log ratios.
+  EXPECT_NEAR(result->order_ratio, std::exp(-0.2), 0.01);
+  // The orders' log ratios separate completely: the smallest p-value 4 and 4 rounds allow.
+  EXPECT_NEAR(result->order_p_value, 2.0 / 70.0, 1e-12);
+  // The plain pairs see rounds scattered ±20%: an interval many times wider.
+  const PairedComparison plain = paired_ratio(base, candidate, 0.95);
+  EXPECT_GT(std::log(plain.pseudo_median_interval.upper / plain.pseudo_median_interval.lower),
+            5 * std::log(result->interval.upper / result->interval.lower));
+}
+
+TEST(Crossover, NeedsBothOrdersAndRoundsEnoughToReachTheLevel) {
+  const std::vector<double> base(6, 1.0);
+  const std::vector<double> candidate = {1.1, 0.9, 1.12, 0.88, 1.09, 0.91};
+  // 3 and 3 rounds reach at most 1 - 2/20 = 90%.
+  EXPECT_FALSE(crossover_ratio(base, candidate, {true, false, true, false, true, false}, 0.95));
+  EXPECT_TRUE(crossover_ratio(base, candidate, {true, false, true, false, true, false}, 0.9));
+  EXPECT_FALSE(crossover_ratio(base, candidate, std::vector<bool>(6, true), 0.5));
+  EXPECT_THROW(crossover_ratio(base, candidate, {true, false}, 0.95), std::invalid_argument);
+  EXPECT_EQ(crossover_order_effect(std::vector<double>{0.1, 0.2}, {true, true}), 0.0);
+}
+
+TEST(CrossoverCalibration, TheOrderEffectCancelsAndTheIntervalCovers) {
+  // Twenty rounds in alternating order, the second process of a round 15% faster, the rounds
+  // scattered 3% besides, the candidate truly 2% slower: the crossover's interval must cover
+  // 1.02 about 95% of the time, and its test keep its level when there is no change, however
+  // large the order effect.
+  const std::size_t trials = testing::sanitized ? 1000 : 3000;
+  const std::size_t rounds = 20;
+  Draw draw(79);
+  std::size_t covered = 0;
+  std::size_t false_alarms = 0;
+  double width = 0.0;
+  std::vector<bool> first;
+  for (std::size_t r = 0; r < rounds; ++r) first.push_back(r % 2 == 0);
+  const double order = std::log(0.85);
+  for (std::size_t trial = 0; trial < trials; ++trial) {
+    std::vector<double> base(rounds, 100.0), slower(rounds), same(rounds);
+    for (std::size_t r = 0; r < rounds; ++r) {
+      const double second = first[r] ? order : -order;
+      slower[r] = 102.0 * std::exp(second) * draw.lognormal(0, 0.03);
+      same[r] = 100.0 * std::exp(second) * draw.lognormal(0, 0.03);
+    }
+    const auto change = crossover_ratio(base, slower, first, 0.95);
+    ASSERT_TRUE(change.has_value());
+    if (change->interval.lower <= 1.02 && 1.02 <= change->interval.upper) ++covered;
+    width += std::log(change->interval.upper / change->interval.lower);
+    if (crossover_ratio(base, same, first, 0.95)->p_value < 0.05) ++false_alarms;
+  }
+  const double coverage = static_cast<double>(covered) / static_cast<double>(trials);
+  const double rate = static_cast<double>(false_alarms) / static_cast<double>(trials);
+  std::printf(
+      "[calibration] crossover of 20 rounds, the second process 15%% faster: coverage %.1f%%, "
+      "mean width %.1f%%; false alarms %.2f%% over %zu trials\n",
+      100.0 * coverage, 100.0 * width / static_cast<double>(trials), 100.0 * rate, trials);
+  EXPECT_GE(coverage, 0.93);
+  EXPECT_LE(coverage, 0.975);
+  // About the width the rounds' own 3% scatter gives 20 rounds (±2 × 3% / √20 ≈ ±1.3%), not the
+  // ±15% of the order effect.
+  EXPECT_LT(width / static_cast<double>(trials), 0.04);
+  EXPECT_GE(rate, testing::sanitized ? 0.025 : 0.035);
+  EXPECT_LE(rate, testing::sanitized ? 0.075 : 0.065);
 }
 
 }  // namespace
