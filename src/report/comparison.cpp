@@ -48,6 +48,25 @@ std::string p_cell(const BenchmarkComparison& c) {
   return c.p_adjusted < 0.001 ? "<0.001" : fmt::format("{:.3f}", c.p_adjusted);
 }
 
+// Rows whose rounds were read as an AB/BA crossover (analysis: the two orders differed), how
+// many and the largest order effect among them: said once, under the table.
+std::string crossover_clause(const std::vector<BenchmarkComparison>& all) {
+  std::size_t rows = 0;
+  double largest = 0.0;
+  for (const BenchmarkComparison& c : all) {
+    if (c.baseline_first.empty()) continue;
+    ++rows;
+    if (c.order_ratio) largest = std::max(largest, std::abs(*c.order_ratio - 1.0));
+  }
+  if (rows == 0) return {};
+  return fmt::format(
+      "; {} compared by the order of {} rounds (an AB/BA crossover): a round's second process ran "
+      "up to {:.1f}% faster or slower than its first, which the comparison cancels "
+      "(docs/verdicts.md)",
+      rows == 1 ? std::string("1 benchmark") : fmt::format("{} benchmarks", rows),
+      rows == 1 ? "its" : "their", largest * 100.0);
+}
+
 std::string settings_line(const analysis::Comparison& comparison) {
   const auto& s = comparison.settings;
   const char* adjustment = s.adjustment == analysis::Adjustment::holm ? "Holm-adjusted"
@@ -76,8 +95,9 @@ std::string settings_line(const analysis::Comparison& comparison) {
       counts ? fmt::format(" (counts ±{:g}%)", s.count_noise_threshold * 100.0) : "", adjustment,
       s.alpha, s.confidence * 100.0,
       paired ? "; change, interval and throughput from the rounds' paired ratios (both builds "
-               "measured in turns), not from the medians shown, which pool all rounds"
+               "measured in each round), not from the medians shown, which pool all rounds"
              : "");
+  line += crossover_clause(all);
   // Side by side, the rounds were looked at as they came: the "95%" of the column does not hold
   // for them (analysis::sequential_levels).
   if (paired && !s.sequential_alpha.empty()) {

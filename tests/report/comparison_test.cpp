@@ -130,6 +130,30 @@ TEST(PairedComparison, JsonKeepsTheRoundRatiosAndTheTableSaysWhereTheChangeComes
   // Independent samples: no such line.
   EXPECT_THAT(render_comparison(comparison_of(2, 1), Format::console),
               ::testing::Not(HasSubstr("paired ratios")));
+  // No row read as a crossover: nothing said about the order.
+  EXPECT_THAT(render_comparison(comparison, Format::console),
+              ::testing::Not(HasSubstr("crossover")));
+}
+
+TEST(PairedComparison, TheTableSaysWhichRowsWereComparedByTheOrderOfTheirRounds) {
+  RunResult base;
+  RunResult candidate;
+  base.benchmarks = {in_rounds("r", 1.0), in_rounds("s", 1.0)};
+  candidate.benchmarks = {in_rounds("r", 1.05), in_rounds("s", 1.0)};
+  analysis::Comparison comparison = analysis::compare(base, candidate);
+  ASSERT_EQ(comparison.benchmarks.size(), 2u);
+  // As analysis::compare leaves a row whose rounds' two orders differed (compare_test.cpp).
+  for (analysis::BenchmarkComparison& row : comparison.benchmarks) {
+    row.baseline_first.assign(row.pairs, true);
+    row.order_ratio = row.name == "r" ? 0.79 : 1.06;
+  }
+  EXPECT_THAT(render_comparison(comparison, Format::console),
+              HasSubstr("2 benchmarks compared by the order of their rounds (an AB/BA "
+                        "crossover): a round's second process ran up to 21.0% faster or slower "
+                        "than its first, which the comparison cancels"));
+  comparison.benchmarks[1].baseline_first.clear();
+  EXPECT_THAT(render_comparison(comparison, Format::console),
+              HasSubstr("1 benchmark compared by the order of its rounds"));
 }
 
 }  // namespace
