@@ -246,6 +246,12 @@ Json comparison_json(const analysis::Comparison& comparison) {
         Json rounds = Json::array();
         for (double r : c->round_ratios) rounds.push_back(rounded(r));
         item["rounds"] = std::move(rounds);
+        // Compared as an AB/BA crossover: which rounds the baseline ran first in, and the
+        // order effect, for the forest plot's two clouds and its tooltip.
+        if (!c->baseline_first.empty()) {
+          item["first"] = c->baseline_first;
+          if (c->order_ratio) item["order"] = rounded(*c->order_ratio);
+        }
       }
     }
     if (!c->note.empty()) item["note"] = c->note;

@@ -8,6 +8,10 @@ every run writes the same files:
   base.json, new.json
                  the same benchmarks measured side by side in 12 interleaved rounds: one 30%
                  slower, one 25% faster, the rest unchanged (a paired comparison)
+  order_base.json, order_new.json
+                 one benchmark of two identical builds in 16 rounds of two processes each, the
+                 order alternating and the second process of a round 20% faster (compared as
+                 an AB/BA crossover)
   noise.json     three benchmarks, each in 6 fresh processes (an A/A run)
   expected.json  what the report must draw: sample counts per benchmark, sweep points, rounds
 
@@ -111,6 +115,20 @@ def paired(rng, commit, factors):
             "benchmarks": benchmarks}
 
 
+def in_both_orders(rng, commit, side):
+    """One benchmark in 16 rounds, 3 samples a process; `side` 0 (baseline) ran first in the
+    even rounds; the second process of a round is 20% faster."""
+    samples = []
+    for round_ in range(16):
+        turn = round_ % 2 if side == 0 else 1 - round_ % 2
+        for _ in range(3):
+            per = 1000.0 * (0.8 if turn == 1 else 1.0) * (1 + rng.gauss(0, 0.003))
+            samples.append({"iters": 100, "ns": per * 100, "process": round_, "round": round_,
+                            "turn": turn})
+    return {"schema": "benchkit/result", "version": 1, "context": context(commit),
+            "benchmarks": [{"name": "crc32c/1048576", "kind": "micro", "samples": samples}]}
+
+
 def noise(rng):
     benchmarks = []
     for name, median in (("encode", 800.0), ("decode", 1200.0), (HOSTILE, 300.0)):
@@ -152,6 +170,8 @@ def main():
     write(args.folder, "new.json",
           paired(rng, "e" * 40, {"encode": 1.3, "decode": 0.75}))
     write(args.folder, "noise.json", noise(rng))
+    write(args.folder, "order_base.json", in_both_orders(rng, "b" * 40, 0))
+    write(args.folder, "order_new.json", in_both_orders(rng, "e" * 40, 1))
     expected = {
         "hostile": HOSTILE,
         "samples": {b["name"]: len(b["samples"]) for b in run["benchmarks"]},
@@ -159,6 +179,7 @@ def main():
         "phases": 3,
         "compared": 5,
         "rounds": 12,
+        "order_rounds": 16,
         "noise_processes": 3 * 6,
         "slow": {"parse_json": 15},
     }

@@ -26,6 +26,8 @@ const at = (name) => path.join(work, name);
 const benchkit = (...args) => execFileSync(tool, args, { stdio: ['ignore', 'pipe', 'pipe'] });
 benchkit('report', at('results.json'), '--format', 'html', '--out', at('results.html'));
 benchkit('compare', at('base.json'), at('new.json'), '--format', 'html', '--out', at('comparison.html'));
+// Rounds in both orders whose second process runs faster: compared as an AB/BA crossover.
+benchkit('compare', at('order_base.json'), at('order_new.json'), '--format', 'html', '--out', at('crossover.html'));
 benchkit('noise', at('noise.json'), '--format', 'console', '--html', at('noise.html'));
 // benchkit run: two commands in interleaved rounds, compared against the first.
 benchkit('run', '--runs', '4', '--quiet', '--html', at('run.html'), '--cmd', 'true', '--cmd', 'true second');
@@ -172,6 +174,24 @@ const dotCount = (svg) =>
   const images = await page.$$eval('img', (imgs) => imgs.length);
   check('comparison: the hostile name made no element', images === 0, images);
   clean('comparison', seen);
+  await page.close();
+}
+
+// ---- comparison of rounds in both orders ---------------------------------------------------
+{
+  const { page, seen } = await open(at('crossover.html'));
+  if (shots) await page.screenshot({ path: path.join(shots, 'report-crossover.png') });
+  const verdict = await page.$eval('#summary-table tbody tr td.verdict', (c) => c.textContent);
+  check('crossover: the order cancels and the builds are unchanged', verdict === 'unchanged', verdict);
+  const ys = async (cls) => page.$$eval(`svg[data-chart="forest"] circle.round.${cls}`, (c) => c.map((x) => Number(x.getAttribute('cy'))));
+  const first = await ys('first');
+  const second = await ys('second');
+  const half = expected.order_rounds / 2;
+  check('crossover: the rounds of each order as points of their own', first.length === half && second.length === half, `${first.length},${second.length}`);
+  check('crossover: the baseline-first rounds above the others', Math.max(...first) < Math.min(...second), `${first}|${second}`);
+  const title = await page.$eval('svg[data-chart="forest"] circle.point title', (t) => t.textContent);
+  check('crossover: the point says the rounds were compared by order', title.includes('compared by order') && title.includes('% faster than the first'), title);
+  clean('crossover', seen);
   await page.close();
 }
 

@@ -164,6 +164,32 @@ TEST(HtmlReport, PairedRoundsReachThePlotAsRatios) {
   const auto& rounds = data["comparison"]["benchmarks"][0]["rounds"];
   ASSERT_EQ(rounds.size(), 12u);
   EXPECT_NEAR(rounds[0].get<double>(), 1.1, 1e-4);
+  EXPECT_FALSE(data["comparison"]["benchmarks"][0].contains("first"));
+}
+
+TEST(HtmlReport, RoundsComparedByOrderReachThePlotWithTheirOrders) {
+  // Twelve rounds in alternating order, the second process of a round 20% faster.
+  RunResult base;
+  RunResult candidate;
+  BenchmarkResult a = micro("ordered", 100, 12);
+  BenchmarkResult b = micro("ordered", 100, 12);
+  for (std::uint32_t i = 0; i < 12; ++i) {
+    a.samples[i].round = b.samples[i].round = i;
+    a.samples[i].turn = i % 2;
+    b.samples[i].turn = 1 - i % 2;
+    (i % 2 == 0 ? b : a).samples[i].ns *= 0.8;
+  }
+  base.benchmarks.push_back(a);
+  candidate.benchmarks.push_back(b);
+  const analysis::Comparison comparison = analysis::compare(base, candidate);
+  ASSERT_EQ(comparison.benchmarks[0].baseline_first.size(), 12u);
+  const auto data = script_data(make_reporter(Format::html)->render({.comparison = &comparison}),
+                                "benchkit-data");
+  const auto& row = data["comparison"]["benchmarks"][0];
+  ASSERT_EQ(row["first"].size(), 12u);
+  EXPECT_TRUE(row["first"][0].get<bool>());
+  EXPECT_FALSE(row["first"][1].get<bool>());
+  EXPECT_NEAR(row["order"].get<double>(), 0.8, 0.01);
 }
 
 TEST(HtmlReport, RendersEveryPartOfADocument) {

@@ -377,7 +377,14 @@
       const g = sv('g', { class: 'row verdict-' + b.verdict });
       const label = b.name.length > 38 ? b.name.slice(0, 37) + '…' : b.name;
       g.appendChild(sv('text', { x: f.left - 8, y: y + 4, 'text-anchor': 'end', class: 'label' }, label));
-      if (b.rounds) {
+      if (b.rounds && b.first) {
+        // Compared as an AB/BA crossover: the baseline-first rounds above the row, the others
+        // below, so that an order effect shows as two clouds.
+        b.rounds.forEach((r, k) => {
+          const cls = b.first[k] ? 'first' : 'second';
+          g.appendChild(sv('circle', { cx: x(r), cy: y + (b.first[k] ? -4 : 4), r: 1.6, class: 'round ' + cls }));
+        });
+      } else if (b.rounds) {
         const pts = b.rounds.map((r, k) => [x(r), y + ((k % 3) - 1) * 3]);
         for (const p of pts) g.appendChild(sv('circle', { cx: p[0], cy: p[1], r: 1.6, class: 'round' }));
       }
@@ -386,7 +393,12 @@
         tip(
           sv('circle', { cx: x(b.ratio), cy: y, r: 4, class: 'point' }),
           b.name + ': ' + percent(b.ratio) + ' [' + percent(b.lo) + ', ' + percent(b.hi) + '] ' + b.verdict +
-            (b.rounds ? ' (' + b.rounds.length + ' paired rounds)' : '')
+            (b.rounds ? ' (' + b.rounds.length + ' paired rounds)' : '') +
+            (b.first && b.order
+              ? '; compared by order (AB/BA crossover): the second process of a round ran ' +
+                (Math.abs(b.order - 1) * 100).toFixed(1) + '% ' + (b.order < 1 ? 'faster' : 'slower') +
+                ' than the first, which the comparison cancels'
+              : '')
         )
       );
       f.svg.appendChild(g);
