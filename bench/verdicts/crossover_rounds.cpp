@@ -94,8 +94,8 @@ void read_trial(const std::vector<double>& logs, const std::vector<bool>& first,
 }  // namespace
 
 int main(int argc, char** argv) {
-  const benchkit::bench::SimulationArgs args = benchkit::bench::parse_simulation_args(
-      argc, argv, {{}, 0.02, 1000, 1, benchkit::model::kOrderEvidence});
+  const benchkit::bench::SimulationArgs args =
+      benchkit::bench::parse_simulation_args(argc, argv, 0.02, 1000);
   const std::vector<std::string>& positional = args.positional;
   const double threshold = args.threshold;
   const int trials = args.trials;
@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
   if (positional.size() < 2 || trials < 1) {
     std::fprintf(stderr,
                  "usage: crossover_rounds SIGMA%% ORDER%% [CHANGE%%] [--threshold FRACTION] "
-                 "[--trials N] [--seed S]\n");
+                 "[--trials N] [--seed S] [--order-evidence P] [--pool FILE]\n");
     return 2;
   }
   const double sigma = std::atof(positional[0].c_str()) / 100;
@@ -115,12 +115,11 @@ int main(int argc, char** argv) {
   settings.order_evidence = args.order_evidence;
   settings.sequential_alpha = benchkit::analysis::sequential_levels(kFirstLook, kMostRounds);
   std::vector<double> pool;
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (std::string(argv[i]) != "--pool") continue;
-    std::ifstream in(argv[i + 1]);
+  if (!args.pool.empty()) {
+    std::ifstream in(args.pool);
     for (double x = 0; in >> x;) pool.push_back(x);
     if (pool.empty()) {
-      std::fprintf(stderr, "crossover_rounds: no numbers in %s\n", argv[i + 1]);
+      std::fprintf(stderr, "crossover_rounds: no numbers in %s\n", args.pool.c_str());
       return 2;
     }
   }

@@ -81,7 +81,7 @@ struct Tally {
 
 int main(int argc, char** argv) {
   const benchkit::bench::SimulationArgs args =
-      benchkit::bench::parse_simulation_args(argc, argv, {{}, 0.005, 2000, 1});
+      benchkit::bench::parse_simulation_args(argc, argv, 0.005, 2000);
   const std::vector<std::string>& positional = args.positional;
   const double threshold = args.threshold;
   const int trials = args.trials;

@@ -189,32 +189,41 @@ void paired_effect(const std::vector<double>& base_rounds,
   // Rounds whose sides ran one after the other, in both orders: compared as a crossover, which
   // cancels what the second process of a round gains or loses by coming second (a Google
   // Benchmark binary's second process ran 20-25% faster on some rows, docs/interop.md), when
-  // the two orders' rounds differ (kOrderEvidence) and have rounds enough to reach the level.
-  // Otherwise, and for rounds taken in turns within two processes, the plain pairs.
+  // the two orders' rounds differ (settings.order_evidence) and have rounds enough to reach the
+  // level. Otherwise, and for rounds taken in turns within two processes, the plain pairs.
   std::optional<stats::CrossoverComparison> crossover =
       baseline_first.empty()
           ? std::nullopt
           : stats::crossover_ratio(base_rounds, candidate_rounds, baseline_first, confidence);
   if (crossover && !(crossover->order_p_value < settings.order_evidence)) crossover.reset();
-  const stats::PairedComparison paired =
-      stats::paired_ratio(base_rounds, candidate_rounds, confidence);
-  // The Hodges–Lehmann centre and its signed-rank interval, the estimate that goes with the
-  // Wilcoxon test used for the p-value. The sign-test interval of the median needs no
-  // symmetry but wastes rounds: at 10 rounds it spans from the 2nd to the 9th smallest
-  // ratio, about 40% wider than the signed-rank interval when the round ratios scatter
-  // normally (docs/statistics.md). Log ratios of rounds are symmetric when nothing but noise
-  // separates the two sides.
-  const stats::Interval interval = crossover ? crossover->interval : paired.pseudo_median_interval;
+  double ratio = 1.0;
+  stats::Interval interval;
+  if (crossover) {
+    ratio = crossover->ratio;
+    interval = crossover->interval;
+    out.p_value = crossover->p_value;
+  } else {
+    // The Hodges–Lehmann centre and its signed-rank interval, the estimate that goes with the
+    // Wilcoxon test used for the p-value. The sign-test interval of the median needs no
+    // symmetry but wastes rounds: at 10 rounds it spans from the 2nd to the 9th smallest
+    // ratio, about 40% wider than the signed-rank interval when the round ratios scatter
+    // normally (docs/statistics.md). Log ratios of rounds are symmetric when nothing but noise
+    // separates the two sides.
+    const stats::PairedComparison paired =
+        stats::paired_ratio(base_rounds, candidate_rounds, confidence);
+    ratio = paired.pseudo_median_ratio;
+    interval = paired.pseudo_median_interval;
+    out.p_value = paired.p_value;
+  }
   if (sequential) {
     out.level = level;
     // The exact interval of n rounds reaches at most 1 - 2/2^n; short of the level, the
     // interval shown is narrower than the look allows, and decides nothing.
     out.level_reached = interval.confidence >= confidence - 1e-12;
   }
-  out.ratio = crossover ? crossover->ratio : paired.pseudo_median_ratio;
+  out.ratio = ratio;
   out.ratio_lower = interval.lower;
   out.ratio_upper = interval.upper;
-  out.p_value = crossover ? crossover->p_value : paired.p_value;
   out.pairs = base_rounds.size();
   for (std::size_t i = 0; i < base_rounds.size(); ++i) {
     out.round_ratios.push_back(candidate_rounds[i] / base_rounds[i]);

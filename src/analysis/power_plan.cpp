@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <vector>
 
 #include "stats/distributions.hpp"
@@ -63,45 +64,47 @@ std::vector<double> round_logs(std::span<const double> round_ratios) {
   return logs;
 }
 
+// The order effect π̂ of a crossover's log ratios (stats::crossover_order_effect); empty when the
+// rounds were not compared by order (no flag per round) or a ratio has no finite logarithm.
+std::optional<double> order_effect_of(const std::vector<double>& logs,
+                                      const std::vector<bool>& baseline_first) {
+  if (baseline_first.size() != logs.size() ||
+      !std::all_of(logs.begin(), logs.end(), [](double x) { return std::isfinite(x); })) {
+    return std::nullopt;
+  }
+  return stats::crossover_order_effect(logs, baseline_first);
+}
+
+// `logs` less the order effect: minus π̂ where the baseline ran first, plus it elsewhere.
+void align(std::vector<double>& logs, const std::vector<bool>& baseline_first, double order) {
+  for (std::size_t i = 0; i < logs.size(); ++i) logs[i] += baseline_first[i] ? -order : order;
+}
+
 }  // namespace
 
 std::vector<double> order_aligned_logs(std::span<const double> round_ratios,
                                        const std::vector<bool>& baseline_first) {
   std::vector<double> logs = round_logs(round_ratios);
-  if (baseline_first.size() != logs.size() ||
-      !std::all_of(logs.begin(), logs.end(), [](double x) { return std::isfinite(x); })) {
-    return logs;
-  }
-  const double order = stats::crossover_order_effect(logs, baseline_first);
-  for (std::size_t i = 0; i < logs.size(); ++i) logs[i] += baseline_first[i] ? -order : order;
+  if (const auto order = order_effect_of(logs, baseline_first)) align(logs, baseline_first, *order);
   return logs;
 }
-
-namespace {
-
-// A crossover's order effect, when it is 0.5% or more, and that it cancels.
-std::string order_sentence(std::span<const double> round_ratios,
-                           const std::vector<bool>& baseline_first) {
-  const std::vector<double> logs = round_logs(round_ratios);
-  if (baseline_first.size() != logs.size() ||
-      !std::all_of(logs.begin(), logs.end(), [](double x) { return std::isfinite(x); })) {
-    return {};
-  }
-  const double effect = std::exp(stats::crossover_order_effect(logs, baseline_first));
-  if (std::abs(effect - 1.0) < 0.005) return {};
-  return fmt::format(
-      "the second process of a round ran {:.1f}% {} than the first, which comparing the rounds "
-      "of each order with the other's cancels; ",
-      std::abs(effect - 1.0) * 100.0, effect < 1.0 ? "faster" : "slower");
-}
-
-}  // namespace
 
 std::string width_driver(std::span<const double> round_ratios,
                          const std::vector<bool>& baseline_first) {
   if (round_ratios.size() < 6) return {};
-  const std::vector<double> logs = order_aligned_logs(round_ratios, baseline_first);
-  const std::string order = order_sentence(round_ratios, baseline_first);
+  std::vector<double> logs = round_logs(round_ratios);
+  // A crossover's order effect, when it is 0.5% or more, and that the comparison cancels it.
+  std::string order;
+  if (const auto effect = order_effect_of(logs, baseline_first)) {
+    align(logs, baseline_first, *effect);
+    const double ratio = std::exp(*effect);
+    if (std::abs(ratio - 1.0) >= 0.005) {
+      order = fmt::format(
+          "the second process of a round ran {:.1f}% {} than the first, which comparing the "
+          "rounds of each order with the other's cancels; ",
+          std::abs(ratio - 1.0) * 100.0, ratio < 1.0 ? "faster" : "slower");
+    }
+  }
   const double spread = stats::stddev(logs);
   const double typical = stats::mad(logs);
   const double centre = stats::median(logs);
@@ -110,19 +113,16 @@ std::string width_driver(std::span<const double> round_ratios,
   for (const double value : logs) far += std::abs(value - centre) > reach ? 1 : 0;
   auto percent = [](double log_spread) { return (std::exp(log_spread) - 1.0) * 100.0; };
   if (far > 0 && typical < 0.6 * spread) {
-    return order +
-           fmt::format(
-               "the interval is wide because {} of {} rounds lie far off the others (a typical "
-               "round "
-               "scatters {:.1f}%, all of them {:.1f}%): in those rounds a process ran in another "
-               "state "
-               "(where its code and memory landed, or work beside it); more rounds outvote them",
-               far, logs.size(), percent(typical), percent(spread));
+    return order + fmt::format(
+                       "the interval is wide because {} of {} rounds lie far off the others (a "
+                       "typical round scatters {:.1f}%, all of them {:.1f}%): in those rounds a "
+                       "process ran in another state (where its code and memory landed, or work "
+                       "beside it); more rounds outvote them",
+                       far, logs.size(), percent(typical), percent(spread));
   }
   return order + fmt::format(
                      "the interval is wide because every round scatters (about {:.1f}%): the two "
-                     "processes of "
-                     "a round differ that much, which only more rounds average away",
+                     "processes of a round differ that much, which only more rounds average away",
                      percent(spread));
 }
 

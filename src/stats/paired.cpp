@@ -169,51 +169,62 @@ double widest_rank_sum_coverage(std::size_t m, std::size_t n) {
 
 }  // namespace
 
-double crossover_order_effect(std::span<const double> log_ratios,
-                              const std::vector<bool>& baseline_first) {
+namespace {
+
+// The log ratios of the rounds the baseline ran first in (τ + π + e), and those of the others
+// (τ - π + e).
+struct OrderGroups {
+  std::vector<double> first;
+  std::vector<double> second;
+};
+
+OrderGroups by_order(std::span<const double> log_ratios, const std::vector<bool>& baseline_first) {
   if (baseline_first.size() != log_ratios.size()) {
     throw std::invalid_argument("crossover: one order per round expected, got " +
                                 std::to_string(baseline_first.size()) + " for " +
                                 std::to_string(log_ratios.size()) + " rounds");
   }
-  std::vector<double> first;
-  std::vector<double> second;
+  OrderGroups groups;
   for (std::size_t i = 0; i < log_ratios.size(); ++i) {
-    (baseline_first[i] ? first : second).push_back(log_ratios[i]);
+    (baseline_first[i] ? groups.first : groups.second).push_back(log_ratios[i]);
   }
-  if (first.empty() || second.empty()) return 0.0;
-  return hodges_lehmann_shift(second, first, 0.5).shift / 2.0;
+  return groups;
+}
+
+// π̂ of two non-empty groups: half the Hodges–Lehmann shift from the second to the first.
+double order_effect(const OrderGroups& groups) {
+  return hodges_lehmann_shift(groups.second, groups.first, 0.5).shift / 2.0;
+}
+
+}  // namespace
+
+double crossover_order_effect(std::span<const double> log_ratios,
+                              const std::vector<bool>& baseline_first) {
+  const OrderGroups groups = by_order(log_ratios, baseline_first);
+  if (groups.first.empty() || groups.second.empty()) return 0.0;
+  return order_effect(groups);
 }
 
 std::optional<CrossoverComparison> crossover_ratio(std::span<const double> baseline,
                                                    std::span<const double> candidate,
                                                    const std::vector<bool>& baseline_first,
                                                    double confidence) {
-  const auto ratios = log_ratios(baseline, candidate);
-  const double order = crossover_order_effect(ratios, baseline_first);
-  std::vector<double> first;   // log ratios of the rounds the baseline started: τ + π + e
-  std::vector<double> second;  // negated log ratios of the others: -τ + π - e
-  std::vector<double> others;  // their log ratios: τ - π + e
-  for (std::size_t i = 0; i < ratios.size(); ++i) {
-    if (baseline_first[i]) {
-      first.push_back(ratios[i]);
-    } else {
-      second.push_back(-ratios[i]);
-      others.push_back(ratios[i]);
-    }
-  }
-  if (first.empty() || second.empty() ||
-      widest_rank_sum_coverage(first.size(), second.size()) < confidence) {
+  const OrderGroups groups = by_order(log_ratios(baseline, candidate), baseline_first);
+  if (groups.first.empty() || groups.second.empty() ||
+      widest_rank_sum_coverage(groups.first.size(), groups.second.size()) < confidence) {
     return std::nullopt;
   }
-  const ShiftEstimate twice = hodges_lehmann_shift(second, first, confidence);
+  // The first group's log ratios (τ + π + e) against the negated others' (-τ + π - e): 2τ apart.
+  std::vector<double> negated = groups.second;
+  for (double& x : negated) x = -x;
+  const ShiftEstimate twice = hodges_lehmann_shift(negated, groups.first, confidence);
   CrossoverComparison result;
   result.ratio = std::exp(twice.shift / 2.0);
   result.interval = Interval{std::exp(twice.interval.lower / 2.0),
                              std::exp(twice.interval.upper / 2.0), twice.interval.confidence};
-  result.p_value = mann_whitney(second, first).p_value;
-  result.order_ratio = std::exp(order);
-  result.order_p_value = mann_whitney(others, first).p_value;
+  result.p_value = mann_whitney(negated, groups.first).p_value;
+  result.order_ratio = std::exp(order_effect(groups));
+  result.order_p_value = mann_whitney(groups.second, groups.first).p_value;
   return result;
 }
 
