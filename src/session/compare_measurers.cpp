@@ -154,15 +154,22 @@ Pairs paired(const BinariesPlan& plan, std::vector<std::string> benchmarks, Obse
 
 }  // namespace
 
-std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags) {
+std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
+                                           std::optional<double> iteration_ns) {
   auto given = [&flags](std::string_view name) {
     return std::any_of(flags.begin(), flags.end(), [name](const std::string& flag) {
       return flag.rfind(name, 0) == 0 && (flag.size() == name.size() || flag[name.size()] == '=');
     });
   };
+  const bool repetitions = given("--benchmark_repetitions");
+  const bool min_time = given("--benchmark_min_time");
+  const bool short_row = iteration_ns && *iteration_ns <= kShortIterationNs;
+  if (short_row && !repetitions && !min_time) {
+    return {"--benchmark_repetitions=20", "--benchmark_min_time=0.001"};
+  }
   std::vector<std::string> added;
-  if (!given("--benchmark_repetitions")) added.emplace_back("--benchmark_repetitions=5");
-  if (!given("--benchmark_min_time")) added.emplace_back("--benchmark_min_time=0.005");
+  if (!repetitions) added.emplace_back("--benchmark_repetitions=5");
+  if (!min_time) added.emplace_back("--benchmark_min_time=0.005");
   return added;
 }
 
@@ -225,11 +232,17 @@ class BinariesMeasurer final : public Measurer {
                                            Measured& measured) {
     auto pairs = paired<GbenchSideBySide>(plan_, std::move(benchmarks), observer);
     pairs.flags = plan_.flags;
-    // Five short repetitions a process unless the user's flags say otherwise (gbench_turn_flags).
-    const std::vector<std::string> added = gbench_turn_flags(plan_.flags);
-    pairs.flags.insert(pairs.flags.end(), added.begin(), added.end());
+    // Five short repetitions a process, twenty shorter ones for a benchmark whose iteration is
+    // short, unless the user's flags say otherwise (gbench_turn_flags).
+    pairs.turn_flags = true;
     std::string added_text;
-    for (const std::string& flag : added) added_text += ", " + flag;
+    for (const std::string& flag : gbench_turn_flags(plan_.flags)) added_text += ", " + flag;
+    if (gbench_turn_flags(plan_.flags, 0.0) != gbench_turn_flags(plan_.flags)) {
+      added_text += fmt::format(
+          "; a benchmark whose iteration took at most {:.0f} µs in a pilot run of the baseline "
+          "gets --benchmark_repetitions=20, --benchmark_min_time=0.001 instead",
+          kShortIterationNs / 1000.0);
+    }
     pairs.note = [&observer](const std::string& line) { observer.note(line); };
     pairs.look_every = 1;
     measured.method_note = fmt::format(

@@ -20,6 +20,7 @@
 #include "process/temporary_folder.hpp"
 #include "process/turns.hpp"
 #include "session/result_files.hpp"
+#include "stats/summary.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -352,6 +353,47 @@ class GbenchPairs {
     return std::nullopt;
   }
 
+  // Before the first round, when a benchmark's repetitions depend on how long its iteration
+  // takes (gbench_turn_flags): one process of the baseline runs each benchmark once for 1 ms and
+  // times its iterations. A pilot that fails decides nothing (the benchmarks keep the five
+  // repetitions, and the first round says what failed); only Ctrl-C stops here.
+  std::optional<model::Error> time_iterations() {
+    iteration_ns_.assign(plan_.benchmarks.size(), std::nullopt);
+    if (!plan_.turn_flags || plan_.benchmarks.empty() ||
+        gbench_turn_flags(plan_.flags, 0.0) == gbench_turn_flags(plan_.flags)) {
+      return std::nullopt;
+    }
+    std::string filter;
+    for (const std::string& name : plan_.benchmarks) {
+      filter += (filter.empty() ? "" : "|") + exact_gbench_filter(name);
+    }
+    // Far below the kernel's 128 KiB for one argument; a suite that long keeps the five.
+    constexpr std::size_t kLongestFilter = 64 * 1024;
+    if (filter.size() > kLongestFilter) return std::nullopt;
+    std::vector<std::string> flags = plan_.flags;
+    flags.insert(flags.end(), {"--benchmark_repetitions=1", "--benchmark_min_time=0.001",
+                               "--benchmark_filter=" + filter});
+    const auto pilot = run_one_process(
+        plan_.baseline_executable, flags, folder_ + "/pilot.json",
+        fmt::format("the baseline build {} (timing each benchmark's iterations once)",
+                    plan_.baseline_executable),
+        notes_.sink(), round_cpu(cpus_, 0, plan_.benchmarks.front()));
+    if (!pilot) {
+      if (pilot.error().kind == model::ErrorKind::interrupted) return pilot.error();
+      return std::nullopt;
+    }
+    for (const BenchmarkResult& result : pilot->benchmarks) {
+      const auto at = std::find(plan_.benchmarks.begin(), plan_.benchmarks.end(), result.name);
+      if (at == plan_.benchmarks.end() || !result.valid() || result.samples.empty()) continue;
+      std::vector<double> times;
+      for (const Sample& sample : result.samples) {
+        if (sample.iters > 0) times.push_back(sample.ns / static_cast<double>(sample.iters));
+      }
+      if (!times.empty()) iteration_ns_[at - plan_.benchmarks.begin()] = stats::median(times);
+    }
+    return std::nullopt;
+  }
+
   // Round `round` of the benchmarks at `active` (indices into plan.benchmarks).
   std::optional<model::Error> run_round(std::size_t round, std::size_t planned,
                                         const std::vector<std::size_t>& active) {
@@ -405,6 +447,10 @@ class GbenchPairs {
     BenchmarkResult& into = merged_[side][index];
     if (!into.valid()) return std::nullopt;
     std::vector<std::string> flags = plan_.flags;
+    if (plan_.turn_flags) {
+      const std::vector<std::string> added = gbench_turn_flags(plan_.flags, iteration_ns_[index]);
+      flags.insert(flags.end(), added.begin(), added.end());
+    }
     flags.push_back("--benchmark_filter=" + exact_gbench_filter(name));
     const std::string source = side == 0 ? plan_.baseline_executable : plan_.candidate_executable;
     // Both processes of a round on one CPU, the next round on the next: the CPUs of a VM can
@@ -455,6 +501,8 @@ class GbenchPairs {
   // Per side, per benchmark: every round's result, samples numbered by round.
   std::array<std::vector<BenchmarkResult>, 2> merged_;
   std::array<Context, 2> contexts_;
+  // Per benchmark: how long an iteration took in the pilot (time_iterations), when it ran.
+  std::vector<std::optional<double>> iteration_ns_;
 };
 
 }  // namespace
@@ -465,6 +513,7 @@ model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& pl
   if (!scope.folder()) return scope.folder().error();
   GbenchPairs pairs(plan, *scope.folder());
   if (auto failed = pairs.check_listed()) return *failed;
+  if (auto failed = pairs.time_iterations()) return *failed;
   // The rounds of session/round_loop.hpp.
   RoundLoop loop{plan.benchmarks, plan.rounds, plan.max_rounds, plan.look_every};
   RoundSteps steps;

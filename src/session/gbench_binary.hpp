@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -83,6 +84,9 @@ struct GbenchSideBySide {
   // Rounds between the looks after the first (0: `rounds`), as SideBySide::look_every.
   std::size_t look_every = 0;
   std::vector<std::string> flags;  // given to both builds, as GbenchProcesses::flags
+  // Each benchmark's process also gets gbench_turn_flags(flags, its iteration time), timed by one
+  // process of the baseline that runs every benchmark once before the first round.
+  bool turn_flags = false;
   // Both processes of round r run on cpus[r % size] only; empty: the CPUs this process may use.
   std::vector<int> cpus;
   std::function<void(std::size_t round, std::size_t rounds, std::size_t index, std::size_t count,
@@ -98,13 +102,22 @@ struct GbenchSideBySide {
 model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& plan,
                                                       const Undecided& undecided = {});
 
-// What a side-by-side comparison adds to the flags of each process: several short repetitions
-// (--benchmark_repetitions=5, --benchmark_min_time=0.005, seconds as Google Benchmark reads a
-// number without a suffix), each left out when the user's `flags` set it. A round's ratio is
-// then the median of the five repetitions' ratios (analysis/compare.hpp), which a burst of
-// noise in one repetition does not move; and short processes make cheap rounds, while the
-// rounds average the differences between processes, most of a round's scatter. Measured on two
-// real suites (docs/interop.md, "How long a process runs").
-std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags);
+// A benchmark whose iteration takes at most this long is given twenty repetitions of 1 ms a
+// process instead of five of 5 ms (gbench_turn_flags): two or more iterations a repetition.
+inline constexpr double kShortIterationNs = 500'000.0;
+
+// What a side-by-side comparison adds to the flags of a benchmark's process: several short
+// repetitions (--benchmark_repetitions=5, --benchmark_min_time=0.005, seconds as Google Benchmark
+// reads a number without a suffix), each left out when the user's `flags` set it. A round's ratio
+// is then the median of the repetitions' ratios (analysis/compare.hpp), which a burst of noise in
+// one repetition does not move; and short processes make cheap rounds, while the rounds average
+// the differences between processes, most of a round's scatter. Measured on two real suites
+// (docs/interop.md, "How long a process runs"). `iteration_ns`, how long an iteration of the
+// benchmark took in a pilot run before the first round: at most kShortIterationNs, and neither
+// flag set by the user, twenty repetitions of 1 ms instead, in which crc32c's 1 MiB rows settle
+// where five of 5 ms leave them scattering (docs/interop.md, "Shorter repetitions for short
+// iterations").
+std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
+                                           std::optional<double> iteration_ns = std::nullopt);
 
 }  // namespace benchkit::session

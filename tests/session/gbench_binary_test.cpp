@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
@@ -210,6 +211,52 @@ TEST(GbenchBinary, AProcessGetsFiveShortRepetitionsUnlessTheUserSetThem) {
   // A flag that only begins like one of them is not it.
   EXPECT_THAT(gbench_turn_flags({"--benchmark_repetitions_extra=1"}),
               ElementsAre("--benchmark_repetitions=5", "--benchmark_min_time=0.005"));
+}
+
+TEST(GbenchBinary, AShortIterationGetsTwentyRepetitionsOfAMillisecond) {
+  const std::vector<std::string> twenty = {"--benchmark_repetitions=20",
+                                           "--benchmark_min_time=0.001"};
+  EXPECT_EQ(gbench_turn_flags({}, 35'000.0), twenty);  // crc32c's 1 MiB rows
+  EXPECT_EQ(gbench_turn_flags({}, kShortIterationNs), twenty);
+  EXPECT_THAT(gbench_turn_flags({}, kShortIterationNs * 1.01),
+              ElementsAre("--benchmark_repetitions=5", "--benchmark_min_time=0.005"));
+  // Before the first round's times are known, the five of 5 ms.
+  EXPECT_THAT(gbench_turn_flags({}, std::nullopt),
+              ElementsAre("--benchmark_repetitions=5", "--benchmark_min_time=0.005"));
+  // The user's choice of either is kept whole: nothing of the twenty is mixed into it.
+  EXPECT_THAT(gbench_turn_flags({"--benchmark_repetitions=3"}, 1'000.0),
+              ElementsAre("--benchmark_min_time=0.005"));
+  EXPECT_THAT(gbench_turn_flags({"--benchmark_min_time=0.05"}, 1'000.0),
+              ElementsAre("--benchmark_repetitions=5"));
+}
+
+// Samples a round per side of the one benchmark of `runs`, by round.
+std::map<std::uint32_t, std::size_t> samples_by_round(const SideBySideRuns& runs) {
+  std::map<std::uint32_t, std::size_t> per_round;
+  for (const RunResult* side : {&runs.baseline, &runs.candidate}) {
+    for (const Sample& sample : side->benchmarks.at(0).samples) ++per_round[sample.round.value()];
+  }
+  for (auto& [round, count] : per_round) count /= 2;
+  return per_round;
+}
+
+TEST(GbenchBinary, AShortBenchmarkIsTimedFirstAndTakesTwentyRepetitionsAProcess) {
+  GbenchSideBySide plan;
+  plan.baseline_executable = kSuite;
+  plan.candidate_executable = kSuite;
+  plan.benchmarks = {"BM_sum"};  // 2,000 additions: far below 500 µs an iteration
+  plan.rounds = 2;
+  plan.turn_flags = true;
+  const auto runs = run_gbench_side_by_side(plan);
+  ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_EQ(runs->baseline.benchmarks.at(0).samples.size(),
+            runs->candidate.benchmarks.at(0).samples.size());
+  EXPECT_EQ(samples_by_round(*runs), (std::map<std::uint32_t, std::size_t>{{0, 20}, {1, 20}}));
+  // The user's repetitions are kept, and nothing is timed before the rounds.
+  plan.flags = {"--benchmark_repetitions=2"};
+  const auto asked = run_gbench_side_by_side(plan);
+  ASSERT_TRUE(asked) << asked.error().message;
+  EXPECT_EQ(samples_by_round(*asked), (std::map<std::uint32_t, std::size_t>{{0, 2}, {1, 2}}));
 }
 
 TEST(GbenchBinary, ExactFilterMatchesOnlyThatName) {
