@@ -1,7 +1,6 @@
-// A workload with a tunable amount of work, to measure how often verdicts are right.
-// BENCHKIT_WORK_SCALE (default 1, or the scale the variant was built with: verdict_workload_105
-// is 1.05) multiplies the work of every benchmark: 1.05 makes each one 5% slower in a way no
-// compiler can see through. bench/verdicts/measure_rates drives it.
+// A workload with a tunable amount of work, to measure how often verdicts are right: the work
+// scale (work_scale.hpp) multiplies the work of every benchmark, 1.05 makes each one 5% slower.
+// bench/verdicts/measure_rates drives it.
 #include <benchkit/benchkit.hpp>
 
 #include <algorithm>
@@ -12,24 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "work_scale.hpp"
+
 namespace {
-
-#ifndef VERDICT_WORK_SCALE
-#define VERDICT_WORK_SCALE 1.0
-#endif
-// Read at run time, so that the variants built with another scale (verdict_workload_105, ...)
-// differ only in this value, not in their code: code layout alone moved one benchmark here by
-// 17% between two builds of the library.
-volatile double compiled_scale = VERDICT_WORK_SCALE;
-
-double work_scale() {
-  const char* text = std::getenv("BENCHKIT_WORK_SCALE");
-  return text ? std::strtod(text, nullptr) : compiled_scale;
-}
-
-std::uint64_t scaled(std::uint64_t amount) {
-  return static_cast<std::uint64_t>(std::llround(static_cast<double>(amount) * work_scale()));
-}
 
 // Compute bound: a dependent chain of multiply-xorshift steps.
 void alu(benchkit::Bencher& b, int steps) {
@@ -52,7 +36,7 @@ BENCHKIT(alu).param("steps", {100, 10'000});
 void sum_buffer(benchkit::Bencher& b, std::size_t kib) {
   const std::size_t base = kib * 1024 / sizeof(std::uint32_t);
   const std::size_t count = scaled(base);
-  std::vector<std::uint32_t> values(std::max(count, base + base / 10), 3);
+  std::vector<std::uint32_t> values(std::max(count, at_largest_scale(base)), 3);
   const auto end = values.begin() + static_cast<std::ptrdiff_t>(count);
   b.throughput_bytes(count * sizeof(std::uint32_t));
   b.iter([&] { return std::accumulate(values.begin(), end, std::uint64_t{0}); });
