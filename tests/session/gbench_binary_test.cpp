@@ -220,7 +220,7 @@ TEST(GbenchBinary, AShortIterationGetsTwentyRepetitionsOfAMillisecond) {
   EXPECT_EQ(gbench_turn_flags({}, kShortIterationNs), twenty);
   EXPECT_THAT(gbench_turn_flags({}, kShortIterationNs * 1.01),
               ElementsAre("--benchmark_repetitions=5", "--benchmark_min_time=0.005"));
-  // Before the first round's times are known, the five of 5 ms.
+  // Without a pilot's time (it failed, or the suite's filter was too long), the five of 5 ms.
   EXPECT_THAT(gbench_turn_flags({}, std::nullopt),
               ElementsAre("--benchmark_repetitions=5", "--benchmark_min_time=0.005"));
   // The user's choice of either is kept whole: nothing of the twenty is mixed into it.
@@ -252,7 +252,7 @@ TEST(GbenchBinary, AShortBenchmarkIsTimedFirstAndTakesTwentyRepetitionsAProcess)
   EXPECT_EQ(runs->baseline.benchmarks.at(0).samples.size(),
             runs->candidate.benchmarks.at(0).samples.size());
   EXPECT_EQ(samples_by_round(*runs), (std::map<std::uint32_t, std::size_t>{{0, 20}, {1, 20}}));
-  // The user's repetitions are kept, and nothing is timed before the rounds.
+  // The user's repetitions are kept whatever the iteration takes.
   plan.flags = {"--benchmark_repetitions=2"};
   const auto asked = run_gbench_side_by_side(plan);
   ASSERT_TRUE(asked) << asked.error().message;
