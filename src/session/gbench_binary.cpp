@@ -356,7 +356,8 @@ class GbenchPairs {
   // Before the first round, when a benchmark's repetitions depend on how long its iteration
   // takes (gbench_turn_flags): one process of the baseline runs each benchmark once for 1 ms and
   // times its iterations. A pilot that fails decides nothing (the benchmarks keep the five
-  // repetitions, and the first round says what failed); only Ctrl-C stops here.
+  // repetitions, a note says why, and the first round fails if the builds do); only Ctrl-C stops
+  // here.
   std::optional<model::Error> time_iterations() {
     iteration_ns_.assign(plan_.benchmarks.size(), std::nullopt);
     if (!plan_.turn_flags || plan_.benchmarks.empty() ||
@@ -380,6 +381,12 @@ class GbenchPairs {
         notes_.sink(), round_cpu(cpus_, 0, plan_.benchmarks.front()));
     if (!pilot) {
       if (pilot.error().kind == model::ErrorKind::interrupted) return pilot.error();
+      if (const auto say = notes_.sink()) {
+        say(
+            fmt::format("timing each benchmark's iterations before the first round failed, so "
+                        "every benchmark keeps five repetitions of 5 ms a process: {}",
+                        pilot.error().message));
+      }
       return std::nullopt;
     }
     for (const BenchmarkResult& result : pilot->benchmarks) {

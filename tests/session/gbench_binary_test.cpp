@@ -259,6 +259,26 @@ TEST(GbenchBinary, AShortBenchmarkIsTimedFirstAndTakesTwentyRepetitionsAProcess)
   EXPECT_EQ(samples_by_round(*asked), (std::map<std::uint32_t, std::size_t>{{0, 2}, {1, 2}}));
 }
 
+TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
+  GbenchSideBySide plan;
+  plan.baseline_executable = kSuite;
+  plan.candidate_executable = kSuite;
+  plan.benchmarks = {"BM_sum"};
+  plan.rounds = 2;
+  plan.turn_flags = true;
+  plan.flags = {"--benchmark_no_such_flag"};  // every process of the suite fails on it
+  std::vector<std::string> notes;
+  plan.note = [&](const std::string& line) { notes.push_back(line); };
+  const auto runs = run_gbench_side_by_side(plan);
+  // The first round fails as it did before there was a pilot, naming its process.
+  ASSERT_FALSE(runs);
+  EXPECT_THAT(runs.error().message, HasSubstr("round 1 of 2"));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_THAT(notes[0], HasSubstr("timing each benchmark's iterations before the first round "
+                                  "failed, so every benchmark keeps five repetitions"));
+  EXPECT_THAT(notes[0], HasSubstr("timing each benchmark's iterations once"));
+}
+
 TEST(GbenchBinary, ExactFilterMatchesOnlyThatName) {
   const std::regex filter(exact_gbench_filter("BM_x<int>/8/threads:2"));
   EXPECT_TRUE(std::regex_match("BM_x<int>/8/threads:2", filter));
