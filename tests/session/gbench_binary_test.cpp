@@ -259,6 +259,27 @@ TEST(GbenchBinary, AShortBenchmarkIsTimedFirstAndTakesTwentyRepetitionsAProcess)
   EXPECT_EQ(samples_by_round(*asked), (std::map<std::uint32_t, std::size_t>{{0, 2}, {1, 2}}));
 }
 
+TEST(GbenchBinary, ThePilotTimesEveryFormOfNameAndASuitesOwnRepetitionsStay) {
+  GbenchSideBySide plan;
+  plan.baseline_executable = kGbenchNames;
+  plan.candidate_executable = kGbenchNames;
+  // Each short: a space and a slash, a template with a comma, threads, manual time, and a
+  // benchmark whose code sets its own repetitions (->Repetitions(3)), which no flag overrides.
+  plan.benchmarks = {"Dump/twitter / -", "BM_Sequential<std::vector<long>, long>/64",
+                     "BM_shared_sum/threads:2", "BM_manual/manual_time", "BM_shared_sum/repeats:3"};
+  plan.rounds = 1;
+  plan.turn_flags = true;
+  const auto runs = run_gbench_side_by_side(plan);
+  ASSERT_TRUE(runs) << runs.error().message;
+  for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
+    ASSERT_EQ(side->benchmarks.size(), 5u);
+    for (std::size_t k = 0; k < 4; ++k) {
+      EXPECT_EQ(side->benchmarks[k].samples.size(), 20u) << side->benchmarks[k].name;
+    }
+    EXPECT_EQ(side->benchmarks[4].samples.size(), 3u);
+  }
+}
+
 TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
   GbenchSideBySide plan;
   plan.baseline_executable = kSuite;
