@@ -398,6 +398,17 @@ class GbenchPairs {
       }
       if (!times.empty()) iteration_ns_[at - plan_.benchmarks.begin()] = stats::median(times);
     }
+    const auto short_rows = std::count_if(
+        iteration_ns_.begin(), iteration_ns_.end(),
+        [](const std::optional<double>& ns) { return ns && *ns <= kShortIterationNs; });
+    if (const auto say = notes_.sink(); say && short_rows > 0) {
+      const bool all = static_cast<std::size_t>(short_rows) == plan_.benchmarks.size();
+      say(
+          fmt::format("{} of {} benchmarks took at most {:.0f} µs an iteration when timed once "
+                      "before the first round: twenty repetitions of 1 ms a process for {}",
+                      short_rows, plan_.benchmarks.size(), kShortIterationNs / 1000.0,
+                      all ? "each" : "them, five of 5 ms for the others"));
+    }
     return std::nullopt;
   }
 

@@ -17,6 +17,7 @@
 namespace benchkit::session {
 namespace {
 
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -269,8 +270,11 @@ TEST(GbenchBinary, ThePilotTimesEveryFormOfNameAndASuitesOwnRepetitionsStay) {
                      "BM_shared_sum/threads:2", "BM_manual/manual_time", "BM_shared_sum/repeats:3"};
   plan.rounds = 1;
   plan.turn_flags = true;
+  std::vector<std::string> notes;
+  plan.note = [&](const std::string& line) { notes.push_back(line); };
   const auto runs = run_gbench_side_by_side(plan);
   ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_THAT(notes, Contains(HasSubstr("5 of 5 benchmarks took at most 500 µs an iteration")));
   for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
     ASSERT_EQ(side->benchmarks.size(), 5u);
     for (std::size_t k = 0; k < 4; ++k) {
