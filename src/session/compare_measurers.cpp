@@ -152,24 +152,28 @@ Pairs paired(const BinariesPlan& plan, std::vector<std::string> benchmarks, Obse
   return pairs;
 }
 
+// Whether the user's `flags` give Google Benchmark's flag `name` (alone or with =VALUE).
+bool gives(const std::vector<std::string>& flags, std::string_view name) {
+  return std::any_of(flags.begin(), flags.end(), [name](const std::string& flag) {
+    return flag.rfind(name, 0) == 0 && (flag.size() == name.size() || flag[name.size()] == '=');
+  });
+}
+
 }  // namespace
+
+bool gbench_repetitions_follow_iterations(const std::vector<std::string>& flags) {
+  return !gives(flags, "--benchmark_repetitions") && !gives(flags, "--benchmark_min_time");
+}
 
 std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
                                            std::optional<double> iteration_ns) {
-  auto given = [&flags](std::string_view name) {
-    return std::any_of(flags.begin(), flags.end(), [name](const std::string& flag) {
-      return flag.rfind(name, 0) == 0 && (flag.size() == name.size() || flag[name.size()] == '=');
-    });
-  };
-  const bool repetitions = given("--benchmark_repetitions");
-  const bool min_time = given("--benchmark_min_time");
   const bool short_row = iteration_ns && *iteration_ns <= kShortIterationNs;
-  if (short_row && !repetitions && !min_time) {
+  if (short_row && gbench_repetitions_follow_iterations(flags)) {
     return {"--benchmark_repetitions=20", "--benchmark_min_time=0.001"};
   }
   std::vector<std::string> added;
-  if (!repetitions) added.emplace_back("--benchmark_repetitions=5");
-  if (!min_time) added.emplace_back("--benchmark_min_time=0.005");
+  if (!gives(flags, "--benchmark_repetitions")) added.emplace_back("--benchmark_repetitions=5");
+  if (!gives(flags, "--benchmark_min_time")) added.emplace_back("--benchmark_min_time=0.005");
   return added;
 }
 
@@ -237,7 +241,7 @@ class BinariesMeasurer final : public Measurer {
     pairs.turn_flags = true;
     std::string added_text;
     for (const std::string& flag : gbench_turn_flags(plan_.flags)) added_text += ", " + flag;
-    if (gbench_turn_flags(plan_.flags, 0.0) != gbench_turn_flags(plan_.flags)) {
+    if (gbench_repetitions_follow_iterations(plan_.flags)) {
       added_text += fmt::format(
           "; a benchmark whose iteration took at most {:.0f} µs in a pilot run of the baseline "
           "gets --benchmark_repetitions=20, --benchmark_min_time=0.001 instead",

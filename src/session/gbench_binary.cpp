@@ -361,7 +361,7 @@ class GbenchPairs {
   std::optional<model::Error> time_iterations() {
     iteration_ns_.assign(plan_.benchmarks.size(), std::nullopt);
     if (!plan_.turn_flags || plan_.benchmarks.empty() ||
-        gbench_turn_flags(plan_.flags, 0.0) == gbench_turn_flags(plan_.flags)) {
+        !gbench_repetitions_follow_iterations(plan_.flags)) {
       return std::nullopt;
     }
     std::string filter;
@@ -392,11 +392,7 @@ class GbenchPairs {
     for (const BenchmarkResult& result : pilot->benchmarks) {
       const auto at = std::find(plan_.benchmarks.begin(), plan_.benchmarks.end(), result.name);
       if (at == plan_.benchmarks.end() || !result.valid() || result.samples.empty()) continue;
-      std::vector<double> times;
-      for (const Sample& sample : result.samples) {
-        if (sample.iters > 0) times.push_back(sample.ns / static_cast<double>(sample.iters));
-      }
-      if (!times.empty()) iteration_ns_[at - plan_.benchmarks.begin()] = stats::median(times);
+      iteration_ns_[at - plan_.benchmarks.begin()] = stats::median(result.per_iteration_ns());
     }
     const auto short_rows = std::count_if(
         iteration_ns_.begin(), iteration_ns_.end(),

@@ -120,4 +120,8 @@ inline constexpr double kShortIterationNs = 500'000.0;
 std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
                                            std::optional<double> iteration_ns = std::nullopt);
 
+// Whether gbench_turn_flags(flags, ...) depends on the iteration time: the user's `flags` set
+// neither --benchmark_repetitions nor --benchmark_min_time.
+bool gbench_repetitions_follow_iterations(const std::vector<std::string>& flags);
+
 }  // namespace benchkit::session

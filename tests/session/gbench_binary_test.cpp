@@ -229,6 +229,9 @@ TEST(GbenchBinary, AShortIterationGetsTwentyRepetitionsOfAMillisecond) {
               ElementsAre("--benchmark_min_time=0.005"));
   EXPECT_THAT(gbench_turn_flags({"--benchmark_min_time=0.05"}, 1'000.0),
               ElementsAre("--benchmark_repetitions=5"));
+  EXPECT_TRUE(gbench_repetitions_follow_iterations({"--benchmark_filter=x"}));
+  EXPECT_FALSE(gbench_repetitions_follow_iterations({"--benchmark_min_time=0.05"}));
+  EXPECT_FALSE(gbench_repetitions_follow_iterations({"--benchmark_repetitions"}));
 }
 
 // Samples a round per side of the one benchmark of `runs`, by round.
@@ -241,13 +244,20 @@ std::map<std::uint32_t, std::size_t> samples_by_round(const SideBySideRuns& runs
   return per_round;
 }
 
-TEST(GbenchBinary, AShortBenchmarkIsTimedFirstAndTakesTwentyRepetitionsAProcess) {
+// Two rounds of BM_sum (2,000 additions: far below 500 µs an iteration) against itself, its
+// repetitions chosen by its iteration time.
+GbenchSideBySide short_benchmark_plan() {
   GbenchSideBySide plan;
   plan.baseline_executable = kSuite;
   plan.candidate_executable = kSuite;
-  plan.benchmarks = {"BM_sum"};  // 2,000 additions: far below 500 µs an iteration
+  plan.benchmarks = {"BM_sum"};
   plan.rounds = 2;
   plan.turn_flags = true;
+  return plan;
+}
+
+TEST(GbenchBinary, AShortBenchmarkIsTimedFirstAndTakesTwentyRepetitionsAProcess) {
+  GbenchSideBySide plan = short_benchmark_plan();
   const auto runs = run_gbench_side_by_side(plan);
   ASSERT_TRUE(runs) << runs.error().message;
   EXPECT_EQ(runs->baseline.benchmarks.at(0).samples.size(),
@@ -285,12 +295,7 @@ TEST(GbenchBinary, ThePilotTimesEveryFormOfNameAndASuitesOwnRepetitionsStay) {
 }
 
 TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
-  GbenchSideBySide plan;
-  plan.baseline_executable = kSuite;
-  plan.candidate_executable = kSuite;
-  plan.benchmarks = {"BM_sum"};
-  plan.rounds = 2;
-  plan.turn_flags = true;
+  GbenchSideBySide plan = short_benchmark_plan();
   plan.flags = {"--benchmark_no_such_flag"};  // every process of the suite fails on it
   std::vector<std::string> notes;
   plan.note = [&](const std::string& line) { notes.push_back(line); };
