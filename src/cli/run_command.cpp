@@ -13,6 +13,7 @@
 #include "report/progress_printer.hpp"
 #include "report/reporter.hpp"
 #include "report/run_summary.hpp"
+#include "session/gbench_binary.hpp"
 #include "session/pipeline.hpp"
 #include "session/plans.hpp"
 #include "session/run_options.hpp"
@@ -63,7 +64,10 @@ std::string summary_text(const RunOptions& o, RunKind kind, const session::Outco
     }
   }
   summary.processes = o.processes == 0 ? session::kGbenchProcesses : o.processes;
-  if (kind == RunKind::gbench) summary.program = o.positional.front();
+  if (kind == RunKind::gbench) {
+    summary.program = o.positional.front();
+    summary.min_time_s = session::gbench_process_min_time(o.trailing, summary.processes);
+  }
   if (outcome.comparison) summary.against_baseline = &*outcome.comparison;
   return report::run_summary(outcome.run, summary, options);
 }
@@ -203,7 +207,9 @@ void add_output_flags(CLI::App& command, RunOptions& o) {
   add_group_option(command, o.group);
   add_shard_options(command, o.shard, &o.shard_by);
   add_processes_option(command, o.processes,
-                       "a bench or Google Benchmark binary given to run; default 5", 1, 64);
+                       "a bench or Google Benchmark binary given to run; default 5, "
+                       "which share Google Benchmark's 0.5 s a benchmark",
+                       1, 64);
 }
 
 }  // namespace

@@ -33,8 +33,15 @@ std::string run_summary(const RunResult& run, const RunSummary& summary, Options
   } else {
     text += make_reporter(Format::console, options)->render(Document{.results = &run});
     if (summary.kind == RunKind::gbench) {
-      text += fmt::format("{} fresh process{} of {}\n", summary.processes,
+      text += fmt::format("{} fresh process{} of {}", summary.processes,
                           summary.processes == 1 ? "" : "es", summary.program);
+      if (summary.min_time_s) {
+        text += fmt::format(
+            ", each given --benchmark_min_time={:g} (Google Benchmark's 0.5 s a benchmark shared "
+            "among them; give --benchmark_min_time after -- to choose)",
+            *summary.min_time_s);
+      }
+      text += "\n";
     }
   }
   if (summary.against_reference) {

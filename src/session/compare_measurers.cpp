@@ -165,6 +165,12 @@ bool gbench_repetitions_follow_iterations(const std::vector<std::string>& flags)
   return !gives(flags, "--benchmark_repetitions") && !gives(flags, "--benchmark_min_time");
 }
 
+std::optional<double> gbench_process_min_time(const std::vector<std::string>& flags,
+                                              std::size_t processes) {
+  if (processes <= 1 || gives(flags, "--benchmark_min_time")) return std::nullopt;
+  return kGbenchMinTimeS / static_cast<double>(processes);
+}
+
 std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
                                            std::optional<double> iteration_ns) {
   const bool short_row = iteration_ns && *iteration_ns <= kShortIterationNs;

@@ -124,4 +124,16 @@ std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags
 // neither --benchmark_repetitions nor --benchmark_min_time.
 bool gbench_repetitions_follow_iterations(const std::vector<std::string>& flags);
 
+// Google Benchmark's own measuring time of a benchmark (--benchmark_min_time) when it is not given.
+inline constexpr double kGbenchMinTimeS = 0.5;
+
+// The --benchmark_min_time, in seconds, that `benchkit run ./gb_suite` gives each of its
+// `processes` fresh processes: Google Benchmark's own 0.5 s a benchmark shared among them (0.1 s
+// each of five), so that a run of N processes takes about as long as the suite run once by
+// itself, not N times as long. The process, not the length of one, is what the run's interval
+// rests on (docs/interop.md, "Running Google Benchmark binaries"). None when the user's `flags`
+// set --benchmark_min_time, or for one process (Google Benchmark's default is then the same).
+std::optional<double> gbench_process_min_time(const std::vector<std::string>& flags,
+                                              std::size_t processes);
+
 }  // namespace benchkit::session

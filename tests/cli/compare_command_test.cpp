@@ -248,6 +248,21 @@ TEST(RunGbenchBinary, RunsInFreshProcesses) {
   EXPECT_EQ(document["benchmarks"][0]["samples"].size(), 2u);  // one per process
 }
 
+TEST(RunGbenchBinary, TheProcessesShareGoogleBenchmarksHalfSecondUnlessTheUserChose) {
+  // Four processes of the real suite, given 0.5 / 4 s a benchmark each: the line says so.
+  const auto shared =
+      run_command(kTool + " run " + kSuite + " --processes 4 -- --benchmark_filter=^BM_sum$");
+  ASSERT_EQ(shared.exit_code, 0) << shared.err;
+  EXPECT_THAT(shared.out, HasSubstr("4 fresh processes of " + kSuite +
+                                    ", each given --benchmark_min_time=0.125"));
+  // The user's --benchmark_min_time is the one given: nothing is said of another.
+  const auto chosen = run_command(kTool + " run " + kSuite + " --processes 2" + kQuick +
+                                  " --benchmark_filter=^BM_sum$");
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.err;
+  EXPECT_THAT(chosen.out, HasSubstr("2 fresh processes of " + kSuite + "\n"));
+  EXPECT_THAT(chosen.out, Not(HasSubstr("--benchmark_min_time")));
+}
+
 TEST(RunGbenchBinary, ComplexityFitsOfARealSuiteAreKeptAndFittedAgain) {
   // BM_sum adds N numbers: O(n) by Google Benchmark's fit in each process, and by benchkit's
   // over the medians of the merged processes. No fake row "BM_sum_BigO" among the benchmarks.

@@ -50,6 +50,12 @@ TEST(RunSummary, AGoogleBenchmarkBinarySaysItsFreshProcesses) {
               EndsWith("5 fresh processes of ./gb\n"));
   EXPECT_THAT(run_summary(run, {.kind = RunKind::gbench, .processes = 1, .program = "./gb"}),
               EndsWith("1 fresh process of ./gb\n"));
+  EXPECT_THAT(
+      run_summary(run,
+                  {.kind = RunKind::gbench, .processes = 5, .program = "./gb", .min_time_s = 0.1}),
+      EndsWith("5 fresh processes of ./gb, each given --benchmark_min_time=0.1 (Google "
+               "Benchmark's 0.5 s a benchmark shared among them; give --benchmark_min_time after "
+               "-- to choose)\n"));
   EXPECT_THAT(run_summary(run, {.kind = RunKind::counted, .processes = 5, .program = "./gb"}),
               Not(HasSubstr("fresh process")));
 }

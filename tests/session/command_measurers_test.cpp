@@ -343,11 +343,22 @@ TEST(GbenchRunMeasurer, ProcessesAreShownTheCommandLineRecordedAndAnErrorFailsTh
   PipelineRecorder observer;
   FakeKeeper keeper;
   const Outcome outcome = run_pipeline(*measurer, saved_and_recorded(), observer, keeper);
-  EXPECT_THAT(flags, ElementsAre("--benchmark_filter=BM_a"));
+  // Google Benchmark's 0.5 s a benchmark shared between the two processes.
+  EXPECT_THAT(flags, ElementsAre("--benchmark_filter=BM_a", "--benchmark_min_time=0.25"));
   EXPECT_THAT(observer.processes_started, ElementsAre("1/2 ./gb", "2/2 ./gb"));
   EXPECT_EQ(outcome.run.context.command_line, "benchkit run ./gb");
   EXPECT_EQ(keeper.recorded.size(), 1u);
   EXPECT_EQ(outcome.exit_status(), 1);
+
+  GbenchRunPlan chosen;
+  chosen.processes = 5;
+  chosen.flags = {"--benchmark_min_time=0.05"};
+  const auto keeps = make_measurer(std::move(chosen), [&](const GbenchProcesses& processes) {
+    flags = processes.flags;
+    return model::Result<RunResult>(model::Error{"stop here", model::ErrorKind::failed});
+  });
+  run_pipeline(*keeps, saved_and_recorded(), observer, keeper);
+  EXPECT_THAT(flags, ElementsAre("--benchmark_min_time=0.05"));  // the user's, alone
 
   const auto failing = make_measurer(GbenchRunPlan{}, [](const GbenchProcesses&) {
     return model::Result<RunResult>(

@@ -214,6 +214,17 @@ TEST(GbenchBinary, AProcessGetsFiveShortRepetitionsUnlessTheUserSetThem) {
               ElementsAre("--benchmark_repetitions=5", "--benchmark_min_time=0.005"));
 }
 
+TEST(GbenchBinary, ARunsProcessesShareGoogleBenchmarksHalfSecondABenchmark) {
+  EXPECT_EQ(gbench_process_min_time({}, 5), 0.1);
+  EXPECT_EQ(gbench_process_min_time({"--benchmark_filter=x"}, 10), 0.05);
+  EXPECT_EQ(gbench_process_min_time({"--benchmark_repetitions=3"}, 2), 0.25);
+  // One process measures as the suite alone does; the user's choice is kept whole.
+  EXPECT_EQ(gbench_process_min_time({}, 1), std::nullopt);
+  EXPECT_EQ(gbench_process_min_time({"--benchmark_min_time=2"}, 5), std::nullopt);
+  EXPECT_EQ(gbench_process_min_time({"--benchmark_min_time=100x"}, 5), std::nullopt);
+  EXPECT_EQ(gbench_process_min_time({"--benchmark_min_time_extra=1"}, 5), 0.1);
+}
+
 TEST(GbenchBinary, AShortIterationGetsTwentyRepetitionsOfAMillisecond) {
   const std::vector<std::string> twenty = {"--benchmark_repetitions=20",
                                            "--benchmark_min_time=0.001"};
