@@ -359,6 +359,15 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
       if (!driver.empty()) text += "; " + driver;
       return text;
     }
+    if (c.design == Design::processes) {
+      // Processes are the unit: more of them narrow it, and side by side the drift between the
+      // two runs, which no number of processes in each removes, cancels.
+      text += fmt::format(
+          "to resolve ±{:.0f}%, run more processes (--processes), or compare the two builds "
+          "side by side, where what drifts between two runs cancels (benchkit compare OLD NEW)",
+          settings.noise_threshold * 100.0);
+      return text;
+    }
     text += fmt::format(
         "to resolve ±{:.0f}%, {} or run in several processes (benchkit run --processes)",
         settings.noise_threshold * 100.0,
@@ -367,8 +376,9 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
   } else {
     text += "the interval straddles the noise threshold: the change is close to it; ";
     text += c.design == Design::paired ? "more rounds (--rounds, --max-rounds) narrow the interval"
-            : scenario                 ? "more runs (--repetitions) narrow the interval"
-                                       : "a longer run (--time-budget) narrows the interval";
+            : c.design == Design::processes ? "more processes (--processes) narrow the interval"
+            : scenario                      ? "more runs (--repetitions) narrow the interval"
+                                            : "a longer run (--time-budget) narrows the interval";
   }
   return text;
 }

@@ -180,6 +180,12 @@ TEST(Compare, SeveralProcessesMakeTheProcessTheUnit) {
   EXPECT_EQ(p.design, Design::processes);
   EXPECT_NE(p.verdict, Verdict::regressed);
   EXPECT_GT(p.ratio_upper - p.ratio_lower, 0.04) << "the interval reflects process spread";
+  // Undecided, it asks for more processes or a comparison side by side, not a longer budget,
+  // which narrows none of what differs between processes.
+  ASSERT_EQ(p.verdict, Verdict::inconclusive);
+  EXPECT_THAT(p.note, HasSubstr("run more processes (--processes)"));
+  EXPECT_THAT(p.note, HasSubstr("benchkit compare OLD NEW"));
+  EXPECT_THAT(p.note, Not(HasSubstr("--time-budget")));
 }
 
 TEST(Compare, OneSideInOneProcessBorrowsTheOtherSidesProcessSpread) {
