@@ -52,8 +52,8 @@ void say_what_runs(const RunOptions& o, const session::Plan& plan) {
 }
 
 // The results with how they were measured, and the comparisons (report::run_summary).
-std::string summary_text(const RunOptions& o, RunKind kind, const session::Outcome& outcome,
-                         const report::Options& options) {
+std::string summary_text(const RunOptions& o, RunKind kind, bool beside,
+                         const session::Outcome& outcome, const report::Options& options) {
   report::RunSummary summary{.kind = kind, .baseline = o.baseline};
   if (outcome.rounds) {
     summary.rounds = outcome.rounds->count;
@@ -64,7 +64,9 @@ std::string summary_text(const RunOptions& o, RunKind kind, const session::Outco
     }
   }
   summary.processes = o.processes == 0 ? session::kGbenchProcesses : o.processes;
-  if (kind == RunKind::gbench) {
+  // Side by side with a baseline's kept binary: rounds of process pairs, said by the comparison.
+  if (beside) summary.processes = 0;
+  if (kind == RunKind::gbench && summary.processes > 0) {
     summary.program = o.positional.front();
     summary.min_time_s = session::gbench_process_min_time(o.trailing, summary.processes);
   }
@@ -74,7 +76,7 @@ std::string summary_text(const RunOptions& o, RunKind kind, const session::Outco
 
 // The exports, the results and comparisons, the HTML page, what was saved and what failed;
 // returns the exit status (Outcome::exit_status).
-int report_outcome(const RunOptions& o, RunKind kind, session::Outcome& outcome) {
+int report_outcome(const RunOptions& o, RunKind kind, bool beside, session::Outcome& outcome) {
   const std::vector<model::Error> pipeline_errors = outcome.errors;
   if (!outcome.measured) {
     for (const model::Error& error : pipeline_errors) say_error(error);
@@ -83,7 +85,7 @@ int report_outcome(const RunOptions& o, RunKind kind, session::Outcome& outcome)
   const RunResult& run = outcome.run;
   for (model::Error& error : write_exports(o, run)) outcome.errors.push_back(std::move(error));
   const report::Options options{want_color(o.color)};
-  if (!o.quiet) std::cout << summary_text(o, kind, outcome, options);
+  if (!o.quiet) std::cout << summary_text(o, kind, beside, outcome, options);
   // A --reference that names no command, a baseline or a history that could not be written.
   for (const model::Error& error : pipeline_errors) say_error(error);
   if (!o.html.empty()) {
@@ -113,8 +115,10 @@ int run_commands(const RunOptions& o) {
   session::Plan& plan = std::get<session::Plan>(*target);
   const RunKind kind =
       std::holds_alternative<session::CountedCommandPlan>(plan.what) ? RunKind::counted
-      : std::holds_alternative<session::GbenchRunPlan>(plan.what)    ? RunKind::gbench
-                                                                     : RunKind::commands;
+      : std::holds_alternative<session::CommandsPlan>(plan.what)     ? RunKind::commands
+                                                                     : RunKind::gbench;
+  // A Google Benchmark binary beside a baseline's kept binary (session::gbench_plan).
+  const bool beside = std::holds_alternative<session::BinariesPlan>(plan.what);
   say_what_runs(o, plan);
   // The commands' progress line and failures, the exports rewritten at each checkpoint, the
   // processes of a Google Benchmark binary, and a note on how the runs are made.
@@ -123,7 +127,7 @@ int run_commands(const RunOptions& o) {
       line, report::ProgressOf::run, o.quiet,
       [&o](const RunResult& so_far, report::ProgressSink&) { write_exports(o, so_far); });
   session::Outcome outcome = session::run(std::move(plan), progress);
-  return report_outcome(o, kind, outcome);
+  return report_outcome(o, kind, beside, outcome);
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ std::string run_summary(const RunResult& run, const RunSummary& summary, Options
                         summary.stop_reason);
   } else {
     text += make_reporter(Format::console, options)->render(Document{.results = &run});
-    if (summary.kind == RunKind::gbench) {
+    if (summary.kind == RunKind::gbench && summary.processes > 0) {
       text += fmt::format("{} fresh process{} of {}", summary.processes,
                           summary.processes == 1 ? "" : "es", summary.program);
       if (summary.min_time_s) {

@@ -232,6 +232,7 @@ class BinariesMeasurer final : public Measurer {
     runs->candidate.context.shard = shard;
     identify_build(plan_.base, runs->baseline.context);
     identify_build(plan_.candidate, runs->candidate.context);
+    if (!plan_.command_line.empty()) runs->candidate.context.command_line = plan_.command_line;
     measured.baseline = std::move(runs->baseline);
     measured.run = std::move(runs->candidate);
     return measured;

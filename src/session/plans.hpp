@@ -86,6 +86,8 @@ struct BinariesPlan {
   std::int64_t budget_ns = 0;
   analysis::CompareSettings compare;  // for the looks that decide extra rounds
   std::optional<ShardSpec> shard;     // --shard K/N: only that part of the common benchmarks
+  // Of the new run's context (`benchkit run ./gb --baseline NAME`); "": left as measured.
+  std::string command_line;
 };
 
 // `benchkit compare OLD NEW` of two result files or baselines: nothing to measure, both read.

@@ -12,9 +12,11 @@
 #include <optional>
 #include <tuple>
 
+#include "analysis/compare.hpp"
 #include "model/duration.hpp"
 #include "process/handshake.hpp"
 #include "process/spawn.hpp"
+#include "session/bench_options.hpp"
 #include "session/gbench_binary.hpp"
 #include "session/result_files.hpp"
 #include "session/shard.hpp"
@@ -225,8 +227,35 @@ model::Result<Plan> counted_plan(const RunOptions& o) {
   return plan_of(o, std::move(what), 1);
 }
 
+// ./gb_binary --baseline NAME, when NAME kept the Google Benchmark binary that made it: both run
+// again side by side in paired rounds, as `benchkit compare KEPT ./gb_binary` does, where the
+// drift between two runs made at different times cancels (docs/interop.md).
+model::Result<Plan> gbench_beside_plan(const RunOptions& o, std::string kept,
+                                       std::optional<ShardSpec> shard) {
+  if (o.processes != 0) {
+    return usage_error(fmt::format(
+        "--processes: baseline {} kept its Google Benchmark binary, which runs side by side with "
+        "this one in rounds of fresh process pairs; leave --processes out",
+        o.baseline));
+  }
+  BinariesPlan binaries;
+  binaries.base = std::move(kept);
+  binaries.candidate = o.positional.front();
+  binaries.flags = o.trailing;
+  binaries.shard = std::move(shard);
+  binaries.max_rounds = kMaxRoundsFactor * binaries.rounds;
+  Steps then = steps_of(o);
+  // Looked at after every round, each look read at its level of the sequential design.
+  then.compare.sequential_alpha =
+      analysis::sequential_levels(binaries.rounds, binaries.max_rounds, then.compare.alpha);
+  binaries.compare = then.compare;
+  binaries.command_line = o.command_line;
+  if (!o.save_baseline.empty()) then.keep_executable = binaries.candidate;
+  return Plan{std::move(binaries), std::move(then)};
+}
+
 // ./gb_binary [-- --benchmark_filter=X ...]: a Google Benchmark binary in --processes fresh
-// processes (docs/interop.md), merged.
+// processes (docs/interop.md), merged; --save-baseline keeps the binary with the baseline.
 model::Result<Plan> gbench_plan(const RunOptions& o) {
   GbenchRunPlan what;
   what.executable = o.positional.front();
@@ -234,8 +263,15 @@ model::Result<Plan> gbench_plan(const RunOptions& o) {
   what.flags = o.trailing;
   auto shard = optional_shard(o.shard);
   if (!shard) return shard.error();
+  if (!o.baseline.empty()) {
+    if (auto kept = store::baseline_executable(o.baseline)) {
+      return gbench_beside_plan(o, std::move(*kept), *shard);
+    }
+  }
   what.shard = *shard;
-  return plan_of(o, std::move(what), 1);
+  auto plan = plan_of(o, std::move(what), 1);
+  if (plan && !o.save_baseline.empty()) plan->then.keep_executable = o.positional.front();
+  return plan;
 }
 
 // -- CMD, or --cmd (several): interleaved in rounds, compared with the reference.

@@ -263,6 +263,43 @@ TEST(RunGbenchBinary, TheProcessesShareGoogleBenchmarksHalfSecondUnlessTheUserCh
   EXPECT_THAT(chosen.out, Not(HasSubstr("--benchmark_min_time")));
 }
 
+TEST(RunGbenchBinary, ABaselineKeepsItsBinaryWhichRunsBesideTheNextBuild) {
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() /
+                                       ("benchkit-gbench-kept-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(folder);
+  const std::string env = "BENCHKIT_DIR=" + folder.string() + " ";
+  const std::string only_sum = " --benchmark_filter=^BM_sum$";
+  const auto saved =
+      run_command(env + kTool + " run " + kSuite + " --save-baseline main" + kQuick + only_sum);
+  ASSERT_EQ(saved.exit_code, 0) << saved.err;
+  EXPECT_THAT(saved.out, HasSubstr("(with its bench binary"));
+  EXPECT_TRUE(std::filesystem::exists(folder / "baselines" / "main.bin"));
+
+  // The next build (BM_sum twice the work) runs in rounds beside the kept one, as compare does.
+  const auto beside = run_command(env + kTool + " run " + kGbenchSuiteSlower +
+                                  " --baseline main --fail-on-regression" + kQuick + only_sum);
+  EXPECT_EQ(beside.exit_code, 1) << beside.out << beside.err;
+  EXPECT_THAT(beside.out, HasSubstr("Google Benchmark binaries: 10 rounds"));
+  EXPECT_THAT(beside.out, HasSubstr("1 regressed"));
+  EXPECT_THAT(beside.out, Not(HasSubstr("fresh processes of")));
+
+  // Processes are the pairs of each round there: --processes is refused, naming the baseline.
+  const auto processes = run_command(env + kTool + " run " + kGbenchSuiteSlower +
+                                     " --baseline main --processes 3" + kQuick + only_sum);
+  EXPECT_EQ(processes.exit_code, 2);
+  EXPECT_THAT(processes.err, HasSubstr("baseline main kept its Google Benchmark binary"));
+
+  // A baseline without its binary (saved before binaries were kept) compares saved samples.
+  std::filesystem::remove(folder / "baselines" / "main.bin");
+  const auto saved_samples = run_command(env + kTool + " run " + kGbenchSuiteSlower +
+                                         " --baseline main" + kQuick + only_sum);
+  EXPECT_EQ(saved_samples.exit_code, 0) << saved_samples.err;
+  EXPECT_THAT(saved_samples.out, HasSubstr("fresh processes of"));
+  EXPECT_THAT(saved_samples.out, HasSubstr("against baseline main"));
+  EXPECT_THAT(saved_samples.out, Not(HasSubstr("Google Benchmark binaries: 10 rounds")));
+  std::filesystem::remove_all(folder);
+}
+
 TEST(RunGbenchBinary, ComplexityFitsOfARealSuiteAreKeptAndFittedAgain) {
   // BM_sum adds N numbers: O(n) by Google Benchmark's fit in each process, and by benchkit's
   // over the medians of the merged processes. No fake row "BM_sum_BigO" among the benchmarks.
