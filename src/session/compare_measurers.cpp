@@ -74,6 +74,9 @@ model::Result<Probed> probe_binary(const std::string& path, const std::vector<st
   if (links_google_benchmark(path)) {
     auto listed = list_gbench_benchmarks(path, flags);
     if (listed) return Probed{false, std::move(*listed)};
+    // A Google Benchmark binary refused by the user's flags (a filter matching nothing, a flag
+    // benchkit gives itself): said as it is.
+    if (listed.error().kind == model::ErrorKind::usage) return listed.error();
     why = listed.error().message;
   }
   return model::Error{

@@ -212,10 +212,35 @@ std::string user_filter(const std::vector<std::string>& flags) {
   return filter;
 }
 
+// A flag of the user's that would take from benchkit what it gives each process (the results
+// file it reads back), or make the process list instead of run: refused, with what to use.
+std::optional<model::Error> claimed_flag(const std::vector<std::string>& flags) {
+  for (const std::string& flag : flags) {
+    const std::string name = flag.substr(0, flag.find('='));
+    if (name == "--benchmark_out" || name == "--benchmark_out_format") {
+      return model::Error{
+          fmt::format("{}: benchkit gives every process a results file of its own and merges "
+                      "them; leave it out, and write the merged results with --export-json FILE "
+                      "(benchkit run) or --out FILE (benchkit compare), as Google Benchmark JSON "
+                      "with benchkit report FILE --format gbench",
+                      flag),
+          model::ErrorKind::usage};
+    }
+    if (name == "--benchmark_list_tests") {
+      return model::Error{fmt::format("{}: benchkit runs the benchmarks; to list them, run the "
+                                      "binary itself with --benchmark_list_tests=true",
+                                      flag),
+                          model::ErrorKind::usage};
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 model::Result<std::vector<std::string>> list_gbench_benchmarks(
     const std::string& path, const std::vector<std::string>& flags) {
+  if (auto claimed = claimed_flag(flags)) return *claimed;
   // First the list of nothing: a program that takes Google Benchmark's flags runs nothing and
   // says its filter matched nothing. One that ignores them is found out before it is asked for
   // the real list (with only its own main() between the flags and its benchmarks, nothing can

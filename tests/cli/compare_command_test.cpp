@@ -228,6 +228,19 @@ TEST(CompareCommand, AFilterMatchingNothingNamesTheBinaries) {
   EXPECT_THAT(result.err, HasSubstr("no benchmark in common that --filter \"no_such_benchmark\""));
 }
 
+TEST(CompareCommand, AFlagBenchkitGivesItselfIsRefusedAsSuch) {
+  const auto result = run_command(kTool + " compare " + kSuite + " " + kGbenchSuiteSlower +
+                                  " -- --benchmark_out=mine.json");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr("--benchmark_out=mine.json: benchkit gives every process"));
+  EXPECT_THAT(result.err, Not(HasSubstr("neither")));
+  const auto nothing = run_command(kTool + " compare " + kSuite + " " + kGbenchSuiteSlower +
+                                   " -- --benchmark_filter=^BM_nothing$");
+  EXPECT_EQ(nothing.exit_code, 2);
+  EXPECT_THAT(nothing.err, HasSubstr("matches no benchmark of"));
+  EXPECT_THAT(nothing.err, Not(HasSubstr("neither")));
+}
+
 TEST(CompareCommand, AProgramOfNeitherKindIsABadInput) {
   const auto result = run_command(kTool + " compare /bin/true " + kSuite);
   EXPECT_EQ(result.exit_code, 2);

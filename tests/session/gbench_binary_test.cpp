@@ -69,6 +69,21 @@ TEST(GbenchBinary, AFilterThatMatchesNothingSaysSo) {
   EXPECT_THAT(run.error().message, HasSubstr("matches no benchmark"));
 }
 
+TEST(GbenchBinary, FlagsThatTakeBenchkitsResultsFileAreRefusedWithWhatToUse) {
+  for (const std::string flag : {"--benchmark_out=mine.json", "--benchmark_out_format=csv"}) {
+    const auto names = list_gbench_benchmarks(kGbenchNames, {"--benchmark_filter=BM_", flag});
+    ASSERT_FALSE(names) << flag;
+    EXPECT_EQ(names.error().kind, model::ErrorKind::usage);
+    EXPECT_THAT(names.error().message, HasSubstr(flag + ": benchkit gives every process"));
+    EXPECT_THAT(names.error().message, HasSubstr("--export-json FILE"));
+  }
+  const auto listing = list_gbench_benchmarks(kGbenchNames, {"--benchmark_list_tests=true"});
+  ASSERT_FALSE(listing);
+  EXPECT_THAT(listing.error().message, HasSubstr("to list them, run the binary itself"));
+  // Google Benchmark's other flags pass.
+  EXPECT_TRUE(list_gbench_benchmarks(kGbenchNames, {"--benchmark_min_time=0.01"}));
+}
+
 TEST(GbenchBinary, TheBannerIsRecognisedLineByLine) {
   std::ifstream in(std::string(BENCHKIT_TEST_FIXTURES) + "/interop/gbench_names_stderr.txt");
   std::size_t lines = 0;
