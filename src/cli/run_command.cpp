@@ -203,7 +203,9 @@ void add_output_flags(CLI::App& command, RunOptions& o) {
   add_comparison_flags(command, o.comparison);
   add_save_baseline_option(command, o.save_baseline);
   command.add_option("--baseline", o.baseline,
-                     "Compare against a baseline name or result file, with verdicts");
+                     "Compare against a baseline name or result file, with verdicts; a Google "
+                     "Benchmark binary's baseline that kept its binary (--save-baseline) runs "
+                     "again beside this one, in paired rounds");
   add_fail_on_regression_flag(command, o.fail_on_regression,
                               "against --baseline, or against the --reference");
   add_record_flag(command, o.record, "the results");
