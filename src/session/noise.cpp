@@ -156,8 +156,17 @@ std::optional<model::Error> check_noise_binary(const std::string& path, const No
   const auto handshake = process::probe_bench_binary(path);
   if (!handshake) return input(handshake.error().message);
   if (!handshake->benchkit) {
-    return input(fmt::format("{} is not a benchkit bench binary: {}; {}", plan.target,
-                             handshake->problem, hint_for_commands(plan.target)));
+    // A Google Benchmark suite's per-benchmark A/A is a comparison with itself, side by side.
+    const std::string gbench =
+        process::links_google_benchmark(path)
+            ? fmt::format(
+                  "; for each of its benchmarks' noise, compare it with itself side by "
+                  "side: benchkit compare {0} {0} (each benchmark's interval is the noise "
+                  "a comparison of two builds meets)",
+                  plan.target)
+            : std::string();
+    return input(fmt::format("{} is not a benchkit bench binary: {}; {}{}", plan.target,
+                             handshake->problem, hint_for_commands(plan.target), gbench));
   }
   if (plan.processes > 64) {
     return input("a bench binary runs in at most 64 processes (--processes 64)");

@@ -16,6 +16,7 @@ namespace {
 using ::testing::HasSubstr;
 using testing::run_command;
 
+using benchkit::testing::kGbenchSuiteSlower;
 using benchkit::testing::kSampleBench;
 using benchkit::testing::kTool;
 const std::string kHelper = std::string(BENCHKIT_BINARY_DIR) + "/tests/process_helper";
@@ -95,6 +96,7 @@ TEST(NoiseCommand, InputErrorsExitWithStatus2AndAMessage) {
       {"/no/such/bench", "/no/such/bench: no such file"},
       {"/bin/true", "/bin/true is not a benchkit bench binary"},
       {"/bin/true", "benchkit noise -- /bin/true ARGS"},
+      {kGbenchSuiteSlower, "benchkit compare " + kGbenchSuiteSlower + " " + kGbenchSuiteSlower},
       {"/tmp", "/tmp is not a file"},
       {kSampleBench + " --bogus", "--bogus"},
       {kSampleBench + " --processes 2", "--processes"},
