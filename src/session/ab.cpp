@@ -10,6 +10,7 @@
 #include "analysis/estimates.hpp"
 #include "analysis/round_budget.hpp"
 #include "process/capture.hpp"
+#include "process/handshake.hpp"
 #include "process/interrupt.hpp"
 #include "process/temporary_folder.hpp"
 #include "session/counted.hpp"
@@ -39,6 +40,16 @@ std::string prefixed(const std::string& target, const std::string& name, bool se
 
 model::Result<std::vector<std::string>> list_benchmarks(const std::string& binary,
                                                         const std::vector<std::string>& flags) {
+  // Never started with --list: a suite with its own main() would run every benchmark it has.
+  if (process::links_google_benchmark(binary)) {
+    return model::Error{
+        fmt::format("{} links Google Benchmark: ab and bisect run benchkit bench binaries (linking "
+                    "benchkit::main); compare two Google Benchmark builds with benchkit compare "
+                    "OLD_BINARY NEW_BINARY, or run a command of each build with ab --cmd "
+                    "\"{{build}}/NAME\"",
+                    binary),
+        model::ErrorKind::usage};
+  }
   std::vector<std::string> argv = {binary, "--list"};
   argv.insert(argv.end(), flags.begin(), flags.end());
   process::CaptureOptions options;

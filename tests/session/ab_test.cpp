@@ -84,6 +84,21 @@ TEST(RoundsTaken, IsOneNumberOrARange) {
   EXPECT_EQ(rounds_taken(run), "10-30");
 }
 
+TEST(RunAb, AGoogleBenchmarkBuildIsNotRunButToldWhereToGo) {
+  // Never started with --list (a suite with its own main() would run all it has): the error says
+  // what compares Google Benchmark builds.
+  const std::string suite = benchkit::testing::kGbenchSuiteSlower;
+  AbRequest request;
+  request.binaries = {{"gb", suite, suite}};
+  const auto outcome = run_ab(request);
+  ASSERT_FALSE(outcome);
+  EXPECT_EQ(outcome.error().kind, model::ErrorKind::usage);
+  EXPECT_NE(outcome.error().message.find(suite + " links Google Benchmark"), std::string::npos)
+      << outcome.error().message;
+  EXPECT_NE(outcome.error().message.find("benchkit compare OLD_BINARY NEW_BINARY"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace benchkit::session
 
