@@ -129,7 +129,8 @@ void add_shared_flags(CLI::App& command, AbOptions& o) {
   command
       .add_option("--target", o.build.targets,
                   "CMake: a bench target to build and compare (repeatable; default: every "
-                  "executable linking benchkit::main)")
+                  "executable linking benchkit::main; a Google Benchmark target is named here "
+                  "and compared as benchkit compare OLD NEW does)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command.add_option("--build", o.build.command,
                      "Not CMake: the shell command that builds a revision, run in its worktree; "

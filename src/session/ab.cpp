@@ -14,6 +14,7 @@
 #include "process/interrupt.hpp"
 #include "process/temporary_folder.hpp"
 #include "session/counted.hpp"
+#include "session/gbench_binary.hpp"
 #include "session/pipeline.hpp"
 #include "session/runner.hpp"
 #include "session/side_by_side.hpp"
@@ -109,9 +110,40 @@ model::Result<BenchmarkSets> split_benchmarks(const std::vector<std::string>& ba
 
 namespace {
 
+// The names a pair's binary has: a benchkit bench binary's --list, a Google Benchmark binary's
+// own listing (never --list: a suite with its own main() would run all it has).
+model::Result<std::vector<std::string>> names_of(const std::string& binary, bool gbench,
+                                                 const std::vector<std::string>& flags) {
+  return gbench ? list_gbench_benchmarks(binary, flags) : list_benchmarks(binary, flags);
+}
+
+// The benchmarks of one pair of Google Benchmark binaries run side by side in rounds, as
+// `benchkit compare OLD NEW` runs them (session/gbench_binary.hpp): a fresh process of each build
+// per benchmark and round, on one CPU, the repetitions set by a pilot run.
+model::Result<SideBySideRuns> run_gbench_pair(const AbRequest& request, const BinaryPair& pair,
+                                              const BenchmarkSets& sets, SuiteBudget& budget,
+                                              const analysis::CompareSettings& looks) {
+  GbenchSideBySide plan;
+  plan.baseline_executable = pair.baseline;
+  plan.candidate_executable = pair.candidate;
+  plan.benchmarks = sets.both;
+  plan.rounds = request.rounds;
+  plan.max_rounds = request.max_rounds;
+  plan.look_every = 1;
+  plan.flags = request.bench_flags;
+  plan.turn_flags = true;
+  if (request.progress) {
+    plan.progress = [&](std::size_t round, std::size_t planned, std::size_t index,
+                        std::size_t count, const std::string& name) {
+      request.progress(pair.target, round, planned, index, count, name);
+    };
+  }
+  return run_gbench_side_by_side(plan, budget.looks(looks));
+}
+
 // The benchmarks of one pair run side by side in rounds.
 model::Result<SideBySideRuns> run_pair_side_by_side(const AbRequest& request,
-                                                    const BinaryPair& pair,
+                                                    const BinaryPair& pair, bool gbench,
                                                     const BenchmarkSets& sets, bool several,
                                                     SuiteBudget& budget, std::size_t suite_size) {
   SideBySide plan;
@@ -143,6 +175,7 @@ model::Result<SideBySideRuns> run_pair_side_by_side(const AbRequest& request,
   analysis::CompareSettings looks = request.compare;
   looks.suite_size = suite_size;
   auto runs = plan.benchmarks.empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
+              : gbench                ? run_gbench_pair(request, pair, sets, budget, looks)
                                       : run_side_by_side(plan, budget.looks(looks));
   if (!runs) {
     return model::Error{runs.error().message, process::interrupt_requested()
@@ -213,10 +246,21 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
   // Every pair listed first: a budget is shared among the pairs by their benchmarks.
   std::vector<BenchmarkSets> all_sets;
   std::size_t compared = 0;
+  // Which pairs are Google Benchmark binaries (both builds of one target are of one kind).
+  std::vector<bool> gbench;
   for (const BinaryPair& pair : request.binaries) {
-    const auto theirs = list_benchmarks(pair.baseline, request.bench_flags);
+    gbench.push_back(process::links_google_benchmark(pair.candidate));
+    outcome.gbench = outcome.gbench || gbench.back();
+    if (gbench.back() && request.counted) {
+      return model::Error{fmt::format("{} links Google Benchmark: --mode instructions counts "
+                                      "benchkit bench binaries; leave it out to compare the "
+                                      "builds side by side in time",
+                                      pair.candidate),
+                          model::ErrorKind::usage};
+    }
+    const auto theirs = names_of(pair.baseline, gbench.back(), request.bench_flags);
     if (!theirs) return theirs.error();
-    const auto ours = list_benchmarks(pair.candidate, request.bench_flags);
+    const auto ours = names_of(pair.candidate, gbench.back(), request.bench_flags);
     if (!ours) return ours.error();
     auto sets = split_benchmarks(*theirs, *ours, request.bench_regex);
     if (!sets) return sets.error();
@@ -241,9 +285,9 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
     }
     compared -= sets->both.size();
     SuiteBudget budget(share, clock);
-    auto runs = request.counted
-                    ? count_pair(request, pair, *sets, *folder)
-                    : run_pair_side_by_side(request, pair, *sets, several, budget, selected);
+    auto runs = request.counted ? count_pair(request, pair, *sets, *folder)
+                                : run_pair_side_by_side(request, pair, gbench[k], *sets, several,
+                                                        budget, selected);
     if (!runs) return runs.error();
     spent_in_rounds += budget.spent_ns();
     rounds_taken_in_all += budget.rounds_taken();

@@ -94,6 +94,8 @@ struct AbRuns {
   std::optional<double> round_cost_ns;
   // With a budget: how it went (SuiteBudget::summary), for the method note.
   std::string budget_note;
+  // Some pair was of Google Benchmark binaries (run as `benchkit compare OLD NEW` runs them).
+  bool gbench = false;
 };
 
 // Lists and runs side by side (or counts, `counted`); the errors are run_ab's.

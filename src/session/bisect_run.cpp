@@ -63,10 +63,11 @@ class Bisector {
     auto runs = workshop_.measure_binaries(request);
     observer_.measuring_ended();
     if (!runs) return runs.error();
-    analysis::Comparison comparison = session::judge(
-        runs->baseline, runs->candidate, longer.compare,
-        pairs_note(**baseline, **candidate, place_.description, runs->rounds, longer, Mode::time),
-        /*measured_together=*/true);
+    analysis::Comparison comparison =
+        session::judge(runs->baseline, runs->candidate, longer.compare,
+                       pairs_note(**baseline, **candidate, place_.description, runs->rounds, longer,
+                                  Mode::time, runs->gbench),
+                       /*measured_together=*/true);
     return Judgement{summarise(comparison), runs->rounds, std::move(comparison)};
   }
 

@@ -92,7 +92,7 @@ AbRequest pair_request(const PairSettings& settings, Observer& observer) {
 
 std::string pairs_note(const Prepared& base, const Prepared& candidate,
                        const std::string& description, const std::string& rounds,
-                       const PairSettings& settings, Mode mode) {
+                       const PairSettings& settings, Mode mode, bool gbench) {
   if (mode == Mode::instructions) {
     return fmt::format(
         "{} against {}: both checked out in worktrees under .benchkit/worktrees and built the "
@@ -106,8 +106,13 @@ std::string pairs_note(const Prepared& base, const Prepared& candidate,
   return fmt::format(
       "{} against {}: both checked out in worktrees under .benchkit/worktrees and built the same "
       "way ({}); their bench binaries ran side by side, {} rounds of fresh process pairs per "
-      "benchmark taking samples in turns, so both met the machine in the same state{}",
+      "benchmark {}, so both met the machine in the same state{}",
       candidate.revision.label(), base.revision.label(), description, rounds,
+      gbench ? "(Google Benchmark binaries, as benchkit compare OLD NEW runs them: unless the "
+               "flags after -- set them, five repetitions of 5 ms a process, or twenty of 1 ms "
+               "for a benchmark whose iteration a pilot run timed at 500 µs or less; both "
+               "processes of a round on one CPU)"
+             : "taking samples in turns",
       settings.max_rounds > settings.rounds
           ? fmt::format(
                 "; benchmarks still inconclusive after {} get more, up to {}, one round at a "

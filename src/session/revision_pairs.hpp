@@ -38,9 +38,10 @@ void identify_builds(const std::vector<BinaryPair>& pairs, Context& baseline, Co
 AbRequest pair_request(const PairSettings& settings, Observer& observer);
 
 // How two builds were compared: checked out and built (`description`), then side by side in
-// `rounds` rounds ("10" or "10-40"), or counted (Mode::instructions).
+// `rounds` rounds ("10" or "10-40"; `gbench`: Google Benchmark binaries among them), or counted
+// (Mode::instructions).
 std::string pairs_note(const Prepared& base, const Prepared& candidate,
                        const std::string& description, const std::string& rounds,
-                       const PairSettings& settings, Mode mode);
+                       const PairSettings& settings, Mode mode, bool gbench = false);
 
 }  // namespace benchkit::session

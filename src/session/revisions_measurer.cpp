@@ -69,7 +69,7 @@ class RevisionsMeasurer final : public Measurer {
     identify_builds(request.binaries, runs->baseline.context, runs->candidate.context);
     Measured measured;
     measured.method_note = pairs_note(builds.base, builds.candidate, builds.place.description,
-                                      runs->rounds, plan_.pairs, plan_.mode);
+                                      runs->rounds, plan_.pairs, plan_.mode, runs->gbench);
     if (!runs->budget_note.empty()) measured.method_note += "; " + runs->budget_note;
     measured.round_cost_ns = runs->round_cost_ns;
     measured.baseline = std::move(runs->baseline);

@@ -151,7 +151,8 @@ model::Result<Built> build_cmake(const Worktree& worktree, const BuildRecipe& re
     return model::Error{
         fmt::format("{} has no bench target: none of its executables links benchkit::main "
                     "(executables: {}); link one with target_link_libraries(NAME PRIVATE "
-                    "benchkit::main), or name the bench targets with --target",
+                    "benchkit::main), or name the bench targets with --target (a Google "
+                    "Benchmark target too: it is compared as benchkit compare OLD NEW does)",
                     label, names_of(*model)),
         model::ErrorKind::input};
   }

@@ -22,10 +22,9 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 import git_checks
-from git_checks import commit, git, run
+from git_checks import commit, run
 
 BUILD = os.path.abspath(sys.argv[1])
 BENCHKIT = os.path.join(BUILD, "benchkit")
@@ -83,10 +82,7 @@ def verdicts(done):
 
 
 def main():
-    work = tempfile.mkdtemp(prefix="benchkit-ab-counted-")
-    repo = os.path.join(work, "repo")
-    os.makedirs(repo)
-    git(repo, "init", "--quiet", "--initial-branch=main")
+    work, repo = git_checks.new_repository("benchkit-ab-counted-")
     base = commit(repo, "three benchmarks", {
         "CMakeLists.txt": CMAKELISTS, "bench.cpp": BENCH, "steps.hpp": git_checks.steps(2000),
         ".gitignore": "build/\n"})

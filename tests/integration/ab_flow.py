@@ -21,7 +21,6 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 import git_checks
@@ -65,10 +64,7 @@ benchkit = CHECKS.benchkit
 
 
 def main():
-    work = tempfile.mkdtemp(prefix="benchkit-ab-flow-")
-    repo = os.path.join(work, "repo")
-    os.makedirs(repo)
-    git(repo, "init", "--quiet", "--initial-branch=main")
+    work, repo = git_checks.new_repository("benchkit-ab-flow-")
     c = [commit(repo, "initial: one benchmark", {
         "CMakeLists.txt": CMAKELISTS, "bench.cpp": BENCH, "steps.hpp": git_checks.steps(400000),
         ".gitignore": "build/\n", "README.md": "# ab flow\n"})]

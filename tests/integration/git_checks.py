@@ -6,6 +6,7 @@ end rather than stopping at the first.
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 ENV = dict(os.environ)
@@ -54,6 +55,15 @@ def commit(repo, message, files):
     git(repo, "add", "--all")
     git(repo, "commit", "--quiet", "-m", message)
     return git(repo, "rev-parse", "HEAD")
+
+
+def new_repository(prefix):
+    """A temporary folder WORK holding an empty repository WORK/repo on branch main: (WORK, repo)."""
+    work = tempfile.mkdtemp(prefix=prefix)
+    repo = os.path.join(work, "repo")
+    os.makedirs(repo)
+    git(repo, "init", "--quiet", "--initial-branch=main")
+    return work, repo
 
 
 def user_state(repo):

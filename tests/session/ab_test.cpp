@@ -84,19 +84,30 @@ TEST(RoundsTaken, IsOneNumberOrARange) {
   EXPECT_EQ(rounds_taken(run), "10-30");
 }
 
-TEST(RunAb, AGoogleBenchmarkBuildIsNotRunButToldWhereToGo) {
-  // Never started with --list (a suite with its own main() would run all it has): the error says
-  // what compares Google Benchmark builds.
-  const std::string suite = benchkit::testing::kGbenchSuiteSlower;
+TEST(RunAb, GoogleBenchmarkBuildsRunSideBySideAsCompareRunsThem) {
+  // Two real Google Benchmark builds, BM_sum twice the work in the second: listed with Google
+  // Benchmark's own listing (never --list), run in rounds of fresh process pairs.
   AbRequest request;
-  request.binaries = {{"gb", suite, suite}};
+  request.binaries = {{"gb", std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite",
+                       benchkit::testing::kGbenchSuiteSlower}};
+  request.bench_flags = {"--benchmark_min_time=0.01"};
+  request.rounds = 10;
+  request.max_rounds = 10;
   const auto outcome = run_ab(request);
-  ASSERT_FALSE(outcome);
-  EXPECT_EQ(outcome.error().kind, model::ErrorKind::usage);
-  EXPECT_NE(outcome.error().message.find(suite + " links Google Benchmark"), std::string::npos)
-      << outcome.error().message;
-  EXPECT_NE(outcome.error().message.find("benchkit compare OLD_BINARY NEW_BINARY"),
-            std::string::npos);
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  std::map<std::string, Verdict> verdicts;
+  for (const auto& b : outcome->comparison.benchmarks) verdicts[b.name] = b.verdict;
+  EXPECT_EQ(verdicts.at("BM_sum"), Verdict::regressed);
+  EXPECT_NE(verdicts.at("BM_accumulate/4096"), Verdict::regressed);
+  EXPECT_EQ(outcome->rounds, "10");
+  // --mode instructions counts benchkit bench binaries only.
+  request.counted = true;
+  const auto counted = run_ab(request);
+  ASSERT_FALSE(counted);
+  EXPECT_EQ(counted.error().kind, model::ErrorKind::usage);
+  EXPECT_NE(counted.error().message.find("links Google Benchmark: --mode instructions counts"),
+            std::string::npos)
+      << counted.error().message;
 }
 
 }  // namespace
