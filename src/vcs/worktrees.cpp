@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "vcs/revisions.hpp"
+#include "vcs/worktree_lock.hpp"
 
 namespace benchkit::vcs {
 namespace {
@@ -117,9 +118,19 @@ model::Result<Worktree> prepare_worktree(const std::string& root, const Checkout
     return tree;
   }
   // --force: a worktree git still lists at this path but whose folder is gone (removed by hand,
-  // or by remove_worktree after a failure) is made again instead of refused.
-  if (!run(root,
-           {"worktree", "add", "--detach", "--force", "--quiet", tree.path, checkout.commit})) {
+  // or by remove_worktree after a failure) is made again instead of refused. One `git worktree
+  // add` at a time in a repository: two benchkit runs adding two revisions at once (each under
+  // its own worktree lock) saw one of them fail, once, on a loaded machine
+  // (tests/reliability/ab_concurrent.py); the lock is held only while git adds.
+  bool added = false;
+  {
+    const auto adding = lock_worktree(root, ".add", nullptr, nullptr);
+    if (!adding) return adding.error();
+    added =
+        run(root, {"worktree", "add", "--detach", "--force", "--quiet", tree.path, checkout.commit})
+            .has_value();
+  }
+  if (!added) {
     remove_worktree(root, tree.path, run);
     return model::Error{fmt::format(
         "git worktree add cannot check out {} into {}: check that the commit exists and the "
