@@ -41,16 +41,6 @@ std::string prefixed(const std::string& target, const std::string& name, bool se
 
 model::Result<std::vector<std::string>> list_benchmarks(const std::string& binary,
                                                         const std::vector<std::string>& flags) {
-  // Never started with --list: a suite with its own main() would run every benchmark it has.
-  if (process::links_google_benchmark(binary)) {
-    return model::Error{
-        fmt::format("{} links Google Benchmark: ab and bisect run benchkit bench binaries (linking "
-                    "benchkit::main); compare two Google Benchmark builds with benchkit compare "
-                    "OLD_BINARY NEW_BINARY, or run a command of each build with ab --cmd "
-                    "\"{{build}}/NAME\"",
-                    binary),
-        model::ErrorKind::usage};
-  }
   std::vector<std::string> argv = {binary, "--list"};
   argv.insert(argv.end(), flags.begin(), flags.end());
   process::CaptureOptions options;
@@ -117,35 +107,20 @@ model::Result<std::vector<std::string>> names_of(const std::string& binary, bool
   return gbench ? list_gbench_benchmarks(binary, flags) : list_benchmarks(binary, flags);
 }
 
-// The benchmarks of one pair of Google Benchmark binaries run side by side in rounds, as
-// `benchkit compare OLD NEW` runs them (session/gbench_binary.hpp): a fresh process of each build
-// per benchmark and round, on one CPU, the repetitions set by a pilot run.
-model::Result<SideBySideRuns> run_gbench_pair(const AbRequest& request, const BinaryPair& pair,
-                                              const BenchmarkSets& sets, SuiteBudget& budget,
-                                              const analysis::CompareSettings& looks) {
-  GbenchSideBySide plan;
-  plan.baseline_executable = pair.baseline;
-  plan.candidate_executable = pair.candidate;
-  plan.benchmarks = sets.both;
-  plan.rounds = request.rounds;
-  plan.max_rounds = request.max_rounds;
-  plan.look_every = 1;
-  plan.flags = request.bench_flags;
-  plan.turn_flags = true;
-  if (request.progress) {
-    plan.progress = [&](std::size_t round, std::size_t planned, std::size_t index,
-                        std::size_t count, const std::string& name) {
-      request.progress(pair.target, round, planned, index, count, name);
-    };
-  }
-  return run_gbench_side_by_side(plan, budget.looks(looks));
+// A pair's round progress, told to `request` with the pair's target first; none without one.
+std::function<void(std::size_t, std::size_t, std::size_t, std::size_t, const std::string&)>
+pair_progress(const AbRequest& request, const BinaryPair& pair) {
+  if (!request.progress) return {};
+  return [&request, &pair](std::size_t round, std::size_t planned, std::size_t index,
+                           std::size_t count, const std::string& name) {
+    request.progress(pair.target, round, planned, index, count, name);
+  };
 }
 
-// The benchmarks of one pair run side by side in rounds.
-model::Result<SideBySideRuns> run_pair_side_by_side(const AbRequest& request,
-                                                    const BinaryPair& pair, bool gbench,
-                                                    const BenchmarkSets& sets, bool several,
-                                                    SuiteBudget& budget, std::size_t suite_size) {
+// A pair of benchkit bench binaries, taking samples in turns (session/side_by_side.hpp).
+model::Result<SideBySideRuns> run_benchkit_pair(const AbRequest& request, const BinaryPair& pair,
+                                                const BenchmarkSets& sets, bool several,
+                                                const Undecided& undecided) {
   SideBySide plan;
   plan.baseline_executable = pair.baseline;
   plan.candidate_executable = pair.candidate;
@@ -156,33 +131,54 @@ model::Result<SideBySideRuns> run_pair_side_by_side(const AbRequest& request,
   plan.worker_timeout = request.worker_timeout;
   plan.worker_flags = request.bench_flags;
   plan.clock = process_clock().clock;
-  if (request.progress) {
-    plan.progress = [&](std::size_t round, std::size_t planned, std::size_t index,
-                        std::size_t count, const std::string& name) {
-      request.progress(pair.target, round, planned, index, count, name);
-    };
-  }
+  plan.progress = pair_progress(request, pair);
   if (request.failed) {
     plan.failed = [&](const std::string& name, const std::string& message) {
       request.failed(prefixed(pair.target, name, several), message);
     };
   }
-  // A look after every round, each read at its level of the sequential design
-  // (request.compare.sequential_alpha, set by ab_plan); with a budget, the next round only for
-  // those the pair's share of it affords.
   plan.look_every = 1;
+  return run_side_by_side(plan, undecided);
+}
+
+// A pair of Google Benchmark binaries, as `benchkit compare OLD NEW` runs them
+// (session/gbench_binary.hpp): a fresh process of each build per benchmark and round, on one
+// CPU, the repetitions set by a pilot run.
+model::Result<SideBySideRuns> run_gbench_pair(const AbRequest& request, const BinaryPair& pair,
+                                              const BenchmarkSets& sets,
+                                              const Undecided& undecided) {
+  GbenchSideBySide plan;
+  plan.baseline_executable = pair.baseline;
+  plan.candidate_executable = pair.candidate;
+  plan.benchmarks = sets.both;
+  plan.rounds = request.rounds;
+  plan.max_rounds = request.max_rounds;
+  plan.flags = request.bench_flags;
+  plan.turn_flags = true;
+  plan.progress = pair_progress(request, pair);
+  plan.look_every = 1;
+  return run_gbench_side_by_side(plan, undecided);
+}
+
+// The benchmarks of one pair run side by side in rounds, a look after every round, each read at
+// its level of the sequential design (request.compare.sequential_alpha, set by ab_plan); with a
+// budget, the next round only for those the pair's share of it affords.
+model::Result<SideBySideRuns> run_pair_side_by_side(const AbRequest& request,
+                                                    const BinaryPair& pair, bool gbench,
+                                                    const BenchmarkSets& sets, bool several,
+                                                    SuiteBudget& budget, std::size_t suite_size) {
   // A shard stops by the verdicts of the whole suite it was cut from (CompareSettings::suite_size).
   analysis::CompareSettings looks = request.compare;
   looks.suite_size = suite_size;
-  auto runs = plan.benchmarks.empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
-              : gbench                ? run_gbench_pair(request, pair, sets, budget, looks)
-                                      : run_side_by_side(plan, budget.looks(looks));
+  auto runs = sets.both.empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
+              : gbench          ? run_gbench_pair(request, pair, sets, budget.looks(looks))
+                       : run_benchkit_pair(request, pair, sets, several, budget.looks(looks));
   if (!runs) {
     return model::Error{runs.error().message, process::interrupt_requested()
                                                   ? model::ErrorKind::interrupted
                                                   : model::ErrorKind::failed};
   }
-  if (!plan.benchmarks.empty()) budget.ended(*runs);
+  if (!sets.both.empty()) budget.ended(*runs);
   for (const std::string& name : sets.removed) runs->baseline.benchmarks.push_back(named(name));
   for (const std::string& name : sets.added) runs->candidate.benchmarks.push_back(named(name));
   return runs;
@@ -250,6 +246,13 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
   std::vector<bool> gbench;
   for (const BinaryPair& pair : request.binaries) {
     gbench.push_back(process::links_google_benchmark(pair.candidate));
+    if (process::links_google_benchmark(pair.baseline) != gbench.back()) {
+      return model::Error{
+          fmt::format("{} and {}: one links Google Benchmark and the other does not; ab compares "
+                      "two builds of one kind of bench binary",
+                      pair.baseline, pair.candidate),
+          model::ErrorKind::usage};
+    }
     outcome.gbench = outcome.gbench || gbench.back();
     if (gbench.back() && request.counted) {
       return model::Error{fmt::format("{} links Google Benchmark: --mode instructions counts "

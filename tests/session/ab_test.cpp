@@ -100,6 +100,16 @@ TEST(RunAb, GoogleBenchmarkBuildsRunSideBySideAsCompareRunsThem) {
   EXPECT_EQ(verdicts.at("BM_sum"), Verdict::regressed);
   EXPECT_NE(verdicts.at("BM_accumulate/4096"), Verdict::regressed);
   EXPECT_EQ(outcome->rounds, "10");
+  // Two builds of different kinds are refused before either runs.
+  AbRequest mixed;
+  mixed.binaries = {{"gb", std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite",
+                     benchkit::testing::kSampleBench}};
+  const auto refused = run_ab(mixed);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, model::ErrorKind::usage);
+  EXPECT_NE(refused.error().message.find("one links Google Benchmark and the other does not"),
+            std::string::npos)
+      << refused.error().message;
   // --mode instructions counts benchkit bench binaries only.
   request.counted = true;
   const auto counted = run_ab(request);
