@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "session/bench_options.hpp"
 #include "session/shard.hpp"
 
 namespace benchkit::session {
@@ -48,13 +47,8 @@ model::Result<Plan> plan_for(const CompareOptions& o) {
   binaries.rounds = o.rounds;
   binaries.shard = *shard;
   binaries.budget_ns = *budget;
-  // The bench binary's --baseline default (session/bench_options.hpp), for the same reason.
-  binaries.max_rounds = o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
-  // Looked at after every round: each look, and the verdicts shown, read at that look's level
-  // of the sequential design (analysis::sequential_levels), as --baseline does.
-  then.compare.sequential_alpha =
-      analysis::sequential_levels(binaries.rounds, binaries.max_rounds, then.compare.alpha);
-  binaries.compare = then.compare;
+  // As a bench binary's --baseline does (session/bench_options.hpp).
+  look_after_every_round(binaries, then, o.max_rounds);
   return Plan{std::move(binaries), then};
 }
 

@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "analysis/compare.hpp"
+#include "session/bench_options.hpp"
+
 namespace benchkit::session {
 
 Outcome run(Plan plan, Observer& observer) {
@@ -22,6 +25,13 @@ bool is_program(const std::string& path) {
   char first = 0;
   std::ifstream(path, std::ios::binary).get(first);
   return first != '{';
+}
+
+void look_after_every_round(BinariesPlan& binaries, Steps& then, std::size_t max_rounds) {
+  binaries.max_rounds = max_rounds > 0 ? max_rounds : kMaxRoundsFactor * binaries.rounds;
+  then.compare.sequential_alpha =
+      analysis::sequential_levels(binaries.rounds, binaries.max_rounds, then.compare.alpha);
+  binaries.compare = then.compare;
 }
 
 }  // namespace benchkit::session

@@ -224,4 +224,11 @@ Outcome run(Plan plan, Observer& observer);
 // whose first byte does not start a JSON document.
 bool is_program(const std::string& path);
 
+// Two executables side by side (`compare OLD NEW`, `run ./gb --baseline NAME` with a kept binary)
+// looked at after every round, up to `max_rounds` (0: kMaxRoundsFactor × binaries.rounds, the
+// bench binary's --baseline default), each look and the verdicts shown read at that look's level
+// of the sequential design (analysis::sequential_levels): sets binaries.max_rounds,
+// then.compare.sequential_alpha and binaries.compare.
+void look_after_every_round(BinariesPlan& binaries, Steps& then, std::size_t max_rounds = 0);
+
 }  // namespace benchkit::session

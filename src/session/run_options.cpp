@@ -12,11 +12,9 @@
 #include <optional>
 #include <tuple>
 
-#include "analysis/compare.hpp"
 #include "model/duration.hpp"
 #include "process/handshake.hpp"
 #include "process/spawn.hpp"
-#include "session/bench_options.hpp"
 #include "session/gbench_binary.hpp"
 #include "session/result_files.hpp"
 #include "session/shard.hpp"
@@ -243,12 +241,8 @@ model::Result<Plan> gbench_beside_plan(const RunOptions& o, std::string kept,
   binaries.candidate = o.positional.front();
   binaries.flags = o.trailing;
   binaries.shard = std::move(shard);
-  binaries.max_rounds = kMaxRoundsFactor * binaries.rounds;
   Steps then = steps_of(o);
-  // Looked at after every round, each look read at its level of the sequential design.
-  then.compare.sequential_alpha =
-      analysis::sequential_levels(binaries.rounds, binaries.max_rounds, then.compare.alpha);
-  binaries.compare = then.compare;
+  look_after_every_round(binaries, then);
   binaries.command_line = o.command_line;
   if (!o.save_baseline.empty()) then.keep_executable = binaries.candidate;
   return Plan{std::move(binaries), std::move(then)};
