@@ -155,39 +155,6 @@ Pairs paired(const BinariesPlan& plan, std::vector<std::string> benchmarks, Obse
   return pairs;
 }
 
-// Whether the user's `flags` give Google Benchmark's flag `name` (alone or with =VALUE).
-bool gives(const std::vector<std::string>& flags, std::string_view name) {
-  return std::any_of(flags.begin(), flags.end(), [name](const std::string& flag) {
-    return flag.rfind(name, 0) == 0 && (flag.size() == name.size() || flag[name.size()] == '=');
-  });
-}
-
-}  // namespace
-
-bool gbench_repetitions_follow_iterations(const std::vector<std::string>& flags) {
-  return !gives(flags, "--benchmark_repetitions") && !gives(flags, "--benchmark_min_time");
-}
-
-std::optional<double> gbench_process_min_time(const std::vector<std::string>& flags,
-                                              std::size_t processes) {
-  if (processes <= 1 || gives(flags, "--benchmark_min_time")) return std::nullopt;
-  return kGbenchMinTimeS / static_cast<double>(processes);
-}
-
-std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
-                                           std::optional<double> iteration_ns) {
-  const bool short_row = iteration_ns && *iteration_ns <= kShortIterationNs;
-  if (short_row && gbench_repetitions_follow_iterations(flags)) {
-    return {"--benchmark_repetitions=20", "--benchmark_min_time=0.001"};
-  }
-  std::vector<std::string> added;
-  if (!gives(flags, "--benchmark_repetitions")) added.emplace_back("--benchmark_repetitions=5");
-  if (!gives(flags, "--benchmark_min_time")) added.emplace_back("--benchmark_min_time=0.005");
-  return added;
-}
-
-namespace {
-
 class BinariesMeasurer final : public Measurer {
  public:
   explicit BinariesMeasurer(BinariesPlan plan) : plan_(std::move(plan)) {}
