@@ -213,7 +213,7 @@ class BinariesMeasurer final : public Measurer {
                                            Measured& measured) {
     auto pairs = paired<GbenchSideBySide>(plan_, std::move(benchmarks), observer);
     pairs.flags = plan_.flags;
-    // Five short repetitions a process, twenty shorter ones for a benchmark whose iteration is
+    // Three short repetitions a process, twenty shorter ones for a benchmark whose iteration is
     // short, unless the user's flags say otherwise (gbench_turn_flags).
     pairs.turn_flags = true;
     std::string added_text;

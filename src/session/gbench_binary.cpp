@@ -262,8 +262,12 @@ std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags
     return {"--benchmark_repetitions=20", "--benchmark_min_time=0.001"};
   }
   std::vector<std::string> added;
-  if (!gives(flags, "--benchmark_repetitions")) added.emplace_back("--benchmark_repetitions=5");
-  if (!gives(flags, "--benchmark_min_time")) added.emplace_back("--benchmark_min_time=0.005");
+  if (!gives(flags, "--benchmark_repetitions")) {
+    added.push_back(fmt::format("--benchmark_repetitions={}", kGbenchTurnRepetitions));
+  }
+  if (!gives(flags, "--benchmark_min_time")) {
+    added.push_back(fmt::format("--benchmark_min_time={:g}", kGbenchTurnMinTimeS));
+  }
   return added;
 }
 
@@ -436,10 +440,10 @@ class GbenchPairs {
     if (!pilot) {
       if (pilot.error().kind == model::ErrorKind::interrupted) return pilot.error();
       if (const auto say = notes_.sink()) {
-        say(
-            fmt::format("timing each benchmark's iterations before the first round failed, so "
-                        "every benchmark keeps five repetitions of 5 ms a process: {}",
-                        pilot.error().message));
+        say(fmt::format(
+            "timing each benchmark's iterations before the first round failed, so "
+            "every benchmark keeps {} repetitions of {:g} ms a process: {}",
+            kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS, pilot.error().message));
       }
       return std::nullopt;
     }
@@ -457,7 +461,9 @@ class GbenchPairs {
           fmt::format("{} of {} benchmarks took at most {:.0f} µs an iteration when timed once "
                       "before the first round: twenty repetitions of 1 ms a process for {}",
                       short_rows, plan_.benchmarks.size(), kShortIterationNs / 1000.0,
-                      all ? "each" : "them, five of 5 ms for the others"));
+                      all ? "each"
+                          : fmt::format("them, {} of {:g} ms for the others",
+                                        kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS)));
     }
     return std::nullopt;
   }

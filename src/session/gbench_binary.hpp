@@ -103,19 +103,30 @@ model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& pl
                                                       const Undecided& undecided = {});
 
 // A benchmark whose iteration takes at most this long is given twenty repetitions of 1 ms a
-// process instead of five of 5 ms (gbench_turn_flags): two or more iterations a repetition.
+// process instead of kGbenchTurnRepetitions of kGbenchTurnMinTimeS (gbench_turn_flags): two or
+// more iterations a repetition.
 inline constexpr double kShortIterationNs = 500'000.0;
 
-// What a side-by-side comparison adds to the flags of a benchmark's process: several short
-// repetitions (--benchmark_repetitions=5, --benchmark_min_time=0.005, seconds as Google Benchmark
-// reads a number without a suffix), each left out when the user's `flags` set it. A round's ratio
-// is then the median of the repetitions' ratios (analysis/compare.hpp), which a burst of noise in
-// one repetition does not move; and short processes make cheap rounds, while the rounds average
-// the differences between processes, most of a round's scatter. Measured on two real suites
+// The repetitions of a benchmark's process in a side-by-side comparison, and the
+// --benchmark_min_time of each (seconds), unless the user's flags set them: three of 8 ms. Google
+// Benchmark calls the benchmark's function anew for each repetition, so what it does before its
+// timed loop (reading and parsing a file, filling a buffer) is paid once a repetition; three
+// repetitions measure as long as five of 5 ms did, at fewer calls: nlohmann/json's rounds cost
+// 0.20-0.22 s instead of 0.32-0.35 s with the same scatter (docs/interop.md, "How long a Google
+// Benchmark process runs"). Three is the fewest whose median a burst in one leaves alone.
+inline constexpr int kGbenchTurnRepetitions = 3;
+inline constexpr double kGbenchTurnMinTimeS = 0.008;
+
+// What a side-by-side comparison adds to the flags of a benchmark's process: a few short
+// repetitions (kGbenchTurnRepetitions of kGbenchTurnMinTimeS, seconds as Google Benchmark reads a
+// number without a suffix), each left out when the user's `flags` set it. A round's ratio is then
+// the median of the repetitions' ratios (analysis/compare.hpp), which a burst of noise in one
+// repetition does not move; and short processes make cheap rounds, while the rounds average the
+// differences between processes, most of a round's scatter. Measured on two real suites
 // (docs/interop.md, "How long a process runs"). `iteration_ns`, how long an iteration of the
 // benchmark took in a pilot run before the first round: at most kShortIterationNs, and neither
 // flag set by the user, twenty repetitions of 1 ms instead, in which crc32c's 1 MiB rows settle
-// where five of 5 ms leave them scattering (docs/interop.md, "Shorter repetitions for short
+// where five of 5 ms left them scattering (docs/interop.md, "Shorter repetitions for short
 // iterations").
 std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
                                            std::optional<double> iteration_ns = std::nullopt);

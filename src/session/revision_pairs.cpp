@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "session/bench_options.hpp"
+#include "session/gbench_binary.hpp"
 #include "system/context.hpp"
 
 namespace benchkit::session {
@@ -108,11 +109,13 @@ std::string pairs_note(const Prepared& base, const Prepared& candidate,
       "way ({}); their bench binaries ran side by side, {} rounds of fresh process pairs per "
       "benchmark {}, so both met the machine in the same state{}",
       candidate.revision.label(), base.revision.label(), description, rounds,
-      gbench ? "(Google Benchmark binaries, as benchkit compare OLD NEW runs them: unless the "
-               "flags after -- set them, five repetitions of 5 ms a process, or twenty of 1 ms "
-               "for a benchmark whose iteration a pilot run timed at 500 µs or less; both "
-               "processes of a round on one CPU)"
-             : "taking samples in turns",
+      gbench ? fmt::format("(Google Benchmark binaries, as benchkit compare OLD NEW runs them: "
+                           "unless the flags after -- set them, {} repetitions of {:g} ms a "
+                           "process, or twenty of 1 ms for a benchmark whose iteration a pilot "
+                           "run timed at {:.0f} µs or less; both processes of a round on one CPU)",
+                           kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS,
+                           kShortIterationNs / 1000.0)
+             : std::string("taking samples in turns"),
       settings.max_rounds > settings.rounds
           ? fmt::format(
                 "; benchmarks still inconclusive after {} get more, up to {}, one round at a "

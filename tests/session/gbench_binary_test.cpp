@@ -215,18 +215,18 @@ TEST(GbenchBinary, ListsTheSuitesBenchmarks) {
   EXPECT_THAT(echo.error().message, HasSubstr("did not answer as Google Benchmark does"));
 }
 
-TEST(GbenchBinary, AProcessGetsFiveShortRepetitionsUnlessTheUserSetThem) {
+TEST(GbenchBinary, AProcessGetsThreeShortRepetitionsUnlessTheUserSetThem) {
   EXPECT_THAT(gbench_turn_flags({}),
-              ElementsAre("--benchmark_repetitions=5", "--benchmark_min_time=0.005"));
+              ElementsAre("--benchmark_repetitions=3", "--benchmark_min_time=0.008"));
   EXPECT_THAT(gbench_turn_flags({"--benchmark_repetitions=3"}),
-              ElementsAre("--benchmark_min_time=0.005"));
+              ElementsAre("--benchmark_min_time=0.008"));
   EXPECT_THAT(gbench_turn_flags({"--benchmark_min_time=2", "--benchmark_filter=x"}),
-              ElementsAre("--benchmark_repetitions=5"));
+              ElementsAre("--benchmark_repetitions=3"));
   EXPECT_THAT(gbench_turn_flags({"--benchmark_min_time=100x", "--benchmark_repetitions=1"}),
               IsEmpty());
   // A flag that only begins like one of them is not it.
   EXPECT_THAT(gbench_turn_flags({"--benchmark_repetitions_extra=1"}),
-              ElementsAre("--benchmark_repetitions=5", "--benchmark_min_time=0.005"));
+              ElementsAre("--benchmark_repetitions=3", "--benchmark_min_time=0.008"));
 }
 
 TEST(GbenchBinary, ARunsProcessesShareGoogleBenchmarksHalfSecondABenchmark) {
@@ -246,15 +246,15 @@ TEST(GbenchBinary, AShortIterationGetsTwentyRepetitionsOfAMillisecond) {
   EXPECT_EQ(gbench_turn_flags({}, 35'000.0), twenty);  // crc32c's 1 MiB rows
   EXPECT_EQ(gbench_turn_flags({}, kShortIterationNs), twenty);
   EXPECT_THAT(gbench_turn_flags({}, kShortIterationNs * 1.01),
-              ElementsAre("--benchmark_repetitions=5", "--benchmark_min_time=0.005"));
-  // Without a pilot's time (it failed, or the suite's filter was too long), the five of 5 ms.
+              ElementsAre("--benchmark_repetitions=3", "--benchmark_min_time=0.008"));
+  // Without a pilot's time (it failed, or the suite's filter was too long), the three of 8 ms.
   EXPECT_THAT(gbench_turn_flags({}, std::nullopt),
-              ElementsAre("--benchmark_repetitions=5", "--benchmark_min_time=0.005"));
+              ElementsAre("--benchmark_repetitions=3", "--benchmark_min_time=0.008"));
   // The user's choice of either is kept whole: nothing of the twenty is mixed into it.
   EXPECT_THAT(gbench_turn_flags({"--benchmark_repetitions=3"}, 1'000.0),
-              ElementsAre("--benchmark_min_time=0.005"));
+              ElementsAre("--benchmark_min_time=0.008"));
   EXPECT_THAT(gbench_turn_flags({"--benchmark_min_time=0.05"}, 1'000.0),
-              ElementsAre("--benchmark_repetitions=5"));
+              ElementsAre("--benchmark_repetitions=3"));
   EXPECT_TRUE(gbench_repetitions_follow_iterations({"--benchmark_filter=x"}));
   EXPECT_FALSE(gbench_repetitions_follow_iterations({"--benchmark_min_time=0.05"}));
   EXPECT_FALSE(gbench_repetitions_follow_iterations({"--benchmark_repetitions"}));
@@ -331,7 +331,7 @@ TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
   EXPECT_THAT(runs.error().message, HasSubstr("round 1 of 2"));
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_THAT(notes[0], HasSubstr("timing each benchmark's iterations before the first round "
-                                  "failed, so every benchmark keeps five repetitions"));
+                                  "failed, so every benchmark keeps 3 repetitions of 8 ms"));
   EXPECT_THAT(notes[0], HasSubstr("timing each benchmark's iterations once"));
 }
 
