@@ -102,9 +102,7 @@ class GbenchRunMeasurer final : public Measurer {
     processes.executable = plan_.executable;
     processes.processes = plan_.processes;
     processes.flags = plan_.flags;
-    if (const auto min_time = gbench_process_min_time(plan_.flags, plan_.processes)) {
-      processes.flags.push_back(fmt::format("--benchmark_min_time={:g}", *min_time));
-    }
+    processes.min_time_s = gbench_process_min_time(plan_.flags, plan_.processes);
     processes.shard = plan_.shard;
     // Each process runs the whole suite: benchmark 0 of 1, named by the binary.
     processes.progress = [&](std::size_t process, std::size_t total) {

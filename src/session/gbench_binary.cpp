@@ -83,13 +83,15 @@ std::string tail_of(const std::vector<std::string>& lines) {
 
 // One process of a Google Benchmark binary writing its results to `out`, read back. Its
 // standard output (the console table) is discarded and its standard error kept in `out`.err:
-// the banner is left out, the rest handed to `said` (or, when the process failed, quoted in the
-// error). With `cpu`, the process runs on that CPU only.
+// the banner is left out, and with `spelling` the log lines about a bare --benchmark_min_time
+// that benchkit gave (MinTimeSpelling::heard); the rest is handed to `said` (or, when the
+// process failed, quoted in the error). With `cpu`, the process runs on that CPU only.
 model::Result<RunResult> run_one_process(const std::string& executable,
                                          const std::vector<std::string>& flags,
                                          const std::string& out, const std::string& what,
                                          const std::function<void(const std::string&)>& said,
-                                         std::optional<int> cpu = std::nullopt) {
+                                         std::optional<int> cpu = std::nullopt,
+                                         MinTimeSpelling* spelling = nullptr) {
   std::vector<std::string> argv = {executable};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("--benchmark_out=" + out);
@@ -104,7 +106,8 @@ model::Result<RunResult> run_one_process(const std::string& executable,
     return model::Error{fmt::format("interrupted while {} ran", what),
                         model::ErrorKind::interrupted};
   }
-  const std::vector<std::string> lines = stderr_lines(options.err_file);
+  std::vector<std::string> lines = stderr_lines(options.err_file);
+  if (spelling) lines = spelling->heard(std::move(lines));
   if (!ran->exit.ok()) {
     return model::Error{fmt::format("{} ({}) {}; {}", what, executable, ran->exit.describe(),
                                     lines.empty() ? "it wrote nothing to standard error"
@@ -329,6 +332,61 @@ std::string exact_gbench_filter(const std::string& name) {
   return pattern + "$";
 }
 
+namespace {
+
+// What Google Benchmark 1.8 and later log, without a newline, for each benchmark given a bare
+// number of seconds: "-- LOG(0): Value passed to --benchmark_min_time should have a suffix. Eg.,
+// `30s` for 30-seconds."
+constexpr std::string_view kAsksForSuffix =
+    "Value passed to --benchmark_min_time should have a suffix.";
+constexpr std::string_view kLogPrefix = "-- LOG(0): ";
+constexpr std::string_view kRequestEnd = "for 30-seconds.";
+
+// `line` with every request for the suffix cut out; whether there was one.
+bool cut_requests(std::string& line) {
+  bool found = false;
+  for (std::size_t at = line.find(kAsksForSuffix); at != std::string::npos;
+       at = line.find(kAsksForSuffix, at)) {
+    found = true;
+    std::size_t from = at;
+    if (from >= kLogPrefix.size() &&
+        line.compare(from - kLogPrefix.size(), kLogPrefix.size(), kLogPrefix) == 0) {
+      from -= kLogPrefix.size();
+    }
+    const std::size_t end = line.find(kRequestEnd, at);
+    const std::size_t to = end == std::string::npos ? line.size() : end + kRequestEnd.size();
+    line.erase(from, to - from);
+    at = from;
+  }
+  return found;
+}
+
+}  // namespace
+
+std::vector<std::string> MinTimeSpelling::spelled(std::vector<std::string> flags) const {
+  constexpr std::string_view kFlag = "--benchmark_min_time=";
+  if (!reads_suffix_) return flags;
+  for (std::string& flag : flags) {
+    if (flag.rfind(kFlag, 0) != 0 || flag.size() == kFlag.size()) continue;
+    const char last = flag.back();
+    if (last != 's' && last != 'x') flag += 's';
+  }
+  return flags;
+}
+
+std::vector<std::string> MinTimeSpelling::heard(std::vector<std::string> lines) {
+  std::vector<std::string> kept;
+  for (std::string& line : lines) {
+    if (!cut_requests(line)) {
+      kept.push_back(std::move(line));
+      continue;
+    }
+    reads_suffix_ = true;
+    if (line.find_first_not_of(" \t") != std::string::npos) kept.push_back(std::move(line));
+  }
+  return kept;
+}
+
 model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
   // Listed first: a filter that matches nothing is said as such (Google Benchmark then writes
   // no result file), before any process runs.
@@ -356,12 +414,20 @@ model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
   if (!made) return made.error();
   const std::size_t total = std::max<std::size_t>(1, plan.processes);
   OnceNotes notes(plan.note);
+  MinTimeSpelling spelling;
   std::vector<RunResult> runs;
   for (std::size_t index = 0; index < total; ++index) {
     if (plan.progress) plan.progress(index, total);
+    std::vector<std::string> given = flags;
+    if (plan.min_time_s) {
+      const std::vector<std::string> added =
+          spelling.spelled({fmt::format("--benchmark_min_time={:g}", *plan.min_time_s)});
+      given.insert(given.end(), added.begin(), added.end());
+    }
     auto run =
-        run_one_process(plan.executable, flags, fmt::format("{}/process-{}.json", *made, index),
-                        fmt::format("process {} of {}", index + 1, total), notes.sink());
+        run_one_process(plan.executable, given, fmt::format("{}/process-{}.json", *made, index),
+                        fmt::format("process {} of {}", index + 1, total), notes.sink(),
+                        std::nullopt, plan.min_time_s ? &spelling : nullptr);
     if (!run) return run.error();
     runs.push_back(std::move(*run));
   }
@@ -436,7 +502,7 @@ class GbenchPairs {
         plan_.baseline_executable, flags, folder_ + "/pilot.json",
         fmt::format("the baseline build {} (timing each benchmark's iterations once)",
                     plan_.baseline_executable),
-        notes_.sink(), round_cpu(cpus_, 0, plan_.benchmarks.front()));
+        notes_.sink(), round_cpu(cpus_, 0, plan_.benchmarks.front()), &spelling_[0]);
     if (!pilot) {
       if (pilot.error().kind == model::ErrorKind::interrupted) return pilot.error();
       if (const auto say = notes_.sink()) {
@@ -521,8 +587,11 @@ class GbenchPairs {
     BenchmarkResult& into = merged_[side][index];
     if (!into.valid()) return std::nullopt;
     std::vector<std::string> flags = plan_.flags;
+    // benchkit's --benchmark_min_time, spelt as this side's binary reads it.
+    const bool gives_min_time = plan_.turn_flags && !gives(plan_.flags, "--benchmark_min_time");
     if (plan_.turn_flags) {
-      const std::vector<std::string> added = gbench_turn_flags(plan_.flags, iteration_ns_[index]);
+      const std::vector<std::string> added =
+          spelling_[side].spelled(gbench_turn_flags(plan_.flags, iteration_ns_[index]));
       flags.insert(flags.end(), added.begin(), added.end());
     }
     flags.push_back("--benchmark_filter=" + exact_gbench_filter(name));
@@ -535,7 +604,7 @@ class GbenchPairs {
         fmt::format("{}/{}-{}-{}.json", folder_, kSideFileNames[side], round, index),
         fmt::format("the {} build {} (round {} of {}, {})", kSideNames[side], source, round + 1,
                     planned, name),
-        notes_.sink(), cpu);
+        notes_.sink(), cpu, gives_min_time ? &spelling_[side] : nullptr);
     if (!run) return run.error();
     if (contexts_[side].date.empty()) contexts_[side] = run->context;
     const auto found = std::find_if(run->benchmarks.begin(), run->benchmarks.end(),
@@ -575,6 +644,9 @@ class GbenchPairs {
   // Per side, per benchmark: every round's result, samples numbered by round.
   std::array<std::vector<BenchmarkResult>, 2> merged_;
   std::array<Context, 2> contexts_;
+  // Per side: how its binary reads the --benchmark_min_time benchkit gives (the two builds can
+  // link different versions of Google Benchmark).
+  std::array<MinTimeSpelling, 2> spelling_;
   // Per benchmark: how long an iteration took in the pilot (time_iterations), when it ran.
   std::vector<std::optional<double>> iteration_ns_;
 };

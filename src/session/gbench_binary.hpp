@@ -50,6 +50,27 @@ bool is_gbench_banner_line(std::string_view line);
 // `name` as a --benchmark_filter regular expression that matches only that name.
 std::string exact_gbench_filter(const std::string& name);
 
+// How benchkit spells a --benchmark_min_time it gives the processes of one binary. Google
+// Benchmark before 1.8 reads only a bare number of seconds ("0.008"); 1.8 and later read
+// "0.008s" (and "100x", a count of iterations) and log, for every benchmark given a bare number,
+// a line asking for the suffix, which benchkit would otherwise pass on as a note of each run. So
+// a binary's first process gets the bare number, and once a process of that binary has logged
+// the request, the later ones get the suffix: no process is spent asking which version it is.
+class MinTimeSpelling {
+ public:
+  // `flags` with each bare --benchmark_min_time=SECONDS given the suffix once the binary is known
+  // to read it; as they are until then.
+  std::vector<std::string> spelled(std::vector<std::string> flags) const;
+  // A process's standard error less Google Benchmark's requests for the suffix (benchkit gave the
+  // bare number, not the user), lines left empty dropped; a request heard means the binary reads
+  // the suffix.
+  std::vector<std::string> heard(std::vector<std::string> lines);
+  bool reads_suffix() const { return reads_suffix_; }
+
+ private:
+  bool reads_suffix_ = false;
+};
+
 struct GbenchProcesses {
   std::string executable;
   // Fresh processes, each running the whole suite (or what `flags` select) once: the process is
@@ -58,6 +79,9 @@ struct GbenchProcesses {
   // Google Benchmark flags given to every process (--benchmark_filter, --benchmark_min_time,
   // --benchmark_repetitions, ...); --benchmark_out and --benchmark_out_format are benchkit's.
   std::vector<std::string> flags;
+  // The --benchmark_min_time benchkit gives each process (seconds; gbench_process_min_time), spelt
+  // as the binary reads it (MinTimeSpelling); none when the user's `flags` set it.
+  std::optional<double> min_time_s;
   // --shard K/N: only that part of the listed benchmarks (session/shard.hpp), each process told
   // them with one --benchmark_filter of their exact names; recorded in the run's context.
   std::optional<ShardSpec> shard;

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -11,6 +12,7 @@
 
 #include "model/merge.hpp"
 #include "process/handshake.hpp"
+#include "process/temporary_folder.hpp"
 #include "process/turns.hpp"
 #include "support/test_programs.hpp"
 
@@ -21,6 +23,7 @@ using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 
 const std::string kSuite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite";
 using benchkit::testing::kGbenchSuiteSlower;
@@ -227,6 +230,144 @@ TEST(GbenchBinary, AProcessGetsThreeShortRepetitionsUnlessTheUserSetThem) {
   // A flag that only begins like one of them is not it.
   EXPECT_THAT(gbench_turn_flags({"--benchmark_repetitions_extra=1"}),
               ElementsAre("--benchmark_repetitions=3", "--benchmark_min_time=0.008"));
+}
+
+TEST(GbenchBinary, AMinTimeIsSpeltWithTheSuffixOnceTheBinaryAsksForIt) {
+  // Google Benchmark 1.9.5's log for a bare number, written without a newline, once a benchmark.
+  const std::string request =
+      "-- LOG(0): Value passed to --benchmark_min_time should have a suffix. Eg., `30s` for "
+      "30-seconds.";
+  const std::vector<std::string> given = {"--benchmark_repetitions=3", "--benchmark_min_time=0.008",
+                                          "--benchmark_filter=^BM_a$"};
+  MinTimeSpelling spelling;
+  // Before 1.8 only the bare number is read; so it is until the binary says otherwise.
+  EXPECT_EQ(spelling.spelled(given), given);
+  EXPECT_THAT(spelling.heard({"a warning of the suite's own", "***WARNING*** CPU scaling"}),
+              ElementsAre("a warning of the suite's own", "***WARNING*** CPU scaling"));
+  EXPECT_FALSE(spelling.reads_suffix());
+  // Three benchmarks' requests glued on one line, and one before a line of the suite's own: only
+  // the requests go.
+  EXPECT_THAT(
+      spelling.heard({request + request + request, request + "the suite says this", "after them"}),
+      ElementsAre("the suite says this", "after them"));
+  EXPECT_TRUE(spelling.reads_suffix());
+  EXPECT_THAT(spelling.spelled(given),
+              ElementsAre("--benchmark_repetitions=3", "--benchmark_min_time=0.008s",
+                          "--benchmark_filter=^BM_a$"));
+  // A value already with a unit is left alone.
+  EXPECT_THAT(spelling.spelled({"--benchmark_min_time=2s", "--benchmark_min_time=100x"}),
+              ElementsAre("--benchmark_min_time=2s", "--benchmark_min_time=100x"));
+}
+
+// A stand-in for a suite built with Google Benchmark 1.8 or later, as far as benchkit sees it:
+// it lists like Google Benchmark, logs the request for a suffix (no newline) when its
+// --benchmark_min_time is a bare number, writes one result of BM_sum to --benchmark_out, and
+// appends its flags to `log`, a line a process.
+std::string write_suite_of_gbench_1_8(const std::string& folder, const std::string& log) {
+  const std::string path = folder + "/gb18.sh";
+  std::ofstream script(path);
+  script << "#!/bin/sh\n"
+            "out=''\n"
+            "for flag in \"$@\"; do\n"
+            "  case \"$flag\" in\n"
+            "    --benchmark_list_tests=true) list=1 ;;\n"
+            "    --benchmark_filter=*benchkit\\ probe*) nothing=1 ;;\n"
+            "    --benchmark_out=*) out=\"${flag#--benchmark_out=}\" ;;\n"
+            "    --benchmark_min_time=*s) ;;\n"
+            "    --benchmark_min_time=*) printf '%s' '-- LOG(0): Value passed to "
+            "--benchmark_min_time should have a suffix. Eg., `30s` for 30-seconds.' >&2 ;;\n"
+            "  esac\n"
+            "done\n"
+            "if [ -n \"$list\" ]; then\n"
+            "  if [ -n \"$nothing\" ]; then\n"
+            "    echo 'Failed to match any benchmarks against regex: x' >&2; exit 0\n"
+            "  fi\n"
+            "  echo BM_sum; exit 0\n"
+            "fi\n"
+            "echo \"$*\" >> '"
+         << log
+         << "'\n"
+            "cat > \"$out\" <<'JSON'\n"
+            "{\"context\": {\"date\": \"2026-12-06T22:30:00+00:00\", \"host_name\": \"h\",\n"
+            " \"executable\": \"gb18\", \"num_cpus\": 2, \"mhz_per_cpu\": 2600,\n"
+            " \"cpu_scaling_enabled\": false, \"caches\": [], \"load_avg\": [],\n"
+            " \"library_build_type\": \"release\"},\n"
+            " \"benchmarks\": [{\"name\": \"BM_sum\", \"run_name\": \"BM_sum\",\n"
+            "  \"run_type\": \"iteration\", \"repetitions\": 1, \"repetition_index\": 0,\n"
+            "  \"threads\": 1, \"iterations\": 1000, \"real_time\": 10.0, \"cpu_time\": 10.0,\n"
+            "  \"time_unit\": \"ns\"}]}\n"
+            "JSON\n";
+  script.close();
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path;
+}
+
+TEST(GbenchBinary, ASuiteOfGoogleBenchmark18IsGivenTheSuffixAndItsRequestIsNoNote) {
+  const auto folder = process::make_temporary_folder("benchkit-gb18-test");
+  ASSERT_TRUE(folder) << folder.error().message;
+  const process::FolderRemover remover(*folder);
+  const std::string log = *folder + "/argv.log";
+  GbenchProcesses plan;
+  plan.executable = write_suite_of_gbench_1_8(*folder, log);
+  plan.processes = 3;
+  plan.min_time_s = 0.5 / 3;
+  std::vector<std::string> notes;
+  plan.note = [&](const std::string& line) { notes.push_back(line); };
+  const auto run = run_gbench_processes(plan);
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_EQ(run->benchmarks.size(), 1u);
+  std::ifstream in(log);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u);
+  // The first process is given the bare number every version reads; it asks for the suffix, so
+  // the others get it; and the request is not passed on as a note of the run.
+  EXPECT_THAT(lines[0], HasSubstr("--benchmark_min_time=0.166667 "));
+  EXPECT_THAT(lines[1], HasSubstr("--benchmark_min_time=0.166667s "));
+  EXPECT_THAT(lines[2], HasSubstr("--benchmark_min_time=0.166667s "));
+  EXPECT_THAT(notes, IsEmpty());
+
+  // The user's own bare number is theirs: given as it is, and Google Benchmark's request about
+  // it reaches them.
+  plan.min_time_s.reset();
+  plan.processes = 1;
+  plan.flags = {"--benchmark_min_time=0.2"};
+  ASSERT_TRUE(run_gbench_processes(plan));
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_THAT(notes[0], HasSubstr("should have a suffix"));
+}
+
+TEST(GbenchBinary, EachSideOfAComparisonIsSpeltForItsOwnGoogleBenchmark) {
+  const auto folder = process::make_temporary_folder("benchkit-gb18-test");
+  ASSERT_TRUE(folder) << folder.error().message;
+  const process::FolderRemover remover(*folder);
+  const std::string log = *folder + "/argv.log";
+  // The baseline links Debian's Google Benchmark 1.7.1, which refuses "0.008s"; the new build a
+  // later one: a suffix learned from one side given to the other would fail the baseline.
+  GbenchSideBySide plan;
+  plan.baseline_executable = kSuite;
+  plan.candidate_executable = write_suite_of_gbench_1_8(*folder, log);
+  plan.benchmarks = {"BM_sum"};
+  plan.rounds = 2;
+  plan.turn_flags = true;
+  std::vector<std::string> notes;
+  plan.note = [&](const std::string& line) { notes.push_back(line); };
+  const auto runs = run_gbench_side_by_side(plan);
+  ASSERT_TRUE(runs) << runs.error().message;
+  // The baseline's processes ran both rounds: it was never given the suffix.
+  const BenchmarkResult& baseline = runs->baseline.benchmarks.at(0);
+  ASSERT_TRUE(baseline.valid()) << baseline.failures.front();
+  ASSERT_FALSE(baseline.samples.empty());
+  EXPECT_EQ(baseline.samples.back().round, std::optional<std::uint32_t>(1));
+  std::ifstream in(log);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 2u);
+  const std::regex bare("--benchmark_min_time=[0-9.]+ ");
+  const std::regex suffixed("--benchmark_min_time=[0-9.]+s ");
+  EXPECT_TRUE(std::regex_search(lines[0], bare)) << lines[0];
+  EXPECT_TRUE(std::regex_search(lines[1], suffixed)) << lines[1];
+  for (const std::string& note : notes) EXPECT_THAT(note, Not(HasSubstr("suffix")));
 }
 
 TEST(GbenchBinary, ARunsProcessesShareGoogleBenchmarksHalfSecondABenchmark) {
