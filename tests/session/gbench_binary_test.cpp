@@ -302,13 +302,33 @@ std::string write_suite_of_gbench_1_8(const std::string& folder, const std::stri
   return path;
 }
 
-TEST(GbenchBinary, ASuiteOfGoogleBenchmark18IsGivenTheSuffixAndItsRequestIsNoNote) {
-  const auto folder = process::make_temporary_folder("benchkit-gb18-test");
-  ASSERT_TRUE(folder) << folder.error().message;
-  const process::FolderRemover remover(*folder);
-  const std::string log = *folder + "/argv.log";
+// A folder with the stand-in suite, removed after the test.
+class GbenchOf18 : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto made = process::make_temporary_folder("benchkit-gb18-test");
+    ASSERT_TRUE(made) << made.error().message;
+    folder_ = *made;
+    suite_ = write_suite_of_gbench_1_8(folder_, folder_ + "/argv.log");
+  }
+  void TearDown() override { std::filesystem::remove_all(folder_); }
+  const std::string& suite() const { return suite_; }
+  // The flags of each process the stand-in ran, one a line.
+  std::vector<std::string> processes_flags() const {
+    std::ifstream in(folder_ + "/argv.log");
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  }
+
+ private:
+  std::string folder_;
+  std::string suite_;
+};
+
+TEST_F(GbenchOf18, IsGivenTheSuffixOnceItAsksAndItsRequestIsNoNote) {
   GbenchProcesses plan;
-  plan.executable = write_suite_of_gbench_1_8(*folder, log);
+  plan.executable = suite();
   plan.processes = 3;
   plan.min_time_s = 0.5 / 3;
   std::vector<std::string> notes;
@@ -316,9 +336,7 @@ TEST(GbenchBinary, ASuiteOfGoogleBenchmark18IsGivenTheSuffixAndItsRequestIsNoNot
   const auto run = run_gbench_processes(plan);
   ASSERT_TRUE(run) << run.error().message;
   EXPECT_EQ(run->benchmarks.size(), 1u);
-  std::ifstream in(log);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  const std::vector<std::string> lines = processes_flags();
   ASSERT_EQ(lines.size(), 3u);
   // The first process is given the bare number every version reads; it asks for the suffix, so
   // the others get it; and the request is not passed on as a note of the run.
@@ -337,16 +355,12 @@ TEST(GbenchBinary, ASuiteOfGoogleBenchmark18IsGivenTheSuffixAndItsRequestIsNoNot
   EXPECT_THAT(notes[0], HasSubstr("should have a suffix"));
 }
 
-TEST(GbenchBinary, EachSideOfAComparisonIsSpeltForItsOwnGoogleBenchmark) {
-  const auto folder = process::make_temporary_folder("benchkit-gb18-test");
-  ASSERT_TRUE(folder) << folder.error().message;
-  const process::FolderRemover remover(*folder);
-  const std::string log = *folder + "/argv.log";
+TEST_F(GbenchOf18, EachSideOfAComparisonIsSpeltForItsOwnGoogleBenchmark) {
   // The baseline links Debian's Google Benchmark 1.7.1, which refuses "0.008s"; the new build a
   // later one: a suffix learned from one side given to the other would fail the baseline.
   GbenchSideBySide plan;
   plan.baseline_executable = kSuite;
-  plan.candidate_executable = write_suite_of_gbench_1_8(*folder, log);
+  plan.candidate_executable = suite();
   plan.benchmarks = {"BM_sum"};
   plan.rounds = 2;
   plan.turn_flags = true;
@@ -359,9 +373,7 @@ TEST(GbenchBinary, EachSideOfAComparisonIsSpeltForItsOwnGoogleBenchmark) {
   ASSERT_TRUE(baseline.valid()) << baseline.failures.front();
   ASSERT_FALSE(baseline.samples.empty());
   EXPECT_EQ(baseline.samples.back().round, std::optional<std::uint32_t>(1));
-  std::ifstream in(log);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  const std::vector<std::string> lines = processes_flags();
   ASSERT_EQ(lines.size(), 2u);
   const std::regex bare("--benchmark_min_time=[0-9.]+ ");
   const std::regex suffixed("--benchmark_min_time=[0-9.]+s ");
