@@ -107,37 +107,41 @@ model::Result<std::vector<std::string>> names_of(const std::string& binary, bool
   return gbench ? list_gbench_benchmarks(binary, flags) : list_benchmarks(binary, flags);
 }
 
-// A pair's round progress, told to `request` with the pair's target first; none without one.
-std::function<void(std::size_t, std::size_t, std::size_t, std::size_t, const std::string&)>
-pair_progress(const AbRequest& request, const BinaryPair& pair) {
-  if (!request.progress) return {};
-  return [&request, &pair](std::size_t round, std::size_t planned, std::size_t index,
-                           std::size_t count, const std::string& name) {
-    request.progress(pair.target, round, planned, index, count, name);
-  };
+// What the two kinds of side-by-side plan (SideBySide, GbenchSideBySide) take alike from a pair:
+// its builds, its common benchmarks, the rounds, a look after every round, and the round progress
+// told to `request` with the pair's target first.
+template <class Plan>
+Plan pair_plan(const AbRequest& request, const BinaryPair& pair, const BenchmarkSets& sets) {
+  Plan plan;
+  plan.baseline_executable = pair.baseline;
+  plan.candidate_executable = pair.candidate;
+  plan.benchmarks = sets.both;
+  plan.rounds = request.rounds;
+  plan.max_rounds = request.max_rounds;
+  plan.look_every = 1;
+  if (request.progress) {
+    plan.progress = [&request, &pair](std::size_t round, std::size_t planned, std::size_t index,
+                                      std::size_t count, const std::string& name) {
+      request.progress(pair.target, round, planned, index, count, name);
+    };
+  }
+  return plan;
 }
 
 // A pair of benchkit bench binaries, taking samples in turns (session/side_by_side.hpp).
 model::Result<SideBySideRuns> run_benchkit_pair(const AbRequest& request, const BinaryPair& pair,
                                                 const BenchmarkSets& sets, bool several,
                                                 const Undecided& undecided) {
-  SideBySide plan;
-  plan.baseline_executable = pair.baseline;
-  plan.candidate_executable = pair.candidate;
-  plan.benchmarks = sets.both;
-  plan.rounds = request.rounds;
-  plan.max_rounds = request.max_rounds;
+  auto plan = pair_plan<SideBySide>(request, pair, sets);
   plan.round_budget_ns = request.round_budget_ns;
   plan.worker_timeout = request.worker_timeout;
   plan.worker_flags = request.bench_flags;
   plan.clock = process_clock().clock;
-  plan.progress = pair_progress(request, pair);
   if (request.failed) {
     plan.failed = [&](const std::string& name, const std::string& message) {
       request.failed(prefixed(pair.target, name, several), message);
     };
   }
-  plan.look_every = 1;
   return run_side_by_side(plan, undecided);
 }
 
@@ -147,16 +151,9 @@ model::Result<SideBySideRuns> run_benchkit_pair(const AbRequest& request, const 
 model::Result<SideBySideRuns> run_gbench_pair(const AbRequest& request, const BinaryPair& pair,
                                               const BenchmarkSets& sets,
                                               const Undecided& undecided) {
-  GbenchSideBySide plan;
-  plan.baseline_executable = pair.baseline;
-  plan.candidate_executable = pair.candidate;
-  plan.benchmarks = sets.both;
-  plan.rounds = request.rounds;
-  plan.max_rounds = request.max_rounds;
+  auto plan = pair_plan<GbenchSideBySide>(request, pair, sets);
   plan.flags = request.bench_flags;
   plan.turn_flags = true;
-  plan.progress = pair_progress(request, pair);
-  plan.look_every = 1;
   return run_gbench_side_by_side(plan, undecided);
 }
 

@@ -221,8 +221,8 @@ class BinariesMeasurer final : public Measurer {
     if (gbench_repetitions_follow_iterations(plan_.flags)) {
       added_text += fmt::format(
           "; a benchmark whose iteration took at most {:.0f} µs in a pilot run of the baseline "
-          "gets --benchmark_repetitions=20, --benchmark_min_time=0.001 instead",
-          kShortIterationNs / 1000.0);
+          "gets --benchmark_repetitions={}, --benchmark_min_time={:g} instead",
+          kShortIterationNs / 1000.0, kShortRowRepetitions, kShortRowMinTimeS);
     }
     pairs.note = [&observer](const std::string& line) { observer.note(line); };
     pairs.look_every = 1;

@@ -262,7 +262,8 @@ std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags
                                            std::optional<double> iteration_ns) {
   const bool short_row = iteration_ns && *iteration_ns <= kShortIterationNs;
   if (short_row && gbench_repetitions_follow_iterations(flags)) {
-    return {"--benchmark_repetitions=20", "--benchmark_min_time=0.001"};
+    return {fmt::format("--benchmark_repetitions={}", kShortRowRepetitions),
+            fmt::format("--benchmark_min_time={:g}", kShortRowMinTimeS)};
   }
   std::vector<std::string> added;
   if (!gives(flags, "--benchmark_repetitions")) {
@@ -587,11 +588,13 @@ class GbenchPairs {
     BenchmarkResult& into = merged_[side][index];
     if (!into.valid()) return std::nullopt;
     std::vector<std::string> flags = plan_.flags;
-    // benchkit's --benchmark_min_time, spelt as this side's binary reads it.
-    const bool gives_min_time = plan_.turn_flags && !gives(plan_.flags, "--benchmark_min_time");
+    // When benchkit gives the --benchmark_min_time, it is spelt as this side's binary reads it,
+    // and what the binary says of its spelling is benchkit's to hear.
+    MinTimeSpelling* spelling = nullptr;
     if (plan_.turn_flags) {
       const std::vector<std::string> added =
           spelling_[side].spelled(gbench_turn_flags(plan_.flags, iteration_ns_[index]));
+      if (gives(added, "--benchmark_min_time")) spelling = &spelling_[side];
       flags.insert(flags.end(), added.begin(), added.end());
     }
     flags.push_back("--benchmark_filter=" + exact_gbench_filter(name));
@@ -604,7 +607,7 @@ class GbenchPairs {
         fmt::format("{}/{}-{}-{}.json", folder_, kSideFileNames[side], round, index),
         fmt::format("the {} build {} (round {} of {}, {})", kSideNames[side], source, round + 1,
                     planned, name),
-        notes_.sink(), cpu, gives_min_time ? &spelling_[side] : nullptr);
+        notes_.sink(), cpu, spelling);
     if (!run) return run.error();
     if (contexts_[side].date.empty()) contexts_[side] = run->context;
     const auto found = std::find_if(run->benchmarks.begin(), run->benchmarks.end(),

@@ -130,6 +130,9 @@ model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& pl
 // process instead of kGbenchTurnRepetitions of kGbenchTurnMinTimeS (gbench_turn_flags): two or
 // more iterations a repetition.
 inline constexpr double kShortIterationNs = 500'000.0;
+// What such a benchmark's process is given: twenty repetitions of 1 ms.
+inline constexpr int kShortRowRepetitions = 20;
+inline constexpr double kShortRowMinTimeS = 0.001;
 
 // The repetitions of a benchmark's process in a side-by-side comparison, and the
 // --benchmark_min_time of each (seconds), unless the user's flags set them: three of 8 ms. Google
