@@ -90,6 +90,7 @@ struct Row {
   std::string aggregate_name;
   std::optional<std::string> failure;  // error_occurred or skipped, with the message
   std::size_t repetition_index = 0;
+  std::size_t repetitions = 0;  // the benchmark's repetitions, as the row says (0: not said)
   std::uint64_t iterations = 1;
   std::optional<double> real_ns;  // per iteration
   std::optional<double> cpu_ns;   // per iteration
@@ -130,6 +131,11 @@ Row read_gbench_row(const ordered_json& object, const std::string& path, std::si
       fail_at(path + ".repetition_index", "expected a non-negative integer");
     }
     row.repetition_index = static_cast<std::size_t>(*index);
+  }
+  if (const auto repetitions = number_of(object, "repetitions", path)) {
+    if (*repetitions >= 1 && *repetitions < 1e9 && *repetitions == std::floor(*repetitions)) {
+      row.repetitions = static_cast<std::size_t>(*repetitions);
+    }
   }
   if (const auto iterations = number_of(object, "iterations", path)) {
     // 2^63: beyond any iteration count Google Benchmark runs (an int64 there).
@@ -338,13 +344,22 @@ void add_aggregate_sample(const std::vector<Row>& group, BenchmarkResult& result
   result.counters = chosen->counters;
   result.bytes_per_iteration = work_per_iteration(chosen->bytes_per_second, *chosen);
   result.items_per_iteration = work_per_iteration(chosen->items_per_second, *chosen);
+  // Google Benchmark writes only aggregates when the suite ran with
+  // --benchmark_report_aggregates_only, and for a benchmark whose code calls
+  // ReportAggregatesOnly(), which no flag undoes (real suites do: ->Repetitions(10)
+  // ->ReportAggregatesOnly(true)). Several files of one build, or runs in fresh processes, give a
+  // sample each (model::note_aggregates_per_process).
+  const std::string repetitions =
+      chosen->repetitions > 0 ? fmt::format("{} repetitions", chosen->repetitions) : "repetitions";
   result.diagnostics.push_back(Diagnostic{
-      "aggregates_only", "warning",
-      fmt::format("the file holds only Google Benchmark's aggregates for this benchmark, "
-                  "so benchkit read its {} as one sample and has no spread to test: run "
-                  "the suite without --benchmark_report_aggregates_only to keep each "
-                  "repetition",
-                  chosen->aggregate_name)});
+      model::kAggregatesOnly, "warning",
+      fmt::format("Google Benchmark wrote only the aggregates of this benchmark's {} (its code "
+                  "calls ReportAggregatesOnly(), or the suite ran with "
+                  "--benchmark_report_aggregates_only), so benchkit read their {} as one sample "
+                  "and one file has no spread to test: run the suite in fresh processes "
+                  "(benchkit run ./SUITE, benchkit compare OLD_BINARY NEW_BINARY), each "
+                  "process's {} a sample, or without the flag when it was given",
+                  repetitions, chosen->aggregate_name, chosen->aggregate_name)});
 }
 
 // The benchmark of one run name: its failures, label, and samples from its iteration rows (or
@@ -439,8 +454,13 @@ void add_run_warnings(RunResult& run) {
         "unoptimised, which shows most in the shortest benchmarks; link a release build of the "
         "library (CMAKE_BUILD_TYPE=Release) for figures to publish"});
   }
-  const bool repeated = std::any_of(run.benchmarks.begin(), run.benchmarks.end(),
-                                    [](const BenchmarkResult& b) { return b.samples.size() > 1; });
+  // Aggregates stand for repetitions too (add_aggregate_sample).
+  const bool repeated =
+      std::any_of(run.benchmarks.begin(), run.benchmarks.end(), [](const BenchmarkResult& b) {
+        return b.samples.size() > 1 ||
+               std::any_of(b.diagnostics.begin(), b.diagnostics.end(),
+                           [](const Diagnostic& d) { return d.code == model::kAggregatesOnly; });
+      });
   run.context.warnings.push_back(Diagnostic{
       model::kOneProcessRepetitions, "info",
       repeated ? "Google Benchmark ran every repetition of this file in one process: they show "

@@ -2,6 +2,8 @@
 
 #include "model/exact_counts.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 
@@ -86,13 +88,41 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
     }
   }
   check_exact_counts(merged.benchmarks);
-  if (runs.size() > 1) drop_one_process_warning(merged.context);
+  if (runs.size() > 1) {
+    drop_one_process_warning(merged.context);
+    note_aggregates_per_process(merged);
+  }
   return merged;
 }
 
 bool has_one_process_warning(const Context& context) {
   return std::any_of(context.warnings.begin(), context.warnings.end(),
                      [](const Diagnostic& d) { return d.code == kOneProcessRepetitions; });
+}
+
+void note_aggregates_per_process(RunResult& run) {
+  std::size_t count = 0;
+  std::string first;
+  for (BenchmarkResult& benchmark : run.benchmarks) {
+    const auto removed = std::erase_if(
+        benchmark.diagnostics, [](const Diagnostic& d) { return d.code == kAggregatesOnly; });
+    if (removed == 0) continue;
+    if (count == 0) first = benchmark.name;
+    ++count;
+  }
+  if (count == 0) return;
+  std::erase_if(run.context.warnings,
+                [](const Diagnostic& d) { return d.code == kAggregatesPerProcess; });
+  run.context.warnings.push_back(Diagnostic{
+      kAggregatesPerProcess, "info",
+      fmt::format(
+          "Google Benchmark wrote only the aggregates of {} (the code calls "
+          "ReportAggregatesOnly(), or the suite ran with "
+          "--benchmark_report_aggregates_only): each process gave one sample of {}, the "
+          "median of its repetitions there, so {} spread and interval are those between "
+          "processes",
+          count == 1 ? first + "'s repetitions" : fmt::format("{} benchmarks' repetitions", count),
+          count == 1 ? "it" : "each", count == 1 ? "its" : "their")});
 }
 
 void drop_one_process_warning(Context& context) {

@@ -16,7 +16,8 @@ namespace benchkit::model {
 // fails. Estimates are not recomputed here (model does no statistics): call
 // compute_estimates.
 // With more than one run, the kOneProcessRepetitions warning is dropped: the samples then come
-// from several processes.
+// from several processes; and the benchmarks' kAggregatesOnly diagnostics become one run note
+// (note_aggregates_per_process).
 RunResult merge_processes(const std::vector<RunResult>& runs);
 
 // The code of the run warning that says every sample of the run was taken in one process of a
@@ -25,6 +26,18 @@ RunResult merge_processes(const std::vector<RunResult>& runs);
 // comparison of two such runs has nothing to judge a change against (analysis/compare.hpp).
 inline constexpr const char* kOneProcessRepetitions = "one_process_repetitions";
 bool has_one_process_warning(const Context& context);
+
+// The code of the diagnostic of a benchmark of which Google Benchmark wrote only aggregates (its
+// code calls ReportAggregatesOnly(), or --benchmark_report_aggregates_only): its run holds one
+// sample, their median, and a file of it has no spread to test.
+inline constexpr const char* kAggregatesOnly = "aggregates_only";
+// The code of the run note that replaces them once the run's samples come from several
+// processes, each process's aggregate a sample.
+inline constexpr const char* kAggregatesPerProcess = "aggregates_per_process";
+// A run whose samples come from several processes (merged, or a process per round side by
+// side): its benchmarks' kAggregatesOnly warnings, true of one file but not of this run, give
+// way to one kAggregatesPerProcess note naming how many benchmarks gave a sample a process.
+void note_aggregates_per_process(RunResult& run);
 void drop_one_process_warning(Context& context);
 
 }  // namespace benchkit::model

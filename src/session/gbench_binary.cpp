@@ -532,7 +532,24 @@ class GbenchPairs {
                           : fmt::format("them, {} of {:g} ms for the others",
                                         kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS)));
     }
+    note_own_repetitions();
     return std::nullopt;
+  }
+
+  // Benchmarks whose code sets their repetitions (->Repetitions(N): "/repeats:N" in the name)
+  // run that many whatever --benchmark_repetitions says: a note, so that the shapes above are
+  // not taken for theirs.
+  void note_own_repetitions() {
+    const auto own =
+        std::count_if(plan_.benchmarks.begin(), plan_.benchmarks.end(),
+                      [](const std::string& name) { return name.find("/repeats:") != name.npos; });
+    const auto say = notes_.sink();
+    if (!say || own == 0) return;
+    say(
+        fmt::format("{} of {} benchmarks set their repetitions in their code (/repeats:N in the "
+                    "name), which no flag changes: a process runs that many of them, each of the "
+                    "length chosen above",
+                    own, plan_.benchmarks.size()));
   }
 
   // Round `round` of the benchmarks at `active` (indices into plan.benchmarks).
@@ -575,6 +592,7 @@ class GbenchPairs {
         if (!result.valid()) result.samples.clear();
         sides[side]->benchmarks.push_back(std::move(result));
       }
+      model::note_aggregates_per_process(*sides[side]);
       analysis::compute_estimates(*sides[side]);
     }
     return runs;

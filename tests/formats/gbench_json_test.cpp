@@ -154,9 +154,21 @@ TEST(GbenchJson, AggregatesAreUsedOnlyWhenNoIterationRowExistsAndSaySo) {
   EXPECT_EQ(copy.diagnostics[0].code, "aggregates_only");
   EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("median"));
   EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("--benchmark_report_aggregates_only"));
+  // The file says how many repetitions the aggregates stand for; the code's own request, which no
+  // flag undoes, is named beside the flag.
+  EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("this benchmark's 3 repetitions"));
+  EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("ReportAggregatesOnly()"));
   // The throughput is read from the aggregate, as from an iteration row.
   EXPECT_EQ(copy.bytes_per_iteration, std::optional<std::uint64_t>(64));
   EXPECT_EQ(copy.items_per_iteration, std::optional<std::uint64_t>(1));
+  // The run's note: the repetitions ran in one process (not "once each", as a file without
+  // repetitions is told).
+  ASSERT_TRUE(model::has_one_process_warning(run.context));
+  for (const Diagnostic& d : run.context.warnings) {
+    if (d.code == model::kOneProcessRepetitions) {
+      EXPECT_THAT(d.message, HasSubstr("every repetition of this file in one process"));
+    }
+  }
   // With iteration rows present, no such diagnostic.
   EXPECT_TRUE(named(read("gbench_repetitions.json"), "BM_copy/64").diagnostics.empty());
 }

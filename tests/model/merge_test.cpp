@@ -2,6 +2,7 @@
 
 #include "model/counters.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 namespace benchkit::model {
@@ -75,6 +76,43 @@ TEST(Merge, AResultThatFailedItsChecksInAnyProcessStaysInvalid) {
   ASSERT_EQ(merged.benchmarks.size(), 1u);
   EXPECT_FALSE(merged.benchmarks[0].valid());
   EXPECT_EQ(merged.benchmarks[0].failures.size(), 1u) << "the same message once";
+}
+
+// The notes of `run` of the code kAggregatesPerProcess.
+std::vector<Diagnostic> aggregates_notes(const RunResult& run) {
+  std::vector<Diagnostic> notes;
+  for (const Diagnostic& d : run.context.warnings) {
+    if (d.code == kAggregatesPerProcess) notes.push_back(d);
+  }
+  return notes;
+}
+
+TEST(Merge, AggregatesOnlyWarningsOfSeveralProcessesBecomeOneNote) {
+  RunResult first = run_with("a", 1, 1000, nullptr);
+  first.benchmarks[0].diagnostics.push_back({kAggregatesOnly, "warning", "one file"});
+  first.benchmarks.push_back(run_with("b", 1, 1000, nullptr).benchmarks[0]);
+  first.benchmarks[1].diagnostics.push_back({kAggregatesOnly, "warning", "one file"});
+  first.benchmarks.push_back(run_with("c", 2, 1000, "drift").benchmarks[0]);
+  // One run: a file's warnings are true of it and stay.
+  const RunResult alone = merge_processes({first});
+  EXPECT_EQ(alone.benchmarks[0].diagnostics.size(), 1u);
+  EXPECT_TRUE(aggregates_notes(alone).empty());
+  const RunResult merged = merge_processes({first, first, first});
+  EXPECT_TRUE(merged.benchmarks[0].diagnostics.empty());
+  EXPECT_TRUE(merged.benchmarks[1].diagnostics.empty());
+  // Other diagnostics stay where they are.
+  ASSERT_EQ(merged.benchmarks[2].diagnostics.size(), 1u);
+  EXPECT_EQ(merged.benchmarks[2].diagnostics[0].code, "drift");
+  const std::vector<Diagnostic> notes = aggregates_notes(merged);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].severity, "info");
+  EXPECT_THAT(notes[0].message, ::testing::HasSubstr("of 2 benchmarks' repetitions"));
+  // Noted again (one benchmark's warning read anew), it is still one note, of that benchmark.
+  RunResult again = merged;
+  again.benchmarks[0].diagnostics.push_back({kAggregatesOnly, "warning", "one file"});
+  note_aggregates_per_process(again);
+  ASSERT_EQ(aggregates_notes(again).size(), 1u);
+  EXPECT_THAT(aggregates_notes(again)[0].message, ::testing::HasSubstr("of a's repetitions"));
 }
 
 TEST(Merge, NothingToMergeGivesAnEmptyRun) {

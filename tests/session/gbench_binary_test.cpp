@@ -473,6 +473,69 @@ TEST(GbenchBinary, ThePilotTimesEveryFormOfNameAndASuitesOwnRepetitionsStay) {
   }
 }
 
+// Benchmarks whose code calls ReportAggregatesOnly(): a process writes their median and no
+// repetition, so each process (each round's, side by side) gives one sample of each, and the
+// file's "no spread to test" gives way to one note on the run.
+TEST(GbenchBinary, ASuiteThatWritesOnlyAggregatesGivesASampleAProcess) {
+  const std::string suite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_aggregates";
+  const auto note_of = [](const RunResult& run) -> std::string {
+    for (const Diagnostic& d : run.context.warnings) {
+      if (d.code == model::kAggregatesPerProcess) return d.message;
+    }
+    return "";
+  };
+  GbenchProcesses plan;
+  plan.executable = suite;
+  plan.processes = 3;
+  plan.flags = kQuick;
+  const auto run = run_gbench_processes(plan);
+  ASSERT_TRUE(run) << run.error().message;
+  ASSERT_EQ(run->benchmarks.size(), 3u);
+  for (const BenchmarkResult& b : run->benchmarks) {
+    const bool aggregates = b.name.starts_with("BM_add/");
+    // BM_add's four repetitions a process are one median; BM_plain writes its one repetition.
+    EXPECT_EQ(b.samples.size(), 3u) << b.name;
+    EXPECT_THAT(b.diagnostics,
+                Not(Contains(::testing::Field(&Diagnostic::code, model::kAggregatesOnly))))
+        << b.name;
+    if (aggregates) {
+      EXPECT_THAT(b.name, HasSubstr("/repeats:4"));
+    }
+  }
+  EXPECT_THAT(note_of(*run), HasSubstr("only the aggregates of 2 benchmarks' repetitions"));
+  EXPECT_THAT(note_of(*run), HasSubstr("ReportAggregatesOnly()"));
+  EXPECT_THAT(note_of(*run), HasSubstr("between processes"));
+  // One process: the one file's warning stays on each such benchmark.
+  plan.processes = 1;
+  const auto one = run_gbench_processes(plan);
+  ASSERT_TRUE(one) << one.error().message;
+  EXPECT_EQ(note_of(*one), "");
+  ASSERT_FALSE(one->benchmarks.at(0).diagnostics.empty());
+  EXPECT_EQ(one->benchmarks.at(0).diagnostics.front().code, model::kAggregatesOnly);
+  EXPECT_THAT(one->benchmarks.at(0).diagnostics.front().message, HasSubstr("4 repetitions"));
+
+  GbenchSideBySide pairs;
+  pairs.baseline_executable = suite;
+  pairs.candidate_executable = suite;
+  pairs.benchmarks = {"BM_add/16/repeats:4", "BM_plain"};
+  pairs.rounds = 2;
+  pairs.turn_flags = true;
+  std::vector<std::string> notes;
+  pairs.note = [&](const std::string& line) { notes.push_back(line); };
+  const auto runs = run_gbench_side_by_side(pairs);
+  ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_THAT(notes, Contains(HasSubstr("1 of 2 benchmarks set their repetitions in their code")));
+  for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
+    ASSERT_EQ(side->benchmarks.size(), 2u);
+    // A round's process of BM_add: its code's four repetitions, whatever benchkit asked, one
+    // median.
+    EXPECT_EQ(side->benchmarks[0].samples.size(), 2u);
+    EXPECT_TRUE(side->benchmarks[0].diagnostics.empty());
+    EXPECT_EQ(side->benchmarks[1].samples.size(), 2u * kShortRowRepetitions);
+    EXPECT_THAT(note_of(*side), HasSubstr("only the aggregates of BM_add/16/repeats:4's"));
+  }
+}
+
 TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
   GbenchSideBySide plan = short_benchmark_plan();
   plan.flags = {"--benchmark_no_such_flag"};  // every process of the suite fails on it
