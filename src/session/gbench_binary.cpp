@@ -388,6 +388,45 @@ std::vector<std::string> MinTimeSpelling::heard(std::vector<std::string> lines) 
   return kept;
 }
 
+namespace {
+
+// What the code of the benchmarks `names` sets that no flag changes, as their names show it
+// (->Repetitions(N): "/repeats:N"; ->MinTime(S): "/min_time:S"), for a run of `processes` fresh
+// processes (0: side by side, a process per round and side): a note, so that benchkit's shapes
+// and shares of Google Benchmark's time are not taken for theirs; nothing when none does.
+std::optional<std::string> code_settings_note(const std::vector<std::string>& names,
+                                              std::size_t processes) {
+  const auto with = [&](const char* part) {
+    return std::count_if(names.begin(), names.end(),
+                         [&](const std::string& name) { return name.find(part) != name.npos; });
+  };
+  std::vector<std::string> parts;
+  // Fresh processes share Google Benchmark's time per repetition whatever the count: said only
+  // side by side, where a process's repetitions are benchkit's choice.
+  if (const auto own = with("/repeats:"); own > 0 && processes == 0) {
+    parts.push_back(fmt::format(
+        "{} of {} benchmarks set their repetitions in their code (/repeats:N in the name), "
+        "which no flag changes: a process runs that many, each of the length chosen above",
+        own, names.size()));
+  }
+  if (const auto own = with("/min_time:"); own > 0) {
+    parts.push_back(fmt::format(
+        "{} of {} benchmarks set their minimum time in their code (/min_time:S in the name), "
+        "which no flag changes: each of their repetitions runs that long in every process{}",
+        own, names.size(),
+        processes > 1 ? fmt::format(", so they take {} times as long as in the suite's own run "
+                                    "(--processes 1 for its time)",
+                                    processes)
+                      : ""));
+  }
+  if (parts.empty()) return std::nullopt;
+  std::string note = parts.front();
+  for (std::size_t k = 1; k < parts.size(); ++k) note += "; " + parts[k];
+  return note;
+}
+
+}  // namespace
+
 model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
   // Listed first: a filter that matches nothing is said as such (Google Benchmark then writes
   // no result file), before any process runs.
@@ -414,6 +453,11 @@ model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
   const auto& made = scope.folder();
   if (!made) return made.error();
   const std::size_t total = std::max<std::size_t>(1, plan.processes);
+  if (plan.note) {
+    std::vector<std::string> names = *listed;
+    if (plan.shard) names = names_in_shard(*listed, *plan.shard);
+    if (auto note = code_settings_note(names, total)) plan.note(*note);
+  }
   OnceNotes notes(plan.note);
   MinTimeSpelling spelling;
   std::vector<RunResult> runs;
@@ -532,24 +576,10 @@ class GbenchPairs {
                           : fmt::format("them, {} of {:g} ms for the others",
                                         kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS)));
     }
-    note_own_repetitions();
+    if (const auto say = notes_.sink()) {
+      if (auto note = code_settings_note(plan_.benchmarks, 0)) say(*note);
+    }
     return std::nullopt;
-  }
-
-  // Benchmarks whose code sets their repetitions (->Repetitions(N): "/repeats:N" in the name)
-  // run that many whatever --benchmark_repetitions says: a note, so that the shapes above are
-  // not taken for theirs.
-  void note_own_repetitions() {
-    const auto own =
-        std::count_if(plan_.benchmarks.begin(), plan_.benchmarks.end(),
-                      [](const std::string& name) { return name.find("/repeats:") != name.npos; });
-    const auto say = notes_.sink();
-    if (!say || own == 0) return;
-    say(
-        fmt::format("{} of {} benchmarks set their repetitions in their code (/repeats:N in the "
-                    "name), which no flag changes: a process runs that many of them, each of the "
-                    "length chosen above",
-                    own, plan_.benchmarks.size()));
   }
 
   // Round `round` of the benchmarks at `active` (indices into plan.benchmarks).

@@ -464,6 +464,7 @@ TEST(GbenchBinary, ThePilotTimesEveryFormOfNameAndASuitesOwnRepetitionsStay) {
   const auto runs = run_gbench_side_by_side(plan);
   ASSERT_TRUE(runs) << runs.error().message;
   EXPECT_THAT(notes, Contains(HasSubstr("5 of 5 benchmarks took at most 500 µs an iteration")));
+  EXPECT_THAT(notes, Contains(HasSubstr("1 of 5 benchmarks set their repetitions in their code")));
   for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
     ASSERT_EQ(side->benchmarks.size(), 5u);
     for (std::size_t k = 0; k < 4; ++k) {
@@ -534,6 +535,30 @@ TEST(GbenchBinary, ASuiteThatWritesOnlyAggregatesGivesASampleAProcess) {
     EXPECT_EQ(side->benchmarks[1].samples.size(), 2u * kShortRowRepetitions);
     EXPECT_THAT(note_of(*side), HasSubstr("only the aggregates of BM_add/16/repeats:4's"));
   }
+}
+
+// A minimum time set in a benchmark's code (->MinTime: "/min_time:S") holds in every process: a
+// run of N processes takes N times the suite's own time for it, and says so.
+TEST(GbenchBinary, WhatABenchmarksCodeSetsIsSaidBeforeTheProcessesRun) {
+  GbenchProcesses plan;
+  plan.executable = kGbenchNames;
+  plan.processes = 2;
+  plan.flags = {"--benchmark_min_time=0.001", "--benchmark_filter=^BM_shared_sum"};
+  std::vector<std::string> notes;
+  plan.note = [&](const std::string& line) { notes.push_back(line); };
+  const auto run = run_gbench_processes(plan);
+  ASSERT_TRUE(run) << run.error().message;
+  ASSERT_EQ(run->benchmarks.size(), 4u);
+  ASSERT_FALSE(notes.empty());
+  // Repetitions set in code share the time as any others do: not said here.
+  EXPECT_THAT(notes.front(), Not(HasSubstr("set their repetitions")));
+  EXPECT_THAT(notes.front(), HasSubstr("1 of 4 benchmarks set their minimum time in their code"));
+  EXPECT_THAT(notes.front(), HasSubstr("2 times as long as in the suite's own run"));
+  // Nothing set in code, nothing said.
+  notes.clear();
+  plan.flags = {"--benchmark_min_time=0.001", "--benchmark_filter=^BM_manual"};
+  ASSERT_TRUE(run_gbench_processes(plan));
+  EXPECT_THAT(notes, Not(Contains(HasSubstr("in their code"))));
 }
 
 TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
