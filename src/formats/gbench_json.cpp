@@ -353,7 +353,7 @@ void add_aggregate_sample(const std::vector<Row>& group, BenchmarkResult& result
       chosen->repetitions > 0 ? fmt::format("{} repetitions", chosen->repetitions) : "repetitions";
   result.diagnostics.push_back(Diagnostic{
       model::kAggregatesOnly, "warning",
-      fmt::format("Google Benchmark wrote only the aggregates of this benchmark's {} (its code "
+      fmt::format("Google Benchmark wrote only the aggregates of the {} (its code "
                   "calls ReportAggregatesOnly(), or the suite ran with "
                   "--benchmark_report_aggregates_only), so benchkit read their {} as one sample "
                   "and one file has no spread to test: run the suite in fresh processes "

@@ -357,12 +357,30 @@ std::string benchmark_table(const RunResult& run, Options options) {
     out +=
         fmt::format("{} skipped (--skip-tag {}): {}\n", b.name, b.skipped->tag, b.skipped->reason);
   }
+  // A diagnostic said alike of several benchmarks (a suite whose code asks every benchmark for
+  // the same thing) is said once, with how many and the first of them; the table's flags column
+  // marks each.
+  std::vector<std::pair<const Diagnostic*, std::vector<const std::string*>>> said;
   for (const BenchmarkResult& b : run.benchmarks) {
     for (const Diagnostic& d : b.diagnostics) {
-      if (!any_diagnostic) out += "\n";
-      any_diagnostic = true;
-      out += fmt::format("{} [{}]: {}\n", b.name, d.code, d.message);
+      const auto same = std::find_if(said.begin(), said.end(), [&](const auto& entry) {
+        return entry.first->code == d.code && entry.first->message == d.message;
+      });
+      if (same == said.end()) {
+        said.push_back({&d, {&b.name}});
+      } else {
+        same->second.push_back(&b.name);
+      }
     }
+  }
+  for (const auto& [d, names] : said) {
+    if (!any_diagnostic) out += "\n";
+    any_diagnostic = true;
+    const std::string who =
+        names.size() == 1 ? *names.front()
+                          : fmt::format("{} benchmarks ({} and {} more, flagged in the table)",
+                                        names.size(), *names.front(), names.size() - 1);
+    out += fmt::format("{} [{}]: {}\n", who, d->code, d->message);
   }
   if (!run.context.warnings.empty()) {
     out += "\n";

@@ -156,7 +156,7 @@ TEST(GbenchJson, AggregatesAreUsedOnlyWhenNoIterationRowExistsAndSaySo) {
   EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("--benchmark_report_aggregates_only"));
   // The file says how many repetitions the aggregates stand for; the code's own request, which no
   // flag undoes, is named beside the flag.
-  EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("this benchmark's 3 repetitions"));
+  EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("aggregates of the 3 repetitions"));
   EXPECT_THAT(copy.diagnostics[0].message, HasSubstr("ReportAggregatesOnly()"));
   // The throughput is read from the aggregate, as from an iteration row.
   EXPECT_EQ(copy.bytes_per_iteration, std::optional<std::uint64_t>(64));

@@ -117,6 +117,26 @@ TEST(Reporters, AFailedBenchmarkIsARowWithItsCauseAndItsReasonAfterTheTable) {
             std::string::npos);
 }
 
+TEST(Reporters, ADiagnosticSaidAlikeOfSeveralBenchmarksIsPrintedOnce) {
+  RunResult run = testing::sample_run();
+  const std::size_t first = run.benchmarks.size();
+  for (const char* name : {"a/1", "a/2", "a/3"}) {
+    BenchmarkResult b = run.benchmarks.front();
+    b.name = name;
+    b.diagnostics = {{"aggregates_only", "warning", "only aggregates"}};
+    run.benchmarks.push_back(b);
+  }
+  // The same code with another message is another line.
+  run.benchmarks[first + 2].diagnostics.push_back({"drift", "warning", "rose 9%"});
+  run.benchmarks[first + 1].diagnostics.push_back({"drift", "warning", "rose 5%"});
+  const std::string console = make_reporter(Format::console)->render(run);
+  EXPECT_THAT(console, ::testing::HasSubstr("3 benchmarks (a/1 and 2 more, flagged in the table) "
+                                            "[aggregates_only]: only aggregates\n"));
+  EXPECT_THAT(console, ::testing::HasSubstr("a/2 [drift]: rose 5%\n"));
+  EXPECT_THAT(console, ::testing::HasSubstr("a/3 [drift]: rose 9%\n"));
+  EXPECT_THAT(console, ::testing::Not(::testing::HasSubstr("a/1 [aggregates_only]")));
+}
+
 TEST(Reporters, ScenariosAreBlocksOfPhasesAfterTheTable) {
   testing::expect_golden(
       "console_scenarios.txt",
