@@ -4,12 +4,15 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <optional>
 #include <regex>
 #include <set>
 #include <string_view>
+#include <system_error>
 
 #include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
@@ -258,8 +261,31 @@ std::optional<double> gbench_process_min_time(const std::vector<std::string>& fl
   return kGbenchMinTimeS / static_cast<double>(processes);
 }
 
+std::optional<std::uint64_t> fixed_gbench_iterations(const std::string& name) {
+  constexpr std::string_view kPart = "/iterations:";
+  const std::size_t at = name.find(kPart);
+  if (at == std::string::npos) return std::nullopt;
+  std::uint64_t count = 0;
+  const char* first = name.data() + at + kPart.size();
+  const char* last = name.data() + name.size();
+  const auto [end, error] = std::from_chars(first, last, count);
+  if (error != std::errc() || end == first || (end != last && *end != '/') || count == 0) {
+    return std::nullopt;
+  }
+  return count;
+}
+
 std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
-                                           std::optional<double> iteration_ns) {
+                                           std::optional<double> iteration_ns,
+                                           std::optional<std::uint64_t> fixed_iterations) {
+  if (fixed_iterations && iteration_ns && *iteration_ns > 0.0) {
+    if (gives(flags, "--benchmark_repetitions")) return {};
+    const double repetition_ns = static_cast<double>(*fixed_iterations) * *iteration_ns;
+    const double wanted_ns = kGbenchTurnRepetitions * kGbenchTurnMinTimeS * 1e9;
+    const long repetitions =
+        std::clamp(std::lround(wanted_ns / repetition_ns), 1L, long{kShortRowRepetitions});
+    return {fmt::format("--benchmark_repetitions={}", repetitions)};
+  }
   const bool short_row = iteration_ns && *iteration_ns <= kShortIterationNs;
   if (short_row && gbench_repetitions_follow_iterations(flags)) {
     return {fmt::format("--benchmark_repetitions={}", kShortRowRepetitions),
@@ -408,6 +434,14 @@ std::optional<std::string> code_settings_note(const std::vector<std::string>& na
         "{} of {} benchmarks set their repetitions in their code (/repeats:N in the name), "
         "which no flag changes: a process runs that many, each of the length chosen above",
         own, names.size()));
+  }
+  if (const auto own = with("/iterations:"); own > 0 && processes == 0) {
+    parts.push_back(fmt::format(
+        "{} of {} benchmarks set their iterations in their code (/iterations:N in the name), "
+        "which no flag changes: a process runs as many repetitions of them as fill {} of {:g} "
+        "ms (one at least, {} at most)",
+        own, names.size(), kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS,
+        kShortRowRepetitions));
   }
   if (const auto own = with("/min_time:"); own > 0) {
     parts.push_back(fmt::format(
@@ -563,11 +597,16 @@ class GbenchPairs {
       if (at == plan_.benchmarks.end() || !result.valid() || result.samples.empty()) continue;
       iteration_ns_[at - plan_.benchmarks.begin()] = stats::median(result.per_iteration_ns());
     }
-    const auto short_rows = std::count_if(
-        iteration_ns_.begin(), iteration_ns_.end(),
-        [](const std::optional<double>& ns) { return ns && *ns <= kShortIterationNs; });
+    // Those whose code sets their iterations are given repetitions by their length instead.
+    std::size_t short_rows = 0;
+    for (std::size_t k = 0; k < iteration_ns_.size(); ++k) {
+      const std::optional<double>& ns = iteration_ns_[k];
+      if (ns && *ns <= kShortIterationNs && !fixed_gbench_iterations(plan_.benchmarks[k])) {
+        ++short_rows;
+      }
+    }
     if (const auto say = notes_.sink(); say && short_rows > 0) {
-      const bool all = static_cast<std::size_t>(short_rows) == plan_.benchmarks.size();
+      const bool all = short_rows == plan_.benchmarks.size();
       say(
           fmt::format("{} of {} benchmarks took at most {:.0f} µs an iteration when timed once "
                       "before the first round: twenty repetitions of 1 ms a process for {}",
@@ -640,8 +679,8 @@ class GbenchPairs {
     // and what the binary says of its spelling is benchkit's to hear.
     MinTimeSpelling* spelling = nullptr;
     if (plan_.turn_flags) {
-      const std::vector<std::string> added =
-          spelling_[side].spelled(gbench_turn_flags(plan_.flags, iteration_ns_[index]));
+      const std::vector<std::string> added = spelling_[side].spelled(
+          gbench_turn_flags(plan_.flags, iteration_ns_[index], fixed_gbench_iterations(name)));
       if (gives(added, "--benchmark_min_time")) spelling = &spelling_[side];
       flags.insert(flags.end(), added.begin(), added.end());
     }

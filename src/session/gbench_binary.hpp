@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -155,8 +156,18 @@ inline constexpr double kGbenchTurnMinTimeS = 0.008;
 // flag set by the user, twenty repetitions of 1 ms instead, in which crc32c's 1 MiB rows settle
 // where five of 5 ms left them scattering (docs/interop.md, "Shorter repetitions for short
 // iterations").
+// `fixed_iterations`, the iteration count a benchmark's code sets (->Iterations(N), which no flag
+// changes; fixed_gbench_iterations): its repetitions' length is then N × iteration_ns whatever
+// the min time, so the process is given as many repetitions as fill the three of 8 ms (at least
+// one, at most twenty) instead, unless the user's flags set the repetitions. Twenty repetitions of
+// a 10-million-iteration benchmark took seconds a process.
 std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
-                                           std::optional<double> iteration_ns = std::nullopt);
+                                           std::optional<double> iteration_ns = std::nullopt,
+                                           std::optional<std::uint64_t> fixed_iterations = {});
+
+// The iteration count that a benchmark's code sets, read from its name ("/iterations:N", as
+// Google Benchmark names a benchmark with ->Iterations(N)); nothing when it sets none.
+std::optional<std::uint64_t> fixed_gbench_iterations(const std::string& name);
 
 // Whether gbench_turn_flags(flags, ...) depends on the iteration time: the user's `flags` set
 // neither --benchmark_repetitions nor --benchmark_min_time.

@@ -1,8 +1,8 @@
-// A Google Benchmark suite whose code asks for aggregates only, as real suites do
-// (->Repetitions(N)->ReportAggregatesOnly(true), which no flag undoes): Google Benchmark then
-// writes each benchmark's mean, median, stddev and cv and no repetition. BM_plain writes its
-// repetitions as usual. Run in fresh processes and side by side by
-// tests/session/gbench_binary_test.cpp, where each process's median is one sample.
+// A Google Benchmark suite whose code sets what no flag changes, as real suites' code does:
+// aggregates only (->Repetitions(N)->ReportAggregatesOnly(true): Google Benchmark then writes
+// each benchmark's mean, median, stddev and cv and no repetition), and a fixed iteration count
+// (->Iterations(N)). BM_plain writes its repetitions as usual. Run in fresh processes and side by
+// side by tests/session/gbench_binary_test.cpp.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -20,5 +20,7 @@ static void BM_plain(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(sum += 1);
 }
 BENCHMARK(BM_plain);
+// Twenty million iterations a repetition: tens of milliseconds, whatever the min time.
+BENCHMARK(BM_plain)->Iterations(20'000'000);
 
 BENCHMARK_MAIN();

@@ -489,6 +489,7 @@ TEST(GbenchBinary, ASuiteThatWritesOnlyAggregatesGivesASampleAProcess) {
   plan.executable = suite;
   plan.processes = 3;
   plan.flags = kQuick;
+  plan.flags.push_back("--benchmark_filter=^BM_add|^BM_plain$");
   const auto run = run_gbench_processes(plan);
   ASSERT_TRUE(run) << run.error().message;
   ASSERT_EQ(run->benchmarks.size(), 3u);
@@ -559,6 +560,50 @@ TEST(GbenchBinary, WhatABenchmarksCodeSetsIsSaidBeforeTheProcessesRun) {
   plan.flags = {"--benchmark_min_time=0.001", "--benchmark_filter=^BM_manual"};
   ASSERT_TRUE(run_gbench_processes(plan));
   EXPECT_THAT(notes, Not(Contains(HasSubstr("in their code"))));
+}
+
+TEST(GbenchBinary, IterationsSetInCodeGetRepetitionsByTheirLength) {
+  EXPECT_EQ(fixed_gbench_iterations("BM_x/iterations:1000"), std::optional<std::uint64_t>(1000));
+  EXPECT_EQ(fixed_gbench_iterations("BM_x/8/iterations:20/repeats:3"),
+            std::optional<std::uint64_t>(20));
+  EXPECT_EQ(fixed_gbench_iterations("BM_x/8"), std::nullopt);
+  EXPECT_EQ(fixed_gbench_iterations("BM_x/iterations:"), std::nullopt);
+  EXPECT_EQ(fixed_gbench_iterations("BM_x/iterations:12ab"), std::nullopt);
+  // 20 million iterations of 2 ns: 40 ms a repetition, one fills more than the 24 ms.
+  EXPECT_THAT(gbench_turn_flags({}, 2.0, 20'000'000), ElementsAre("--benchmark_repetitions=1"));
+  // 8 ms a repetition: three; 10 µs: twenty at most.
+  EXPECT_THAT(gbench_turn_flags({}, 8000.0, 1000), ElementsAre("--benchmark_repetitions=3"));
+  EXPECT_THAT(gbench_turn_flags({}, 10.0, 1000), ElementsAre("--benchmark_repetitions=20"));
+  // The user's repetitions stay; a min time the user gives does not matter to a fixed count.
+  EXPECT_THAT(gbench_turn_flags({"--benchmark_repetitions=5"}, 2.0, 1000), IsEmpty());
+  EXPECT_THAT(gbench_turn_flags({"--benchmark_min_time=1"}, 8000.0, 1000),
+              ElementsAre("--benchmark_repetitions=3"));
+  // Not timed: the usual shape.
+  EXPECT_THAT(gbench_turn_flags({}, std::nullopt, 1000),
+              ElementsAre("--benchmark_repetitions=3", "--benchmark_min_time=0.008"));
+
+  // A real suite: BM_plain's twenty million iterations (a few tens of ms a repetition) are short
+  // iterations, which would have had twenty repetitions a process; BM_plain alone still does.
+  GbenchSideBySide pairs;
+  pairs.baseline_executable = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_aggregates";
+  pairs.candidate_executable = pairs.baseline_executable;
+  pairs.benchmarks = {"BM_plain/iterations:20000000", "BM_plain"};
+  pairs.rounds = 2;
+  pairs.turn_flags = true;
+  std::vector<std::string> notes;
+  pairs.note = [&](const std::string& line) { notes.push_back(line); };
+  const auto runs = run_gbench_side_by_side(pairs);
+  ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_THAT(notes, Contains(HasSubstr("1 of 2 benchmarks took at most 500 µs an iteration")));
+  EXPECT_THAT(notes, Contains(HasSubstr("1 of 2 benchmarks set their iterations in their code")));
+  for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
+    const BenchmarkResult& fixed = side->benchmarks.at(0);
+    ASSERT_TRUE(fixed.valid());
+    EXPECT_GE(fixed.samples.size(), 2u);
+    EXPECT_LE(fixed.samples.size(), 2u * 10) << "each of 2 rounds: at most 10 repetitions";
+    EXPECT_EQ(fixed.samples.front().iters, 20'000'000u);
+    EXPECT_EQ(side->benchmarks.at(1).samples.size(), 2u * kShortRowRepetitions);
+  }
 }
 
 TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
