@@ -582,12 +582,12 @@ TEST(GbenchBinary, IterationsSetInCodeGetRepetitionsByTheirLength) {
   EXPECT_THAT(gbench_turn_flags({}, std::nullopt, 1000),
               ElementsAre("--benchmark_repetitions=3", "--benchmark_min_time=0.008"));
 
-  // A real suite: BM_plain's twenty million iterations (a few tens of ms a repetition) are short
+  // Real processes: BM_plain's hundred million iterations (a few tens of ms a repetition) are short
   // iterations, which would have had twenty repetitions a process; BM_plain alone still does.
   GbenchSideBySide pairs;
   pairs.baseline_executable = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_aggregates";
   pairs.candidate_executable = pairs.baseline_executable;
-  pairs.benchmarks = {"BM_plain/iterations:20000000", "BM_plain"};
+  pairs.benchmarks = {"BM_plain/iterations:100000000", "BM_plain"};
   pairs.rounds = 2;
   pairs.turn_flags = true;
   std::vector<std::string> notes;
@@ -601,7 +601,7 @@ TEST(GbenchBinary, IterationsSetInCodeGetRepetitionsByTheirLength) {
     ASSERT_TRUE(fixed.valid());
     EXPECT_GE(fixed.samples.size(), 2u);
     EXPECT_LE(fixed.samples.size(), 2u * 10) << "each of 2 rounds: at most 10 repetitions";
-    EXPECT_EQ(fixed.samples.front().iters, 20'000'000u);
+    EXPECT_EQ(fixed.samples.front().iters, 100'000'000u);
     EXPECT_EQ(side->benchmarks.at(1).samples.size(), 2u * kShortRowRepetitions);
   }
 }
