@@ -7,6 +7,7 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <regex>
@@ -275,15 +276,46 @@ std::optional<std::uint64_t> fixed_gbench_iterations(const std::string& name) {
   return count;
 }
 
+namespace {
+
+// The minimum time, in seconds, that a benchmark's code sets, read from its name ("/min_time:S",
+// as Google Benchmark names a benchmark with ->MinTime(S)); nothing when it sets none.
+std::optional<double> code_min_time_s(const std::string& name) {
+  constexpr std::string_view kPart = "/min_time:";
+  const std::size_t at = name.find(kPart);
+  if (at == std::string::npos) return std::nullopt;
+  const std::string text =
+      name.substr(at + kPart.size(), name.find('/', at + 1) - at - kPart.size());
+  char* end = nullptr;
+  const double seconds = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || !(seconds > 0.0)) return std::nullopt;
+  return seconds;
+}
+
+// How long a repetition of the benchmark `name` lasts when its code fixes it, whatever the min
+// time benchkit gives: its iterations times `iteration_ns`, or its own minimum time.
+std::optional<double> code_repetition_ns(const std::string& name,
+                                         std::optional<double> iteration_ns) {
+  if (const auto iterations = fixed_gbench_iterations(name)) {
+    if (iteration_ns && *iteration_ns > 0.0) {
+      return static_cast<double>(*iterations) * *iteration_ns;
+    }
+    return std::nullopt;
+  }
+  if (const auto seconds = code_min_time_s(name)) return *seconds * 1e9;
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
                                            std::optional<double> iteration_ns,
-                                           std::optional<std::uint64_t> fixed_iterations) {
-  if (fixed_iterations && iteration_ns && *iteration_ns > 0.0) {
+                                           const std::string& name) {
+  if (const auto repetition_ns = code_repetition_ns(name, iteration_ns)) {
     if (gives(flags, "--benchmark_repetitions")) return {};
-    const double repetition_ns = static_cast<double>(*fixed_iterations) * *iteration_ns;
     const double wanted_ns = kGbenchTurnRepetitions * kGbenchTurnMinTimeS * 1e9;
     const long repetitions =
-        std::clamp(std::lround(wanted_ns / repetition_ns), 1L, long{kShortRowRepetitions});
+        std::clamp(std::lround(wanted_ns / *repetition_ns), 1L, long{kShortRowRepetitions});
     return {fmt::format("--benchmark_repetitions={}", repetitions)};
   }
   const bool short_row = iteration_ns && *iteration_ns <= kShortIterationNs;
@@ -451,7 +483,10 @@ std::optional<std::string> code_settings_note(const std::vector<std::string>& na
         processes > 1 ? fmt::format(", so they take {} times as long as in the suite's own run "
                                     "(--processes 1 for its time)",
                                     processes)
-                      : ""));
+        : processes == 0
+            ? fmt::format(", and a process gets as many as fill {} of {:g} ms (one at least)",
+                          kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS)
+            : ""));
   }
   if (parts.empty()) return std::nullopt;
   std::string note = parts.front();
@@ -601,7 +636,7 @@ class GbenchPairs {
     std::size_t short_rows = 0;
     for (std::size_t k = 0; k < iteration_ns_.size(); ++k) {
       const std::optional<double>& ns = iteration_ns_[k];
-      if (ns && *ns <= kShortIterationNs && !fixed_gbench_iterations(plan_.benchmarks[k])) {
+      if (ns && *ns <= kShortIterationNs && !code_repetition_ns(plan_.benchmarks[k], ns)) {
         ++short_rows;
       }
     }
@@ -679,8 +714,8 @@ class GbenchPairs {
     // and what the binary says of its spelling is benchkit's to hear.
     MinTimeSpelling* spelling = nullptr;
     if (plan_.turn_flags) {
-      const std::vector<std::string> added = spelling_[side].spelled(
-          gbench_turn_flags(plan_.flags, iteration_ns_[index], fixed_gbench_iterations(name)));
+      const std::vector<std::string> added =
+          spelling_[side].spelled(gbench_turn_flags(plan_.flags, iteration_ns_[index], name));
       if (gives(added, "--benchmark_min_time")) spelling = &spelling_[side];
       flags.insert(flags.end(), added.begin(), added.end());
     }

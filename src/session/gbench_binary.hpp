@@ -156,14 +156,14 @@ inline constexpr double kGbenchTurnMinTimeS = 0.008;
 // flag set by the user, twenty repetitions of 1 ms instead, in which crc32c's 1 MiB rows settle
 // where five of 5 ms left them scattering (docs/interop.md, "Shorter repetitions for short
 // iterations").
-// `fixed_iterations`, the iteration count a benchmark's code sets (->Iterations(N), which no flag
-// changes; fixed_gbench_iterations): its repetitions' length is then N × iteration_ns whatever
-// the min time, so the process is given as many repetitions as fill the three of 8 ms (at least
-// one, at most twenty) instead, unless the user's flags set the repetitions. Twenty repetitions of
-// a 10-million-iteration benchmark took seconds a process.
+// `name`, the benchmark's: when its code fixes how long a repetition lasts, a count of iterations
+// (->Iterations(N), "/iterations:N": N × iteration_ns) or a minimum time (->MinTime(S),
+// "/min_time:S": S), which no flag changes, the process is given as many repetitions as fill the
+// three of 8 ms (one at least, twenty at most) instead, unless the user's flags set the
+// repetitions: twenty repetitions of a hundred million iterations took 0.5 s a process.
 std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
                                            std::optional<double> iteration_ns = std::nullopt,
-                                           std::optional<std::uint64_t> fixed_iterations = {});
+                                           const std::string& name = {});
 
 // The iteration count that a benchmark's code sets, read from its name ("/iterations:N", as
 // Google Benchmark names a benchmark with ->Iterations(N)); nothing when it sets none.

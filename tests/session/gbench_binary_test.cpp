@@ -570,17 +570,29 @@ TEST(GbenchBinary, IterationsSetInCodeGetRepetitionsByTheirLength) {
   EXPECT_EQ(fixed_gbench_iterations("BM_x/iterations:"), std::nullopt);
   EXPECT_EQ(fixed_gbench_iterations("BM_x/iterations:12ab"), std::nullopt);
   // 20 million iterations of 2 ns: 40 ms a repetition, one fills more than the 24 ms.
-  EXPECT_THAT(gbench_turn_flags({}, 2.0, 20'000'000), ElementsAre("--benchmark_repetitions=1"));
+  EXPECT_THAT(gbench_turn_flags({}, 2.0, "BM_x/iterations:20000000"),
+              ElementsAre("--benchmark_repetitions=1"));
   // 8 ms a repetition: three; 10 µs: twenty at most.
-  EXPECT_THAT(gbench_turn_flags({}, 8000.0, 1000), ElementsAre("--benchmark_repetitions=3"));
-  EXPECT_THAT(gbench_turn_flags({}, 10.0, 1000), ElementsAre("--benchmark_repetitions=20"));
+  EXPECT_THAT(gbench_turn_flags({}, 8000.0, "BM_x/iterations:1000"),
+              ElementsAre("--benchmark_repetitions=3"));
+  EXPECT_THAT(gbench_turn_flags({}, 10.0, "BM_x/iterations:1000"),
+              ElementsAre("--benchmark_repetitions=20"));
   // The user's repetitions stay; a min time the user gives does not matter to a fixed count.
-  EXPECT_THAT(gbench_turn_flags({"--benchmark_repetitions=5"}, 2.0, 1000), IsEmpty());
-  EXPECT_THAT(gbench_turn_flags({"--benchmark_min_time=1"}, 8000.0, 1000),
+  EXPECT_THAT(gbench_turn_flags({"--benchmark_repetitions=5"}, 2.0, "BM_x/iterations:1000"),
+              IsEmpty());
+  EXPECT_THAT(gbench_turn_flags({"--benchmark_min_time=1"}, 8000.0, "BM_x/iterations:1000"),
               ElementsAre("--benchmark_repetitions=3"));
   // Not timed: the usual shape.
-  EXPECT_THAT(gbench_turn_flags({}, std::nullopt, 1000),
+  EXPECT_THAT(gbench_turn_flags({}, std::nullopt, "BM_x/iterations:1000"),
               ElementsAre("--benchmark_repetitions=3", "--benchmark_min_time=0.008"));
+  // A minimum time in the code (->MinTime(S)) is a repetition's length, timed or not: 10 ms, two
+  // of them (not the twenty of a short iteration); half a second, one.
+  EXPECT_THAT(gbench_turn_flags({}, 5.0, "BM_shared_sum/min_time:0.010"),
+              ElementsAre("--benchmark_repetitions=2"));
+  EXPECT_THAT(gbench_turn_flags({}, std::nullopt, "BM_y/8/min_time:0.500/real_time"),
+              ElementsAre("--benchmark_repetitions=1"));
+  EXPECT_THAT(gbench_turn_flags({}, 5.0, "BM_y/min_time:zero"),
+              ElementsAre("--benchmark_repetitions=20", "--benchmark_min_time=0.001"));
 
   // Real processes: BM_plain's hundred million iterations (a few tens of ms a repetition) are short
   // iterations, which would have had twenty repetitions a process; BM_plain alone still does.
@@ -604,6 +616,24 @@ TEST(GbenchBinary, IterationsSetInCodeGetRepetitionsByTheirLength) {
     EXPECT_EQ(fixed.samples.front().iters, 100'000'000u);
     EXPECT_EQ(side->benchmarks.at(1).samples.size(), 2u * kShortRowRepetitions);
   }
+}
+
+TEST(GbenchBinary, AMinimumTimeSetInCodeGetsRepetitionsByItsLength) {
+  // BM_shared_sum/min_time:0.010 iterates in nanoseconds, which would have given it twenty
+  // repetitions of its own 10 ms a process; two fill the 24 ms.
+  GbenchSideBySide pairs;
+  pairs.baseline_executable = kGbenchNames;
+  pairs.candidate_executable = kGbenchNames;
+  pairs.benchmarks = {"BM_shared_sum/min_time:0.010"};
+  pairs.rounds = 2;
+  pairs.turn_flags = true;
+  std::vector<std::string> notes;
+  pairs.note = [&](const std::string& line) { notes.push_back(line); };
+  const auto runs = run_gbench_side_by_side(pairs);
+  ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_EQ(samples_by_round(*runs), (std::map<std::uint32_t, std::size_t>{{0, 2}, {1, 2}}));
+  EXPECT_THAT(notes, Contains(HasSubstr("1 of 1 benchmarks set their minimum time in their code")));
+  EXPECT_THAT(notes, Not(Contains(HasSubstr("took at most 500 µs"))));
 }
 
 TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
