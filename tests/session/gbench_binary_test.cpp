@@ -423,16 +423,24 @@ std::map<std::uint32_t, std::size_t> samples_by_round(const SideBySideRuns& runs
   return per_round;
 }
 
+// `rounds` rounds of the `benchmarks` of `executable` against itself, benchkit choosing each
+// process's repetitions (turn_flags); its notes, when `notes` is given, collected there.
+GbenchSideBySide self_pairs(const std::string& executable, std::vector<std::string> benchmarks,
+                            std::size_t rounds, std::vector<std::string>* notes = nullptr) {
+  GbenchSideBySide plan;
+  plan.baseline_executable = executable;
+  plan.candidate_executable = executable;
+  plan.benchmarks = std::move(benchmarks);
+  plan.rounds = rounds;
+  plan.turn_flags = true;
+  if (notes) plan.note = [notes](const std::string& line) { notes->push_back(line); };
+  return plan;
+}
+
 // Two rounds of BM_sum (2,000 additions: far below 500 µs an iteration) against itself, its
 // repetitions chosen by its iteration time.
 GbenchSideBySide short_benchmark_plan() {
-  GbenchSideBySide plan;
-  plan.baseline_executable = kSuite;
-  plan.candidate_executable = kSuite;
-  plan.benchmarks = {"BM_sum"};
-  plan.rounds = 2;
-  plan.turn_flags = true;
-  return plan;
+  return self_pairs(kSuite, {"BM_sum"}, 2);
 }
 
 TEST(GbenchBinary, AShortBenchmarkIsTimedFirstAndTakesTwentyRepetitionsAProcess) {
@@ -450,18 +458,14 @@ TEST(GbenchBinary, AShortBenchmarkIsTimedFirstAndTakesTwentyRepetitionsAProcess)
 }
 
 TEST(GbenchBinary, ThePilotTimesEveryFormOfNameAndASuitesOwnRepetitionsStay) {
-  GbenchSideBySide plan;
-  plan.baseline_executable = kGbenchNames;
-  plan.candidate_executable = kGbenchNames;
   // Each short: a space and a slash, a template with a comma, threads, manual time, and a
   // benchmark whose code sets its own repetitions (->Repetitions(3)), which no flag overrides.
-  plan.benchmarks = {"Dump/twitter / -", "BM_Sequential<std::vector<long>, long>/64",
-                     "BM_shared_sum/threads:2", "BM_manual/manual_time", "BM_shared_sum/repeats:3"};
-  plan.rounds = 1;
-  plan.turn_flags = true;
   std::vector<std::string> notes;
-  plan.note = [&](const std::string& line) { notes.push_back(line); };
-  const auto runs = run_gbench_side_by_side(plan);
+  const auto runs = run_gbench_side_by_side(
+      self_pairs(kGbenchNames,
+                 {"Dump/twitter / -", "BM_Sequential<std::vector<long>, long>/64",
+                  "BM_shared_sum/threads:2", "BM_manual/manual_time", "BM_shared_sum/repeats:3"},
+                 1, &notes));
   ASSERT_TRUE(runs) << runs.error().message;
   EXPECT_THAT(notes, Contains(HasSubstr("5 of 5 benchmarks took at most 500 µs an iteration")));
   EXPECT_THAT(notes, Contains(HasSubstr("1 of 5 benchmarks set their repetitions in their code")));
@@ -516,15 +520,9 @@ TEST(GbenchBinary, ASuiteThatWritesOnlyAggregatesGivesASampleAProcess) {
   EXPECT_EQ(one->benchmarks.at(0).diagnostics.front().code, model::kAggregatesOnly);
   EXPECT_THAT(one->benchmarks.at(0).diagnostics.front().message, HasSubstr("4 repetitions"));
 
-  GbenchSideBySide pairs;
-  pairs.baseline_executable = suite;
-  pairs.candidate_executable = suite;
-  pairs.benchmarks = {"BM_add/16/repeats:4", "BM_plain"};
-  pairs.rounds = 2;
-  pairs.turn_flags = true;
   std::vector<std::string> notes;
-  pairs.note = [&](const std::string& line) { notes.push_back(line); };
-  const auto runs = run_gbench_side_by_side(pairs);
+  const auto runs =
+      run_gbench_side_by_side(self_pairs(suite, {"BM_add/16/repeats:4", "BM_plain"}, 2, &notes));
   ASSERT_TRUE(runs) << runs.error().message;
   EXPECT_THAT(notes, Contains(HasSubstr("1 of 2 benchmarks set their repetitions in their code")));
   for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
@@ -596,15 +594,10 @@ TEST(GbenchBinary, IterationsSetInCodeGetRepetitionsByTheirLength) {
 
   // Real processes: BM_plain's hundred million iterations (a few tens of ms a repetition) are short
   // iterations, which would have had twenty repetitions a process; BM_plain alone still does.
-  GbenchSideBySide pairs;
-  pairs.baseline_executable = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_aggregates";
-  pairs.candidate_executable = pairs.baseline_executable;
-  pairs.benchmarks = {"BM_plain/iterations:100000000", "BM_plain"};
-  pairs.rounds = 2;
-  pairs.turn_flags = true;
   std::vector<std::string> notes;
-  pairs.note = [&](const std::string& line) { notes.push_back(line); };
-  const auto runs = run_gbench_side_by_side(pairs);
+  const auto runs = run_gbench_side_by_side(
+      self_pairs(std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_aggregates",
+                 {"BM_plain/iterations:100000000", "BM_plain"}, 2, &notes));
   ASSERT_TRUE(runs) << runs.error().message;
   EXPECT_THAT(notes, Contains(HasSubstr("1 of 2 benchmarks took at most 500 µs an iteration")));
   EXPECT_THAT(notes, Contains(HasSubstr("1 of 2 benchmarks set their iterations in their code")));
@@ -621,15 +614,9 @@ TEST(GbenchBinary, IterationsSetInCodeGetRepetitionsByTheirLength) {
 TEST(GbenchBinary, AMinimumTimeSetInCodeGetsRepetitionsByItsLength) {
   // BM_shared_sum/min_time:0.010 iterates in nanoseconds, which would have given it twenty
   // repetitions of its own 10 ms a process; two fill the 24 ms.
-  GbenchSideBySide pairs;
-  pairs.baseline_executable = kGbenchNames;
-  pairs.candidate_executable = kGbenchNames;
-  pairs.benchmarks = {"BM_shared_sum/min_time:0.010"};
-  pairs.rounds = 2;
-  pairs.turn_flags = true;
   std::vector<std::string> notes;
-  pairs.note = [&](const std::string& line) { notes.push_back(line); };
-  const auto runs = run_gbench_side_by_side(pairs);
+  const auto runs = run_gbench_side_by_side(
+      self_pairs(kGbenchNames, {"BM_shared_sum/min_time:0.010"}, 2, &notes));
   ASSERT_TRUE(runs) << runs.error().message;
   EXPECT_EQ(samples_by_round(*runs), (std::map<std::uint32_t, std::size_t>{{0, 2}, {1, 2}}));
   EXPECT_THAT(notes, Contains(HasSubstr("1 of 1 benchmarks set their minimum time in their code")));
