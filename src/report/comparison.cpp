@@ -30,8 +30,15 @@ std::string change_cell(const BenchmarkComparison& c) {
   return change_percent(c.ratio);
 }
 
+// A row kept out of the test with its two bounds at the change (each side one process of a
+// Google Benchmark file: analysis::compare): it has no interval and no p-value to show.
+bool untested_point(const BenchmarkComparison& c) {
+  return !c.tested && c.ratio_lower == c.ratio_upper;
+}
+
 std::string interval_cell(const BenchmarkComparison& c) {
   if (!compared(c)) return "";
+  if (untested_point(c)) return "none";
   return fmt::format("[{}, {}]", change_percent(c.ratio_lower), change_percent(c.ratio_upper));
 }
 
@@ -44,7 +51,7 @@ std::string throughput_cell(const BenchmarkComparison& c) {
 }
 
 std::string p_cell(const BenchmarkComparison& c) {
-  if (!compared(c)) return "";
+  if (!compared(c) || untested_point(c)) return "";
   return c.p_adjusted < 0.001 ? "<0.001" : fmt::format("{:.3f}", c.p_adjusted);
 }
 

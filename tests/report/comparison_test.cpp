@@ -11,7 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/estimates.hpp"
+#include "formats/gbench_json.hpp"
 #include "support/golden.hpp"
+#include "support/interop_fixture.hpp"
 #include "support/sample_run.hpp"
 
 namespace benchkit::report {
@@ -82,6 +84,28 @@ TEST(MarkdownComparison, FiveThousandBenchmarksStayUnderTheCommentLimit) {
   }
   EXPECT_EQ(shown, 10u);
   EXPECT_THAT(text, HasSubstr("</details>"));
+}
+
+TEST(ConsoleComparison, ARowWithoutAVerdictOfOneProcessASideShowsNoIntervalAndNoP) {
+  // Two Google Benchmark files: each side's repetitions ran in one process, so analysis::compare
+  // keeps the change and gives no interval, test or verdict.
+  auto base = formats::from_gbench_json(testing::interop_fixture("gbench_repetitions.json"), "a");
+  ASSERT_TRUE(base) << base.error().message;
+  RunResult candidate = *base;
+  for (BenchmarkResult& b : candidate.benchmarks) {
+    for (Sample& sample : b.samples) sample.ns *= 1.1;
+  }
+  analysis::compute_estimates(*base);
+  analysis::compute_estimates(candidate);
+  const analysis::Comparison comparison = analysis::compare(*base, candidate);
+  const std::string text = render_comparison(comparison, Format::console);
+  const auto row = text.find("BM_copy/64 ");
+  ASSERT_NE(row, std::string::npos) << text;
+  const std::string line = text.substr(row, text.find('\n', row) - row);
+  EXPECT_THAT(line, HasSubstr("+10.0%  none"));
+  EXPECT_THAT(line, ::testing::Not(HasSubstr("[+10.0%, +10.0%]")));
+  EXPECT_THAT(line, ::testing::Not(HasSubstr("1.000")));
+  EXPECT_THAT(line, HasSubstr("inconclusive"));
 }
 
 }  // namespace
