@@ -568,6 +568,33 @@ void note_design(Comparison& comparison) {
   }
 }
 
+// The suite's note when the two runs have benchmarks but none of the same name (a suite whose
+// names changed between two revisions: snappy's BM_UFlat/0 became BM_UFlat/0/1): nothing was
+// compared, which a table of only `added` and `removed` rows does not say by itself.
+void note_no_common_name(Comparison& comparison) {
+  const BenchmarkComparison* removed = nullptr;
+  const BenchmarkComparison* added = nullptr;
+  std::size_t removed_count = 0;
+  std::size_t added_count = 0;
+  for (const BenchmarkComparison& c : comparison.benchmarks) {
+    if (c.verdict == Verdict::removed) {
+      if (removed_count++ == 0) removed = &c;
+    } else if (c.verdict == Verdict::added) {
+      if (added_count++ == 0) added = &c;
+    } else {
+      return;  // a name both runs have
+    }
+  }
+  if (!removed || !added) return;
+  const std::string note = fmt::format(
+      "no benchmark has the same name in both runs ({} only in the baseline, e.g. {}; {} only in "
+      "the new one, e.g. {}), so nothing was compared: a benchmark is compared with the one of "
+      "its name, and one renamed between the two runs is added and removed",
+      removed_count, removed->name, added_count, added->name);
+  comparison.design_warning =
+      comparison.design_warning.empty() ? note : comparison.design_warning + "; " + note;
+}
+
 // The suite's note on samples left out for the machine's speed (none: no note).
 void note_speed(Comparison& comparison) {
   std::size_t base_slow = 0;
@@ -808,6 +835,7 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
   }
   add_baseline_only(baseline, seen, comparison.benchmarks);
   note_design(comparison);
+  note_no_common_name(comparison);
   judge_suite(comparison);
   return comparison;
 }

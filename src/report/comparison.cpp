@@ -125,14 +125,17 @@ std::string settings_line(const analysis::Comparison& comparison) {
 std::vector<std::vector<std::string>> rows(const analysis::Comparison& comparison) {
   std::vector<std::vector<std::string>> result;
   for (const BenchmarkComparison& c : comparison.benchmarks) {
-    // A skipped side has no time; the other side's is shown when it was measured.
-    const bool skipped = c.verdict == Verdict::skipped;
+    // A skipped side has no time; the other side's is shown when it was measured. So is the one
+    // side of an added or removed benchmark: side by side, a benchmark of one build alone is
+    // not run at all.
+    const bool one_side = c.verdict == Verdict::skipped || c.verdict == Verdict::added ||
+                          c.verdict == Verdict::removed;
     result.push_back(
         {c.name,
          time_cell(c.baseline_median,
-                   c.verdict != Verdict::added && !(skipped && c.baseline_median <= 0), c.metric),
+                   c.verdict != Verdict::added && !(one_side && c.baseline_median <= 0), c.metric),
          time_cell(c.candidate_median,
-                   c.verdict != Verdict::removed && !(skipped && c.candidate_median <= 0),
+                   c.verdict != Verdict::removed && !(one_side && c.candidate_median <= 0),
                    c.metric),
          change_cell(c), interval_cell(c), throughput_cell(c), p_cell(c), to_string(c.verdict)});
   }

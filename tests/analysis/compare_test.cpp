@@ -61,6 +61,26 @@ TEST(Compare, ATenPercentSlowdownIsARegression) {
   EXPECT_EQ(a.design, Design::independent);
 }
 
+// Two revisions of a real suite named every benchmark anew (snappy's BM_UFlat/0 became
+// BM_UFlat/0/1): every row is added or removed, and the comparison says nothing was compared.
+TEST(Compare, RunsWithNoNameInCommonSayNothingWasCompared) {
+  const Comparison renamed = compare(run_of({benchmark("BM_UFlat/0", 100, 0.01, 20, 1),
+                                             benchmark("BM_UFlat/1", 100, 0.01, 20, 2)}),
+                                     run_of({benchmark("BM_UFlat/0/1", 100, 0.01, 20, 3)}));
+  EXPECT_THAT(renamed.design_warning,
+              HasSubstr("no benchmark has the same name in both runs (2 only in the baseline, "
+                        "e.g. BM_UFlat/0; 1 only in the new one, e.g. BM_UFlat/0/1), so nothing "
+                        "was compared"));
+  // One name in common: an ordinary comparison with benchmarks added and removed.
+  const Comparison shared =
+      compare(run_of({benchmark("a", 100, 0.01, 20, 1), benchmark("b", 100, 0.01, 20, 2)}),
+              run_of({benchmark("a", 100, 0.01, 20, 3), benchmark("c", 100, 0.01, 20, 4)}));
+  EXPECT_THAT(shared.design_warning, Not(HasSubstr("no benchmark has the same name")));
+  // Only added (a first run against an empty baseline): nothing to say about names.
+  const Comparison first = compare(run_of({}), run_of({benchmark("a", 100, 0.01, 20, 3)}));
+  EXPECT_THAT(first.design_warning, Not(HasSubstr("no benchmark has the same name")));
+}
+
 TEST(Compare, ATenPercentSpeedupIsAnImprovement) {
   const Comparison c = compare(run_of({benchmark("a", 100, 0.01, 50, 1)}),
                                run_of({benchmark("a", 90, 0.01, 50, 2)}));

@@ -108,6 +108,35 @@ TEST(ConsoleComparison, ARowWithoutAVerdictOfOneProcessASideShowsNoIntervalAndNo
   EXPECT_THAT(line, HasSubstr("inconclusive"));
 }
 
+TEST(ConsoleComparison, ABenchmarkOfOneBuildAloneThatNeverRanShowsNoTime) {
+  // Side by side, a benchmark only one build has is not run: its row has no time (not "0 ns").
+  RunResult base;
+  RunResult candidate;
+  base.benchmarks = {micro_result("kept", 100), micro_result("old name", 100)};
+  candidate.benchmarks = {micro_result("kept", 100), micro_result("new name", 100)};
+  analysis::Comparison comparison = analysis::compare(base, candidate);
+  for (analysis::BenchmarkComparison& row : comparison.benchmarks) {
+    if (row.name != "kept") {
+      row.baseline_median = 0.0;
+      row.candidate_median = 0.0;
+    }
+  }
+  const auto line_of = [](const std::string& text, const std::string& name) {
+    const auto at = text.find("\n" + name + " ");
+    return at == std::string::npos ? std::string()
+                                   : text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+  };
+  const std::string text = render_comparison(comparison, Format::console);
+  EXPECT_THAT(line_of(text, "new name"), HasSubstr("added")) << text;
+  EXPECT_THAT(line_of(text, "new name"), ::testing::Not(HasSubstr("ns"))) << text;
+  EXPECT_THAT(line_of(text, "old name"), HasSubstr("removed")) << text;
+  EXPECT_THAT(line_of(text, "old name"), ::testing::Not(HasSubstr("ns"))) << text;
+  // A side that did run keeps its time.
+  comparison.benchmarks.back().baseline_median = 250.0;
+  EXPECT_THAT(line_of(render_comparison(comparison, Format::console), "old name"),
+              HasSubstr("250 ns"));
+}
+
 }  // namespace
 }  // namespace benchkit::report
 
