@@ -98,12 +98,12 @@ int report_bisect(const AbOptions& o, const session::BisectReport& report) {
     for (const auto& [commit, subject] : report.undecided) {
       undecided.emplace_back(vcs::short_commit(commit), subject);
     }
-    std::cout << report::bisect_undecided(undecided, report.log_path);
+    std::cout << report::bisect_undecided(undecided, report.log_path, o.faster);
     return report.exit_status();
   }
   std::cout << report::bisect_found(*report.outcome.first_bad, report.first_bad_subject,
                                     report.commits_between, report.outcome.commits_tested,
-                                    report.builds, report.log_path);
+                                    report.builds, report.log_path, o.faster);
   show_comparison(o, report.outcome.convicting->judgement.comparison, nullptr);
   return report.exit_status();
 }
@@ -210,7 +210,8 @@ CommandRunner add_bisect_command(CLI::App& app) {
       "BAD --bench REGEX [-- BENCH FLAGS]. Bisects git's commit graph; each step builds one "
       "commit (in a worktree, cached) and runs it side by side with the last good one: "
       "regressed -> bad, unchanged -> good, inconclusive -> more rounds, then skipped. Every "
-      "step is logged (--log). Exit status: 0 found; 1 BAD is not slower or the answer stayed "
+      "step is logged (--log); --faster looks for a speed-up. Exit status: 0 found; 1 BAD is not "
+      "slower (faster) or the answer stayed "
       "undecided; 2 usage errors; 130 interrupted. docs/ab.md.");
   command->add_option("GOOD", o->good, "A revision without the regression")->required();
   command->add_option("BAD", o->bad, "A later revision with it")->required();
@@ -219,6 +220,10 @@ CommandRunner add_bisect_command(CLI::App& app) {
   command->add_option("--log", o->log,
                       "The log of every step (commit, verdict, ratio, rounds; default "
                       ".benchkit/bisect/bisect.log in the repository)");
+  command->add_flag("--faster", o->faster,
+                    "Find the first commit that made --bench faster instead: GOOD a revision "
+                    "before the speed-up, BAD a later one with it (git bisect's old and new); a "
+                    "step improved is 'faster', anything else 'not faster'");
   add_shared_flags(*command, *o);
   return when_parsed(command, [o]() -> int {
     o->trailing = trailing_arguments();

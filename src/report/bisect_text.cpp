@@ -13,22 +13,23 @@ std::string bisect_step_line(const BisectStepText& step) {
 
 std::string bisect_found(const std::string& commit, const std::string& subject,
                          std::size_t commits_between, std::size_t commits_tested,
-                         std::size_t builds, const std::string& log_path) {
+                         std::size_t builds, const std::string& log_path, bool faster) {
   return fmt::format(
-      "first bad commit: {} {}\n{} commits between, {} tested besides the two ends, {} revisions "
-      "built (or kept from an earlier run); every step is in {}\n\nthe comparison that convicted "
+      "{}: {} {}\n{} commits between, {} tested besides the two ends, {} revisions "
+      "built (or kept from an earlier run); every step is in {}\n\nthe comparison that {} "
       "it:\n",
-      commit, subject, commits_between, commits_tested, builds, log_path);
+      faster ? "first commit that made it faster" : "first bad commit", commit, subject,
+      commits_between, commits_tested, builds, log_path, faster ? "found" : "convicted");
 }
 
 std::string bisect_undecided(const std::vector<std::pair<std::string, std::string>>& commits,
-                             const std::string& log_path) {
+                             const std::string& log_path, bool faster) {
   std::string list;
   for (const auto& [commit, subject] : commits) list += fmt::format("\n  {} {}", commit, subject);
   return fmt::format(
-      "the first bad commit could not be told apart: some commits stayed inconclusive and were "
+      "the first {} commit could not be told apart: some commits stayed inconclusive and were "
       "skipped; it is one of:{}\n(log of every step: {}; raise --rounds for a sharper answer)\n",
-      list, log_path);
+      faster ? "faster" : "bad", list, log_path);
 }
 
 }  // namespace benchkit::report

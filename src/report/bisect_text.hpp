@@ -35,13 +35,14 @@ std::string bisect_step_line(const BisectStepText& step);
 // The answer when the first bad commit was found: its commit and subject, how many commits lay
 // between the ends, how many were tested, how many revisions were built, and the log; then the
 // heading of the comparison that convicted it (which follows).
+// `faster`: the commit sought made the benchmarks faster (bisect --faster), and is named so.
 std::string bisect_found(const std::string& commit, const std::string& subject,
                          std::size_t commits_between, std::size_t commits_tested,
-                         std::size_t builds, const std::string& log_path);
+                         std::size_t builds, const std::string& log_path, bool faster = false);
 
 // The answer when skipped commits left it undecided: the commits (with their subjects) it may
 // be, the log, and the advice to raise --rounds.
 std::string bisect_undecided(const std::vector<std::pair<std::string, std::string>>& commits,
-                             const std::string& log_path);
+                             const std::string& log_path, bool faster = false);
 
 }  // namespace benchkit::report

@@ -352,13 +352,21 @@ std::string rounds_taken(const RunResult& run) {
   return fewest == most ? fmt::format("{}", most) : fmt::format("{}-{}", fewest, most);
 }
 
-Summary summarise(const analysis::Comparison& comparison) {
+namespace {
+
+double basis_ratio(const analysis::BenchmarkComparison* basis) {
+  return basis ? basis->ratio : 1.0;
+}
+
+}  // namespace
+
+Summary summarise(const analysis::Comparison& comparison, analysis::Verdict sought) {
   using analysis::Verdict;
   Summary summary;
   summary.verdict = Verdict::unchanged;
   const analysis::BenchmarkComparison* basis = nullptr;
-  auto rank = [](Verdict v) {
-    if (v == Verdict::regressed) return 2;
+  auto rank = [sought](Verdict v) {
+    if (v == sought) return 2;
     if (v == Verdict::inconclusive || v == Verdict::invalid) return 1;
     return 0;
   };
@@ -366,11 +374,14 @@ Summary summarise(const analysis::Comparison& comparison) {
   for (const auto& benchmark : comparison.benchmarks) {
     if (benchmark.verdict == Verdict::added || benchmark.verdict == Verdict::removed) continue;
     any = true;
-    const Verdict as = rank(benchmark.verdict) == 2   ? Verdict::regressed
+    const Verdict as = rank(benchmark.verdict) == 2   ? sought
                        : rank(benchmark.verdict) == 1 ? Verdict::inconclusive
                                                       : Verdict::unchanged;
+    // The largest change in the direction sought.
+    const bool further = sought == Verdict::improved ? benchmark.ratio < basis_ratio(basis)
+                                                     : benchmark.ratio > basis_ratio(basis);
     if (!basis || rank(as) > rank(summary.verdict) ||
-        (rank(as) == rank(summary.verdict) && benchmark.ratio > basis->ratio)) {
+        (rank(as) == rank(summary.verdict) && further)) {
       summary.verdict = as;
       basis = &benchmark;
     }

@@ -118,6 +118,9 @@ struct Summary {
   double ratio_lower = 1.0;
   double ratio_upper = 1.0;
 };
-Summary summarise(const analysis::Comparison& comparison);
+// `sought` (regressed, or improved for bisect --faster) ranks first, then inconclusive or invalid,
+// then the rest; among the sought rows the largest change in its direction is the basis.
+Summary summarise(const analysis::Comparison& comparison,
+                  analysis::Verdict sought = analysis::Verdict::regressed);
 
 }  // namespace benchkit::session

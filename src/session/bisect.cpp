@@ -11,7 +11,11 @@ using analysis::Verdict;
 model::Result<BisectOutcome> bisect(const std::vector<vcs::CommitNode>& candidates,
                                     const std::string& good, const std::string& bad,
                                     const Judge& judge,
-                                    const std::function<void(const BisectStep&)>& step) {
+                                    const std::function<void(const BisectStep&)>& step,
+                                    Verdict sought) {
+  const bool faster = sought == Verdict::improved;
+  const std::string bad_word = faster ? "faster" : "bad";
+  const std::string good_word = faster ? "not faster" : "good";
   BisectOutcome outcome;
   auto record = [&](BisectStep done) {
     if (step) step(done);
@@ -26,13 +30,13 @@ model::Result<BisectOutcome> bisect(const std::vector<vcs::CommitNode>& candidat
     ends = judge(bad, good, true);
     if (!ends) return ends.error();
   }
-  const BisectStep ends_step = record({bad, good, *ends, "bad end"});
-  if (ends->summary.verdict != Verdict::regressed) {
+  const BisectStep ends_step = record({bad, good, *ends, bad_word + " end"});
+  if (ends->summary.verdict != sought) {
     return model::Error{
-        fmt::format("BAD ({}) is not slower than GOOD ({}) for the chosen benchmarks: they are "
+        fmt::format("BAD ({}) is not {} than GOOD ({}) for the chosen benchmarks: they are "
                     "{} ({} {:.3f}x); nothing to bisect. Check the revisions and --bench, or "
                     "raise --rounds if the change is small",
-                    vcs::short_commit(bad), vcs::short_commit(good),
+                    vcs::short_commit(bad), faster ? "faster" : "slower", vcs::short_commit(good),
                     analysis::to_string(ends->summary.verdict), ends->summary.benchmark,
                     ends->summary.ratio),
         model::ErrorKind::failed};
@@ -49,20 +53,17 @@ model::Result<BisectOutcome> bisect(const std::vector<vcs::CommitNode>& candidat
       judged = judge(*next, last_good, true);
       if (!judged) return judged.error();
     }
-    switch (judged->summary.verdict) {
-      case Verdict::regressed:
-        bisection.mark_bad(*next);
-        outcome.convicting = record({*next, last_good, *judged, "bad"});
-        break;
-      case Verdict::inconclusive:
-        bisection.mark_skipped(*next);
-        record({*next, last_good, *judged, "skipped"});
-        break;
-      default:
-        bisection.mark_good(*next);
-        record({*next, last_good, *judged, "good"});
-        last_good = *next;
-        break;
+    const Verdict verdict = judged->summary.verdict;
+    if (verdict == sought) {
+      bisection.mark_bad(*next);
+      outcome.convicting = record({*next, last_good, *judged, bad_word});
+    } else if (verdict == Verdict::inconclusive) {
+      bisection.mark_skipped(*next);
+      record({*next, last_good, *judged, "skipped"});
+    } else {
+      bisection.mark_good(*next);
+      record({*next, last_good, *judged, good_word});
+      last_good = *next;
     }
   }
   outcome.first_bad = bisection.first_bad();

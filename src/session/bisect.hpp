@@ -35,7 +35,7 @@ struct BisectStep {
   std::string reference;
   Judgement judgement;
   // "bad", "good", "skipped" or "retry" (inconclusive, tried again with more rounds); the two
-  // ends are "bad end".
+  // ends are "bad end". Seeking a speed-up: "faster", "not faster", "faster end".
   std::string outcome;
 };
 
@@ -50,11 +50,15 @@ struct BisectOutcome {
 };
 
 // The error: BAD is not slower than GOOD (the ends' verdict says so, kind failed), or the judge's
-// error (a failed build, Ctrl-C). `step` hears every step as it is decided.
+// error (a failed build, Ctrl-C). `step` hears every step as it is decided. With `sought`
+// improved (bisect --faster), the first commit that made the benchmarks faster is sought
+// instead: improved -> "faster" (git bisect's new), anything else -> "not faster" (old), the ends
+// "faster end", and the error says BAD is not faster.
 model::Result<BisectOutcome> bisect(const std::vector<vcs::CommitNode>& candidates,
                                     const std::string& good, const std::string& bad,
                                     const Judge& judge,
-                                    const std::function<void(const BisectStep&)>& step = {});
+                                    const std::function<void(const BisectStep&)>& step = {},
+                                    analysis::Verdict sought = analysis::Verdict::regressed);
 
 // One line of the bisection log: "3 1a2b3c4d5e6f bad regressed 1.153 [1.141, 1.166] rounds 10
 // against 9f8e7d6c5b4a copy_string" (tab separated after the step number).

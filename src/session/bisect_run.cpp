@@ -25,6 +25,11 @@ model::Result<std::string> log_path_of(const BisectPlan& plan, const std::string
   return (fs::path(*folder) / "bisect.log").string();
 }
 
+// The verdict a step must have to be on the far side of the change looked for.
+analysis::Verdict sought(const BisectPlan& plan) {
+  return plan.faster ? analysis::Verdict::improved : analysis::Verdict::regressed;
+}
+
 // One bisection: its builds (each commit at most once) and its judge.
 class Bisector {
  public:
@@ -68,7 +73,7 @@ class Bisector {
                        pairs_note(**baseline, **candidate, place_.description, runs->rounds, longer,
                                   Mode::time, runs->gbench),
                        /*measured_together=*/true);
-    return Judgement{summarise(comparison), runs->rounds, std::move(comparison)};
+    return Judgement{summarise(comparison, sought(plan_)), runs->rounds, std::move(comparison)};
   }
 
   std::size_t builds() const { return built_.size(); }
@@ -118,7 +123,7 @@ model::Result<BisectReport> walk(const BisectPlan& plan, Workshop& workshop,
                           bool more_rounds) {
     return bisector.judge(commit, reference, more_rounds);
   };
-  auto outcome = bisect(candidates, good, bad, judge, on_step);
+  auto outcome = bisect(candidates, good, bad, judge, on_step, sought(plan));
   if (!outcome) {
     log << "# stopped: " << outcome.error().message << "\n";
     return outcome.error();
@@ -130,11 +135,12 @@ model::Result<BisectReport> walk(const BisectPlan& plan, Workshop& workshop,
     for (const std::string& c : outcome->candidates) {
       report.undecided.emplace_back(c, workshop.subject(place.root, c));
     }
-    log << "# undecided: the first bad commit is one of " << outcome->candidates.size() << "\n";
+    log << "# undecided: the first " << (plan.faster ? "faster" : "bad") << " commit is one of "
+        << outcome->candidates.size() << "\n";
   } else {
     report.first_bad_subject = workshop.subject(place.root, *outcome->first_bad);
-    log << fmt::format("# first bad commit: {} {}\n", *outcome->first_bad,
-                       report.first_bad_subject);
+    log << fmt::format("# first {} commit: {} {}\n", plan.faster ? "faster" : "bad",
+                       *outcome->first_bad, report.first_bad_subject);
   }
   report.outcome = std::move(*outcome);
   return report;
@@ -158,8 +164,9 @@ model::Result<BisectReport> bisect_revisions(const BisectPlan& plan, Workshop& w
   if (!log_path) return log_path.error();
   std::ofstream log(*log_path, std::ios::trunc);
   if (!log) return model::Error{fmt::format("cannot write the bisection log {}", *log_path)};
-  log << fmt::format("# benchkit bisect {} {} --bench \"{}\": {} commits between\n", good_commit,
-                     bad_commit, plan.pairs.bench_regex, candidates->size());
+  log << fmt::format("# benchkit bisect {} {} --bench \"{}\"{}: {} commits between\n", good_commit,
+                     bad_commit, plan.pairs.bench_regex, plan.faster ? " --faster" : "",
+                     candidates->size());
   log << "# step\tcommit\toutcome\tverdict\tratio\t95% CI\trounds\treference\tbenchmark\n";
   log.flush();
   auto report = walk(plan, workshop, observer, *place, *candidates, good_commit, bad_commit, log);

@@ -163,7 +163,8 @@ struct BisectPlan {
   std::string bad;
   BuildChoice build;
   PairSettings pairs;
-  std::string log;  // the log of every step; "" .benchkit/bisect/bisect.log in the repository
+  std::string log;      // the log of every step; "" .benchkit/bisect/bisect.log in the repository
+  bool faster = false;  // --faster: the first commit that made the benchmarks faster
 };
 
 // `benchkit noise ./bench`: the same bench binary in N fresh processes (an A/A experiment,

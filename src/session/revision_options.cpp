@@ -131,7 +131,7 @@ model::Result<BisectPlan> bisect_plan(const RevisionOptions& o) {
   if (!o.commands.empty()) return usage_error("bisect compares bench binaries; --cmd is for ab");
   auto pairs = pair_settings(o);
   if (!pairs) return pairs.error();
-  return BisectPlan{o.good, o.bad, o.build, std::move(*pairs), o.log};
+  return BisectPlan{o.good, o.bad, o.build, std::move(*pairs), o.log, o.faster};
 }
 
 }  // namespace benchkit::session

@@ -31,6 +31,7 @@ struct RevisionOptions {
   std::string out;
   std::string html;  // --html: the comparison also as one self-contained HTML page
   std::string log;
+  bool faster = false;  // bisect --faster
   bool fail_on_regression = false;
   // ab --mode instructions: each build's binary counted (valgrind)
   Mode mode = Mode::time;

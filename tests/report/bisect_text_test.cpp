@@ -34,6 +34,15 @@ TEST(BisectText, TheAnswerNamesTheCommitAndLeadsToTheComparison) {
   EXPECT_THAT(text, EndsWith("\nthe comparison that convicted it:\n"));
 }
 
+TEST(BisectText, ASpeedUpIsNamedAsOne) {
+  const std::string text = bisect_found("1a2b3c4d5e6f7a8b", "Defer copies", 9, 3, 5, "log", true);
+  EXPECT_THAT(text, ::testing::StartsWith(
+                        "first commit that made it faster: 1a2b3c4d5e6f7a8b Defer copies\n"));
+  EXPECT_THAT(text, EndsWith("\nthe comparison that found it:\n"));
+  EXPECT_THAT(bisect_undecided({{"aaaa", "First"}}, "log", true),
+              ::testing::StartsWith("the first faster commit could not be told apart"));
+}
+
 TEST(BisectText, AnUndecidedAnswerListsTheCommitsItMayBe) {
   EXPECT_EQ(bisect_undecided({{"aaaa", "First"}, {"bbbb", "Second"}}, "log.txt"),
             "the first bad commit could not be told apart: some commits stayed inconclusive and "

@@ -63,6 +63,21 @@ TEST(Summarise, ARegressionDecidesThenInconclusiveThenUnchanged) {
   EXPECT_EQ(summarise(c).verdict, Verdict::inconclusive);
 }
 
+TEST(Summarise, SeekingASpeedUpTheLargestImprovementDecides) {
+  analysis::Comparison c;
+  c.benchmarks = {entry("a", Verdict::regressed, 1.3), entry("b", Verdict::improved, 0.9),
+                  entry("c", Verdict::improved, 0.8), entry("d", Verdict::inconclusive, 1.0)};
+  const Summary s = summarise(c, Verdict::improved);
+  EXPECT_EQ(s.verdict, Verdict::improved);
+  EXPECT_EQ(s.benchmark, "c");
+  EXPECT_DOUBLE_EQ(s.ratio, 0.8);
+  // A regression is nothing sought then: inconclusive ranks above it.
+  c.benchmarks = {entry("a", Verdict::regressed, 1.3), entry("d", Verdict::inconclusive, 1.0)};
+  EXPECT_EQ(summarise(c, Verdict::improved).verdict, Verdict::inconclusive);
+  c.benchmarks = {entry("a", Verdict::regressed, 1.3), entry("u", Verdict::unchanged, 1.0)};
+  EXPECT_EQ(summarise(c, Verdict::improved).verdict, Verdict::unchanged);
+}
+
 TEST(RoundsTaken, IsOneNumberOrARange) {
   RunResult run;
   BenchmarkResult a;

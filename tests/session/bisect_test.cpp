@@ -110,6 +110,46 @@ TEST(Bisect, AnInconclusiveCommitGetsMoreRoundsThenIsSkipped) {
   EXPECT_EQ(open->candidates, (std::vector<std::string>{"c4", "c3", "c2", "c1"}));
 }
 
+// A fake history where commits at and after `first_fast` are 15% faster.
+Judge speed_up_at(std::size_t first_fast, std::size_t* comparisons) {
+  return [first_fast, comparisons](const std::string& commit, const std::string& reference,
+                                   bool) -> model::Result<Judgement> {
+    ++*comparisons;
+    const std::size_t n = std::stoul(commit.substr(1));
+    const std::size_t r = std::stoul(reference.substr(1));
+    const bool faster = n >= first_fast && r < first_fast;
+    return judged(faster ? Verdict::improved : Verdict::unchanged, faster ? 0.85 : 1.0);
+  };
+}
+
+TEST(Bisect, SeekingASpeedUpFindsTheFirstFasterCommit) {
+  for (std::size_t first_fast : {1u, 9u, 16u}) {
+    std::size_t comparisons = 0;
+    std::vector<std::string> outcomes;
+    const auto outcome = bisect(
+        line_of(16), "c0", "c16", speed_up_at(first_fast, &comparisons),
+        [&](const BisectStep& step) { outcomes.push_back(step.outcome); }, Verdict::improved);
+    ASSERT_TRUE(outcome) << outcome.error().message;
+    EXPECT_EQ(outcome->first_bad, "c" + std::to_string(first_fast));
+    EXPECT_EQ(outcome->convicting->judgement.summary.verdict, Verdict::improved);
+    EXPECT_EQ(outcomes.front(), "faster end");
+    for (std::size_t k = 1; k < outcomes.size(); ++k) {
+      EXPECT_TRUE(outcomes[k] == "faster" || outcomes[k] == "not faster") << outcomes[k];
+    }
+  }
+  // Looking for a slowdown in the same history finds none.
+  std::size_t comparisons = 0;
+  const auto slower = bisect(line_of(4), "c0", "c4", speed_up_at(2, &comparisons));
+  ASSERT_FALSE(slower);
+  EXPECT_NE(slower.error().message.find("is not slower than GOOD"), std::string::npos);
+  // And a speed-up in a history that only slowed down: none either.
+  FakeHistory history;
+  history.first_bad = 2;
+  const auto faster = bisect(line_of(4), "c0", "c4", history.judge(), {}, Verdict::improved);
+  ASSERT_FALSE(faster);
+  EXPECT_NE(faster.error().message.find("is not faster than GOOD"), std::string::npos);
+}
+
 TEST(Bisect, EachStepIsOneLogLine) {
   BisectStep step{"0123456789abcdef", "fedcba9876543210", judged(Verdict::regressed, 1.153), "bad"};
   step.judgement.summary.ratio_lower = 1.14;
