@@ -22,6 +22,15 @@ std::string bisect_found(const std::string& commit, const std::string& subject,
       commits_between, commits_tested, builds, log_path, faster ? "found" : "convicted");
 }
 
+std::string bisect_more_after(const std::string& commit, double range_ratio, double ratio,
+                              double lower, double upper) {
+  const auto percent = [](double r) { return fmt::format("{:+.1f}%", (r - 1.0) * 100.0); };
+  return fmt::format(
+      "the whole range changed by {}, this commit by {} [{}, {}]: more of the change may lie "
+      "after it; to find it, bisect again from it (GOOD {}, the same BAD and flags)\n",
+      percent(range_ratio), percent(ratio), percent(lower), percent(upper), commit);
+}
+
 std::string bisect_undecided(const std::vector<std::pair<std::string, std::string>>& commits,
                              const std::string& log_path, bool faster) {
   std::string list;

@@ -40,6 +40,11 @@ std::string bisect_found(const std::string& commit, const std::string& subject,
                          std::size_t commits_between, std::size_t commits_tested,
                          std::size_t builds, const std::string& log_path, bool faster = false);
 
+// After the answer, when the whole range changed beyond the interval of the commit found
+// (session::more_change_after): both changes, and the advice to bisect again from that commit.
+std::string bisect_more_after(const std::string& commit, double range_ratio, double ratio,
+                              double lower, double upper);
+
 // The answer when skipped commits left it undecided: the commits (with their subjects) it may
 // be, the log, and the advice to raise --rounds.
 std::string bisect_undecided(const std::vector<std::pair<std::string, std::string>>& commits,

@@ -31,6 +31,7 @@ model::Result<BisectOutcome> bisect(const std::vector<vcs::CommitNode>& candidat
     if (!ends) return ends.error();
   }
   const BisectStep ends_step = record({bad, good, *ends, bad_word + " end"});
+  outcome.ends = ends_step;
   if (ends->summary.verdict != sought) {
     return model::Error{
         fmt::format("BAD ({}) is not {} than GOOD ({}) for the chosen benchmarks: they are "
@@ -69,6 +70,15 @@ model::Result<BisectOutcome> bisect(const std::vector<vcs::CommitNode>& candidat
   outcome.first_bad = bisection.first_bad();
   if (!outcome.first_bad) outcome.candidates = bisection.remaining();
   return outcome;
+}
+
+bool more_change_after(const BisectOutcome& outcome, Verdict sought) {
+  if (!outcome.first_bad || !outcome.convicting || !outcome.ends) return false;
+  if (outcome.convicting->commit == outcome.ends->commit) return false;
+  const Summary& ends = outcome.ends->judgement.summary;
+  const Summary& step = outcome.convicting->judgement.summary;
+  return sought == Verdict::improved ? ends.ratio < step.ratio_lower
+                                     : ends.ratio > step.ratio_upper;
 }
 
 std::string log_line(std::size_t number, const BisectStep& step) {

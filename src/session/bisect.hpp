@@ -46,6 +46,8 @@ struct BisectOutcome {
   std::vector<BisectStep> steps;
   // The step that judged first_bad bad (the ends' comparison when it is BAD itself).
   std::optional<BisectStep> convicting;
+  // The comparison of the two ends (BAD against GOOD), once decided.
+  std::optional<BisectStep> ends;
   std::size_t commits_tested = 0;  // besides the two ends
 };
 
@@ -59,6 +61,12 @@ model::Result<BisectOutcome> bisect(const std::vector<vcs::CommitNode>& candidat
                                     const Judge& judge,
                                     const std::function<void(const BisectStep&)>& step = {},
                                     analysis::Verdict sought = analysis::Verdict::regressed);
+
+// Whether more of the change may lie after the first bad commit: the ends changed beyond the
+// interval of the step that convicted it, in the direction `sought` (a range holding two changes:
+// bisecting again from that commit finds the next). False when it is BAD itself or undecided.
+bool more_change_after(const BisectOutcome& outcome,
+                       analysis::Verdict sought = analysis::Verdict::regressed);
 
 // One line of the bisection log: "3 1a2b3c4d5e6f bad regressed 1.153 [1.141, 1.166] rounds 10
 // against 9f8e7d6c5b4a copy_string" (tab separated after the step number).

@@ -43,6 +43,13 @@ TEST(BisectText, ASpeedUpIsNamedAsOne) {
               ::testing::StartsWith("the first faster commit could not be told apart"));
 }
 
+TEST(BisectText, MoreChangeAfterTheCommitFoundIsSaidWithBothChanges) {
+  EXPECT_EQ(bisect_more_after("30326e5b8cae", 0.889, 0.975, 0.970, 0.980),
+            "the whole range changed by -11.1%, this commit by -2.5% [-3.0%, -2.0%]: more of "
+            "the change may lie after it; to find it, bisect again from it (GOOD 30326e5b8cae, "
+            "the same BAD and flags)\n");
+}
+
 TEST(BisectText, AnUndecidedAnswerListsTheCommitsItMayBe) {
   EXPECT_EQ(bisect_undecided({{"aaaa", "First"}, {"bbbb", "Second"}}, "log.txt"),
             "the first bad commit could not be told apart: some commits stayed inconclusive and "

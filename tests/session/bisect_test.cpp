@@ -118,7 +118,10 @@ Judge speed_up_at(std::size_t first_fast, std::size_t* comparisons) {
     const std::size_t n = std::stoul(commit.substr(1));
     const std::size_t r = std::stoul(reference.substr(1));
     const bool faster = n >= first_fast && r < first_fast;
-    return judged(faster ? Verdict::improved : Verdict::unchanged, faster ? 0.85 : 1.0);
+    Judgement j = judged(faster ? Verdict::improved : Verdict::unchanged, faster ? 0.85 : 1.0);
+    j.summary.ratio_lower = j.summary.ratio - 0.01;
+    j.summary.ratio_upper = j.summary.ratio + 0.01;
+    return j;
   };
 }
 
@@ -148,6 +151,39 @@ TEST(Bisect, SeekingASpeedUpFindsTheFirstFasterCommit) {
   const auto faster = bisect(line_of(4), "c0", "c4", history.judge(), {}, Verdict::improved);
   ASSERT_FALSE(faster);
   EXPECT_NE(faster.error().message.find("is not faster than GOOD"), std::string::npos);
+}
+
+TEST(Bisect, SaysWhenMoreOfTheChangeMayLieAfterTheCommitFound) {
+  // c3 makes it 2.5% faster, c6 another 7%: the ends 9.5% apart, the first step found 2.5%.
+  const Judge two_speed_ups = [](const std::string& commit, const std::string& reference,
+                                 bool) -> model::Result<Judgement> {
+    const auto speed = [](std::size_t n) { return (n >= 3 ? 0.975 : 1.0) * (n >= 6 ? 0.93 : 1.0); };
+    const double ratio =
+        speed(std::stoul(commit.substr(1))) / speed(std::stoul(reference.substr(1)));
+    Judgement j = judged(ratio < 0.98 ? Verdict::improved : Verdict::unchanged, ratio);
+    j.summary.ratio_lower = ratio - 0.005;
+    j.summary.ratio_upper = ratio + 0.005;
+    return j;
+  };
+  const auto outcome = bisect(line_of(8), "c0", "c8", two_speed_ups, {}, Verdict::improved);
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_EQ(outcome->first_bad, "c3");
+  ASSERT_TRUE(outcome->ends);
+  EXPECT_NEAR(outcome->ends->judgement.summary.ratio, 0.975 * 0.93, 1e-9);
+  EXPECT_TRUE(more_change_after(*outcome, Verdict::improved));
+  // One change: the ends and the commit agree, nothing more to say.
+  std::size_t comparisons = 0;
+  const auto one =
+      bisect(line_of(8), "c0", "c8", speed_up_at(5, &comparisons), {}, Verdict::improved);
+  ASSERT_TRUE(one);
+  EXPECT_FALSE(more_change_after(*one, Verdict::improved));
+  // The commit found is BAD itself: nothing after it.
+  FakeHistory history;
+  history.first_bad = 8;
+  const auto last = bisect(line_of(8), "c0", "c8", history.judge());
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->first_bad, "c8");
+  EXPECT_FALSE(more_change_after(*last));
 }
 
 TEST(Bisect, EachStepIsOneLogLine) {
