@@ -105,8 +105,7 @@ int report_bisect(const AbOptions& o, const session::BisectReport& report) {
                                     report.commits_between, report.outcome.commits_tested,
                                     report.builds, report.log_path, o.faster);
   show_comparison(o, report.outcome.convicting->judgement.comparison, nullptr);
-  const auto sought = o.faster ? analysis::Verdict::improved : analysis::Verdict::regressed;
-  if (session::more_change_after(report.outcome, sought)) {
+  if (report.more_change_after) {
     const session::Summary& step = report.outcome.convicting->judgement.summary;
     std::cout << "\n"
               << report::bisect_more_after(vcs::short_commit(*report.outcome.first_bad),

@@ -142,6 +142,7 @@ model::Result<BisectReport> walk(const BisectPlan& plan, Workshop& workshop,
     log << fmt::format("# first {} commit: {} {}\n", plan.faster ? "faster" : "bad",
                        *outcome->first_bad, report.first_bad_subject);
   }
+  report.more_change_after = more_change_after(*outcome, sought(plan));
   report.outcome = std::move(*outcome);
   return report;
 }

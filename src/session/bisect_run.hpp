@@ -36,6 +36,8 @@ struct BisectReport {
   // The first bad commit's subject, or the commits it may be with theirs (undecided).
   std::string first_bad_subject;
   std::vector<std::pair<std::string, std::string>> undecided;
+  // More of the change may lie after the commit found (more_change_after).
+  bool more_change_after = false;
 
   // 0 the first bad commit was found; 1 it stayed undecided.
   int exit_status() const { return outcome.first_bad ? 0 : 1; }

@@ -263,16 +263,12 @@ std::optional<double> gbench_process_min_time(const std::vector<std::string>& fl
 }
 
 std::optional<std::uint64_t> fixed_gbench_iterations(const std::string& name) {
-  constexpr std::string_view kPart = "/iterations:";
-  const std::size_t at = name.find(kPart);
-  if (at == std::string::npos) return std::nullopt;
+  const auto text = name_part(name, "iterations:");
+  if (!text) return std::nullopt;
   std::uint64_t count = 0;
-  const char* first = name.data() + at + kPart.size();
-  const char* last = name.data() + name.size();
-  const auto [end, error] = std::from_chars(first, last, count);
-  if (error != std::errc() || end == first || (end != last && *end != '/') || count == 0) {
-    return std::nullopt;
-  }
+  const char* last = text->data() + text->size();
+  const auto [end, error] = std::from_chars(text->data(), last, count);
+  if (error != std::errc() || end != last || count == 0) return std::nullopt;
   return count;
 }
 
@@ -281,11 +277,9 @@ namespace {
 // The minimum time, in seconds, that a benchmark's code sets, read from its name ("/min_time:S",
 // as Google Benchmark names a benchmark with ->MinTime(S)); nothing when it sets none.
 std::optional<double> code_min_time_s(const std::string& name) {
-  constexpr std::string_view kPart = "/min_time:";
-  const std::size_t at = name.find(kPart);
-  if (at == std::string::npos) return std::nullopt;
-  const std::string text =
-      name.substr(at + kPart.size(), name.find('/', at + 1) - at - kPart.size());
+  const auto part = name_part(name, "min_time:");
+  if (!part) return std::nullopt;
+  const std::string text(*part);
   char* end = nullptr;
   const double seconds = std::strtod(text.c_str(), &end);
   if (end == text.c_str() || *end != '\0' || !(seconds > 0.0)) return std::nullopt;
@@ -454,20 +448,20 @@ namespace {
 // and shares of Google Benchmark's time are not taken for theirs; nothing when none does.
 std::optional<std::string> code_settings_note(const std::vector<std::string>& names,
                                               std::size_t processes) {
-  const auto with = [&](const char* part) {
+  const auto with = [&](std::string_view key) {
     return std::count_if(names.begin(), names.end(),
-                         [&](const std::string& name) { return name.find(part) != name.npos; });
+                         [&](const std::string& name) { return name_part(name, key).has_value(); });
   };
   std::vector<std::string> parts;
   // Fresh processes share Google Benchmark's time per repetition whatever the count: said only
   // side by side, where a process's repetitions are benchkit's choice.
-  if (const auto own = with("/repeats:"); own > 0 && processes == 0) {
+  if (const auto own = with("repeats:"); own > 0 && processes == 0) {
     parts.push_back(fmt::format(
         "{} of {} benchmarks set their repetitions in their code (/repeats:N in the name), "
         "which no flag changes: a process runs that many, each of the length chosen above",
         own, names.size()));
   }
-  if (const auto own = with("/iterations:"); own > 0 && processes == 0) {
+  if (const auto own = with("iterations:"); own > 0 && processes == 0) {
     parts.push_back(fmt::format(
         "{} of {} benchmarks set their iterations in their code (/iterations:N in the name), "
         "which no flag changes: a process runs as many repetitions of them as fill {} of {:g} "
@@ -475,7 +469,7 @@ std::optional<std::string> code_settings_note(const std::vector<std::string>& na
         own, names.size(), kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS,
         kShortRowRepetitions));
   }
-  if (const auto own = with("/min_time:"); own > 0) {
+  if (const auto own = with("min_time:"); own > 0) {
     parts.push_back(fmt::format(
         "{} of {} benchmarks set their minimum time in their code (/min_time:S in the name), "
         "which no flag changes: each of their repetitions runs that long in every process{}",

@@ -100,24 +100,29 @@ void keep_recurring_diagnostics(RunResult& merged, const std::vector<RunResult>&
   }
 }
 
-std::optional<int> round_cpu(const std::vector<int>& cpus, std::size_t round,
-                             std::string_view name) {
-  if (cpus.empty()) return std::nullopt;
+std::optional<std::string_view> name_part(std::string_view name, std::string_view key) {
   std::size_t from = 0;
   while (from < name.size()) {
     std::size_t end = name.find('/', from);
     if (end == std::string_view::npos) end = name.size();
     const std::string_view part = name.substr(from, end - from);
-    for (const std::string_view key : {"threads=", "threads:"}) {
-      if (!part.starts_with(key)) continue;
-      const std::string_view count = part.substr(key.size());
-      std::size_t threads = 0;
-      const auto [at, error] = std::from_chars(count.data(), count.data() + count.size(), threads);
-      if (error == std::errc() && at == count.data() + count.size() && threads > 1) {
-        return std::nullopt;
-      }
-    }
+    if (part.starts_with(key)) return part.substr(key.size());
     from = end + 1;
+  }
+  return std::nullopt;
+}
+
+std::optional<int> round_cpu(const std::vector<int>& cpus, std::size_t round,
+                             std::string_view name) {
+  if (cpus.empty()) return std::nullopt;
+  for (const std::string_view key : {"threads=", "threads:"}) {
+    const auto count = name_part(name, key);
+    if (!count) continue;
+    std::size_t threads = 0;
+    const auto [at, error] = std::from_chars(count->data(), count->data() + count->size(), threads);
+    if (error == std::errc() && at == count->data() + count->size() && threads > 1) {
+      return std::nullopt;
+    }
   }
   return cpus[round % cpus.size()];
 }

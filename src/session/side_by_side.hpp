@@ -100,6 +100,12 @@ std::optional<model::Error> copy_builds(const std::string& folder, std::size_t r
                                         process::PlacementShuffle& shuffle,
                                         std::array<std::string, 2>& copies);
 
+// The value of the first part of `name` (the parts lie between slashes) that begins with `key`:
+// "8" for "threads:" in "BM_x/64/threads:8"; nothing when no part does. How a benchmark's name
+// says what its registration set (benchkit's "threads=N"; Google Benchmark's "threads:N",
+// "repeats:N", "iterations:N", "min_time:S").
+std::optional<std::string_view> name_part(std::string_view name, std::string_view key);
+
 // The CPU both processes of round `round` of the benchmark `name` run on: cpus[round % size];
 // none (every CPU this process may use) when `cpus` is empty, or when `name` says the benchmark
 // runs several threads (a part "threads=N" as benchkit names them, or Google Benchmark's
