@@ -548,6 +548,9 @@ model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
 
 namespace {
 
+// The longest --benchmark_filter benchkit gives: far below the kernel's 128 KiB for one argument.
+constexpr std::size_t kLongestFilter = 64 * 1024;
+
 // One side-by-side comparison of two Google Benchmark builds in progress: per side and
 // benchmark, the samples of every round so far.
 class GbenchPairs {
@@ -571,7 +574,11 @@ class GbenchPairs {
   std::optional<model::Error> check_listed() {
     const std::string sources[] = {plan_.baseline_executable, plan_.candidate_executable};
     for (std::size_t side = 0; side < 2; ++side) {
+      const auto started = std::chrono::steady_clock::now();
       const auto listed = list_gbench_benchmarks(sources[side], plan_.flags);
+      // Two processes (list_gbench_benchmarks): how long one takes to start, near enough.
+      start_s_[side] =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() / 2;
       if (!listed) return listed.error();
       for (BenchmarkResult& result : merged_[side]) {
         if (std::find(listed->begin(), listed->end(), result.name) == listed->end()) {
@@ -600,8 +607,7 @@ class GbenchPairs {
     for (const std::string& name : plan_.benchmarks) {
       filter += (filter.empty() ? "" : "|") + exact_gbench_filter(name);
     }
-    // Far below the kernel's 128 KiB for one argument; a suite that long keeps the five.
-    constexpr std::size_t kLongestFilter = 64 * 1024;
+    // A suite whose filter is that long keeps the five.
     if (filter.size() > kLongestFilter) return std::nullopt;
     std::vector<std::string> flags = plan_.flags;
     flags.insert(flags.end(), {"--benchmark_repetitions=1", "--benchmark_min_time=0.001",
@@ -650,6 +656,21 @@ class GbenchPairs {
     return std::nullopt;
   }
 
+  // A suite slow to start (its main() builds what its benchmarks share before any of them runs)
+  // pays that in every process: its rounds run their benchmarks together, one process a build.
+  void choose_processes() {
+    const double start_s = std::max(start_s_[0], start_s_[1]);
+    together_ = plan_.benchmarks.size() > 1 && start_s >= plan_.together_from_s;
+    if (!together_) return;
+    if (const auto say = notes_.sink()) {
+      say(fmt::format(
+          "a process of these builds took {:.2f} s to start (timed as it listed the benchmarks), "
+          "so each round runs its benchmarks together, one process a build, instead of a "
+          "process a benchmark: each follows the others in its process, alike in both builds",
+          start_s));
+    }
+  }
+
   // Round `round` of the benchmarks at `active` (indices into plan.benchmarks).
   std::optional<model::Error> run_round(std::size_t round, std::size_t planned,
                                         const std::vector<std::size_t>& active) {
@@ -658,15 +679,16 @@ class GbenchPairs {
                         shuffle_, executables_)) {
       return *failed;
     }
-    for (std::size_t k = 0; k < active.size(); ++k) {
-      const std::size_t index = active[k];
+    std::size_t done = 0;
+    for (const std::vector<std::size_t>& together : process_groups(round, active)) {
       if (plan_.progress) {
-        plan_.progress(round, planned, k, active.size(), plan_.benchmarks[index]);
+        plan_.progress(round, planned, done, active.size(), plan_.benchmarks[together.front()]);
       }
+      done += together.size();
       // Neither build always runs first: the order alternates by round and by benchmark.
-      const std::size_t first = (round + index) % 2;
+      const std::size_t first = (round + together.front()) % 2;
       for (const std::size_t side : {first, 1 - first}) {
-        if (auto failed = run_side(round, planned, index, side, side == first ? 0 : 1)) {
+        if (auto failed = run_side(round, planned, together, side, side == first ? 0 : 1)) {
           return failed;
         }
       }
@@ -680,6 +702,7 @@ class GbenchPairs {
 
   SideBySideRuns result() const {
     SideBySideRuns runs;
+    runs.together = together_;
     std::array<RunResult*, 2> sides = {&runs.baseline, &runs.candidate};
     for (std::size_t side = 0; side < 2; ++side) {
       sides[side]->context = contexts_[side];
@@ -697,46 +720,98 @@ class GbenchPairs {
   }
 
  private:
-  // One process of one side in round `round`, `turn` 0 when it runs first in the round.
-  std::optional<model::Error> run_side(std::size_t round, std::size_t planned, std::size_t index,
-                                       std::size_t side, std::uint32_t turn) {
-    const std::string& name = plan_.benchmarks[index];
-    BenchmarkResult& into = merged_[side][index];
-    if (!into.valid()) return std::nullopt;
+  // The flags benchkit adds for benchmark `index` (gbench_turn_flags), before a side spells them.
+  std::vector<std::string> turn_flags(std::size_t index) const {
+    if (!plan_.turn_flags) return {};
+    return gbench_turn_flags(plan_.flags, iteration_ns_[index], plan_.benchmarks[index]);
+  }
+
+  // The processes of a round a side: each benchmark alone, or (together_) those that take the
+  // same flags and CPU together, in the order of `active`, each filter at most kLongestFilter.
+  std::vector<std::vector<std::size_t>> process_groups(std::size_t round,
+                                                       const std::vector<std::size_t>& active) {
+    std::vector<std::vector<std::size_t>> groups;
+    if (!together_) {
+      for (const std::size_t index : active) groups.push_back({index});
+      return groups;
+    }
+    using Key = std::pair<std::vector<std::string>, std::optional<int>>;
+    std::vector<Key> keys;
+    std::vector<std::size_t> filter_sizes;
+    for (const std::size_t index : active) {
+      const std::string& name = plan_.benchmarks[index];
+      Key key{turn_flags(index), round_cpu(cpus_, round, name)};
+      const std::size_t size = exact_gbench_filter(name).size() + 1;
+      // The last group of these flags and CPU; a new one when it has no room left.
+      const auto at = std::find(keys.rbegin(), keys.rend(), key);
+      const std::size_t k = keys.size() - 1 - static_cast<std::size_t>(at - keys.rbegin());
+      if (at == keys.rend() || filter_sizes[k] + size > kLongestFilter) {
+        keys.push_back(std::move(key));
+        filter_sizes.push_back(size);
+        groups.push_back({index});
+      } else {
+        filter_sizes[k] += size;
+        groups[k].push_back(index);
+      }
+    }
+    return groups;
+  }
+
+  // One process of one side in round `round` running the benchmarks at `indices` (of one
+  // process_groups group), `turn` 0 when it runs first in the round.
+  std::optional<model::Error> run_side(std::size_t round, std::size_t planned,
+                                       const std::vector<std::size_t>& indices, std::size_t side,
+                                       std::uint32_t turn) {
+    std::vector<std::size_t> live;
+    std::string filter;
+    for (const std::size_t index : indices) {
+      if (!merged_[side][index].valid()) continue;
+      live.push_back(index);
+      filter += (filter.empty() ? "" : "|") + exact_gbench_filter(plan_.benchmarks[index]);
+    }
+    if (live.empty()) return std::nullopt;
+    const std::string& name = plan_.benchmarks[live.front()];
     std::vector<std::string> flags = plan_.flags;
     // When benchkit gives the --benchmark_min_time, it is spelt as this side's binary reads it,
     // and what the binary says of its spelling is benchkit's to hear.
     MinTimeSpelling* spelling = nullptr;
-    if (plan_.turn_flags) {
-      const std::vector<std::string> added =
-          spelling_[side].spelled(gbench_turn_flags(plan_.flags, iteration_ns_[index], name));
-      if (gives(added, "--benchmark_min_time")) spelling = &spelling_[side];
-      flags.insert(flags.end(), added.begin(), added.end());
-    }
-    flags.push_back("--benchmark_filter=" + exact_gbench_filter(name));
+    const std::vector<std::string> added = spelling_[side].spelled(turn_flags(live.front()));
+    if (gives(added, "--benchmark_min_time")) spelling = &spelling_[side];
+    flags.insert(flags.end(), added.begin(), added.end());
+    flags.push_back("--benchmark_filter=" + filter);
     const std::string source = side == 0 ? plan_.baseline_executable : plan_.candidate_executable;
     // Both processes of a round on one CPU, the next round on the next: the CPUs of a VM can
     // differ in speed for seconds (docs/interop.md, "One CPU a round").
     const std::optional<int> cpu = round_cpu(cpus_, round, name);
     auto run = run_one_process(
         executables_[side], flags,
-        fmt::format("{}/{}-{}-{}.json", folder_, kSideFileNames[side], round, index),
-        fmt::format("the {} build {} (round {} of {}, {})", kSideNames[side], source, round + 1,
-                    planned, name),
+        fmt::format("{}/{}-{}-{}.json", folder_, kSideFileNames[side], round, live.front()),
+        fmt::format("the {} build {} (round {} of {}, {}{})", kSideNames[side], source, round + 1,
+                    planned, name,
+                    live.size() > 1 ? fmt::format(" and {} more", live.size() - 1) : ""),
         notes_.sink(), cpu, spelling);
     if (!run) return run.error();
     if (contexts_[side].date.empty()) contexts_[side] = run->context;
-    const auto found = std::find_if(run->benchmarks.begin(), run->benchmarks.end(),
+    for (const std::size_t index : live) keep(*run, index, side, round, turn);
+    return std::nullopt;
+  }
+
+  // What benchmark `index` gave in `run`, a process of `side` in round `round`.
+  void keep(const RunResult& run, std::size_t index, std::size_t side, std::size_t round,
+            std::uint32_t turn) {
+    const std::string& name = plan_.benchmarks[index];
+    BenchmarkResult& into = merged_[side][index];
+    const auto found = std::find_if(run.benchmarks.begin(), run.benchmarks.end(),
                                     [&](const BenchmarkResult& b) { return b.name == name; });
-    if (found == run->benchmarks.end()) {
+    if (found == run.benchmarks.end()) {
       into.failures.push_back(fmt::format(
           "the {} build has no benchmark named {} (its --benchmark_filter matched nothing)",
           kSideNames[side], name));
-      return std::nullopt;
+      return;
     }
     if (!found->valid()) {
       into.failures = found->failures;
-      return std::nullopt;
+      return;
     }
     for (Sample sample : found->samples) {
       sample.round = static_cast<std::uint32_t>(round);
@@ -751,7 +826,6 @@ class GbenchPairs {
     into.threads = found->threads;
     into.params = found->params;
     into.diagnostics = found->diagnostics;
-    return std::nullopt;
   }
 
   const GbenchSideBySide& plan_;
@@ -768,6 +842,10 @@ class GbenchPairs {
   std::array<MinTimeSpelling, 2> spelling_;
   // Per benchmark: how long an iteration took in the pilot (time_iterations), when it ran.
   std::vector<std::optional<double>> iteration_ns_;
+  // Per side: how long a process took to start (check_listed); whether a round's benchmarks run
+  // together (choose_processes).
+  std::array<double, 2> start_s_ = {0.0, 0.0};
+  bool together_ = false;
 };
 
 }  // namespace
@@ -779,6 +857,7 @@ model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& pl
   GbenchPairs pairs(plan, *scope.folder());
   if (auto failed = pairs.check_listed()) return *failed;
   if (auto failed = pairs.time_iterations()) return *failed;
+  pairs.choose_processes();
   // The rounds of session/round_loop.hpp.
   RoundLoop loop{plan.benchmarks, plan.rounds, plan.max_rounds, plan.look_every};
   RoundSteps steps;

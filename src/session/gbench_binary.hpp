@@ -96,10 +96,18 @@ struct GbenchProcesses {
 // the process that failed (exit status, or a result file it did not write).
 model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan);
 
+// How long a Google Benchmark process may take to start, before a side-by-side comparison runs
+// each round's benchmarks together in one process a build rather than each alone. Most suites
+// start in under 10 ms; one whose main() builds what its benchmarks share pays that in every
+// process: spdlog's latency suite touches 1.6 GB there, 1.1 s a process against about 0.05 s of
+// measuring, and an A/A comparison of four of its rows took 75-78 s together against 299-502 s
+// alone (docs/interop.md, "A suite that is slow to start").
+inline constexpr double kSlowStartS = 0.1;
+
 struct GbenchSideBySide {
   std::string baseline_executable;
   std::string candidate_executable;
-  std::vector<std::string> benchmarks;  // names, each run alone in every round
+  std::vector<std::string> benchmarks;  // names, each alone in a process (or together_from_s)
   // Paired rounds; the comparison needs 6 for a 95% signed-rank interval (analysis/compare).
   std::size_t rounds = 10;
   // Benchmarks that `undecided` names after the first `rounds` get more rounds, `rounds` at a
@@ -114,6 +122,10 @@ struct GbenchSideBySide {
   bool turn_flags = false;
   // Both processes of round r run on cpus[r % size] only; empty: the CPUs this process may use.
   std::vector<int> cpus;
+  // A suite whose process takes at least this long to start (seconds; timed as it lists the
+  // benchmarks, before the first round) runs each round's benchmarks together, one process a
+  // build, instead of one process a benchmark (kSlowStartS; 0: always together).
+  double together_from_s = kSlowStartS;
   std::function<void(std::size_t round, std::size_t rounds, std::size_t index, std::size_t count,
                      const std::string& name)>
       progress;

@@ -21,6 +21,9 @@ namespace benchkit::session {
 struct SideBySideRuns {
   RunResult baseline;
   RunResult candidate;
+  // Google Benchmark binaries: each round ran its benchmarks together, one process a build (a
+  // suite slow to start, GbenchSideBySide::together_from_s), not each in a process of its own.
+  bool together = false;
 };
 
 // What a look at the runs so far decides: the benchmarks whose comparison is not decided yet

@@ -3,8 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <regex>
 #include <set>
@@ -719,6 +721,84 @@ TEST(GbenchBinary, UndecidedBenchmarksGetMoreRoundsInBatches) {
     EXPECT_EQ(side->benchmarks[0].samples.size(), 5u);
     EXPECT_EQ(side->benchmarks[1].samples.size(), 2u);
     EXPECT_EQ(side->benchmarks[0].samples.back().round, std::optional<std::uint32_t>(4));
+  }
+}
+
+// A suite that takes long to start pays it in every process: its rounds run their benchmarks
+// together, one process a build (120 ms in gbench_slow_start's main(); 1.1 s in spdlog's).
+TEST(GbenchBinary, ASuiteSlowToStartRunsARoundsBenchmarksTogether) {
+  const std::string suite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_slow_start";
+  const auto folder = process::make_temporary_folder("benchkit-slow-start");
+  ASSERT_TRUE(folder) << folder.error().message;
+  const process::FolderRemover remover(*folder);
+  const std::string log = *folder + "/started";
+  ASSERT_EQ(::setenv("GBENCH_START_LOG", log.c_str(), 1), 0);
+  const auto processes_started = [&] {
+    std::ifstream in(log);
+    std::size_t lines = 0;
+    for (std::string line; std::getline(in, line);) ++lines;
+    std::filesystem::remove(log);
+    return lines;
+  };
+  const std::vector<std::string> names = {"BM_one", "BM_two", "BM_three"};
+  std::vector<std::string> notes;
+  const auto runs = run_gbench_side_by_side(self_pairs(suite, names, 2, &notes));
+  const std::size_t together = processes_started();
+  // Each build listed (two processes), the pilot, then two processes a round.
+  EXPECT_EQ(together, 2u * 2u + 1u + 2u * 2u);
+  ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_TRUE(runs->together);
+  EXPECT_THAT(notes, Contains(HasSubstr("so each round runs its benchmarks together")));
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    std::map<std::uint32_t, std::uint32_t> base_turns;
+    for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
+      const BenchmarkResult& b = side->benchmarks.at(k);
+      EXPECT_EQ(b.name, names[k]);
+      ASSERT_TRUE(b.valid()) << b.name;
+      ASSERT_EQ(b.samples.size(), 2u * kShortRowRepetitions) << b.name;
+      for (const Sample& sample : b.samples) {
+        ASSERT_TRUE(sample.round && sample.turn) << b.name;
+        if (side == &runs->baseline) {
+          base_turns[*sample.round] = *sample.turn;
+        } else {
+          EXPECT_EQ(*sample.turn, 1 - base_turns.at(*sample.round)) << b.name;
+        }
+      }
+    }
+    // One process a build a round: every benchmark's side came first in the same rounds.
+    EXPECT_NE(base_turns.at(0), base_turns.at(1));
+  }
+  // Kept apart, each benchmark has two processes a round.
+  GbenchSideBySide apart = self_pairs(suite, names, 2);
+  apart.together_from_s = std::numeric_limits<double>::infinity();
+  const auto alone = run_gbench_side_by_side(apart);
+  EXPECT_EQ(processes_started(), 2u * 2u + 1u + 2u * 2u * names.size());
+  ::unsetenv("GBENCH_START_LOG");
+  ASSERT_TRUE(alone) << alone.error().message;
+  EXPECT_FALSE(alone->together);
+}
+
+// Together, every form of name is still matched by the one filter of the process, and a
+// benchmark that runs threads has processes of its own, on every CPU.
+TEST(GbenchBinary, EveryFormOfNameRunsTogether) {
+  const std::vector<std::string> names = {"Dump/twitter / -",
+                                          "BM_Sequential<std::vector<long>, long>/64",
+                                          "BM_shared_sum/threads:2", "BM_manual/manual_time"};
+  std::vector<std::string> notes;
+  GbenchSideBySide plan = self_pairs(kGbenchNames, names, 2, &notes);
+  plan.together_from_s = 0.0;
+  const auto runs = run_gbench_side_by_side(plan);
+  ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_TRUE(runs->together);
+  for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
+    ASSERT_EQ(side->benchmarks.size(), names.size());
+    for (const BenchmarkResult& b : side->benchmarks) {
+      EXPECT_TRUE(b.valid()) << b.name << ": " << (b.failures.empty() ? "" : b.failures[0]);
+      EXPECT_FALSE(b.samples.empty()) << b.name;
+      std::set<std::uint32_t> rounds;
+      for (const Sample& sample : b.samples) rounds.insert(sample.round.value_or(99));
+      EXPECT_EQ(rounds, (std::set<std::uint32_t>{0, 1})) << b.name;
+    }
   }
 }
 
