@@ -110,10 +110,15 @@ std::string settings_line(const analysis::Comparison& comparison) {
   if (paired && !s.sequential_alpha.empty()) {
     const auto [lowest, highest] =
         std::minmax_element(s.sequential_alpha.begin(), s.sequential_alpha.end());
+    // One look only (--max-rounds equal to --rounds): one level, not a range of one.
+    const std::string levels =
+        fmt::format("{:.2g}", *lowest * 100.0) == fmt::format("{:.2g}", *highest * 100.0)
+            ? fmt::format("{:.2g}%", *lowest * 100.0)
+            : fmt::format("{:.2g}-{:.2g}%", *lowest * 100.0, *highest * 100.0);
     line += fmt::format(
         "; paired rounds looked at after every round are read at their look's level of a "
-        "sequential design instead ({:.2g}-{:.2g}%, docs/verdicts.md)",
-        *lowest * 100.0, *highest * 100.0);
+        "sequential design instead ({}, docs/verdicts.md)",
+        levels);
   }
   if (paired && s.mde > 0.0) {
     line += fmt::format("; rounds planned for {:.0f}% power at a change of {:g}% (--mde)",

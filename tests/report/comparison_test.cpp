@@ -209,5 +209,20 @@ TEST(PairedComparison, TheTableSaysWhichRowsWereComparedByTheOrderOfTheirRounds)
               HasSubstr("1 benchmark compared by the order of its rounds"));
 }
 
+TEST(PairedComparison, TheSequentialLevelsAreARangeOrOneLevel) {
+  RunResult base;
+  RunResult candidate;
+  base.benchmarks = {in_rounds("r", 1.0)};
+  candidate.benchmarks = {in_rounds("r", 1.05)};
+  analysis::Comparison comparison = analysis::compare(base, candidate);
+  comparison.settings.sequential_alpha = {0.0037, 0.0061, 0.0093};
+  EXPECT_THAT(render_comparison(comparison, Format::console),
+              HasSubstr("sequential design instead (0.37-0.93%, docs/verdicts.md)"));
+  // One look (--max-rounds equal to --rounds): its level, not "5-5%".
+  comparison.settings.sequential_alpha = {0.05};
+  EXPECT_THAT(render_comparison(comparison, Format::console),
+              HasSubstr("sequential design instead (5%, docs/verdicts.md)"));
+}
+
 }  // namespace
 }  // namespace benchkit::report
