@@ -173,14 +173,38 @@ struct Listing {
   bool no_match = false;         // it said its filter matched nothing
 };
 
-model::Result<Listing> list_with(const std::string& path, const std::string& filter) {
+// The user's arguments that are not Google Benchmark's flags: the suite's own, which its main()
+// reads (spdlog's latency suite registers more benchmarks when argv[1] is "full"), so they go to
+// the listings as well, first, as to every process.
+std::vector<std::string> own_arguments(const std::vector<std::string>& flags) {
+  std::vector<std::string> own;
+  for (const std::string& flag : flags) {
+    if (!flag.starts_with("--benchmark_")) own.push_back(flag);
+  }
+  return own;
+}
+
+// A listing's command line as the messages show it.
+std::string listing_command(const std::string& path, const std::vector<std::string>& own,
+                            const std::string& filter) {
+  std::string text = path;
+  for (const std::string& argument : own) text += " " + argument;
+  text += " --benchmark_list_tests=true";
+  if (!filter.empty()) text += fmt::format(" --benchmark_filter=\"{}\"", filter);
+  return text;
+}
+
+model::Result<Listing> list_with(const std::string& path, const std::vector<std::string>& own,
+                                 const std::string& filter) {
   auto folder = process::make_temporary_folder("benchkit-gbench-list");
   if (!folder) return folder.error();
   const process::FolderRemover remover(*folder);
   process::CaptureOptions options;
   options.timeout = kListTimeout;
   options.err_file = *folder + "/stderr";
-  std::vector<std::string> argv = {path, "--benchmark_list_tests=true"};
+  std::vector<std::string> argv = {path};
+  argv.insert(argv.end(), own.begin(), own.end());
+  argv.push_back("--benchmark_list_tests=true");
   if (!filter.empty()) argv.push_back("--benchmark_filter=" + filter);
   auto ran = process::run_captured(argv, options);
   if (!ran) return ran.error();
@@ -201,8 +225,16 @@ std::optional<std::string> listing_problem(const Listing& listing, const std::st
                        kListTimeout.count());
   }
   if (!listing.ran.exit.ok()) {
-    return fmt::format("{} {}{}", asked, listing.ran.exit.describe(),
-                       listing.err.empty() ? "" : ": " + tail_of(listing.err));
+    // What it said, from standard error or else standard output (spdlog's logger writes there).
+    const std::vector<std::string> out = listed_names(listing.ran.out);
+    const std::string said = !listing.err.empty() ? ": " + tail_of(listing.err)
+                             : !out.empty()       ? "; its standard output ends: " + tail_of(out)
+                                                  : "";
+    return fmt::format(
+        "{} {}{} (benchkit gives a Google Benchmark suite flags of its own, "
+        "--benchmark_list_tests, --benchmark_filter and --benchmark_out, after the arguments "
+        "given after --: its main() must hand them to benchmark::Initialize)",
+        asked, listing.ran.exit.describe(), said);
   }
   if (looks_like_a_table(listed_names(listing.ran.out))) {
     return fmt::format("{} ran benchmarks instead of listing them", asked);
@@ -334,9 +366,9 @@ model::Result<std::vector<std::string>> list_gbench_benchmarks(
   // says its filter matched nothing. One that ignores them is found out before it is asked for
   // the real list (with only its own main() between the flags and its benchmarks, nothing can
   // be done about such a program beyond the time limit).
-  const std::string probe = fmt::format("{} --benchmark_list_tests=true --benchmark_filter=\"{}\"",
-                                        path, kMatchesNothing);
-  const auto nothing = list_with(path, kMatchesNothing);
+  const std::vector<std::string> own = own_arguments(flags);
+  const std::string probe = listing_command(path, own, kMatchesNothing);
+  const auto nothing = list_with(path, own, kMatchesNothing);
   if (!nothing) return nothing.error();
   if (auto problem = listing_problem(*nothing, probe)) return model::Error{*problem};
   if (!nothing->no_match || !listed_names(nothing->ran.out).empty()) {
@@ -346,20 +378,16 @@ model::Result<std::vector<std::string>> list_gbench_benchmarks(
         probe, kNoMatch)};
   }
   const std::string filter = user_filter(flags);
-  const std::string asked =
-      filter.empty()
-          ? path + " --benchmark_list_tests=true"
-          : fmt::format("{} --benchmark_list_tests=true --benchmark_filter=\"{}\"", path, filter);
-  const auto listing = list_with(path, filter);
+  const std::string asked = listing_command(path, own, filter);
+  const auto listing = list_with(path, own, filter);
   if (!listing) return listing.error();
   if (auto problem = listing_problem(*listing, asked)) return model::Error{*problem};
   std::vector<std::string> names = listed_names(listing->ran.out);
   if (names.empty() && !filter.empty()) {
     return model::Error{
         fmt::format("--benchmark_filter=\"{}\" matches no benchmark of {}: see its benchmarks "
-                    "with {} --benchmark_list_tests=true, and give a regular expression that "
-                    "matches some of them",
-                    filter, path, path),
+                    "with {}, and give a regular expression that matches some of them",
+                    filter, path, listing_command(path, own, "")),
         model::ErrorKind::usage};
   }
   if (names.empty()) {

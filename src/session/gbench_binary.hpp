@@ -36,9 +36,11 @@ using process::links_google_benchmark;
 // their output read and never shown: first the list of a filter that matches nothing, which a
 // program that takes Google Benchmark's flags answers by running nothing and saying so on
 // standard error (a suite whose own main() ignores those flags is found out here, with at most
-// that filter's harm); then the list itself. The --benchmark_filter among `flags` (the user's
-// flags for the runs) is applied, the others not; one that matches nothing is a usage error
-// that says so. A name may hold any character but a newline (spaces, commas, angle brackets).
+// that filter's harm); then the list itself. Of `flags` (the user's, for the runs), the suite's
+// own arguments (all but Google Benchmark's --benchmark_ flags) are given to both, first, since
+// its main() may register benchmarks by them; of Google Benchmark's flags only the
+// --benchmark_filter is applied, and one that matches nothing is a usage error that says so. A
+// name may hold any character but a newline (spaces, commas, angle brackets).
 model::Result<std::vector<std::string>> list_gbench_benchmarks(
     const std::string& path, const std::vector<std::string>& flags = {});
 

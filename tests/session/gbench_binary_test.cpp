@@ -802,5 +802,37 @@ TEST(GbenchBinary, EveryFormOfNameRunsTogether) {
   }
 }
 
+// A suite's own arguments (given after --, not Google Benchmark's --benchmark_ flags) reach its
+// listings too, first, so that benchmarks its main() registers by them are listed and compared;
+// a main() that refuses benchkit's flags is named with what it said, on either stream.
+TEST(GbenchBinary, ASuitesOwnArgumentsReachItsListings) {
+  const std::string suite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments";
+  const auto listed = [&](const std::vector<std::string>& flags) {
+    const auto names = list_gbench_benchmarks(suite, flags);
+    EXPECT_TRUE(names) << names.error().message;
+    return names ? *names : std::vector<std::string>{};
+  };
+  EXPECT_EQ(listed({}), std::vector<std::string>{"BM_base"});
+  EXPECT_EQ(listed({"full"}), (std::vector<std::string>{"BM_base", "BM_full"}));
+  EXPECT_EQ(listed({"full", "--benchmark_filter=ful+"}), std::vector<std::string>{"BM_full"});
+  const auto refused = list_gbench_benchmarks(suite, {"usage"});
+  ASSERT_FALSE(refused);
+  EXPECT_THAT(refused.error().message, HasSubstr(suite + " usage --benchmark_list_tests=true"));
+  EXPECT_THAT(refused.error().message,
+              HasSubstr("its standard output ends: [error] Usage: " + suite + " <pattern>"));
+  EXPECT_THAT(refused.error().message, HasSubstr("hand them to benchmark::Initialize"));
+
+  GbenchSideBySide plan = self_pairs(suite, {"BM_full"}, 2);
+  plan.flags = {"full"};
+  const auto runs = run_gbench_side_by_side(plan);
+  ASSERT_TRUE(runs) << runs.error().message;
+  for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
+    ASSERT_EQ(side->benchmarks.size(), 1u);
+    EXPECT_TRUE(side->benchmarks[0].valid())
+        << (side->benchmarks[0].failures.empty() ? "" : side->benchmarks[0].failures[0]);
+    EXPECT_EQ(side->benchmarks[0].samples.size(), 2u * kShortRowRepetitions);
+  }
+}
+
 }  // namespace
 }  // namespace benchkit::session
