@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/diagnostics.hpp"
 #include "formats/comparison_json.hpp"
 #include "report/parts.hpp"
 
@@ -147,6 +148,27 @@ std::vector<std::vector<std::string>> rows(const analysis::Comparison& compariso
   return result;
 }
 
+// The rows whose new build's run found their work optimised away (below_resolution): whatever
+// their verdict, it compares nothing. One line for all of them, or nothing.
+std::string optimised_away_line(const std::vector<BenchmarkComparison>& all) {
+  std::vector<std::string> names;
+  for (const BenchmarkComparison& c : all) {
+    const auto& codes = c.candidate_diagnostics;
+    if (std::find(codes.begin(), codes.end(), analysis::code::below_resolution) != codes.end()) {
+      names.push_back(c.name);
+    }
+  }
+  if (names.empty()) return {};
+  return fmt::format(
+      "{} [{}]: less than one CPU cycle an iteration in the new build, so the work was optimised "
+      "away and the comparison measures nothing; pass the inputs and results through "
+      "DoNotOptimize\n",
+      names.size() == 1 ? names.front()
+                        : fmt::format("{} benchmarks ({} and {} more)", names.size(), names.front(),
+                                      names.size() - 1),
+      analysis::code::below_resolution);
+}
+
 const std::vector<std::string> kHeaders = {"benchmark", "baseline",   "new",      "change",
                                            "95% CI",    "throughput", "p (adj.)", "verdict"};
 
@@ -192,6 +214,7 @@ std::string parts::comparison_console(const analysis::Comparison& comparison, Op
   for (const BenchmarkComparison& c : comparison.benchmarks) {
     if (!c.note.empty()) out += fmt::format("{} [{}]: {}\n", c.name, to_string(c.verdict), c.note);
   }
+  out += optimised_away_line(comparison.benchmarks);
   return out;
 }
 

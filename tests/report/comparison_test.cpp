@@ -224,5 +224,20 @@ TEST(PairedComparison, TheSequentialLevelsAreARangeOrOneLevel) {
               HasSubstr("sequential design instead (5%, docs/verdicts.md)"));
 }
 
+TEST(ConsoleComparison, RowsWhoseWorkWasOptimisedAwayAreSaidOnce) {
+  analysis::Comparison comparison = comparison_of(3, 0);
+  EXPECT_THAT(render_comparison(comparison, Format::console),
+              ::testing::Not(HasSubstr("optimised away")));
+  comparison.benchmarks[0].candidate_diagnostics = {"few_samples", "below_resolution"};
+  EXPECT_THAT(render_comparison(comparison, Format::console),
+              HasSubstr(comparison.benchmarks[0].name +
+                        " [below_resolution]: less than one CPU cycle an iteration in the new "
+                        "build, so the work was optimised away"));
+  comparison.benchmarks[2].candidate_diagnostics = {"below_resolution"};
+  EXPECT_THAT(render_comparison(comparison, Format::console),
+              HasSubstr("2 benchmarks (" + comparison.benchmarks[0].name +
+                        " and 1 more) [below_resolution]"));
+}
+
 }  // namespace
 }  // namespace benchkit::report
