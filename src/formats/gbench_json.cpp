@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <vector>
 
 #include "formats/json_document.hpp"
@@ -416,11 +417,44 @@ ComplexityResult imported_fit(const std::string& family, const std::vector<Row>&
   return fit;
 }
 
-// The size of a member of a fitted family: "BM_sum/4096" is size 4096 of BM_sum (Google
-// Benchmark fits over the first argument); names with more after the size are left alone.
+// Whether `part` of a Google Benchmark name is one of the settings it writes after the arguments
+// (/min_time:, /iterations:, /repeats:, /threads:, /real_time, ...) rather than an argument.
+bool setting_part(std::string_view part) {
+  for (const std::string_view key :
+       {"min_time:", "min_warmup_time:", "iterations:", "repeats:", "threads:"}) {
+    if (part.starts_with(key)) return true;
+  }
+  return part == "process_time" || part == "real_time" || part == "manual_time";
+}
+
+// The size of a member of a fitted family. Google Benchmark names the family by the benchmark's
+// name and settings without its argument ("BM_sort" of "BM_sort/4096", "BM_sort/real_time" of
+// "BM_sort/4096/real_time", "BM_sort/repeats:3" of "BM_sort/4096/repeats:3") and fits over the
+// argument, bare or named by ArgName ("BM_sort/size:4096"); names with more than one argument are
+// left alone.
 std::optional<double> size_in(const std::string& name, const std::string& family) {
-  if (name.rfind(family + "/", 0) != 0) return std::nullopt;
-  const std::string rest = name.substr(family.size() + 1);
+  // The family's settings: its trailing parts that are settings, which follow the size.
+  std::size_t base_end = family.size();
+  while (base_end > 0) {
+    const std::size_t slash = family.rfind('/', base_end - 1);
+    if (slash == std::string::npos ||
+        !setting_part(std::string_view(family).substr(slash + 1, base_end - slash - 1))) {
+      break;
+    }
+    base_end = slash;
+  }
+  const std::string base = family.substr(0, base_end);
+  const std::string settings = family.substr(base_end);
+  if (name.size() <= base.size() + settings.size() + 1 || !name.starts_with(base + "/") ||
+      !name.ends_with(settings)) {
+    return std::nullopt;
+  }
+  std::string rest = name.substr(base.size() + 1, name.size() - base.size() - 1 - settings.size());
+  // A named argument ("size:4096"): its value.
+  if (const std::size_t colon = rest.find(':');
+      colon != std::string::npos && rest.find('/') == std::string::npos) {
+    rest = rest.substr(colon + 1);
+  }
   if (rest.empty() || rest.find_first_not_of("0123456789") != std::string::npos) {
     return std::nullopt;
   }

@@ -1,5 +1,6 @@
 #include "formats/gbench_json.hpp"
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -229,6 +230,77 @@ TEST(GbenchJson, AComplexityFitIsKeptAsTheRunsFitNotMadeABenchmark) {
     EXPECT_TRUE(named(run, size).diagnostics.empty()) << size;
   }
   EXPECT_DOUBLE_EQ(named(run, "BM_linear/4096").complexity->n, 4096.0);
+}
+
+// Google Benchmark names a fitted family by the benchmark's name and settings without its
+// argument: "BM_sort/real_time" of "BM_sort/64/real_time" (UseRealTime), "BM_sort/repeats:3" of
+// "BM_sort/64/repeats:3"; an ArgName names the argument ("BM_sort/size:64"). Each size is a point
+// of the sweep, so that benchkit fits the samples beside Google Benchmark's fit.
+TEST(GbenchJson, EveryFormOfAFittedFamilysNameGivesItsSizes) {
+  for (const auto& [family, member] : std::vector<std::pair<std::string, std::string>>{
+           {"BM_sort", "BM_sort/{}"},
+           {"BM_sort", "BM_sort/size:{}"},
+           {"BM_sort/real_time", "BM_sort/{}/real_time"},
+           {"BM_sort/repeats:3", "BM_sort/{}/repeats:3"},
+           {"BM_sort/repeats:3/threads:2", "BM_sort/size:{}/repeats:3/threads:2"},
+           {"/dev/null/real_time", "/dev/null/{}/real_time"}}) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const int n : {64, 256}) {
+      const std::string name = fmt::format(fmt::runtime(member), n);
+      rows.push_back({{"name", name},
+                      {"run_name", name},
+                      {"run_type", "iteration"},
+                      {"iterations", 1000},
+                      {"real_time", n * 0.5},
+                      {"cpu_time", n * 0.5},
+                      {"time_unit", "ns"}});
+    }
+    rows.push_back({{"name", family + "_BigO"},
+                    {"run_name", family},
+                    {"run_type", "aggregate"},
+                    {"aggregate_name", "BigO"},
+                    {"cpu_coefficient", 0.5},
+                    {"real_coefficient", 0.5},
+                    {"big_o", "N"},
+                    {"time_unit", "ns"}});
+    rows.push_back({{"name", family + "_RMS"},
+                    {"run_name", family},
+                    {"run_type", "aggregate"},
+                    {"aggregate_name", "RMS"},
+                    {"rms", 0.01}});
+    const nlohmann::json document = {{"context", nlohmann::json::object()}, {"benchmarks", rows}};
+    const auto run = from_gbench_json(document.dump(), "f.json");
+    ASSERT_TRUE(run) << run.error().message;
+    ASSERT_EQ(run->complexity.size(), 1u) << family;
+    EXPECT_EQ(run->complexity[0].family, family);
+    ASSERT_EQ(run->benchmarks.size(), 2u) << family;
+    for (const int n : {64, 256}) {
+      const std::string name = fmt::format(fmt::runtime(member), n);
+      const auto& point = named(*run, name).complexity;
+      ASSERT_TRUE(point) << name << " of " << family;
+      EXPECT_EQ(point->family, family);
+      EXPECT_DOUBLE_EQ(point->n, n) << name;
+    }
+  }
+  // Two arguments: which one is the size is not said, so none is taken.
+  const nlohmann::json two = {{"context", nlohmann::json::object()},
+                              {"benchmarks",
+                               {{{"name", "BM_pair/8/64"},
+                                 {"run_type", "iteration"},
+                                 {"iterations", 10},
+                                 {"real_time", 1.0},
+                                 {"cpu_time", 1.0},
+                                 {"time_unit", "ns"}},
+                                {{"name", "BM_pair_BigO"},
+                                 {"run_name", "BM_pair"},
+                                 {"run_type", "aggregate"},
+                                 {"aggregate_name", "BigO"},
+                                 {"cpu_coefficient", 0.5},
+                                 {"big_o", "N"},
+                                 {"time_unit", "ns"}}}}};
+  const auto run = from_gbench_json(two.dump(), "f.json");
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_FALSE(named(*run, "BM_pair/8/64").complexity);
 }
 
 TEST(GbenchJson, ADebugBuildOfTheLibraryIsWarnedAboutOnce) {
