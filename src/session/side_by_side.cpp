@@ -115,6 +115,12 @@ std::optional<std::string_view> name_part(std::string_view name, std::string_vie
 std::optional<int> round_cpu(const std::vector<int>& cpus, std::size_t round,
                              std::string_view name) {
   if (cpus.empty()) return std::nullopt;
+  // Google Benchmark's ->MeasureProcessCPUTime() ("/process_time"): the CPU time of every thread
+  // of the process, which says the benchmark starts threads of its own.
+  if (const auto process_time = name_part(name, "process_time");
+      process_time && process_time->empty()) {
+    return std::nullopt;
+  }
   for (const std::string_view key : {"threads=", "threads:"}) {
     const auto count = name_part(name, key);
     if (!count) continue;

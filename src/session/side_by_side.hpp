@@ -109,7 +109,8 @@ std::optional<std::string_view> name_part(std::string_view name, std::string_vie
 // The CPU both processes of round `round` of the benchmark `name` run on: cpus[round % size];
 // none (every CPU this process may use) when `cpus` is empty, or when `name` says the benchmark
 // runs several threads (a part "threads=N" as benchkit names them, or Google Benchmark's
-// "threads:N", N > 1), which one CPU would run one at a time.
+// "threads:N", N > 1, or its "process_time", the CPU time of threads the benchmark starts
+// itself), which one CPU would run one at a time.
 std::optional<int> round_cpu(const std::vector<int>& cpus, std::size_t round,
                              std::string_view name);
 

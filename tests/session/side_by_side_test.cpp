@@ -118,6 +118,9 @@ TEST(SideBySide, EachRoundRunsOnTheNextCpuUnlessTheBenchmarkRunsThreads) {
   EXPECT_EQ(round_cpu(cpus, 0, "shared_counter/threads=4"), std::nullopt);
   EXPECT_EQ(round_cpu(cpus, 1, "BM_shared_sum/threads:2"), std::nullopt);
   EXPECT_EQ(round_cpu(cpus, 1, "BM_x/64/threads:2/real_time"), std::nullopt);
+  // ->MeasureProcessCPUTime(): its own threads' CPU time counts, so it has threads of its own.
+  EXPECT_EQ(round_cpu(cpus, 1, "BM_pool/8/process_time/real_time"), std::nullopt);
+  EXPECT_EQ(round_cpu(cpus, 1, "BM_pool/process_timer"), 5);
   // One thread, or a name that only looks like a count, is narrowed as any other.
   EXPECT_EQ(round_cpu(cpus, 1, "shared_counter/threads=1"), 5);
   EXPECT_EQ(round_cpu(cpus, 1, "BM_x/threads:1"), 5);
