@@ -161,7 +161,7 @@ std::string optimised_away_line(const std::vector<BenchmarkComparison>& all) {
   if (names.empty()) return {};
   return fmt::format(
       "{} [{}]: less than one CPU cycle an iteration in the new build, so the work was optimised "
-      "away and the comparison measures nothing; pass the inputs and results through "
+      "away and the comparison times an empty loop; pass the inputs and results through "
       "DoNotOptimize\n",
       names.size() == 1 ? names.front()
                         : fmt::format("{} benchmarks ({} and {} more)", names.size(), names.front(),
