@@ -621,10 +621,14 @@ class GbenchPairs {
   }
 
   // Before the first round, when a benchmark's repetitions depend on how long its iteration
-  // takes (gbench_turn_flags): one process of the baseline runs each benchmark once for 1 ms and
-  // times its iterations. A pilot that fails decides nothing (the benchmarks keep the five
-  // repetitions, a note says why, and the first round fails if the builds do); only Ctrl-C stops
-  // here.
+  // takes (gbench_turn_flags): one process of the baseline runs each benchmark twice for 1 ms
+  // and times its iterations, the faster of the two kept. Once was not enough on a loaded
+  // machine: Google Benchmark's search for an iteration count starts with one iteration and
+  // stops as soon as a try lasts the minimum time, so a process preempted for a millisecond
+  // during that one iteration reports it as an iteration of over a millisecond (a benchmark of
+  // 14 ns was taken for one of 500 µs or more). A pilot that fails decides nothing (the benchmarks
+  // keep the five repetitions, a note says why, and the first round fails if the builds do); only
+  // Ctrl-C stops here.
   std::optional<model::Error> time_iterations() {
     iteration_ns_.assign(plan_.benchmarks.size(), std::nullopt);
     if (!plan_.turn_flags || plan_.benchmarks.empty() ||
@@ -638,7 +642,7 @@ class GbenchPairs {
     // A suite whose filter is that long keeps the five.
     if (filter.size() > kLongestFilter) return std::nullopt;
     std::vector<std::string> flags = plan_.flags;
-    flags.insert(flags.end(), {"--benchmark_repetitions=1", "--benchmark_min_time=0.001",
+    flags.insert(flags.end(), {"--benchmark_repetitions=2", "--benchmark_min_time=0.001",
                                "--benchmark_filter=" + filter});
     const auto pilot = run_one_process(
         plan_.baseline_executable, flags, folder_ + "/pilot.json",
@@ -658,7 +662,8 @@ class GbenchPairs {
     for (const BenchmarkResult& result : pilot->benchmarks) {
       const auto at = std::find(plan_.benchmarks.begin(), plan_.benchmarks.end(), result.name);
       if (at == plan_.benchmarks.end() || !result.valid() || result.samples.empty()) continue;
-      iteration_ns_[at - plan_.benchmarks.begin()] = stats::median(result.per_iteration_ns());
+      const std::vector<double> times = result.per_iteration_ns();
+      iteration_ns_[at - plan_.benchmarks.begin()] = *std::min_element(times.begin(), times.end());
     }
     // Those whose code sets their iterations are given repetitions by their length instead.
     std::size_t short_rows = 0;
@@ -671,7 +676,7 @@ class GbenchPairs {
     if (const auto say = notes_.sink(); say && short_rows > 0) {
       const bool all = short_rows == plan_.benchmarks.size();
       say(
-          fmt::format("{} of {} benchmarks took at most {:.0f} µs an iteration when timed once "
+          fmt::format("{} of {} benchmarks took at most {:.0f} µs an iteration when timed "
                       "before the first round: twenty repetitions of 1 ms a process for {}",
                       short_rows, plan_.benchmarks.size(), kShortIterationNs / 1000.0,
                       all ? "each"
@@ -687,7 +692,9 @@ class GbenchPairs {
   // A suite slow to start (its main() builds what its benchmarks share before any of them runs)
   // pays that in every process: its rounds run their benchmarks together, one process a build.
   void choose_processes() {
-    const double start_s = std::max(start_s_[0], start_s_[1]);
+    // The faster build's: a process held up once by other work on the machine is not a suite
+    // slow to start (both builds' main() do the same set-up).
+    const double start_s = std::min(start_s_[0], start_s_[1]);
     together_ = plan_.benchmarks.size() > 1 && start_s >= plan_.together_from_s;
     if (!together_) return;
     if (const auto say = notes_.sink()) {

@@ -14,17 +14,20 @@ using analysis::describe_duration;
 
 namespace {
 
-// The rounds each benchmark of the new side had, summed: what the time so far bought.
+// The rounds each benchmark of the new side had, summed: what the time so far bought. Of
+// benchmarks that ran together, the rounds.
 std::size_t benchmark_rounds(const SideBySideRuns& runs) {
   std::size_t rounds = 0;
+  std::set<std::uint32_t> all;
   for (const BenchmarkResult& result : runs.candidate.benchmarks) {
     std::set<std::uint32_t> seen;
     for (const Sample& sample : result.samples) {
       if (sample.round) seen.insert(*sample.round);
     }
     rounds += seen.size();
+    all.insert(seen.begin(), seen.end());
   }
-  return rounds;
+  return runs.together ? all.size() : rounds;
 }
 
 }  // namespace
@@ -52,8 +55,10 @@ Look SuiteBudget::look(const SideBySideRuns& so_far, const analysis::CompareSett
   const double cost =
       round_cost_ns_.value_or(0.0) * static_cast<double>(std::max<std::size_t>(1, batch));
   // No round yet to learn the cost from: nothing is affordable (the first rounds come first).
-  const std::size_t slots =
+  std::size_t slots =
       left <= 0.0 || !(cost > 0.0) ? 0 : static_cast<std::size_t>(std::floor(left / cost));
+  // Together, a round costs the same for one benchmark as for all.
+  if (together_ && slots > 0) slots = comparison.benchmarks.size();
   look.next = analysis::allocate_next_round(comparison.benchmarks, settings, slots);
   left_undecided_ = look.undecided.size();
   ran_out_ = !look.undecided.empty() && look.next->empty();
@@ -61,6 +66,7 @@ Look SuiteBudget::look(const SideBySideRuns& so_far, const analysis::CompareSett
 }
 
 void SuiteBudget::ended(const SideBySideRuns& runs) {
+  together_ = runs.together;
   taken_ = benchmark_rounds(runs);
   last_look_ns_ = clock_.now_ns();
   if (taken_ > 0) round_cost_ns_ = static_cast<double>(spent_ns()) / static_cast<double>(taken_);
@@ -74,11 +80,11 @@ std::string SuiteBudget::summary() const {
   const double spent = static_cast<double>(last_look_ns_ - start_ns_);
   if (ran_out_) {
     return fmt::format(
-        "the --budget of {} ran out ({} spent, about {} a benchmark's round): {} "
+        "the --budget of {} ran out ({} spent, about {} a {}round): {} "
         "benchmark{} still inconclusive got no more rounds",
         describe_duration(static_cast<double>(budget_ns_)), describe_duration(spent),
-        describe_duration(round_cost_ns_.value_or(0.0)), left_undecided_,
-        left_undecided_ == 1 ? "" : "s");
+        describe_duration(round_cost_ns_.value_or(0.0)), together_ ? "" : "benchmark's ",
+        left_undecided_, left_undecided_ == 1 ? "" : "s");
   }
   return fmt::format(
       "within the --budget of {}, rounds going first to the benchmarks furthest "

@@ -8,6 +8,9 @@
 // those to the benchmarks furthest from settled. The comparison stops when every benchmark is
 // settled, had --max-rounds, or no round is affordable. What the average hides: a benchmark
 // whose rounds cost more than the others' may overrun the budget by up to one of its rounds.
+// Rounds whose benchmarks ran together (SideBySideRuns::together: a Google Benchmark suite slow
+// to start, one process a build a round) cost about the same however many benchmarks they hold:
+// the cost is then a round's, and a round the budget affords goes to every undecided benchmark.
 #pragma once
 
 #include <cstddef>
@@ -36,7 +39,8 @@ class SuiteBudget {
   // The looks of a comparison under `settings`, one round at a time (this must outlive it).
   Undecided looks(const analysis::CompareSettings& settings);
 
-  // The average cost of one benchmark's round so far, in ns; none before any look.
+  // The average cost of one benchmark's round so far (of a round, when the benchmarks ran
+  // together), in ns; none before any look.
   std::optional<double> round_cost_ns() const { return round_cost_ns_; }
   // Whether a look found a benchmark undecided and no round affordable.
   bool ran_out() const { return ran_out_; }
@@ -57,6 +61,7 @@ class SuiteBudget {
   bool ran_out_ = false;
   std::size_t left_undecided_ = 0;
   std::size_t taken_ = 0;
+  bool together_ = false;
 };
 
 }  // namespace benchkit::session

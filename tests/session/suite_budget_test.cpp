@@ -36,6 +36,9 @@ class FakeRounds {
   std::map<std::string, double> spread = {{"mid", 0.05}, {"steady", 0.001}, {"wide", 0.12}};
   // The log of the change each benchmark's new build makes (none unless set).
   std::map<std::string, double> change;
+  // The benchmarks of a round run together (a Google Benchmark suite slow to start): a round
+  // costs one second however many benchmarks it holds.
+  bool together = false;
 
   RoundSteps steps() {
     RoundSteps steps;
@@ -44,8 +47,9 @@ class FakeRounds {
                           const std::vector<std::size_t>& active) -> std::optional<model::Error> {
       for (const std::size_t index : active) {
         add(names[index], round);
-        clock_.advance(kSecond);  // a benchmark's round: one second of wall time
+        if (!together) clock_.advance(kSecond);  // a benchmark's round: one second of wall time
       }
+      if (together) clock_.advance(kSecond);
       return std::nullopt;
     };
     steps.failed = [](std::size_t) { return false; };
@@ -76,6 +80,7 @@ class FakeRounds {
 
   SideBySideRuns result() const {
     SideBySideRuns runs;
+    runs.together = together;
     RunResult* sides[] = {&runs.baseline, &runs.candidate};
     for (std::size_t side = 0; side < 2; ++side) {
       for (const auto& [name, samples] : samples_[side]) {
@@ -148,6 +153,26 @@ TEST(SuiteBudget, TheBudgetStopsTheLoopLongBeforeTheMaximum) {
   EXPECT_EQ(rounds.rounds_of["mid"].size(), 16u);
   EXPECT_EQ(rounds.rounds_of["wide"].size(), 16u);
   EXPECT_TRUE(budget.ran_out());
+}
+
+TEST(SuiteBudget, RoundsOfBenchmarksTogetherCostARoundAndGoToEveryUndecidedOne) {
+  benchkit::testing::FakeClock clock;
+  FakeRounds rounds(clock);
+  rounds.together = true;
+  // The first 8 rounds cost 8 s, one a round; 10.5 s leaves room for two more rounds, each of
+  // both undecided benchmarks. Counted by benchmark-round (a third of a second each) the budget
+  // would give three more, and overrun.
+  SuiteBudget budget(10 * kSecond + kSecond / 2, clock);
+  const std::int64_t start = clock.now();
+  const auto runs = run_round_loop(loop_of(rounds, 50), rounds.steps(), budget.looks(settings()));
+  ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_EQ(rounds.rounds_of["steady"].size(), 8u);
+  EXPECT_EQ(rounds.rounds_of["mid"].size(), 10u);
+  EXPECT_EQ(rounds.rounds_of["wide"].size(), 10u);
+  EXPECT_LE(clock.now() - start, 10 * kSecond + kSecond / 2);
+  EXPECT_NEAR(budget.round_cost_ns().value(), 1e9, 1.0);
+  EXPECT_TRUE(budget.ran_out());
+  EXPECT_THAT(budget.summary(), HasSubstr("about 1 s a round"));
 }
 
 TEST(SuiteBudget, TheBenchmarksLeftUndecidedSayWhatWouldSettleThem) {
