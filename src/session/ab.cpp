@@ -103,8 +103,9 @@ namespace {
 // The names a pair's binary has: a benchkit bench binary's --list, a Google Benchmark binary's
 // own listing (never --list: a suite with its own main() would run all it has).
 model::Result<std::vector<std::string>> names_of(const std::string& binary, bool gbench,
-                                                 const std::vector<std::string>& flags) {
-  return gbench ? list_gbench_benchmarks(binary, flags) : list_benchmarks(binary, flags);
+                                                 const std::vector<std::string>& flags,
+                                                 double& start_s) {
+  return gbench ? list_gbench_benchmarks(binary, flags, &start_s) : list_benchmarks(binary, flags);
 }
 
 // What the two kinds of side-by-side plan (SideBySide, GbenchSideBySide) take alike from a pair:
@@ -154,6 +155,7 @@ model::Result<SideBySideRuns> run_gbench_pair(const AbRequest& request, const Bi
   auto plan = pair_plan<GbenchSideBySide>(request, pair, sets);
   plan.flags = request.bench_flags;
   plan.turn_flags = true;
+  plan.listed_start_s = sets.start_s;  // both builds listed already (names_of)
   return run_gbench_side_by_side(plan, undecided);
 }
 
@@ -258,12 +260,14 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
                                       pair.candidate),
                           model::ErrorKind::usage};
     }
-    const auto theirs = names_of(pair.baseline, gbench.back(), request.bench_flags);
+    std::array<double, 2> start_s = {0.0, 0.0};
+    const auto theirs = names_of(pair.baseline, gbench.back(), request.bench_flags, start_s[0]);
     if (!theirs) return theirs.error();
-    const auto ours = names_of(pair.candidate, gbench.back(), request.bench_flags);
+    const auto ours = names_of(pair.candidate, gbench.back(), request.bench_flags, start_s[1]);
     if (!ours) return ours.error();
     auto sets = split_benchmarks(*theirs, *ours, request.bench_regex);
     if (!sets) return sets.error();
+    sets->start_s = start_s;
     if (request.shard) selected += keep_shard(*sets, *request.shard, shard_benchmarks);
     compared += sets->both.size();
     all_sets.push_back(std::move(*sets));

@@ -6,6 +6,7 @@
 // nothing.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -80,6 +81,9 @@ struct BenchmarkSets {
   std::vector<std::string> both;
   std::vector<std::string> removed;
   std::vector<std::string> added;
+  // Google Benchmark binaries: how long a process of each build (baseline, candidate) took to
+  // start, timed as it was listed (GbenchSideBySide::listed_start_s).
+  std::array<double, 2> start_s = {0.0, 0.0};
 };
 model::Result<BenchmarkSets> split_benchmarks(const std::vector<std::string>& baseline,
                                               const std::vector<std::string>& candidate,

@@ -61,6 +61,7 @@ std::vector<std::string> common(const std::vector<std::string>& base,
 struct Probed {
   bool benchkit = false;  // else Google Benchmark
   std::vector<std::string> names;
+  double start_s = 0.0;  // a Google Benchmark binary: how long a process took to start
 };
 
 model::Result<Probed> probe_binary(const std::string& path, const std::vector<std::string>& flags) {
@@ -72,8 +73,9 @@ model::Result<Probed> probe_binary(const std::string& path, const std::vector<st
   }
   std::string why = "it does not answer --benchkit-info and does not link Google Benchmark";
   if (links_google_benchmark(path)) {
-    auto listed = list_gbench_benchmarks(path, flags);
-    if (listed) return Probed{false, std::move(*listed)};
+    double start_s = 0.0;
+    auto listed = list_gbench_benchmarks(path, flags, &start_s);
+    if (listed) return Probed{false, std::move(*listed), start_s};
     // A Google Benchmark binary refused by the user's flags (a filter matching nothing, a flag
     // benchkit gives itself): said as it is.
     if (listed.error().kind == model::ErrorKind::usage) return listed.error();
@@ -193,7 +195,8 @@ class BinariesMeasurer final : public Measurer {
     budget_ = &budget;
     auto runs = benchmarks->empty() ? model::Result<SideBySideRuns>(SideBySideRuns{})
                 : base->benchkit    ? run_benchkit(std::move(*benchmarks), observer, measured)
-                                    : run_gbench(std::move(*benchmarks), observer, measured);
+                                    : run_gbench(std::move(*benchmarks), observer, measured,
+                                                 {base->start_s, candidate->start_s});
     if (!runs) return runs.error();
     budget.ended(*runs);
     measured.round_cost_ns = budget.round_cost_ns();
@@ -209,10 +212,13 @@ class BinariesMeasurer final : public Measurer {
   }
 
  private:
+  // `start_s`: how long a process of each build took to start, timed as it was listed (so the
+  // comparison lists neither again).
   model::Result<SideBySideRuns> run_gbench(std::vector<std::string> benchmarks, Observer& observer,
-                                           Measured& measured) {
+                                           Measured& measured, std::array<double, 2> start_s) {
     auto pairs = paired<GbenchSideBySide>(plan_, std::move(benchmarks), observer);
     pairs.flags = plan_.flags;
+    pairs.listed_start_s = start_s;
     // Three short repetitions a process, twenty shorter ones for a benchmark whose iteration is
     // short, unless the user's flags say otherwise (gbench_turn_flags).
     pairs.turn_flags = true;

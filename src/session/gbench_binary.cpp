@@ -360,8 +360,9 @@ std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags
 }
 
 model::Result<std::vector<std::string>> list_gbench_benchmarks(
-    const std::string& path, const std::vector<std::string>& flags) {
+    const std::string& path, const std::vector<std::string>& flags, double* start_s) {
   if (auto claimed = claimed_flag(flags)) return *claimed;
+  const auto started = std::chrono::steady_clock::now();
   // First the list of nothing: a program that takes Google Benchmark's flags runs nothing and
   // says its filter matched nothing. One that ignores them is found out before it is asked for
   // the real list (with only its own main() between the flags and its benchmarks, nothing can
@@ -392,6 +393,10 @@ model::Result<std::vector<std::string>> list_gbench_benchmarks(
   }
   if (names.empty()) {
     return model::Error{fmt::format("{} --benchmark_list_tests listed no benchmark", path)};
+  }
+  if (start_s) {
+    *start_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() / 2;
   }
   return names;
 }
@@ -598,15 +603,16 @@ class GbenchPairs {
   }
 
   // A benchmark that a build does not list fails on that side before anything runs (Google
-  // Benchmark writes no result for a filter that matches nothing).
+  // Benchmark writes no result for a filter that matches nothing), unless the caller listed
+  // both builds already (GbenchSideBySide::listed_start_s).
   std::optional<model::Error> check_listed() {
     const std::string sources[] = {plan_.baseline_executable, plan_.candidate_executable};
+    if (plan_.listed_start_s) {
+      start_s_ = *plan_.listed_start_s;
+      return std::nullopt;
+    }
     for (std::size_t side = 0; side < 2; ++side) {
-      const auto started = std::chrono::steady_clock::now();
-      const auto listed = list_gbench_benchmarks(sources[side], plan_.flags);
-      // Two processes (list_gbench_benchmarks): how long one takes to start, near enough.
-      start_s_[side] =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() / 2;
+      const auto listed = list_gbench_benchmarks(sources[side], plan_.flags, &start_s_[side]);
       if (!listed) return listed.error();
       for (BenchmarkResult& result : merged_[side]) {
         if (std::find(listed->begin(), listed->end(), result.name) == listed->end()) {

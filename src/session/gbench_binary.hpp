@@ -10,6 +10,7 @@
 // first of them alternating by round and by benchmark, and the comparison pairs the rounds.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -40,9 +41,11 @@ using process::links_google_benchmark;
 // own arguments (all but Google Benchmark's --benchmark_ flags) are given to both, first, since
 // its main() may register benchmarks by them; of Google Benchmark's flags only the
 // --benchmark_filter is applied, and one that matches nothing is a usage error that says so. A
-// name may hold any character but a newline (spaces, commas, angle brackets).
+// name may hold any character but a newline (spaces, commas, angle brackets). With `start_s`:
+// how long one of its two processes took, on average, in seconds (what a process of the suite
+// costs before its first benchmark runs: GbenchSideBySide::together_from_s).
 model::Result<std::vector<std::string>> list_gbench_benchmarks(
-    const std::string& path, const std::vector<std::string>& flags = {});
+    const std::string& path, const std::vector<std::string>& flags = {}, double* start_s = nullptr);
 
 // Whether `line`, written to standard error by a Google Benchmark process, is part of its
 // banner: the date, "Running ...", "Run on (...)", the CPU caches, "Load Average", its
@@ -128,6 +131,10 @@ struct GbenchSideBySide {
   // benchmarks, before the first round) runs each round's benchmarks together, one process a
   // build, instead of one process a benchmark (kSlowStartS; 0: always together).
   double together_from_s = kSlowStartS;
+  // The builds' start times (baseline, candidate; list_gbench_benchmarks' start_s) when the
+  // caller listed them already and `benchmarks` holds only names both list: they are not listed
+  // again. None: listed here, and a benchmark a build does not list fails on that side.
+  std::optional<std::array<double, 2>> listed_start_s;
   std::function<void(std::size_t round, std::size_t rounds, std::size_t index, std::size_t count,
                      const std::string& name)>
       progress;

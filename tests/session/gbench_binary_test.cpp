@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -773,9 +774,22 @@ TEST(GbenchBinary, ASuiteSlowToStartRunsARoundsBenchmarksTogether) {
   apart.together_from_s = std::numeric_limits<double>::infinity();
   const auto alone = run_gbench_side_by_side(apart);
   EXPECT_EQ(processes_started(), 2u * 2u + 1u + 2u * 2u * names.size());
+  // Listed by the caller already (compare and ab list both builds to find the benchmarks they
+  // share): not listed again, the start times given decide. The pilot, then the rounds.
+  GbenchSideBySide listed = self_pairs(suite, names, 2);
+  listed.listed_start_s = std::array<double, 2>{0.5, 0.6};
+  const auto known = run_gbench_side_by_side(listed);
+  EXPECT_EQ(processes_started(), 1u + 2u * 2u);
+  ASSERT_TRUE(known) << known.error().message;
+  EXPECT_TRUE(known->together);
+  listed.listed_start_s = std::array<double, 2>{0.001, 0.002};
+  const auto quick = run_gbench_side_by_side(listed);
+  EXPECT_EQ(processes_started(), 1u + 2u * 2u * names.size());
   ::unsetenv("GBENCH_START_LOG");
   ASSERT_TRUE(alone) << alone.error().message;
   EXPECT_FALSE(alone->together);
+  ASSERT_TRUE(quick) << quick.error().message;
+  EXPECT_FALSE(quick->together);
 }
 
 // Together, every form of name is still matched by the one filter of the process, and a
