@@ -234,23 +234,18 @@ class BinariesMeasurer final : public Measurer {
     pairs.look_every = 1;
     auto runs = run_gbench_side_by_side(pairs, undecided());
     if (!runs) return runs;
-    measured.method_note =
-        runs->together
-            ? fmt::format(
-                  "Google Benchmark binaries: {}, each round a fresh process of each build "
-                  "running the benchmarks left (--benchmark_filter{}), since the suite was slow "
-                  "to start, both on one CPU, the first of the two alternating; the comparison "
-                  "pairs the rounds. Benchmarks run one after another in a process, alike in "
-                  "both builds",
-                  rounds_text(), added_text)
-            : fmt::format(
-                  "Google Benchmark binaries: {}, each round a fresh process of each build per "
-                  "benchmark (--benchmark_filter{}), both on one CPU, the first of the two "
-                  "alternating; the comparison pairs the rounds. Each benchmark runs alone in "
-                  "its process, so its times can differ from those of the suite's own run, "
-                  "where it follows the others in one process (caches, heap and clock speed as "
-                  "they left them)",
-                  rounds_text(), added_text);
+    // Together: a suite slow to start (GbenchPairs::choose_processes).
+    const bool together = runs->together;
+    measured.method_note = fmt::format(
+        "Google Benchmark binaries: {}, each round a fresh process of each build {} "
+        "(--benchmark_filter{}){}, both on one CPU, the first of the two alternating; the "
+        "comparison pairs the rounds. {}",
+        rounds_text(), together ? "running the benchmarks left" : "per benchmark", added_text,
+        together ? ", since the suite was slow to start" : "",
+        together ? "Benchmarks run one after another in a process, alike in both builds"
+                 : "Each benchmark runs alone in its process, so its times can differ from those "
+                   "of the suite's own run, where it follows the others in one process (caches, "
+                   "heap and clock speed as they left them)");
     return runs;
   }
 

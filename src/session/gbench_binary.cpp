@@ -420,6 +420,15 @@ std::string exact_gbench_filter(const std::string& name) {
 
 namespace {
 
+// A --benchmark_filter that matches exactly the benchmarks `names`, each as exact_gbench_filter.
+std::string exact_gbench_filter_of(const std::vector<std::string>& names) {
+  std::string filter;
+  for (const std::string& name : names) {
+    filter += (filter.empty() ? "" : "|") + exact_gbench_filter(name);
+  }
+  return filter;
+}
+
 // What Google Benchmark 1.8 and later log, without a newline, for each benchmark given a bare
 // number of seconds: "-- LOG(0): Value passed to --benchmark_min_time should have a suffix. Eg.,
 // `30s` for 30-seconds."
@@ -539,11 +548,7 @@ model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
       nothing.context.shard = shard;
       return nothing;
     }
-    std::string filter;
-    for (const std::string& name : part) {
-      filter += (filter.empty() ? "" : "|") + exact_gbench_filter(name);
-    }
-    flags.push_back("--benchmark_filter=" + filter);
+    flags.push_back("--benchmark_filter=" + exact_gbench_filter_of(part));
   }
   const RunScope scope("benchkit-gbench");
   const auto& made = scope.folder();
@@ -641,10 +646,7 @@ class GbenchPairs {
         !gbench_repetitions_follow_iterations(plan_.flags)) {
       return std::nullopt;
     }
-    std::string filter;
-    for (const std::string& name : plan_.benchmarks) {
-      filter += (filter.empty() ? "" : "|") + exact_gbench_filter(name);
-    }
+    const std::string filter = exact_gbench_filter_of(plan_.benchmarks);
     // A suite whose filter is that long keeps the five.
     if (filter.size() > kLongestFilter) return std::nullopt;
     std::vector<std::string> flags = plan_.flags;
@@ -804,11 +806,11 @@ class GbenchPairs {
                                        const std::vector<std::size_t>& indices, std::size_t side,
                                        std::uint32_t turn) {
     std::vector<std::size_t> live;
-    std::string filter;
+    std::vector<std::string> names;
     for (const std::size_t index : indices) {
       if (!merged_[side][index].valid()) continue;
       live.push_back(index);
-      filter += (filter.empty() ? "" : "|") + exact_gbench_filter(plan_.benchmarks[index]);
+      names.push_back(plan_.benchmarks[index]);
     }
     if (live.empty()) return std::nullopt;
     const std::string& name = plan_.benchmarks[live.front()];
@@ -819,7 +821,7 @@ class GbenchPairs {
     const std::vector<std::string> added = spelling_[side].spelled(turn_flags(live.front()));
     if (gives(added, "--benchmark_min_time")) spelling = &spelling_[side];
     flags.insert(flags.end(), added.begin(), added.end());
-    flags.push_back("--benchmark_filter=" + filter);
+    flags.push_back("--benchmark_filter=" + exact_gbench_filter_of(names));
     const std::string source = side == 0 ? plan_.baseline_executable : plan_.candidate_executable;
     // Both processes of a round on one CPU, the next round on the next: the CPUs of a VM can
     // differ in speed for seconds (docs/interop.md, "One CPU a round").
