@@ -129,75 +129,38 @@ int run_bisect(const AbOptions& o) {
 }
 
 void add_shared_flags(CLI::App& command, AbOptions& o) {
-  command.add_option("--build-dir", o.build.build_dir,
-                     "CMake: the build folder whose settings (generator, build type, compilers, "
-                     "flags, package folders from its CMakeCache.txt) every revision is built "
-                     "with (default: the one folder in the repository holding a CMakeCache.txt)");
-  command
-      .add_option("--target", o.build.targets,
-                  "CMake: a bench target to build and compare (repeatable; default: every "
-                  "executable linking benchkit::main; a Google Benchmark target is named here "
-                  "and compared as benchkit compare OLD NEW does)")
+  command.add_option("--build-dir", o.build.build_dir);
+  command.add_option("--target", o.build.targets)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command.add_option("--build", o.build.command,
-                     "Not CMake: the shell command that builds a revision, run in its worktree; "
-                     "{src} is the worktree and {build} its build folder (with --binary)");
-  command.add_option("--binary", o.build.binary,
-                     "With --build: the bench binary the command makes (relative to {build}, or "
-                     "with {src}/{build})");
+  command.add_option("--build", o.build.command);
+  command.add_option("--binary", o.build.binary);
   add_rounds_option(command, o.rounds, 1);
   add_max_rounds_option(command, o.max_rounds);
   add_power_flags(command, o.comparison);
-  add_budget_option(command, o.budget);
-  add_time_budget_option(command, o.time_budget,
-                         "default 100ms a side for bench binaries, 1s for a --cmd");
-  add_worker_timeout_option(command, o.worker_timeout);
-  add_format_option(command, o.format, "Format of the comparison");
-  add_out_option(command, o.out, "Write the comparison in --format to this file");
-  add_html_option(command, o.html);
+  command.add_option("--budget", o.budget);
+  command.add_option("--time-budget", o.time_budget);
+  command.add_option("--worker-timeout", o.worker_timeout);
+  add_format_option(command, o.format);
+  command.add_option("--out", o.out);
+  command.add_option("--html", o.html);
   add_comparison_flags(command, o.comparison);
   add_color_option(command, o.color);
-  add_quiet_flag(command, o.quiet);
+  command.add_flag("--quiet,-q", o.quiet);
 }
 
 }  // namespace
 
 CommandRunner add_ab_command(CLI::App& app) {
   auto o = std::make_shared<AbOptions>();
-  CLI::App* command = app.add_subcommand(
-      "ab",
-      "Compare two git revisions: benchkit ab BASE [NEW] [-- BENCH FLAGS]. Each is checked out "
-      "in its own worktree under .benchkit/worktrees (your checkout, index, branches and stash "
-      "are not touched) and built the same way, then their bench binaries run side by side as "
-      "--baseline does (with --mode instructions: each counts its benchmarks under valgrind). "
-      "NEW defaults to the working tree with its uncommitted changes. Builds "
-      "are kept: a second ab of the same revisions rebuilds nothing. Exit status: 0; 1 when a "
-      "benchmark failed or, with --fail-on-regression, regressed; 2 for usage errors; 130 when "
-      "interrupted. docs/ab.md.");
-  command
-      ->add_option("BASE", o->base,
-                   "The revision compared against (tag, branch, commit, "
-                   "HEAD~3)")
-      ->required();
-  command->add_option("NEW", o->candidate,
-                      "The new revision (default: the working tree, uncommitted changes "
-                      "included)");
-  add_filter_option(*command, o->bench, "Only benchmarks", true);
+  CLI::App* command = app.add_subcommand("ab");
+  command->add_option("BASE", o->base)->required();
+  command->add_option("NEW", o->candidate);
+  command->add_option("--filter,--bench", o->bench);
   add_shard_options(*command, o->shard, nullptr);
-  command
-      ->add_option("--cmd", o->commands,
-                   "Compare a whole command instead: run it for each build ({build}, {src} "
-                   "filled in), interleaved in rounds as benchkit run does")
-      ->allow_extra_args(false);
+  command->add_option("--cmd", o->commands)->allow_extra_args(false);
   add_fail_on_regression_flag(*command, o->fail_on_regression);
-  add_record_flag(*command, o->record, "both runs (BASE and NEW)");
-  add_store_option(*command, o->store);
-  add_group_option(*command, o->group);
-  add_mode_option(*command, o->mode, {session::Mode::time, session::Mode::instructions},
-                  ": the builds' bench binaries take samples in turns; instructions: each "
-                  "build's bench binary counts its benchmarks under valgrind's callgrind (as its "
-                  "own --mode instructions does), compared with --count-threshold; flags after "
-                  "-- such as --sample-size 2 go to both (docs/instructions.md)");
+  add_recording_flags(*command, o->record, o->store, o->group);
+  add_mode_option(*command, o->mode, {session::Mode::time, session::Mode::instructions});
   add_shared_flags(*command, *o);
   return when_parsed(command, [command, o]() -> int {
     o->trailing = trailing_arguments();
@@ -211,26 +174,12 @@ CommandRunner add_ab_command(CLI::App& app) {
 
 CommandRunner add_bisect_command(CLI::App& app) {
   auto o = std::make_shared<AbOptions>();
-  CLI::App* command = app.add_subcommand(
-      "bisect",
-      "Find the first commit between GOOD and BAD that made --bench slower: benchkit bisect GOOD "
-      "BAD --bench REGEX [-- BENCH FLAGS]. Bisects git's commit graph; each step builds one "
-      "commit (in a worktree, cached) and runs it side by side with the last good one: "
-      "regressed -> bad, unchanged -> good, inconclusive -> more rounds, then skipped. Every "
-      "step is logged (--log); --faster looks for a speed-up. Exit status: 0 found; 1 BAD is not "
-      "slower (faster) or the answer stayed "
-      "undecided; 2 usage errors; 130 interrupted. docs/ab.md.");
-  command->add_option("GOOD", o->good, "A revision without the regression")->required();
-  command->add_option("BAD", o->bad, "A later revision with it")->required();
-  add_filter_option(*command, o->bench, "The benchmarks to watch (default: every one): those",
-                    true);
-  command->add_option("--log", o->log,
-                      "The log of every step (commit, verdict, ratio, rounds; default "
-                      ".benchkit/bisect/bisect.log in the repository)");
-  command->add_flag("--faster", o->faster,
-                    "Find the first commit that made --bench faster instead: GOOD a revision "
-                    "before the speed-up, BAD a later one with it (git bisect's old and new); a "
-                    "step improved is 'faster', anything else 'not faster'");
+  CLI::App* command = app.add_subcommand("bisect");
+  command->add_option("GOOD", o->good)->required();
+  command->add_option("BAD", o->bad)->required();
+  command->add_option("--filter,--bench", o->bench);
+  command->add_option("--log", o->log);
+  command->add_flag("--faster", o->faster);
   add_shared_flags(*command, *o);
   return when_parsed(command, [o]() -> int {
     o->trailing = trailing_arguments();

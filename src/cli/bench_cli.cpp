@@ -13,6 +13,7 @@
 
 #include "cli/bench_flags.hpp"
 #include "cli/commands.hpp"
+#include "cli/help.hpp"
 #include "cli/report_output.hpp"
 #include "cli/terminal.hpp"
 #include "clock/phase_trace.hpp"
@@ -198,20 +199,9 @@ int run_main(int argc, char** argv) {
     return session::run_worker(words, command_line, output);
   }
   BenchFlags flags;
-  CLI::App app{
-      "Runs the benchmarks registered in this binary with BENCHKIT(...) and reports the median "
-      "time per iteration with its 95% confidence interval, and the scenarios registered with "
-      "BENCHKIT_SCENARIO(...) phase by phase.\n"
-      "Sampling stops once the interval is within ±1% of the median (after at least 30 "
-      "samples) or when the time budget is spent. A scenario runs once (--repetitions N).\n"
-      "Every benchmark runs in a worker forked from this process: one that crashes, hangs past "
-      "--timeout or exits is recorded as failed and the others still run (--in-process for a "
-      "debugger).\n"
-      "Exit status: 0 success; 1 a benchmark failed (threw, crashed, hung, exited), a "
-      "scenario's verify failed or --fail-on-regression found a regression; 2 a usage or "
-      "input error; 130 interrupted.",
-      argc > 0 ? argv[0] : "bench"};
+  CLI::App app{"", argc > 0 ? argv[0] : "bench"};
   cli::add_bench_flags(app, flags);
+  if (cli::asks_for_help(argc, argv)) cli::describe(app, "./my_bench");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {

@@ -60,78 +60,49 @@ CommandRunner add_profile_command(CLI::App& app);
 using session::comparison_settings;
 using session::ComparisonFlags;
 
+// The flags several commands declare alike, each spelt once here: those with a check or a parse
+// of their own, and those of the gate and the history. Every other flag is one add_option or
+// add_flag line where its command declares it; the description of each, shared or its command's
+// own, is in docs/cli.md (cli/help.hpp).
+
+// --fail-on-regression: exit status 1 when a benchmark regressed (Outcome::exit_status).
+void add_fail_on_regression_flag(CLI::App& command, bool& flag);
+// --store: the history (an SQLite file or a postgresql:// URL; default $BENCHKIT_STORE, else
+// .benchkit/history.db).
+void add_store_option(CLI::App& command, std::string& store);
+// --record, --store and --group ID (the run group a run is recorded under,
+// session/run_groups.hpp), of a command that records its runs in the history.
+void add_recording_flags(CLI::App& command, bool& record, std::string& store, std::string& group);
+
 // --noise-threshold, --count-threshold and --adjust into `flags`; `with_all_samples` adds
 // --all-samples (keep the samples taken while the machine ran slow), for the commands whose
 // samples carry a machine-speed probe.
 void add_comparison_flags(CLI::App& command, ComparisonFlags& flags, bool with_all_samples = false);
-
-// --mode MODE, one of `accepted` (time, instructions, counters), parsed here into a session::Mode
-// (a number is refused). The help is "What to measure: time (default)" and `meaning`, what the
-// other modes do in this command ("; instructions: ...").
-void add_mode_option(CLI::App& command, session::Mode& mode,
-                     const std::vector<session::Mode>& accepted, const std::string& meaning);
-
-// --fail-on-regression: exit status 1 when a benchmark regressed; `against` ends the help
-// ("against the baseline").
-void add_fail_on_regression_flag(CLI::App& command, bool& flag, const std::string& against = {});
-// --max-rounds of a side-by-side comparison (compare OLD NEW, ab): 0 leaves the default,
-// session::kMaxRoundsFactor times --rounds.
-void add_max_rounds_option(CLI::App& command, std::size_t& max_rounds);
 // --mde CHANGE (1% or 0.01) and --power P: rounds planned for the smallest change that matters;
 // an --mde not above --noise-threshold is refused when the flags are read.
 void add_power_flags(CLI::App& command, ComparisonFlags& flags);
-// --budget DURATION: the wall time of a whole side-by-side comparison (session/suite_budget.hpp).
-void add_budget_option(CLI::App& command, std::string& budget);
-
-// --record: record `what` ("this run") in the history, for history trend and check.
-void add_record_flag(CLI::App& command, bool& record, const std::string& what = "this run");
-// --save-baseline NAME: save this run as a named baseline.
-void add_save_baseline_option(CLI::App& command, std::string& name);
-// --quiet, -q: no table and no progress lines.
-void add_quiet_flag(CLI::App& command, bool& quiet);
-// --filter REGEX (also --bench where `bench_alias`): the benchmarks whose name matches; `which`
-// starts the help ("Run only benchmarks").
-void add_filter_option(CLI::App& command, std::string& filter, const std::string& which,
-                       bool bench_alias);
+// --mode MODE, one of `accepted` (time, instructions, counters), parsed here into a session::Mode
+// (a number is refused).
+void add_mode_option(CLI::App& command, session::Mode& mode,
+                     const std::vector<session::Mode>& accepted);
+// --max-rounds of a side-by-side comparison (compare OLD NEW, ab): 0 leaves the default,
+// session::kMaxRoundsFactor times --rounds.
+void add_max_rounds_option(CLI::App& command, std::size_t& max_rounds);
+// --rounds N of a side-by-side comparison, from `least` to 1000.
+void add_rounds_option(CLI::App& command, std::size_t& rounds, std::size_t least);
 // --precision FRACTION: the median's 95% CI half-width, relative, that stops sampling.
 void add_precision_option(CLI::App& command, double& precision);
-// --worker-timeout DURATION of a side-by-side comparison (default 120s).
-void add_worker_timeout_option(CLI::App& command, std::string& timeout);
-
-// --store: the history (an SQLite file or a postgresql:// URL; default $BENCHKIT_STORE, else
-// .benchkit/history.db).
-void add_store_option(CLI::App& command, std::string& store);
-// --group ID: the run group a run is recorded under (session/run_groups.hpp).
-void add_group_option(CLI::App& command, std::string& group);
-
-// --shard K/N and --shard-by count|history: measure only one of N disjoint parts of the
-// selection (session/shard.hpp, docs/ci.md). `by` is null for a command that splits by count
-// only (it has no history to weigh benchmarks by).
+// --shard K/N and --shard-by count|history (session/shard.hpp, docs/ci.md). `by` is null for a
+// command that splits by count only (it has no history to weigh benchmarks by).
 void add_shard_options(CLI::App& command, std::string& shard, std::string* by);
-
-// --rounds N of a side-by-side comparison (a bench binary's --baseline, compare OLD NEW, ab,
-// bisect), from `least` to 1000.
-void add_rounds_option(CLI::App& command, std::size_t& rounds, std::size_t least);
-// --time-budget DURATION per benchmark; `default_note` closes the help ("default 1s").
-void add_time_budget_option(CLI::App& command, std::string& budget,
-                            const std::string& default_note);
-// --processes N, fresh processes of a bench binary, from `least` to `most`; `default_note` closes
-// the help.
-void add_processes_option(CLI::App& command, std::size_t& processes,
-                          const std::string& default_note, std::size_t least, std::size_t most);
-// --seed N, recorded with the results.
-void add_seed_option(CLI::App& command, std::uint64_t& seed);
+// --processes N, fresh processes of a bench binary, from `least` to `most`.
+void add_processes_option(CLI::App& command, std::size_t& processes, std::size_t least,
+                          std::size_t most);
 // --param NAME=V1,V2 (repeatable), a bench binary's parameter values; a word without a name or
 // a value is refused.
 void add_param_option(CLI::App& command, std::vector<std::string>& params);
-
 // --color: auto (colour on a terminal, unless NO_COLOR), always or never.
-void add_color_option(CLI::App& command, std::string& color,
-                      const std::string& help = "auto, always or never");
-
-// --out FILE: where the command writes what it would print.
-void add_out_option(CLI::App& command, std::string& out,
-                    const std::string& help = "Write to this file (atomically) instead of stdout");
+void add_color_option(CLI::App& command, std::string& color);
 
 // Prints "error: MESSAGE" on stderr and returns the exit status of the error's kind: 2 for usage
 // and input, 1 for a failed run, 130 for an interrupted one (session::exit_status_of).
@@ -154,6 +125,10 @@ void say_what_was_kept(const session::Outcome& outcome, bool quiet);
 // have one (exit status 2).
 int render_or_write(report::Format format, const report::Document& document,
                     const std::string& out);
+
+// Adds the subcommand `only` to `app` (every one when it is empty) and returns their runners;
+// none when `only` names no subcommand.
+std::vector<CommandRunner> add_subcommands(CLI::App& app, const std::string& only = {});
 
 // The whole command; tool_main.cpp only calls this.
 int run_tool(int argc, char** argv);

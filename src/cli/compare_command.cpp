@@ -37,34 +37,19 @@ int report(const CompareOptions& options, const session::Outcome& outcome) {
 
 CommandRunner add_compare_command(CLI::App& app) {
   auto options = std::make_shared<CompareOptions>();
-  CLI::App* command = app.add_subcommand(
-      "compare",
-      "Compare a new run against a baseline: ratio of medians with its 95% CI, a rank test "
-      "adjusted across all benchmarks, and a verdict per benchmark (regressed, improved, "
-      "unchanged, inconclusive). BASE and NEW are result files (benchkit, Google Benchmark or "
-      "hyperfine JSON) or baseline names; given two executables (benchkit or Google Benchmark "
-      "binaries) it runs them side by side in paired rounds first (flags after -- go to both). "
-      "Exit status: "
-      "0, or 1 with --fail-on-regression when a benchmark regressed; 2 for bad input.");
-  command
-      ->add_option("base", options->base,
-                   "Baseline: a result file, a baseline name, or an executable")
-      ->required();
-  command
-      ->add_option("new", options->candidate,
-                   "New run: a result file, a baseline name, or an executable")
-      ->required();
-  add_format_option(*command, options->format, "Format of the comparison");
-  add_out_option(*command, options->out, "Write to this file instead of stdout");
-  add_html_option(*command, options->html);
+  CLI::App* command = app.add_subcommand("compare");
+  command->add_option("base", options->base)->required();
+  command->add_option("new", options->candidate)->required();
+  add_format_option(*command, options->format);
+  command->add_option("--out", options->out);
+  command->add_option("--html", options->html);
   add_comparison_flags(*command, options->comparison, true);
   add_fail_on_regression_flag(*command, options->fail_on_regression);
   add_rounds_option(*command, options->rounds, 1);
   add_max_rounds_option(*command, options->max_rounds);
   add_power_flags(*command, options->comparison);
-  add_budget_option(*command, options->budget);
-  add_filter_option(*command, options->filter, "Two executables: only the benchmarks (of both)",
-                    true);
+  command->add_option("--budget", options->budget);
+  command->add_option("--filter,--bench", options->filter);
   add_shard_options(*command, options->shard, nullptr);
   return when_parsed(command, [options]() -> int {
     options->trailing = trailing_arguments();

@@ -38,34 +38,17 @@ int verify_and_say(const DataOptions& options) {
 
 CommandRunner add_data_command(CLI::App& app) {
   auto options = std::make_shared<DataOptions>();
-  CLI::App* command = app.add_subcommand(
-      "data",
-      "Manifests of benchmark data files: each file's size and SHA-256 and the command that "
-      "generates them, checked before a benchmark uses them (docs/data.md).");
+  CLI::App* command = app.add_subcommand("data");
   command->require_subcommand(1);
-  CLI::App* manifest = command->add_subcommand(
-      "manifest",
-      "Write a manifest of FILE...: size, SHA-256, and the generator command and version if "
-      "given. Paths are recorded relative to the manifest's folder. Digests are cached by size "
-      "and modification time ($BENCHKIT_DIR/data-cache.json, default .benchkit/).");
-  manifest->add_option("files", options->files, "Data files to list")->required();
-  manifest->add_option("--generator", options->generator,
-                       "The command that makes the files again (run from the manifest's "
-                       "folder); a mismatch tells the user to run it");
-  manifest->add_option("--generator-version", options->generator_version,
-                       "The generator's version (a release, a commit), recorded beside it");
-  manifest->add_option("--out", options->out, "The manifest to write (atomically)")->required();
-  manifest->add_flag("--no-cache", options->no_cache,
-                     "Hash every file, ignoring (and not updating) the digest cache");
-  CLI::App* verify = command->add_subcommand(
-      "verify",
-      "Check every file of MANIFEST: size and SHA-256. Exit status 0 when all match; 2 when one "
-      "is missing or differs (the message names it, both digests and the generator to run).");
-  verify->add_option("manifest", options->manifest, "The manifest (benchkit data manifest)")
-      ->required();
-  verify->add_flag("--no-cache", options->no_cache,
-                   "Hash every file, even those unchanged (size, modification time) since their "
-                   "digest was cached");
+  CLI::App* manifest = command->add_subcommand("manifest");
+  manifest->add_option("files", options->files)->required();
+  manifest->add_option("--generator", options->generator);
+  manifest->add_option("--generator-version", options->generator_version);
+  manifest->add_option("--out", options->out)->required();
+  manifest->add_flag("--no-cache", options->no_cache);
+  CLI::App* verify = command->add_subcommand("verify");
+  verify->add_option("manifest", options->manifest)->required();
+  verify->add_flag("--no-cache", options->no_cache);
   return when_parsed(command, [manifest, verify, options]() -> int {
     if (manifest->parsed()) return manifest_and_say(*options);
     if (verify->parsed()) return verify_and_say(*options);

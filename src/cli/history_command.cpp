@@ -153,79 +153,59 @@ int with_store(const HistoryOptions& o, const std::function<int(store::Store&)>&
   return body(**store);
 }
 
-void add_output(CLI::App& command, HistoryOptions& o, const std::vector<model::Format>& formats,
-                const std::string& note) {
-  add_format_choice(command, o.format, formats, note);
-  add_out_option(command, o.out);
+void add_output(CLI::App& command, HistoryOptions& o, const std::vector<model::Format>& formats) {
+  add_format_choice(command, o.format, formats);
+  command.add_option("--out", o.out);
 }
 
 void add_selection(CLI::App& command, HistoryOptions& o, bool dates) {
-  command.add_option("--machine", o.machine,
-                     "Machine fingerprint (as list shows it; default: the newest run's)");
-  command.add_option("--branch", o.branch, "Branch (default: the newest run's)");
+  command.add_option("--machine", o.machine);
+  command.add_option("--branch", o.branch);
   if (dates) {
-    command.add_option("--since", o.since, "Only runs dated at or after this (2026-11-01)");
-    command.add_option("--before", o.before, "Only runs dated before this");
+    command.add_option("--since", o.since);
+    command.add_option("--before", o.before);
   }
 }
 
 void add_reading_subcommands(CLI::App& history, const std::shared_ptr<HistoryOptions>& o,
                              HistoryActions& actions) {
-  CLI::App* add = history.add_subcommand(
-      "add", "Record saved result files (a bench binary's --out); re-adding a run is a no-op");
-  add->add_option("files", o->files, "Result files")->required();
-  add_group_option(*add, o->group);
+  CLI::App* add = history.add_subcommand("add");
+  add->add_option("files", o->files)->required();
+  add->add_option("--group", o->group);
   actions.push_back({add, add_files});
-  CLI::App* list = history.add_subcommand(
-      "list",
-      "The runs recorded: commit, date, machine, ...; the shards of one run group and commit "
-      "as one run, with its group and how many of its shards are recorded");
+  CLI::App* list = history.add_subcommand("list");
   add_selection(*list, *o, true);
-  add_output(*list, *o, {model::Format::console, model::Format::json},
-             "; json is the benchkit/history-runs document, every run with its whole identity");
+  add_output(*list, *o, {model::Format::console, model::Format::json});
   actions.push_back({list, list_runs});
-  CLI::App* show = history.add_subcommand(
-      "show", "One recorded run's results, samples included (of a run group: all its shards)");
-  show->add_option("run", o->run, "Run identity (at least 4 of its hex digits)")->required();
-  add_format_option(*show, o->format, "Format of the run's report");
-  add_out_option(*show, o->out);
+  CLI::App* show = history.add_subcommand("show");
+  show->add_option("run", o->run)->required();
+  add_format_option(*show, o->format);
+  show->add_option("--out", o->out);
   actions.push_back({show, show_run});
-  CLI::App* trend = history.add_subcommand(
-      "trend",
-      "One line per commit for each benchmark matching REGEX: median with its 95% CI, change "
-      "from the commit before, change points marked; one machine and branch");
-  trend->add_option("regex", o->pattern, "ECMAScript regex searched in benchmark names")
-      ->required();
+  CLI::App* trend = history.add_subcommand("trend");
+  trend->add_option("regex", o->pattern)->required();
   add_selection(*trend, *o, true);
   add_output(*trend, *o,
              {model::Format::console, model::Format::markdown, model::Format::json,
-              model::Format::csv, model::Format::html},
-             "; html is one self-contained page, a trend chart per benchmark with its CIs and "
-             "change points, the commit and date on hover");
-  add_html_option(*trend, o->html,
-                  "the trend as that HTML page (opens from the file, loads nothing)");
+              model::Format::csv, model::Format::html});
+  trend->add_option("--html", o->html);
   actions.push_back({trend, show_trend});
-  CLI::App* out = history.add_subcommand(
-      "export", "Write the runs to a portable file (benchkit/history JSON) for history import");
+  CLI::App* out = history.add_subcommand("export");
   add_selection(*out, *o, true);
-  add_out_option(*out, o->out, "Write to this file instead of stdout");
+  out->add_option("--out", o->out);
   actions.push_back({out, export_history});
-  CLI::App* in = history.add_subcommand(
-      "import", "Record every run of a file that history export wrote (runs kept are skipped)");
-  in->add_option("file", o->file, "A benchkit/history file")->required();
+  CLI::App* in = history.add_subcommand("import");
+  in->add_option("file", o->file)->required();
   actions.push_back({in, import_history});
-  CLI::App* prune = history.add_subcommand("prune", "Remove old runs");
-  prune->add_option("--keep", o->keep, "Keep the newest N runs of each machine and branch");
-  prune->add_option("--before", o->before, "Remove runs dated before DATE (2026-11-01)");
+  CLI::App* prune = history.add_subcommand("prune");
+  prune->add_option("--keep", o->keep);
+  prune->add_option("--before", o->before);
   actions.push_back({prune, prune_history});
 }
 
 CommandRunner add_history_command(CLI::App& app) {
   auto options = std::make_shared<HistoryOptions>();
-  CLI::App* history = app.add_subcommand(
-      "history",
-      "Every run kept across commits (docs/history.md): record, list, show, trend, check (the "
-      "CI gate), report, export, import, prune. SQLite by default, PostgreSQL for a fleet.");
+  CLI::App* history = app.add_subcommand("history");
   history->require_subcommand(1);
   auto actions = std::make_shared<HistoryActions>();
   add_reading_subcommands(*history, options, *actions);

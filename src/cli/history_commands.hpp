@@ -28,10 +28,9 @@ using HistoryActions = std::vector<std::pair<CLI::App*, HistoryAction>>;
 // opened is reported (exit status 2) and `body` not run.
 int with_store(const HistoryOptions& options, const std::function<int(store::Store&)>& body);
 
-// --format FORMAT, one of `names` ("markdown" also as "md"), the help listing them with `note`
-// after the default; and --out FILE.
+// --format FORMAT, one of `formats` ("markdown" also as "md"), and --out FILE.
 void add_output(CLI::App& command, HistoryOptions& options,
-                const std::vector<model::Format>& formats, const std::string& note = "");
+                const std::vector<model::Format>& formats);
 
 // --machine and --branch (default: the newest run's), and with `dates` --since and --before.
 void add_selection(CLI::App& command, HistoryOptions& options, bool dates);

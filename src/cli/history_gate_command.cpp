@@ -54,54 +54,27 @@ int write_snapshot(const HistoryOptions& o) {
 
 void add_gate_subcommands(CLI::App& history, const std::shared_ptr<HistoryOptions>& o,
                           HistoryActions& actions) {
-  CLI::App* check = history.add_subcommand(
-      "check",
-      "The CI gate: is RUN (default: the newest; a run group's shards together) slower than the "
-      "history of its machine on the base branch? Refused (exit status 2) while the group lacks "
-      "shards. Prints the verdict table of compare (a prediction interval from the recent "
-      "runs combined with RUN's own samples; docs/change-points.md), then the change points "
-      "among the last N commits with their commit ranges. Exit status 1 with "
-      "--fail-on-regression when a benchmark regressed.");
-  check->add_option("run", o->run, "Run identity (default: the newest run)");
-  check->add_option("--base-branch", o->base_branch, "The branch whose history judges (main)");
-  check
-      ->add_option("--last", o->last,
-                   "Name change points among the last N commits (10); they are searched in the "
-                   "newest max(128, N) commits of the history")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
-  check
-      ->add_option("--expect-shards", o->expect_shards,
-                   "The run is a group of N shards (--shard K/N): refuse it (exit status 2) "
-                   "while fewer are recorded (default: the N its shards recorded)")
+  CLI::App* check = history.add_subcommand("check");
+  check->add_option("run", o->run);
+  check->add_option("--base-branch", o->base_branch);
+  check->add_option("--last", o->last)->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  check->add_option("--expect-shards", o->expect_shards)
       ->check(CLI::Range(std::size_t{1}, std::size_t{10000}));
-  check->add_option("--wait", o->wait,
-                    "Wait up to DURATION (90s, 10m) for the missing shards of the run's group "
-                    "to be recorded before refusing it");
+  check->add_option("--wait", o->wait);
   add_fail_on_regression_flag(*check, o->fail_on_regression);
   add_output(
       *check, *o,
-      {model::Format::console, model::Format::markdown, model::Format::json, model::Format::csv},
-      "; markdown is the pull-request comment of compare, json and csv the verdict table "
-      "alone");
+      {model::Format::console, model::Format::markdown, model::Format::json, model::Format::csv});
   add_comparison_flags(*check, o->comparison);
   actions.push_back({check, check_newest});
-  CLI::App* report = history.add_subcommand(
-      "report",
-      "Write the Markdown (or HTML) snapshot of a period (for perf/ in the repository): the runs "
-      "compared, "
-      "their commits and machines, the table of changes from the first run to the newest, the "
-      "change points");
-  report->add_option("--since", o->since, "Start of the period (2026-11-01)")->required();
-  report->add_option("--before", o->before, "End of the period (default: now)");
+  CLI::App* report = history.add_subcommand("report");
+  report->add_option("--since", o->since)->required();
+  report->add_option("--before", o->before);
   add_selection(*report, *o, false);
   add_comparison_flags(*report, o->comparison);
-  add_format_choice(*report, o->format, {model::Format::markdown, model::Format::html},
-                    "; html is one self-contained page, the comparison's summary table and "
-                    "forest plot, then every benchmark's trend over the period with its change "
-                    "points");
-  add_out_option(*report, o->out);
-  add_html_option(*report, o->html,
-                  "the snapshot as that HTML page (opens from the file, loads nothing)");
+  add_format_choice(*report, o->format, {model::Format::markdown, model::Format::html});
+  report->add_option("--out", o->out);
+  report->add_option("--html", o->html);
   actions.push_back({report, write_snapshot});
 }
 

@@ -54,30 +54,12 @@ int merge_results(const MergeOptions& options) {
 
 CommandRunner add_merge_command(CLI::App& app) {
   auto options = std::make_shared<MergeOptions>();
-  CLI::App* command = app.add_subcommand(
-      "merge",
-      "Join the result files of a suite's shards (--shard K/N, each run by its own CI runner) "
-      "into one run, read everywhere a result file is (report, compare, history add); or join "
-      "the shards' comparisons (compare/ab --shard K/N --format json) into one, judged as one "
-      "suite (the multiple-comparison adjustment over all the shards' benchmarks; --format "
-      "markdown for one pull-request comment). Refused: a mix of results and comparisons, a "
-      "benchmark in two files, different builds (executable SHA-256), different commits, "
-      "different splits, and different machines unless --allow-mixed-machines (results). A "
-      "shard missing from the recorded K/N and benchmarks that failed are named (docs/ci.md). "
-      "Exit status: 0; 1 merged but a shard is missing or a benchmark failed, or (comparisons, "
-      "--fail-on-regression) a benchmark regressed; 2 refused or bad input.");
-  command->add_option("files", options->files, "The shards' result files, or their comparisons")
-      ->required();
-  add_out_option(*command, options->out,
-                 "Write the merged result here (atomically) instead of stdout");
-  command->add_flag("--allow-mixed-machines", options->allow_mixed_machines,
-                    "Merge shards measured on machines of different fingerprints; each "
-                    "benchmark then keeps its machine (benchmarks[].machine)");
-  add_fail_on_regression_flag(*command, options->fail_on_regression,
-                              "in the merged comparison (after the suite's adjustment)");
-  add_format_option(*command, options->format,
-                    "Format of a merged comparison (a merged run is always a JSON result file)",
-                    "default json");
+  CLI::App* command = app.add_subcommand("merge");
+  command->add_option("files", options->files)->required();
+  command->add_option("--out", options->out);
+  command->add_flag("--allow-mixed-machines", options->allow_mixed_machines);
+  add_fail_on_regression_flag(*command, options->fail_on_regression);
+  add_format_option(*command, options->format);
   return when_parsed(command, [options]() -> int {
     const auto kind = session::merge_kind(options->files);
     if (!kind) return report_error(kind.error());

@@ -94,33 +94,15 @@ int run_noise(const NoiseCommandOptions& options) {
 
 CommandRunner add_noise_command(CLI::App& app) {
   auto options = std::make_shared<NoiseCommandOptions>();
-  CLI::App* command = app.add_subcommand(
-      "noise",
-      "A/A experiment: run the same bench binary in N fresh processes and report, per "
-      "benchmark, how far its median moves between processes (spread, CV) and the "
-      "--noise-threshold and --processes a comparison needs on this machine for at most 1% "
-      "false alarms. Forms: benchkit noise ./my_bench [-- BENCH FLAGS…]; benchkit noise "
-      "RESULT.json (a run made with --processes N --out); benchkit noise -- CMD ARGS… "
-      "(any program, run N times by the runner of benchkit run, each run a fresh process). Exit "
-      "status: 0, or 2 for bad "
-      "input or a failed run.");
+  CLI::App* command = app.add_subcommand("noise");
   // The words after "--" never reach CLI11 (run_tool sets them aside): trailing_arguments().
-  command->add_option("target", options->target,
-                      "The bench binary (linked with benchkit::main), or a result file");
-  command->add_option("args", options->stray_words,
-                      "After --: flags for the bench binary (e.g. -- --time-budget 2s --filter "
-                      "sort), or the command and its arguments");
-  add_processes_option(*command, options->processes,
-                       "default 10; at least 3, at most 64: more give tighter thresholds and take "
-                       "longer",
-                       3, 1000);
-  add_format_option(*command, options->format, "Format of the report");
-  add_mode_option(*command, options->mode, {session::Mode::time, session::Mode::instructions},
-                  "; instructions: count the bench binary's benchmarks under valgrind in one "
-                  "process, in their order and reversed, and report the counts that moved "
-                  "(order-dependent results; docs/instructions.md)");
-  add_out_option(*command, options->out, "Write the report to this file instead of stdout");
-  add_html_option(*command, options->html);
+  command->add_option("target", options->target);
+  command->add_option("args", options->stray_words);
+  add_processes_option(*command, options->processes, 3, 1000);
+  add_format_option(*command, options->format);
+  add_mode_option(*command, options->mode, {session::Mode::time, session::Mode::instructions});
+  command->add_option("--out", options->out);
+  command->add_option("--html", options->html);
   return when_parsed(command, [options]() -> int {
     options->trailing = trailing_arguments();
     options->command_line = tool_command_line();

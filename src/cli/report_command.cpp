@@ -27,20 +27,12 @@ struct ReportOptions {
 
 CommandRunner add_report_command(CLI::App& app) {
   auto options = std::make_shared<ReportOptions>();
-  CLI::App* command = app.add_subcommand(
-      "report",
-      "Show a result file (from a bench binary's --out, any file in the benchkit/result "
-      "format, Google Benchmark JSON or a hyperfine export) as a table, Markdown, CSV, JSON, "
-      "JUnit XML, an HTML page with plots, or a format other tools read (gbench, bmf, "
-      "github-action: docs/interop.md). Estimates absent from the file are computed from its "
-      "samples. A comparison file (compare, ab or merge --format json) is shown as its "
-      "verdicts, in console, json, markdown, csv, html or junit.");
-  command->add_option("file", options->file, "Result file or comparison file (JSON)")->required();
-  add_format_option(*command, options->format, "Format of the report");
-  add_out_option(*command, options->out);
-  add_html_option(*command, options->html);
-  command->add_flag("--recompute", options->recompute,
-                    "Recompute every estimate from the samples, even those in the file");
+  CLI::App* command = app.add_subcommand("report");
+  command->add_option("file", options->file)->required();
+  add_format_option(*command, options->format);
+  command->add_option("--out", options->out);
+  command->add_option("--html", options->html);
+  command->add_flag("--recompute", options->recompute);
   return when_parsed(command, [options]() -> int {
     // Estimates absent from a result file are computed.
     auto input = session::load_run_or_comparison(options->file);

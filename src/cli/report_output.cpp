@@ -36,29 +36,13 @@ CLI::Validator format_names_of(const std::vector<model::Format>& accepted) {
 
 }  // namespace
 
-void add_format_option(CLI::App& command, model::Format& format, const std::string& what,
-                       const std::string& default_note) {
-  command
-      .add_option("--format", format,
-                  fmt::format("{}: {} ({}); html is one self-contained page with plots, junit "
-                              "the test-result XML CI servers show",
-                              what, model::format_list(), default_note))
-      ->transform(format_names_of({}))
-      ->type_name("FORMAT");
+void add_format_option(CLI::App& command, model::Format& format) {
+  command.add_option("--format", format)->transform(format_names_of({}))->type_name("FORMAT");
 }
 
 void add_format_choice(CLI::App& command, model::Format& format,
-                       const std::vector<model::Format>& accepted, const std::string& note) {
-  command
-      .add_option("--format", format,
-                  fmt::format("Output format: {} (default {}){}", model::format_choices(accepted),
-                              model::to_string(accepted.front()), note))
-      ->transform(format_names_of(accepted))
-      ->type_name("FORMAT");
-}
-
-void add_html_option(CLI::App& command, std::string& html, const std::string& what) {
-  command.add_option("--html", html, "Also write " + what + " to this file");
+                       const std::vector<model::Format>& accepted) {
+  command.add_option("--format", format)->transform(format_names_of(accepted))->type_name("FORMAT");
 }
 
 std::vector<model::Error> emit(const std::vector<report::Output>& outputs,

@@ -1,6 +1,6 @@
-// The report flags every command that writes a report shares, so that a format added to
-// model/format.hpp (model::parse_format) reaches all of them: --format checked against every
-// format, and --html FILE, the self-contained HTML page beside whatever --format prints.
+// The --format flag every command that writes a report shares, so that a format added to
+// model/format.hpp (model::parse_format) reaches all of them, and the writing of a report's
+// outputs.
 #pragma once
 
 #include <string>
@@ -18,23 +18,13 @@ class App;
 
 namespace benchkit::cli {
 
-// --format FORMAT, accepting every name report::parse_format reads. `what` starts the help:
-// "Output format" or "Format of the report"; the list of formats and `default_note` follow.
-void add_format_option(CLI::App& command, model::Format& format, const std::string& what,
-                       const std::string& default_note = "default console");
+// --format FORMAT, accepting every name report::parse_format reads.
+void add_format_option(CLI::App& command, model::Format& format);
 
 // --format FORMAT for a command that writes a few formats of its own: one of `accepted`
-// ("markdown" also as "md"), the first the default; the help lists them, then `note`.
+// ("markdown" also as "md"), the first the default.
 void add_format_choice(CLI::App& command, model::Format& format,
-                       const std::vector<model::Format>& accepted, const std::string& note = "");
-
-// --html FILE: "Also write `what` to this file" (by default the report as one self-contained
-// HTML page).
-void add_html_option(CLI::App& command, std::string& html,
-                     const std::string& what =
-                         "the report as one self-contained HTML page (plots, "
-                         "sortable table; opens from the file, loads "
-                         "nothing)");
+                       const std::vector<model::Format>& accepted);
 
 // Carries out a report's plan (report::plan_run_report, plan_comparison_report, plan_exports):
 // each output in order, a file written atomically through `sync`, the rest on stdout. A file that

@@ -137,122 +137,70 @@ namespace {
 // How the commands are run and measured: shell, runs and budget, hooks, parameters, timeout,
 // input and output, pinning, environment, order.
 void add_measuring_flags(CLI::App& command, RunOptions& o) {
-  command.add_flag("--shell{/bin/sh}", o.shell,
-                   "Run commands through a shell (--shell=PATH for another); its start-up "
-                   "time is measured in the same rounds and subtracted");
-  command.add_option("--warmup", o.warmup, "Runs per command before measuring (default 1)");
-  command.add_option("--runs", o.runs, "Exactly this many measured runs per command");
-  command.add_option("--min-runs", o.min_runs, "At least this many runs (default 10)");
-  command.add_option("--max-runs", o.max_runs, "At most this many runs (default: no limit)");
-  add_time_budget_option(command, o.time_budget, "default 3s a command, after --min-runs");
+  command.add_flag("--shell{/bin/sh}", o.shell);
+  command.add_option("--warmup", o.warmup);
+  command.add_option("--runs", o.runs);
+  command.add_option("--min-runs", o.min_runs);
+  command.add_option("--max-runs", o.max_runs);
+  command.add_option("--time-budget", o.time_budget);
   add_precision_option(command, o.precision);
-  command.add_option("--setup", o.setup, "Shell command run once per benchmark, before it");
-  command.add_option("--prepare", o.prepare, "Shell command run before every run (not timed)");
-  command.add_option("--conclude", o.conclude, "Shell command run after every run (not timed)");
-  command.add_option("--cleanup", o.cleanup, "Shell command run once per benchmark, after it");
-  command
-      .add_option("--parameter-scan", o.scans,
-                  "NAME MIN MAX: run once per value, {NAME} replaced (repeatable: cartesian)")
+  command.add_option("--setup", o.setup);
+  command.add_option("--prepare", o.prepare);
+  command.add_option("--conclude", o.conclude);
+  command.add_option("--cleanup", o.cleanup);
+  command.add_option("--parameter-scan", o.scans)
       ->expected(3)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command.add_option("--parameter-step-size", o.step, "Step of --parameter-scan (default 1)");
-  command
-      .add_option("--parameter-list", o.lists,
-                  "NAME a,b,c: run once per value, {NAME} replaced (repeatable: cartesian)")
+  command.add_option("--parameter-step-size", o.step);
+  command.add_option("--parameter-list", o.lists)
       ->expected(2)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command
-      .add_option("--timeout", o.timeout,
-                  "Seconds per run; then SIGTERM to its process group, SIGKILL 1 s later")
-      ->check(CLI::PositiveNumber);
-  command.add_flag("--ignore-failure{all}", o.ignore_failure,
-                   "Count runs that fail (non-zero exit, signal) instead of stopping; "
-                   "--ignore-failure=1,2 for these exit codes only");
-  command.add_option("--input", o.input, "File given to every run as standard input");
-  command.add_option("--output", o.output,
-                     "Standard output of the runs: null (default), pipe (read by benchkit), "
-                     "inherit, or a file path");
-  command.add_option("--pin", o.pin, "Run on these CPUs only, e.g. 0 or 2-3");
-  command
-      .add_option("--env", o.env,
-                  "KEY=VALUE for the --cmd before it (for all when before every --cmd)")
+  command.add_option("--timeout", o.timeout)->check(CLI::PositiveNumber);
+  command.add_flag("--ignore-failure{all}", o.ignore_failure);
+  command.add_option("--input", o.input);
+  command.add_option("--output", o.output);
+  command.add_option("--pin", o.pin);
+  command.add_option("--env", o.env)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command
-      .add_option("--order", o.order,
-                  "Order within a round: alternate (A B, B A, ...; default) or random "
-                  "(seeded by --seed)")
-      ->check(CLI::IsMember({"alternate", "random"}));
-  add_seed_option(command, o.seed);
+  command.add_option("--order", o.order)->check(CLI::IsMember({"alternate", "random"}));
+  command.add_option("--seed", o.seed);
 }
 
 // What is written and compared: the reference, the exports, the baseline, the history.
 void add_output_flags(CLI::App& command, RunOptions& o) {
-  command.add_option("--reference", o.reference,
-                     "The benchmark the others are compared with (default: the first)");
-  command.add_option("--export-json", o.export_json,
-                     "Write the results (benchkit result format, kind command) to this file; "
-                     "rewritten as the rounds go, so a failure loses nothing");
-  command.add_option("--export-markdown", o.export_markdown, "Write a Markdown table");
-  command.add_option("--export-csv", o.export_csv, "Write a CSV table");
-  command.add_option("--export-junit", o.export_junit,
-                     "Write JUnit XML (a test case per command, for CI servers)");
-  add_html_option(command, o.html);
-  add_quiet_flag(command, o.quiet);
+  command.add_option("--reference", o.reference);
+  command.add_option("--export-json", o.export_json);
+  command.add_option("--export-markdown", o.export_markdown);
+  command.add_option("--export-csv", o.export_csv);
+  command.add_option("--export-junit", o.export_junit);
+  command.add_option("--html", o.html);
+  command.add_flag("--quiet,-q", o.quiet);
   add_color_option(command, o.color);
   add_comparison_flags(command, o.comparison);
-  add_save_baseline_option(command, o.save_baseline);
-  command.add_option("--baseline", o.baseline,
-                     "Compare against a baseline name or result file, with verdicts; a Google "
-                     "Benchmark binary's baseline that kept its binary (--save-baseline) runs "
-                     "again beside this one, in paired rounds");
-  add_fail_on_regression_flag(command, o.fail_on_regression,
-                              "against --baseline, or against the --reference");
-  add_record_flag(command, o.record, "the results");
-  add_store_option(command, o.store);
-  add_group_option(command, o.group);
+  command.add_option("--save-baseline", o.save_baseline);
+  command.add_option("--baseline", o.baseline);
+  add_fail_on_regression_flag(command, o.fail_on_regression);
+  add_recording_flags(command, o.record, o.store, o.group);
   add_shard_options(command, o.shard, &o.shard_by);
-  add_processes_option(command, o.processes,
-                       "a bench or Google Benchmark binary given to run; default 5, "
-                       "which share Google Benchmark's 0.5 s a benchmark",
-                       1, 64);
+  add_processes_option(command, o.processes, 1, 64);
 }
 
 }  // namespace
 CommandRunner add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunOptions>();
-  CLI::App* command = app.add_subcommand(
-      "run",
-      "Measure whole processes: benchkit run [options] -- CMD ARGS..., or --cmd \"...\" "
-      "repeated to compare several (run interleaved in rounds A B, B A, ... so that drift hits "
-      "all alike, and compared on the paired rounds). Commands are spawned without a shell "
-      "unless --shell. A benchkit bench binary (benchkit run ./my_bench [-- bench flags]) is run "
-      "in --processes fresh worker processes and its samples merged; so is a Google Benchmark "
-      "binary "
-      "(benchkit run ./gb_bench [-- --benchmark_filter=X], docs/interop.md). Exit status: 0; 1 "
-      "when a "
-      "command failed or, with --fail-on-regression, regressed; 2 for usage errors; 130 when "
-      "interrupted.");
-  command->add_option("program", o->positional,
-                      "A bench binary, or (without --) the command to measure");
-  command
-      ->add_option("--cmd", o->commands,
-                   "A command to measure (repeatable); split into words like a shell would, "
-                   "but without one unless --shell")
+  CLI::App* command = app.add_subcommand("run");
+  command->add_option("program", o->positional);
+  command->add_option("--cmd", o->commands)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command
-      ->add_option("--name", o->names,
-                   "Name of the --cmd before it (default: the command); may use {PARAM}")
+  command->add_option("--name", o->names)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   add_measuring_flags(*command, *o);
   add_output_flags(*command, *o);
   add_mode_option(*command, o->mode,
-                  {session::Mode::time, session::Mode::instructions, session::Mode::counters},
-                  "; instructions: a bench binary counts its benchmarks under valgrind's "
-                  "callgrind, and a command after -- is counted whole, its children traced, in "
-                  "--runs runs (default 3; docs/instructions.md)");
+                  {session::Mode::time, session::Mode::instructions, session::Mode::counters});
   return when_parsed(command, [command, o]() -> int {
     o->trailing = trailing_arguments();
     o->command_line = tool_command_line();

@@ -26,12 +26,8 @@ struct SystemOptions {
 
 CommandRunner add_system_command(CLI::App& app) {
   auto options = std::make_shared<SystemOptions>();
-  CLI::App* command = app.add_subcommand(
-      "system",
-      "Check this machine for what adds noise to measurements (frequency scaling, turbo, SMT, "
-      "load, virtualisation, ...) and say how to fix it. Exit status 0: the checks are advice.");
-  command->add_flag("--json", options->json,
-                    "Print the checks as JSON (schema benchkit/system, version 1)");
+  CLI::App* command = app.add_subcommand("system");
+  command->add_flag("--json", options->json);
   return when_parsed(command, [options]() -> int {
     const system::RootedMachineFiles files("/");
     const std::vector<system::Check> checks = system::run_checks(

@@ -9,6 +9,7 @@
 
 #include "benchkit_build_info.hpp"
 #include "cli/commands.hpp"
+#include "cli/help.hpp"
 #include "session/plans.hpp"
 #include "store/atomic_file.hpp"
 #include "store/redaction.hpp"
@@ -61,6 +62,26 @@ const std::string& tool_command_line() {
   return whole_command_line;
 }
 
+std::vector<CommandRunner> add_subcommands(CLI::App& app, const std::string& only) {
+  // Each subcommand's options are made only when it is the one asked for (`benchkit run ...`
+  // builds `run`'s alone): building all eleven was 2.8 million instructions of every start.
+  // The top-level --help and a misspelt name need them all.
+  using Adder = CommandRunner (*)(CLI::App&);
+  static constexpr std::pair<const char*, Adder> kSubcommands[] = {
+      {"report", add_report_command},   {"compare", add_compare_command},
+      {"system", add_system_command},   {"run", add_run_command},
+      {"noise", add_noise_command},     {"ab", add_ab_command},
+      {"bisect", add_bisect_command},   {"history", add_history_command},
+      {"data", add_data_command},       {"import", add_import_command},
+      {"profile", add_profile_command}, {"merge", add_merge_command},
+  };
+  std::vector<CommandRunner> runners;
+  for (const auto& [name, add] : kSubcommands) {
+    if (only.empty() || only == name) runners.push_back(add(app));
+  }
+  return runners;
+}
+
 int run_tool(int argc, char** argv) {
   // Kept in results, the history and reports: without the password of a --store URL.
   whole_command_line = store::recorded_command_line(argc, argv);
@@ -77,37 +98,18 @@ int run_tool(int argc, char** argv) {
       }
     }
   }
-  CLI::App app{
-      "benchkit: performance measurement people can trust.\n"
-      "Bench binaries (linked with benchkit::main) measure; this command works on "
-      "their results.",
-      "benchkit"};
+  CLI::App app{"", "benchkit"};
   app.set_version_flag("--version", build_info::version);
   app.require_subcommand(1);
-  // Each subcommand's options are made only when it is the one asked for (`benchkit run ...`
-  // builds `run`'s alone): building all eleven was 2.8 million instructions of every start.
-  // The top-level --help and a misspelt name need them all.
-  using Adder = CommandRunner (*)(CLI::App&);
-  static constexpr std::pair<const char*, Adder> kSubcommands[] = {
-      {"report", add_report_command},   {"compare", add_compare_command},
-      {"system", add_system_command},   {"run", add_run_command},
-      {"noise", add_noise_command},     {"ab", add_ab_command},
-      {"bisect", add_bisect_command},   {"history", add_history_command},
-      {"data", add_data_command},       {"import", add_import_command},
-      {"profile", add_profile_command}, {"merge", add_merge_command},
-  };
   const std::string asked = argc > 1 && argv[1][0] != '-' ? argv[1] : "";
-  bool known = false;
-  for (const auto& [name, add] : kSubcommands) known = known || asked == name;
-  if (!asked.empty() && !known) {
+  std::vector<CommandRunner> runners = add_subcommands(app, asked);
+  if (runners.empty()) {
     return report_error(model::Error{
         fmt::format("unknown subcommand \"{}\"; run benchkit --help to see the subcommands", asked),
         model::ErrorKind::usage});
   }
-  std::vector<CommandRunner> runners;
-  for (const auto& [name, add] : kSubcommands) {
-    if (asked.empty() || asked == name) runners.push_back(add(app));
-  }
+  // The descriptions only serve --help: read only for it.
+  if (asks_for_help(argc, argv)) describe(app, "benchkit");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
