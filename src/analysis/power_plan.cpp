@@ -89,6 +89,13 @@ std::vector<double> order_aligned_logs(std::span<const double> round_ratios,
   return logs;
 }
 
+std::optional<double> typical_round_scatter(std::span<const double> round_ratios,
+                                            const std::vector<bool>& baseline_first) {
+  if (round_ratios.size() < 6) return std::nullopt;
+  const std::vector<double> logs = order_aligned_logs(round_ratios, baseline_first);
+  return std::exp(stats::mad(logs)) - 1.0;
+}
+
 std::string width_driver(std::span<const double> round_ratios,
                          const std::vector<bool>& baseline_first) {
   if (round_ratios.size() < 6) return {};

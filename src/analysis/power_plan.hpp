@@ -46,6 +46,12 @@ std::optional<RoundsForPower> rounds_for_power(double log_spread, double mde, do
 std::vector<double> order_aligned_logs(std::span<const double> round_ratios,
                                        const std::vector<bool>& baseline_first);
 
+// How much a typical round of a paired comparison scatters, as a relative change (0.03 = 3%):
+// the robust spread (1.4826 x MAD) of order_aligned_logs, the "typical round" of width_driver.
+// Empty below 6 rounds.
+std::optional<double> typical_round_scatter(std::span<const double> round_ratios,
+                                            const std::vector<bool>& baseline_first = {});
+
 // What makes a paired comparison's interval as wide as it is, in words for its note: a few
 // rounds far off the others (more than 3 robust spreads from the median; their processes ran in
 // another state), which a longer turn would not fix but more rounds outvote, or the scatter of

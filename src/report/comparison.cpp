@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "analysis/diagnostics.hpp"
+#include "analysis/power_plan.hpp"
+#include "analysis/round_budget.hpp"
 #include "formats/comparison_json.hpp"
 #include "report/parts.hpp"
 
@@ -169,6 +172,56 @@ std::string optimised_away_line(const std::vector<BenchmarkComparison>& all) {
       analysis::code::below_resolution);
 }
 
+// When several paired rows stayed undecided, one line for them all before their notes: how much
+// their rounds scattered and what more rounds would cost in all, so that a machine noisy for
+// every benchmark is said once and the price of an answer is one number. Nothing for fewer than
+// two such rows. (The notes of the rows say what drove each one's width.)
+std::string undecided_line(const std::vector<BenchmarkComparison>& all) {
+  std::size_t undecided = 0;
+  std::size_t settled_by_more = 0;
+  std::size_t more_rounds = 0;
+  std::size_t most_rounds = 0;
+  double more_ns = 0.0;
+  bool timed = true;
+  std::optional<double> low;
+  double high = 0.0;
+  for (const BenchmarkComparison& c : all) {
+    if (c.verdict != Verdict::inconclusive || c.round_ratios.empty()) continue;
+    ++undecided;
+    if (const auto scatter = analysis::typical_round_scatter(c.round_ratios, c.baseline_first)) {
+      low = std::min(low.value_or(*scatter), *scatter);
+      high = std::max(high, *scatter);
+    }
+    if (!c.more_rounds) continue;
+    ++settled_by_more;
+    more_rounds += *c.more_rounds;
+    most_rounds = std::max(most_rounds, c.pairs + *c.more_rounds);
+    timed = timed && c.more_time_ns.has_value();
+    more_ns += c.more_time_ns.value_or(0.0);
+  }
+  if (undecided < 2) return {};
+  std::string line = fmt::format("{} benchmarks compared in rounds stayed undecided", undecided);
+  if (low) {
+    line += *low < high ? fmt::format(", a typical round of each scattering {:.1f}-{:.1f}%",
+                                      *low * 100.0, high * 100.0)
+                        : fmt::format(", a typical round of each scattering {:.1f}%", high * 100.0);
+  }
+  if (settled_by_more > 0) {
+    line += fmt::format("; about {} more rounds in all would settle {} of them{} (--max-rounds {})",
+                        more_rounds,
+                        settled_by_more == undecided ? "all" : std::to_string(settled_by_more),
+                        timed ? fmt::format(", about {} more", analysis::describe_duration(more_ns))
+                              : std::string(),
+                        most_rounds);
+  }
+  if (settled_by_more < undecided) {
+    const std::size_t on_edge = undecided - settled_by_more;
+    line += fmt::format("; {} on an edge of the noise threshold, which no number of rounds settles",
+                        on_edge == 1 ? "1 lies" : fmt::format("{} lie", on_edge));
+  }
+  return line + "\n";
+}
+
 const std::vector<std::string> kHeaders = {"benchmark", "baseline",   "new",      "change",
                                            "95% CI",    "throughput", "p (adj.)", "verdict"};
 
@@ -211,6 +264,7 @@ std::string parts::comparison_console(const analysis::Comparison& comparison, Op
   emit(kHeaders, nullptr);
   for (std::size_t i = 0; i < table.size(); ++i) emit(table[i], &comparison.benchmarks[i]);
   out += fmt::format("\n{} ({})\n", comparison_summary(comparison), settings_line(comparison));
+  out += undecided_line(comparison.benchmarks);
   for (const BenchmarkComparison& c : comparison.benchmarks) {
     if (!c.note.empty()) out += fmt::format("{} [{}]: {}\n", c.name, to_string(c.verdict), c.note);
   }
@@ -248,9 +302,11 @@ std::string parts::comparison_markdown(const analysis::Comparison& comparison) {
     if (!c.note.empty()) notes.push_back(fmt::format("- {}: {}\n", markdown_code(c.name), c.note));
   }
   const std::string method = fmt::format("\n<sub>{}</sub>\n", settings_line(comparison));
+  const std::string undecided = undecided_line(comparison.benchmarks);
   // What is always written, and room for the line that says what was left out.
   constexpr std::size_t kTruncationLineRoom = 300;
-  const std::size_t fixed = head.size() + 2 * table_head.size() + method.size() + 120;
+  const std::size_t fixed =
+      head.size() + 2 * table_head.size() + method.size() + undecided.size() + 120;
   std::size_t budget = kMarkdownCommentLimit > fixed + kTruncationLineRoom
                            ? kMarkdownCommentLimit - fixed - kTruncationLineRoom
                            : 0;
@@ -288,6 +344,7 @@ std::string parts::comparison_markdown(const analysis::Comparison& comparison) {
     out += table_head + other_rows + "\n</details>\n";
   }
   out += method;
+  if (!undecided.empty()) out += "\n" + undecided;
   if (!note_lines.empty()) out += "\n" + note_lines;
   if (left_out > 0) {
     out += fmt::format(

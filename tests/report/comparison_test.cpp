@@ -224,6 +224,54 @@ TEST(PairedComparison, TheSequentialLevelsAreARangeOrOneLevel) {
               HasSubstr("sequential design instead (5%, docs/verdicts.md)"));
 }
 
+TEST(PairedComparison, SeveralUndecidedRowsAreSummedUpInOneLineBeforeTheirNotes) {
+  RunResult base;
+  RunResult candidate;
+  for (const char* name : {"a", "b", "c"}) {
+    base.benchmarks.push_back(in_rounds(name, 1.0));
+    candidate.benchmarks.push_back(in_rounds(name, 1.0));
+  }
+  analysis::Comparison comparison = analysis::compare(base, candidate);
+  ASSERT_EQ(comparison.benchmarks.size(), 3u);
+  for (analysis::BenchmarkComparison& row : comparison.benchmarks) {
+    row.verdict = analysis::Verdict::inconclusive;
+    row.note = "its own note";
+  }
+  // Typical scatters: the robust spread of the log ratios. Row a: half the rounds 1% off the
+  // others; b: rounds 2% apart; c: all alike (0%), the lowest though not the first.
+  auto& rows = comparison.benchmarks;
+  rows[0].round_ratios = {1.0, 1.01, 1.0, 1.01, 1.0, 1.01, 1.0, 1.01};
+  rows[1].round_ratios = {1.0, 1.02, 1.0, 1.02, 1.0, 1.02, 1.0, 1.02};
+  rows[2].round_ratios = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0};
+  const double scatter_b = std::exp(1.4826 * std::log(1.02) / 2) - 1.0;
+  rows[0].more_rounds = 100;
+  rows[0].more_time_ns = 20e9;
+  rows[1].more_rounds = 40;
+  rows[1].more_time_ns = 10e9;
+  rows[0].pairs = rows[1].pairs = rows[2].pairs = 8;
+  const std::string text = render_comparison(comparison, Format::console);
+  const std::string line = fmt::format(
+      "3 benchmarks compared in rounds stayed undecided, a typical round of each scattering "
+      "0.0-{:.1f}%; about 140 more rounds in all would settle 2 of them, about 30 s more "
+      "(--max-rounds 108); 1 lies on an edge of the noise threshold, which no number of rounds "
+      "settles\n",
+      scatter_b * 100.0);
+  EXPECT_THAT(text, HasSubstr(line)) << text;
+  EXPECT_LT(text.find(line), text.find("a [inconclusive]: its own note")) << text;
+  EXPECT_THAT(render_comparison(comparison, Format::markdown), HasSubstr(line));
+  // Every row settled by more rounds: "all of them", and no edge.
+  rows[2].more_rounds = 10;
+  rows[2].more_time_ns = 1e9;
+  EXPECT_THAT(render_comparison(comparison, Format::console),
+              HasSubstr("about 150 more rounds in all would settle all of them, about 31 s more "
+                        "(--max-rounds 108)\n"));
+  // One undecided row: its note says it all, no line.
+  rows[1].verdict = analysis::Verdict::unchanged;
+  rows[2].verdict = analysis::Verdict::regressed;
+  EXPECT_THAT(render_comparison(comparison, Format::console),
+              ::testing::Not(HasSubstr("stayed undecided")));
+}
+
 TEST(ConsoleComparison, RowsWhoseWorkWasOptimisedAwayAreSaidOnce) {
   analysis::Comparison comparison = comparison_of(3, 0);
   EXPECT_THAT(render_comparison(comparison, Format::console),
