@@ -1,5 +1,6 @@
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -135,6 +136,41 @@ class ScratchDiskSync final : public DiskSync {
   int sync_folder(const std::string& /*folder*/) override { return 0; }
 };
 
+// Writes what `write` streams straight into `path`, opened as it is: for a path that is no
+// regular file (/dev/null, /dev/stdout on a pipe or a terminal, a named pipe), which a rename
+// over it would replace with a file (as root, /dev/null itself: it happened here). Nothing to
+// flush and no temporary: such a file has no old content to keep.
+model::Result<Written> write_in_place(const std::string& path, const ContentWriter& write) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return write_error("write", path, errno);
+  int write_errno = 0;
+  try {
+    FileWriteBuffer buffer(fd);
+    std::ostream out(&buffer);
+    write(out);
+    out.flush();
+    write_errno = buffer.error();
+    if (write_errno == 0 && !out) write_errno = EIO;
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  const bool closed = ::close(fd) == 0;
+  if (write_errno == 0 && !closed) write_errno = errno;
+  if (write_errno != 0) return write_error("write", path, write_errno);
+  return Written{path};
+}
+
+// Where an atomic write of `path` puts its file: the file a symbolic link names (the link stays
+// a link), else `path`.
+std::string replaced_file(const std::string& path) {
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return path;
+  std::error_code error;
+  const std::filesystem::path target = std::filesystem::weakly_canonical(path, error);
+  return error ? path : target.string();
+}
+
 }  // namespace
 
 DiskSync& system_disk_sync() {
@@ -157,9 +193,15 @@ model::Result<Written> write_file_atomically(const std::string& path, std::strin
       sync);
 }
 
-model::Result<Written> write_file_atomically(const std::string& path, const ContentWriter& write,
+model::Result<Written> write_file_atomically(const std::string& given, const ContentWriter& write,
                                              DiskSync& sync) {
   namespace fs = std::filesystem;
+  struct stat existing {};
+  if (::stat(given.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode) &&
+      !S_ISDIR(existing.st_mode)) {
+    return write_in_place(given, write);
+  }
+  const std::string path = replaced_file(given);
   const fs::path target(path);
   std::error_code error;
   if (target.has_parent_path()) {
@@ -215,7 +257,7 @@ model::Result<Written> write_file_atomically(const std::string& path, const Cont
                         " (the new file is in place; a power cut before the system writes the "
                         "folder could bring the previous version back)"};
   }
-  return Written{path};
+  return Written{given};
 }
 
 model::Result<std::string> read_file(const std::string& path) {

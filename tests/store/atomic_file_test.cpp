@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -177,6 +179,52 @@ TEST_F(AtomicFile, AFailedReplaceLeavesTheTargetAndNoTemporary) {
   EXPECT_THAT(written.error().message, HasSubstr("cannot replace " + path));
   EXPECT_TRUE(fs::is_directory(path + "/inside"));
   EXPECT_EQ(names(), std::vector<std::string>{"result.json"});
+}
+
+// A path that is no regular file (/dev/null, /dev/stdout on a pipe, a named pipe) is written
+// into as it is: a rename over it would put a file in its place (as root, over /dev/null).
+TEST_F(AtomicFile, ANamedPipeIsWrittenIntoAndStaysAPipe) {
+  const std::string path = folder_ + "/pipe";
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0) << std::strerror(errno);
+  int ends[2];
+  ASSERT_EQ(::pipe(ends), 0);
+  const pid_t reader = fork();
+  if (reader == 0) {
+    // The child reads the named pipe to its end and hands what it read back through `ends`;
+    // should nothing ever open the pipe to write (a rename put a file in its place), it dies.
+    ::alarm(10);
+    std::ifstream in(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const ssize_t sent = ::write(ends[1], text.data(), text.size());
+    _exit(sent == static_cast<ssize_t>(text.size()) ? 0 : 1);
+  }
+  ::close(ends[1]);
+  const auto written = write_file_atomically(path, "through the pipe\n");
+  ASSERT_TRUE(written.ok()) << written.error().message;
+  std::string received(64, '\0');
+  const ssize_t got = ::read(ends[0], received.data(), received.size());
+  ::close(ends[0]);
+  int status = 0;
+  waitpid(reader, &status, 0);
+  ASSERT_GT(got, 0);
+  received.resize(static_cast<std::size_t>(got));
+  EXPECT_EQ(received, "through the pipe\n");
+  EXPECT_TRUE(fs::is_fifo(path));
+  EXPECT_EQ(names(), std::vector<std::string>{"pipe"});
+}
+
+// Through a symbolic link, the file it names is replaced and the link stays a link.
+TEST_F(AtomicFile, ALinkStaysALinkAndTheFileItNamesIsReplaced) {
+  const std::string file = folder_ + "/result.json";
+  const std::string link = folder_ + "/latest.json";
+  put(file, "old\n");
+  fs::create_symlink("result.json", link);
+  const auto written = write_file_atomically(link, "new\n");
+  ASSERT_TRUE(written.ok()) << written.error().message;
+  EXPECT_EQ(written->path, link);
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(read_file(file).value(), "new\n");
+  EXPECT_EQ(names(), (std::vector<std::string>{"latest.json", "result.json"}));
 }
 
 TEST_F(AtomicFile, AMissingFolderThatCannotBeMadeIsNamed) {
