@@ -644,10 +644,12 @@ void check_imported_speed(BenchmarkResult& result, double cpu_mhz) {
   const double median = result.estimates.median.value;
   if (median >= cycle_ns) return;
   add(result, code::below_resolution,
-      fmt::format("{} per iteration is less than one cycle of the CPU that ran it ({:.0f} MHz, "
-                  "{}): no iteration does work that fast, so the work was optimised away. Pass "
-                  "its inputs and results through benchmark::DoNotOptimize",
-                  duration(median), cpu_mhz, duration(cycle_ns)));
+      // The median is the table's: the message leaves it out, so that every benchmark of a suite
+      // whose work was optimised away has the same one, said once (console_reporter.cpp).
+      fmt::format("its median per iteration is less than one cycle of the CPU that ran it "
+                  "({:.0f} MHz, {} a cycle): no iteration does work that fast, so the work was "
+                  "optimised away. Pass its inputs and results through benchmark::DoNotOptimize",
+                  cpu_mhz, duration(cycle_ns)));
 }
 
 }  // namespace benchkit::analysis

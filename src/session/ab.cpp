@@ -156,6 +156,7 @@ model::Result<SideBySideRuns> run_gbench_pair(const AbRequest& request, const Bi
   plan.flags = request.bench_flags;
   plan.turn_flags = true;
   plan.listed_start_s = sets.start_s;  // both builds listed already (names_of)
+  if (request.worker_timeout) plan.timeout = request.worker_timeout;
   return run_gbench_side_by_side(plan, undecided);
 }
 

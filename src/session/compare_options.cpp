@@ -17,8 +17,10 @@ model::Result<Plan> plan_for(const CompareOptions& o) {
   Steps then;
   then.compare = comparison_settings(o.comparison);
   then.fail_on_regression = o.fail_on_regression;
-  // The status answers for the comparison: a benchmark that failed is an invalid verdict.
-  then.fail_on_failed_benchmark = false;
+  // Two files: the status answers for the comparison, a benchmark that failed before is an
+  // invalid verdict. Two executables: a benchmark that failed as they ran (crashed, hung, exited)
+  // is a failure of this run as well, exit status 1, as in ab.
+  then.fail_on_failed_benchmark = base_runs;
   auto shard = optional_shard(o.shard);
   if (!shard) return shard.error();
   const auto budget = parse_budget(o.budget);

@@ -14,6 +14,7 @@
 #include <set>
 #include <string_view>
 #include <system_error>
+#include <unordered_set>
 
 #include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
@@ -89,13 +90,14 @@ std::string tail_of(const std::vector<std::string>& lines) {
 // standard output (the console table) is discarded and its standard error kept in `out`.err:
 // the banner is left out, and with `spelling` the log lines about a bare --benchmark_min_time
 // that benchkit gave (MinTimeSpelling::heard); the rest is handed to `said` (or, when the
-// process failed, quoted in the error). With `cpu`, the process runs on that CPU only.
-model::Result<RunResult> run_one_process(const std::string& executable,
-                                         const std::vector<std::string>& flags,
-                                         const std::string& out, const std::string& what,
-                                         const std::function<void(const std::string&)>& said,
-                                         std::optional<int> cpu = std::nullopt,
-                                         MinTimeSpelling* spelling = nullptr) {
+// process failed, quoted in the error). With `cpu`, the process runs on that CPU only; with
+// `timeout`, it is killed when still running after that long, and fails. A process that failed
+// so (killed, crashed, exited with an error) is described in `failure` too, when given.
+model::Result<RunResult> run_one_process(
+    const std::string& executable, const std::vector<std::string>& flags, const std::string& out,
+    const std::string& what, const std::function<void(const std::string&)>& said,
+    std::optional<int> cpu = std::nullopt, MinTimeSpelling* spelling = nullptr,
+    std::optional<std::chrono::milliseconds> timeout = std::nullopt, Failure* failure = nullptr) {
   std::vector<std::string> argv = {executable};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("--benchmark_out=" + out);
@@ -104,6 +106,7 @@ model::Result<RunResult> run_one_process(const std::string& executable,
   options.out = process::Stream::discard;
   options.err_file = out + ".err";
   options.cpu = cpu;
+  options.timeout = timeout;
   const auto ran = process::run_captured(argv, options);
   if (!ran) return ran.error();
   if (process::interrupt_requested()) {
@@ -112,6 +115,23 @@ model::Result<RunResult> run_one_process(const std::string& executable,
   }
   std::vector<std::string> lines = stderr_lines(options.err_file);
   if (spelling) lines = spelling->heard(std::move(lines));
+  if (failure && (ran->timed_out || !ran->exit.ok())) {
+    failure->cause = ran->timed_out     ? Failure::Cause::timed_out
+                     : ran->exit.signal ? Failure::Cause::crashed
+                                        : Failure::Cause::exited;
+    if (ran->exit.signal) failure->signal = ran->exit.signal;
+    if (!ran->exit.signal) failure->exit_code = ran->exit.exit_code;
+    const std::size_t from = lines.size() > 5 ? lines.size() - 5 : 0;
+    for (std::size_t i = from; i < lines.size(); ++i) {
+      failure->stderr_tail += (i == from ? "" : "\n") + lines[i];
+    }
+  }
+  if (ran->timed_out) {
+    return model::Error{
+        fmt::format("{} ({}) was still running after {} s and was killed (--worker-timeout)", what,
+                    executable, timeout->count() / 1000.0),
+        model::ErrorKind::failed};
+  }
   if (!ran->exit.ok()) {
     return model::Error{fmt::format("{} ({}) {}; {}", what, executable, ran->exit.describe(),
                                     lines.empty() ? "it wrote nothing to standard error"
@@ -145,6 +165,26 @@ std::vector<std::string> listed_names(const std::string& out) {
     start = end + 1;
   }
   return names;
+}
+
+// `lines` less each of `own` once (the first of equal lines), in their order.
+std::vector<std::string> without_lines(std::vector<std::string> lines,
+                                       const std::vector<std::string>& own) {
+  for (const std::string& line : own) {
+    const auto found = std::find(lines.begin(), lines.end(), line);
+    if (found != lines.end()) lines.erase(found);
+  }
+  return lines;
+}
+
+// `names` without repeats, each where it first appears.
+std::vector<std::string> first_of_each(const std::vector<std::string>& names) {
+  std::vector<std::string> first;
+  std::unordered_set<std::string> seen;
+  for (const std::string& name : names) {
+    if (seen.insert(name).second) first.push_back(name);
+  }
+  return first;
 }
 
 // Whether `names` is Google Benchmark's console table rather than a list: a program that ran
@@ -282,6 +322,29 @@ bool gives(const std::vector<std::string>& flags, std::string_view name) {
   });
 }
 
+// The time limit of a process that runs `count` benchmarks given `flags`: `per_benchmark` for
+// each, and three times what the flags' repetitions of their minimum time ask of each (Google
+// Benchmark's 0.5 s when they give none). None without `per_benchmark`, or when a flag asks for
+// a count of iterations ("100x"), whose length nothing here knows.
+std::optional<std::chrono::milliseconds> process_allowance(
+    std::optional<std::chrono::milliseconds> per_benchmark, const std::vector<std::string>& flags,
+    std::size_t count) {
+  if (!per_benchmark) return std::nullopt;
+  double min_time_s = 0.5;
+  double repetitions = 1.0;
+  for (const std::string& flag : flags) {
+    const std::string value = flag.substr(flag.find('=') + 1);
+    if (flag.rfind("--benchmark_min_time=", 0) == 0) {
+      if (!value.empty() && value.back() == 'x') return std::nullopt;
+      min_time_s = std::max(0.0, std::strtod(value.c_str(), nullptr));
+    } else if (flag.rfind("--benchmark_repetitions=", 0) == 0) {
+      repetitions = std::max(1.0, std::strtod(value.c_str(), nullptr));
+    }
+  }
+  const auto asked = std::chrono::milliseconds(std::llround(3000.0 * repetitions * min_time_s));
+  return (*per_benchmark + asked) * static_cast<long>(std::max<std::size_t>(1, count));
+}
+
 }  // namespace
 
 bool gbench_repetitions_follow_iterations(const std::vector<std::string>& flags) {
@@ -372,18 +435,25 @@ model::Result<std::vector<std::string>> list_gbench_benchmarks(
   const auto nothing = list_with(path, own, kMatchesNothing);
   if (!nothing) return nothing.error();
   if (auto problem = listing_problem(*nothing, probe)) return model::Error{*problem};
-  if (!nothing->no_match || !listed_names(nothing->ran.out).empty()) {
+  if (!nothing->no_match) {
     return model::Error{fmt::format(
         "{} did not answer as Google Benchmark does: a Google Benchmark suite lists nothing "
         "and says \"{}\" on standard error",
         probe, kNoMatch)};
   }
+  // What the suite prints on standard output of its own, whatever it is asked (a main() that
+  // says how it is set up; google/benchmark's multiple_ranges_test, whose fixture prints its
+  // checks at exit): the list of nothing holds only that, and it is taken out of the list.
+  const std::vector<std::string> own_lines = listed_names(nothing->ran.out);
   const std::string filter = user_filter(flags);
   const std::string asked = listing_command(path, own, filter);
   const auto listing = list_with(path, own, filter);
   if (!listing) return listing.error();
   if (auto problem = listing_problem(*listing, asked)) return model::Error{*problem};
-  std::vector<std::string> names = listed_names(listing->ran.out);
+  // A name registered more than once (google/benchmark's options_test registers BM_basic/1 six
+  // times) is one row: no filter can tell its registrations apart, so each process runs them all.
+  std::vector<std::string> names =
+      first_of_each(without_lines(listed_names(listing->ran.out), own_lines));
   if (names.empty() && !filter.empty()) {
     return model::Error{
         fmt::format("--benchmark_filter=\"{}\" matches no benchmark of {}: see its benchmarks "
@@ -532,52 +602,147 @@ std::optional<std::string> code_settings_note(const std::vector<std::string>& na
 
 }  // namespace
 
+namespace {
+
+// The processes of `benchkit run ./gb_suite`: each runs every benchmark left, and a process that
+// fails (a benchmark crashed, exited or hung) is run again one benchmark a process, so that only
+// the benchmark that failed fails: it is kept as a failed result and left out of the later
+// processes.
+class GbenchRunProcesses {
+ public:
+  GbenchRunProcesses(const GbenchProcesses& plan, std::vector<std::string> flags,
+                     std::vector<std::string> names, std::string folder)
+      : plan_(plan),
+        flags_(std::move(flags)),
+        names_(std::move(names)),
+        folder_(std::move(folder)),
+        notes_(plan.note) {}
+
+  // Process `index` of `total`: its run, or the error that stops the whole run (Ctrl-C, or every
+  // benchmark failed).
+  std::optional<model::Error> run(std::size_t index, std::size_t total) {
+    const std::string what = fmt::format("process {} of {}", index + 1, total);
+    std::vector<std::string> filter;
+    if (!failed_.empty()) filter = {"--benchmark_filter=" + exact_gbench_filter_of(names_)};
+    Failure failure;
+    auto run = one(filter, fmt::format("{}/process-{}.json", folder_, index), what, names_.size(),
+                   &failure);
+    if (run) {
+      runs_.push_back(std::move(*run));
+      return std::nullopt;
+    }
+    if (run.error().kind == model::ErrorKind::interrupted) return run.error();
+    if (!first_failure_) first_failure_ = run.error();
+    if (names_.size() == 1) {
+      fail(names_.front(), run.error(), failure);
+      names_.clear();
+    } else if (auto stopped = each_alone(index, what)) {
+      return stopped;
+    }
+    if (names_.empty()) return first_failure_;
+    return std::nullopt;
+  }
+
+  RunResult merged() {
+    RunResult merged = model::merge_processes(runs_);
+    for (BenchmarkResult& failed : failed_) merged.benchmarks.push_back(std::move(failed));
+    return merged;
+  }
+
+ private:
+  model::Result<RunResult> one(const std::vector<std::string>& filter, const std::string& out,
+                               const std::string& what, std::size_t count, Failure* failure) {
+    std::vector<std::string> given = flags_;
+    given.insert(given.end(), filter.begin(), filter.end());
+    MinTimeSpelling* spelling = nullptr;
+    if (plan_.min_time_s) {
+      const std::vector<std::string> added =
+          spelling_.spelled({fmt::format("--benchmark_min_time={:g}", *plan_.min_time_s)});
+      given.insert(given.end(), added.begin(), added.end());
+      spelling = &spelling_;
+    }
+    return run_one_process(plan_.executable, given, out, what, notes_.sink(), std::nullopt,
+                           spelling, process_allowance(plan_.timeout, given, count), failure);
+  }
+
+  // Process `index` again, one benchmark a process: what each gave is the process's run.
+  std::optional<model::Error> each_alone(std::size_t index, const std::string& what) {
+    RunResult together;
+    std::vector<std::string> left;
+    for (const std::string& name : names_) {
+      Failure failure;
+      auto run =
+          one({"--benchmark_filter=" + exact_gbench_filter(name)},
+              fmt::format("{}/process-{}-{}.json", folder_, index, left.size() + failed_.size()),
+              fmt::format("{}, {} alone", what, name), 1, &failure);
+      if (!run && run.error().kind == model::ErrorKind::interrupted) return run.error();
+      if (!run) {
+        fail(name, run.error(), failure);
+        continue;
+      }
+      left.push_back(name);
+      if (together.benchmarks.empty()) together.context = run->context;
+      for (BenchmarkResult& result : run->benchmarks)
+        together.benchmarks.push_back(std::move(result));
+    }
+    names_ = std::move(left);
+    if (!together.benchmarks.empty()) runs_.push_back(std::move(together));
+    return std::nullopt;
+  }
+
+  void fail(const std::string& name, const model::Error& error, const Failure& failure) {
+    BenchmarkResult failed;
+    failed.name = name;
+    failed.failures.push_back(error.message);
+    failed.failure = failure;
+    failed_.push_back(std::move(failed));
+  }
+
+  const GbenchProcesses& plan_;
+  const std::vector<std::string> flags_;
+  std::vector<std::string> names_;  // the benchmarks left to run
+  const std::string folder_;
+  OnceNotes notes_;
+  MinTimeSpelling spelling_;
+  std::vector<RunResult> runs_;
+  std::vector<BenchmarkResult> failed_;
+  std::optional<model::Error> first_failure_;
+};
+
+}  // namespace
+
 model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
   // Listed first: a filter that matches nothing is said as such (Google Benchmark then writes
   // no result file), before any process runs.
   const auto listed = list_gbench_benchmarks(plan.executable, plan.flags);
   if (!listed) return listed.error();
   std::vector<std::string> flags = plan.flags;
+  std::vector<std::string> names = *listed;
   std::optional<Shard> shard;
   if (plan.shard) {
-    const std::vector<std::string> part = names_in_shard(*listed, *plan.shard);
-    shard = shard_record(*plan.shard, part.size(), listed->size());
+    names = names_in_shard(*listed, *plan.shard);
+    shard = shard_record(*plan.shard, names.size(), listed->size());
     if (plan.note) plan.note(describe_shard(*shard));
-    if (part.empty()) {
+    if (names.empty()) {
       RunResult nothing;
       nothing.context.shard = shard;
       return nothing;
     }
-    flags.push_back("--benchmark_filter=" + exact_gbench_filter_of(part));
+    flags.push_back("--benchmark_filter=" + exact_gbench_filter_of(names));
   }
   const RunScope scope("benchkit-gbench");
   const auto& made = scope.folder();
   if (!made) return made.error();
   const std::size_t total = std::max<std::size_t>(1, plan.processes);
   if (plan.note) {
-    std::vector<std::string> names = *listed;
-    if (plan.shard) names = names_in_shard(*listed, *plan.shard);
     if (auto note = code_settings_note(names, total)) plan.note(*note);
   }
-  OnceNotes notes(plan.note);
-  MinTimeSpelling spelling;
-  std::vector<RunResult> runs;
+  GbenchRunProcesses processes(plan, std::move(flags), std::move(names), *made);
   for (std::size_t index = 0; index < total; ++index) {
     if (plan.progress) plan.progress(index, total);
-    std::vector<std::string> given = flags;
-    if (plan.min_time_s) {
-      const std::vector<std::string> added =
-          spelling.spelled({fmt::format("--benchmark_min_time={:g}", *plan.min_time_s)});
-      given.insert(given.end(), added.begin(), added.end());
-    }
-    auto run =
-        run_one_process(plan.executable, given, fmt::format("{}/process-{}.json", *made, index),
-                        fmt::format("process {} of {}", index + 1, total), notes.sink(),
-                        std::nullopt, plan.min_time_s ? &spelling : nullptr);
-    if (!run) return run.error();
-    runs.push_back(std::move(*run));
+    if (auto stopped = processes.run(index, total)) return *stopped;
   }
-  RunResult merged = model::merge_processes(runs);
+  RunResult merged = processes.merged();
   analysis::compute_estimates(merged);
   analysis::diagnose_processes(merged);
   merged.context.shard = shard;
@@ -656,7 +821,8 @@ class GbenchPairs {
         plan_.baseline_executable, flags, folder_ + "/pilot.json",
         fmt::format("the baseline build {} (timing each benchmark's iterations once)",
                     plan_.baseline_executable),
-        notes_.sink(), round_cpu(cpus_, 0, plan_.benchmarks.front()), &spelling_[0]);
+        notes_.sink(), round_cpu(cpus_, 0, plan_.benchmarks.front()), &spelling_[0],
+        process_allowance(plan_.timeout, flags, plan_.benchmarks.size()));
     if (!pilot) {
       if (pilot.error().kind == model::ErrorKind::interrupted) return pilot.error();
       if (const auto say = notes_.sink()) {
@@ -743,6 +909,16 @@ class GbenchPairs {
     return merged_[0][index].valid() && merged_[1][index].valid();
   }
 
+  // When a process failed and no benchmark is left to compare, the first such failure: a build
+  // that fails whatever it runs (a flag it refuses) is one error, not one per benchmark.
+  std::optional<model::Error> failed_throughout() const {
+    if (!first_failure_) return std::nullopt;
+    for (std::size_t index = 0; index < plan_.benchmarks.size(); ++index) {
+      if (valid(index)) return std::nullopt;
+    }
+    return first_failure_;
+  }
+
   SideBySideRuns result() const {
     SideBySideRuns runs;
     runs.together = together_;
@@ -826,14 +1002,31 @@ class GbenchPairs {
     // Both processes of a round on one CPU, the next round on the next: the CPUs of a VM can
     // differ in speed for seconds (docs/interop.md, "One CPU a round").
     const std::optional<int> cpu = round_cpu(cpus_, round, name);
+    Failure failure;
     auto run = run_one_process(
         executables_[side], flags,
         fmt::format("{}/{}-{}-{}.json", folder_, kSideFileNames[side], round, live.front()),
         fmt::format("the {} build {} (round {} of {}, {}{})", kSideNames[side], source, round + 1,
                     planned, name,
                     live.size() > 1 ? fmt::format(" and {} more", live.size() - 1) : ""),
-        notes_.sink(), cpu, spelling);
-    if (!run) return run.error();
+        notes_.sink(), cpu, spelling, process_allowance(plan_.timeout, flags, live.size()),
+        &failure);
+    if (!run && run.error().kind == model::ErrorKind::interrupted) return run.error();
+    if (!run && live.size() > 1) {
+      // One of them took the process down (or held it past its time): each alone, so that only
+      // that one fails.
+      for (const std::size_t index : live) {
+        if (auto stopped = run_side(round, planned, {index}, side, turn)) return stopped;
+      }
+      return std::nullopt;
+    }
+    if (!run) {
+      // This benchmark fails on this side and gets no more rounds; the others go on.
+      merged_[side][live.front()].failures.push_back(run.error().message);
+      merged_[side][live.front()].failure = failure;
+      if (!first_failure_) first_failure_ = run.error();
+      return std::nullopt;
+    }
     if (contexts_[side].date.empty()) contexts_[side] = run->context;
     for (const std::size_t index : live) keep(*run, index, side, round, turn);
     return std::nullopt;
@@ -844,23 +1037,28 @@ class GbenchPairs {
             std::uint32_t turn) {
     const std::string& name = plan_.benchmarks[index];
     BenchmarkResult& into = merged_[side][index];
-    const auto found = std::find_if(run.benchmarks.begin(), run.benchmarks.end(),
-                                    [&](const BenchmarkResult& b) { return b.name == name; });
+    const auto named = [&](const BenchmarkResult& b) { return b.name == name; };
+    const auto found = std::find_if(run.benchmarks.begin(), run.benchmarks.end(), named);
     if (found == run.benchmarks.end()) {
       into.failures.push_back(fmt::format(
           "the {} build has no benchmark named {} (its --benchmark_filter matched nothing)",
           kSideNames[side], name));
       return;
     }
-    if (!found->valid()) {
-      into.failures = found->failures;
-      return;
-    }
-    for (Sample sample : found->samples) {
-      sample.round = static_cast<std::uint32_t>(round);
-      sample.turn = turn;
-      sample.process = static_cast<std::uint32_t>(round);
-      into.samples.push_back(std::move(sample));
+    // Every registration of the name (first_of_each): their samples together, as `benchkit run`
+    // merges them.
+    for (auto each = found; each != run.benchmarks.end();
+         each = std::find_if(each + 1, run.benchmarks.end(), named)) {
+      if (!each->valid()) {
+        into.failures = each->failures;
+        return;
+      }
+      for (Sample sample : each->samples) {
+        sample.round = static_cast<std::uint32_t>(round);
+        sample.turn = turn;
+        sample.process = static_cast<std::uint32_t>(round);
+        into.samples.push_back(std::move(sample));
+      }
     }
     into.bytes_per_iteration = found->bytes_per_iteration;
     into.items_per_iteration = found->items_per_iteration;
@@ -889,6 +1087,8 @@ class GbenchPairs {
   // together (choose_processes).
   std::array<double, 2> start_s_ = {0.0, 0.0};
   bool together_ = false;
+  // The first process of a round that failed (run_side).
+  std::optional<model::Error> first_failure_;
 };
 
 }  // namespace
@@ -910,7 +1110,10 @@ model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& pl
   };
   steps.failed = [&](std::size_t index) { return !pairs.valid(index); };
   steps.result = [&] { return pairs.result(); };
-  return run_round_loop(loop, steps, undecided);
+  auto runs = run_round_loop(loop, steps, undecided);
+  if (!runs) return runs;
+  if (auto failed = pairs.failed_throughout()) return *failed;
+  return runs;
 }
 
 }  // namespace benchkit::session

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -77,6 +78,10 @@ class MinTimeSpelling {
   bool reads_suffix_ = false;
 };
 
+// The default time limit of a Google Benchmark process, for each benchmark it runs (beyond what
+// its flags ask): as long as `--worker-timeout`'s default for a bench binary's worker.
+inline constexpr std::chrono::milliseconds kGbenchProcessTimeout{120'000};
+
 struct GbenchProcesses {
   std::string executable;
   // Fresh processes, each running the whole suite (or what `flags` select) once: the process is
@@ -91,14 +96,20 @@ struct GbenchProcesses {
   // --shard K/N: only that part of the listed benchmarks (session/shard.hpp), each process told
   // them with one --benchmark_filter of their exact names; recorded in the run's context.
   std::optional<ShardSpec> shard;
+  // A process still running after this long for each benchmark it runs (more when the flags ask
+  // for longer repetitions) is killed, and fails.
+  std::optional<std::chrono::milliseconds> timeout = kGbenchProcessTimeout;
   std::function<void(std::size_t process, std::size_t total)> progress;
   // Each line the processes wrote to standard error, once, Google Benchmark's banner left out
   // (the date, "Running", "Run on", caches, load, its warnings: the run's context has them).
   std::function<void(const std::string& line)> note;
 };
 
-// The merged run, its estimates computed; the context is the first process's. The error names
-// the process that failed (exit status, or a result file it did not write).
+// The merged run, its estimates computed; the context is the first process's. A process that
+// failed (a benchmark crashed, exited with an error or ran past `timeout`) is run again one
+// benchmark a process: the benchmark that failed is kept as a failed result (its Failure says
+// how) and runs in no later process; the others keep every process's samples. The error is for
+// Ctrl-C, and for a run in which every benchmark failed: it names the first process that did.
 model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan);
 
 // How long a Google Benchmark process may take to start, before a side-by-side comparison runs
@@ -135,6 +146,9 @@ struct GbenchSideBySide {
   // caller listed them already and `benchmarks` holds only names both list: they are not listed
   // again. None: listed here, and a benchmark a build does not list fails on that side.
   std::optional<std::array<double, 2>> listed_start_s;
+  // A process of a round still running after this long for each benchmark it runs is killed, and
+  // its benchmarks fail (none: no limit).
+  std::optional<std::chrono::milliseconds> timeout = kGbenchProcessTimeout;
   std::function<void(std::size_t round, std::size_t rounds, std::size_t index, std::size_t count,
                      const std::string& name)>
       progress;
@@ -142,9 +156,12 @@ struct GbenchSideBySide {
 };
 
 // The two runs: every sample carries its round (as `round` and `process`). A benchmark that the
-// filter did not match in one build, or that Google Benchmark reported as an error, is a failed
-// result on that side (and so not compared). The error is for what stops the whole comparison:
-// a process that cannot be started or crashed, Ctrl-C.
+// filter did not match in one build, that Google Benchmark reported as an error, or whose process
+// crashed, exited with an error or ran past `timeout`, is a failed result on that side (and so
+// not compared, and given no more rounds; a process of several benchmarks that failed runs each
+// again alone, so that only the one that failed fails). The error is for what stops the whole
+// comparison: Ctrl-C, a temporary folder that cannot be made, or a process failure when no
+// benchmark is left to compare (a build that fails whatever it runs is one error).
 model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& plan,
                                                       const Undecided& undecided = {});
 

@@ -109,6 +109,12 @@ TEST(Diagnostics, AnImportedResultBelowOneCycleWasOptimisedAway) {
   check_imported_speed(gone, 2096.0);  // one cycle: 0.477 ns
   EXPECT_THAT(codes(gone), ::testing::Contains("below_resolution"));
   EXPECT_NE(gone.diagnostics.at(0).message.find("optimised away"), std::string::npos);
+  // Another empty loop, another sub-cycle median: the same message, which the console says once
+  // for both.
+  BenchmarkResult also_gone = from_times({0.00000000044, 0.00000000045, 0.00000000046});
+  check_imported_speed(also_gone, 2096.0);
+  ASSERT_EQ(also_gone.diagnostics.size(), 1u);
+  EXPECT_EQ(also_gone.diagnostics[0].message, gone.diagnostics.at(0).message);
   BenchmarkResult real = from_times({0.6, 0.61, 0.59});
   check_imported_speed(real, 2096.0);
   EXPECT_TRUE(real.diagnostics.empty());

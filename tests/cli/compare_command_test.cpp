@@ -42,6 +42,25 @@ std::string verdict(const nlohmann::json& document, const std::string& name) {
   return "(absent)";
 }
 
+// A Google Benchmark benchmark that crashes fails alone: `compare` and `run` report the others,
+// name it with how it failed, and exit with status 1.
+TEST(CompareCommand, ACrashingGoogleBenchmarkFailsAloneAndTheStatusSaysSo) {
+  const std::string suite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments";
+  const auto compared = run_command(kTool + " compare " + suite + " " + suite +
+                                    " --rounds 6 --max-rounds 6 --format json -- crash");
+  EXPECT_EQ(compared.exit_code, 1) << compared.err;
+  const auto document = nlohmann::json::parse(compared.out);
+  EXPECT_EQ(verdict(document, "BM_crash"), "invalid") << compared.out;
+  EXPECT_NE(verdict(document, "BM_base"), "invalid") << compared.out;
+  EXPECT_NE(verdict(document, "BM_base"), "(absent)") << compared.out;
+  EXPECT_THAT(compared.out, HasSubstr("killed by signal 6 (SIGABRT)"));
+  const auto ran = run_command(kTool + " run " + suite + " --processes 2 -- crash");
+  EXPECT_EQ(ran.exit_code, 1) << ran.err;
+  EXPECT_THAT(ran.out, ::testing::ContainsRegex("BM_base +[0-9.]+ ns"));
+  EXPECT_THAT(ran.out, ::testing::ContainsRegex("BM_crash +failed +crashed"));
+  EXPECT_THAT(ran.err, HasSubstr("BM_crash: process 1 of 2, BM_crash alone"));
+}
+
 TEST(CompareCommand, TwoGoogleBenchmarkBuildsGiveVerdicts) {
   // No rounds beyond the 10: BM_accumulate is the same code on both sides, and would otherwise
   // take rounds up to --max-rounds' 90 to stay undecided (the sequential design is tested

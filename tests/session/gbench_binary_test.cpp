@@ -641,6 +641,92 @@ TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
   EXPECT_THAT(notes[0], HasSubstr("timing each benchmark's iterations once"));
 }
 
+// A benchmark whose process crashes or hangs fails on its own: the others are compared, alone
+// in their processes or together (a suite slow to start), and the hung one is killed at its time.
+TEST(GbenchBinary, ABenchmarkThatCrashesOrHangsFailsAloneAndTheOthersAreCompared) {
+  const std::string suite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments";
+  const auto expect_only_base = [](const SideBySideRuns& runs, const std::string& failed,
+                                   const std::string& why) {
+    for (const RunResult* side : {&runs.baseline, &runs.candidate}) {
+      ASSERT_EQ(side->benchmarks.size(), 2u);
+      EXPECT_TRUE(side->benchmarks[0].valid()) << side->benchmarks[0].failures.front();
+      EXPECT_FALSE(side->benchmarks[0].samples.empty());
+    }
+    // Each side's process of the failing benchmark failed in the first round.
+    for (const RunResult* side : {&runs.baseline, &runs.candidate}) {
+      const BenchmarkResult& gone = side->benchmarks[1];
+      EXPECT_EQ(gone.name, failed);
+      ASSERT_FALSE(gone.valid());
+      EXPECT_THAT(gone.failures.front(), HasSubstr("round 1 of 2, " + failed));
+      EXPECT_THAT(gone.failures.front(), HasSubstr(why));
+      ASSERT_TRUE(gone.failure);
+      EXPECT_EQ(gone.failure->cause,
+                failed == "BM_hang" ? Failure::Cause::timed_out : Failure::Cause::crashed);
+    }
+  };
+  for (const double together_from_s : {kSlowStartS, 0.0}) {
+    GbenchSideBySide plan = self_pairs(suite, {"BM_base", "BM_crash"}, 2);
+    plan.flags = {"crash"};
+    plan.together_from_s = together_from_s;
+    const auto runs = run_gbench_side_by_side(plan);
+    ASSERT_TRUE(runs) << runs.error().message;
+    EXPECT_EQ(runs->together, together_from_s == 0.0);
+    expect_only_base(*runs, "BM_crash", "SIGABRT");
+  }
+  GbenchSideBySide plan = self_pairs(suite, {"BM_base", "BM_hang"}, 2);
+  plan.flags = {"hang"};
+  plan.timeout = std::chrono::milliseconds(1500);
+  const auto runs = run_gbench_side_by_side(plan);
+  ASSERT_TRUE(runs) << runs.error().message;
+  // 1.5 s, and three times the 3 repetitions of 8 ms asked of it.
+  expect_only_base(*runs, "BM_hang", "was still running after 1.572 s and was killed");
+  // Every benchmark failed: one error, the first process's.
+  plan = self_pairs(suite, {"BM_crash"}, 2);
+  plan.flags = {"crash"};
+  const auto failed = run_gbench_side_by_side(plan);
+  ASSERT_FALSE(failed);
+  EXPECT_THAT(failed.error().message, HasSubstr("round 1 of 2, BM_crash"));
+}
+
+// benchkit run ./gb_suite: a process that a benchmark took down or held past its time is run
+// again a benchmark a process; only that benchmark fails, with how, and runs no more.
+TEST(GbenchBinary, RunProcessesKeepEveryBenchmarkButTheOneThatCrashedOrHung) {
+  const std::string suite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments";
+  for (const std::string argument : {"crash", "hang"}) {
+    GbenchProcesses plan;
+    plan.executable = suite;
+    plan.processes = 3;
+    plan.flags = {argument};
+    plan.min_time_s = 0.01;
+    plan.timeout = std::chrono::milliseconds(1000);
+    const auto run = run_gbench_processes(plan);
+    ASSERT_TRUE(run) << run.error().message;
+    ASSERT_EQ(run->benchmarks.size(), 2u);
+    const BenchmarkResult& base = run->benchmarks[0];
+    EXPECT_EQ(base.name, "BM_base");
+    EXPECT_TRUE(base.valid());
+    // Every process gave its samples: the first through BM_base's process alone.
+    std::set<std::uint32_t> processes;
+    for (const Sample& sample : base.samples) processes.insert(sample.process);
+    EXPECT_EQ(processes.size(), 3u);
+    const BenchmarkResult& gone = run->benchmarks[1];
+    EXPECT_EQ(gone.name, argument == "crash" ? "BM_crash" : "BM_hang");
+    ASSERT_TRUE(gone.failure);
+    EXPECT_EQ(gone.failure->cause,
+              argument == "crash" ? Failure::Cause::crashed : Failure::Cause::timed_out);
+    EXPECT_THAT(gone.failures.front(), HasSubstr("process 1 of 3, " + gone.name + " alone"));
+  }
+  // Nothing left to run: the error of the first process that failed.
+  GbenchProcesses plan;
+  plan.executable = suite;
+  plan.processes = 2;
+  plan.flags = {"crash", "--benchmark_filter=BM_crash"};
+  const auto failed = run_gbench_processes(plan);
+  ASSERT_FALSE(failed);
+  EXPECT_THAT(failed.error().message, HasSubstr("process 1 of 2"));
+  EXPECT_THAT(failed.error().message, HasSubstr("SIGABRT"));
+}
+
 TEST(GbenchBinary, ExactFilterMatchesOnlyThatName) {
   const std::regex filter(exact_gbench_filter("BM_x<int>/8/threads:2"));
   EXPECT_TRUE(std::regex_match("BM_x<int>/8/threads:2", filter));
@@ -829,6 +915,10 @@ TEST(GbenchBinary, ASuitesOwnArgumentsReachItsListings) {
   EXPECT_EQ(listed({}), std::vector<std::string>{"BM_base"});
   EXPECT_EQ(listed({"full"}), (std::vector<std::string>{"BM_base", "BM_full"}));
   EXPECT_EQ(listed({"full", "--benchmark_filter=ful+"}), std::vector<std::string>{"BM_full"});
+  // Lines the suite prints of its own, whatever it is asked, are not benchmarks; a name
+  // registered twice is one.
+  EXPECT_EQ(listed({"chatty"}), std::vector<std::string>{"BM_base"});
+  EXPECT_EQ(listed({"twice"}), std::vector<std::string>{"BM_base"});
   const auto refused = list_gbench_benchmarks(suite, {"usage"});
   ASSERT_FALSE(refused);
   EXPECT_THAT(refused.error().message, HasSubstr(suite + " usage --benchmark_list_tests=true"));
@@ -836,15 +926,21 @@ TEST(GbenchBinary, ASuitesOwnArgumentsReachItsListings) {
               HasSubstr("its standard output ends: [error] Usage: " + suite + " <pattern>"));
   EXPECT_THAT(refused.error().message, HasSubstr("hand them to benchmark::Initialize"));
 
-  GbenchSideBySide plan = self_pairs(suite, {"BM_full"}, 2);
-  plan.flags = {"full"};
-  const auto runs = run_gbench_side_by_side(plan);
-  ASSERT_TRUE(runs) << runs.error().message;
-  for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
-    ASSERT_EQ(side->benchmarks.size(), 1u);
-    EXPECT_TRUE(side->benchmarks[0].valid())
-        << (side->benchmarks[0].failures.empty() ? "" : side->benchmarks[0].failures[0]);
-    EXPECT_EQ(side->benchmarks[0].samples.size(), 2u * kShortRowRepetitions);
+  for (const auto& [argument, name] : {std::pair<std::string, std::string>{"full", "BM_full"},
+                                       {"chatty", "BM_base"},
+                                       {"twice", "BM_base"}}) {
+    GbenchSideBySide plan = self_pairs(suite, {name}, 2);
+    plan.flags = {argument};
+    const auto runs = run_gbench_side_by_side(plan);
+    ASSERT_TRUE(runs) << runs.error().message;
+    for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
+      ASSERT_EQ(side->benchmarks.size(), 1u);
+      EXPECT_TRUE(side->benchmarks[0].valid())
+          << (side->benchmarks[0].failures.empty() ? "" : side->benchmarks[0].failures[0]);
+      // Both registrations of a name registered twice: their samples together.
+      EXPECT_EQ(side->benchmarks[0].samples.size(),
+                (argument == "twice" ? 4u : 2u) * kShortRowRepetitions);
+    }
   }
 }
 

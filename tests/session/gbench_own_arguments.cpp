@@ -1,16 +1,31 @@
 // A Google Benchmark suite whose main() reads arguments of its own before Google Benchmark's, as
 // spdlog's bench/latency.cpp registers more benchmarks when argv[1] is "full" and its
-// formatter-bench refuses to run without exactly one argument, saying so on standard output.
+// formatter-bench refuses to run without exactly one argument, saying so on standard output;
+// with "chatty" it prints lines of its own on standard output whatever it is asked, as
+// google/benchmark's own test programs do (multiple_ranges_test's fixture prints its checks at
+// exit); with "crash" and "hang" it registers a benchmark that aborts, or one that never ends;
+// with "twice", BM_base twice (google/benchmark's options_test registers BM_basic/1 six times).
 // Run by tests/session/gbench_binary_test.cpp.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <thread>
 
 static void BM_base(benchmark::State& state) {
   std::int64_t sum = 0;
   for (auto _ : state) benchmark::DoNotOptimize(sum += 1);
+}
+
+static void BM_crash(benchmark::State& state) {
+  for (auto _ : state) std::abort();
+}
+
+static void BM_hang(benchmark::State& state) {
+  for (auto _ : state) std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
 static void BM_full(benchmark::State& state) {
@@ -24,8 +39,15 @@ int main(int argc, char** argv) {
     std::printf("[error] Usage: %s <pattern> (or \"all\" to bench all)\n", argv[0]);
     return 1;
   }
+  if (first == "chatty") {
+    std::printf("running with 2 threads\n");
+    std::atexit([] { std::printf("EXPECTED\n{1, 3, }\nACTUAL\n"); });
+  }
   benchmark::RegisterBenchmark("BM_base", BM_base);
   if (first == "full") benchmark::RegisterBenchmark("BM_full", BM_full);
+  if (first == "crash") benchmark::RegisterBenchmark("BM_crash", BM_crash);
+  if (first == "hang") benchmark::RegisterBenchmark("BM_hang", BM_hang);
+  if (first == "twice") benchmark::RegisterBenchmark("BM_base", BM_base);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
