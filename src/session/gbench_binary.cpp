@@ -490,6 +490,9 @@ std::string exact_gbench_filter(const std::string& name) {
 
 namespace {
 
+// The longest --benchmark_filter benchkit gives: far below the kernel's 128 KiB for one argument.
+constexpr std::size_t kLongestFilter = 64 * 1024;
+
 // A --benchmark_filter that matches exactly the benchmarks `names`, each as exact_gbench_filter.
 std::string exact_gbench_filter_of(const std::vector<std::string>& names) {
   std::string filter;
@@ -604,10 +607,11 @@ std::optional<std::string> code_settings_note(const std::vector<std::string>& na
 
 namespace {
 
-// The processes of `benchkit run ./gb_suite`: each runs every benchmark left, and a process that
-// fails (a benchmark crashed, exited or hung) is run again one benchmark a process, so that only
+// The processes of `benchkit run ./gb_suite`: each runs every benchmark left. A process that
+// fails (a benchmark crashed, exited or hung) runs again one benchmark a process, so that only
 // the benchmark that failed fails: it is kept as a failed result and left out of the later
-// processes.
+// processes, which then name the benchmarks left with exact filters (as many processes as those
+// take at kLongestFilter each; their results are the process's).
 class GbenchRunProcesses {
  public:
   GbenchRunProcesses(const GbenchProcesses& plan, std::vector<std::string> flags,
@@ -622,23 +626,42 @@ class GbenchRunProcesses {
   // benchmark failed).
   std::optional<model::Error> run(std::size_t index, std::size_t total) {
     const std::string what = fmt::format("process {} of {}", index + 1, total);
-    std::vector<std::string> filter;
-    if (!failed_.empty()) filter = {"--benchmark_filter=" + exact_gbench_filter_of(names_)};
-    Failure failure;
-    auto run = one(filter, fmt::format("{}/process-{}.json", folder_, index), what, names_.size(),
-                   &failure);
-    if (run) {
-      runs_.push_back(std::move(*run));
-      return std::nullopt;
+    RunResult process;
+    std::vector<std::string> left;
+    for (const std::vector<std::string>& part : parts()) {
+      const std::string out = fmt::format("{}/process-{}-{}.json", folder_, index, runs_made_++);
+      const bool several = part.size() > 1;
+      const std::string named = several ? what : fmt::format("{}, {} alone", what, part.front());
+      Failure failure;
+      auto run = one(failed_.empty() ? std::vector<std::string>{} : part, out, named, part.size(),
+                     &failure);
+      if (!run && run.error().kind == model::ErrorKind::interrupted) return run.error();
+      if (run) {
+        take(process, std::move(*run));
+        left.insert(left.end(), part.begin(), part.end());
+        continue;
+      }
+      if (!first_failure_) first_failure_ = run.error();
+      if (!several) {
+        fail(part.front(), run.error(), failure);
+        continue;
+      }
+      // Again one benchmark a process: only the one that failed fails.
+      for (const std::string& name : part) {
+        Failure alone_failure;
+        auto alone = one({name}, fmt::format("{}/process-{}-{}.json", folder_, index, runs_made_++),
+                         fmt::format("{}, {} alone", what, name), 1, &alone_failure);
+        if (!alone && alone.error().kind == model::ErrorKind::interrupted) return alone.error();
+        if (!alone) {
+          fail(name, alone.error(), alone_failure);
+          continue;
+        }
+        take(process, std::move(*alone));
+        left.push_back(name);
+      }
     }
-    if (run.error().kind == model::ErrorKind::interrupted) return run.error();
-    if (!first_failure_) first_failure_ = run.error();
-    if (names_.size() == 1) {
-      fail(names_.front(), run.error(), failure);
-      names_.clear();
-    } else if (auto stopped = each_alone(index, what)) {
-      return stopped;
-    }
+    names_ = std::move(left);
+    if (!process.benchmarks.empty()) runs_.push_back(std::move(process));
     if (names_.empty()) return first_failure_;
     return std::nullopt;
   }
@@ -650,10 +673,29 @@ class GbenchRunProcesses {
   }
 
  private:
-  model::Result<RunResult> one(const std::vector<std::string>& filter, const std::string& out,
+  // The benchmarks left, as the processes of one process index run them: all in one, as the
+  // user's flags select them, until one failed; then named, as many as a filter holds.
+  std::vector<std::vector<std::string>> parts() const {
+    if (failed_.empty()) return {names_};
+    std::vector<std::vector<std::string>> parts;
+    std::size_t size = 0;
+    for (const std::string& name : names_) {
+      const std::size_t length = exact_gbench_filter(name).size() + 1;
+      if (parts.empty() || size + length > kLongestFilter) {
+        parts.emplace_back();
+        size = 0;
+      }
+      parts.back().push_back(name);
+      size += length;
+    }
+    return parts;
+  }
+
+  // One process of the benchmarks `names` (none: the user's selection).
+  model::Result<RunResult> one(const std::vector<std::string>& names, const std::string& out,
                                const std::string& what, std::size_t count, Failure* failure) {
     std::vector<std::string> given = flags_;
-    given.insert(given.end(), filter.begin(), filter.end());
+    if (!names.empty()) given.push_back("--benchmark_filter=" + exact_gbench_filter_of(names));
     MinTimeSpelling* spelling = nullptr;
     if (plan_.min_time_s) {
       const std::vector<std::string> added =
@@ -665,29 +707,15 @@ class GbenchRunProcesses {
                            spelling, process_allowance(plan_.timeout, given, count), failure);
   }
 
-  // Process `index` again, one benchmark a process: what each gave is the process's run.
-  std::optional<model::Error> each_alone(std::size_t index, const std::string& what) {
-    RunResult together;
-    std::vector<std::string> left;
-    for (const std::string& name : names_) {
-      Failure failure;
-      auto run =
-          one({"--benchmark_filter=" + exact_gbench_filter(name)},
-              fmt::format("{}/process-{}-{}.json", folder_, index, left.size() + failed_.size()),
-              fmt::format("{}, {} alone", what, name), 1, &failure);
-      if (!run && run.error().kind == model::ErrorKind::interrupted) return run.error();
-      if (!run) {
-        fail(name, run.error(), failure);
-        continue;
-      }
-      left.push_back(name);
-      if (together.benchmarks.empty()) together.context = run->context;
-      for (BenchmarkResult& result : run->benchmarks)
-        together.benchmarks.push_back(std::move(result));
+  // `run` into `process`, one process index's results: the first whole, the benchmarks and
+  // Google Benchmark's fits of those after it.
+  static void take(RunResult& process, RunResult run) {
+    if (process.benchmarks.empty()) {
+      process = std::move(run);
+      return;
     }
-    names_ = std::move(left);
-    if (!together.benchmarks.empty()) runs_.push_back(std::move(together));
-    return std::nullopt;
+    for (BenchmarkResult& result : run.benchmarks) process.benchmarks.push_back(std::move(result));
+    for (ComplexityResult& fit : run.complexity) process.complexity.push_back(std::move(fit));
   }
 
   void fail(const std::string& name, const model::Error& error, const Failure& failure) {
@@ -704,7 +732,8 @@ class GbenchRunProcesses {
   const std::string folder_;
   OnceNotes notes_;
   MinTimeSpelling spelling_;
-  std::vector<RunResult> runs_;
+  std::vector<RunResult> runs_;  // one a process index
+  std::size_t runs_made_ = 0;    // processes started, for their files' names
   std::vector<BenchmarkResult> failed_;
   std::optional<model::Error> first_failure_;
 };
@@ -750,9 +779,6 @@ model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
 }
 
 namespace {
-
-// The longest --benchmark_filter benchkit gives: far below the kernel's 128 KiB for one argument.
-constexpr std::size_t kLongestFilter = 64 * 1024;
 
 // One side-by-side comparison of two Google Benchmark builds in progress: per side and
 // benchmark, the samples of every round so far.
