@@ -45,6 +45,7 @@ CommandRunner add_compare_command(CLI::App& app) {
   command->add_option("--html", options->html);
   add_comparison_flags(*command, options->comparison, true);
   add_fail_on_regression_flag(*command, options->fail_on_regression);
+  command->add_option("--worker-timeout", options->worker_timeout);
   add_rounds_option(*command, options->rounds, 1);
   add_max_rounds_option(*command, options->max_rounds);
   add_power_flags(*command, options->comparison);

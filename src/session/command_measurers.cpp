@@ -104,6 +104,7 @@ class GbenchRunMeasurer final : public Measurer {
     processes.flags = plan_.flags;
     processes.min_time_s = gbench_process_min_time(plan_.flags, plan_.processes);
     processes.shard = plan_.shard;
+    if (plan_.timeout) processes.timeout = plan_.timeout;
     // Each process runs the whole suite: benchmark 0 of 1, named by the binary.
     processes.progress = [&](std::size_t process, std::size_t total) {
       observer.started(process, total, 0, 1, plan_.executable);

@@ -232,6 +232,7 @@ class BinariesMeasurer final : public Measurer {
     }
     pairs.note = [&observer](const std::string& line) { observer.note(line); };
     pairs.look_every = 1;
+    if (plan_.worker_timeout) pairs.timeout = plan_.worker_timeout;
     auto runs = run_gbench_side_by_side(pairs, undecided());
     if (!runs) return runs;
     // Together: a suite slow to start (GbenchPairs::choose_processes).
@@ -255,7 +256,7 @@ class BinariesMeasurer final : public Measurer {
     pairs.worker_flags = plan_.flags;
     // Side by side's sampling time for each benchmark and side, as --baseline's default.
     pairs.round_budget_ns = turn_budget_ns(kSideBySideBudgetNs, plan_.rounds);
-    pairs.worker_timeout = std::chrono::seconds(60);
+    pairs.worker_timeout = plan_.worker_timeout.value_or(std::chrono::seconds(60));
     pairs.clock = process_clock().clock;
     pairs.look_every = 1;
     measured.method_note = fmt::format(

@@ -24,6 +24,7 @@ struct CompareOptions {
   std::size_t rounds = 10;
   std::size_t max_rounds = 0;  // 0: kMaxRoundsFactor times `rounds`
   std::string budget;          // --budget DURATION of the whole comparison ("" none)
+  std::string worker_timeout;  // --worker-timeout DURATION ("" the defaults, BinariesPlan)
   std::string filter;
   std::vector<std::string> trailing;  // after --: flags for both executables
   std::string shard;                  // --shard K/N: two executables, one part of their benchmarks

@@ -128,8 +128,11 @@ model::Result<RunResult> run_one_process(
   }
   if (ran->timed_out) {
     return model::Error{
-        fmt::format("{} ({}) was still running after {} s and was killed (--worker-timeout)", what,
-                    executable, timeout->count() / 1000.0),
+        fmt::format(
+            "{} ({}) was still running after {} s and was killed; if it needs longer, raise the "
+            "limit (compare and ab: --worker-timeout, for each benchmark of a process; "
+            "run: --timeout)",
+            what, executable, timeout->count() / 1000.0),
         model::ErrorKind::failed};
   }
   if (!ran->exit.ok()) {

@@ -88,6 +88,10 @@ struct BinariesPlan {
   std::optional<ShardSpec> shard;     // --shard K/N: only that part of the common benchmarks
   // Of the new run's context (`benchkit run ./gb --baseline NAME`); "": left as measured.
   std::string command_line;
+  // A benchkit worker silent this long, or a Google Benchmark process running this long for each
+  // of its benchmarks (beyond what its flags ask), is killed: compare's --worker-timeout, run's
+  // --timeout. None: 60 s and kGbenchProcessTimeout.
+  std::optional<std::chrono::milliseconds> worker_timeout;
 };
 
 // `benchkit compare OLD NEW` of two result files or baselines: nothing to measure, both read.
@@ -124,6 +128,9 @@ struct GbenchRunPlan {
   std::optional<ShardSpec> shard;  // --shard K/N: one part of the listed benchmarks
   std::optional<RunResult> baseline;
   std::string command_line;  // of the results' context
+  // A process running this long for each of its benchmarks (beyond what its flags ask) is
+  // killed and that benchmark fails (run's --timeout); none: kGbenchProcessTimeout.
+  std::optional<std::chrono::milliseconds> timeout;
 };
 
 // How the bench binaries of two builds run side by side (ab, and each step of a bisection).

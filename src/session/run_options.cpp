@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -228,6 +229,13 @@ model::Result<Plan> counted_plan(const RunOptions& o) {
 // ./gb_binary --baseline NAME, when NAME kept the Google Benchmark binary that made it: both run
 // again side by side in paired rounds, as `benchkit compare KEPT ./gb_binary` does, where the
 // drift between two runs made at different times cancels (docs/interop.md).
+// --timeout SECONDS given with a Google Benchmark binary: how long each of its benchmarks may
+// take in a process.
+std::optional<std::chrono::milliseconds> gbench_timeout(const RunOptions& o) {
+  if (o.timeout <= 0.0) return std::nullopt;
+  return std::chrono::milliseconds(std::llround(o.timeout * 1000.0));
+}
+
 model::Result<Plan> gbench_beside_plan(const RunOptions& o, std::string kept,
                                        std::optional<ShardSpec> shard) {
   if (o.processes != 0) {
@@ -241,6 +249,7 @@ model::Result<Plan> gbench_beside_plan(const RunOptions& o, std::string kept,
   binaries.candidate = o.positional.front();
   binaries.flags = o.trailing;
   binaries.shard = std::move(shard);
+  binaries.worker_timeout = gbench_timeout(o);
   Steps then = steps_of(o);
   look_after_every_round(binaries, then);
   binaries.command_line = o.command_line;
@@ -255,6 +264,7 @@ model::Result<Plan> gbench_plan(const RunOptions& o) {
   what.executable = o.positional.front();
   what.processes = o.processes == 0 ? kGbenchProcesses : o.processes;
   what.flags = o.trailing;
+  what.timeout = gbench_timeout(o);
   auto shard = optional_shard(o.shard);
   if (!shard) return shard.error();
   if (!o.baseline.empty()) {

@@ -136,6 +136,17 @@ class ScratchDiskSync final : public DiskSync {
   int sync_folder(const std::string& /*folder*/) override { return 0; }
 };
 
+// Streams what `write` puts into `fd` through a FileWriteBuffer: the first error of write(2) (EIO
+// for a stream that went bad otherwise), or 0. An exception from `write` goes on to the caller.
+int stream_into(int fd, const ContentWriter& write) {
+  FileWriteBuffer buffer(fd);
+  std::ostream out(&buffer);
+  write(out);
+  out.flush();
+  const int error = buffer.error();
+  return error == 0 && !out ? EIO : error;
+}
+
 // Writes what `write` streams straight into `path`, opened as it is: for a path that is no
 // regular file (/dev/null, /dev/stdout on a pipe or a terminal, a named pipe), which a rename
 // over it would replace with a file (as root, /dev/null itself: it happened here). Nothing to
@@ -145,12 +156,7 @@ model::Result<Written> write_in_place(const std::string& path, const ContentWrit
   if (fd < 0) return write_error("write", path, errno);
   int write_errno = 0;
   try {
-    FileWriteBuffer buffer(fd);
-    std::ostream out(&buffer);
-    write(out);
-    out.flush();
-    write_errno = buffer.error();
-    if (write_errno == 0 && !out) write_errno = EIO;
+    write_errno = stream_into(fd, write);
   } catch (...) {
     ::close(fd);
     throw;
@@ -216,12 +222,7 @@ model::Result<Written> write_file_atomically(const std::string& given, const Con
   if (fd < 0) return write_error("write", path, errno);
   int write_errno = 0;
   try {
-    FileWriteBuffer buffer(fd);
-    std::ostream out(&buffer);
-    write(out);
-    out.flush();
-    write_errno = buffer.error();
-    if (write_errno == 0 && !out) write_errno = EIO;
+    write_errno = stream_into(fd, write);
   } catch (...) {
     ::close(fd);
     ::unlink(temporary.c_str());

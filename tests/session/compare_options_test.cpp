@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 #include <variant>
 
@@ -41,6 +42,26 @@ TEST(CompareOptions, TwoExecutablesRunInRounds) {
   // the comparison.
   EXPECT_EQ(binaries.max_rounds, 72u);
   EXPECT_EQ(binaries.compare.noise_threshold, plan->then.compare.noise_threshold);
+  // A benchmark of two executables that fails as they run fails the command too.
+  EXPECT_TRUE(plan->then.fail_on_failed_benchmark);
+  EXPECT_FALSE(binaries.worker_timeout);
+}
+
+TEST(CompareOptions, TheWorkerTimeoutIsAPositiveDuration) {
+  CompareOptions o;
+  o.base = "/bin/true";
+  o.candidate = "/bin/false";
+  o.worker_timeout = "5min";
+  const auto plan = plan_for(o);
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_EQ(std::get<BinariesPlan>(plan->what).worker_timeout, std::chrono::minutes(5));
+  for (const std::string wrong : {"0s", "soon"}) {
+    o.worker_timeout = wrong;
+    const auto refused = plan_for(o);
+    ASSERT_FALSE(refused) << wrong;
+    EXPECT_THAT(refused.error().message,
+                HasSubstr("--worker-timeout \"" + wrong + "\" is not a positive duration"));
+  }
 }
 
 TEST(CompareOptions, MaxRoundsBelowRoundsIsRefused) {

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <string>
 #include <variant>
 #include <vector>
@@ -177,6 +179,20 @@ TEST(PlanFor, CommandsArePlannedInRoundsWithTheirSteps) {
   EXPECT_TRUE(commands->request.checkpoints);
   EXPECT_EQ(commands->command_line, "benchkit run --cmd ...");
   EXPECT_TRUE(plan.then.fail_on_regression);
+}
+
+// --timeout with a Google Benchmark binary: how long each of its benchmarks may take in a process.
+TEST(PlanFor, AGoogleBenchmarkBinaryTakesTheTimeoutPerBenchmark) {
+  RunOptions o;
+  o.positional = {std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_suite"};
+  const auto plain = plan_for(o);
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_FALSE(std::get<GbenchRunPlan>(std::get<Plan>(*plain).what).timeout);
+  o.timeout = 2.5;
+  const auto target = plan_for(o);
+  ASSERT_TRUE(target) << target.error().message;
+  EXPECT_EQ(std::get<GbenchRunPlan>(std::get<Plan>(*target).what).timeout,
+            std::chrono::milliseconds(2500));
 }
 
 TEST(PlanFor, FailOnRegressionNeedsSomethingToCompare) {
