@@ -87,8 +87,8 @@ class BisectProgress final : public report::ProgressPrinter, public session::Bis
     const session::Summary& s = step.judgement.summary;
     say(report::bisect_step_line({vcs::short_commit(step.commit), step.outcome, s.verdict,
                                   s.benchmark, s.ratio, s.ratio_lower, s.ratio_upper,
-                                  step.judgement.rounds, vcs::short_commit(step.reference),
-                                  subject}));
+                                  step.judgement.rounds, vcs::short_commit(step.reference), subject,
+                                  step.failure}));
   }
 };
 

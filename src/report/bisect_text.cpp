@@ -5,6 +5,10 @@
 namespace benchkit::report {
 
 std::string bisect_step_line(const BisectStepText& step) {
+  if (!step.failure.empty()) {
+    return fmt::format("benchkit bisect: {} {}: {} {}", step.commit, step.outcome, step.failure,
+                       step.subject);
+  }
   return fmt::format(
       "benchkit bisect: {} {}: {} ({} {:.3f}x [{:.3f}, {:.3f}], {} rounds, against {}) {}",
       step.commit, step.outcome, analysis::to_string(step.verdict), step.benchmark, step.ratio,

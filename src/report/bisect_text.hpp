@@ -26,10 +26,13 @@ struct BisectStepText {
   std::string rounds = {};
   std::string reference = {};
   std::string subject = {};
+  // A step that could not be judged (session::BisectStep::failure): why, instead of a verdict.
+  std::string failure = {};
 };
 
 // "benchkit bisect: COMMIT OUTCOME: VERDICT (BENCHMARK 1.150x [1.140, 1.160], ROUNDS rounds,
-// against REFERENCE) SUBJECT", without a newline.
+// against REFERENCE) SUBJECT", without a newline; for a step that could not be judged
+// "benchkit bisect: COMMIT skipped: FAILURE SUBJECT".
 std::string bisect_step_line(const BisectStepText& step);
 
 // The answer when the first bad commit was found: its commit and subject, how many commits lay

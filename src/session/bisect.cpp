@@ -48,11 +48,17 @@ model::Result<BisectOutcome> bisect(const std::vector<vcs::CommitNode>& candidat
   while (const auto next = bisection.next()) {
     ++outcome.commits_tested;
     auto judged = judge(*next, last_good, false);
-    if (!judged) return judged.error();
-    if (judged->summary.verdict == Verdict::inconclusive) {
+    if (judged && judged->summary.verdict == Verdict::inconclusive) {
       record({*next, last_good, *judged, "retry"});
       judged = judge(*next, last_good, true);
-      if (!judged) return judged.error();
+    }
+    if (!judged) {
+      // Ctrl-C stops; a commit that cannot be built or measured is skipped, with why (the ends
+      // were built and measured, so what they share works).
+      if (judged.error().kind == model::ErrorKind::interrupted) return judged.error();
+      bisection.mark_skipped(*next);
+      record({*next, last_good, Judgement{}, "skipped", judged.error().message});
+      continue;
     }
     const Verdict verdict = judged->summary.verdict;
     if (verdict == sought) {
@@ -82,6 +88,13 @@ bool more_change_after(const BisectOutcome& outcome, Verdict sought) {
 }
 
 std::string log_line(std::size_t number, const BisectStep& step) {
+  if (!step.failure.empty()) {
+    // One line still: a build's error quotes the end of its log, lines and tabs included.
+    std::string why = step.failure;
+    for (char& c : why) c = (c == '\n' || c == '\t') ? ' ' : c;
+    return fmt::format("{}\t{}\t{}\tfailed\t\t\t\tagainst {}\t{}", number, step.commit,
+                       step.outcome, vcs::short_commit(step.reference), why);
+  }
   const Summary& s = step.judgement.summary;
   return fmt::format("{}\t{}\t{}\t{}\t{:.4f}\t[{:.4f}, {:.4f}]\trounds {}\tagainst {}\t{}", number,
                      step.commit, step.outcome, analysis::to_string(s.verdict), s.ratio,

@@ -37,6 +37,9 @@ struct BisectStep {
   // "bad", "good", "skipped" or "retry" (inconclusive, tried again with more rounds); the two
   // ends are "bad end". Seeking a speed-up: "faster", "not faster", "faster end".
   std::string outcome;
+  // A commit between the ends that could not be judged (its build failed, or every benchmark
+  // of it did): why; it is skipped, as `git bisect skip` does, and `judgement` is empty.
+  std::string failure = {};
 };
 
 struct BisectOutcome {

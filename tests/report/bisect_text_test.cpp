@@ -24,6 +24,15 @@ TEST(BisectText, AStepSaysItsCommitVerdictRatioRoundsAndReference) {
             "rounds, against 9f8e7d6c5b4a) Copy by value");
 }
 
+TEST(BisectText, AStepThatCouldNotBeJudgedSaysWhy) {
+  EXPECT_EQ(bisect_step_line({.commit = "1a2b3c4d5e6f",
+                              .outcome = "skipped",
+                              .subject = "Half a refactoring",
+                              .failure = "step 2: the build failed: error: no member named x"}),
+            "benchkit bisect: 1a2b3c4d5e6f skipped: step 2: the build failed: error: no member "
+            "named x Half a refactoring");
+}
+
 TEST(BisectText, TheAnswerNamesTheCommitAndLeadsToTheComparison) {
   const std::string text =
       bisect_found("1a2b3c4d5e6f7a8b", "Copy by value", 17, 4, 6, ".benchkit/bisect/bisect.log");

@@ -112,16 +112,28 @@ TEST(BisectRevisions, BadNotSlowerThanGoodIsAFailureAndIsLogged) {
   EXPECT_NE(read(log).find("# stopped: BAD (c4) is not slower"), std::string::npos);
 }
 
-TEST(BisectRevisions, AStepThatFailsToBuildOrIsInterruptedStopsTheBisection) {
+// A commit between the ends that fails to build is skipped, with why, in the log and the step
+// lines (git bisect skip); an end that fails stops the bisection; so does Ctrl-C.
+TEST(BisectRevisions, AStepThatFailsToBuildIsSkippedAndAnInterruptionStops) {
   const std::string log = ::testing::TempDir() + "/bisect-stop.log";
   FakeWorkshop workshop;
   workshop.first_slow = 3;
   workshop.failing_builds = {"c4"};
   BisectRecorder steps;
   auto report = bisect_revisions(bisect_plan_for("c0", "c8", log), workshop, steps);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_EQ(report->outcome.first_bad, "c3");
+  EXPECT_NE(std::find(steps.decided.begin(), steps.decided.end(), "c4 skipped (subject of c4)"),
+            steps.decided.end());
+  EXPECT_NE(read(log).find("\tc4\tskipped\tfailed\t"), std::string::npos) << read(log);
+
+  FakeWorkshop broken_end;
+  broken_end.first_slow = 3;
+  broken_end.failing_builds = {"c8"};
+  report = bisect_revisions(bisect_plan_for("c0", "c8", log), broken_end, steps);
   ASSERT_FALSE(report);
   EXPECT_EQ(exit_status_of(report.error().kind), 1);
-  EXPECT_NE(report.error().message.find("c4"), std::string::npos);
+  EXPECT_NE(report.error().message.find("c8"), std::string::npos);
 
   FakeWorkshop interrupted;
   interrupted.measure = [](const AbRequest&) -> model::Result<AbRuns> {

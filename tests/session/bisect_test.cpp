@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -108,6 +109,42 @@ TEST(Bisect, AnInconclusiveCommitGetsMoreRoundsThenIsSkipped) {
   ASSERT_TRUE(open);
   EXPECT_FALSE(open->first_bad);
   EXPECT_EQ(open->candidates, (std::vector<std::string>{"c4", "c3", "c2", "c1"}));
+}
+
+// A commit between the ends that cannot be built (or measured) is skipped with why, as `git
+// bisect skip` does; the answer is still found around it. Ctrl-C stops the bisection.
+TEST(Bisect, ACommitThatCannotBeBuiltIsSkippedWithWhy) {
+  FakeHistory history;
+  history.first_bad = 6;
+  const Judge plain = history.judge();
+  const Judge broken = [&](const std::string& commit, const std::string& reference,
+                           bool more) -> model::Result<Judgement> {
+    if (commit == "c4") {
+      return model::Error{"step 1: the build failed:\n\terror: x", model::ErrorKind::failed};
+    }
+    return plain(commit, reference, more);
+  };
+  std::vector<BisectStep> steps;
+  const auto outcome = bisect(line_of(8), "c0", "c8", broken,
+                              [&](const BisectStep& step) { steps.push_back(step); });
+  ASSERT_TRUE(outcome) << outcome.error().message;
+  EXPECT_EQ(outcome->first_bad, "c6");
+  const auto skipped = std::find_if(steps.begin(), steps.end(),
+                                    [](const BisectStep& step) { return step.commit == "c4"; });
+  ASSERT_NE(skipped, steps.end());
+  EXPECT_EQ(skipped->outcome, "skipped");
+  EXPECT_EQ(skipped->failure, "step 1: the build failed:\n\terror: x");
+  // The log keeps one line a step.
+  EXPECT_EQ(log_line(3, *skipped),
+            "3\tc4\tskipped\tfailed\t\t\t\tagainst c0\tstep 1: the build failed:  error: x");
+  const Judge stopped = [&](const std::string& commit, const std::string& reference,
+                            bool more) -> model::Result<Judgement> {
+    if (commit == "c4") return model::Error{"interrupted", model::ErrorKind::interrupted};
+    return plain(commit, reference, more);
+  };
+  const auto interrupted = bisect(line_of(8), "c0", "c8", stopped);
+  ASSERT_FALSE(interrupted);
+  EXPECT_EQ(interrupted.error().kind, model::ErrorKind::interrupted);
 }
 
 // A fake history where commits at and after `first_fast` are 15% faster.
