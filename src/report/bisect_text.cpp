@@ -40,8 +40,9 @@ std::string bisect_undecided(const std::vector<std::pair<std::string, std::strin
   std::string list;
   for (const auto& [commit, subject] : commits) list += fmt::format("\n  {} {}", commit, subject);
   return fmt::format(
-      "the first {} commit could not be told apart: some commits stayed inconclusive and were "
-      "skipped; it is one of:{}\n(log of every step: {}; raise --rounds for a sharper answer)\n",
+      "the first {} commit could not be told apart: some commits were skipped, inconclusive or "
+      "not built or measured; it is one of:{}\n(log of every step, with why each was skipped: "
+      "{}; raise --rounds for those inconclusive)\n",
       faster ? "faster" : "bad", list, log_path);
 }
 

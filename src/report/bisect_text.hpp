@@ -48,8 +48,8 @@ std::string bisect_found(const std::string& commit, const std::string& subject,
 std::string bisect_more_after(const std::string& commit, double range_ratio, double ratio,
                               double lower, double upper);
 
-// The answer when skipped commits left it undecided: the commits (with their subjects) it may
-// be, the log, and the advice to raise --rounds.
+// The answer when skipped commits (inconclusive, or not built or measured) left it undecided:
+// the commits (with their subjects) it may be, the log, and the advice to raise --rounds.
 std::string bisect_undecided(const std::vector<std::pair<std::string, std::string>>& commits,
                              const std::string& log_path, bool faster = false);
 

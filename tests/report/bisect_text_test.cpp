@@ -61,9 +61,10 @@ TEST(BisectText, MoreChangeAfterTheCommitFoundIsSaidWithBothChanges) {
 
 TEST(BisectText, AnUndecidedAnswerListsTheCommitsItMayBe) {
   EXPECT_EQ(bisect_undecided({{"aaaa", "First"}, {"bbbb", "Second"}}, "log.txt"),
-            "the first bad commit could not be told apart: some commits stayed inconclusive and "
-            "were skipped; it is one of:\n  aaaa First\n  bbbb Second\n(log of every step: "
-            "log.txt; raise --rounds for a sharper answer)\n");
+            "the first bad commit could not be told apart: some commits were skipped, "
+            "inconclusive or not built or measured; it is one of:\n  aaaa First\n  bbbb "
+            "Second\n(log of every step, with why each was skipped: log.txt; raise --rounds for "
+            "those inconclusive)\n");
 }
 
 }  // namespace
