@@ -12,7 +12,6 @@
 #include "analysis/compare.hpp"
 #include "clock/callgrind.hpp"
 #include "clock/perf_counters.hpp"
-#include "model/duration.hpp"
 #include "process/spawn.hpp"
 #include "session/history.hpp"
 #include "session/result_files.hpp"
@@ -39,19 +38,6 @@ ParamValue parse_param_value(const std::string& text) {
     return ParamValue(number);
   }
   return ParamValue(text);
-}
-
-// A duration flag's value in nanoseconds into `target`; empty text leaves it as it is.
-std::optional<model::Error> duration_flag(const std::string& text, const char* name,
-                                          std::int64_t& target) {
-  if (text.empty()) return std::nullopt;
-  const auto ns = model::parse_duration_ns(text);
-  if (!ns || *ns <= 0) {
-    return usage_error(fmt::format(
-        "{} \"{}\" is not a positive duration; write e.g. 500ms, 2s or 100us", name, text));
-  }
-  target = *ns;
-  return std::nullopt;
 }
 
 // --mode counters needs the CPU's counters (not to --list the benchmarks).

@@ -65,6 +65,18 @@ model::Error usage_error(std::string message) {
   return model::Error{std::move(message), model::ErrorKind::usage};
 }
 
+std::optional<model::Error> duration_flag(const std::string& text, const char* name,
+                                          std::int64_t& target) {
+  if (text.empty()) return std::nullopt;
+  const auto ns = model::parse_duration_ns(text);
+  if (!ns || *ns <= 0) {
+    return usage_error(fmt::format(
+        "{} \"{}\" is not a positive duration; write e.g. 500ms, 2s or 100us", name, text));
+  }
+  target = *ns;
+  return std::nullopt;
+}
+
 model::Result<std::int64_t> parse_budget(const std::string& text) {
   if (text.empty()) return std::int64_t{0};
   const auto ns = model::parse_duration_ns(text);

@@ -2,6 +2,7 @@
 // (the command line binds its flags to these fields) and the checks of --record and --store.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -34,6 +35,11 @@ std::optional<model::Error> check_power(const ComparisonFlags& flags);
 // --store names the history --record writes to: refused without --record; with it, a history
 // that cannot be opened is found now, not after the run it would have kept.
 std::optional<model::Error> check_record_flags(bool record, const std::string& store);
+
+// A duration flag's value (`name`, e.g. "--worker-timeout") in nanoseconds into `target`; empty
+// text leaves it as it is; a usage error for text that is not a positive duration.
+std::optional<model::Error> duration_flag(const std::string& text, const char* name,
+                                          std::int64_t& target);
 
 // --budget DURATION of a side-by-side comparison (session/suite_budget.hpp): its nanoseconds, 0
 // when `text` is empty (no budget); a usage error for text that is not a positive duration.

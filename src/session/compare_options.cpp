@@ -49,14 +49,9 @@ model::Result<Plan> plan_for(const CompareOptions& o) {
   binaries.rounds = o.rounds;
   binaries.shard = *shard;
   binaries.budget_ns = *budget;
-  if (!o.worker_timeout.empty()) {
-    const auto timeout = model::parse_duration_ns(o.worker_timeout);
-    if (!timeout || *timeout <= 0) {
-      return usage_error(fmt::format(
-          "--worker-timeout \"{}\" is not a positive duration (e.g. 300s)", o.worker_timeout));
-    }
-    binaries.worker_timeout = std::chrono::milliseconds(*timeout / 1'000'000);
-  }
+  std::int64_t timeout_ns = 0;
+  if (auto error = duration_flag(o.worker_timeout, "--worker-timeout", timeout_ns)) return *error;
+  if (timeout_ns > 0) binaries.worker_timeout = std::chrono::milliseconds(timeout_ns / 1'000'000);
   // As a bench binary's --baseline does (session/bench_options.hpp).
   look_after_every_round(binaries, then, o.max_rounds);
   return Plan{std::move(binaries), then};

@@ -21,14 +21,7 @@ model::Result<PairSettings> pair_settings(const RevisionOptions& o) {
   }
   // Without --time-budget: side by side's default for bench binaries, a second for a --cmd.
   std::int64_t time_budget_ns = o.commands.empty() ? kSideBySideBudgetNs : 1'000'000'000;
-  if (!o.time_budget.empty()) {
-    const auto budget = model::parse_duration_ns(o.time_budget);
-    if (!budget || *budget <= 0) {
-      return usage_error(fmt::format(
-          "--time-budget \"{}\" is not a positive duration (e.g. 500ms, 2s)", o.time_budget));
-    }
-    time_budget_ns = *budget;
-  }
+  if (auto error = duration_flag(o.time_budget, "--time-budget", time_budget_ns)) return *error;
   const auto timeout = model::parse_duration_ns(o.worker_timeout);
   if (!timeout || *timeout <= 0) {
     return usage_error(fmt::format("--worker-timeout \"{}\" is not a positive duration (e.g. 120s)",
