@@ -78,11 +78,14 @@ std::vector<std::string> stderr_lines(const std::string& file) {
 }
 
 // The last lines of `lines`, joined: what a failing process said, in an error message.
-std::string tail_of(const std::vector<std::string>& lines) {
+std::string tail_of(const std::vector<std::string>& lines, std::string_view separator = " | ") {
   constexpr std::size_t kTail = 5;
   const std::size_t from = lines.size() > kTail ? lines.size() - kTail : 0;
   std::string text;
-  for (std::size_t i = from; i < lines.size(); ++i) text += (text.empty() ? "" : " | ") + lines[i];
+  for (std::size_t i = from; i < lines.size(); ++i) {
+    if (i > from) text += separator;
+    text += lines[i];
+  }
   return text;
 }
 
@@ -121,10 +124,7 @@ model::Result<RunResult> run_one_process(
                                         : Failure::Cause::exited;
     if (ran->exit.signal) failure->signal = ran->exit.signal;
     if (!ran->exit.signal) failure->exit_code = ran->exit.exit_code;
-    const std::size_t from = lines.size() > 5 ? lines.size() - 5 : 0;
-    for (std::size_t i = from; i < lines.size(); ++i) {
-      failure->stderr_tail += (i == from ? "" : "\n") + lines[i];
-    }
+    failure->stderr_tail = tail_of(lines, "\n");
   }
   if (ran->timed_out) {
     return model::Error{
@@ -631,37 +631,9 @@ class GbenchRunProcesses {
     const std::string what = fmt::format("process {} of {}", index + 1, total);
     RunResult process;
     std::vector<std::string> left;
+    const bool by_name = !failed_.empty();
     for (const std::vector<std::string>& part : parts()) {
-      const std::string out = fmt::format("{}/process-{}-{}.json", folder_, index, runs_made_++);
-      const bool several = part.size() > 1;
-      const std::string named = several ? what : fmt::format("{}, {} alone", what, part.front());
-      Failure failure;
-      auto run = one(failed_.empty() ? std::vector<std::string>{} : part, out, named, part.size(),
-                     &failure);
-      if (!run && run.error().kind == model::ErrorKind::interrupted) return run.error();
-      if (run) {
-        take(process, std::move(*run));
-        left.insert(left.end(), part.begin(), part.end());
-        continue;
-      }
-      if (!first_failure_) first_failure_ = run.error();
-      if (!several) {
-        fail(part.front(), run.error(), failure);
-        continue;
-      }
-      // Again one benchmark a process: only the one that failed fails.
-      for (const std::string& name : part) {
-        Failure alone_failure;
-        auto alone = one({name}, fmt::format("{}/process-{}-{}.json", folder_, index, runs_made_++),
-                         fmt::format("{}, {} alone", what, name), 1, &alone_failure);
-        if (!alone && alone.error().kind == model::ErrorKind::interrupted) return alone.error();
-        if (!alone) {
-          fail(name, alone.error(), alone_failure);
-          continue;
-        }
-        take(process, std::move(*alone));
-        left.push_back(name);
-      }
+      if (auto stopped = run_part(part, by_name, index, what, process, left)) return stopped;
     }
     names_ = std::move(left);
     if (!process.benchmarks.empty()) runs_.push_back(std::move(process));
@@ -692,6 +664,36 @@ class GbenchRunProcesses {
       size += length;
     }
     return parts;
+  }
+
+  // One process of the benchmarks `part` of process `index` (`what`), named by exact filters when
+  // `by_name`, else as the user's flags select them; its results go into `process`, the names of
+  // those that ran into `left`. A process of several that fails runs again one benchmark a
+  // process, so that only the one that failed fails. The error is Ctrl-C's.
+  std::optional<model::Error> run_part(const std::vector<std::string>& part, bool by_name,
+                                       std::size_t index, const std::string& what,
+                                       RunResult& process, std::vector<std::string>& left) {
+    const bool several = part.size() > 1;
+    Failure failure;
+    auto run = one(by_name ? part : std::vector<std::string>{},
+                   fmt::format("{}/process-{}-{}.json", folder_, index, runs_made_++),
+                   several ? what : fmt::format("{}, {} alone", what, part.front()), part.size(),
+                   &failure);
+    if (!run && run.error().kind == model::ErrorKind::interrupted) return run.error();
+    if (run) {
+      take(process, std::move(*run));
+      left.insert(left.end(), part.begin(), part.end());
+      return std::nullopt;
+    }
+    if (!first_failure_) first_failure_ = run.error();
+    if (!several) {
+      fail(part.front(), run.error(), failure);
+      return std::nullopt;
+    }
+    for (const std::string& name : part) {
+      if (auto stopped = run_part({name}, true, index, what, process, left)) return stopped;
+    }
+    return std::nullopt;
   }
 
   // One process of the benchmarks `names` (none: the user's selection).
