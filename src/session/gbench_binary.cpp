@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <numeric>
 #include <optional>
 #include <regex>
 #include <set>
@@ -493,9 +494,6 @@ std::string exact_gbench_filter(const std::string& name) {
 
 namespace {
 
-// The longest --benchmark_filter benchkit gives: far below the kernel's 128 KiB for one argument.
-constexpr std::size_t kLongestFilter = 64 * 1024;
-
 // A --benchmark_filter that matches exactly the benchmarks `names`, each as exact_gbench_filter.
 std::string exact_gbench_filter_of(const std::vector<std::string>& names) {
   std::string filter;
@@ -614,7 +612,7 @@ namespace {
 // fails (a benchmark crashed, exited or hung) runs again one benchmark a process, so that only
 // the benchmark that failed fails: it is kept as a failed result and left out of the later
 // processes, which then name the benchmarks left with exact filters (as many processes as those
-// take at kLongestFilter each; their results are the process's).
+// take at kLongestGbenchFilter each; their results are the process's).
 class GbenchRunProcesses {
  public:
   GbenchRunProcesses(const GbenchProcesses& plan, std::vector<std::string> flags,
@@ -652,16 +650,13 @@ class GbenchRunProcesses {
   // user's flags select them, until one failed; then named, as many as a filter holds.
   std::vector<std::vector<std::string>> parts() const {
     if (failed_.empty()) return {names_};
+    std::vector<std::size_t> all(names_.size());
+    std::iota(all.begin(), all.end(), std::size_t{0});
     std::vector<std::vector<std::string>> parts;
-    std::size_t size = 0;
-    for (const std::string& name : names_) {
-      const std::size_t length = exact_gbench_filter(name).size() + 1;
-      if (parts.empty() || size + length > kLongestFilter) {
-        parts.emplace_back();
-        size = 0;
-      }
-      parts.back().push_back(name);
-      size += length;
+    for (const std::vector<std::size_t>& group : filter_groups(
+             all, [&](std::size_t k) { return names_[k]; }, [](std::size_t) { return 0; })) {
+      parts.emplace_back();
+      for (const std::size_t k : group) parts.back().push_back(names_[k]);
     }
     return parts;
   }
@@ -844,7 +839,7 @@ class GbenchPairs {
     }
     const std::string filter = exact_gbench_filter_of(plan_.benchmarks);
     // A suite whose filter is that long keeps the five.
-    if (filter.size() > kLongestFilter) return std::nullopt;
+    if (filter.size() > kLongestGbenchFilter) return std::nullopt;
     std::vector<std::string> flags = plan_.flags;
     flags.insert(flags.end(), {"--benchmark_repetitions=2", "--benchmark_min_time=0.001",
                                "--benchmark_filter=" + filter});
@@ -977,7 +972,8 @@ class GbenchPairs {
   }
 
   // The processes of a round a side: each benchmark alone, or (together_) those that take the
-  // same flags and CPU together, in the order of `active`, each filter at most kLongestFilter.
+  // same flags and CPU together, in the order of `active`, each filter at most
+  // kLongestGbenchFilter.
   std::vector<std::vector<std::size_t>> process_groups(std::size_t round,
                                                        const std::vector<std::size_t>& active) {
     std::vector<std::vector<std::size_t>> groups;
@@ -985,26 +981,11 @@ class GbenchPairs {
       for (const std::size_t index : active) groups.push_back({index});
       return groups;
     }
-    using Key = std::pair<std::vector<std::string>, std::optional<int>>;
-    std::vector<Key> keys;
-    std::vector<std::size_t> filter_sizes;
-    for (const std::size_t index : active) {
-      const std::string& name = plan_.benchmarks[index];
-      Key key{turn_flags(index), round_cpu(cpus_, round, name)};
-      const std::size_t size = exact_gbench_filter(name).size() + 1;
-      // The last group of these flags and CPU; a new one when it has no room left.
-      const auto at = std::find(keys.rbegin(), keys.rend(), key);
-      const std::size_t k = keys.size() - 1 - static_cast<std::size_t>(at - keys.rbegin());
-      if (at == keys.rend() || filter_sizes[k] + size > kLongestFilter) {
-        keys.push_back(std::move(key));
-        filter_sizes.push_back(size);
-        groups.push_back({index});
-      } else {
-        filter_sizes[k] += size;
-        groups[k].push_back(index);
-      }
-    }
-    return groups;
+    return filter_groups(
+        active, [&](std::size_t index) { return plan_.benchmarks[index]; },
+        [&](std::size_t index) {
+          return std::pair{turn_flags(index), round_cpu(cpus_, round, plan_.benchmarks[index])};
+        });
   }
 
   // One process of one side in round `round` running the benchmarks at `indices` (of one

@@ -10,6 +10,7 @@
 // first of them alternating by round and by benchmark, and the comparison pairs the rounds.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstddef>
@@ -56,6 +57,36 @@ bool is_gbench_banner_line(std::string_view line);
 
 // `name` as a --benchmark_filter regular expression that matches only that name.
 std::string exact_gbench_filter(const std::string& name);
+
+// The longest --benchmark_filter benchkit gives: far below the kernel's 128 KiB for one argument.
+constexpr std::size_t kLongestGbenchFilter = 64 * 1024;
+
+// `items` in groups of one key (`key_of`) whose exact filters (`name_of`, joined by '|') stay
+// within kLongestGbenchFilter, in the order given: an item joins the last group of its key, or
+// starts one when that has no room left.
+template <typename NameOf, typename KeyOf>
+std::vector<std::vector<std::size_t>> filter_groups(const std::vector<std::size_t>& items,
+                                                    const NameOf& name_of, const KeyOf& key_of) {
+  using Key = decltype(key_of(std::size_t{0}));
+  std::vector<Key> keys;
+  std::vector<std::size_t> sizes;
+  std::vector<std::vector<std::size_t>> groups;
+  for (const std::size_t item : items) {
+    Key key = key_of(item);
+    const std::size_t size = exact_gbench_filter(name_of(item)).size() + 1;
+    const auto at = std::find(keys.rbegin(), keys.rend(), key);
+    const std::size_t k = keys.size() - 1 - static_cast<std::size_t>(at - keys.rbegin());
+    if (at == keys.rend() || sizes[k] + size > kLongestGbenchFilter) {
+      keys.push_back(std::move(key));
+      sizes.push_back(size);
+      groups.push_back({item});
+    } else {
+      sizes[k] += size;
+      groups[k].push_back(item);
+    }
+  }
+  return groups;
+}
 
 // How benchkit spells a --benchmark_min_time it gives the processes of one binary. Google
 // Benchmark before 1.8 reads only a bare number of seconds ("0.008"); 1.8 and later read

@@ -22,11 +22,9 @@ model::Result<PairSettings> pair_settings(const RevisionOptions& o) {
   // Without --time-budget: side by side's default for bench binaries, a second for a --cmd.
   std::int64_t time_budget_ns = o.commands.empty() ? kSideBySideBudgetNs : 1'000'000'000;
   if (auto error = duration_flag(o.time_budget, "--time-budget", time_budget_ns)) return *error;
-  const auto timeout = model::parse_duration_ns(o.worker_timeout);
-  if (!timeout || *timeout <= 0) {
-    return usage_error(fmt::format("--worker-timeout \"{}\" is not a positive duration (e.g. 120s)",
-                                   o.worker_timeout));
-  }
+  // As compare's --worker-timeout: an empty value keeps the default.
+  std::int64_t timeout_ns = 120'000'000'000;
+  if (auto error = duration_flag(o.worker_timeout, "--worker-timeout", timeout_ns)) return *error;
   const auto rounds_budget = parse_budget(o.budget);
   if (!rounds_budget) return rounds_budget.error();
   if (*rounds_budget > 0 && !o.commands.empty()) {
@@ -47,7 +45,7 @@ model::Result<PairSettings> pair_settings(const RevisionOptions& o) {
   pairs.max_rounds = o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
   pairs.time_budget_ns = time_budget_ns;
   pairs.budget_ns = *rounds_budget;
-  pairs.worker_timeout = std::chrono::milliseconds(*timeout / 1'000'000);
+  pairs.worker_timeout = std::chrono::milliseconds(timeout_ns / 1'000'000);
   pairs.compare = comparison_settings(o.comparison);
   // Bench binaries side by side are looked at after every round (analysis::sequential_levels);
   // a command's rounds are taken without looking, and read at the fixed level.

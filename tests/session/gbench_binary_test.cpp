@@ -90,6 +90,27 @@ TEST(GbenchBinary, FlagsThatTakeBenchkitsResultsFileAreRefusedWithWhatToUse) {
   EXPECT_TRUE(list_gbench_benchmarks(kGbenchNames, {"--benchmark_min_time=0.01"}));
 }
 
+TEST(GbenchBinary, FiltersAreGroupedByKeyAndNeverOverTheLongestFilter) {
+  // 30 KiB names: two fit in one filter of at most 64 KiB, three do not.
+  const std::vector<std::string> names = {std::string(30'000, 'a'), std::string(30'000, 'b'),
+                                          std::string(30'000, 'c'), "short", "other"};
+  const auto name_of = [&](std::size_t k) { return names[k]; };
+  const std::vector<std::size_t> all = {0, 1, 2, 3, 4};
+  EXPECT_THAT(filter_groups(all, name_of, [](std::size_t) { return 0; }),
+              ElementsAre(ElementsAre(0, 1), ElementsAre(2, 3, 4)));
+  // By key (even and odd): each item joins the last group of its key, in the order given; a and
+  // c fill 60 KiB of theirs, which still has room for "other".
+  EXPECT_THAT(filter_groups(all, name_of, [](std::size_t k) { return k % 2; }),
+              ElementsAre(ElementsAre(0, 2, 4), ElementsAre(1, 3)));
+  EXPECT_THAT(filter_groups({4, 3}, name_of, [](std::size_t) { return 0; }),
+              ElementsAre(ElementsAre(4, 3)));
+  // One name longer than the limit still gets a process of its own.
+  const std::vector<std::string> huge = {std::string(70'000, 'x'), "y"};
+  EXPECT_THAT(filter_groups(
+                  {0, 1}, [&](std::size_t k) { return huge[k]; }, [](std::size_t) { return 0; }),
+              ElementsAre(ElementsAre(0), ElementsAre(1)));
+}
+
 TEST(GbenchBinary, TheBannerIsRecognisedLineByLine) {
   std::ifstream in(std::string(BENCHKIT_TEST_FIXTURES) + "/interop/gbench_names_stderr.txt");
   std::size_t lines = 0;

@@ -48,7 +48,13 @@ TEST(RevisionOptions, PairSettingsRefuseBadValues) {
   EXPECT_THAT(pair_settings(budget).error().message, HasSubstr("--time-budget"));
   RevisionOptions timeout;
   timeout.worker_timeout = "x";
-  EXPECT_THAT(pair_settings(timeout).error().message, HasSubstr("--worker-timeout"));
+  EXPECT_THAT(pair_settings(timeout).error().message,
+              HasSubstr("--worker-timeout \"x\" is not a positive duration; write e.g."));
+  // As compare's: an empty --worker-timeout keeps the default of 120 s.
+  RevisionOptions empty;
+  empty.worker_timeout = "";
+  ASSERT_TRUE(pair_settings(empty));
+  EXPECT_EQ(pair_settings(empty)->worker_timeout.count(), 120'000);
   RevisionOptions commands;
   commands.commands = {"a", "b"};
   EXPECT_THAT(pair_settings(commands).error().message, HasSubstr("give one --cmd"));
