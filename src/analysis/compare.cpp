@@ -22,6 +22,10 @@ namespace benchkit::analysis {
 
 namespace {
 
+// The fewest rounds compared as pairs: a signed-rank interval needs 6 to reach 95%
+// (1 - 2/2^6 = 0.969); fewer are compared as the processes they are.
+constexpr std::size_t kMinPairedRounds = 6;
+
 // See the comment where it is used.
 constexpr double kSpeedGapPower = 3.0;
 
@@ -113,8 +117,7 @@ bool paired_rounds(const BenchmarkResult& baseline, const BenchmarkResult& candi
     }
   }
   baseline_first = baseline_first_by_round(baseline, candidate, paired);
-  // A signed-rank interval needs 6 rounds to reach 95% (1 - 2/2^6 = 0.969).
-  return base_rounds.size() >= 6;
+  return base_rounds.size() >= kMinPairedRounds;
 }
 
 double log_median(const std::vector<double>& values) {
@@ -337,6 +340,9 @@ void measure_effect(const BenchmarkResult& baseline, const BenchmarkResult& cand
   }
   if (base_processes.size() > 1 || candidate_processes.size() > 1) {
     process_effect(base_processes, candidate_processes, settings, out);
+    // Rounds too few to pair (a side-by-side comparison of --rounds 3): kept, so that the advice
+    // asks for rounds rather than for a side-by-side comparison.
+    out.pairs = base_rounds.size();
     return;
   }
   independent_effect(baseline, candidate, settings, out);
@@ -359,6 +365,14 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
       if (!driver.empty()) text += "; " + driver;
       return text;
     }
+    if (c.design == Design::processes && c.pairs > 0) {
+      // Rounds of process pairs, too few to pair (kMinPairedRounds).
+      text += fmt::format(
+          "to resolve ±{:.0f}%, run at least {} rounds (--rounds, --max-rounds): {} rounds were "
+          "compared as unpaired processes, since a paired interval needs {} to reach 95%",
+          settings.noise_threshold * 100.0, kMinPairedRounds, c.pairs, kMinPairedRounds);
+      return text;
+    }
     if (c.design == Design::processes) {
       // Processes are the unit: more of them narrow it, and side by side the drift between the
       // two runs, which no number of processes in each removes, cancels.
@@ -375,7 +389,8 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
                  : "take more samples (raise --time-budget)");
   } else {
     text += "the interval straddles the noise threshold: the change is close to it; ";
-    text += c.design == Design::paired ? "more rounds (--rounds, --max-rounds) narrow the interval"
+    text += c.design == Design::paired || c.pairs > 0
+                ? "more rounds (--rounds, --max-rounds) narrow the interval"
             : c.design == Design::processes ? "more processes (--processes) narrow the interval"
             : scenario                      ? "more runs (--repetitions) narrow the interval"
                                             : "a longer run (--time-budget) narrows the interval";

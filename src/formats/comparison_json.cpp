@@ -71,6 +71,8 @@ ordered_json settings_json(const model::CompareSettings& s) {
 void write_compared(const BenchmarkComparison& c, ordered_json& item) {
   item["design"] = to_string(c.design);
   if (!c.metric.empty()) item["metric"] = c.metric;
+  // Rounds too few to pair are said too (analysis::compare compared their processes).
+  if (c.design == model::Design::processes && c.pairs > 0) item["rounds"] = c.pairs;
   if (c.design == model::Design::paired) {
     item["rounds"] = c.pairs;
     // Each round's new/baseline ratio in round order, and their scatter: what the interval's

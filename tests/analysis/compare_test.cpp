@@ -391,6 +391,35 @@ TEST(Compare, AnInconclusivePairedComparisonAsksForMoreRounds) {
   EXPECT_THAT(p.note, Not(HasSubstr("--time-budget")));
 }
 
+TEST(Compare, RoundsTooFewToPairAskForRoundsNotForASideBySideComparison) {
+  // Three rounds of a side-by-side comparison (--rounds 3), each round a fresh process a side,
+  // swinging by ±5%: compared as processes, and the advice is the rounds that would pair them.
+  BenchmarkResult base;
+  BenchmarkResult cand;
+  base.name = cand.name = "few";
+  for (std::uint32_t round = 0; round < 3; ++round) {
+    for (int k = 0; k < 3; ++k) {
+      Sample sample;
+      sample.ns = 100.0 * (1.0 + 0.01 * k);
+      sample.round = round;
+      sample.process = round;
+      base.samples.push_back(sample);
+      sample.ns *= round == 1 ? 0.95 : 1.05;
+      cand.samples.push_back(sample);
+    }
+  }
+  compute_estimates(base);
+  compute_estimates(cand);
+  const Comparison c = compare(run_of({base}), run_of({cand}));
+  const auto& few = find(c, "few");
+  EXPECT_EQ(few.design, Design::processes);
+  EXPECT_EQ(few.pairs, 3u);
+  EXPECT_EQ(few.verdict, Verdict::inconclusive);
+  EXPECT_THAT(few.note, HasSubstr("run at least 6 rounds"));
+  EXPECT_THAT(few.note, HasSubstr("3 rounds were compared as unpaired processes"));
+  EXPECT_THAT(few.note, Not(HasSubstr("side by side")));
+}
+
 // Rounds whose second process runs `second` times as long as the first (0.8: 20% faster, as a
 // Google Benchmark binary's rows did, docs/interop.md), with `scatter` of round-to-round noise
 // besides, and `change`.

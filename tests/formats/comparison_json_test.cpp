@@ -79,7 +79,14 @@ model::Comparison full_comparison() {
   removed.baseline_median = 42;
   removed.note = "not in the new run";
 
-  comparison.benchmarks = {paired, counted, removed};
+  // Three rounds of process pairs, too few to pair: compared as processes, the rounds kept.
+  BenchmarkComparison few;
+  few.name = "few_rounds";
+  few.design = model::Design::processes;
+  few.pairs = 3;
+  few.tested = true;
+
+  comparison.benchmarks = {paired, counted, removed, few};
   return comparison;
 }
 
@@ -99,7 +106,7 @@ TEST(ComparisonJson, WritesAndReadsBackEveryField) {
   ASSERT_TRUE(c.shard);
   EXPECT_EQ(c.shard->index, 2u);
   EXPECT_EQ(c.shard->selected, 11u);
-  ASSERT_EQ(c.benchmarks.size(), 3u);
+  ASSERT_EQ(c.benchmarks.size(), 4u);
   const BenchmarkComparison& paired = c.benchmarks[0];
   EXPECT_EQ(paired.design, model::Design::paired);
   EXPECT_TRUE(paired.tested);
@@ -119,6 +126,8 @@ TEST(ComparisonJson, WritesAndReadsBackEveryField) {
   EXPECT_EQ(c.benchmarks[2].verdict, Verdict::removed);
   EXPECT_EQ(c.benchmarks[2].baseline_median, 42);
   EXPECT_FALSE(c.benchmarks[2].tested);
+  EXPECT_EQ(c.benchmarks[3].design, model::Design::processes);
+  EXPECT_EQ(c.benchmarks[3].pairs, 3u);
 }
 
 TEST(ComparisonJson, TellsAComparisonFromAResultFile) {
