@@ -30,4 +30,12 @@ std::optional<Failure::Cause> failure_cause_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+bool failed_unmeasured(const BenchmarkResult& b) {
+  return b.failure || (b.samples.empty() && !b.valid());
+}
+
+std::string_view unmeasured_cause(const BenchmarkResult& b) {
+  return b.failure ? failure_cause_name(b.failure->cause) : "error";
+}
+
 }  // namespace benchkit::model

@@ -13,4 +13,11 @@ std::string_view failure_cause_name(Failure::Cause cause);
 // The cause a name stands for; nothing for an unknown name.
 std::optional<Failure::Cause> failure_cause_from_name(std::string_view name);
 
+// A benchmark that failed with nothing measured: it crashed, threw, hung or exited (`failure`),
+// or the tool that ran it reported an error and gave no sample (a Google Benchmark row with
+// error_occurred). Reports show it as failed, with its reason, never as 0 ns.
+bool failed_unmeasured(const BenchmarkResult& b);
+// The word a report's table shows for such a benchmark: its failure's cause, else "error".
+std::string_view unmeasured_cause(const BenchmarkResult& b);
+
 }  // namespace benchkit::model

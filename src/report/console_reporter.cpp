@@ -255,15 +255,9 @@ std::vector<std::string> benchmark_row(const BenchmarkResult& b, bool between) {
   std::vector<std::string> row;
   if (b.skipped) {
     row = {b.name, "skipped", "", "", "", "", "--skip-tag " + b.skipped->tag};
-  } else if (b.failure || (b.samples.empty() && !b.valid())) {
+  } else if (model::failed_unmeasured(b)) {
     // No measurement (it crashed, or another tool reported an error for it).
-    row = {b.name,
-           "failed",
-           "",
-           "",
-           "",
-           "",
-           b.failure ? std::string(model::failure_cause_name(b.failure->cause)) : "error"};
+    row = {b.name, "failed", "", "", "", "", std::string(model::unmeasured_cause(b))};
   } else {
     const Estimates& e = b.estimates;
     const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
@@ -335,11 +329,11 @@ std::string benchmark_table(const RunResult& run, Options options) {
 
   bool any_diagnostic = false;
   for (const BenchmarkResult& b : run.benchmarks) {
-    if (!b.failure) continue;
+    if (!model::failed_unmeasured(b)) continue;
     if (!any_diagnostic) out += "\n";
     any_diagnostic = true;
     out += fmt::format("{} failed, kept out of comparisons: {}\n", b.name, b.failures.front());
-    if (!b.failure->stderr_tail.empty()) {
+    if (b.failure && !b.failure->stderr_tail.empty()) {
       out += "  the last lines it wrote to stderr:\n";
       std::size_t start = 0;
       const std::string& tail = b.failure->stderr_tail;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "model/counters.hpp"
+#include "model/failure.hpp"
 #include "report/parts.hpp"
 #include "report/reporter.hpp"
 
@@ -36,16 +37,26 @@ std::string parts::results_csv(const RunResult& run) {
       "counters,label\n";
   for (const BenchmarkResult& b : run.benchmarks) {
     const Estimates& e = b.estimates;
-    // A skipped benchmark has no measurement: its row says so where the flags go.
-    std::string codes = b.skipped ? "skipped:" + b.skipped->tag : "";
+    // A skipped or failed benchmark has no measurement: its figures are empty, never 0, and its
+    // row says why where the flags go.
+    const bool failed = model::failed_unmeasured(b);
+    std::string codes = b.skipped ? "skipped:" + b.skipped->tag
+                        : failed  ? "failed:" + std::string(model::unmeasured_cause(b))
+                                  : "";
     for (const Diagnostic& d : b.diagnostics) {
       if (!codes.empty()) codes += ";";
       codes += d.code;
     }
-    const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
-    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_quote(b.name),
-                       b.kind, e.median.value, e.median.lower, e.median.upper, e.mean.value,
-                       e.stddev, e.min, e.max, e.mad, b.samples.size(), iterations,
+    std::string figures;
+    if (b.skipped || failed) {
+      figures = fmt::format(",,,,,,,,{},", b.samples.size());
+    } else {
+      const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
+      figures = fmt::format("{},{},{},{},{},{},{},{},{},{}", e.median.value, e.median.lower,
+                            e.median.upper, e.mean.value, e.stddev, e.min, e.max, e.mad,
+                            b.samples.size(), iterations);
+    }
+    out += fmt::format("{},{},{},{},{},{},{},{}\n", csv_quote(b.name), b.kind, figures,
                        optional_number(e.bytes_per_second), optional_number(e.items_per_second),
                        csv_quote(codes), csv_quote(counters_field(b)), csv_quote(b.label));
   }

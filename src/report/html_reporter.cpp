@@ -701,7 +701,7 @@ Json summary_json(const Document& document) {
       const auto found = by_name.find(b.name);
       const analysis::BenchmarkComparison* c = found == by_name.end() ? nullptr : found->second;
       int rank = c ? verdict_rank(c->verdict) : 10;
-      if (b.failure) rank = 1;
+      if (model::failed_unmeasured(b)) rank = 1;
       rows.push_back({rank, summary_row(&b, c, static_cast<int>(i))});
     }
   }

@@ -68,9 +68,9 @@ std::string parts::results_markdown(const RunResult& run) {
                          markdown_code("--skip-tag " + b.skipped->tag));
       continue;
     }
-    if (b.failure) {
+    if (model::failed_unmeasured(b)) {
       out += fmt::format("| {} | **failed** | | | |{} `{}` |\n", markdown_code(b.name),
-                         empty_between, model::failure_cause_name(b.failure->cause));
+                         empty_between, model::unmeasured_cause(b));
       continue;
     }
     const Estimates& e = b.estimates;
@@ -101,7 +101,7 @@ std::string parts::results_markdown(const RunResult& run) {
                          markdown_code("--skip-tag " + b.skipped->tag),
                          markdown_escape(b.skipped->reason));
     }
-    if (b.failure) {
+    if (model::failed_unmeasured(b)) {
       if (!any) out += "\n";
       any = true;
       out += fmt::format("- {} **failed**, kept out of comparisons: {}\n", markdown_code(b.name),

@@ -117,6 +117,26 @@ TEST(Reporters, AFailedBenchmarkIsARowWithItsCauseAndItsReasonAfterTheTable) {
             std::string::npos);
 }
 
+TEST(Reporters, ABenchmarkAnotherToolReportedAnErrorForIsFailedNeverZero) {
+  // A Google Benchmark row with error_occurred: its failure message, no Failure, no sample.
+  RunResult run = testing::sample_run();
+  BenchmarkResult failed;
+  failed.name = "BM_Error";
+  failed.failures = {"Google Benchmark reported an error: no data"};
+  run.benchmarks.push_back(failed);
+  const std::string console = make_reporter(Format::console)->render(run);
+  EXPECT_THAT(console, ::testing::HasSubstr(
+                           "BM_Error failed, kept out of comparisons: Google Benchmark reported an "
+                           "error: no data\n"));
+  const std::string markdown = make_reporter(Format::markdown)->render(run);
+  EXPECT_THAT(markdown, ::testing::HasSubstr("| `BM_Error` | **failed** | | | | `error` |"));
+  EXPECT_THAT(markdown, ::testing::HasSubstr("- `BM_Error` **failed**, kept out of comparisons: "
+                                             "Google Benchmark reported an error: no data"));
+  EXPECT_THAT(markdown, ::testing::Not(::testing::HasSubstr("| `BM_Error` | 0 ns")));
+  const std::string csv = make_reporter(Format::csv)->render(run);
+  EXPECT_THAT(csv, ::testing::HasSubstr("\nBM_Error,micro,,,,,,,,,0,,,,failed:error,,\n"));
+}
+
 TEST(Reporters, ADiagnosticSaidAlikeOfSeveralBenchmarksIsPrintedOnce) {
   RunResult run = testing::sample_run();
   const std::size_t first = run.benchmarks.size();
