@@ -33,7 +33,8 @@ void diagnose_counted(BenchmarkResult& result);
 // A result read from another tool's file (no clock facts of its own): below_resolution when its
 // median per iteration is under one cycle of `cpu_mhz`, the clock rate of the CPU that ran it
 // (no iteration of a loop does work in less: the loop itself was compiled away, or its body).
-// Does nothing when `cpu_mhz` is not positive or the result has no samples.
+// Does nothing when `cpu_mhz` is below 200 MHz (unknown, or no CPU clock: Apple Silicon's 24 MHz
+// timebase) or the result has no samples.
 void check_imported_speed(BenchmarkResult& result, double cpu_mhz);
 
 // A result read from another tool's file whose samples are repetitions run one after another in

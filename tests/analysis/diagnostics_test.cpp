@@ -121,6 +121,14 @@ TEST(Diagnostics, AnImportedResultBelowOneCycleWasOptimisedAway) {
   BenchmarkResult unknown = from_times({0.001, 0.001});
   check_imported_speed(unknown, 0.0);  // clock rate unknown: nothing said
   EXPECT_TRUE(unknown.diagnostics.empty());
+  // Apple Silicon: Google Benchmark's mhz_per_cpu is the 24 MHz timebase, no CPU clock; a 30 ns
+  // allocation is not under "one cycle" of 41.7 ns.
+  BenchmarkResult apple = from_times({30.0, 31.0, 29.0});
+  check_imported_speed(apple, 24.0);
+  EXPECT_TRUE(apple.diagnostics.empty());
+  BenchmarkResult slow_clock = from_times({3.0, 3.1, 2.9});
+  check_imported_speed(slow_clock, 250.0);  // 4 ns a cycle: a clock, however slow
+  EXPECT_THAT(codes(slow_clock), ::testing::Contains("below_resolution"));
 }
 
 // Google Benchmark's repetitions, one process: a trend and states across them, in that tool's
