@@ -34,7 +34,9 @@
 namespace benchkit::session {
 
 std::string machine_id(const Context& context) {
-  return system::machine_fingerprint(context, context.machine).id();
+  const system::Fingerprint fingerprint = system::machine_fingerprint(context, context.machine);
+  // Nothing known of the machine (a hyperfine export): no hash of nothing that looks like one.
+  return fingerprint.fields.empty() ? "unknown" : fingerprint.id();
 }
 
 std::string build_id(const Context& context) {

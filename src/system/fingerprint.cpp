@@ -48,6 +48,12 @@ Fingerprint machine_fingerprint(const Context& context,
     put(fingerprint, "logical_cpus", std::to_string(context.logical_cpus));
   }
   put(fingerprint, "kernel", context.kernel);
+  // A context from another tool's file (Google Benchmark's) has neither: its host name, beside
+  // the CPU count, is what tells two machines apart (a Windows desktop and a Mac of 8 CPUs each
+  // were one machine in the history).
+  if (context.cpu_model.empty() && context.kernel.empty()) {
+    put(fingerprint, "host", context.hostname);
+  }
   put(fingerprint, "memory", fact(facts, "memory"));
   put(fingerprint, "virtualization", fact(facts, "virtualization"));
   return fingerprint;

@@ -18,8 +18,9 @@ struct Fingerprint {
   std::string id() const;
 };
 
-// cpu_model, logical_cpus and kernel from the context; memory and virtualization from
-// `facts` (the output of machine_facts(), stored alongside the context).
+// cpu_model, logical_cpus and kernel from the context (and the host name when it has neither
+// model nor kernel: a Google Benchmark file's); memory and virtualization from `facts` (the
+// output of machine_facts(), stored alongside the context).
 Fingerprint machine_fingerprint(const Context& context,
                                 const std::map<std::string, std::string>& facts = {});
 

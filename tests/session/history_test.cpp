@@ -47,6 +47,15 @@ class History : public ::testing::Test {
   std::unique_ptr<store::Store> store_;
 };
 
+TEST(MachineId, ARunThatSaysNothingOfItsMachineIsUnknown) {
+  // A hyperfine export holds no machine facts: its runs are of an unknown machine, not of a hash
+  // of nothing that reads like a real one.
+  EXPECT_EQ(machine_id(Context{}), "unknown");
+  Context known;
+  known.hostname = "LEGION";
+  EXPECT_EQ(machine_id(known).size(), 16u);
+}
+
 TEST_F(History, RecordingTheSameRunTwiceKeepsOne) {
   const RunResult run = made_run({});
   EXPECT_TRUE(record_run(*store_, run)->added);

@@ -33,6 +33,26 @@ TEST(MachineFingerprint, LeavesOutWhatIsNotKnown) {
   EXPECT_TRUE(fingerprint.fields.empty());
 }
 
+TEST(MachineFingerprint, AGoogleBenchmarkFilesHostTellsTwoMachinesApart) {
+  // Google Benchmark writes the host name and CPU count, no CPU model or kernel: two machines of
+  // 8 CPUs each (a Windows desktop and a Mac) must not be one.
+  Context windows;
+  windows.hostname = "LEGION";
+  windows.logical_cpus = 8;
+  Context mac = windows;
+  mac.hostname = "Frank-Rosner-D3P6L20M92";
+  EXPECT_EQ(machine_fingerprint(windows).fields,
+            (std::map<std::string, std::string>{{"host", "LEGION"}, {"logical_cpus", "8"}}));
+  EXPECT_NE(machine_fingerprint(windows).id(), machine_fingerprint(mac).id());
+  // benchkit's own context knows the CPU model and kernel: the host name stays out (a fleet of
+  // identical runners is one machine).
+  Context runner = machine("i9", "Linux 6.1");
+  runner.hostname = "runner-1";
+  Context other = runner;
+  other.hostname = "runner-2";
+  EXPECT_EQ(machine_fingerprint(runner).id(), machine_fingerprint(other).id());
+}
+
 TEST(BuildFingerprint, HoldsCompilerFlagsAndBuildType) {
   Context context = machine("i9", "Linux 6.1");
   context.assertions = true;
