@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string_view>
 #include <vector>
 
@@ -551,11 +552,33 @@ ordered_json context_of(const RunResult& run) {
     }
   }
   context["mhz_per_cpu"] = mhz;
+  // What a Google Benchmark file's context said (read_context) goes back where it was.
+  const auto fact = [&c](const char* key) -> const std::string* {
+    const auto it = c.machine.find(key);
+    return it == c.machine.end() ? nullptr : &it->second;
+  };
+  if (const std::string* scaling = fact("cpu_scaling")) {
+    context["cpu_scaling_enabled"] = *scaling == "enabled";
+  }
+  if (const std::string* aslr = fact("aslr")) context["aslr_enabled"] = *aslr == "enabled";
   // Bencher's cpp_google adapter requires the array; benchkit keeps caches as text.
   context["caches"] = ordered_json::array();
-  context["load_avg"] = ordered_json::array();
-  context["library_version"] = "benchkit " + c.tool_version;
-  context["library_build_type"] = c.optimized && !c.assertions ? "release" : "debug";
+  ordered_json loads = ordered_json::array();
+  if (const std::string* text = fact("load_avg")) {
+    std::istringstream in(*text);
+    for (double load = 0; in >> load;) loads.push_back(load);
+  }
+  context["load_avg"] = std::move(loads);
+  constexpr std::string_view kGbench = "Google Benchmark";
+  const bool from_gbench = c.tool_version.rfind(kGbench, 0) == 0;
+  const std::string version =
+      from_gbench ? c.tool_version.substr(std::min(c.tool_version.size(), kGbench.size() + 1))
+                  : "benchkit " + c.tool_version;
+  if (!version.empty()) context["library_version"] = version;
+  const std::string* build = fact("google_benchmark_build");
+  context["library_build_type"] = build                          ? *build
+                                  : c.optimized && !c.assertions ? "release"
+                                                                 : "debug";
   context["json_schema_version"] = kGbenchSchemaVersion;
   return context;
 }

@@ -14,17 +14,25 @@ std::string coefficient_text(double value) {
   return fmt::format("{:.3g} ns", value);
 }
 
+// A fit's RMS (a fraction) as a percentage: "5%", "0.45%" (not "0%"), "0%" below 0.01%.
+std::string rms_text(double rms) {
+  const double percent = rms * 100.0;
+  if (percent >= 1.0) return fmt::format("{:.0f}%", percent);
+  if (percent < 0.01) return "0%";
+  return fmt::format("{:.2g}%", percent);
+}
+
 std::string fit_line(const ComplexityResult& fit) {
   const std::string term = fit.big_o == "(1)" ? "" : " × " + fit.big_o;
   std::string line =
       fmt::format("{} over {}: {}, {}{}", fit.family, fit.param, analysis::big_o_words(fit.big_o),
                   coefficient_text(fit.coefficient.value), term);
   if (!fit.source.empty()) {
-    return line + fmt::format(", RMS {:.0f}% (fitted by {})\n", fit.rms * 100.0, fit.source);
+    return line + fmt::format(", RMS {} (fitted by {})\n", rms_text(fit.rms), fit.source);
   }
-  line += fmt::format(
-      " [{} … {}] ({}), RMS {:.0f}%, {} sizes", coefficient_text(fit.coefficient.lower),
-      coefficient_text(fit.coefficient.upper), fit.interval_method, fit.rms * 100.0, fit.sizes);
+  line += fmt::format(" [{} … {}] ({}), RMS {}, {} sizes", coefficient_text(fit.coefficient.lower),
+                      coefficient_text(fit.coefficient.upper), fit.interval_method,
+                      rms_text(fit.rms), fit.sizes);
   if (fit.requested == "auto") {
     double weight = 0.0;
     for (const ComplexityCandidate& c : fit.candidates) {

@@ -303,6 +303,27 @@ TEST(GbenchJson, EveryFormOfAFittedFamilysNameGivesItsSizes) {
   EXPECT_FALSE(named(*run, "BM_pair/8/64").complexity);
 }
 
+TEST(GbenchJson, AFilesContextIsWrittenBackAsItWas) {
+  // A debug build of the library (symious/malloc-post's results): written again as gbench, the
+  // file must not turn into a release build's, nor lose its load and CPU scaling.
+  const auto run = from_gbench_json(
+      R"({"context": {"date": "2026-03-18T00:14:48+08:00", "host_name": "zmc", "num_cpus": 32,
+          "mhz_per_cpu": 5756, "cpu_scaling_enabled": true, "aslr_enabled": false,
+          "load_avg": [3.85, 1.85, 0.79], "library_version": "v1.9.4",
+          "library_build_type": "debug", "json_schema_version": 1},
+          "benchmarks": [{"name": "BM_a", "run_type": "iteration", "iterations": 10,
+                          "real_time": 5, "cpu_time": 5, "time_unit": "ns"}]})",
+      "f.json");
+  ASSERT_TRUE(run) << run.error().message;
+  const auto context = nlohmann::json::parse(to_gbench_json(*run)).at("context");
+  EXPECT_EQ(context.at("library_build_type"), "debug");
+  EXPECT_EQ(context.at("library_version"), "v1.9.4");
+  EXPECT_EQ(context.at("cpu_scaling_enabled"), true);
+  EXPECT_EQ(context.at("aslr_enabled"), false);
+  EXPECT_EQ(context.at("load_avg"), nlohmann::json({3.85, 1.85, 0.79}));
+  EXPECT_EQ(context.at("mhz_per_cpu"), 5756.0);
+}
+
 TEST(GbenchJson, ADebugBuildOfTheLibraryIsWarnedAboutOnce) {
   const RunResult run = read("gbench_names.json");  // Debian's libbenchmark-dev says "debug"
   std::size_t warnings = 0;

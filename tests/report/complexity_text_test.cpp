@@ -74,6 +74,23 @@ TEST(ComplexityOutput, MarkdownListsEachFitAfterTheTable) {
   testing::expect_golden("markdown_complexity.md", markdown);
 }
 
+TEST(ComplexityOutput, AnRmsUnderOnePercentIsNotRoundedToNothing) {
+  // Google Benchmark's own compare.py input: MyComplexityTest_RMS 0.0045, which read "RMS 0%".
+  RunResult run;
+  ComplexityResult fit;
+  fit.family = "MyComplexityTest";
+  fit.param = "N";
+  fit.big_o = "N";
+  fit.coefficient.value = 6.48;
+  fit.rms = 0.004509780251247287;
+  fit.source = "Google Benchmark";
+  run.complexity.push_back(fit);
+  const std::string console = make_reporter(Format::console)->render(run);
+  EXPECT_THAT(console, HasSubstr("6.48 ns × N, RMS 0.45% (fitted by Google Benchmark)"));
+  run.complexity[0].rms = 0.0521;
+  EXPECT_THAT(make_reporter(Format::console)->render(run), HasSubstr("RMS 5% (fitted"));
+}
+
 TEST(ComplexityOutput, ResultJsonCarriesThePointsAndTheFitsAndReadsBack) {
   const RunResult run = complexity_run();
   const std::string json = formats::to_json(run);
