@@ -317,6 +317,8 @@ void independent_effect(const BenchmarkResult& baseline, const BenchmarkResult& 
     out.note = "fewer than 2 samples on a side: no test is possible";
     if (candidate.kind == "scenario") {
       out.note += " (a scenario runs once per process: add --repetitions 5 or --processes 5)";
+    } else if (candidate.kind == "command") {
+      out.note += " (run the command 10 times or more: --runs 10, or hyperfine's --runs)";
     }
   }
 }
@@ -382,6 +384,14 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
           settings.noise_threshold * 100.0);
       return text;
     }
+    if (c.command) {
+      // Every run a process already: more of them, and both sides in one session.
+      text += fmt::format(
+          "to resolve ±{:.0f}%, run the commands more times (--runs), both in one session, "
+          "interleaved (benchkit run --cmd OLD --cmd NEW)",
+          settings.noise_threshold * 100.0);
+      return text;
+    }
     text += fmt::format(
         "to resolve ±{:.0f}%, {} or run in several processes (benchkit run --processes)",
         settings.noise_threshold * 100.0,
@@ -393,6 +403,7 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
                 ? "more rounds (--rounds, --max-rounds) narrow the interval"
             : c.design == Design::processes ? "more processes (--processes) narrow the interval"
             : scenario                      ? "more runs (--repetitions) narrow the interval"
+            : c.command                     ? "more runs (--runs) narrow the interval"
                                             : "a longer run (--time-budget) narrows the interval";
   }
   return text;
@@ -404,6 +415,7 @@ BenchmarkComparison new_row(const BenchmarkResult& cand) {
   out.name = cand.name;
   out.candidate_median = cand.estimates.median.value;
   out.metric = cand.metric;
+  out.command = cand.kind == "command";
   for (const Diagnostic& d : cand.diagnostics) out.candidate_diagnostics.push_back(d.code);
   return out;
 }
@@ -447,6 +459,17 @@ bool mark_untestable(const BenchmarkResult& base, const BenchmarkResult& cand,
   if (base.samples.empty() || cand.samples.empty()) {
     out.verdict = Verdict::inconclusive;
     out.note = "no samples on one side";
+    return true;
+  }
+  if (base.metric.empty() &&
+      (base.estimates.median.value <= 0.0 || cand.estimates.median.value <= 0.0)) {
+    // Times of 0 (a hyperfine export of a command faster than its shell's noise): a ratio to 0
+    // is no change that can be tested.
+    out.verdict = Verdict::inconclusive;
+    out.note = fmt::format(
+        "the {} median time is 0, below what the tool that timed it resolves: there is no ratio "
+        "to test (see its below_resolution diagnostic)",
+        base.estimates.median.value <= 0.0 ? "baseline's" : "new run's");
     return true;
   }
   return false;
@@ -552,6 +575,18 @@ bool compare_pair(const BenchmarkResult& base, const BenchmarkResult& cand, bool
   return true;
 }
 
+// A row of one sample on a side (a hyperfine export of one run): its interval would read [r, r],
+// within any threshold, so it gets no verdict and takes no part in the suite's test. True when
+// it was judged so.
+bool judge_single_sample(const BenchmarkResult& base, const BenchmarkResult& cand,
+                         BenchmarkComparison& out) {
+  if (out.design != Design::independent || (base.samples.size() >= 2 && cand.samples.size() >= 2)) {
+    return false;
+  }
+  out.verdict = Verdict::inconclusive;
+  return true;
+}
+
 // The baseline's benchmarks that the new run lacks: removed, or skipped in the baseline.
 void add_baseline_only(const RunResult& baseline, std::set<std::string>& seen,
                        std::vector<BenchmarkComparison>& rows) {
@@ -570,17 +605,28 @@ void add_baseline_only(const RunResult& baseline, std::set<std::string>& seen,
   }
 }
 
-// The suite's note when a tested row ran in a single process a side.
-void note_design(Comparison& comparison) {
-  if (std::any_of(comparison.benchmarks.begin(), comparison.benchmarks.end(),
-                  [](const BenchmarkComparison& c) {
-                    return c.tested && c.design == Design::independent;
-                  })) {
-    comparison.design_warning =
-        "each side ran in a single process, so what changes between runs (memory layout, "
-        "machine state) is not in these intervals and a verdict can be a false alarm; run both "
-        "sides with --processes 3 or more (the default when saving or comparing baselines)";
+// The suite's note when a tested row's samples were taken in one sitting a side: a single
+// process of micro benchmarks, or (`commands`: every row of the candidate is a whole command,
+// such as a hyperfine export's) runs that were each a process of their own but all in one
+// session, apart from the other side's.
+void note_design(Comparison& comparison, bool commands) {
+  if (std::none_of(comparison.benchmarks.begin(), comparison.benchmarks.end(),
+                   [](const BenchmarkComparison& c) {
+                     return c.tested && c.design == Design::independent;
+                   })) {
+    return;
   }
+  comparison.design_warning =
+      commands
+          ? "each side is one session of runs of the commands: every run was a process of its "
+            "own, but what changed between the two sessions (machine load, clock speed, caches) "
+            "is not in these intervals and a verdict can be a false alarm; for verdicts, run the "
+            "two commands interleaved in one session: benchkit run --cmd OLD --cmd NEW "
+            "(docs/commands.md)"
+          : "each side ran in a single process, so what changes between runs (memory layout, "
+            "machine state) is not in these intervals and a verdict can be a false alarm; run "
+            "both sides with --processes 3 or more (the default when saving or comparing "
+            "baselines)";
 }
 
 // The suite's note when the two runs have benchmarks but none of the same name (a suite whose
@@ -841,7 +887,8 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     }
     seen.insert(cand.name);
     if (compare_pair(*found->second, cand, same_cpu, settings, out) &&
-        !(one_process && judge_one_process(out, comparison))) {
+        !(one_process && judge_one_process(out, comparison)) &&
+        !judge_single_sample(*found->second, cand, out)) {
       out.tested = true;
       out.scenario = cand.kind == "scenario";
       out.effect_note = out.note;
@@ -849,7 +896,10 @@ Comparison compare(const RunResult& baseline, const RunResult& candidate,
     comparison.benchmarks.push_back(std::move(out));
   }
   add_baseline_only(baseline, seen, comparison.benchmarks);
-  note_design(comparison);
+  note_design(comparison,
+              !candidate.benchmarks.empty() &&
+                  std::all_of(candidate.benchmarks.begin(), candidate.benchmarks.end(),
+                              [](const BenchmarkResult& b) { return b.kind == "command"; }));
   note_no_common_name(comparison);
   judge_suite(comparison);
   return comparison;

@@ -656,4 +656,18 @@ void check_imported_speed(BenchmarkResult& result, double cpu_mhz) {
                   cpu_mhz, duration(cycle_ns)));
 }
 
+void check_imported_zero_times(BenchmarkResult& result) {
+  if (!result.metric.empty()) return;
+  const auto zero = static_cast<std::size_t>(std::count_if(
+      result.samples.begin(), result.samples.end(), [](const Sample& s) { return s.ns <= 0.0; }));
+  if (zero == 0) return;
+  add(result, code::below_resolution,
+      fmt::format(
+          "{} of its {} samples read a time of 0: the tool that timed it could not resolve it "
+          "(hyperfine subtracts the time its shell takes to start, and reads 0 when the command "
+          "took less than that start-up's own noise); time the command without a shell "
+          "(hyperfine -N, benchkit run without --shell) or give it more work",
+          zero, result.samples.size()));
+}
+
 }  // namespace benchkit::analysis

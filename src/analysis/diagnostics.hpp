@@ -37,6 +37,11 @@ void diagnose_counted(BenchmarkResult& result);
 // timebase) or the result has no samples.
 void check_imported_speed(BenchmarkResult& result, double cpu_mhz);
 
+// A result read from another tool's file some of whose samples are a time of 0 (hyperfine
+// subtracts its shell's start-up time and reads 0 when a command took less than that start-up's
+// noise): `below_resolution`, with how many and what resolves them.
+void check_imported_zero_times(BenchmarkResult& result);
+
 // A result read from another tool's file whose samples are repetitions run one after another in
 // one process (model::kOneProcessRepetitions: a Google Benchmark file): `drift` when the time
 // per iteration trends across them (at least 10 repetitions), `multimodal` when they switch

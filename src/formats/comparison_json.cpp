@@ -102,6 +102,7 @@ void write_compared(const BenchmarkComparison& c, ordered_json& item) {
   // What the suite's verdicts are made from again when shards are merged.
   item["tested"] = c.tested;
   if (c.scenario) item["scenario"] = true;
+  if (c.command) item["command"] = true;
   if (c.level > 0.0) item["level"] = c.level;
   if (!c.level_reached) item["level_reached"] = false;
   if (!c.effect_note.empty()) item["effect_note"] = c.effect_note;
@@ -323,6 +324,7 @@ void read_compared(const ordered_json& item, const std::string& path, BenchmarkC
   if (!find_member(item, "tested")) missing(path + ".tested", "true or false");
   c.tested = flag_or(item, path, "tested", false);
   c.scenario = flag_or(item, path, "scenario", false);
+  c.command = flag_or(item, path, "command", false);
   c.level = number_or(item, path, "level", 0.0);
   c.level_reached = flag_or(item, path, "level_reached", true);
   c.effect_note = text_or(item, path, "effect_note");

@@ -40,12 +40,20 @@ BenchmarkResult read_command(const ordered_json& entry, const std::string& path)
   result.kind = "command";
   result.name = command->get<std::string>();
   result.command = result.name;
+  if (!find_member(entry, "times")) {
+    fail_at(path + ".times",
+            fmt::format("missing: the export holds only the summary of \"{}\" (mean, stddev, ...), "
+                        "and benchkit reads the time of each run, which hyperfine --export-json "
+                        "writes in \"times\" (was it taken out of the file?)",
+                        result.name));
+  }
   const ordered_json& times = array_of(entry, "times", path);
-  if (times.size() < 2) {
-    fail_at(path, fmt::format("\"{}\" was run {} time{} (stddev is null): one run has no spread to "
-                              "compare or report; run hyperfine again with --runs 2 or more (10 is "
-                              "a good start)",
-                              result.name, times.size(), times.size() == 1 ? "" : "s"));
+  // One run is read (a sample with no interval, as a one-repetition Google Benchmark file's);
+  // none is nothing to read.
+  if (times.empty()) {
+    fail_at(path + ".times", fmt::format("empty: \"{}\" has no run to read; run hyperfine "
+                                         "again with --runs 2 or more (10 is a good start)",
+                                         result.name));
   }
   const ordered_json* exit_codes = find_member(entry, "exit_codes");
   if (exit_codes && (!exit_codes->is_array() || exit_codes->size() != times.size())) {
@@ -109,7 +117,10 @@ bool is_hyperfine_document(const ordered_json& root) {
   if (results == root.end() || !results->is_array()) return false;
   if (results->empty()) return true;
   const ordered_json& first = results->front();
-  return first.is_object() && first.contains("command") && first.contains("times");
+  // "times" or, in an export whose runs were taken out, the summary's "mean": the reader then
+  // says what is missing.
+  return first.is_object() && first.contains("command") &&
+         (first.contains("times") || first.contains("mean"));
 }
 
 model::Result<RunResult> hyperfine_from_document(const ordered_json& root,

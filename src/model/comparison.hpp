@@ -150,6 +150,9 @@ struct BenchmarkComparison {
   // compared, testable, and not judged alone. A row not tested keeps the verdict it was given.
   bool tested = false;
   bool scenario = false;  // a scenario phase: the advice of an inconclusive row says so
+  // A whole command (benchkit run --cmd, a hyperfine export), every run a process of its own: the
+  // advice of an inconclusive row is more runs, not more processes.
+  bool command = false;
   // A tested row's note before the suite's verdicts (analysis::judge_suite), which add to it
   // what an inconclusive verdict lacks; kept so that the verdicts can be made again over
   // another set of rows (the shards of a suite, `benchkit merge`).

@@ -12,9 +12,17 @@ std::string cpu_cell(const BenchmarkResult& b) {
       median_over_samples(b, [](const Sample&, const Resources& r) { return r.user_ns; });
   const auto sys =
       median_over_samples(b, [](const Sample&, const Resources& r) { return r.system_ns; });
-  if (!user && !sys) return "";
-  return fmt::format("{} / {}", user ? format_duration(*user) : "?",
-                     sys ? format_duration(*sys) : "?");
+  if (user || sys) {
+    return fmt::format("{} / {}", user ? format_duration(*user) : "?",
+                       sys ? format_duration(*sys) : "?");
+  }
+  // A hyperfine export keeps only the mean user and system times of the runs, as counters.
+  const auto user_mean = b.counters.find("user_ns");
+  const auto sys_mean = b.counters.find("system_ns");
+  if (user_mean == b.counters.end() && sys_mean == b.counters.end()) return "";
+  return fmt::format("{} / {} (means)",
+                     user_mean != b.counters.end() ? format_duration(user_mean->second) : "?",
+                     sys_mean != b.counters.end() ? format_duration(sys_mean->second) : "?");
 }
 
 }  // namespace
@@ -31,10 +39,13 @@ std::string parts::command_table(const RunResult& run, Options options) {
     }
     // A counted command (benchkit run --mode instructions -- CMD) holds counts, not times.
     const auto value = [&b](double v) { return format_measure(v, b.metric); };
+    // One run has no interval and no spread: said, not shown as [x … x] and ± 0.
+    const bool one = b.samples.size() == 1;
     rows.push_back(
         {b.name, value(e.median.value),
-         fmt::format("[{} … {}]", value(e.median.lower), value(e.median.upper)),
-         fmt::format("{} ± {}", value(e.mean.value), value(e.stddev)),
+         one ? std::string("no interval (1 run)")
+             : fmt::format("[{} … {}]", value(e.median.lower), value(e.median.upper)),
+         one ? value(e.mean.value) : fmt::format("{} ± {}", value(e.mean.value), value(e.stddev)),
          fmt::format("{} … {}", value(e.min), value(e.max)), cpu_cell(b),
          b.memory.peak_rss_bytes ? format_bytes(static_cast<double>(*b.memory.peak_rss_bytes)) : "",
          std::to_string(b.samples.size())});

@@ -152,10 +152,12 @@ std::vector<std::vector<std::string>> rows(const analysis::Comparison& compariso
 }
 
 // The rows whose new build's run found their work optimised away (below_resolution): whatever
-// their verdict, it compares nothing. One line for all of them, or nothing.
+// their verdict, it compares nothing. One line for all of them, or nothing. (A whole command's
+// below_resolution is a time its tool could not resolve: its row's note says so.)
 std::string optimised_away_line(const std::vector<BenchmarkComparison>& all) {
   std::vector<std::string> names;
   for (const BenchmarkComparison& c : all) {
+    if (c.command) continue;
     const auto& codes = c.candidate_diagnostics;
     if (std::find(codes.begin(), codes.end(), analysis::code::below_resolution) != codes.end()) {
       names.push_back(c.name);

@@ -262,8 +262,10 @@ std::vector<std::string> benchmark_row(const BenchmarkResult& b, bool between) {
     const Estimates& e = b.estimates;
     const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
     // Spread: MAD relative to the median, the robust counterpart of the CV.
+    // One sample has no interval and no spread: said, not shown as [x … x] and ±0.0%.
+    const bool one = b.samples.size() == 1;
     const std::string spread =
-        e.median.value > 0 ? fmt::format("±{:.1f}%", 100.0 * e.mad / e.median.value) : "";
+        e.median.value > 0 && !one ? fmt::format("±{:.1f}%", 100.0 * e.mad / e.median.value) : "";
     std::string flags;
     for (const Diagnostic& d : b.diagnostics) {
       if (!flags.empty()) flags += ",";
@@ -271,8 +273,9 @@ std::vector<std::string> benchmark_row(const BenchmarkResult& b, bool between) {
     }
     row = {b.name,
            format_measure(e.median.value, b.metric),
-           fmt::format("[{} … {}]", format_measure(e.median.lower, b.metric),
-                       format_measure(e.median.upper, b.metric)),
+           one ? std::string("no interval (1 sample)")
+               : fmt::format("[{} … {}]", format_measure(e.median.lower, b.metric),
+                             format_measure(e.median.upper, b.metric)),
            format_throughput(e),
            fmt::format("{} × {}", b.samples.size(), iterations),
            spread,

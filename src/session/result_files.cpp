@@ -47,6 +47,7 @@ model::Result<RunResult> parse(const std::string& text, const std::string& origi
     analysis::compute_estimates(run);
     flag_optimised_away(run);
     diagnose_repetitions(run);
+    for (BenchmarkResult& result : run.benchmarks) analysis::check_imported_zero_times(result);
   } else {
     analysis::fit_complexity(run);  // the fits are always recomputed from the samples
   }

@@ -391,6 +391,54 @@ TEST(Compare, AnInconclusivePairedComparisonAsksForMoreRounds) {
   EXPECT_THAT(p.note, Not(HasSubstr("--time-budget")));
 }
 
+TEST(Compare, TwoSessionsOfWholeCommandsAskForRunsNotForProcesses) {
+  // Two hyperfine exports: every run a process of its own, each side one session. Spread 10%, 10
+  // runs a side: undecided, and neither the suite's note nor the row's advice asks for
+  // --processes, which every run already was.
+  BenchmarkResult base = benchmark("./tool input", 100, 0.10, 10, 3);
+  BenchmarkResult cand = benchmark("./tool input", 101, 0.10, 10, 4);
+  base.kind = cand.kind = "command";
+  const Comparison c = compare(run_of({base}), run_of({cand}));
+  const auto& row = find(c, "./tool input");
+  EXPECT_EQ(row.verdict, Verdict::inconclusive);
+  EXPECT_TRUE(row.command);
+  EXPECT_THAT(row.note, HasSubstr("run the commands more times (--runs)"));
+  EXPECT_THAT(row.note, Not(HasSubstr("--processes")));
+  EXPECT_THAT(c.design_warning, HasSubstr("each side is one session of runs of the commands"));
+  EXPECT_THAT(c.design_warning, Not(HasSubstr("single process")));
+  // Micro benchmarks of one process a side keep the advice of processes.
+  const Comparison micro = compare(run_of({benchmark("m", 100, 0.10, 10, 3)}),
+                                   run_of({benchmark("m", 101, 0.10, 10, 4)}));
+  EXPECT_THAT(micro.design_warning, HasSubstr("each side ran in a single process"));
+}
+
+TEST(Compare, OneSampleASideIsNoVerdict) {
+  // Two hyperfine exports of one run each: the interval would read [r, r], within any threshold.
+  BenchmarkResult base = benchmark("whoami", 100, 0.01, 1, 5);
+  BenchmarkResult cand = benchmark("whoami", 100, 0.01, 1, 6);
+  base.kind = cand.kind = "command";
+  const Comparison c = compare(run_of({base}), run_of({cand}));
+  const auto& row = find(c, "whoami");
+  EXPECT_EQ(row.verdict, Verdict::inconclusive);
+  EXPECT_FALSE(row.tested);
+  EXPECT_THAT(row.note, HasSubstr("fewer than 2 samples on a side"));
+  EXPECT_THAT(row.note, HasSubstr("--runs 10"));
+}
+
+TEST(Compare, AMedianTimeOfZeroIsNoRatioToTest) {
+  // hyperfine read 0 s for a command faster than its shell's noise.
+  BenchmarkResult base = benchmark("fast", 100, 0.01, 3, 7);
+  for (Sample& s : base.samples) s.ns = 0.0;
+  compute_estimates(base);
+  BenchmarkResult cand = benchmark("fast", 100, 0.01, 3, 8);
+  base.kind = cand.kind = "command";
+  const Comparison c = compare(run_of({base}), run_of({cand}));
+  const auto& row = find(c, "fast");
+  EXPECT_EQ(row.verdict, Verdict::inconclusive);
+  EXPECT_FALSE(row.tested);
+  EXPECT_THAT(row.note, HasSubstr("the baseline's median time is 0"));
+}
+
 TEST(Compare, RoundsTooFewToPairAskForRoundsNotForASideBySideComparison) {
   // Three rounds of a side-by-side comparison (--rounds 3), each round a fresh process a side,
   // swinging by ±5%: compared as processes, and the advice is the rounds that would pair them.

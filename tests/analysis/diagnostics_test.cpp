@@ -131,6 +131,19 @@ TEST(Diagnostics, AnImportedResultBelowOneCycleWasOptimisedAway) {
   EXPECT_THAT(codes(slow_clock), ::testing::Contains("below_resolution"));
 }
 
+TEST(Diagnostics, AnImportedTimeOfZeroIsBelowResolution) {
+  // An old hyperfine export: two of three runs read 0 s (its shell's start-up subtracted).
+  BenchmarkResult zeros = from_times({0.0, 0.0, 9066.0});
+  check_imported_zero_times(zeros);
+  ASSERT_EQ(zeros.diagnostics.size(), 1u);
+  EXPECT_EQ(zeros.diagnostics[0].code, "below_resolution");
+  EXPECT_THAT(zeros.diagnostics[0].message, ::testing::HasSubstr("2 of its 3 samples"));
+  EXPECT_THAT(zeros.diagnostics[0].message, ::testing::HasSubstr("hyperfine -N"));
+  BenchmarkResult timed = from_times({1.0, 2.0, 3.0});
+  check_imported_zero_times(timed);
+  EXPECT_TRUE(timed.diagnostics.empty());
+}
+
 // Google Benchmark's repetitions, one process: a trend and states across them, in that tool's
 // terms (no benchkit-only advice such as with_inputs).
 TEST(Diagnostics, ImportedRepetitionsThatRiseAreADrift) {

@@ -80,10 +80,11 @@ TEST_F(ImportCommand, BadInputNamesTheFileAndTheFixWithStatus2) {
   {
     std::ofstream(path("cut.json")) << "{\"context\": {}, \"benchmarks\": [{\"name\": ";
     std::ofstream(path("other.json")) << "{\"rows\": []}";
+    std::ofstream(path("summary.json")) << R"({"results": [{"command": "x", "mean": 1.5}]})";
   }
   for (const Case& c :
        {Case{kFixtures + "gbench_newer_schema.json", "update benchkit"},
-        Case{kFixtures + "hyperfine_one_run.json", "--runs 2"}, Case{path("cut.json"), "truncated"},
+        Case{path("summary.json"), "times: missing"}, Case{path("cut.json"), "truncated"},
         Case{path("other.json"), "--benchmark_out_format=json"}}) {
     const auto result = run_command(kTool + " import " + c.file);
     EXPECT_EQ(result.exit_code, 2) << c.file;

@@ -85,6 +85,7 @@ model::Comparison full_comparison() {
   few.design = model::Design::processes;
   few.pairs = 3;
   few.tested = true;
+  few.command = true;
 
   comparison.benchmarks = {paired, counted, removed, few};
   return comparison;
@@ -128,6 +129,8 @@ TEST(ComparisonJson, WritesAndReadsBackEveryField) {
   EXPECT_FALSE(c.benchmarks[2].tested);
   EXPECT_EQ(c.benchmarks[3].design, model::Design::processes);
   EXPECT_EQ(c.benchmarks[3].pairs, 3u);
+  EXPECT_TRUE(c.benchmarks[3].command);
+  EXPECT_FALSE(c.benchmarks[0].command);
 }
 
 TEST(ComparisonJson, TellsAComparisonFromAResultFile) {

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/estimates.hpp"
 #include "formats/result_json.hpp"
 #include "support/golden.hpp"
@@ -60,12 +62,31 @@ TEST(HyperfineJson, ImportedRunMatchesTheGoldenFile) {
   testing::expect_golden("import_hyperfine_parameters.json", to_json(*run));
 }
 
-TEST(HyperfineJson, OneRunIsRefusedWithTheFix) {
+TEST(HyperfineJson, OneRunIsOneSampleAndNoRunIsRefusedWithTheFix) {
+  // hyperfine --runs 1 writes "stddev": null: the run is read (a sample with no interval), as a
+  // Google Benchmark file of one repetition is.
   const auto run = from_hyperfine_json(interop_fixture("hyperfine_one_run.json"), "one.json");
+  ASSERT_TRUE(run) << run.error().message;
+  ASSERT_EQ(run->benchmarks.size(), 1u);
+  EXPECT_EQ(run->benchmarks[0].samples.size(), 1u);
+  EXPECT_DOUBLE_EQ(run->benchmarks[0].samples[0].ns, 0.026244722e9);
+  const auto none =
+      from_hyperfine_json(R"({"results": [{"command": "x", "times": []}]})", "none.json");
+  ASSERT_FALSE(none);
+  EXPECT_THAT(none.error().message, HasSubstr("none.json: results[0].times: empty"));
+  EXPECT_THAT(none.error().message, HasSubstr("--runs 2"));
+}
+
+TEST(HyperfineJson, AnExportWithoutItsRunsSaysWhatIsMissing) {
+  // glklimmer/oxiflex kept only the summary of each command: read as hyperfine's, and the
+  // message names "times" rather than calling the file unknown.
+  const std::string text =
+      R"({"results": [{"command": "solve 100.fzn", "mean": 1.5, "stddev": 0.1, "median": 1.4}]})";
+  const auto run = from_hyperfine_json(text, "gecode.json");
   ASSERT_FALSE(run);
-  EXPECT_THAT(run.error().message, HasSubstr("one.json: results[0]"));
-  EXPECT_THAT(run.error().message, HasSubstr("stddev is null"));
-  EXPECT_THAT(run.error().message, HasSubstr("--runs 2"));
+  EXPECT_THAT(run.error().message, HasSubstr("gecode.json: results[0].times: missing"));
+  EXPECT_THAT(run.error().message, HasSubstr("the summary of \"solve 100.fzn\""));
+  EXPECT_TRUE(is_hyperfine_document(nlohmann::ordered_json::parse(text)));
 }
 
 TEST(HyperfineJson, DamageNamesItsPlace) {

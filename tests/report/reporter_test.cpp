@@ -137,6 +137,24 @@ TEST(Reporters, ABenchmarkAnotherToolReportedAnErrorForIsFailedNeverZero) {
   EXPECT_THAT(csv, ::testing::HasSubstr("\nBM_Error,micro,,,,,,,,,0,,,,failed:error,,\n"));
 }
 
+TEST(Reporters, OneSampleHasNoIntervalOrSpreadOnTheConsole) {
+  RunResult run = testing::sample_run();
+  run.benchmarks.resize(1);
+  run.benchmarks[0].samples.resize(1);
+  analysis::compute_estimates(run);
+  const std::string console = make_reporter(Format::console)->render(run);
+  EXPECT_THAT(console, ::testing::HasSubstr("no interval (1 sample)"));
+  EXPECT_THAT(console, ::testing::Not(::testing::HasSubstr("±0.0%")));
+  // A whole command of one run (hyperfine --runs 1), with hyperfine's mean user and system times.
+  BenchmarkResult& command = run.benchmarks[0];
+  command.kind = "command";
+  command.counters = {{"user_ns", 251'000.0}, {"system_ns", 708'000.0}};
+  const std::string table = make_reporter(Format::console)->render(run);
+  EXPECT_THAT(table, ::testing::HasSubstr("no interval (1 run)"));
+  EXPECT_THAT(table, ::testing::HasSubstr("251 µs / 708 µs (means)"));
+  EXPECT_THAT(table, ::testing::Not(::testing::HasSubstr("ns ± ")));
+}
+
 TEST(Reporters, ADiagnosticSaidAlikeOfSeveralBenchmarksIsPrintedOnce) {
   RunResult run = testing::sample_run();
   const std::size_t first = run.benchmarks.size();
