@@ -748,9 +748,8 @@ const ComplexityResult* last_of_sweep(const RunResult& run, std::size_t index) {
 
 // Google Benchmark's two rows of a fit: NAME_BigO with the coefficient (real and CPU: benchkit
 // fits the real time, and writes it in both) and NAME_RMS with the RMS as a fraction.
-void add_complexity_rows(const ComplexityResult& fit, const BenchmarkResult& last,
-                         std::size_t family, ordered_json& rows) {
-  const std::size_t repetitions = last.samples.size();
+void add_complexity_rows(const ComplexityResult& fit, std::size_t repetitions, std::size_t family,
+                         ordered_json& rows) {
   ordered_json big_o = ordered_json::object();
   big_o["name"] = fit.family + "_BigO";
   big_o["family_index"] = family;
@@ -807,8 +806,17 @@ std::string to_gbench_json(const RunResult& run) {
       if (b.samples.size() >= 2) add_aggregate_rows(b, family, rows);
     }
     if (const ComplexityResult* fit = last_of_sweep(run, family)) {
-      add_complexity_rows(*fit, b, family, rows);
+      add_complexity_rows(*fit, b.samples.size(), family, rows);
     }
+  }
+  // A fit read with none of its sizes (a file of a sweep's BigO and RMS rows alone, as
+  // google/benchmark's own compare.py inputs hold) is written at the end, not lost.
+  for (const ComplexityResult& fit : run.complexity) {
+    const bool placed =
+        std::any_of(run.benchmarks.begin(), run.benchmarks.end(), [&fit](const BenchmarkResult& b) {
+          return b.complexity && b.complexity->family == fit.family;
+        });
+    if (!placed) add_complexity_rows(fit, 1, run.benchmarks.size(), rows);
   }
   root["benchmarks"] = std::move(rows);
   return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

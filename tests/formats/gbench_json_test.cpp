@@ -324,6 +324,27 @@ TEST(GbenchJson, AFilesContextIsWrittenBackAsItWas) {
   EXPECT_EQ(context.at("mhz_per_cpu"), 5756.0);
 }
 
+TEST(GbenchJson, AFitReadWithoutItsSizesIsWrittenBack) {
+  // google/benchmark's tools/gbench/Inputs/test1_run1.json: MyComplexityTest's BigO and RMS
+  // rows, none of its sizes.
+  const auto run = from_gbench_json(
+      R"({"context": {}, "benchmarks": [
+          {"name": "BM_a", "iterations": 10, "real_time": 5, "cpu_time": 5, "time_unit": "ns"},
+          {"name": "MyComplexityTest_BigO", "run_name": "MyComplexityTest",
+           "run_type": "aggregate", "aggregate_name": "BigO", "cpu_coefficient": 4.27,
+           "real_coefficient": 6.48, "big_o": "N", "time_unit": "ns"},
+          {"name": "MyComplexityTest_RMS", "run_name": "MyComplexityTest",
+           "run_type": "aggregate", "aggregate_name": "RMS", "rms": 0.0045}]})",
+      "f.json");
+  ASSERT_TRUE(run) << run.error().message;
+  ASSERT_EQ(run->complexity.size(), 1u);
+  const auto rows = nlohmann::json::parse(to_gbench_json(*run)).at("benchmarks");
+  std::vector<std::string> names;
+  for (const auto& row : rows) names.push_back(row.at("name"));
+  EXPECT_THAT(names, ::testing::Contains("MyComplexityTest_BigO"));
+  EXPECT_THAT(names, ::testing::Contains("MyComplexityTest_RMS"));
+}
+
 TEST(GbenchJson, ADebugBuildOfTheLibraryIsWarnedAboutOnce) {
   const RunResult run = read("gbench_names.json");  // Debian's libbenchmark-dev says "debug"
   std::size_t warnings = 0;
