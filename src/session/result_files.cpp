@@ -131,8 +131,17 @@ model::Result<RunResult> load_file_or_baseline(const std::string& reference) {
   if (std::filesystem::is_regular_file(reference, error)) return load_result_file(reference);
   const auto path = store::baseline_path(reference);
   if (!path) {
-    return model::Error{"\"" + reference + "\" is neither a result file nor a baseline name (" +
-                        path.error().message + ")"};
+    // A path that cannot be a baseline's name: what is wrong is the file.
+    if (std::filesystem::exists(reference, error)) {
+      return model::Error{"\"" + reference +
+                          "\" is not a regular file: give a result file (a "
+                          "bench binary's --out, Google Benchmark or hyperfine JSON) or a "
+                          "baseline name"};
+    }
+    return model::Error{"\"" + reference +
+                        "\": no such file (and, with a '/', '\\', '..' or a "
+                        "leading '.', no baseline name either); check the path, or list the "
+                        "saved baselines in .benchkit/baselines"};
   }
   auto run = load_baseline(reference);
   if (!run) {

@@ -266,6 +266,16 @@ TEST(CompareCommand, AProgramOfNeitherKindIsABadInput) {
   EXPECT_THAT(result.err, HasSubstr("/bin/true is an executable but neither"));
 }
 
+TEST(CompareCommand, APathThatDoesNotExistIsSaidSo) {
+  // Not "neither a result file nor a baseline name (baseline name ... may not contain '/')".
+  const auto missing = run_command(kTool + " compare results/old.json results/new.json");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, HasSubstr("\"results/old.json\": no such file"));
+  const auto folder = run_command(kTool + " compare /tmp results/new.json");
+  EXPECT_EQ(folder.exit_code, 2);
+  EXPECT_THAT(folder.err, HasSubstr("\"/tmp\" is not a regular file"));
+}
+
 TEST(RunGbenchBinary, RunsInFreshProcesses) {
   const std::string out = std::filesystem::temp_directory_path() /
                           ("benchkit-gbench-run-" + std::to_string(::getpid()) + ".json");
