@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "report/parts.hpp"
 
 namespace benchkit::report {
@@ -27,10 +29,19 @@ std::string cpu_cell(const BenchmarkResult& b) {
 
 }  // namespace
 
-std::string parts::command_table(const RunResult& run, Options options) {
-  const std::vector<std::string> headers = {"command",   "median",     "95% CI",   "mean ± σ",
-                                            "min … max", "user / sys", "peak RSS", "runs"};
-  std::vector<std::vector<std::string>> rows;
+bool parts::all_commands(const RunResult& run) {
+  return !run.benchmarks.empty() &&
+         std::all_of(run.benchmarks.begin(), run.benchmarks.end(),
+                     [](const BenchmarkResult& b) { return b.kind == "command"; });
+}
+
+parts::CommandCells parts::command_cells(const RunResult& run) {
+  CommandCells cells;
+  cells.headers = {"command",   "median",     "95% CI",   "mean ± σ",
+                   "min … max", "user / sys", "peak RSS", "runs"};
+  // Numbers align right: the median and the columns from user / sys on.
+  cells.right = {false, true, false, false, false, true, true, true};
+  std::vector<std::vector<std::string>>& rows = cells.rows;
   for (const BenchmarkResult& b : run.benchmarks) {
     const Estimates& e = b.estimates;
     if (b.samples.empty()) {
@@ -50,11 +61,15 @@ std::string parts::command_table(const RunResult& run, Options options) {
          b.memory.peak_rss_bytes ? format_bytes(static_cast<double>(*b.memory.peak_rss_bytes)) : "",
          std::to_string(b.samples.size())});
   }
-  // Numbers align right: the median and the columns from user / sys on.
-  const std::vector<bool> right = {false, true, false, false, false, true, true, true};
-  std::string out = render_table(headers, rows, right, "", [&](std::size_t c, std::string cell) {
-    return options.color && c == 1 ? "\033[1m" + cell + "\033[0m" : cell;
-  });
+  return cells;
+}
+
+std::string parts::command_table(const RunResult& run, Options options) {
+  const CommandCells cells = command_cells(run);
+  std::string out = render_table(
+      cells.headers, cells.rows, cells.right, "", [&](std::size_t c, std::string cell) {
+        return options.color && c == 1 ? "\033[1m" + cell + "\033[0m" : cell;
+      });
 
   std::string notes;
   for (const BenchmarkResult& b : run.benchmarks) {

@@ -388,13 +388,6 @@ std::string benchmark_table(const RunResult& run, Options options) {
   return out;
 }
 
-// Whole-process results read best in the table `benchkit run` prints.
-bool all_commands(const RunResult& run) {
-  return !run.benchmarks.empty() &&
-         std::all_of(run.benchmarks.begin(), run.benchmarks.end(),
-                     [](const BenchmarkResult& b) { return b.kind == "command"; });
-}
-
 class ConsoleReporter final : public Reporter {
  public:
   explicit ConsoleReporter(Options options) : options_(options) {}
@@ -426,7 +419,7 @@ class ConsoleReporter final : public Reporter {
 }  // namespace
 
 std::string parts::results_console(const RunResult& run, Options options) {
-  return all_commands(run) ? command_table(run, options) : benchmark_table(run, options);
+  return parts::all_commands(run) ? command_table(run, options) : benchmark_table(run, options);
 }
 
 std::unique_ptr<Reporter> make_console_reporter(Options options) {

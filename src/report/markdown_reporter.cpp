@@ -52,9 +52,57 @@ std::string counter_table_markdown(const RunResult& run) {
   return out;
 }
 
+// The command table (parts::command_cells) as a Markdown table: the columns `benchkit run`
+// prints, not a micro benchmark's "samples × iterations".
+std::string command_table_markdown(const RunResult& run) {
+  const parts::CommandCells cells = parts::command_cells(run);
+  std::string out = "|";
+  std::string rule = "|";
+  for (std::size_t c = 0; c < cells.headers.size(); ++c) {
+    out += " " + cells.headers[c] + " |";
+    rule += cells.right[c] ? "---:|" : "---|";
+  }
+  out += "\n" + rule + "\n";
+  for (const std::vector<std::string>& row : cells.rows) {
+    out += "| " + markdown_code(row.front()) + " |";
+    for (std::size_t c = 1; c < row.size(); ++c) out += " " + markdown_escape(row[c]) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
+// What follows a results table: the counters, every skipped or failed benchmark and every
+// diagnostic in full, and the complexity fits.
+std::string results_notes_markdown(const RunResult& run) {
+  std::string out = counter_table_markdown(run);
+  bool any = false;
+  for (const BenchmarkResult& b : run.benchmarks) {
+    if (b.skipped) {
+      if (!any) out += "\n";
+      any = true;
+      out += fmt::format("- {} skipped ({}): {}\n", markdown_code(b.name),
+                         markdown_code("--skip-tag " + b.skipped->tag),
+                         markdown_escape(b.skipped->reason));
+    }
+    if (model::failed_unmeasured(b)) {
+      if (!any) out += "\n";
+      any = true;
+      out += fmt::format("- {} **failed**, kept out of comparisons: {}\n", markdown_code(b.name),
+                         markdown_escape(b.failures.front()));
+    }
+    for (const Diagnostic& d : b.diagnostics) {
+      if (!any) out += "\n";
+      any = true;
+      out += fmt::format("- {} **{}**: {}\n", markdown_code(b.name), d.code, d.message);
+    }
+  }
+  return out + parts::complexity_markdown(run);
+}
+
 }  // namespace
 
 std::string parts::results_markdown(const RunResult& run) {
+  if (all_commands(run)) return command_table_markdown(run) + results_notes_markdown(run);
   // With samples from several processes, the share of the variance between them.
   const bool between = any_between_processes(run);
   const std::string empty_between = between ? " |" : "";
@@ -91,29 +139,7 @@ std::string parts::results_markdown(const RunResult& run) {
                        b.samples.size(), iterations,
                        between ? " " + format_between_processes(e) + " |" : "", flags);
   }
-  out += counter_table_markdown(run);
-  bool any = false;
-  for (const BenchmarkResult& b : run.benchmarks) {
-    if (b.skipped) {
-      if (!any) out += "\n";
-      any = true;
-      out += fmt::format("- {} skipped ({}): {}\n", markdown_code(b.name),
-                         markdown_code("--skip-tag " + b.skipped->tag),
-                         markdown_escape(b.skipped->reason));
-    }
-    if (model::failed_unmeasured(b)) {
-      if (!any) out += "\n";
-      any = true;
-      out += fmt::format("- {} **failed**, kept out of comparisons: {}\n", markdown_code(b.name),
-                         markdown_escape(b.failures.front()));
-    }
-    for (const Diagnostic& d : b.diagnostics) {
-      if (!any) out += "\n";
-      any = true;
-      out += fmt::format("- {} **{}**: {}\n", markdown_code(b.name), d.code, d.message);
-    }
-  }
-  return out + complexity_markdown(run);
+  return out + results_notes_markdown(run);
 }
 
 std::unique_ptr<Reporter> make_markdown_reporter() {

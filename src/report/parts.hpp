@@ -18,6 +18,16 @@ namespace benchkit::report::parts {
 std::string results_console(const RunResult& run, Options options);
 // command_table.cpp: the whole-process table of `benchkit run`.
 std::string command_table(const RunResult& run, Options options);
+// Whether every benchmark of `run` is a whole command (`benchkit run`, a hyperfine export): its
+// results read best in the command table, in the console and in Markdown.
+bool all_commands(const RunResult& run);
+// The command table's cells: headers, a row per command, which columns align right.
+struct CommandCells {
+  std::vector<std::string> headers;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<bool> right;
+};
+CommandCells command_cells(const RunResult& run);
 // complexity_text.cpp: the run's complexity fits in words, a paragraph per sweep after a blank
 // line; empty when the run has none.
 std::string complexity_text(const RunResult& run);

@@ -153,6 +153,11 @@ TEST(Reporters, OneSampleHasNoIntervalOrSpreadOnTheConsole) {
   EXPECT_THAT(table, ::testing::HasSubstr("no interval (1 run)"));
   EXPECT_THAT(table, ::testing::HasSubstr("251 µs / 708 µs (means)"));
   EXPECT_THAT(table, ::testing::Not(::testing::HasSubstr("ns ± ")));
+  // Markdown has the command table's columns too, not "1 × 1" samples.
+  const std::string markdown = make_reporter(Format::markdown)->render(run);
+  EXPECT_THAT(markdown, ::testing::HasSubstr("| command | median | 95% CI | mean ± σ |"));
+  EXPECT_THAT(markdown, ::testing::HasSubstr("| no interval (1 run) |"));
+  EXPECT_THAT(markdown, ::testing::HasSubstr("| 251 µs / 708 µs (means) |"));
 }
 
 TEST(Reporters, ADiagnosticSaidAlikeOfSeveralBenchmarksIsPrintedOnce) {
