@@ -79,7 +79,12 @@ model::Result<Probed> probe_binary(const std::string& path, const std::vector<st
     // A Google Benchmark binary refused by the user's flags (a filter matching nothing, a flag
     // benchkit gives itself): said as it is.
     if (listed.error().kind == model::ErrorKind::usage) return listed.error();
-    why = listed.error().message;
+    // It links Google Benchmark but could not list its benchmarks: that is what to mend, not
+    // which kind of binary it is.
+    return model::Error{
+        fmt::format("{} links Google Benchmark, but listing its benchmarks failed: {}", path,
+                    listed.error().message),
+        model::ErrorKind::usage};
   }
   return model::Error{
       fmt::format("{} is an executable but neither a benchkit bench binary nor a Google "

@@ -217,15 +217,23 @@ struct Listing {
   bool no_match = false;         // it said its filter matched nothing
 };
 
-// The user's arguments that are not Google Benchmark's flags: the suite's own, which its main()
-// reads (spdlog's latency suite registers more benchmarks when argv[1] is "full"), so they go to
-// the listings as well, first, as to every process.
-std::vector<std::string> own_arguments(const std::vector<std::string>& flags) {
-  std::vector<std::string> own;
+// The user's arguments a listing gets too: the suite's own, which its main() reads (spdlog's
+// latency suite registers more benchmarks when argv[1] is "full"), and Google Benchmark's flags
+// but those the listing sets itself (filter, list, output). A main() may act on the flags given:
+// NumKong's adds --benchmark_min_time=10s unless one is given, which Google Benchmark 1.7 reads
+// as no number, so without the user's --benchmark_min_time=0.1 its listing failed.
+std::vector<std::string> listing_arguments(const std::vector<std::string>& flags) {
+  std::vector<std::string> kept;
   for (const std::string& flag : flags) {
-    if (!flag.starts_with("--benchmark_")) own.push_back(flag);
+    const std::string name = flag.substr(0, flag.find('='));
+    if (name == "--benchmark_filter" || name == "--benchmark_list_tests" ||
+        name == "--benchmark_out" || name == "--benchmark_out_format" ||
+        name == "--benchmark_format") {
+      continue;
+    }
+    kept.push_back(flag);
   }
-  return own;
+  return kept;
 }
 
 // A listing's command line as the messages show it.
@@ -434,7 +442,7 @@ model::Result<std::vector<std::string>> list_gbench_benchmarks(
   // says its filter matched nothing. One that ignores them is found out before it is asked for
   // the real list (with only its own main() between the flags and its benchmarks, nothing can
   // be done about such a program beyond the time limit).
-  const std::vector<std::string> own = own_arguments(flags);
+  const std::vector<std::string> own = listing_arguments(flags);
   const std::string probe = listing_command(path, own, kMatchesNothing);
   const auto nothing = list_with(path, own, kMatchesNothing);
   if (!nothing) return nothing.error();

@@ -266,6 +266,16 @@ TEST(CompareCommand, AProgramOfNeitherKindIsABadInput) {
   EXPECT_THAT(result.err, HasSubstr("/bin/true is an executable but neither"));
 }
 
+TEST(CompareCommand, AGoogleBenchmarkSuiteThatCannotListSaysWhyNotWhichKindItIs) {
+  const std::string suite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments";
+  const auto result = run_command(kTool + " compare " + suite + " " + suite + " -- min-time");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.err, HasSubstr(suite + " links Google Benchmark, but listing its benchmarks "
+                                            "failed"));
+  EXPECT_THAT(result.err, HasSubstr("--benchmark_min_time=10s"));
+  EXPECT_THAT(result.err, Not(HasSubstr("neither a benchkit bench binary")));
+}
+
 TEST(CompareCommand, APathThatDoesNotExistIsSaidSo) {
   // Not "neither a result file nor a baseline name (baseline name ... may not contain '/')".
   const auto missing = run_command(kTool + " compare results/old.json results/new.json");

@@ -940,6 +940,13 @@ TEST(GbenchBinary, ASuitesOwnArgumentsReachItsListings) {
   // registered twice is one.
   EXPECT_EQ(listed({"chatty"}), std::vector<std::string>{"BM_base"});
   EXPECT_EQ(listed({"twice"}), std::vector<std::string>{"BM_base"});
+  // The user's Google Benchmark flags reach the listings too (a main() may act on them), but for
+  // the filter and the output, which the listings set.
+  EXPECT_EQ(listed({"min-time", "--benchmark_min_time=0.01", "--benchmark_repetitions=2"}),
+            std::vector<std::string>{"BM_base"});
+  const auto no_min_time = list_gbench_benchmarks(suite, {"min-time"});
+  ASSERT_FALSE(no_min_time);
+  EXPECT_THAT(no_min_time.error().message, HasSubstr("--benchmark_min_time=10s"));
   const auto refused = list_gbench_benchmarks(suite, {"usage"});
   ASSERT_FALSE(refused);
   EXPECT_THAT(refused.error().message, HasSubstr(suite + " usage --benchmark_list_tests=true"));

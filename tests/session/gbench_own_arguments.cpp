@@ -4,7 +4,9 @@
 // with "chatty" it prints lines of its own on standard output whatever it is asked, as
 // google/benchmark's own test programs do (multiple_ranges_test's fixture prints its checks at
 // exit); with "crash" and "hang" it registers a benchmark that aborts, or one that never ends;
-// with "twice", BM_base twice (google/benchmark's options_test registers BM_basic/1 six times).
+// with "twice", BM_base twice (google/benchmark's options_test registers BM_basic/1 six times);
+// with "min-time" it exits 1 unless a --benchmark_min_time is given (NumKong's main() adds
+// --benchmark_min_time=10s when none is, which Google Benchmark 1.7 refuses).
 // Run by tests/session/gbench_binary_test.cpp.
 #include <benchmark/benchmark.h>
 
@@ -38,6 +40,16 @@ int main(int argc, char** argv) {
   if (first == "usage") {
     std::printf("[error] Usage: %s <pattern> (or \"all\" to bench all)\n", argv[0]);
     return 1;
+  }
+  if (first == "min-time") {
+    bool given = false;
+    for (int i = 1; i < argc; ++i) {
+      given = given || std::string(argv[i]).rfind("--benchmark_min_time", 0) == 0;
+    }
+    if (!given) {
+      std::fprintf(stderr, "unrecognized command-line flag: --benchmark_min_time=10s\n");
+      return 1;
+    }
   }
   if (first == "chatty") {
     std::printf("running with 2 threads\n");
