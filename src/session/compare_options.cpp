@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "session/shard.hpp"
 
 namespace benchkit::session {
@@ -10,6 +12,13 @@ model::Result<Plan> plan_for(const CompareOptions& o) {
   const bool base_runs = is_program(o.base);
   const bool candidate_runs = is_program(o.candidate);
   if (base_runs != candidate_runs) {
+    // A path to nothing beside an executable: what is wrong is the path.
+    for (const std::string* path : {&o.base, &o.candidate}) {
+      std::error_code error;
+      if (path->find('/') != std::string::npos && !std::filesystem::exists(*path, error)) {
+        return usage_error(fmt::format("{}: no such file; check the path", *path));
+      }
+    }
     return usage_error(fmt::format(
         "{} and {}: give two executables, or two result files or baselines, not one of each",
         o.base, o.candidate));

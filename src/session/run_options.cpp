@@ -1,7 +1,9 @@
 #include "session/run_options.hpp"
 
 #include <fmt/format.h>
+
 #include <unistd.h>
+#include <filesystem>
 
 #include <algorithm>
 #include <cerrno>
@@ -380,6 +382,15 @@ model::Result<std::vector<process::Parameter>> parameters(const RunOptions& o) {
 model::Result<std::vector<process::CommandSpec>> command_specs(const RunOptions& o) {
   const bool use_shell = !o.shell.empty();
   if (!o.positional.empty() && !o.trailing.empty()) {
+    // A path to nothing: what is wrong is the path, not where it stands.
+    std::error_code error;
+    if (o.positional.front().find('/') != std::string::npos &&
+        !std::filesystem::exists(o.positional.front(), error)) {
+      return usage_error(
+          fmt::format("{}: no such file; check the path (a bench binary, or a "
+                      "Google Benchmark binary, is given by its path)",
+                      o.positional.front()));
+    }
     return usage_error(fmt::format(
         "{} is not a benchkit bench binary (it does not answer --benchkit-info), so nothing may "
         "come before --: write benchkit run [options] -- {} ...",

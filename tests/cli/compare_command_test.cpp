@@ -281,6 +281,9 @@ TEST(CompareCommand, APathThatDoesNotExistIsSaidSo) {
   const auto missing = run_command(kTool + " compare results/old.json results/new.json");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_THAT(missing.err, HasSubstr("\"results/old.json\": no such file"));
+  const auto beside = run_command(kTool + " compare ./no_such_suite " + kSuite);
+  EXPECT_EQ(beside.exit_code, 2);
+  EXPECT_THAT(beside.err, HasSubstr("./no_such_suite: no such file"));
   const auto folder = run_command(kTool + " compare /tmp results/new.json");
   EXPECT_EQ(folder.exit_code, 2);
   EXPECT_THAT(folder.err, HasSubstr("\"/tmp\" is not a regular file"));

@@ -236,28 +236,29 @@ TEST_P(RunUsage, IsRefusedWithAMessageAndStatusTwo) {
 
 INSTANTIATE_TEST_SUITE_P(
     Cases, RunUsage,
-    ::testing::Values(UsageCase{"run", "no command to run"},
-                      UsageCase{"run --cmd 'sort < x'", "--shell"},
-                      UsageCase{"run --pin 0-x -- true", "is not a CPU number"},
-                      UsageCase{"run --time-budget soon -- true", "is not a positive duration"},
-                      UsageCase{"run --reference nope --runs 2 --cmd true --cmd 'true '",
-                                "two benchmarks would be named"},
-                      UsageCase{"run --runs 2 --cmd true --name a --cmd false --name b "
-                                "--ignore-failure --reference c",
-                                "is not one of the benchmarks"},
-                      UsageCase{"run --input /nonexistent -- true", "cannot be read"},
-                      UsageCase{"run --env NOEQUALS -- true", "is not KEY=VALUE"},
-                      UsageCase{"run --parameter-list n 1,2 -- true",
-                                "uses none of the parameters"},
-                      // One word where two are wanted read past the end (a crash, found by
-                      // bench/load/load.py).
-                      UsageCase{"run --parameter-list n=1,2 --cmd 'true {n}'",
-                                "--parameter-list takes two words"},
-                      UsageCase{"run --parameter-scan n=1 --cmd 'true {n}'",
-                                "--parameter-scan takes three words"},
-                      UsageCase{"run --ignore-failure=x -- true", "exit codes"},
-                      UsageCase{"run --fail-on-regression -- true", "needs something to compare"},
-                      UsageCase{"run --processes 3 -- true", "bench binaries"}));
+    ::testing::Values(
+        UsageCase{"run", "no command to run"},
+        UsageCase{"run ./no_such_suite -- --benchmark_filter=x", "./no_such_suite: no such file"},
+        UsageCase{"run --cmd 'sort < x'", "--shell"},
+        UsageCase{"run --pin 0-x -- true", "is not a CPU number"},
+        UsageCase{"run --time-budget soon -- true", "is not a positive duration"},
+        UsageCase{"run --reference nope --runs 2 --cmd true --cmd 'true '",
+                  "two benchmarks would be named"},
+        UsageCase{"run --runs 2 --cmd true --name a --cmd false --name b "
+                  "--ignore-failure --reference c",
+                  "is not one of the benchmarks"},
+        UsageCase{"run --input /nonexistent -- true", "cannot be read"},
+        UsageCase{"run --env NOEQUALS -- true", "is not KEY=VALUE"},
+        UsageCase{"run --parameter-list n 1,2 -- true", "uses none of the parameters"},
+        // One word where two are wanted read past the end (a crash, found by
+        // bench/load/load.py).
+        UsageCase{"run --parameter-list n=1,2 --cmd 'true {n}'",
+                  "--parameter-list takes two words"},
+        UsageCase{"run --parameter-scan n=1 --cmd 'true {n}'",
+                  "--parameter-scan takes three words"},
+        UsageCase{"run --ignore-failure=x -- true", "exit codes"},
+        UsageCase{"run --fail-on-regression -- true", "needs something to compare"},
+        UsageCase{"run --processes 3 -- true", "bench binaries"}));
 
 }  // namespace
 }  // namespace benchkit
