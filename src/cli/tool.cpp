@@ -117,10 +117,19 @@ int run_tool(int argc, char** argv) {
   } catch (const CLI::CallForVersion& version) {
     return app.exit(version);
   } catch (const CLI::ParseError& error) {
-    return report_error(model::Error{fmt::format("{}\nRun benchkit --help to see the subcommands, "
-                                                 "or benchkit SUBCOMMAND --help for one.",
-                                                 error.what()),
-                                     model::ErrorKind::usage});
+    // run writes files with --export-FORMAT, where the other commands take --format and --out.
+    const std::string what = error.what();
+    const bool run_out = asked == "run" && (what.find("--out") != std::string::npos ||
+                                            what.find("--format") != std::string::npos);
+    return report_error(model::Error{
+        fmt::format("{}\n{}Run benchkit --help to see the subcommands, or benchkit SUBCOMMAND "
+                    "--help for one.",
+                    what,
+                    run_out ? "benchkit run writes its results with --export-json FILE (or "
+                              "--export-markdown, --export-csv, --export-junit); benchkit report "
+                              "FILE --format F renders a file in any format.\n"
+                            : ""),
+        model::ErrorKind::usage});
   }
   for (const CommandRunner& runner : runners) {
     const int status = runner();
