@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/machine_speed.hpp"
+#include "model/threads.hpp"
 #include "stats/modes.hpp"
 #include "stats/summary.hpp"
 #include "stats/trend.hpp"
@@ -645,14 +646,20 @@ void check_imported_speed(BenchmarkResult& result, double cpu_mhz) {
   constexpr double kLowestCpuMhz = 200.0;
   if (cpu_mhz < kLowestCpuMhz || result.samples.empty()) return;
   const double cycle_ns = 1000.0 / cpu_mhz;
-  const double median = result.estimates.median.value;
-  if (median >= cycle_ns) return;
+  // Google Benchmark divides a threaded benchmark's wall time by the iterations of all its
+  // threads: one thread's iteration took `threads` times the median.
+  const double per_thread = result.estimates.median.value * model::thread_count(result);
+  if (per_thread >= cycle_ns) return;
   add(result, code::below_resolution,
       // The median is the table's: the message leaves it out, so that every benchmark of a suite
-      // whose work was optimised away has the same one, said once (console_reporter.cpp).
+      // whose work was optimised away has the same one, said once (console_reporter.cpp). Less
+      // than a cycle is what the loop's own counting takes: an empty body, or one that runs in
+      // its shadow (one add beside the counter, as less_slow.cpp's i32_addition_inline_asm).
       fmt::format("its median per iteration is less than one cycle of the CPU that ran it "
-                  "({:.0f} MHz, {} a cycle): no iteration does work that fast, so the work was "
-                  "optimised away. Pass its inputs and results through benchmark::DoNotOptimize",
+                  "({:.0f} MHz, {} a cycle), about what Google Benchmark's loop itself takes: "
+                  "the work was optimised away, or is too small to show beside the loop, and "
+                  "the time measures the loop. Pass its inputs and results through "
+                  "benchmark::DoNotOptimize, or do more work an iteration",
                   cpu_mhz, duration(cycle_ns)));
 }
 

@@ -270,8 +270,10 @@ model::Result<Listing> list_with(const std::string& path, const std::vector<std:
   return listing;
 }
 
-// What a listing that went wrong did, for the message: timed out, failed, or printed a table.
-std::optional<std::string> listing_problem(const Listing& listing, const std::string& asked) {
+// What a listing that went wrong did, for the message: timed out, failed (naming the flag of
+// `given`, the user's, that the suite refused, if it did), or printed a table.
+std::optional<std::string> listing_problem(const Listing& listing, const std::string& asked,
+                                           const std::vector<std::string>& given) {
   if (listing.ran.timed_out) {
     return fmt::format("{} did not answer within {} s (it ran benchmarks instead?)", asked,
                        kListTimeout.count());
@@ -282,6 +284,17 @@ std::optional<std::string> listing_problem(const Listing& listing, const std::st
     const std::string said = !listing.err.empty() ? ": " + tail_of(listing.err)
                              : !out.empty()       ? "; its standard output ends: " + tail_of(out)
                                                   : "";
+    // A flag given after -- that this suite's Google Benchmark refuses (a flag of a newer
+    // release, a value spelt as another release reads it): that flag is what to mend.
+    for (const std::string& flag : given) {
+      if (flag.starts_with("--benchmark_") && said.find(flag) != std::string::npos) {
+        return fmt::format(
+            "{} {}{} (the flag {} given after -- was refused: this suite's "
+            "Google Benchmark does not read it so; leave it out or spell it as "
+            "that release does)",
+            asked, listing.ran.exit.describe(), said, flag);
+      }
+    }
     return fmt::format(
         "{} {}{} (benchkit gives a Google Benchmark suite flags of its own, "
         "--benchmark_list_tests, --benchmark_filter and --benchmark_out, after the arguments "
@@ -446,7 +459,7 @@ model::Result<std::vector<std::string>> list_gbench_benchmarks(
   const std::string probe = listing_command(path, own, kMatchesNothing);
   const auto nothing = list_with(path, own, kMatchesNothing);
   if (!nothing) return nothing.error();
-  if (auto problem = listing_problem(*nothing, probe)) return model::Error{*problem};
+  if (auto problem = listing_problem(*nothing, probe, own)) return model::Error{*problem};
   if (!nothing->no_match) {
     return model::Error{fmt::format(
         "{} did not answer as Google Benchmark does: a Google Benchmark suite lists nothing "
@@ -461,7 +474,7 @@ model::Result<std::vector<std::string>> list_gbench_benchmarks(
   const std::string asked = listing_command(path, own, filter);
   const auto listing = list_with(path, own, filter);
   if (!listing) return listing.error();
-  if (auto problem = listing_problem(*listing, asked)) return model::Error{*problem};
+  if (auto problem = listing_problem(*listing, asked, own)) return model::Error{*problem};
   // A name registered more than once (google/benchmark's options_test registers BM_basic/1 six
   // times) is one row: no filter can tell its registrations apart, so each process runs them all.
   std::vector<std::string> names =

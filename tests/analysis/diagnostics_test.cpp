@@ -129,6 +129,13 @@ TEST(Diagnostics, AnImportedResultBelowOneCycleWasOptimisedAway) {
   BenchmarkResult slow_clock = from_times({3.0, 3.1, 2.9});
   check_imported_speed(slow_clock, 250.0);  // 4 ns a cycle: a clock, however slow
   EXPECT_THAT(codes(slow_clock), ::testing::Contains("below_resolution"));
+  // Google Benchmark divides a threaded row's time by its threads: 0.3 ns with 2 threads is 0.6
+  // ns of each thread's iteration, more than a cycle of 0.477 ns.
+  BenchmarkResult threaded = from_times({0.3, 0.31, 0.29});
+  threaded.threads = 2;
+  check_imported_speed(threaded, 2096.0);
+  EXPECT_TRUE(threaded.diagnostics.empty());
+  EXPECT_THAT(gone.diagnostics.at(0).message, ::testing::HasSubstr("too small to show beside"));
 }
 
 TEST(Diagnostics, AnImportedTimeOfZeroIsBelowResolution) {

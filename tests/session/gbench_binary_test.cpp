@@ -648,8 +648,11 @@ TEST(GbenchBinary, AMinimumTimeSetInCodeGetsRepetitionsByItsLength) {
 }
 
 TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
-  GbenchSideBySide plan = short_benchmark_plan();
-  plan.flags = {"--benchmark_no_such_flag"};  // every process of the suite fails on it
+  // BM_crash aborts in every process, the pilot's too (a flag the suite refuses now fails its
+  // listings first: ASuitesOwnArgumentsReachItsListings).
+  GbenchSideBySide plan =
+      self_pairs(std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments", {"BM_crash"}, 2);
+  plan.flags = {"crash"};
   std::vector<std::string> notes;
   plan.note = [&](const std::string& line) { notes.push_back(line); };
   const auto runs = run_gbench_side_by_side(plan);
@@ -779,9 +782,9 @@ TEST(GbenchBinary, FreshProcessesAreMergedWithTheProcessAsUnit) {
 
 TEST(GbenchBinary, AProcessThatFailsNamesItself) {
   GbenchProcesses plan;
-  plan.executable = kSuite;
+  plan.executable = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments";
   plan.processes = 1;
-  plan.flags = {"--benchmark_no_such_flag"};
+  plan.flags = {"crash", "--benchmark_filter=BM_crash"};  // its only benchmark aborts
   const auto run = run_gbench_processes(plan);
   ASSERT_FALSE(run);
   EXPECT_THAT(run.error().message, HasSubstr("process 1 of 1"));
@@ -947,6 +950,11 @@ TEST(GbenchBinary, ASuitesOwnArgumentsReachItsListings) {
   const auto no_min_time = list_gbench_benchmarks(suite, {"min-time"});
   ASSERT_FALSE(no_min_time);
   EXPECT_THAT(no_min_time.error().message, HasSubstr("--benchmark_min_time=10s"));
+  // A flag of the user's that the suite's Google Benchmark refuses is named as what to mend.
+  const auto unknown = list_gbench_benchmarks(kSuite, {"--benchmark_no_such_flag"});
+  ASSERT_FALSE(unknown);
+  EXPECT_THAT(unknown.error().message,
+              HasSubstr("the flag --benchmark_no_such_flag given after -- was refused"));
   const auto refused = list_gbench_benchmarks(suite, {"usage"});
   ASSERT_FALSE(refused);
   EXPECT_THAT(refused.error().message, HasSubstr(suite + " usage --benchmark_list_tests=true"));
