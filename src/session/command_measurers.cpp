@@ -9,6 +9,8 @@
 #include <utility>
 
 #include "session/counted.hpp"
+#include "system/machine_files.hpp"
+#include "system/machine_warnings.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -98,6 +100,12 @@ class GbenchRunMeasurer final : public Measurer {
       : plan_(std::move(plan)), run_(std::move(run)) {}
 
   model::Result<Measured> measure(Observer& observer) override {
+    // The machine as the run starts (a busy machine, frequency scaling, a VM), as a bench
+    // binary's context has it: Google Benchmark's own context only records its load average.
+    std::vector<Diagnostic> machine;
+    if (!system::machine_warnings_silenced_by_environment()) {
+      machine = system::to_diagnostics(system::machine_warnings(system::RootedMachineFiles("/")));
+    }
     GbenchProcesses processes;
     processes.executable = plan_.executable;
     processes.processes = plan_.processes;
@@ -115,6 +123,7 @@ class GbenchRunMeasurer final : public Measurer {
     Measured measured;
     measured.run = std::move(*run);
     measured.run.context.command_line = plan_.command_line;
+    for (Diagnostic& warning : machine) measured.run.context.warnings.push_back(std::move(warning));
     measured.baseline = std::move(plan_.baseline);
     return measured;
   }

@@ -301,6 +301,16 @@ TEST(RunGbenchBinary, RunsInFreshProcesses) {
   std::filesystem::remove(out);
   ASSERT_EQ(document["benchmarks"].size(), 2u);
   EXPECT_EQ(document["benchmarks"][0]["samples"].size(), 2u);  // one per process
+  // The machine's warnings (a busy machine, a VM) are the run's, as a bench binary's are, and
+  // BENCHKIT_NO_MACHINE_WARNINGS silences them: the same checks as benchkit system's.
+  const auto system = run_command(kTool + " system");
+  const auto silenced = run_command("BENCHKIT_NO_MACHINE_WARNINGS=1 " + kTool + " run " + kSuite +
+                                    " --processes 1" + kQuick);
+  ASSERT_EQ(silenced.exit_code, 0) << silenced.err;
+  EXPECT_THAT(silenced.out + silenced.err, Not(HasSubstr("warning [machine_")));
+  if (system.out.find("warning  Virtual machine") != std::string::npos) {
+    EXPECT_THAT(result.out + result.err, HasSubstr("warning [machine_virtual_machine]"));
+  }
 }
 
 TEST(RunGbenchBinary, TheProcessesShareGoogleBenchmarksHalfSecondUnlessTheUserChose) {
