@@ -151,6 +151,35 @@ std::vector<std::vector<std::string>> rows(const analysis::Comparison& compariso
   return result;
 }
 
+// The rows' notes, a note said alike of several rows of one verdict once (comparing two Google
+// Benchmark files of one process each gave 19 identical lines): "NAME" or "N benchmarks (NAME
+// and N-1 more)", the verdict, the note. `name` renders a row's name.
+struct SharedNote {
+  const BenchmarkComparison* first;
+  std::size_t count;
+};
+std::vector<SharedNote> shared_notes(const std::vector<BenchmarkComparison>& all) {
+  std::vector<SharedNote> notes;
+  for (const BenchmarkComparison& c : all) {
+    if (c.note.empty()) continue;
+    const auto same = std::find_if(notes.begin(), notes.end(), [&](const SharedNote& n) {
+      return n.first->verdict == c.verdict && n.first->note == c.note;
+    });
+    if (same == notes.end()) {
+      notes.push_back({&c, 1});
+    } else {
+      ++same->count;
+    }
+  }
+  return notes;
+}
+
+std::string who(const SharedNote& note, const std::string& name) {
+  return note.count == 1
+             ? name
+             : fmt::format("{} benchmarks ({} and {} more)", note.count, name, note.count - 1);
+}
+
 // The rows whose new build's run found their work optimised away (below_resolution): whatever
 // their verdict, it compares nothing. One line for all of them, or nothing. (A whole command's
 // below_resolution is a time its tool could not resolve: its row's note says so.)
@@ -267,8 +296,9 @@ std::string parts::comparison_console(const analysis::Comparison& comparison, Op
   for (std::size_t i = 0; i < table.size(); ++i) emit(table[i], &comparison.benchmarks[i]);
   out += fmt::format("\n{} ({})\n", comparison_summary(comparison), settings_line(comparison));
   out += undecided_line(comparison.benchmarks);
-  for (const BenchmarkComparison& c : comparison.benchmarks) {
-    if (!c.note.empty()) out += fmt::format("{} [{}]: {}\n", c.name, to_string(c.verdict), c.note);
+  for (const SharedNote& note : shared_notes(comparison.benchmarks)) {
+    out += fmt::format("{} [{}]: {}\n", who(note, note.first->name), to_string(note.first->verdict),
+                       note.first->note);
   }
   out += optimised_away_line(comparison.benchmarks);
   return out;
@@ -300,8 +330,9 @@ std::string parts::comparison_markdown(const analysis::Comparison& comparison) {
     (decided ? changed : others).push_back(line);
   }
   std::vector<std::string> notes;
-  for (const BenchmarkComparison& c : comparison.benchmarks) {
-    if (!c.note.empty()) notes.push_back(fmt::format("- {}: {}\n", markdown_code(c.name), c.note));
+  for (const SharedNote& note : shared_notes(comparison.benchmarks)) {
+    notes.push_back(
+        fmt::format("- {}: {}\n", who(note, markdown_code(note.first->name)), note.first->note));
   }
   const std::string method = fmt::format("\n<sub>{}</sub>\n", settings_line(comparison));
   const std::string undecided = undecided_line(comparison.benchmarks);

@@ -108,6 +108,24 @@ TEST(ConsoleComparison, ARowWithoutAVerdictOfOneProcessASideShowsNoIntervalAndNo
   EXPECT_THAT(line, HasSubstr("inconclusive"));
 }
 
+TEST(ConsoleComparison, ANoteSaidAlikeOfSeveralRowsIsPrintedOnce) {
+  analysis::Comparison comparison;
+  for (const char* name : {"a/1", "a/2", "a/3"}) {
+    analysis::BenchmarkComparison row;
+    row.name = name;
+    row.note = "each side is one process of the suite";
+    comparison.benchmarks.push_back(row);
+  }
+  comparison.benchmarks[2].note = "another note";
+  const std::string console = render_comparison(comparison, Format::console);
+  EXPECT_THAT(console, HasSubstr("2 benchmarks (a/1 and 1 more) [inconclusive]: each side is one "
+                                 "process of the suite\n"));
+  EXPECT_THAT(console, HasSubstr("a/3 [inconclusive]: another note\n"));
+  EXPECT_THAT(console, ::testing::Not(HasSubstr("a/2 [inconclusive]")));
+  const std::string markdown = render_comparison(comparison, Format::markdown);
+  EXPECT_THAT(markdown, HasSubstr("- 2 benchmarks (`a/1` and 1 more): each side is one process"));
+}
+
 TEST(ConsoleComparison, ABenchmarkOfOneBuildAloneThatNeverRanShowsNoTime) {
   // Side by side, a benchmark only one build has is not run: its row has no time (not "0 ns").
   RunResult base;

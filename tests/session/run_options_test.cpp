@@ -111,9 +111,11 @@ TEST(CommandSpecs, RefusesWhatCannotBeLaidOut) {
   RunOptions none;
   EXPECT_THAT(command_specs(none).error().message, HasSubstr("no command to run"));
   RunOptions both;
-  both.positional = {"./prog"};
+  both.positional = {"/bin/true"};  // a program, but no bench binary
   both.trailing = {"echo"};
   EXPECT_THAT(command_specs(both).error().message, HasSubstr("nothing may come before --"));
+  both.positional = {"./no_such_prog"};
+  EXPECT_THAT(command_specs(both).error().message, HasSubstr("./no_such_prog: no such file"));
   RunOptions names = two_commands();
   names.names = {"a", "b", "c"};
   names.flag_order = {"--cmd", "--name", "--cmd", "--name", "--name"};
