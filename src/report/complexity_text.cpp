@@ -9,8 +9,10 @@ namespace benchkit::report {
 
 namespace {
 
-// "1.23 ns", "0.000456 ns": a coefficient, which can be far below a nanosecond.
+// "1.23 ns", "0.000456 ns": a coefficient, which can be far below a nanosecond; from a
+// microsecond up in the unit that reads best ("16.1 ms", not "1.61e+07 ns").
 std::string coefficient_text(double value) {
+  if (value >= 1000.0) return format_duration(value);
   return fmt::format("{:.3g} ns", value);
 }
 

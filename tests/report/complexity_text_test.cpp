@@ -89,6 +89,9 @@ TEST(ComplexityOutput, AnRmsUnderOnePercentIsNotRoundedToNothing) {
   EXPECT_THAT(console, HasSubstr("6.48 ns × N, RMS 0.45% (fitted by Google Benchmark)"));
   run.complexity[0].rms = 0.0521;
   EXPECT_THAT(make_reporter(Format::console)->render(run), HasSubstr("RMS 5% (fitted"));
+  // A large coefficient in its unit (less_slow.cpp's sorting sweep read "1.61e+07 ns").
+  run.complexity[0].coefficient.value = 1.61e7;
+  EXPECT_THAT(make_reporter(Format::console)->render(run), HasSubstr("O(n), 16.1 ms × N"));
 }
 
 TEST(ComplexityOutput, ResultJsonCarriesThePointsAndTheFitsAndReadsBack) {
