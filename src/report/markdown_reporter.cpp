@@ -72,7 +72,8 @@ std::string command_table_markdown(const RunResult& run) {
 }
 
 // What follows a results table: the counters, every skipped or failed benchmark and every
-// diagnostic in full, and the complexity fits.
+// diagnostic in full, the run's warnings (a debug build, a busy machine), and the complexity
+// fits.
 std::string results_notes_markdown(const RunResult& run) {
   std::string out = counter_table_markdown(run);
   bool any = false;
@@ -95,6 +96,12 @@ std::string results_notes_markdown(const RunResult& run) {
       any = true;
       out += fmt::format("- {} **{}**: {}\n", markdown_code(b.name), d.code, d.message);
     }
+  }
+  for (const Diagnostic& warning : run.context.warnings) {
+    if (!any) out += "\n";
+    any = true;
+    out += fmt::format("- {} **{}**: {}\n", warning.severity, warning.code,
+                       markdown_escape(warning.message));
   }
   return out + parts::complexity_markdown(run);
 }
