@@ -422,6 +422,21 @@ std::optional<double> code_repetition_ns(const std::string& name,
 
 }  // namespace
 
+double gbench_call_cost_s(const RunResult& run, double wall_s, double start_s) {
+  double timed_s = 0.0;
+  double calls = 0.0;
+  for (const BenchmarkResult& result : run.benchmarks) {
+    for (const Sample& sample : result.samples) timed_s += sample.ns * 1e-9;
+    if (result.samples.empty()) continue;
+    calls += static_cast<double>(result.samples.size());
+    const double iterations =
+        static_cast<double>(std::max<std::uint64_t>(1, result.samples[0].iters));
+    calls += std::ceil(std::log10(iterations));  // the search's tries before the first
+  }
+  if (calls == 0.0) return 0.0;
+  return std::max(0.0, wall_s - start_s - timed_s) / calls;
+}
+
 std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
                                            std::optional<double> iteration_ns,
                                            const std::string& name) {
@@ -864,6 +879,7 @@ class GbenchPairs {
     std::vector<std::string> flags = plan_.flags;
     flags.insert(flags.end(), {"--benchmark_repetitions=2", "--benchmark_min_time=0.001",
                                "--benchmark_filter=" + filter});
+    const auto pilot_started = std::chrono::steady_clock::now();
     const auto pilot = run_one_process(
         plan_.baseline_executable, flags, folder_ + "/pilot.json",
         fmt::format("the baseline build {} (timing each benchmark's iterations once)",
@@ -880,6 +896,19 @@ class GbenchPairs {
       }
       return std::nullopt;
     }
+    const double call_s = gbench_call_cost_s(
+        *pilot,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - pilot_started).count(),
+        start_s_[0]);
+    costly_calls_ = call_s >= kCostlyCallS;
+    if (const auto say = notes_.sink(); say && costly_calls_) {
+      say(
+          fmt::format("a call of the suite's benchmark functions took about {:.0f} ms beyond its "
+                      "iterations in a pilot run (set-up before the timed loop), so every "
+                      "benchmark keeps {} repetitions of {:g} ms a process: twenty short ones "
+                      "would pay it twenty times",
+                      call_s * 1000.0, kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS));
+    }
     for (const BenchmarkResult& result : pilot->benchmarks) {
       const auto at = std::find(plan_.benchmarks.begin(), plan_.benchmarks.end(), result.name);
       if (at == plan_.benchmarks.end() || !result.valid() || result.samples.empty()) continue;
@@ -888,7 +917,7 @@ class GbenchPairs {
     }
     // Those whose code sets their iterations are given repetitions by their length instead.
     std::size_t short_rows = 0;
-    for (std::size_t k = 0; k < iteration_ns_.size(); ++k) {
+    for (std::size_t k = 0; k < iteration_ns_.size() && !costly_calls_; ++k) {
       const std::optional<double>& ns = iteration_ns_[k];
       if (ns && *ns <= kShortIterationNs && !code_repetition_ns(plan_.benchmarks[k], ns)) {
         ++short_rows;
@@ -989,7 +1018,14 @@ class GbenchPairs {
   // The flags benchkit adds for benchmark `index` (gbench_turn_flags), before a side spells them.
   std::vector<std::string> turn_flags(std::size_t index) const {
     if (!plan_.turn_flags) return {};
-    return gbench_turn_flags(plan_.flags, iteration_ns_[index], plan_.benchmarks[index]);
+    std::optional<double> iteration_ns = iteration_ns_[index];
+    // Costly calls: a short row is given what the others are (a fixed repetition in its code
+    // still counts its iterations).
+    if (costly_calls_ && iteration_ns && *iteration_ns <= kShortIterationNs &&
+        !code_repetition_ns(plan_.benchmarks[index], iteration_ns)) {
+      iteration_ns.reset();
+    }
+    return gbench_turn_flags(plan_.flags, iteration_ns, plan_.benchmarks[index]);
   }
 
   // The processes of a round a side: each benchmark alone, or (together_) those that take the
@@ -1116,6 +1152,8 @@ class GbenchPairs {
   std::array<MinTimeSpelling, 2> spelling_;
   // Per benchmark: how long an iteration took in the pilot (time_iterations), when it ran.
   std::vector<std::optional<double>> iteration_ns_;
+  // The pilot found a call of the benchmarks' functions costly (kCostlyCallS).
+  bool costly_calls_ = false;
   // Per side: how long a process took to start (check_listed); whether a round's benchmarks run
   // together (choose_processes).
   std::array<double, 2> start_s_ = {0.0, 0.0};

@@ -203,6 +203,18 @@ inline constexpr double kShortIterationNs = 500'000.0;
 // What such a benchmark's process is given: twenty repetitions of 1 ms.
 inline constexpr int kShortRowRepetitions = 20;
 inline constexpr double kShortRowMinTimeS = 0.001;
+// Unless a call of the suite's benchmark functions costs this much beyond its iterations (set-up
+// before the timed loop: NumKong fills a 1 GiB input budget in every call), as the pilot run's
+// wall time tells (gbench_call_cost_s): twenty repetitions would pay it twenty times a process
+// (8.4 s against 2.5 s with three of 8 ms), so the short rows keep three of 8 ms. nlohmann/json's
+// calls, which parse a file each, cost about 10 ms: its one short row keeps its twenty.
+inline constexpr double kCostlyCallS = 0.05;
+
+// About what a call of a benchmark's function cost beyond its timed iterations in one process
+// that ran `run`'s benchmarks in `wall_s` seconds, `start_s` of them starting: the time not timed,
+// shared among the calls Google Benchmark made (each repetition's, and its search for an iteration
+// count on the first: one try per tenfold of its iterations).
+double gbench_call_cost_s(const RunResult& run, double wall_s, double start_s);
 
 // The repetitions of a benchmark's process in a side-by-side comparison, and the
 // --benchmark_min_time of each (seconds), unless the user's flags set them: three of 8 ms. Google

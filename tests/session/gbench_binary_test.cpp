@@ -647,6 +647,38 @@ TEST(GbenchBinary, AMinimumTimeSetInCodeGetsRepetitionsByItsLength) {
   EXPECT_THAT(notes, Not(Contains(HasSubstr("took at most 500 µs"))));
 }
 
+TEST(GbenchBinary, TheCostOfACallIsWhatThePilotDidNotTimeSharedAmongItsCalls) {
+  RunResult run;
+  BenchmarkResult short_row;
+  short_row.name = "a";
+  for (int k = 0; k < 2; ++k) {
+    Sample sample;
+    sample.iters = 1000;  // three tries of the search before the first repetition
+    sample.ns = 1e6;      // 1 ms
+    short_row.samples.push_back(sample);
+  }
+  run.benchmarks = {short_row};
+  // 0.5 s of wall time, 0.1 s of it starting, 2 ms timed: 398 ms over 5 calls.
+  EXPECT_NEAR(gbench_call_cost_s(run, 0.5, 0.1), 0.398 / 5, 1e-9);
+  EXPECT_EQ(gbench_call_cost_s(run, 0.05, 0.1), 0.0);  // never below nothing
+  EXPECT_EQ(gbench_call_cost_s(RunResult{}, 1.0, 0.0), 0.0);
+}
+
+TEST(GbenchBinary, ASuiteWhoseCallsAreCostlyKeepsThreeRepetitionsForItsShortRows) {
+  // BM_setup sleeps 80 ms in every call before a loop of a few ns an iteration: twenty
+  // repetitions of 1 ms would pay 1.6 s a process, three of 8 ms 0.24 s.
+  GbenchSideBySide plan =
+      self_pairs(std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments", {"BM_setup"}, 2);
+  plan.flags = {"setup"};
+  std::vector<std::string> notes;
+  plan.note = [&](const std::string& line) { notes.push_back(line); };
+  const auto runs = run_gbench_side_by_side(plan);
+  ASSERT_TRUE(runs) << runs.error().message;
+  EXPECT_EQ(samples_by_round(*runs), (std::map<std::uint32_t, std::size_t>{{0, 3}, {1, 3}}));
+  EXPECT_THAT(notes, Contains(HasSubstr("a call of the suite's benchmark functions took about")));
+  EXPECT_THAT(notes, Not(Contains(HasSubstr("twenty repetitions of 1 ms a process for"))));
+}
+
 TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
   // BM_crash aborts in every process, the pilot's too (a flag the suite refuses now fails its
   // listings first: ASuitesOwnArgumentsReachItsListings).

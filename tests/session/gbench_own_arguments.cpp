@@ -6,7 +6,9 @@
 // exit); with "crash" and "hang" it registers a benchmark that aborts, or one that never ends;
 // with "twice", BM_base twice (google/benchmark's options_test registers BM_basic/1 six times);
 // with "min-time" it exits 1 unless a --benchmark_min_time is given (NumKong's main() adds
-// --benchmark_min_time=10s when none is, which Google Benchmark 1.7 refuses).
+// --benchmark_min_time=10s when none is, which Google Benchmark 1.7 refuses); with "setup",
+// BM_setup, whose every call sleeps 80 ms before a short timed loop (NumKong fills its inputs in
+// every call).
 // Run by tests/session/gbench_binary_test.cpp.
 #include <benchmark/benchmark.h>
 
@@ -28,6 +30,12 @@ static void BM_crash(benchmark::State& state) {
 
 static void BM_hang(benchmark::State& state) {
   for (auto _ : state) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+static void BM_setup(benchmark::State& state) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(80));
+  std::int64_t sum = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(sum += 3);
 }
 
 static void BM_full(benchmark::State& state) {
@@ -60,6 +68,7 @@ int main(int argc, char** argv) {
   if (first == "crash") benchmark::RegisterBenchmark("BM_crash", BM_crash);
   if (first == "hang") benchmark::RegisterBenchmark("BM_hang", BM_hang);
   if (first == "twice") benchmark::RegisterBenchmark("BM_base", BM_base);
+  if (first == "setup") benchmark::RegisterBenchmark("BM_setup", BM_setup);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
