@@ -240,6 +240,12 @@ class BinariesMeasurer final : public Measurer {
     if (plan_.worker_timeout) pairs.timeout = plan_.worker_timeout;
     auto runs = run_gbench_side_by_side(pairs, undecided());
     if (!runs) return runs;
+    if (runs->costly_calls && gbench_repetitions_follow_iterations(plan_.flags)) {
+      added_text += fmt::format(
+          "; not here: a call of the suite's benchmark functions cost {:.0f} ms or more beyond "
+          "its iterations, which twenty repetitions would pay twenty times",
+          kCostlyCallS * 1000.0);
+    }
     // Together: a suite slow to start (GbenchPairs::choose_processes).
     const bool together = runs->together;
     measured.method_note = fmt::format(

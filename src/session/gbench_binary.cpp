@@ -998,6 +998,7 @@ class GbenchPairs {
   SideBySideRuns result() const {
     SideBySideRuns runs;
     runs.together = together_;
+    runs.costly_calls = costly_calls_;
     std::array<RunResult*, 2> sides = {&runs.baseline, &runs.candidate};
     for (std::size_t side = 0; side < 2; ++side) {
       sides[side]->context = contexts_[side];

@@ -24,6 +24,9 @@ struct SideBySideRuns {
   // Google Benchmark binaries: each round ran its benchmarks together, one process a build (a
   // suite slow to start, GbenchSideBySide::together_from_s), not each in a process of its own.
   bool together = false;
+  // Google Benchmark binaries whose calls were costly (kCostlyCallS): no short row was given
+  // twenty repetitions.
+  bool costly_calls = false;
 };
 
 // What a look at the runs so far decides: the benchmarks whose comparison is not decided yet

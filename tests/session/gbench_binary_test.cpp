@@ -675,6 +675,7 @@ TEST(GbenchBinary, ASuiteWhoseCallsAreCostlyKeepsThreeRepetitionsForItsShortRows
   const auto runs = run_gbench_side_by_side(plan);
   ASSERT_TRUE(runs) << runs.error().message;
   EXPECT_EQ(samples_by_round(*runs), (std::map<std::uint32_t, std::size_t>{{0, 3}, {1, 3}}));
+  EXPECT_TRUE(runs->costly_calls);  // for the comparison's method note
   EXPECT_THAT(notes, Contains(HasSubstr("a call of the suite's benchmark functions took about")));
   EXPECT_THAT(notes, Not(Contains(HasSubstr("twenty repetitions of 1 ms a process for"))));
 }
