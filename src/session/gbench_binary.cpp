@@ -916,10 +916,14 @@ class GbenchPairs {
       iteration_ns_[at - plan_.benchmarks.begin()] = *std::min_element(times.begin(), times.end());
     }
     // Those whose code sets their iterations are given repetitions by their length instead.
+    // Costly calls: a short row's time is forgotten, so it is given what the others are.
     std::size_t short_rows = 0;
-    for (std::size_t k = 0; k < iteration_ns_.size() && !costly_calls_; ++k) {
-      const std::optional<double>& ns = iteration_ns_[k];
-      if (ns && *ns <= kShortIterationNs && !code_repetition_ns(plan_.benchmarks[k], ns)) {
+    for (std::size_t k = 0; k < iteration_ns_.size(); ++k) {
+      std::optional<double>& ns = iteration_ns_[k];
+      if (!ns || *ns > kShortIterationNs || code_repetition_ns(plan_.benchmarks[k], ns)) continue;
+      if (costly_calls_) {
+        ns.reset();
+      } else {
         ++short_rows;
       }
     }
@@ -1019,14 +1023,7 @@ class GbenchPairs {
   // The flags benchkit adds for benchmark `index` (gbench_turn_flags), before a side spells them.
   std::vector<std::string> turn_flags(std::size_t index) const {
     if (!plan_.turn_flags) return {};
-    std::optional<double> iteration_ns = iteration_ns_[index];
-    // Costly calls: a short row is given what the others are (a fixed repetition in its code
-    // still counts its iterations).
-    if (costly_calls_ && iteration_ns && *iteration_ns <= kShortIterationNs &&
-        !code_repetition_ns(plan_.benchmarks[index], iteration_ns)) {
-      iteration_ns.reset();
-    }
-    return gbench_turn_flags(plan_.flags, iteration_ns, plan_.benchmarks[index]);
+    return gbench_turn_flags(plan_.flags, iteration_ns_[index], plan_.benchmarks[index]);
   }
 
   // The processes of a round a side: each benchmark alone, or (together_) those that take the
@@ -1151,7 +1148,8 @@ class GbenchPairs {
   // Per side: how its binary reads the --benchmark_min_time benchkit gives (the two builds can
   // link different versions of Google Benchmark).
   std::array<MinTimeSpelling, 2> spelling_;
-  // Per benchmark: how long an iteration took in the pilot (time_iterations), when it ran.
+  // Per benchmark: how long an iteration took in the pilot (time_iterations), when it ran (and
+  // was not a short row of a suite whose calls are costly).
   std::vector<std::optional<double>> iteration_ns_;
   // The pilot found a call of the benchmarks' functions costly (kCostlyCallS).
   bool costly_calls_ = false;
