@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-
 #include "session/shard.hpp"
 
 namespace benchkit::session {
@@ -14,8 +12,7 @@ model::Result<Plan> plan_for(const CompareOptions& o) {
   if (base_runs != candidate_runs) {
     // A path to nothing beside an executable: what is wrong is the path.
     for (const std::string* path : {&o.base, &o.candidate}) {
-      std::error_code error;
-      if (path->find('/') != std::string::npos && !std::filesystem::exists(*path, error)) {
+      if (names_nothing(*path)) {
         return usage_error(fmt::format("{}: no such file; check the path", *path));
       }
     }

@@ -27,6 +27,11 @@ bool is_program(const std::string& path) {
   return first != '{';
 }
 
+bool names_nothing(const std::string& path) {
+  std::error_code error;
+  return path.find('/') != std::string::npos && !std::filesystem::exists(path, error);
+}
+
 void look_after_every_round(BinariesPlan& binaries, Steps& then, std::size_t max_rounds) {
   binaries.max_rounds = max_rounds > 0 ? max_rounds : kMaxRoundsFactor * binaries.rounds;
   then.compare.sequential_alpha =

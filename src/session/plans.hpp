@@ -231,6 +231,9 @@ Outcome run(Plan plan, Observer& observer);
 // True when `path` is a program to run rather than a result file: an executable regular file
 // whose first byte does not start a JSON document.
 bool is_program(const std::string& path);
+// True when `path` is written as a path (it holds a '/') and names nothing: what to say of it is
+// "no such file", not what kind of argument it is not.
+bool names_nothing(const std::string& path);
 
 // Two executables side by side (`compare OLD NEW`, `run ./gb --baseline NAME` with a kept binary)
 // looked at after every round, up to `max_rounds` (0: kMaxRoundsFactor × binaries.rounds, the

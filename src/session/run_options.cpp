@@ -1,9 +1,7 @@
 #include "session/run_options.hpp"
 
 #include <fmt/format.h>
-
 #include <unistd.h>
-#include <filesystem>
 
 #include <algorithm>
 #include <cerrno>
@@ -383,9 +381,7 @@ model::Result<std::vector<process::CommandSpec>> command_specs(const RunOptions&
   const bool use_shell = !o.shell.empty();
   if (!o.positional.empty() && !o.trailing.empty()) {
     // A path to nothing: what is wrong is the path, not where it stands.
-    std::error_code error;
-    if (o.positional.front().find('/') != std::string::npos &&
-        !std::filesystem::exists(o.positional.front(), error)) {
+    if (names_nothing(o.positional.front())) {
       return usage_error(
           fmt::format("{}: no such file; check the path (a bench binary, or a "
                       "Google Benchmark binary, is given by its path)",
