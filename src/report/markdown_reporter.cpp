@@ -25,6 +25,26 @@ class MarkdownReporter final : public Reporter {
   }
 };
 
+// A Markdown table of `headers` and `rows`, the columns marked in `right` aligned right; each
+// row's first cell (a benchmark's name) as code, the others escaped.
+std::string markdown_table(const std::vector<std::string>& headers,
+                           const std::vector<std::vector<std::string>>& rows,
+                           const std::vector<bool>& right) {
+  std::string out = "|";
+  std::string rule = "|";
+  for (std::size_t c = 0; c < headers.size(); ++c) {
+    out += " " + markdown_escape(headers[c]) + " |";
+    rule += right[c] ? "---:|" : "---|";
+  }
+  out += "\n" + rule + "\n";
+  for (const std::vector<std::string>& row : rows) {
+    out += "| " + markdown_code(row.front()) + " |";
+    for (std::size_t c = 1; c < row.size(); ++c) out += " " + markdown_escape(row[c]) + " |";
+    out += "\n";
+  }
+  return out;
+}
+
 // The user counters and labels, as the console shows them: a column per counter name, then the
 // label; nothing when no benchmark has one.
 std::string counter_table_markdown(const RunResult& run) {
@@ -32,43 +52,24 @@ std::string counter_table_markdown(const RunResult& run) {
   if (results.empty()) return "";
   const std::vector<std::string> names = counter_names(results);
   const bool labels = any_label(results);
-  std::string header = "| benchmark |";
-  std::string rule = "|---|";
-  for (const std::string& name : names) {
-    header += " " + markdown_escape(name) + " |";
-    rule += "---:|";
-  }
+  std::vector<std::string> headers = {"benchmark"};
+  headers.insert(headers.end(), names.begin(), names.end());
+  std::vector<bool> right(headers.size(), true);
+  right.front() = false;
   if (labels) {
-    header += " label |";
-    rule += "---|";
+    headers.push_back("label");
+    right.push_back(false);
   }
-  std::string out = "\n" + header + "\n" + rule + "\n";
-  for (const BenchmarkResult* b : results) {
-    const std::vector<std::string> row = counter_row(*b, names, labels);
-    out += "| " + markdown_code(row.front()) + " |";
-    for (std::size_t i = 1; i < row.size(); ++i) out += " " + markdown_escape(row[i]) + " |";
-    out += "\n";
-  }
-  return out;
+  std::vector<std::vector<std::string>> rows;
+  for (const BenchmarkResult* b : results) rows.push_back(counter_row(*b, names, labels));
+  return "\n" + markdown_table(headers, rows, right);
 }
 
 // The command table (parts::command_cells) as a Markdown table: the columns `benchkit run`
 // prints, not a micro benchmark's "samples × iterations".
 std::string command_table_markdown(const RunResult& run) {
   const parts::CommandCells cells = parts::command_cells(run);
-  std::string out = "|";
-  std::string rule = "|";
-  for (std::size_t c = 0; c < cells.headers.size(); ++c) {
-    out += " " + cells.headers[c] + " |";
-    rule += cells.right[c] ? "---:|" : "---|";
-  }
-  out += "\n" + rule + "\n";
-  for (const std::vector<std::string>& row : cells.rows) {
-    out += "| " + markdown_code(row.front()) + " |";
-    for (std::size_t c = 1; c < row.size(); ++c) out += " " + markdown_escape(row[c]) + " |";
-    out += "\n";
-  }
-  return out;
+  return markdown_table(cells.headers, cells.rows, cells.right);
 }
 
 // What follows a results table: the counters, every skipped or failed benchmark and every
