@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "process/capture.hpp"
+#include "vcs/ci_checkout.hpp"
 
 namespace benchkit::vcs {
 namespace {
@@ -101,7 +102,8 @@ GitFacts git_facts(const std::string& folder, const GitRunner& run) {
 
 GitFacts git_facts(const std::string& folder) {
   if (!may_be_in_repository(folder)) return {};
-  return git_facts(folder, run_git);
+  return with_ci_branch(git_facts(folder, run_git),
+                        [](const char* name) { return std::getenv(name); });
 }
 
 bool may_be_in_repository(const std::string& folder) {

@@ -14,7 +14,8 @@ namespace benchkit::vcs {
 
 struct GitFacts {
   std::string commit;  // full hash of HEAD; empty outside a repository or before its first commit
-  std::string branch;  // the checked-out branch ("main"); empty on a detached HEAD
+  std::string
+      branch;  // the checked-out branch ("main"); empty on a detached HEAD (but see git_facts)
   // Whether tracked files differ from HEAD (in the index or the work tree; untracked files do
   // not count, build folders are often untracked). Unset when there is no commit.
   std::optional<bool> dirty;
@@ -51,7 +52,8 @@ GitFacts git_facts(const std::string& folder, const GitRunner& run);
 
 // The same with the real git, which is not started at all when may_be_in_repository(folder) is
 // false: outside a repository git would only fail, after 2 ms of start-up that `benchkit run`
-// would otherwise spend beside its first runs.
+// would otherwise spend beside its first runs. A detached HEAD at the commit a CI service built
+// has the branch that service names (with_ci_branch, vcs/ci_checkout.hpp).
 GitFacts git_facts(const std::string& folder);
 
 // Whether git could see a repository from `folder`: GIT_DIR is set, or `folder` or one of its

@@ -15,7 +15,8 @@ clone of a repository made by scripts/ab-demo-repo (one benchmark, `walk_chain`)
 - a pull request that walks 3 times further: the job fails with status 1, the comment still is
   posted and says `regressed`; GitHub's workflow and GitLab's merge request job alike;
 - main: two pushes recorded into one history file, `history check` passes on a commit that
-  changes no code, and GitLab's detached checkout records its run on the branch too;
+  changes no code, and GitLab's detached checkout, left as it is, records its run on the
+  branch too (the branch GitLab names for the commit: vcs/ci_checkout.hpp);
 - the instruction counts (real valgrind): `unchanged` and exit 0 for the README change,
   `regressed` and exit 1 for the slow one.
 
@@ -941,7 +942,8 @@ def sharded_gitlab(found, work, prefix, log, store):
         git(folder, "checkout", "--quiet", "--detach", "origin/pr-slow-short")
     builds = os.path.join(runners.root, "builds")
     request = dict(gitlab, CI_PIPELINE_SOURCE="merge_request_event", CI_PIPELINE_ID="700",
-                   CI_COMMIT_BRANCH="")
+                   CI_COMMIT_BRANCH="", CI_MERGE_REQUEST_SOURCE_BRANCH_NAME="pr-slow-short",
+                   CI_COMMIT_SHA=git(runners.origin, "rev-parse", "pr-slow-short"))
     posted(log)
     done = run_gitlab_pipeline(pipeline, runners, prefix, request, head,
                                path_of=lambda name, index: os.path.join(
@@ -969,7 +971,8 @@ def sharded_gitlab(found, work, prefix, log, store):
 
     def detached(folder):
         git(folder, "checkout", "--quiet", "--detach", commit)
-    push = dict(gitlab, CI_PIPELINE_SOURCE="push", CI_PIPELINE_ID="701", CI_COMMIT_BRANCH="main")
+    push = dict(gitlab, CI_PIPELINE_SOURCE="push", CI_PIPELINE_ID="701", CI_COMMIT_BRANCH="main",
+                CI_COMMIT_SHA=commit)
     runners.new_pipeline()
     done = run_gitlab_pipeline(pipeline, runners, prefix, push, detached,
                                only=lambda name, index: index != 3)
@@ -1035,7 +1038,9 @@ def one_runner(found, work, prefix, log):
               "99", "CI_RUNNER_ID": "5", "BENCHKIT_GITLAB_TOKEN": "fake-token", "CI": "true"}
     # GitLab, a merge request: the checkout is the branch's head, detached.
     start_job(workspace, "origin/pr-slow")
-    status, outputs, artifacts = run_gitlab_job(pipeline, "bench-mr", workspace, prefix, gitlab)
+    request = dict(gitlab, CI_COMMIT_BRANCH="", CI_MERGE_REQUEST_SOURCE_BRANCH_NAME="pr-slow",
+                   CI_COMMIT_SHA=git(workspace, "rev-parse", "HEAD"))
+    status, outputs, artifacts = run_gitlab_job(pipeline, "bench-mr", workspace, prefix, request)
     detail = all_output(outputs)
     expect(status == 1, "GitLab merge request pr-slow: the job exits 1 (got %d)" % status, detail)
     note = posted(log)
@@ -1088,10 +1093,12 @@ def one_runner(found, work, prefix, log):
            and all(c[:8] in listed.stdout for c in commits[:2]),
            "GitHub main: both pushes are recorded, with their commits", listed.stdout + listed.stderr)
 
-    # GitLab, main: a detached checkout; the run must still be on the branch main.
+    # GitLab, main: a detached checkout, which the recipe leaves as it is; the run must still be
+    # on the branch main (the branch GitLab names for the commit checked out).
     time.sleep(1.1)
     start_job(workspace, commits[2])
-    status, outputs, artifacts = run_gitlab_job(pipeline, "bench-main", workspace, prefix, gitlab)
+    status, outputs, artifacts = run_gitlab_job(pipeline, "bench-main", workspace, prefix,
+                                                dict(gitlab, CI_COMMIT_SHA=commits[2]))
     detail = all_output(outputs)
     check = open(os.path.join(workspace, "check.md")).read() \
         if os.path.isfile(os.path.join(workspace, "check.md")) else ""

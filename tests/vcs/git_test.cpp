@@ -261,6 +261,24 @@ TEST_F(RealGit, ADetachedHeadHasItsCommitAndNoBranch) {
   EXPECT_EQ(detached.dirty, false);
 }
 
+// On a CI runner that checked out the commit it names (GitHub's variables: they are read first,
+// so that the runner this test runs on cannot stand in), the branch is the CI's; at another
+// commit, none.
+TEST_F(RealGit, ADetachedHeadAtTheCisCommitIsOnTheCisBranch) {
+  make_repository();
+  const std::string first = git({"rev-parse", "HEAD"});
+  write("tracked.txt", "two\n");
+  git({"commit", "-q", "-a", "-m", "second"});
+  git({"checkout", "-q", "--detach", first});
+  const ScopedEnvironment sha("GITHUB_SHA", first);
+  const ScopedEnvironment ref("GITHUB_REF", "refs/heads/main");
+  const ScopedEnvironment head_ref("GITHUB_HEAD_REF", "");
+  EXPECT_EQ(facts().branch, "main");
+  EXPECT_EQ(facts().commit, first);
+  git({"checkout", "-q", "--detach", "main"});
+  EXPECT_EQ(facts().branch, "");
+}
+
 TEST(RunGit, GitMissingFromThePathGivesNothing) {
   const ScopedEnvironment path("PATH", "/nonexistent-benchkit-path");
   ::testing::internal::CaptureStderr();
