@@ -5,16 +5,21 @@ import tempfile
 import time
 
 
-def run(argv):
-    """Runs argv, returns (wall seconds, peak RSS in MiB, stdout); exits naming it if it fails.
+def run(argv, cwd=None):
+    """Runs argv (in cwd, if given), returns (wall seconds, peak RSS in MiB, stdout); exits
+    naming it if it fails.
 
     The peak RSS comes from GNU time, a small C program: a child forked from this Python
     process would count Python's own pages in its ru_maxrss (the kernel keeps the pre-exec
-    high-water mark), overstating a 8 MiB program as 14 MiB."""
+    high-water mark), overstating a 8 MiB program as 14 MiB. It is the largest of the process
+    and every child it waited for: a bench binary started inside a git repository runs `git
+    status` to record the commit, and git's own 5.2 MiB (on this repository) would then be the
+    figure. The scripts run the binaries in a temporary folder, outside any repository, so that
+    the figure is the bench binary's processes' (argv[0] must then be an absolute path)."""
     with tempfile.NamedTemporaryFile(mode="r") as rss_file:
         start = time.monotonic()
         completed = subprocess.run(["/usr/bin/time", "-o", rss_file.name, "-f", "%M"] + argv,
-                                   capture_output=True)
+                                   capture_output=True, cwd=cwd)
         wall = time.monotonic() - start
         if completed.returncode != 0:
             sys.exit(f"{argv[0]} failed with status {completed.returncode}: "
