@@ -642,6 +642,19 @@ void add_work(const BenchmarkResult& b, double ns, ordered_json& row) {
   if (!b.label.empty()) row["label"] = b.label;
 }
 
+// The CPU time of a sample in all: its counter cpu_ns (read from a Google Benchmark file), or the
+// user and system time of a command's run; nothing for benchkit's micro benchmarks, which record
+// no CPU time (their rows then carry the wall time as cpu_time, as before).
+std::optional<double> sample_cpu_ns(const Sample& sample) {
+  if (const auto cpu = sample.counters.find("cpu_ns"); cpu != sample.counters.end()) {
+    return cpu->second;
+  }
+  if (sample.resources && sample.resources->user_ns && sample.resources->system_ns) {
+    return *sample.resources->user_ns + *sample.resources->system_ns;
+  }
+  return std::nullopt;
+}
+
 // One iteration row per sample, as Google Benchmark writes one per repetition. A threaded
 // benchmark's row is Google Benchmark's: iterations of all the threads, and the time per one of
 // them (benchkit's time per iteration, which is one thread's, divided by the threads).
@@ -656,10 +669,9 @@ void add_iteration_rows(const BenchmarkResult& b, std::size_t family, ordered_js
     row["threads"] = model::thread_count(b);
     row["iterations"] = sample.iters * model::gbench_thread_share(b);
     row["real_time"] = number(per_iteration[i] / threads);
-    const auto cpu = sample.counters.find("cpu_ns");
+    const std::optional<double> cpu = sample_cpu_ns(sample);
     row["cpu_time"] =
-        cpu != sample.counters.end()
-            ? number(cpu->second / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)))
+        cpu ? number(*cpu / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)))
             : number(per_iteration[i] / threads);
     row["time_unit"] = "ns";
     add_work(b, per_iteration[i], row);
@@ -668,14 +680,14 @@ void add_iteration_rows(const BenchmarkResult& b, std::size_t family, ordered_js
 }
 
 // CPU time has no estimates of its own: its aggregates (mean, median, stddev, cv) come from the
-// samples' cpu_ns; none unless every sample has one.
+// samples' CPU times (sample_cpu_ns); none unless every sample has one.
 std::map<std::string, double> cpu_aggregates(const BenchmarkResult& b) {
   const std::size_t count = b.samples.size();
   std::vector<double> cpu;
   for (const Sample& sample : b.samples) {
-    const auto found = sample.counters.find("cpu_ns");
-    if (found == sample.counters.end()) break;
-    cpu.push_back(found->second / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)));
+    const std::optional<double> found = sample_cpu_ns(sample);
+    if (!found) break;
+    cpu.push_back(*found / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)));
   }
   if (cpu.size() != count) return {};
   double sum = 0;

@@ -112,6 +112,44 @@ TEST(GbenchJson, UserCountersAreReadAsGoogleBenchmarkShowedThemWithTheLabel) {
   EXPECT_EQ(model::thread_count(named(run, "BM_counters/threads:2")), 2u);
 }
 
+// A command's run has its CPU time (user and system, from wait4): a `sleep 0.1` is 100 ms of
+// real time and a millisecond of CPU. A micro benchmark records none, and its rows carry the
+// wall time.
+TEST(GbenchJson, ACommandsCpuTimeIsItsUserAndSystemTime) {
+  RunResult run;
+  BenchmarkResult command;
+  command.name = "sleep 0.1";
+  command.kind = "command";
+  for (const double user_ms : {0.4, 0.6, 0.5}) {
+    Sample sample{1, 100e6, {}, 0, {}, {}, {}, {}};
+    sample.resources = Resources{};
+    sample.resources->user_ns = user_ms * 1e6;
+    sample.resources->system_ns = 0.5e6;
+    command.samples.push_back(sample);
+  }
+  analysis::compute_estimates(command);
+  run.benchmarks.push_back(command);
+  BenchmarkResult micro;
+  micro.name = "hash";
+  micro.samples = {Sample{1000, 50'000.0, {}, 0, {}, {}, {}, {}},
+                   Sample{1000, 60'000.0, {}, 0, {}, {}, {}, {}}};
+  analysis::compute_estimates(micro);
+  run.benchmarks.push_back(micro);
+  const auto document = nlohmann::json::parse(to_gbench_json(run));
+  std::vector<double> cpu_ms;
+  for (const auto& row : document["benchmarks"]) {
+    if (row["name"] == "sleep 0.1") cpu_ms.push_back(row["cpu_time"].get<double>() / 1e6);
+    if (row["name"] == "sleep 0.1_median") {
+      EXPECT_DOUBLE_EQ(row["cpu_time"].get<double>(), 1.0e6);
+      EXPECT_DOUBLE_EQ(row["real_time"].get<double>(), 100e6);
+    }
+    if (row["name"] == "hash" && row["run_type"] == "iteration") {
+      EXPECT_DOUBLE_EQ(row["cpu_time"].get<double>(), row["real_time"].get<double>());
+    }
+  }
+  EXPECT_THAT(cpu_ms, ::testing::ElementsAre(0.9, 1.1, 1.0));
+}
+
 TEST(GbenchJson, CountersAndTheLabelAreWrittenAsGoogleBenchmarkWritesThem) {
   // A rate is written divided by each row's time, as Google Benchmark's are; the label on every
   // row; the values read back.
