@@ -4,18 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <memory>
 #include <string>
+#include <utility>
+
+#include "fakes/fake_environment.hpp"
 
 namespace benchkit::system {
 namespace {
 
 EnvironmentLookup environment(std::map<std::string, std::string> variables) {
-  auto shared = std::make_shared<std::map<std::string, std::string>>(std::move(variables));
-  return [shared](const char* name) -> const char* {
-    const auto found = shared->find(name);
-    return found == shared->end() ? nullptr : found->second.c_str();
-  };
+  return benchkit::testing::fake_environment(std::move(variables));
 }
 
 TEST(CiRun, OutsideACiThereIsNone) {

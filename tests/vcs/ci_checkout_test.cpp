@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <memory>
 #include <string>
+#include <utility>
+
+#include "fakes/fake_environment.hpp"
 
 namespace benchkit::vcs {
 namespace {
@@ -14,11 +16,7 @@ constexpr char kHead[] = "4f2c1d9e8b7a6f5e4d3c2b1a09f8e7d6c5b4a392";
 constexpr char kOther[] = "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567";
 
 EnvironmentLookup environment(std::map<std::string, std::string> variables) {
-  auto shared = std::make_shared<std::map<std::string, std::string>>(std::move(variables));
-  return [shared](const char* name) -> const char* {
-    const auto found = shared->find(name);
-    return found == shared->end() ? nullptr : found->second.c_str();
-  };
+  return benchkit::testing::fake_environment(std::move(variables));
 }
 
 TEST(CiBranch, OutsideACiThereIsNone) {
