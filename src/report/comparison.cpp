@@ -100,14 +100,25 @@ std::string settings_line(const analysis::Comparison& comparison) {
   const bool paired = std::any_of(all.begin(), all.end(), [](const BenchmarkComparison& c) {
     return compared(c) && c.design == analysis::Design::paired;
   });
+  // So is a row of several processes a side: its change is the ratio of the means of each
+  // process's median (every process weighs the same), which one slow process moves apart from
+  // the pooled medians (25.5 -> 25.0 µs shown beside +1.4%).
+  const bool processes = std::any_of(all.begin(), all.end(), [](const BenchmarkComparison& c) {
+    return compared(c) && c.design == analysis::Design::processes;
+  });
   std::string line = fmt::format(
-      "noise threshold ±{:.1f}%{}, {} p < {}, {:.0f}% intervals of new/baseline time{}",
+      "noise threshold ±{:.1f}%{}, {} p < {}, {:.0f}% intervals of new/baseline time{}{}",
       s.noise_threshold * 100.0,
       counts ? fmt::format(" (counts ±{:g}%)", s.count_noise_threshold * 100.0) : "", adjustment,
       s.alpha, s.confidence * 100.0,
       paired ? "; change, interval and throughput from the rounds' paired ratios (both builds "
                "measured in each round), not from the medians shown, which pool all rounds"
-             : "");
+             : "",
+      processes ? fmt::format("; {} of several processes a side from the mean of each "
+                              "process's median (each process counts once), not from the "
+                              "medians shown, which pool all processes",
+                              paired ? "rows" : "change, interval and throughput")
+                : "");
   line += crossover_clause(all);
   // Side by side, the rounds were looked at as they came: the "95%" of the column does not hold
   // for them (analysis::sequential_levels).

@@ -23,6 +23,8 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 // A benchmark whose per-iteration times are `center` ns with lognormal noise of `spread`.
+// A micro benchmark as a bench binary measures it: each sample with a reading of the machine's
+// speed (a steady machine: the same reading throughout).
 BenchmarkResult benchmark(const std::string& name, double center, double spread, int samples,
                           unsigned seed, std::uint32_t process = 0) {
   BenchmarkResult result;
@@ -34,6 +36,7 @@ BenchmarkResult benchmark(const std::string& name, double center, double spread,
     sample.iters = 100;
     sample.ns = 100 * center * std::exp(noise(rng));
     sample.process = process;
+    sample.probe_ns = 700.0;
     result.samples.push_back(sample);
   }
   compute_estimates(result);
@@ -225,6 +228,47 @@ TEST(Compare, OneSideInOneProcessBorrowsTheOtherSidesProcessSpread) {
   const Comparison same = compare(run_of({base}), run_of({benchmark("m", 100, 0.002, 30, 9)}));
   EXPECT_NE(same.benchmarks[0].verdict, Verdict::regressed);
   EXPECT_NE(same.benchmarks[0].verdict, Verdict::improved);
+}
+
+// Two runs of several processes made apart, with no reading of the machine's speed (a Google
+// Benchmark binary's processes, run by `benchkit run`): a 30% slowdown keeps its ratio and
+// interval but gets no verdict, and the suite says why and what gives one. With readings (a
+// bench binary's run), the same samples are judged.
+TEST(Compare, ProcessesOfRunsMadeApartWithoutTheMachinesSpeedGetNoVerdict) {
+  auto side = [](double center, unsigned seed, bool speed) {
+    BenchmarkResult result;
+    result.name = "BM_UFlat/2/1";
+    for (std::uint32_t p = 0; p < 5; ++p) {
+      auto part = benchmark(result.name, center * (1.0 + 0.01 * p), 0.002, 20, seed + p, p);
+      for (Sample& sample : part.samples) {
+        if (!speed) sample.probe_ns.reset();
+        result.samples.push_back(sample);
+      }
+    }
+    compute_estimates(result);
+    return result;
+  };
+  const Comparison apart = compare(run_of({side(100, 1, false)}), run_of({side(130, 9, false)}));
+  const auto& row = apart.benchmarks.at(0);
+  EXPECT_EQ(row.design, Design::processes);
+  EXPECT_EQ(row.verdict, Verdict::inconclusive);
+  EXPECT_FALSE(row.tested);
+  EXPECT_NEAR(row.ratio, 1.30, 0.02);
+  EXPECT_GT(row.ratio_lower, 1.2);
+  EXPECT_THAT(row.note, HasSubstr("neither read the machine's speed"));
+  EXPECT_THAT(row.note, HasSubstr("benchkit compare OLD_BINARY NEW_BINARY"));
+  EXPECT_THAT(apart.design_warning, HasSubstr("no verdict is given"));
+  EXPECT_FALSE(apart.any_regression());
+  const Comparison read = compare(run_of({side(100, 1, true)}), run_of({side(130, 9, true)}));
+  EXPECT_EQ(read.benchmarks.at(0).verdict, Verdict::regressed);
+  EXPECT_EQ(read.design_warning, "");
+  // --all-samples asks for the comparison without the speed cut, and gets its verdict.
+  CompareSettings all;
+  all.all_samples = true;
+  EXPECT_EQ(compare(run_of({side(100, 1, false)}), run_of({side(130, 9, false)}), all)
+                .benchmarks.at(0)
+                .verdict,
+            Verdict::regressed);
 }
 
 TEST(Compare, SingleProcessRunsCarryAWarning) {
