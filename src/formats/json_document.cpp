@@ -86,6 +86,38 @@ void restore_non_finite(ordered_json& value) {
   }
 }
 
+// What a file that is no JSON at all looks like, when it is another tool's (or benchkit's own)
+// text output rather than a damaged file: "" otherwise. Read from its first line.
+std::string other_format(std::string_view text) {
+  const std::size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string_view::npos || text[start] == '{' || text[start] == '[') return {};
+  std::string_view line = text.substr(start, text.find('\n', start) - start);
+  const auto starts = [&line](std::string_view prefix) { return line.starts_with(prefix); };
+  if (starts("name,iterations,real_time,cpu_time")) {
+    return "this is Google Benchmark's CSV output; benchkit reads its JSON: run the suite with "
+           "--benchmark_out=FILE --benchmark_out_format=json (or --benchmark_format=json)";
+  }
+  if (starts("command,mean,stddev")) {
+    return "this is hyperfine's CSV export; benchkit reads its JSON: --export-json FILE";
+  }
+  if (starts("| Command |")) {
+    return "this is hyperfine's Markdown export; benchkit reads its JSON: --export-json FILE";
+  }
+  if (starts("name,kind,median_ns") || starts("name,baseline_ns,new_ns")) {
+    return "this is benchkit's CSV export, which is not read back; give the run's JSON "
+           "(--out, --export-json) or the comparison's (--format json --out)";
+  }
+  // Google Benchmark's console output: its table's head, "Benchmark  Time  CPU  Iterations",
+  // after the date and the run's context.
+  const bool table_head =
+      starts("Benchmark ") || text.find("\nBenchmark ") != std::string_view::npos;
+  if (table_head && text.find("Iterations") != std::string_view::npos) {
+    return "this looks like Google Benchmark's console output; benchkit reads its JSON: run the "
+           "suite with --benchmark_out=FILE --benchmark_out_format=json";
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string line_and_column(std::string_view text, std::size_t byte) {
@@ -129,6 +161,9 @@ ordered_json parse_json_document(std::string_view text, const std::string& origi
       if (at < byte) added += bytes;
     }
     byte -= std::min(byte, added);
+    if (const std::string other = other_format(text); !other.empty()) {
+      throw model::Error{fmt::format("{}: not JSON: {}", origin, other)};
+    }
     const std::string where = byte > 0 ? line_and_column(text, byte - 1) : "start";
     const bool truncated = byte >= text.size();
     throw model::Error{

@@ -57,5 +57,32 @@ TEST(JsonDocument, ErrorPositionsAreThoseOfTheOriginalText) {
   EXPECT_THAT(error_of(text.substr(0, 12), NonFinite::accepted).message, HasSubstr("truncated"));
 }
 
+// Another tool's text output given where its JSON is read is not a damaged file: the message
+// says what it is and how to write the JSON (a user gave `benchkit import` snappy's
+// --benchmark_format=csv output and was told to re-run the benchmark).
+TEST(JsonDocument, AnotherToolsTextOutputIsNamedWithTheFlagThatWritesJson) {
+  const auto message = [](std::string_view text) {
+    return error_of(text, NonFinite::accepted).message;
+  };
+  const std::string csv = message(
+      "name,iterations,real_time,cpu_time,time_unit,bytes_per_second,items_per_second,label,"
+      "error_occurred,error_message\n\"BM_UFlat/3/1\",66170,10.58,10.58,us,,,,,\n");
+  EXPECT_THAT(csv, HasSubstr("f.json: not JSON: this is Google Benchmark's CSV output"));
+  EXPECT_THAT(csv, HasSubstr("--benchmark_out_format=json"));
+  EXPECT_THAT(csv, ::testing::Not(HasSubstr("damaged")));
+  EXPECT_THAT(message("2026-12-07T11:01:12+00:00\nRunning ./snappy_benchmark\nRun on (2 X 2596 "
+                      "MHz CPU s)\n-----------\nBenchmark      Time      CPU   Iterations\n"),
+              HasSubstr("Google Benchmark's console output"));
+  EXPECT_THAT(message("command,mean,stddev,median,user,system,min,max\nsleep 0.1,0.1,0,0.1,0,0,"
+                      "0.1,0.1\n"),
+              HasSubstr("hyperfine's CSV export; benchkit reads its JSON: --export-json FILE"));
+  EXPECT_THAT(message("| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |\n"),
+              HasSubstr("hyperfine's Markdown export"));
+  EXPECT_THAT(message("name,kind,median_ns,median_lower_ns\n"),
+              HasSubstr("benchkit's CSV export, which is not read back"));
+  // Text that is none of these is still damaged JSON.
+  EXPECT_THAT(message("hello"), HasSubstr("the file is damaged"));
+}
+
 }  // namespace
 }  // namespace benchkit::formats
