@@ -150,14 +150,19 @@ std::vector<std::vector<std::string>> rows(const analysis::Comparison& compariso
     // not run at all.
     const bool one_side = c.verdict == Verdict::skipped || c.verdict == Verdict::added ||
                           c.verdict == Verdict::removed;
-    result.push_back(
-        {c.name,
-         time_cell(c.baseline_median,
-                   c.verdict != Verdict::added && !(one_side && c.baseline_median <= 0), c.metric),
-         time_cell(c.candidate_median,
-                   c.verdict != Verdict::removed && !(one_side && c.candidate_median <= 0),
-                   c.metric),
-         change_cell(c), interval_cell(c), throughput_cell(c), p_cell(c), to_string(c.verdict)});
+    // A side that failed before it measured anything has no time: not "0 ns" (a snappy
+    // benchmark whose input file was missing read "0 ns -> 0 ns").
+    const auto side = [&c](double median, bool present) {
+      if (c.verdict == Verdict::invalid && median <= 0) return std::string("failed");
+      return time_cell(median, present, c.metric);
+    };
+    result.push_back({c.name,
+                      side(c.baseline_median,
+                           c.verdict != Verdict::added && !(one_side && c.baseline_median <= 0)),
+                      side(c.candidate_median,
+                           c.verdict != Verdict::removed && !(one_side && c.candidate_median <= 0)),
+                      change_cell(c), interval_cell(c), throughput_cell(c), p_cell(c),
+                      to_string(c.verdict)});
   }
   return result;
 }
@@ -408,8 +413,14 @@ std::string parts::comparison_csv(const analysis::Comparison& comparison) {
   std::string out = "name,baseline_ns,new_ns,ratio,ratio_lower,ratio_upper,p_adjusted,verdict\n";
   for (const BenchmarkComparison& c : comparison.benchmarks) {
     const std::string name = csv_quote(c.name);
-    out += fmt::format("{},{},{},{},{},{},{},{}\n", name, c.baseline_median, c.candidate_median,
-                       c.ratio, c.ratio_lower, c.ratio_upper, c.p_adjusted, to_string(c.verdict));
+    // A side that failed before it measured anything: an empty field, not a time of 0.
+    const auto time = [&c](double median) {
+      return c.verdict == Verdict::invalid && median <= 0 ? std::string()
+                                                          : fmt::format("{}", median);
+    };
+    out += fmt::format("{},{},{},{},{},{},{},{}\n", name, time(c.baseline_median),
+                       time(c.candidate_median), c.ratio, c.ratio_lower, c.ratio_upper,
+                       c.p_adjusted, to_string(c.verdict));
   }
   return out;
 }

@@ -155,6 +155,34 @@ TEST(ConsoleComparison, ABenchmarkOfOneBuildAloneThatNeverRanShowsNoTime) {
               HasSubstr("250 ns"));
 }
 
+// A benchmark that failed before it measured anything (snappy's BM_UFlat/1/1 without its input
+// file) is `failed` in the console and Markdown tables and has empty times in CSV, not 0 ns.
+TEST(ConsoleComparison, ABenchmarkThatFailedBeforeMeasuringShowsFailedNotATime) {
+  RunResult base;
+  RunResult candidate;
+  base.benchmarks = {micro_result("ran", 100), micro_result("BM_UFlat/1/1", 100)};
+  candidate.benchmarks = {micro_result("ran", 100), micro_result("BM_UFlat/1/1", 100)};
+  for (RunResult* run : {&base, &candidate}) {
+    BenchmarkResult& failed = run->benchmarks.back();
+    failed.samples.clear();
+    failed.estimates = {};
+    failed.failure = Failure{Failure::Cause::exited, std::nullopt, 1,
+                             "testdata/urls.10K: No such file or directory"};
+    failed.failures = {"exited with status 1: testdata/urls.10K: No such file or directory"};
+  }
+  const analysis::Comparison comparison = analysis::compare(base, candidate);
+  const std::string text = render_comparison(comparison, Format::console);
+  const auto at = text.find("\nBM_UFlat/1/1 ");
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::string line = text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+  EXPECT_THAT(line, HasSubstr("failed")) << text;
+  EXPECT_THAT(line, HasSubstr("invalid")) << text;
+  EXPECT_THAT(line, ::testing::Not(HasSubstr("0 ns"))) << text;
+  EXPECT_THAT(render_comparison(comparison, Format::markdown),
+              HasSubstr("| `BM_UFlat/1/1` | failed | failed |"));
+  EXPECT_THAT(render_comparison(comparison, Format::csv), HasSubstr("BM_UFlat/1/1,,,"));
+}
+
 }  // namespace
 }  // namespace benchkit::report
 
