@@ -50,8 +50,11 @@ std::string to_github_action_json(const RunResult& run) {
         {"unit", "ns"},
         {"value", median.value},
         {"range", fmt::format("± {:.4g}", half_width)},
-        {"extra", fmt::format("median of {} samples, 95% CI [{:.4g}, {:.4g}] ns", b.samples.size(),
-                              median.lower, median.upper)},
+        // 95% (at least), or less with fewer than 6 samples (75% for 3): the interval's own.
+        {"extra",
+         fmt::format("median of {} samples, {:.3g}% CI [{:.4g}, {:.4g}] ns", b.samples.size(),
+                     median.confidence < 0.9495 ? median.confidence * 100.0 : 95.0, median.lower,
+                     median.upper)},
     });
   }
   return entries.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -260,7 +260,6 @@ std::vector<std::string> benchmark_row(const BenchmarkResult& b, bool between) {
     row = {b.name, "failed", "", "", "", "", std::string(model::unmeasured_cause(b))};
   } else {
     const Estimates& e = b.estimates;
-    const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
     // Spread: MAD relative to the median, the robust counterpart of the CV.
     // One sample has no interval and no spread: said, not shown as [x … x] and ±0.0%.
     const bool one = b.samples.size() == 1;
@@ -274,10 +273,10 @@ std::vector<std::string> benchmark_row(const BenchmarkResult& b, bool between) {
     row = {b.name,
            format_measure(e.median.value, b.metric),
            one ? std::string("no interval (1 sample)")
-               : fmt::format("[{} … {}]", format_measure(e.median.lower, b.metric),
-                             format_measure(e.median.upper, b.metric)),
+               : fmt::format("[{} … {}]{}", format_measure(e.median.lower, b.metric),
+                             format_measure(e.median.upper, b.metric), confidence_suffix(e.median)),
            format_throughput(e),
-           fmt::format("{} × {}", b.samples.size(), iterations),
+           format_samples(b),
            spread,
            flags};
   }

@@ -192,6 +192,8 @@ Json summary_row(const BenchmarkResult* b, const analysis::BenchmarkComparison* 
       if (b->samples.size() > 1) {
         row["lo"] = rounded(e.median.lower);
         row["hi"] = rounded(e.median.upper);
+        // Below the 95% the column names (few samples): the table says the interval's own.
+        if (!confidence_suffix(e.median).empty()) row["confidence"] = e.median.confidence;
       }
       const std::string throughput = format_throughput(e);
       if (!throughput.empty()) {

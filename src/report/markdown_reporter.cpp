@@ -136,16 +136,16 @@ std::string parts::results_markdown(const RunResult& run) {
       if (!flags.empty()) flags += ", ";
       flags += "`" + d.code + "`";
     }
-    const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
     // One sample (a scenario phase run once) has no interval: say so rather than "x … x".
     const std::string interval =
-        b.samples.size() < 2 ? std::string("no interval (1 sample)")
-                             : fmt::format("{} … {}", format_measure(e.median.lower, b.metric),
-                                           format_measure(e.median.upper, b.metric));
-    out += fmt::format("| {} | {} | {} | {} | {} × {} |{} {} |\n", markdown_code(b.name),
+        b.samples.size() < 2
+            ? std::string("no interval (1 sample)")
+            : fmt::format("{} … {}{}", format_measure(e.median.lower, b.metric),
+                          format_measure(e.median.upper, b.metric), confidence_suffix(e.median));
+    out += fmt::format("| {} | {} | {} | {} | {} |{} {} |\n", markdown_code(b.name),
                        format_measure(e.median.value, b.metric), interval, throughput,
-                       b.samples.size(), iterations,
-                       between ? " " + format_between_processes(e) + " |" : "", flags);
+                       format_samples(b), between ? " " + format_between_processes(e) + " |" : "",
+                       flags);
   }
   return out + results_notes_markdown(run);
 }

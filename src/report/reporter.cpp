@@ -352,6 +352,23 @@ std::string format_bytes(double bytes) {
   return three_digits(bytes / kib / kib / kib) + " GiB";
 }
 
+std::string confidence_suffix(const Estimate& estimate) {
+  // 94.95% and above reads as 95% at the precision shown.
+  if (estimate.confidence >= 0.9495 || estimate.confidence <= 0.0) return {};
+  return fmt::format(" ({:.3g}%)", estimate.confidence * 100.0);
+}
+
+std::string format_samples(const BenchmarkResult& result) {
+  if (result.samples.empty()) return "0 × 0";
+  const auto [fewest, most] =
+      std::minmax_element(result.samples.begin(), result.samples.end(),
+                          [](const Sample& a, const Sample& b) { return a.iters < b.iters; });
+  if (fewest->iters == most->iters) {
+    return fmt::format("{} × {}", result.samples.size(), fewest->iters);
+  }
+  return fmt::format("{} × {}-{}", result.samples.size(), fewest->iters, most->iters);
+}
+
 std::string format_throughput(const Estimates& estimates) {
   std::string text;
   if (estimates.bytes_per_second) text = format_bytes_per_second(*estimates.bytes_per_second);

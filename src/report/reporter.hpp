@@ -132,6 +132,12 @@ std::string format_items_per_second(double items_per_second);
 std::string format_bytes(double bytes);
 // "1.17 GiB/s", "65.6 M/s", both joined by ", ", or "" when the benchmark declares no work.
 std::string format_throughput(const Estimates& estimates);
+// " (75%)" after an interval whose confidence is below the 95% its column names (the median's
+// order-statistic interval of fewer than 6 samples: 75% for 3, 93.8% for 5 processes), else "".
+std::string confidence_suffix(const Estimate& estimate);
+// The samples and their iterations: "30 × 1000", or "5 × 5298-5646" when the samples ran
+// different counts (a Google Benchmark binary's processes each find their own).
+std::string format_samples(const BenchmarkResult& result);
 // The share of the variance between processes (Estimates::between_process_share) as "62%", or
 // "" without one (a single process).
 std::string format_between_processes(const Estimates& estimates);

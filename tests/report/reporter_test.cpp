@@ -160,6 +160,37 @@ TEST(Reporters, OneSampleHasNoIntervalOrSpreadOnTheConsole) {
   EXPECT_THAT(markdown, ::testing::HasSubstr("| 251 µs / 708 µs (means) |"));
 }
 
+// Three repetitions of a Google Benchmark file, or five processes: the median's interval is
+// the samples' range, of 75% or 93.75% confidence, under a column named "95% CI". Each such
+// interval says its own; and the samples' iterations, which each process finds for itself,
+// are shown as their range, not as the first sample's.
+TEST(Reporters, AnIntervalBelowNinetyFivePercentSaysItsConfidence) {
+  RunResult run = testing::sample_run();
+  run.benchmarks.resize(1);
+  BenchmarkResult& b = run.benchmarks[0];
+  b.samples.resize(3);
+  b.samples[0].iters = 5646;
+  b.samples[1].iters = 5298;
+  b.samples[2].iters = 5329;
+  analysis::compute_estimates(run);
+  ASSERT_NEAR(b.estimates.median.confidence, 0.75, 1e-9);
+  const std::string console = make_reporter(Format::console)->render(run);
+  EXPECT_THAT(console, ::testing::HasSubstr("] (75%)"));
+  EXPECT_THAT(console, ::testing::HasSubstr("3 × 5298-5646"));
+  const std::string markdown = make_reporter(Format::markdown)->render(run);
+  EXPECT_THAT(markdown, ::testing::HasSubstr(" (75%) |"));
+  EXPECT_THAT(markdown, ::testing::HasSubstr("| 3 × 5298-5646 |"));
+  EXPECT_THAT(make_reporter(Format::github_action)->render(run),
+              ::testing::HasSubstr("median of 3 samples, 75% CI ["));
+  // With enough samples the interval holds at least 95%: nothing is added.
+  RunResult full = testing::sample_run();
+  analysis::compute_estimates(full);
+  const std::string plain = make_reporter(Format::console)->render(full);
+  EXPECT_THAT(plain, ::testing::Not(::testing::HasSubstr("%)")));
+  EXPECT_THAT(make_reporter(Format::github_action)->render(full),
+              ::testing::HasSubstr("samples, 95% CI ["));
+}
+
 TEST(Reporters, ADiagnosticSaidAlikeOfSeveralBenchmarksIsPrintedOnce) {
   RunResult run = testing::sample_run();
   const std::size_t first = run.benchmarks.size();

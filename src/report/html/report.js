@@ -273,7 +273,8 @@
       }
       tr.appendChild(nameCell);
       tr.appendChild(el('td', { class: 'num' }, r.failed ? 'failed: ' + r.failed : duration(r.median)));
-      tr.appendChild(el('td', null, r.lo !== undefined ? duration(r.lo) + ' … ' + duration(r.hi) : ''));
+      tr.appendChild(el('td', null, r.lo !== undefined ? duration(r.lo) + ' … ' + duration(r.hi) +
+        (r.confidence !== undefined ? ' (' + (Math.round(r.confidence * 1000) / 10) + '%)' : '') : ''));
       tr.appendChild(el('td', { class: 'num' }, r.throughput || ''));
       tr.appendChild(el('td', { class: 'num' }, r.samples !== undefined ? String(r.samples) : ''));
       if (data.compared) {
