@@ -123,6 +123,9 @@ class GbenchRunMeasurer final : public Measurer {
     Measured measured;
     measured.run = std::move(*run);
     measured.run.context.command_line = plan_.command_line;
+    // Google Benchmark's context names no build: the executable's SHA-256 and the checkout's
+    // commit, as `compare` records them for the same binary.
+    identify_build(plan_.executable, measured.run.context);
     for (Diagnostic& warning : machine) measured.run.context.warnings.push_back(std::move(warning));
     measured.baseline = std::move(plan_.baseline);
     return measured;

@@ -135,17 +135,6 @@ model::Result<std::vector<std::string>> shared_benchmarks(const BinariesPlan& pl
   return benchmarks;
 }
 
-// Side by side, the workers only measure and record no context of their own: which executable
-// a side ran (its SHA-256), and the checkout's git state as a bench binary records its own, so
-// that the comparison says which builds it compared (`benchkit merge` checks them across shards).
-void identify_build(const std::string& executable, Context& context) {
-  if (context.executable_sha256.empty()) {
-    context.executable = executable;
-    context.executable_sha256 = system::sha256_of_file(executable);
-  }
-  if (context.git_commit.empty()) vcs::record(vcs::git_facts("."), context);
-}
-
 // The fields both kinds of side-by-side plan share, filled in one place.
 template <class Pairs>
 Pairs paired(const BinariesPlan& plan, std::vector<std::string> benchmarks, Observer& observer) {

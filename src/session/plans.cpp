@@ -7,6 +7,8 @@
 
 #include "analysis/compare.hpp"
 #include "session/bench_options.hpp"
+#include "system/context.hpp"
+#include "vcs/git.hpp"
 
 namespace benchkit::session {
 
@@ -30,6 +32,14 @@ bool is_program(const std::string& path) {
 bool names_nothing(const std::string& path) {
   std::error_code error;
   return path.find('/') != std::string::npos && !std::filesystem::exists(path, error);
+}
+
+void identify_build(const std::string& executable, Context& context) {
+  if (context.executable_sha256.empty()) {
+    context.executable = executable;
+    context.executable_sha256 = system::sha256_of_file(executable);
+  }
+  if (context.git_commit.empty()) vcs::record(vcs::git_facts("."), context);
 }
 
 void look_after_every_round(BinariesPlan& binaries, Steps& then, std::size_t max_rounds) {

@@ -235,6 +235,11 @@ bool is_program(const std::string& path);
 // "no such file", not what kind of argument it is not.
 bool names_nothing(const std::string& path);
 
+// Which build a run measured, for a run whose processes record no context of their own (side
+// by side workers, a Google Benchmark binary's processes): the executable and its SHA-256, and
+// the checkout's git state, as a bench binary records its own. Fields already set are kept.
+void identify_build(const std::string& executable, Context& context);
+
 // Two executables side by side (`compare OLD NEW`, `run ./gb --baseline NAME` with a kept binary)
 // looked at after every round, up to `max_rounds` (0: kMaxRoundsFactor × binaries.rounds, the
 // bench binary's --baseline default), each look and the verdicts shown read at that look's level

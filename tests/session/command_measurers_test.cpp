@@ -377,5 +377,25 @@ TEST(GbenchRunMeasurer, ProcessesAreShownTheCommandLineRecordedAndAnErrorFailsTh
   EXPECT_EQ(failed.exit_status(), 1);
 }
 
+// Google Benchmark's own context names no build: the run records the executable's SHA-256, as
+// `compare` does for the same binary (`benchkit run` of google/snappy's suite left it empty).
+TEST(GbenchRunMeasurer, TheRunNamesTheExecutableItMeasured) {
+  GbenchRunPlan plan;
+  plan.executable = "/proc/self/exe";
+  plan.processes = 1;
+  const auto measurer = make_measurer(std::move(plan), [](const GbenchProcesses&) {
+    RunResult run;
+    BenchmarkResult ok = counted_result(10.0);
+    ok.name = "BM_a";
+    run.benchmarks = {ok};
+    return model::Result<RunResult>(run);
+  });
+  PipelineRecorder observer;
+  FakeKeeper keeper;
+  const Outcome outcome = run_pipeline(*measurer, saved_and_recorded(), observer, keeper);
+  EXPECT_EQ(outcome.run.context.executable, "/proc/self/exe");
+  EXPECT_EQ(outcome.run.context.executable_sha256.size(), 64u);
+}
+
 }  // namespace
 }  // namespace benchkit::session
