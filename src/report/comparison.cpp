@@ -346,6 +346,10 @@ std::string parts::comparison_markdown(const analysis::Comparison& comparison) {
     (decided ? changed : others).push_back(line);
   }
   std::vector<std::string> notes;
+  // Work optimised away is said before the rows' notes, as on the console.
+  if (const std::string away = optimised_away_line(comparison.benchmarks); !away.empty()) {
+    notes.push_back("- " + away);
+  }
   for (const SharedNote& note : shared_notes(comparison.benchmarks)) {
     notes.push_back(
         fmt::format("- {}: {}\n", who(note, markdown_code(note.first->name)), note.first->note));

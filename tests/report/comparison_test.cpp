@@ -332,6 +332,10 @@ TEST(ConsoleComparison, RowsWhoseWorkWasOptimisedAwayAreSaidOnce) {
   EXPECT_THAT(render_comparison(comparison, Format::console),
               HasSubstr("2 benchmarks (" + comparison.benchmarks[0].name +
                         " and 1 more) [below_resolution]"));
+  // The pull-request comment says it too, among its notes (it used to drop it).
+  EXPECT_THAT(render_comparison(comparison, Format::markdown),
+              HasSubstr("\n- 2 benchmarks (" + comparison.benchmarks[0].name +
+                        " and 1 more) [below_resolution]: less than one CPU cycle"));
 }
 
 }  // namespace
