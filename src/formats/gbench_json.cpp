@@ -655,6 +655,19 @@ std::optional<double> sample_cpu_ns(const Sample& sample) {
   return std::nullopt;
 }
 
+// The time per iteration a row's rates (bytes_per_second, items_per_second, rate counters) are
+// divided by: Google Benchmark divides by CPU time, benchkit by real time (its micro benchmarks
+// record no CPU time). A sample read from a Google Benchmark file has its CPU time (cpu_ns), and
+// its rates are written back as the file had them (snappy's 3.94 GiB/s, not 3.27 from the real
+// time). Threaded rows keep the real time.
+double work_time_ns(const BenchmarkResult& b, double real_ns, const Sample& sample) {
+  const auto cpu = sample.counters.find("cpu_ns");
+  if (cpu == sample.counters.end() || model::thread_count(b) != 1 || cpu->second <= 0) {
+    return real_ns;
+  }
+  return cpu->second / static_cast<double>(std::max<std::uint64_t>(1, sample.iters));
+}
+
 // One iteration row per sample, as Google Benchmark writes one per repetition. A threaded
 // benchmark's row is Google Benchmark's: iterations of all the threads, and the time per one of
 // them (benchkit's time per iteration, which is one thread's, divided by the threads).
@@ -674,7 +687,7 @@ void add_iteration_rows(const BenchmarkResult& b, std::size_t family, ordered_js
         cpu ? number(*cpu / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)))
             : number(per_iteration[i] / threads);
     row["time_unit"] = "ns";
-    add_work(b, per_iteration[i], row);
+    add_work(b, work_time_ns(b, per_iteration[i], sample), row);
     rows.push_back(std::move(row));
   }
 }
@@ -732,7 +745,10 @@ void add_aggregate_rows(const BenchmarkResult& b, std::size_t family, ordered_js
     row["cpu_time"] = number(cpu_value != cpu.end() ? cpu_value->second : value / share);
     row["time_unit"] = "ns";
     if (std::string(name) == "mean" || std::string(name) == "median") {
-      add_work(b, value, row);
+      // A file's rates follow its CPU time (work_time_ns), as its iteration rows'.
+      const bool cpu_rates = cpu_value != cpu.end() && model::thread_count(b) == 1 &&
+                             !b.samples.empty() && b.samples.front().counters.count("cpu_ns");
+      add_work(b, cpu_rates ? cpu_value->second : value, row);
     } else if (!b.label.empty()) {
       row["label"] = b.label;  // Google Benchmark labels every row of a run
     }

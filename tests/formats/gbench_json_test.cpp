@@ -150,6 +150,37 @@ TEST(GbenchJson, ACommandsCpuTimeIsItsUserAndSystemTime) {
   EXPECT_THAT(cpu_ms, ::testing::ElementsAre(0.9, 1.1, 1.0));
 }
 
+// Google Benchmark divides bytes by CPU time: a file's rows are written back with the rates it
+// had (google/snappy's BM_UFlat/0/1 on a busy machine: 29.1 µs real, 24.2 µs CPU, 3.94 GiB/s;
+// --format gbench wrote 3.27 GiB/s under the same key).
+TEST(GbenchJson, AFilesRatesAreWrittenBackByItsCpuTime) {
+  const std::string file = R"({"context": {"date": "2026-12-07T10:52:16+00:00", "num_cpus": 2},
+    "benchmarks": [
+     {"name": "BM_UFlat/0/1", "run_name": "BM_UFlat/0/1", "run_type": "iteration",
+      "repetitions": 2, "repetition_index": 0, "threads": 1, "iterations": 100,
+      "real_time": 29132.5, "cpu_time": 24227.6, "time_unit": "ns",
+      "bytes_per_second": 4226590333.0791454, "label": "html"},
+     {"name": "BM_UFlat/0/1", "run_name": "BM_UFlat/0/1", "run_type": "iteration",
+      "repetitions": 2, "repetition_index": 1, "threads": 1, "iterations": 100,
+      "real_time": 25000.0, "cpu_time": 24000.0, "time_unit": "ns",
+      "bytes_per_second": 4266666666.6666665, "label": "html"}]})";
+  const auto run = from_gbench_json(file, "snappy.json");
+  ASSERT_TRUE(run) << run.error().message;
+  const auto written = nlohmann::json::parse(to_gbench_json(*run));
+  std::vector<double> rates;
+  for (const auto& row : written["benchmarks"]) {
+    if (row["run_type"] == "iteration") rates.push_back(row["bytes_per_second"].get<double>());
+    if (row["name"] == "BM_UFlat/0/1_median") {
+      // The median's rate: the bytes over the median CPU time (24113.8 ns).
+      EXPECT_NEAR(row["bytes_per_second"].get<double>() / (102400 / 24113.8e-9), 1.0, 1e-5);
+    }
+  }
+  // Within the file's own rounding of its times (24227.6 ns, to a tenth).
+  ASSERT_EQ(rates.size(), 2u);
+  EXPECT_NEAR(rates[0] / 4226590333.08, 1.0, 1e-5);
+  EXPECT_NEAR(rates[1] / 4266666666.67, 1.0, 1e-5);
+}
+
 TEST(GbenchJson, CountersAndTheLabelAreWrittenAsGoogleBenchmarkWritesThem) {
   // A rate is written divided by each row's time, as Google Benchmark's are; the label on every
   // row; the values read back.
