@@ -882,9 +882,9 @@ class GbenchPairs {
     const auto pilot_started = std::chrono::steady_clock::now();
     const auto pilot = run_one_process(
         plan_.baseline_executable, flags, folder_ + "/pilot.json",
-        fmt::format("the baseline build {} (timing each benchmark's iterations once)",
-                    plan_.baseline_executable),
-        notes_.sink(), round_cpu(cpus_, 0, plan_.benchmarks.front()), &spelling_[0],
+        // The error adds the executable's path: "...once (PATH) exited with status 1".
+        "the baseline build's run timing each benchmark's iterations once", notes_.sink(),
+        round_cpu(cpus_, 0, plan_.benchmarks.front()), &spelling_[0],
         process_allowance(plan_.timeout, flags, plan_.benchmarks.size()));
     if (!pilot) {
       if (pilot.error().kind == model::ErrorKind::interrupted) return pilot.error();

@@ -695,7 +695,10 @@ TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_THAT(notes[0], HasSubstr("timing each benchmark's iterations before the first round "
                                   "failed, so every benchmark keeps 3 repetitions of 8 ms"));
-  EXPECT_THAT(notes[0], HasSubstr("timing each benchmark's iterations once"));
+  // The process is named once, its path after what it was doing.
+  EXPECT_THAT(notes[0], HasSubstr("the baseline build's run timing each benchmark's iterations "
+                                  "once (" +
+                                  plan.baseline_executable + ")"));
 }
 
 // A benchmark whose process crashes or hangs fails on its own: the others are compared, alone
