@@ -666,7 +666,9 @@ Json warnings_json(const Document& document) {
   Json warnings = Json::array();
   if (document.results) {
     for (const Diagnostic& w : document.results->context.warnings) {
-      warnings.push_back({{"message", w.message}, {"code", w.code}});
+      // A run's context keeps notes too (severity "info": Google Benchmark's repetitions of one
+      // process), which the page must not call warnings.
+      warnings.push_back({{"message", w.message}, {"code", w.code}, {"severity", w.severity}});
     }
   }
   if (document.noise) {

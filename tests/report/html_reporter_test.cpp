@@ -201,6 +201,13 @@ TEST(HtmlReport, RendersEveryPartOfADocument) {
                   "benchkit-data");
   ASSERT_EQ(data["warnings"].size(), 2u);  // the run's own, then the machine's
   EXPECT_EQ(data["warnings"][1]["advice"], "wait for it");
+  // The run's own carry their severity: a note ("info") is not shown as a warning.
+  EXPECT_EQ(data["warnings"][0]["severity"], run.context.warnings.at(0).severity);
+  RunResult noted = run;
+  noted.context.warnings = {{"one_process_repetitions", "info", "one process"}};
+  const auto note =
+      script_data(make_reporter(Format::html)->render({.results = &noted}), "benchkit-data");
+  EXPECT_EQ(note["warnings"][0]["severity"], "info");
   bool commit = false;
   for (const auto& row : data["context"]) commit = commit || row[0] == "commit";
   EXPECT_TRUE(commit);

@@ -206,7 +206,7 @@
       const ul = el('ul', { class: 'warnings', id: 'machine-warnings' });
       for (const w of data.warnings) {
         const li = el('li');
-        li.appendChild(el('strong', null, 'warning: '));
+        li.appendChild(el('strong', null, w.severity === 'info' ? 'note: ' : 'warning: '));
         li.appendChild(document.createTextNode(w.message));
         if (w.advice) li.appendChild(el('div', { class: 'advice' }, w.advice));
         ul.appendChild(li);
