@@ -15,7 +15,8 @@ std::string optional_number(const std::optional<double>& value) {
 }
 
 // The user counters as one field, "name=value;name=value/s": each value with its kind applied
-// (model/counters.hpp) at full precision, "/s" after a rate, "n/a" when the kind cannot be
+// (model/counters.hpp) to 15 significant digits (what a double holds exactly: the mean of three
+// 0.2222 is 0.2222, not 0.22220000000000004), "/s" after a rate, "n/a" when the kind cannot be
 // applied.
 std::string counters_field(const BenchmarkResult& b) {
   std::string out;
@@ -23,7 +24,7 @@ std::string counters_field(const BenchmarkResult& b) {
     const auto value = model::counter_value(b, name);
     const bool rate = counter::has(model::counter_kind(b, name), counter::rate);
     if (!out.empty()) out += ";";
-    out += name + "=" + (value ? fmt::format("{}{}", *value, rate ? "/s" : "") : "n/a");
+    out += name + "=" + (value ? fmt::format("{:.15g}{}", *value, rate ? "/s" : "") : "n/a");
   }
   return out;
 }

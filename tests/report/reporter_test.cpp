@@ -299,6 +299,12 @@ TEST(Reporters, MarkdownSaysAOneSamplePhaseHasNoInterval) {
 
 TEST(Reporters, CsvMatchesTheGoldenFile) {
   testing::expect_golden("report.csv", make_reporter(Format::csv)->render(testing::sample_run()));
+  // A counter that is a mean of three 0.2222 (a Google Benchmark file's repetitions) is written
+  // as 0.2222, not with the double's last bits (0.22220000000000004).
+  RunResult ratios = testing::sample_run();
+  ratios.benchmarks.resize(1);
+  ratios.benchmarks[0].counters = {{"ratio", (0.2222 + 0.2222 + 0.2222) / 3}};
+  EXPECT_THAT(make_reporter(Format::csv)->render(ratios), ::testing::HasSubstr("ratio=0.2222,"));
 }
 
 TEST(Reporters, ColourIsOnlyUsedWhenAsked) {
