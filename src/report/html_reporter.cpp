@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <functional>
 #include <iterator>
@@ -143,7 +144,11 @@ Json context_json(const Context& c) {
   if (c.assertions) build += " · assertions on";
   add("build", build);
   add("date", c.date);
-  add("tool", c.tool_version.empty() ? "" : "benchkit " + c.tool_version);
+  // benchkit's own version ("0.1.0"), or the tool a file came from ("Google Benchmark v1.8.3",
+  // "hyperfine"), named as it is.
+  const bool own_version = !c.tool_version.empty() &&
+                           std::isdigit(static_cast<unsigned char>(c.tool_version.front())) != 0;
+  add("tool", own_version ? "benchkit " + c.tool_version : c.tool_version);
   add("command", c.command_line);
   if (c.seed != 0) add("seed", std::to_string(c.seed));
   return rows;

@@ -211,6 +211,20 @@ TEST(HtmlReport, RendersEveryPartOfADocument) {
   bool commit = false;
   for (const auto& row : data["context"]) commit = commit || row[0] == "commit";
   EXPECT_TRUE(commit);
+  // The tool of an imported file is named as it is, not as a version of benchkit.
+  const auto tool_of = [](const RunResult& r) {
+    const auto page =
+        script_data(make_reporter(Format::html)->render({.results = &r}), "benchkit-data");
+    for (const auto& row : page["context"]) {
+      if (row[0] == "tool") return row[1].get<std::string>();
+    }
+    return std::string();
+  };
+  RunResult imported = run;
+  imported.context.tool_version = "Google Benchmark";
+  EXPECT_EQ(tool_of(imported), "Google Benchmark");
+  imported.context.tool_version = "0.1.0";
+  EXPECT_EQ(tool_of(imported), "benchkit 0.1.0");
 }
 
 TEST(Sweeps, OneLinePerValueOfTheOtherParameterAgainstTheNumericOne) {
