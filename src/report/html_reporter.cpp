@@ -221,6 +221,13 @@ Json summary_row(const BenchmarkResult* b, const analysis::BenchmarkComparison* 
       row["ratio_hi"] = rounded(c->ratio_upper);
       if (!b) row["median"] = rounded(c->candidate_median);
     }
+    // A comparison alone (no results beside it) has the new build's diagnostics in its rows:
+    // below_resolution, multimodal, ... (the page's flags column was empty for them).
+    if (!b) {
+      Json flags = Json::array();
+      for (const std::string& code : c->candidate_diagnostics) flags.push_back(code);
+      row["flags"] = std::move(flags);
+    }
   }
   return row;
 }

@@ -144,6 +144,12 @@ TEST(HtmlReport, AComparisonAloneGivesItsOwnRows) {
   EXPECT_EQ(data["summary"][0]["verdict"], "unchanged");
   EXPECT_EQ(data["summary"][0]["detail"], -1);
   EXPECT_EQ(data["details"], 0);
+  // The new build's diagnostics are its flags (an empty loop's below_resolution).
+  analysis::Comparison flagged = comparison;
+  flagged.benchmarks[0].candidate_diagnostics = {"below_resolution"};
+  const auto page =
+      script_data(make_reporter(Format::html)->render({.comparison = &flagged}), "benchkit-data");
+  EXPECT_EQ(page["summary"][0]["flags"], nlohmann::json::array({"below_resolution"}));
 }
 
 TEST(HtmlReport, PairedRoundsReachThePlotAsRatios) {
