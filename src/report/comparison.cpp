@@ -275,9 +275,11 @@ const std::vector<std::string> kHeaders = {"benchmark", "baseline",   "new",    
 }  // namespace
 
 std::string parts::comparison_console(const analysis::Comparison& comparison, Options options) {
-  const auto table = rows(comparison);
-  std::vector<std::size_t> widths(kHeaders.size());
-  for (std::size_t c = 0; c < kHeaders.size(); ++c) widths[c] = display_width(kHeaders[c]);
+  auto table = rows(comparison);
+  std::vector<std::string> headers = kHeaders;
+  drop_empty_column(headers, table, 5);  // no row with a throughput change
+  std::vector<std::size_t> widths(headers.size());
+  for (std::size_t c = 0; c < headers.size(); ++c) widths[c] = display_width(headers[c]);
   for (const auto& row : table) {
     for (std::size_t c = 0; c < row.size(); ++c)
       widths[c] = std::max(widths[c], display_width(row[c]));
@@ -308,7 +310,7 @@ std::string parts::comparison_console(const analysis::Comparison& comparison, Op
   }
   if (!comparison.method_note.empty()) out += fmt::format("note: {}\n\n", comparison.method_note);
   if (!comparison.speed_note.empty()) out += fmt::format("note: {}\n\n", comparison.speed_note);
-  emit(kHeaders, nullptr);
+  emit(headers, nullptr);
   for (std::size_t i = 0; i < table.size(); ++i) emit(table[i], &comparison.benchmarks[i]);
   out += fmt::format("\n{} ({})\n", comparison_summary(comparison), settings_line(comparison));
   out += undecided_line(comparison.benchmarks);

@@ -308,6 +308,7 @@ std::string benchmark_table(const RunResult& run, Options options) {
   if (!rows.empty() || scenarios.empty()) {
     std::vector<bool> right = {false, true, false, false, true, true, false};
     if (between) right.insert(right.end() - 1, true);
+    drop_empty_column(headers, rows, 3, &right);  // no benchmark declares bytes or items
     const std::size_t flags_column = headers.size() - 1;
     out += render_table(headers, rows, right, "", [&](std::size_t c, std::string cell) {
       if (options.color && c == 1 && cell.find("failed") != std::string::npos) {

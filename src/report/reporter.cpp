@@ -352,6 +352,25 @@ std::string format_bytes(double bytes) {
   return three_digits(bytes / kib / kib / kib) + " GiB";
 }
 
+bool drop_empty_column(std::vector<std::string>& headers,
+                       std::vector<std::vector<std::string>>& rows, std::size_t column,
+                       std::vector<bool>* right) {
+  if (column >= headers.size() ||
+      std::any_of(rows.begin(), rows.end(), [column](const std::vector<std::string>& row) {
+        return column < row.size() && !row[column].empty();
+      })) {
+    return false;
+  }
+  headers.erase(headers.begin() + static_cast<std::ptrdiff_t>(column));
+  for (std::vector<std::string>& row : rows) {
+    if (column < row.size()) row.erase(row.begin() + static_cast<std::ptrdiff_t>(column));
+  }
+  if (right && column < right->size()) {
+    right->erase(right->begin() + static_cast<std::ptrdiff_t>(column));
+  }
+  return true;
+}
+
 std::string confidence_suffix(const Estimate& estimate) {
   // 94.95% and above reads as 95% at the precision shown.
   if (estimate.confidence >= 0.9495 || estimate.confidence <= 0.0) return {};

@@ -181,6 +181,12 @@ std::string fit_to_width(std::string_view text, std::size_t width);
 // headers stay left). `style(column, cell)`, when given, may wrap a padded body cell in colour
 // codes.
 using CellStyle = std::function<std::string(std::size_t column, std::string cell)>;
+// Removes `column` from the headers, the rows and `right` (when given) when no row has anything
+// in it: a suite that declares no bytes or items has no throughput column. True when removed.
+bool drop_empty_column(std::vector<std::string>& headers,
+                       std::vector<std::vector<std::string>>& rows, std::size_t column,
+                       std::vector<bool>* right = nullptr);
+
 std::string render_table(const std::vector<std::string>& headers,
                          const std::vector<std::vector<std::string>>& rows,
                          const std::vector<bool>& right, const std::string& indent = "",

@@ -318,6 +318,20 @@ TEST(PairedComparison, SeveralUndecidedRowsAreSummedUpInOneLineBeforeTheirNotes)
               ::testing::Not(HasSubstr("stayed undecided")));
 }
 
+// A comparison of benchmarks that declare no bytes or items has no throughput column (cctz's
+// suite printed an empty one); one row with a throughput change brings it back.
+TEST(ConsoleComparison, TheThroughputColumnIsShownOnlyWhenARowHasOne) {
+  analysis::Comparison comparison = comparison_of(3, 0);
+  for (analysis::BenchmarkComparison& row : comparison.benchmarks) row.throughput_change.reset();
+  const std::string without = render_comparison(comparison, Format::console);
+  EXPECT_THAT(without, ::testing::Not(HasSubstr("throughput"))) << without;
+  EXPECT_THAT(without, HasSubstr("p (adj.)"));
+  comparison.benchmarks[1].throughput_change = -0.031;
+  const std::string with = render_comparison(comparison, Format::console);
+  EXPECT_THAT(with, HasSubstr("throughput"));
+  EXPECT_THAT(with, HasSubstr("-3.1%"));
+}
+
 TEST(ConsoleComparison, RowsWhoseWorkWasOptimisedAwayAreSaidOnce) {
   analysis::Comparison comparison = comparison_of(3, 0);
   EXPECT_THAT(render_comparison(comparison, Format::console),
