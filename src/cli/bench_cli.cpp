@@ -207,10 +207,10 @@ int run_main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& help) {
     return app.exit(help);
   } catch (const CLI::ParseError& error) {
-    return report_error(
-        model::Error{fmt::format("{}\nRun {} --help to see every flag.", error.what(),
-                                 argc > 0 ? argv[0] : "the benchmark binary"),
-                     model::ErrorKind::usage});
+    return report_error(model::Error{
+        fmt::format("{}{}\nRun {} --help to see every flag.", error.what(),
+                    session::gbench_flag_hint(words), argc > 0 ? argv[0] : "the benchmark binary"),
+        model::ErrorKind::usage});
   }
   flags.given = cli::given_flags(app);
   flags.command_line = store::recorded_command_line(argc, argv);
@@ -220,7 +220,13 @@ int run_main(int argc, char** argv) {
   if (!settings) return report_error(settings.error());
   auto chosen = session::choose_for_run(flags);
   if (!chosen) return report_error(chosen.error());
-  if (flags.list) return list_names(chosen->chosen);
+  if (flags.list) {
+    // Empty, not an error (a driver lists each build, and a new benchmark is in one only); said.
+    if (chosen->chosen.empty() && !flags.filter.empty()) {
+      std::cerr << "note: no benchmark matches --filter \"" << flags.filter << "\"\n";
+    }
+    return list_names(chosen->chosen);
+  }
   if (chosen->shard && !flags.quiet) std::cerr << session::describe_shard(*chosen->shard) << "\n";
   if (!flags.profile_time.empty()) {
     return run_profiled({model::parse_duration_ns(flags.profile_time), flags.profile_time},

@@ -429,4 +429,29 @@ std::optional<model::Error> check_profiled(std::optional<std::int64_t> duration_
                   chosen.size(), names, chosen.size() > 5 ? ", ..." : ""));
 }
 
+std::string gbench_flag_hint(const std::vector<std::string>& words) {
+  const auto gbench = std::find_if(words.begin(), words.end(), [](const std::string& word) {
+    return word.starts_with("--benchmark_");
+  });
+  if (gbench == words.end()) return {};
+  const std::string flag = gbench->substr(0, gbench->find('='));
+  static const std::pair<const char*, const char*> kForms[] = {
+      {"--benchmark_filter", "--filter REGEX"},
+      {"--benchmark_list_tests", "--list"},
+      {"--benchmark_out", "--out FILE"},
+      {"--benchmark_format", "--format FORMAT"},
+      {"--benchmark_out_format", "--format FORMAT"},
+      {"--benchmark_min_time", "--time-budget DURATION"},
+      {"--benchmark_repetitions", "--processes N (fresh processes)"},
+  };
+  std::string form;
+  for (const auto& [google, ours] : kForms) {
+    if (flag == google) form = fmt::format(" (here: {})", ours);
+  }
+  return fmt::format(
+      "\n{} is Google Benchmark's flag; this is a benchkit bench binary{}: "
+      "docs/porting-from-google-benchmark.md gives each Google Benchmark flag's benchkit form",
+      flag, form);
+}
+
 }  // namespace benchkit::session

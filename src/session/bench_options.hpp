@@ -184,6 +184,11 @@ model::Result<Chosen> choose(const process::WorkerInvocation& selection, Mode mo
 // --shard-by is a usage error naming it and the fix.
 model::Result<Chosen> choose_for_run(const BenchOptions& options);
 
+// For a bench binary's flags that did not parse: when one is Google Benchmark's
+// (--benchmark_filter=X), a sentence naming benchkit's form of it and the porting guide, to
+// follow the parser's message; else "".
+std::string gbench_flag_hint(const std::vector<std::string>& words);
+
 // Checks made before anything runs, so that a long run never ends in a usage error: the
 // baseline options go together, a bad --out folder is found now, a history that cannot be opened.
 std::optional<model::Error> check_before_running(const BenchOptions& options);

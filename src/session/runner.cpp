@@ -57,9 +57,12 @@ std::vector<measure::Instance> select(const std::vector<measure::Instance>& inst
     }
     return chosen;
   }
+  // A leading '-' keeps the names that do not match, as Google Benchmark's --benchmark_filter
+  // does: a suite's scripts and habits carry over.
+  const bool negative = pattern.size() > 1 && pattern.front() == '-';
   std::regex expression;
   try {
-    expression = std::regex(pattern, std::regex::ECMAScript);
+    expression = std::regex(negative ? pattern.substr(1) : pattern, std::regex::ECMAScript);
   } catch (const std::regex_error& error) {
     throw std::invalid_argument(fmt::format(
         "--filter \"{}\" is not a valid regular expression ({}); escape special characters "
@@ -67,7 +70,7 @@ std::vector<measure::Instance> select(const std::vector<measure::Instance>& inst
         pattern, error.what()));
   }
   for (const auto& instance : instances) {
-    if (std::regex_search(instance.name, expression)) chosen.push_back(instance);
+    if (std::regex_search(instance.name, expression) != negative) chosen.push_back(instance);
   }
   return chosen;
 }

@@ -55,7 +55,8 @@ struct ProcessClock {
 const ProcessClock& process_clock();
 
 // The instances whose name matches: `exact` compares whole names, otherwise `pattern` is an
-// ECMAScript regex searched in the name. Throws std::invalid_argument for a bad regex.
+// ECMAScript regex searched in the name, and a leading '-' keeps those it does not match (Google
+// Benchmark's negative filter). Throws std::invalid_argument for a bad regex.
 std::vector<measure::Instance> select(const std::vector<measure::Instance>& instances,
                                       const std::string& pattern, bool exact);
 

@@ -33,6 +33,22 @@ TEST(BenchBinary, FilterSelectsByRegexAndExactByName) {
             "add/amount=1\n");
 }
 
+// Google Benchmark's habits carry over: a leading '-' excludes, a list that matches nothing says
+// so (exit 0: a driver lists builds that lack a new benchmark), and Google Benchmark's flags are
+// named with benchkit's form.
+TEST(BenchBinary, GoogleBenchmarkUsersFiltersAndFlagsAreUnderstood) {
+  EXPECT_EQ(run_command(kSampleBench + " --list --filter '-amount'").out,
+            "copy_string\nmay_fail\n");
+  const auto none = run_command(kSampleBench + " --list --filter nothing_here");
+  EXPECT_EQ(none.exit_code, 0);
+  EXPECT_EQ(none.out, "");
+  EXPECT_THAT(none.err, ::testing::HasSubstr("no benchmark matches --filter \"nothing_here\""));
+  const auto flag = run_command(kSampleBench + " --benchmark_filter=add");
+  EXPECT_EQ(flag.exit_code, 2);
+  EXPECT_THAT(flag.err, ::testing::HasSubstr("--benchmark_filter is Google Benchmark's flag; this "
+                                             "is a benchkit bench binary (here: --filter REGEX)"));
+}
+
 TEST(BenchBinary, TestModeRunsEachBenchmarkOnce) {
   const auto result = run_command(kSampleBench + " --test --format json");
   ASSERT_EQ(result.exit_code, 0) << result.err;

@@ -49,5 +49,18 @@ TEST(Select, AFilterReachesEachThreadCountByName) {
   EXPECT_EQ(exact[0].threads, 1u);
 }
 
+// Google Benchmark's negative filter: a leading '-' keeps the names the rest does not match.
+TEST(Select, ALeadingMinusKeepsTheNamesThatDoNotMatch) {
+  std::vector<measure::Instance> instances(3);
+  instances[0].name = "BM_Zone_Load";
+  instances[1].name = "BM_Time_ToCivil";
+  instances[2].name = "BM_Zone_Equality";
+  std::vector<std::string> names;
+  for (const auto& instance : select(instances, "-^BM_Zone", false)) names.push_back(instance.name);
+  EXPECT_EQ(names, std::vector<std::string>{"BM_Time_ToCivil"});
+  EXPECT_EQ(select(instances, "-", false).size(), 0u);  // "-" alone is a regex of its own
+  EXPECT_EQ(select(instances, "-BM_Zone_Load", true).size(), 0u);  // --exact: a whole name
+}
+
 }  // namespace
 }  // namespace benchkit::session
