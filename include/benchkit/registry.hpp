@@ -276,6 +276,15 @@ class Registration {
   std::vector<SkipRule> skips_;
   std::optional<ComplexitySetting> complexity_;
   std::vector<std::size_t> threads_;
+  // The first mistake of the registration (an empty parameter name, no thread count, ...):
+  // registrations run before main(), where a throw ends the program before it can say anything
+  // (--help included, exit 134), so it is kept and reported when the benchmarks are expanded.
+  std::string problem_;
+  void keep_problem(std::string problem);
+
+ public:
+  // The registration's first mistake, or "" (measure::expand refuses a registration that has one).
+  const std::string& problem() const { return problem_; }
 };
 
 // A function template registered once per type with .types<A, B, ...>().

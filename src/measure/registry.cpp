@@ -41,18 +41,23 @@ std::string ParamValue::to_string() const {
 Registration::Registration(std::string name, std::string file, int line, detail::BuildFacts facts)
     : name_(std::move(name)), file_(std::move(file)), line_(line), facts_(facts) {}
 
+void Registration::keep_problem(std::string problem) {
+  if (problem_.empty()) problem_ = std::move(problem);
+}
+
 Registration& Registration::param(std::string name, std::initializer_list<ParamValue> values) {
   return param(std::move(name), std::vector<ParamValue>(values));
 }
 
 Registration& Registration::param(std::string name, std::vector<ParamValue> values) {
   if (name.empty() || name.find_first_of("/=") != std::string::npos) {
-    throw std::invalid_argument(fmt::format(
+    keep_problem(fmt::format(
         "benchmark {}: parameter name \"{}\" must be non-empty without '/' or '='", name_, name));
+    return *this;
   }
   if (values.empty()) {
-    throw std::invalid_argument(
-        fmt::format("benchmark {}: parameter {} has no values", name_, name));
+    keep_problem(fmt::format("benchmark {}: parameter {} has no values", name_, name));
+    return *this;
   }
   params_.emplace_back(std::move(name), std::move(values));
   return *this;
@@ -65,8 +70,9 @@ Registration& Registration::complexity(Complexity fit, std::string param) {
 
 Registration& Registration::complexity(double (*function)(double), std::string param) {
   if (function == nullptr) {
-    throw std::invalid_argument(
+    keep_problem(
         fmt::format("benchmark {}: .complexity(function) was given a null function", name_));
+    return *this;
   }
   complexity_ = ComplexitySetting{Complexity::automatic, function, std::move(param)};
   return *this;
@@ -78,20 +84,23 @@ Registration& Registration::threads(std::initializer_list<std::size_t> counts) {
 
 Registration& Registration::threads(std::vector<std::size_t> counts) {
   if (counts.empty()) {
-    throw std::invalid_argument(fmt::format(
+    keep_problem(fmt::format(
         "benchmark {}: .threads({{}}) has no thread count; give one or more, e.g. .threads({{1, "
         "2, 4}})",
         name_));
+    return *this;
   }
   std::set<std::size_t> seen;
   for (const std::size_t count : counts) {
     if (count == 0) {
-      throw std::invalid_argument(fmt::format(
+      keep_problem(fmt::format(
           "benchmark {}: .threads gives 0 threads; each count must be 1 or more", name_));
+      return *this;
     }
     if (!seen.insert(count).second) {
-      throw std::invalid_argument(fmt::format(
+      keep_problem(fmt::format(
           "benchmark {}: .threads gives {} threads twice; give each count once", name_, count));
+      return *this;
     }
   }
   threads_ = std::move(counts);
@@ -134,7 +143,11 @@ SkipRule measure::checked_skip_rule(const std::string& benchmark, std::string ta
 }
 
 Registration& Registration::skip_when(std::string tag, std::string reason) {
-  skips_.push_back(measure::checked_skip_rule(name_, std::move(tag), std::move(reason)));
+  try {
+    skips_.push_back(measure::checked_skip_rule(name_, std::move(tag), std::move(reason)));
+  } catch (const std::invalid_argument& error) {
+    keep_problem(error.what());
+  }
   return *this;
 }
 
@@ -296,6 +309,10 @@ std::vector<Instance> expand(const std::vector<const Registration*>& registratio
     }
   }
   for (const Registration* registration : registrations) {
+    if (!registration->problem().empty()) {
+      throw std::invalid_argument(fmt::format("{} ({}:{})", registration->problem(),
+                                              registration->file(), registration->line()));
+    }
     const BenchSettings& settings = registration->settings();
     if (registration->is_scenario() &&
         (settings.sample_size || settings.time_budget_ns || settings.warm_up_ns)) {

@@ -49,6 +49,24 @@ TEST(BenchBinary, GoogleBenchmarkUsersFiltersAndFlagsAreUnderstood) {
                                              "is a benchkit bench binary (here: --filter REGEX)"));
 }
 
+// A registration's mistake is a usage error naming it and where it was registered (exit 2);
+// --help still prints. It used to throw before main(): "terminate called", exit 134, even for
+// --help.
+TEST(BenchBinary, ARegistrationMistakeIsAUsageErrorNotAnAbort) {
+  const std::string bench = std::string(BENCHKIT_BINARY_DIR) + "/tests/bad_registration_bench";
+  const auto help = run_command(bench + " --help");
+  EXPECT_EQ(help.exit_code, 0) << help.err;
+  EXPECT_THAT(help.out, HasSubstr("--filter"));
+  for (const std::string flags : {" --list", " --quiet"}) {
+    const auto refused = run_command(bench + flags);
+    EXPECT_EQ(refused.exit_code, 2) << flags << ": " << refused.err;
+    EXPECT_THAT(refused.err, HasSubstr("benchmark nameless: parameter name \"\" must be non-empty "
+                                       "without '/' or '='"));
+    EXPECT_THAT(refused.err, HasSubstr("bad_registration_bench.cpp:"));
+    EXPECT_THAT(refused.err, ::testing::Not(HasSubstr("terminate")));
+  }
+}
+
 TEST(BenchBinary, TestModeRunsEachBenchmarkOnce) {
   const auto result = run_command(kSampleBench + " --test --format json");
   ASSERT_EQ(result.exit_code, 0) << result.err;

@@ -96,11 +96,34 @@ TEST(Registry, DuplicateNamesAreRefused) {
   EXPECT_THROW(expand({&a, &b}), std::invalid_argument);
 }
 
-TEST(Registry, BadParameterNamesAndEmptyValueListsAreRefused) {
-  Registration r = make("bad");
-  EXPECT_THROW(r.param("a/b", {1}), std::invalid_argument);
-  EXPECT_THROW(r.param("", {1}), std::invalid_argument);
-  EXPECT_THROW(r.param("n", std::vector<ParamValue>{}), std::invalid_argument);
+// A registration runs before main(), where a throw would end the program with no usable
+// message (--help included): its first mistake is kept, and refused when the benchmarks are
+// expanded, naming it and where it was registered.
+TEST(Registry, BadParameterNamesAndEmptyValueListsAreRefusedWhenExpanded) {
+  const auto refusal = [](Registration& r) {
+    r.add_function(&no_params);
+    try {
+      expand({&r});
+    } catch (const std::invalid_argument& error) {
+      return std::string(error.what());
+    }
+    return std::string("expanded");
+  };
+  Registration slash = make("bad");
+  EXPECT_NO_THROW(slash.param("a/b", {1}));
+  EXPECT_THAT(refusal(slash), HasSubstr("parameter name \"a/b\" must be non-empty"));
+  Registration empty = make("bad");
+  empty.param("", {1});
+  EXPECT_THAT(refusal(empty), HasSubstr("parameter name \"\" must be non-empty"));
+  Registration none = make("bad");
+  none.param("n", std::vector<ParamValue>{});
+  EXPECT_THAT(refusal(none), HasSubstr("parameter n has no values"));
+  Registration threads = make("bad");
+  threads.threads({2, 2}).skip_when("", "no tag");
+  EXPECT_THAT(refusal(threads), HasSubstr(".threads gives 2 threads twice"));  // the first one
+  Registration tag = make("bad");
+  tag.skip_when("a b", "reason");
+  EXPECT_THAT(refusal(tag), HasSubstr("skip_when tag \"a b\" must be a word"));
 }
 
 TEST(ParamValue, ConvertsToTheFunctionsTypesAndRefusesMismatches) {
@@ -192,12 +215,16 @@ TEST(Registry, SkipRulesAreKeptInOrderAndNeedATagAndAReason) {
   EXPECT_EQ(r.skip_rules()[0].tag, "ci");
   EXPECT_EQ(r.skip_rules()[0].reason, "noisy on shared runners");
   EXPECT_EQ(r.skip_rules()[1].tag, "arm-64");
-  EXPECT_THAT([&] { r.skip_when("", "why"); },
-              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("must be a word")));
-  EXPECT_THAT([&] { r.skip_when("two words", "why"); },
-              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("must be a word")));
-  EXPECT_THAT([&] { r.skip_when("ci", ""); },
-              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("needs a reason")));
+  // A bad rule is the registration's problem, refused when expanded (not thrown before main).
+  const auto refused = [](const std::string& tag, const std::string& reason) {
+    Registration bad = make("no_params");
+    bad.add_function(&no_params).skip_when(tag, reason);
+    EXPECT_EQ(bad.skip_rules().size(), 0u);
+    return bad.problem();
+  };
+  EXPECT_THAT(refused("", "why"), HasSubstr("must be a word"));
+  EXPECT_THAT(refused("two words", "why"), HasSubstr("must be a word"));
+  EXPECT_THAT(refused("ci", ""), HasSubstr("needs a reason"));
 }
 }  // namespace
 }  // namespace benchkit::measure
@@ -291,19 +318,15 @@ TEST(Registry, WithoutThreadsTheNameAndCountAreUnchanged) {
 }
 
 TEST(Registry, ThreadCountsAreCheckedWhereTheyAreGiven) {
-  Registration r = make("spread");
-  EXPECT_THAT([&] { r.threads({}); },
-              ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("no thread count")));
-  EXPECT_THAT(
-      [&] {
-        r.threads({1, 0});
-      },
-      ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("gives 0 threads")));
-  EXPECT_THAT(
-      [&] {
-        r.threads({2, 4, 2});
-      },
-      ::testing::ThrowsMessage<std::invalid_argument>(HasSubstr("gives 2 threads twice")));
+  const auto problem = [](std::vector<std::size_t> counts) {
+    Registration r = make("spread");
+    r.add_function(&spread).threads(std::move(counts));
+    EXPECT_THAT([&] { expand({&r}); }, ::testing::Throws<std::invalid_argument>());
+    return r.problem();
+  };
+  EXPECT_THAT(problem({}), HasSubstr("no thread count"));
+  EXPECT_THAT(problem({1, 0}), HasSubstr("gives 0 threads"));
+  EXPECT_THAT(problem({2, 4, 2}), HasSubstr("gives 2 threads twice"));
 }
 
 TEST(Registry, AScenarioOrAParameterNamedThreadsCannotHaveThreads) {
