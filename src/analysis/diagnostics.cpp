@@ -301,6 +301,23 @@ void check_resolution(BenchmarkResult& result, const ClockFacts& clock) {
                        "{} per iteration is too short to time: a sample lasts under 1000 clock "
                        "ticks of {}",
                        duration(median), duration(clock.resolution_ns));
+  // Samples cut short by the untimed work around them (inputs made, time paused in
+  // iter_custom): the engine kept each sample's wall time bounded, and nothing was optimised
+  // away (cctz's zone loads, each pass after a cache reset, read 1 iteration a sample).
+  double timed = 0;
+  for (const Sample& sample : result.samples) timed += sample.ns;
+  if (!empty_loop && result.untimed_ns > 2.0 * timed) {
+    add(result, code::below_resolution,
+        fmt::format("{}: the work outside the timed region ({} in all, {:.0f}× the {} timed: "
+                    "inputs made, time left out of iter_custom) kept each sample to {} "
+                    "iteration(s). Such short samples time the clock as much as the code, and "
+                    "when iterations differ in cost their median is one iteration's, not the "
+                    "average. Do the untimed work less often than once a sample, or time a "
+                    "longer stretch in iter_custom",
+                    what, duration(result.untimed_ns), result.untimed_ns / std::max(timed, 1.0),
+                    duration(timed), result.samples.front().iters));
+    return;
+  }
   add(result, code::below_resolution,
       fmt::format("{}: the work may have been optimised away. Pass inputs through "
                   "benchkit::black_box, return the result from the closure, or do more work per "

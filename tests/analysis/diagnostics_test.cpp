@@ -103,6 +103,25 @@ TEST(Diagnostics, BelowResolutionNearTheEmptyLoop) {
   EXPECT_THAT(codes(result), ::testing::Contains("below_resolution"));
 }
 
+// Samples of one iteration of 14 µs (under 1000 ticks of 20 ns) because the work around them,
+// outside the timed region, was far longer (cctz's zone loads, a cache reset each pass): the
+// message says so, not that the work was optimised away.
+TEST(Diagnostics, SamplesCutShortByUntimedWorkAreNotCalledOptimisedAway) {
+  BenchmarkResult result = from_times(noisy(40, 14'000, 0.3, 9), 1);
+  double timed = 0;
+  for (const Sample& sample : result.samples) timed += sample.ns;
+  result.untimed_ns = 50 * timed;
+  diagnose(result, kClock);
+  ASSERT_THAT(codes(result), ::testing::Contains("below_resolution"));
+  std::string message;
+  for (const Diagnostic& d : result.diagnostics) {
+    if (d.code == "below_resolution") message = d.message;
+  }
+  EXPECT_THAT(message, ::testing::HasSubstr("kept each sample to 1 iteration(s)"));
+  EXPECT_THAT(message, ::testing::HasSubstr("their median is one iteration's, not the average"));
+  EXPECT_THAT(message, ::testing::Not(::testing::HasSubstr("optimised away")));
+}
+
 TEST(Diagnostics, AnImportedResultBelowOneCycleWasOptimisedAway) {
   // Google Benchmark's BM_Factorial in a real suite read 0.00000134 ns per iteration.
   BenchmarkResult gone = from_times({0.00000134, 0.00000135, 0.00000133});
