@@ -15,6 +15,7 @@
 #include "process/temporary_folder.hpp"
 #include "session/counted.hpp"
 #include "session/gbench_binary.hpp"
+#include "session/name_filter.hpp"
 #include "session/pipeline.hpp"
 #include "session/runner.hpp"
 #include "session/side_by_side.hpp"
@@ -64,19 +65,17 @@ model::Result<std::vector<std::string>> list_benchmarks(const std::string& binar
 model::Result<BenchmarkSets> split_benchmarks(const std::vector<std::string>& baseline,
                                               const std::vector<std::string>& candidate,
                                               const std::string& regex) {
-  std::optional<std::regex> pattern;
+  std::optional<NameFilter> pattern;
   if (!regex.empty()) {
     try {
-      pattern.emplace(regex, std::regex::ECMAScript);
+      pattern.emplace(regex);
     } catch (const std::regex_error& error) {
       return model::Error{
           fmt::format("--bench \"{}\" is not a regular expression: {}", regex, error.what()),
           model::ErrorKind::usage};
     }
   }
-  const auto chosen = [&](const std::string& name) {
-    return !pattern || std::regex_search(name, *pattern);
-  };
+  const auto chosen = [&](const std::string& name) { return !pattern || pattern->keeps(name); };
   const std::set<std::string> theirs(baseline.begin(), baseline.end());
   const std::set<std::string> ours(candidate.begin(), candidate.end());
   BenchmarkSets sets;

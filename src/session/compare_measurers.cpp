@@ -12,6 +12,7 @@
 #include "process/handshake.hpp"
 #include "session/bench_options.hpp"
 #include "session/gbench_binary.hpp"
+#include "session/name_filter.hpp"
 #include "session/plans.hpp"
 #include "session/result_files.hpp"
 #include "session/side_by_side.hpp"
@@ -48,11 +49,11 @@ model::Result<std::vector<std::string>> benchkit_names(const std::string& binary
 // anywhere in the name; empty matches all), in base's order.
 std::vector<std::string> common(const std::vector<std::string>& base,
                                 const std::vector<std::string>& candidate,
-                                const std::optional<std::regex>& filter) {
+                                const std::optional<NameFilter>& filter) {
   const std::set<std::string> theirs(candidate.begin(), candidate.end());
   std::vector<std::string> both;
   for (const std::string& name : base) {
-    if (theirs.count(name) && (!filter || std::regex_search(name, *filter))) both.push_back(name);
+    if (theirs.count(name) && (!filter || filter->keeps(name))) both.push_back(name);
   }
   return both;
 }
@@ -113,7 +114,7 @@ std::optional<model::Error> check_worker_flags(const std::vector<std::string>& f
 model::Result<std::vector<std::string>> shared_benchmarks(const BinariesPlan& plan,
                                                           const Probed& base,
                                                           const Probed& candidate) {
-  std::optional<std::regex> filter;
+  std::optional<NameFilter> filter;
   if (!plan.filter.empty()) {
     try {
       filter.emplace(plan.filter);

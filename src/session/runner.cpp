@@ -25,6 +25,7 @@
 #include "formats/result_json.hpp"
 #include "measure/usage.hpp"
 #include "process/worker_protocol.hpp"
+#include "session/name_filter.hpp"
 #include "store/input_files.hpp"
 #include "system/checks.hpp"
 #include "system/context.hpp"
@@ -57,12 +58,9 @@ std::vector<measure::Instance> select(const std::vector<measure::Instance>& inst
     }
     return chosen;
   }
-  // A leading '-' keeps the names that do not match, as Google Benchmark's --benchmark_filter
-  // does: a suite's scripts and habits carry over.
-  const bool negative = pattern.size() > 1 && pattern.front() == '-';
-  std::regex expression;
+  std::optional<NameFilter> filter;
   try {
-    expression = std::regex(negative ? pattern.substr(1) : pattern, std::regex::ECMAScript);
+    filter.emplace(pattern);
   } catch (const std::regex_error& error) {
     throw std::invalid_argument(fmt::format(
         "--filter \"{}\" is not a valid regular expression ({}); escape special characters "
@@ -70,7 +68,7 @@ std::vector<measure::Instance> select(const std::vector<measure::Instance>& inst
         pattern, error.what()));
   }
   for (const auto& instance : instances) {
-    if (std::regex_search(instance.name, expression) != negative) chosen.push_back(instance);
+    if (filter->keeps(instance.name)) chosen.push_back(instance);
   }
   return chosen;
 }
