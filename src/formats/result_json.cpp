@@ -241,6 +241,9 @@ struct Field {
   std::string (*check)(Value&) = nullptr;
   // Another member, read before this one, whose value this one takes when absent.
   Member Owner::*absent_as = nullptr;
+  // When set, the member is written only where this says the owner knows it (read: absent
+  // keeps the default).
+  bool (*written_for)(const Owner&) = nullptr;
 
   constexpr Field checked(std::string (*rule_check)(Value&)) const {
     Field f = *this;
@@ -250,6 +253,11 @@ struct Field {
   constexpr Field or_else(Member Owner::*other) const {
     Field f = *this;
     f.absent_as = other;
+    return f;
+  }
+  constexpr Field only_when(bool (*known)(const Owner&)) const {
+    Field f = *this;
+    f.written_for = known;
     return f;
   }
 };
@@ -348,6 +356,7 @@ bool is_default(const T& value) {
 
 template <class Owner, class Member, class Codec>
 void write_entry(ordered_json& out, const Owner& owner, const Field<Owner, Member, Codec>& f) {
+  if (f.written_for && !f.written_for(owner)) return;
   const Member& value = owner.*f.member;
   if constexpr (is_optional<Member>) {
     if (value) {
@@ -680,6 +689,13 @@ struct Table<Shard> {
   };
 };
 
+// Whether a context knows how its benchmarks were built: a bench binary's does (its compiler);
+// a Google Benchmark or hyperfine file's does not, and its `optimized` and `assertions` would
+// only be the defaults (true, false), claims about a build nothing was read of.
+bool knows_build(const Context& c) {
+  return !c.compiler.empty() || !c.build_type.empty();
+}
+
 template <>
 struct Table<Context> {
   using C = Context;
@@ -693,8 +709,8 @@ struct Table<Context> {
       field("logical_cpus", &C::logical_cpus, Count<int>{}),
       field("compiler", &C::compiler, Text{}),
       field("build_type", &C::build_type, Text{}),
-      field("optimized", &C::optimized, Flag{}),
-      field("assertions", &C::assertions, Flag{}),
+      field("optimized", &C::optimized, Flag{}).only_when(&knows_build),
+      field("assertions", &C::assertions, Flag{}).only_when(&knows_build),
       field("compile_flags", &C::compile_flags, Text{}),
       field("library_flags", &C::library_flags, Text{}),
       group("git", "an object", field("commit", &C::git_commit, Text{}),
@@ -874,6 +890,7 @@ void print_value(Printer& printer, const List<T>& codec, const std::vector<T>& v
 template <class Owner, class Member, class Codec>
 void print_entry(Printer& printer, Members& members, const Owner& owner,
                  const Field<Owner, Member, Codec>& f) {
+  if (f.written_for && !f.written_for(owner)) return;
   if constexpr (!is_optional<Member> && (is_list<Codec> || is_object<Codec>)) {
     // write_entry's rules for a member that is not optional.
     const Member& value = owner.*f.member;
