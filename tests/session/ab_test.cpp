@@ -22,6 +22,10 @@ TEST(SplitBenchmarks, SortsNamesIntoBothAddedAndRemovedAfterTheRegex) {
   const auto sorted = split_benchmarks({"sort/n=10", "hash"}, {"hash", "sort/n=10"}, "^sort");
   ASSERT_TRUE(sorted);
   EXPECT_EQ(sorted->both, (std::vector<std::string>{"sort/n=10"}));
+  // A leading '-' keeps the names the rest does not match, as a bench binary's --filter does.
+  const auto unsorted = split_benchmarks({"sort/n=10", "hash"}, {"hash", "sort/n=10"}, "-^sort");
+  ASSERT_TRUE(unsorted);
+  EXPECT_EQ(unsorted->both, (std::vector<std::string>{"hash"}));
 }
 
 TEST(SplitBenchmarks, ABadOrUnmatchedRegexIsAUsageError) {
