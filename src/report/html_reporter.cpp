@@ -18,6 +18,7 @@
 #include "analysis/complexity.hpp"
 #include "analysis/estimates.hpp"
 #include "analysis/machine_speed.hpp"
+#include "model/confidence.hpp"
 #include "model/failure.hpp"
 #include "report/comparison.hpp"
 #include "report/counter_text.hpp"
@@ -198,7 +199,9 @@ Json summary_row(const BenchmarkResult* b, const analysis::BenchmarkComparison* 
         row["lo"] = rounded(e.median.lower);
         row["hi"] = rounded(e.median.upper);
         // Below the 95% the column names (few samples): the table says the interval's own.
-        if (!confidence_suffix(e.median).empty()) row["confidence"] = e.median.confidence;
+        if (const auto below = model::confidence_below_nominal(e.median)) {
+          row["confidence"] = *below;
+        }
       }
       const std::string throughput = format_throughput(e);
       if (!throughput.empty()) {

@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "analysis/compare.hpp"
+#include "model/confidence.hpp"
 #include "report/parts.hpp"
 
 namespace benchkit::report {
@@ -372,9 +373,8 @@ bool drop_empty_column(std::vector<std::string>& headers,
 }
 
 std::string confidence_suffix(const Estimate& estimate) {
-  // 94.95% and above reads as 95% at the precision shown.
-  if (estimate.confidence >= 0.9495 || estimate.confidence <= 0.0) return {};
-  return fmt::format(" ({:.3g}%)", estimate.confidence * 100.0);
+  const std::optional<double> below = model::confidence_below_nominal(estimate);
+  return below ? fmt::format(" ({:.3g}%)", *below * 100.0) : std::string();
 }
 
 std::string format_samples(const BenchmarkResult& result) {
