@@ -642,30 +642,34 @@ void add_work(const BenchmarkResult& b, double ns, ordered_json& row) {
   if (!b.label.empty()) row["label"] = b.label;
 }
 
-// The CPU time of a sample in all: its counter cpu_ns (read from a Google Benchmark file), or the
-// user and system time of a command's run; nothing for benchkit's micro benchmarks, which record
-// no CPU time (their rows then carry the wall time as cpu_time, as before).
-std::optional<double> sample_cpu_ns(const Sample& sample) {
+// The CPU time of a sample per iteration: its counter cpu_ns (read from a Google Benchmark file),
+// or the user and system time of a command's run; nothing for benchkit's micro benchmarks, which
+// record no CPU time (their rows then carry the wall time as cpu_time, as before).
+std::optional<double> cpu_per_iteration_ns(const Sample& sample) {
+  std::optional<double> total;
   if (const auto cpu = sample.counters.find("cpu_ns"); cpu != sample.counters.end()) {
-    return cpu->second;
+    total = cpu->second;
+  } else if (sample.resources && sample.resources->user_ns && sample.resources->system_ns) {
+    total = *sample.resources->user_ns + *sample.resources->system_ns;
   }
-  if (sample.resources && sample.resources->user_ns && sample.resources->system_ns) {
-    return *sample.resources->user_ns + *sample.resources->system_ns;
-  }
-  return std::nullopt;
+  if (!total) return std::nullopt;
+  return *total / static_cast<double>(std::max<std::uint64_t>(1, sample.iters));
 }
 
-// The time per iteration a row's rates (bytes_per_second, items_per_second, rate counters) are
-// divided by: Google Benchmark divides by CPU time, benchkit by real time (its micro benchmarks
-// record no CPU time). A sample read from a Google Benchmark file has its CPU time (cpu_ns), and
-// its rates are written back as the file had them (snappy's 3.94 GiB/s, not 3.27 from the real
-// time). Threaded rows keep the real time.
-double work_time_ns(const BenchmarkResult& b, double real_ns, const Sample& sample) {
-  const auto cpu = sample.counters.find("cpu_ns");
-  if (cpu == sample.counters.end() || model::thread_count(b) != 1 || cpu->second <= 0) {
-    return real_ns;
-  }
-  return cpu->second / static_cast<double>(std::max<std::uint64_t>(1, sample.iters));
+// Whether a row's rates (bytes_per_second, items_per_second, rate counters) are divided by its
+// CPU time rather than its real time: Google Benchmark divides by CPU time, benchkit by real time
+// (its micro benchmarks record none). A benchmark read from a Google Benchmark file has its CPU
+// time (cpu_ns), and its rates are written back as the file had them (snappy's 3.94 GiB/s, not
+// 3.27 from the real time). Threaded rows keep the real time.
+bool rates_by_cpu_time(const BenchmarkResult& b) {
+  return model::thread_count(b) == 1 && !b.samples.empty() &&
+         b.samples.front().counters.count("cpu_ns") != 0;
+}
+
+// The time per iteration a rate is divided by: the CPU time when rates_by_cpu_time and the row
+// has one (0: none), else the real time.
+double work_time_ns(bool by_cpu, double cpu_ns, double real_ns) {
+  return by_cpu && cpu_ns > 0 ? cpu_ns : real_ns;
 }
 
 // One iteration row per sample, as Google Benchmark writes one per repetition. A threaded
@@ -682,25 +686,23 @@ void add_iteration_rows(const BenchmarkResult& b, std::size_t family, ordered_js
     row["threads"] = model::thread_count(b);
     row["iterations"] = sample.iters * model::gbench_thread_share(b);
     row["real_time"] = number(per_iteration[i] / threads);
-    const std::optional<double> cpu = sample_cpu_ns(sample);
-    row["cpu_time"] =
-        cpu ? number(*cpu / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)))
-            : number(per_iteration[i] / threads);
+    const std::optional<double> cpu = cpu_per_iteration_ns(sample);
+    row["cpu_time"] = number(cpu ? *cpu : per_iteration[i] / threads);
     row["time_unit"] = "ns";
-    add_work(b, work_time_ns(b, per_iteration[i], sample), row);
+    add_work(b, work_time_ns(rates_by_cpu_time(b), cpu.value_or(0.0), per_iteration[i]), row);
     rows.push_back(std::move(row));
   }
 }
 
 // CPU time has no estimates of its own: its aggregates (mean, median, stddev, cv) come from the
-// samples' CPU times (sample_cpu_ns); none unless every sample has one.
+// samples' CPU times (cpu_per_iteration_ns); none unless every sample has one.
 std::map<std::string, double> cpu_aggregates(const BenchmarkResult& b) {
   const std::size_t count = b.samples.size();
   std::vector<double> cpu;
   for (const Sample& sample : b.samples) {
-    const std::optional<double> found = sample_cpu_ns(sample);
+    const std::optional<double> found = cpu_per_iteration_ns(sample);
     if (!found) break;
-    cpu.push_back(*found / static_cast<double>(std::max<std::uint64_t>(1, sample.iters)));
+    cpu.push_back(*found);
   }
   if (cpu.size() != count) return {};
   double sum = 0;
@@ -745,10 +747,9 @@ void add_aggregate_rows(const BenchmarkResult& b, std::size_t family, ordered_js
     row["cpu_time"] = number(cpu_value != cpu.end() ? cpu_value->second : value / share);
     row["time_unit"] = "ns";
     if (std::string(name) == "mean" || std::string(name) == "median") {
-      // A file's rates follow its CPU time (work_time_ns), as its iteration rows'.
-      const bool cpu_rates = cpu_value != cpu.end() && model::thread_count(b) == 1 &&
-                             !b.samples.empty() && b.samples.front().counters.count("cpu_ns");
-      add_work(b, cpu_rates ? cpu_value->second : value, row);
+      // A file's rates follow its CPU time, as its iteration rows'.
+      const double cpu_ns = cpu_value != cpu.end() ? cpu_value->second : 0.0;
+      add_work(b, work_time_ns(rates_by_cpu_time(b), cpu_ns, value), row);
     } else if (!b.label.empty()) {
       row["label"] = b.label;  // Google Benchmark labels every row of a run
     }
