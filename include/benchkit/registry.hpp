@@ -228,6 +228,8 @@ class Registration {
   int line() const { return line_; }
   const detail::BuildFacts& build_facts() const { return facts_; }
   const BenchSettings& settings() const { return settings_; }
+  // The registration's first mistake, or "" (measure::expand refuses a registration that has one).
+  const std::string& problem() const { return problem_; }
   const std::vector<std::pair<std::string, std::vector<ParamValue>>>& params() const {
     return params_;
   }
@@ -281,10 +283,6 @@ class Registration {
   // (--help included, exit 134), so it is kept and reported when the benchmarks are expanded.
   std::string problem_;
   void keep_problem(std::string problem);
-
- public:
-  // The registration's first mistake, or "" (measure::expand refuses a registration that has one).
-  const std::string& problem() const { return problem_; }
 };
 
 // A function template registered once per type with .types<A, B, ...>().

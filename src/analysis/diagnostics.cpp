@@ -277,6 +277,14 @@ void check_cold_start(BenchmarkResult& result, const std::vector<double>& times)
   }
 }
 
+// The time the samples measured, in all (ns): what the untimed work around them is weighed
+// against.
+double timed_ns(const BenchmarkResult& result) {
+  double timed = 0;
+  for (const Sample& sample : result.samples) timed += sample.ns;
+  return timed;
+}
+
 void check_resolution(BenchmarkResult& result, const ClockFacts& clock) {
   const double median = result.estimates.median.value;
   if (result.samples.empty()) return;
@@ -304,8 +312,7 @@ void check_resolution(BenchmarkResult& result, const ClockFacts& clock) {
   // Samples cut short by the untimed work around them (inputs made, time paused in
   // iter_custom): the engine kept each sample's wall time bounded, and nothing was optimised
   // away (cctz's zone loads, each pass after a cache reset, read 1 iteration a sample).
-  double timed = 0;
-  for (const Sample& sample : result.samples) timed += sample.ns;
+  const double timed = timed_ns(result);
   if (!empty_loop && result.untimed_ns > 2.0 * timed) {
     add(result, code::below_resolution,
         fmt::format("{}: the work outside the timed region ({} in all, {:.0f}× the {} timed: "
@@ -487,8 +494,7 @@ void check_modes(BenchmarkResult& result, const std::vector<double>& times) {
 }
 
 void check_setup(BenchmarkResult& result) {
-  double timed = 0;
-  for (const Sample& sample : result.samples) timed += sample.ns;
+  const double timed = timed_ns(result);
   if (result.untimed_ns < kSlowSetupNs || result.untimed_ns < kSlowSetupRatio * timed) return;
   add(result, code::slow_setup,
       fmt::format("making inputs and dropping outputs took {}, {:.0f}× the {} measured: the "

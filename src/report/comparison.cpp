@@ -24,6 +24,12 @@ std::string change_percent(double ratio) {
 
 // Whether the two sides were measured against each other (not added, removed, invalid or
 // skipped).
+// A side of a row that failed before it measured anything: no time to show, not "0 ns" (a snappy
+// benchmark whose input file was missing read "0 ns -> 0 ns").
+bool measured_nothing(const BenchmarkComparison& c, double median) {
+  return c.verdict == Verdict::invalid && median <= 0;
+}
+
 bool compared(const BenchmarkComparison& c) {
   return c.verdict != Verdict::added && c.verdict != Verdict::removed &&
          c.verdict != Verdict::invalid && c.verdict != Verdict::skipped;
@@ -150,11 +156,9 @@ std::vector<std::vector<std::string>> rows(const analysis::Comparison& compariso
     // not run at all.
     const bool one_side = c.verdict == Verdict::skipped || c.verdict == Verdict::added ||
                           c.verdict == Verdict::removed;
-    // A side that failed before it measured anything has no time: not "0 ns" (a snappy
-    // benchmark whose input file was missing read "0 ns -> 0 ns").
     const auto side = [&c](double median, bool present) {
-      if (c.verdict == Verdict::invalid && median <= 0) return std::string("failed");
-      return time_cell(median, present, c.metric);
+      return measured_nothing(c, median) ? std::string("failed")
+                                         : time_cell(median, present, c.metric);
     };
     result.push_back({c.name,
                       side(c.baseline_median,
@@ -419,10 +423,8 @@ std::string parts::comparison_csv(const analysis::Comparison& comparison) {
   std::string out = "name,baseline_ns,new_ns,ratio,ratio_lower,ratio_upper,p_adjusted,verdict\n";
   for (const BenchmarkComparison& c : comparison.benchmarks) {
     const std::string name = csv_quote(c.name);
-    // A side that failed before it measured anything: an empty field, not a time of 0.
     const auto time = [&c](double median) {
-      return c.verdict == Verdict::invalid && median <= 0 ? std::string()
-                                                          : fmt::format("{}", median);
+      return measured_nothing(c, median) ? std::string() : fmt::format("{}", median);
     };
     out += fmt::format("{},{},{},{},{},{},{},{}\n", name, time(c.baseline_median),
                        time(c.candidate_median), c.ratio, c.ratio_lower, c.ratio_upper,

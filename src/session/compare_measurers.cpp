@@ -17,8 +17,6 @@
 #include "session/result_files.hpp"
 #include "session/side_by_side.hpp"
 #include "session/suite_budget.hpp"
-#include "system/context.hpp"
-#include "vcs/git.hpp"
 
 namespace benchkit::session {
 
