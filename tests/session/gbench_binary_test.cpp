@@ -33,6 +33,9 @@ using benchkit::testing::kGbenchSuiteSlower;
 // Every form of name, and a main() of its own that ignores flags it does not know.
 const std::string kGbenchNames = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_names";
 const std::string kBenchkitBinary = std::string(BENCHKIT_BINARY_DIR) + "/tests/sample_bench";
+// A suite whose main() takes arguments of its own (gbench_own_arguments.cpp: a chatty program,
+// a crash, a hang, a costly set-up, ... on request).
+const std::string kOwnArguments = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments";
 // Short runs: these tests check what is run and merged, not how fast anything is.
 const std::vector<std::string> kQuick = {"--benchmark_min_time=0.005"};
 
@@ -667,11 +670,9 @@ TEST(GbenchBinary, TheCostOfACallIsWhatThePilotDidNotTimeSharedAmongItsCalls) {
 TEST(GbenchBinary, ASuiteWhoseCallsAreCostlyKeepsThreeRepetitionsForItsShortRows) {
   // BM_setup sleeps 80 ms in every call before a loop of a few ns an iteration: twenty
   // repetitions of 1 ms would pay 1.6 s a process, three of 8 ms 0.24 s.
-  GbenchSideBySide plan =
-      self_pairs(std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments", {"BM_setup"}, 2);
-  plan.flags = {"setup"};
   std::vector<std::string> notes;
-  plan.note = [&](const std::string& line) { notes.push_back(line); };
+  GbenchSideBySide plan = self_pairs(kOwnArguments, {"BM_setup"}, 2, &notes);
+  plan.flags = {"setup"};
   const auto runs = run_gbench_side_by_side(plan);
   ASSERT_TRUE(runs) << runs.error().message;
   EXPECT_EQ(samples_by_round(*runs), (std::map<std::uint32_t, std::size_t>{{0, 3}, {1, 3}}));
@@ -683,11 +684,9 @@ TEST(GbenchBinary, ASuiteWhoseCallsAreCostlyKeepsThreeRepetitionsForItsShortRows
 TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
   // BM_crash aborts in every process, the pilot's too (a flag the suite refuses now fails its
   // listings first: ASuitesOwnArgumentsReachItsListings).
-  GbenchSideBySide plan =
-      self_pairs(std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments", {"BM_crash"}, 2);
-  plan.flags = {"crash"};
   std::vector<std::string> notes;
-  plan.note = [&](const std::string& line) { notes.push_back(line); };
+  GbenchSideBySide plan = self_pairs(kOwnArguments, {"BM_crash"}, 2, &notes);
+  plan.flags = {"crash"};
   const auto runs = run_gbench_side_by_side(plan);
   // The first round fails as it did before there was a pilot, naming its process.
   ASSERT_FALSE(runs);
@@ -704,7 +703,7 @@ TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
 // A benchmark whose process crashes or hangs fails on its own: the others are compared, alone
 // in their processes or together (a suite slow to start), and the hung one is killed at its time.
 TEST(GbenchBinary, ABenchmarkThatCrashesOrHangsFailsAloneAndTheOthersAreCompared) {
-  const std::string suite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments";
+  const std::string& suite = kOwnArguments;
   const auto expect_only_base = [](const SideBySideRuns& runs, const std::string& failed,
                                    const std::string& why) {
     for (const RunResult* side : {&runs.baseline, &runs.candidate}) {
@@ -751,7 +750,7 @@ TEST(GbenchBinary, ABenchmarkThatCrashesOrHangsFailsAloneAndTheOthersAreCompared
 // benchkit run ./gb_suite: a process that a benchmark took down or held past its time is run
 // again a benchmark a process; only that benchmark fails, with how, and runs no more.
 TEST(GbenchBinary, RunProcessesKeepEveryBenchmarkButTheOneThatCrashedOrHung) {
-  const std::string suite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments";
+  const std::string& suite = kOwnArguments;
   for (const std::string argument : {"crash", "hang"}) {
     GbenchProcesses plan;
     plan.executable = suite;
@@ -818,7 +817,7 @@ TEST(GbenchBinary, FreshProcessesAreMergedWithTheProcessAsUnit) {
 
 TEST(GbenchBinary, AProcessThatFailsNamesItself) {
   GbenchProcesses plan;
-  plan.executable = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments";
+  plan.executable = kOwnArguments;
   plan.processes = 1;
   plan.flags = {"crash", "--benchmark_filter=BM_crash"};  // its only benchmark aborts
   const auto run = run_gbench_processes(plan);
@@ -966,7 +965,7 @@ TEST(GbenchBinary, EveryFormOfNameRunsTogether) {
 // listings too, first, so that benchmarks its main() registers by them are listed and compared;
 // a main() that refuses benchkit's flags is named with what it said, on either stream.
 TEST(GbenchBinary, ASuitesOwnArgumentsReachItsListings) {
-  const std::string suite = std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_own_arguments";
+  const std::string& suite = kOwnArguments;
   const auto listed = [&](const std::vector<std::string>& flags) {
     const auto names = list_gbench_benchmarks(suite, flags);
     EXPECT_TRUE(names) << names.error().message;

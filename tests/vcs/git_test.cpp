@@ -165,6 +165,15 @@ class RealGit : public ::testing::Test {
     git({"commit", "-q", "-m", "first"});
   }
   GitFacts facts() { return git_facts(folder_.string()); }
+  // make_repository, a second commit on main, and HEAD detached at the first; returns its hash.
+  std::string detach_at_first_of_two() {
+    make_repository();
+    const std::string first = git({"rev-parse", "HEAD"});
+    write("tracked.txt", "two\n");
+    git({"commit", "-q", "-a", "-m", "second"});
+    git({"checkout", "-q", "--detach", first});
+    return first;
+  }
 
   std::filesystem::path folder_;
   // git looks no higher than the temporary folder's parent, in case that is inside a repository.
@@ -250,11 +259,7 @@ TEST_F(RealGit, FollowsTheCheckedOutBranch) {
 }
 
 TEST_F(RealGit, ADetachedHeadHasItsCommitAndNoBranch) {
-  make_repository();
-  const std::string first = git({"rev-parse", "HEAD"});
-  write("tracked.txt", "two\n");
-  git({"commit", "-q", "-a", "-m", "second"});
-  git({"checkout", "-q", "--detach", first});
+  const std::string first = detach_at_first_of_two();
   const GitFacts detached = facts();
   EXPECT_EQ(detached.commit, first);
   EXPECT_EQ(detached.branch, "");
@@ -265,11 +270,7 @@ TEST_F(RealGit, ADetachedHeadHasItsCommitAndNoBranch) {
 // so that the runner this test runs on cannot stand in), the branch is the CI's; at another
 // commit, none.
 TEST_F(RealGit, ADetachedHeadAtTheCisCommitIsOnTheCisBranch) {
-  make_repository();
-  const std::string first = git({"rev-parse", "HEAD"});
-  write("tracked.txt", "two\n");
-  git({"commit", "-q", "-a", "-m", "second"});
-  git({"checkout", "-q", "--detach", first});
+  const std::string first = detach_at_first_of_two();
   const ScopedEnvironment sha("GITHUB_SHA", first);
   const ScopedEnvironment ref("GITHUB_REF", "refs/heads/main");
   const ScopedEnvironment head_ref("GITHUB_HEAD_REF", "");
