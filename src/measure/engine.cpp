@@ -14,6 +14,7 @@
 
 #include "clock/phase_trace.hpp"
 #include "stats/intervals.hpp"
+#include "stats/summary.hpp"
 
 namespace benchkit::measure {
 
@@ -342,16 +343,39 @@ std::uint64_t next_warm_up_batch(const WarmUpBatch& last, double target_ns, doub
   return next;
 }
 
-// The one iteration count of every sample (flat sampling), from the last warm-up batch;
-// `iterations` (the warm-up's last count) when that batch measured nothing.
-std::uint64_t sample_iterations(const WarmUpBatch& last, bool capped_by_setup, double target_ns,
-                                double wall_cap_ns, std::uint64_t iterations) {
+// The warm-up batches of the sample's size whose median time per iteration sizes the samples.
+constexpr std::size_t kSizingBatches = 9;
+
+// The median time per iteration of the warm-up's last kSizingBatches batches of the sample's
+// size (`full`: their times per iteration, in the order run): one batch that met a slow stretch
+// (a cold file, one costly iteration of many cheap ones) does not set the size of every sample.
+// 0 when none measured.
+double sizing_per_iteration(const std::vector<double>& full) {
+  const std::size_t first = full.size() > kSizingBatches ? full.size() - kSizingBatches : 0;
+  std::vector<double> last(full.begin() + static_cast<std::ptrdiff_t>(first), full.end());
+  std::erase_if(last, [](double value) { return value <= 0.0; });
+  return last.empty() ? 0.0 : stats::median_in_place(last);
+}
+
+// The one iteration count of every sample (flat sampling), for the faster of two readings of
+// the warm-up: its last batch (a code still getting faster is sized as it ends) and the median
+// of its last batches of the sample's size, `full` (one batch that met a slow stretch, a cold
+// file or a neighbour's burst, does not shrink every sample to a few iterations).
+// `iterations` (the warm-up's last count) when nothing was measured.
+std::uint64_t sample_iterations(const WarmUpBatch& last, const std::vector<double>& full,
+                                bool capped_by_setup, double target_ns, double wall_cap_ns,
+                                std::uint64_t iterations) {
   if (capped_by_setup && last.wall_ns > 0.0) {
     return static_cast<std::uint64_t>(std::max(
         1.0, std::floor(static_cast<double>(last.iterations) * wall_cap_ns / last.wall_ns)));
   }
+  double per_iteration = sizing_per_iteration(full);
   if (last.elapsed_ns > 0.0) {
-    const double per_iteration = last.elapsed_ns / static_cast<double>(last.iterations);
+    const double last_per_iteration = last.elapsed_ns / static_cast<double>(last.iterations);
+    per_iteration =
+        per_iteration > 0.0 ? std::min(per_iteration, last_per_iteration) : last_per_iteration;
+  }
+  if (per_iteration > 0.0) {
     return static_cast<std::uint64_t>(std::max(1.0, std::round(target_ns / per_iteration)));
   }
   return iterations;
@@ -664,6 +688,9 @@ BatchDriver Engine::drive_timed(BenchmarkResult& result) {
   const double wall_cap = 10.0 * static_cast<double>(target);
   bool capped_by_setup = false;
   double last_wall = 0.0;
+  // The times per iteration of the batches that reached the sample's size (sample_iterations
+  // sizes the samples by them).
+  std::vector<double> full_batches;
   for (;;) {
     timer.reset();
     const std::int64_t batch_start = clock_.now_ns();
@@ -692,6 +719,7 @@ BatchDriver Engine::drive_timed(BenchmarkResult& result) {
       if (spent < settings_.time_budget_ns && iterations < 1'000'000'000'000ULL) continue;
       break;
     }
+    if (!capped_by_setup) full_batches.push_back(last_elapsed / static_cast<double>(iterations));
     if (spent >= settings_.warm_up_ns) break;
     if (settings_.warm_up_until_steady && !capped_by_setup) {
       const double per_iteration = last_elapsed / static_cast<double>(iterations);
@@ -703,8 +731,9 @@ BatchDriver Engine::drive_timed(BenchmarkResult& result) {
     }
   }
   // Freeze one iteration count for every sample: flat sampling.
-  iterations = sample_iterations({last_iterations, last_elapsed, last_wall}, capped_by_setup,
-                                 static_cast<double>(target), wall_cap, iterations);
+  iterations =
+      sample_iterations({last_iterations, last_elapsed, last_wall}, full_batches, capped_by_setup,
+                        static_cast<double>(target), wall_cap, iterations);
 
   // Sampling.
   warming.end();

@@ -403,6 +403,43 @@ TEST(Engine, AChosenWarmUpRunsWhole) {
   EXPECT_GT(result.warm_up_iters, 0u);
 }
 
+TEST(Engine, OneSlowWarmUpBatchDoesNotSizeTheSamples) {
+  // 1 us an iteration, except for the batches that start in the last 10 ms of the 50 ms
+  // warm-up: a slow stretch (a cold file), 1 ms an iteration. Sized by the last batch alone, a
+  // sample would be one iteration; sized by the median of the last batches, 1 ms of 1 us ones.
+  FakeClock clock;
+  Settings settings;
+  settings.choose_warm_up(50'000'000);
+  Engine engine = make_engine(clock, settings);
+  const std::int64_t slow_from = clock.now() + 40'000'000;
+  const std::int64_t slow_until = clock.now() + 50'000'000;
+  const BenchmarkResult result = engine.measure("stretch", [&](Bencher& b) {
+    b.iter_custom([&](std::uint64_t count) {
+      const bool slow = clock.now() >= slow_from && clock.now() < slow_until;
+      const std::int64_t elapsed = static_cast<std::int64_t>(count) * (slow ? 1'000'000 : 1000);
+      clock.advance(elapsed);
+      return std::chrono::nanoseconds(elapsed);
+    });
+  });
+  ASSERT_FALSE(result.samples.empty());
+  EXPECT_EQ(result.samples.front().iters, 1000u);
+}
+
+TEST(Engine, ACodeStillGettingFasterIsSizedAsTheWarmUpEnds) {
+  // 3 us an iteration at first, 1 us from 37 ms on: the samples are sized by the last batch
+  // (1 ms of 1 us iterations), not by the median of batches still slow.
+  FakeClock clock;
+  Settings settings;
+  settings.choose_warm_up(40'000'000);
+  Engine engine = make_engine(clock, settings);
+  const std::int64_t fast_from = clock.now() + 37'000'000;
+  const BenchmarkResult result = engine.measure("warming", [&](Bencher& b) {
+    b.iter([&] { clock.advance(clock.now() < fast_from ? 3000 : 1000); });
+  });
+  ASSERT_FALSE(result.samples.empty());
+  EXPECT_EQ(result.samples.front().iters, 1000u);
+}
+
 TEST(Engine, ByDefaultTheWarmUpEndsOnceTheCodeIsSteady) {
   // Every iteration costs the same: the growth to the sample's size (1 ms), then two batches of
   // that size that agree, far less than the 50 ms a warm-up may take.
