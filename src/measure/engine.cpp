@@ -357,6 +357,12 @@ double sizing_per_iteration(const std::vector<double>& full) {
   return last.empty() ? 0.0 : stats::median_in_place(last);
 }
 
+// Whether the last two batches of the sample's size (`full`: their times per iteration) agree
+// within `tolerance`: the code is warm (Settings::warm_up_until_steady).
+bool steady(const std::vector<double>& full, double tolerance) {
+  return full.size() >= 2 && std::abs(full.back() / full[full.size() - 2] - 1.0) <= tolerance;
+}
+
 // The one iteration count of every sample (flat sampling), for the faster of two readings of
 // the warm-up: its last batch (a code still getting faster is sized as it ends) and the median
 // of its last batches of the sample's size, `full` (one batch that met a slow stretch, a cold
@@ -680,16 +686,14 @@ BatchDriver Engine::drive_timed(BenchmarkResult& result) {
   std::uint64_t last_iterations = 1;
   const std::int64_t warm_up_start = clock_.now_ns();
   clock::TracedPhase warming("warm_up");
-  // The time per iteration of the previous batch of the sample's size (warm_up_until_steady).
-  std::optional<double> previous_full_batch;
   // Making inputs outside the timed region can cost far more than the timed work (Divan
   // #80: sample sizes grew without bound). A batch whose wall time is over 10 sample targets
   // stops the growth; the iteration count then follows wall time, and slow_setup says why.
   const double wall_cap = 10.0 * static_cast<double>(target);
   bool capped_by_setup = false;
   double last_wall = 0.0;
-  // The times per iteration of the batches that reached the sample's size (sample_iterations
-  // sizes the samples by them).
+  // The times per iteration of the batches that reached the sample's size: the warm-up ends
+  // when two agree (warm_up_until_steady), and sample_iterations sizes the samples by them.
   std::vector<double> full_batches;
   for (;;) {
     timer.reset();
@@ -721,13 +725,9 @@ BatchDriver Engine::drive_timed(BenchmarkResult& result) {
     }
     if (!capped_by_setup) full_batches.push_back(last_elapsed / static_cast<double>(iterations));
     if (spent >= settings_.warm_up_ns) break;
-    if (settings_.warm_up_until_steady && !capped_by_setup) {
-      const double per_iteration = last_elapsed / static_cast<double>(iterations);
-      if (previous_full_batch && std::abs(per_iteration / *previous_full_batch - 1.0) <=
-                                     settings_.steady_warm_up_tolerance) {
-        break;
-      }
-      previous_full_batch = per_iteration;
+    if (settings_.warm_up_until_steady && !capped_by_setup &&
+        steady(full_batches, settings_.steady_warm_up_tolerance)) {
+      break;
     }
   }
   // Freeze one iteration count for every sample: flat sampling.
