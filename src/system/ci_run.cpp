@@ -23,18 +23,13 @@ constexpr std::array<CiService, 7> kServices{{
     {"travis", "TRAVIS_BUILD_ID", nullptr},
 }};
 
-std::string value_of(const EnvironmentLookup& lookup, const char* name) {
-  const char* value = name ? lookup(name) : nullptr;
-  return value ? std::string(value) : std::string();
-}
-
 }  // namespace
 
 std::string ci_run_id(const EnvironmentLookup& lookup) {
   for (const CiService& service : kServices) {
-    const std::string run = value_of(lookup, service.run_variable);
+    const std::string run(model::environment_value(lookup, service.run_variable));
     if (run.empty()) continue;
-    const std::string attempt = value_of(lookup, service.attempt_variable);
+    const std::string attempt(model::environment_value(lookup, service.attempt_variable));
     return std::string(service.name) + ":" + run + (attempt.empty() ? "" : "." + attempt);
   }
   return {};

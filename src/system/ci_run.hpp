@@ -3,13 +3,13 @@
 // that the shards of one CI run, recorded by several runners, are one run there.
 #pragma once
 
-#include <functional>
 #include <string>
+
+#include "model/environment.hpp"
 
 namespace benchkit::system {
 
-// A variable's value, or null when unset: std::getenv, or a map in tests.
-using EnvironmentLookup = std::function<const char*(const char*)>;
+using model::EnvironmentLookup;
 
 // "github:RUN_ID.ATTEMPT", "gitlab:PIPELINE_ID", "buildkite:BUILD_ID", "circleci:WORKFLOW_ID",
 // "azure:BUILD_ID", "jenkins:BUILD_TAG", "travis:BUILD_ID", or "" outside a known CI. Each id is

@@ -23,11 +23,6 @@ constexpr std::array<CiCheckout, 7> kServices{{
     {"TRAVIS_COMMIT", {"TRAVIS_PULL_REQUEST_BRANCH", "TRAVIS_BRANCH"}, "TRAVIS_TAG"},
 }};
 
-std::string_view value_of(const EnvironmentLookup& lookup, const char* name) {
-  const char* value = name ? lookup(name) : nullptr;
-  return value ? std::string_view(value) : std::string_view();
-}
-
 // "refs/heads/NAME" is NAME, another ref is no branch, a plain name is itself.
 std::string_view branch_name(std::string_view value) {
   constexpr std::string_view kHeads = "refs/heads/";
@@ -40,12 +35,13 @@ std::string_view branch_name(std::string_view value) {
 
 std::string ci_branch(const EnvironmentLookup& lookup, std::string_view head) {
   for (const CiCheckout& service : kServices) {
-    const std::string_view commit = value_of(lookup, service.commit_variable);
+    const std::string_view commit = model::environment_value(lookup, service.commit_variable);
     if (commit.empty()) continue;
     // Another service's variables are not read: the first whose commit is set is this runner's.
-    if (commit != head || !value_of(lookup, service.tag_variable).empty()) return {};
+    if (commit != head || !model::environment_value(lookup, service.tag_variable).empty())
+      return {};
     for (const char* variable : service.branch_variables) {
-      const std::string_view value = value_of(lookup, variable);
+      const std::string_view value = model::environment_value(lookup, variable);
       if (!value.empty()) return std::string(branch_name(value));
     }
     return {};

@@ -4,16 +4,15 @@
 // no history (docs/history.md, docs/ci.md).
 #pragma once
 
-#include <functional>
 #include <string>
 #include <string_view>
 
+#include "model/environment.hpp"
 #include "vcs/git.hpp"
 
 namespace benchkit::vcs {
 
-// A variable's value, or null when unset: std::getenv, or a map in tests.
-using EnvironmentLookup = std::function<const char*(const char*)>;
+using model::EnvironmentLookup;
 
 // The branch the CI service of this environment says it built, when the commit it names is
 // `head` (a full hash); "" outside a known CI, when the build is of a tag, or when the commit

@@ -1,5 +1,5 @@
 // Environment variables from a map: what a CI runner sets, read without touching the process's
-// own environment (system::EnvironmentLookup, vcs::EnvironmentLookup).
+// own environment (model::EnvironmentLookup).
 #pragma once
 
 #include <functional>
