@@ -102,10 +102,8 @@ class GbenchRunMeasurer final : public Measurer {
   model::Result<Measured> measure(Observer& observer) override {
     // The machine as the run starts (a busy machine, frequency scaling, a VM), as a bench
     // binary's context has it: Google Benchmark's own context only records its load average.
-    std::vector<Diagnostic> machine;
-    if (!system::machine_warnings_silenced_by_environment()) {
-      machine = system::to_diagnostics(system::machine_warnings(system::RootedMachineFiles("/")));
-    }
+    std::vector<Diagnostic> machine = system::machine_warnings_unless_silenced(
+        system::run_run_time_checks(system::RootedMachineFiles("/")));
     GbenchProcesses processes;
     processes.executable = plan_.executable;
     processes.processes = plan_.processes;

@@ -174,8 +174,8 @@ Context base_context(const RunSettings& settings, const ProcessClock& clock) {
   context.checks = system::check_summary(checks);
   context.machine = system::machine_facts(files);
   // Printed once per run (in the table's footer), never per benchmark.
-  if (settings.machine_warnings && !system::machine_warnings_silenced_by_environment()) {
-    for (Diagnostic& warning : system::to_diagnostics(system::machine_warnings(checks))) {
+  if (settings.machine_warnings) {
+    for (Diagnostic& warning : system::machine_warnings_unless_silenced(checks)) {
       context.warnings.push_back(std::move(warning));
     }
   }

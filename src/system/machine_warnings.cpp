@@ -51,4 +51,9 @@ bool machine_warnings_silenced_by_environment() {
   return machine_warnings_silenced(std::getenv("BENCHKIT_NO_MACHINE_WARNINGS"));
 }
 
+std::vector<Diagnostic> machine_warnings_unless_silenced(const std::vector<Check>& checks) {
+  if (machine_warnings_silenced_by_environment()) return {};
+  return to_diagnostics(machine_warnings(checks));
+}
+
 }  // namespace benchkit::system

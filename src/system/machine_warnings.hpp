@@ -35,4 +35,8 @@ bool machine_warnings_silenced(const char* environment_value);
 // machine_warnings_silenced(getenv("BENCHKIT_NO_MACHINE_WARNINGS")).
 bool machine_warnings_silenced_by_environment();
 
+// The warnings of `checks` as diagnostics for a run's context, none when the environment
+// silences them (machine_warnings_silenced_by_environment).
+std::vector<Diagnostic> machine_warnings_unless_silenced(const std::vector<Check>& checks);
+
 }  // namespace benchkit::system

@@ -2,6 +2,9 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <stdlib.h>  // setenv, unsetenv
+
+#include <cstdlib>
 
 namespace benchkit::system {
 namespace {
@@ -62,6 +65,25 @@ TEST(MachineWarningsSilenced, ByAnyValueButTheFalseOnes) {
     EXPECT_FALSE(machine_warnings_silenced(off)) << off;
   }
   for (const char* on : {"1", "yes", "true"}) EXPECT_TRUE(machine_warnings_silenced(on)) << on;
+}
+
+TEST(MachineWarningsSilenced, TheEnvironmentLeavesARunWithoutThem) {
+  const char* const before = std::getenv("BENCHKIT_NO_MACHINE_WARNINGS");
+  const std::string kept = before ? before : "";
+  const std::vector<Check> checks = {
+      {"load", "", Status::warning, "load average 2.00", "Stop it."}};
+  ::unsetenv("BENCHKIT_NO_MACHINE_WARNINGS");
+  const auto shown = machine_warnings_unless_silenced(checks);
+  ::setenv("BENCHKIT_NO_MACHINE_WARNINGS", "1", 1);
+  const auto silenced = machine_warnings_unless_silenced(checks);
+  if (before) {
+    ::setenv("BENCHKIT_NO_MACHINE_WARNINGS", kept.c_str(), 1);
+  } else {
+    ::unsetenv("BENCHKIT_NO_MACHINE_WARNINGS");
+  }
+  ASSERT_EQ(shown.size(), 1u);
+  EXPECT_EQ(shown[0].code, "machine_high_load");
+  EXPECT_TRUE(silenced.empty());
 }
 
 }  // namespace
