@@ -47,6 +47,9 @@ def main():
             ours = json.load(f)["benchmarks"]
         with open(files[0][1]) as f:
             written = [row for row in json.load(f)["benchmarks"] if row["run_type"] == "iteration"]
+        with open(files[1][1]) as f:
+            written_new = [row for row in json.load(f)["benchmarks"]
+                           if row["run_type"] == "iteration"]
         with open(diff) as f:
             rows = json.load(f)
         problems = []
@@ -60,8 +63,13 @@ def main():
                 continue
             tested = [row for row in theirs if row.get("utest")]
             samples = sum(1 for row in written if row["name"] == name)
+            other = sum(1 for row in written_new if row["name"] == name)
             if not tested or tested[0]["utest"]["nr_of_repetitions"] != samples:
-                problems.append(f"{name}: compare.py's U test did not count the {samples} samples")
+                counted = (f"{tested[0]['utest']['nr_of_repetitions']} against "
+                           f"{tested[0]['utest']['nr_of_repetitions_other']}" if tested
+                           else "no U test")
+                problems.append(f"{name}: compare.py's U test did not count the {samples} samples "
+                                f"(against {other} in the new file): {counted}")
             first = next(row for row in written if row["name"] == name)
             if abs(theirs[0]["measurements"][0]["real_time"] - first["real_time"]) > 1e-12:
                 problems.append(f"{name}: compare.py read {theirs[0]['measurements'][0]['real_time']}"
