@@ -55,7 +55,9 @@ model::Result<std::vector<std::string>> list_gbench_benchmarks(
 // context holds the same facts, so benchkit shows none of them.
 bool is_gbench_banner_line(std::string_view line);
 
-// `name` as a --benchmark_filter regular expression that matches only that name.
+// `name` as a --benchmark_filter regular expression that matches only that name: the characters
+// special in an extended regular expression escaped, which is what Google Benchmark compiles
+// (`]` and `}` are not: their escapes are errors there).
 std::string exact_gbench_filter(const std::string& name);
 
 // The longest --benchmark_filter benchkit gives: far below the kernel's 128 KiB for one argument.

@@ -5,7 +5,9 @@
 // google/benchmark's own test programs do (multiple_ranges_test's fixture prints its checks at
 // exit); with "crash" and "hang" it registers a benchmark that aborts, or one that never ends;
 // with "twice", BM_base twice (google/benchmark's options_test registers BM_basic/1 six times);
-// with "min-time" it exits 1 unless a --benchmark_min_time is given (NumKong's main() adds
+// with "brackets", BM_base/arr[4] {x} (spdlog's formatter-bench names its benchmarks
+// "[%D %X] [%l] [%n] %v/iterations:2500000"); with "min-time" it exits 1 unless a
+// --benchmark_min_time is given (NumKong's main() adds
 // --benchmark_min_time=10s when none is, which Google Benchmark 1.7 refuses); with "setup",
 // BM_setup, whose every call sleeps 80 ms before a short timed loop (NumKong fills its inputs in
 // every call).
@@ -69,6 +71,7 @@ int main(int argc, char** argv) {
   if (first == "hang") benchmark::RegisterBenchmark("BM_hang", BM_hang);
   if (first == "twice") benchmark::RegisterBenchmark("BM_base", BM_base);
   if (first == "setup") benchmark::RegisterBenchmark("BM_setup", BM_setup);
+  if (first == "brackets") benchmark::RegisterBenchmark("BM_base/arr[4] {x}", BM_base);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
