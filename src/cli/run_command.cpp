@@ -68,6 +68,7 @@ std::string summary_text(const RunOptions& o, RunKind kind, bool beside,
   if (beside) summary.processes = 0;
   if (kind == RunKind::gbench && summary.processes > 0) {
     summary.program = o.positional.front();
+    summary.interrupted = outcome.interrupted;
     summary.min_time_s = session::gbench_process_min_time(o.trailing, summary.processes);
   }
   if (outcome.comparison) summary.against_baseline = &*outcome.comparison;

@@ -33,8 +33,10 @@ std::string run_summary(const RunResult& run, const RunSummary& summary, Options
   } else {
     text += make_reporter(Format::console, options)->render(Document{.results = &run});
     if (summary.kind == RunKind::gbench && summary.processes > 0) {
-      text += fmt::format("{} fresh process{} of {}", summary.processes,
-                          summary.processes == 1 ? "" : "es", summary.program);
+      text +=
+          fmt::format("{} fresh process{} of {}{}", summary.processes,
+                      summary.processes == 1 ? "" : "es", summary.program,
+                      summary.interrupted ? " planned, the table holding those that finished" : "");
       if (summary.min_time_s) {
         text += fmt::format(
             ", each given --benchmark_min_time={:g} (Google Benchmark's 0.5 s a benchmark shared "
@@ -59,8 +61,10 @@ RunFailures run_failures(const RunResult& run, RunKind kind, bool interrupted,
                          const std::string& export_json) {
   RunFailures failures;
   if (interrupted) {
-    failures.note = "interrupted: the runs so far are in the table" +
-                    (export_json.empty() ? std::string() : " and in " + export_json) + "\n";
+    // A Google Benchmark binary's processes: those that finished (session::GbenchProcesses).
+    failures.note = fmt::format("interrupted: the {} so far are in the table{}\n",
+                                kind == RunKind::gbench ? "processes finished" : "runs",
+                                export_json.empty() ? std::string() : " and in " + export_json);
     return failures;
   }
   std::size_t failed = 0;

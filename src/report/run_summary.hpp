@@ -28,11 +28,12 @@ std::string bench_binary_start_line(const std::vector<std::string>& argv);
 // How a run was measured and what it is compared with, as plain values.
 struct RunSummary {
   RunKind kind = RunKind::commands;
-  std::size_t rounds = 0;                                   // commands: the rounds run
-  std::string stop_reason = {};                             // commands: why the rounds stopped
-  std::size_t processes = 0;                                // gbench: the fresh processes
-  std::string program = {};                                 // gbench: the binary
-  std::optional<double> min_time_s = {};                    // gbench: given to each process
+  std::size_t rounds = 0;                 // commands: the rounds run
+  std::string stop_reason = {};           // commands: why the rounds stopped
+  std::size_t processes = 0;              // gbench: the fresh processes
+  std::string program = {};               // gbench: the binary
+  std::optional<double> min_time_s = {};  // gbench: given to each process
+  bool interrupted = false;  // gbench: Ctrl-C stopped the processes, those finished are shown
   const analysis::Comparison* against_reference = nullptr;  // commands: paired rounds
   std::string reference = {};                               // its name, as the user gave it
   const analysis::Comparison* against_baseline = nullptr;
@@ -41,8 +42,9 @@ struct RunSummary {
 
 // The results (the commands' table and "N round(s): REASON"; else the console report, and for a
 // Google Benchmark binary "N fresh process(es) of PROGRAM" with the --benchmark_min_time benchkit
-// gave each), then the comparisons against the reference command ("against NAME (paired
-// rounds):", the name made terminal-safe) and against the baseline ("against baseline NAME:").
+// gave each, "planned" when interrupted), then the comparisons against the reference command
+// ("against NAME (paired rounds):", the name made terminal-safe) and against the baseline ("against
+// baseline NAME:").
 std::string run_summary(const RunResult& run, const RunSummary& summary, Options options = {});
 
 // What failed or stopped a run, for stderr: `errors` each said as an error (a Google Benchmark

@@ -116,9 +116,13 @@ class GbenchRunMeasurer final : public Measurer {
       observer.started(process, total, 0, 1, plan_.executable);
     };
     processes.note = [&observer](const std::string& line) { observer.note(line); };
+    processes.checkpoint = [&observer](const RunResult& so_far) { observer.checkpoint(so_far); };
+    bool interrupted = false;
+    processes.interrupted = &interrupted;
     auto run = run_(processes);
     if (!run) return run.error();
     Measured measured;
+    measured.interrupted = interrupted;
     measured.run = std::move(*run);
     measured.run.context.command_line = plan_.command_line;
     // Google Benchmark's context names no build: the executable's SHA-256 and the checkout's

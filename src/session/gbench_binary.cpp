@@ -678,11 +678,13 @@ class GbenchRunProcesses {
     return std::nullopt;
   }
 
-  RunResult merged() {
+  // The processes finished so far, merged, with the benchmarks that failed.
+  RunResult merged() const {
     RunResult merged = model::merge_processes(runs_);
-    for (BenchmarkResult& failed : failed_) merged.benchmarks.push_back(std::move(failed));
+    for (const BenchmarkResult& failed : failed_) merged.benchmarks.push_back(failed);
     return merged;
   }
+  bool any_finished() const { return !runs_.empty(); }
 
  private:
   // The benchmarks left, as the processes of one process index run them: all in one, as the
@@ -806,15 +808,26 @@ model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
     if (auto note = code_settings_note(names, total)) plan.note(*note);
   }
   GbenchRunProcesses processes(plan, std::move(flags), std::move(names), *made);
+  // The processes so far as the run's result: merged, estimated, diagnosed.
+  const auto merged = [&processes, &shard] {
+    RunResult run = processes.merged();
+    analysis::compute_estimates(run);
+    analysis::diagnose_processes(run);
+    run.context.shard = shard;
+    return run;
+  };
   for (std::size_t index = 0; index < total; ++index) {
     if (plan.progress) plan.progress(index, total);
-    if (auto stopped = processes.run(index, total)) return *stopped;
+    if (auto stopped = processes.run(index, total)) {
+      const bool keep = stopped->kind == model::ErrorKind::interrupted && plan.interrupted &&
+                        processes.any_finished();
+      if (!keep) return *stopped;
+      *plan.interrupted = true;
+      break;
+    }
+    if (plan.checkpoint && index + 1 < total) plan.checkpoint(merged());
   }
-  RunResult merged = processes.merged();
-  analysis::compute_estimates(merged);
-  analysis::diagnose_processes(merged);
-  merged.context.shard = shard;
-  return merged;
+  return merged();
 }
 
 namespace {

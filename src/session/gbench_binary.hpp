@@ -136,13 +136,20 @@ struct GbenchProcesses {
   // Each line the processes wrote to standard error, once, Google Benchmark's banner left out
   // (the date, "Running", "Run on", caches, load, its warnings: the run's context has them).
   std::function<void(const std::string& line)> note;
+  // After each process: the processes so far, merged as the whole run is (the exports rewritten
+  // as the run goes).
+  std::function<void(const RunResult& so_far)> checkpoint;
+  // When set, Ctrl-C after a process finished ends the run with the processes finished before
+  // it, and sets *interrupted; unset, or before any process finished, Ctrl-C is an error.
+  bool* interrupted = nullptr;
 };
 
 // The merged run, its estimates computed; the context is the first process's. A process that
 // failed (a benchmark crashed, exited with an error or ran past `timeout`) is run again one
 // benchmark a process: the benchmark that failed is kept as a failed result (its Failure says
 // how) and runs in no later process; the others keep every process's samples. The error is for
-// Ctrl-C, and for a run in which every benchmark failed: it names the first process that did.
+// Ctrl-C (but see GbenchProcesses::interrupted), and for a run in which every benchmark failed:
+// it names the first process that did.
 model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan);
 
 // How long a Google Benchmark process may take to start, before a side-by-side comparison runs

@@ -313,6 +313,36 @@ TEST(RunGbenchBinary, RunsInFreshProcesses) {
   }
 }
 
+// Ctrl-C once the first of four processes finished (its checkpoint wrote the export): the
+// table and the exports hold the processes that finished, and the exit status is 130.
+TEST(RunGbenchBinary, CtrlCKeepsTheProcessesThatFinished) {
+  const std::string out = temporary("interrupted.json");
+  const std::string markdown = temporary("interrupted.md");
+  std::filesystem::remove(out);
+  std::filesystem::remove(markdown);
+  const std::string command = "(" + kTool + " run " + kSuite + " --processes 4 --export-json " +
+                              out + " --export-markdown " + markdown +
+                              " -- --benchmark_min_time=0.2 & pid=$!; while [ ! -s " + out +
+                              " ]; do sleep 0.05; done; kill -INT $pid; wait $pid)";
+  const auto stopped = run_command(command);
+  EXPECT_EQ(stopped.exit_code, 130) << stopped.out << stopped.err;
+  EXPECT_THAT(stopped.out, HasSubstr("BM_accumulate/4096"));  // the table
+  EXPECT_THAT(stopped.out, HasSubstr("4 fresh processes of " + kSuite +
+                                     " planned, the table holding those that finished"));
+  EXPECT_THAT(stopped.err, HasSubstr("interrupted: the processes finished so far are in the "
+                                     "table and in " +
+                                     out));
+  std::ifstream in(out);
+  const auto document = nlohmann::json::parse(in);
+  ASSERT_EQ(document["benchmarks"].size(), 2u);
+  const std::size_t samples = document["benchmarks"][0]["samples"].size();
+  EXPECT_GE(samples, 1u);
+  EXPECT_LT(samples, 4u) << "one sample a process that finished";
+  EXPECT_TRUE(std::filesystem::exists(markdown));
+  std::filesystem::remove(out);
+  std::filesystem::remove(markdown);
+}
+
 TEST(RunGbenchBinary, TheProcessesShareGoogleBenchmarksHalfSecondUnlessTheUserChose) {
   // Four processes of the real suite, given 0.5 / 4 s a benchmark each: the line says so.
   const auto shared =

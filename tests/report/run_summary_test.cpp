@@ -58,6 +58,10 @@ TEST(RunSummary, AGoogleBenchmarkBinarySaysItsFreshProcesses) {
                "-- to choose)\n"));
   EXPECT_THAT(run_summary(run, {.kind = RunKind::counted, .processes = 5, .program = "./gb"}),
               Not(HasSubstr("fresh process")));
+  EXPECT_THAT(
+      run_summary(
+          run, {.kind = RunKind::gbench, .processes = 5, .program = "./gb", .interrupted = true}),
+      EndsWith("5 fresh processes of ./gb planned, the table holding those that finished\n"));
 }
 
 TEST(RunSummary, ComparisonsFollowTheReferenceFirstItsNameMadeSafe) {
@@ -81,7 +85,8 @@ TEST(RunFailures, InterruptedSaysWhereTheRunsAreAndNothingElse) {
   run.benchmarks = {failed("a", "crashed", true)};
   const RunFailures shown = run_failures(run, RunKind::gbench, true, "out.json");
   EXPECT_TRUE(shown.errors.empty());
-  EXPECT_EQ(shown.note, "interrupted: the runs so far are in the table and in out.json\n");
+  EXPECT_EQ(shown.note,
+            "interrupted: the processes finished so far are in the table and in out.json\n");
   EXPECT_EQ(run_failures(run, RunKind::commands, true, "").note,
             "interrupted: the runs so far are in the table\n");
 }
