@@ -181,6 +181,28 @@ TEST(GbenchJson, AFilesRatesAreWrittenBackByItsCpuTime) {
   EXPECT_NEAR(rates[1] / 4266666666.67, 1.0, 1e-5);
 }
 
+// A threaded row's rate too: Google Benchmark divides by the CPU time of all the threads
+// (google/re2's Parse_Digits_RE2/threads:2: 2532.7 ns real, 3028.6 ns CPU, 330187 items/s).
+TEST(GbenchJson, AThreadedRowsRatesAreWrittenBackByItsCpuTime) {
+  const std::string file = R"({"context": {"date": "2026-12-07T14:20:00+00:00", "num_cpus": 2},
+    "benchmarks": [
+     {"name": "Parse_Digits_RE2/threads:2", "run_name": "Parse_Digits_RE2/threads:2",
+      "run_type": "iteration", "repetitions": 1, "repetition_index": 0, "threads": 2,
+      "iterations": 42872, "real_time": 2532.66773184039, "cpu_time": 3028.586536667274,
+      "time_unit": "ns", "items_per_second": 330187.03209993895}]})";
+  const auto run = from_gbench_json(file, "re2.json");
+  ASSERT_TRUE(run) << run.error().message;
+  const auto written = nlohmann::json::parse(to_gbench_json(*run));
+  bool seen = false;
+  for (const auto& row : written["benchmarks"]) {
+    if (row["run_type"] != "iteration") continue;
+    seen = true;
+    EXPECT_NEAR(row["items_per_second"].get<double>() / 330187.03209993895, 1.0, 1e-9);
+    EXPECT_NEAR(row["cpu_time"].get<double>() / 3028.586536667274, 1.0, 1e-9);
+  }
+  EXPECT_TRUE(seen);
+}
+
 TEST(GbenchJson, CountersAndTheLabelAreWrittenAsGoogleBenchmarkWritesThem) {
   // A rate is written divided by each row's time, as Google Benchmark's are; the label on every
   // row; the values read back.
