@@ -92,6 +92,9 @@ struct Row {
   std::string aggregate_name;
   std::optional<std::string> failure;  // error_occurred or skipped, with the message
   std::size_t repetition_index = 0;
+  // Which registration wrote the row (Google Benchmark 1.6 and later): two benchmarks may share a
+  // name, never these.
+  std::optional<std::pair<double, double>> registration;
   std::size_t repetitions = 0;  // the benchmark's repetitions, as the row says (0: not said)
   std::uint64_t iterations = 1;
   std::optional<double> real_ns;  // per iteration
@@ -128,6 +131,9 @@ Row read_gbench_row(const ordered_json& object, const std::string& path, std::si
                   text_of(object, "skip_message", path).value_or("(no message)");
   }
   row.repetition_index = repetition;
+  if (const auto family = number_of(object, "family_index", path)) {
+    row.registration = {*family, number_of(object, "per_family_instance_index", path).value_or(0)};
+  }
   if (const auto index = number_of(object, "repetition_index", path)) {
     if (*index < 0 || *index > 1e9 || *index != std::floor(*index)) {
       fail_at(path + ".repetition_index", "expected a non-negative integer");
@@ -364,6 +370,24 @@ void add_aggregate_sample(const std::vector<Row>& group, BenchmarkResult& result
                   repetitions, chosen->aggregate_name, chosen->aggregate_name)});
 }
 
+// The duplicate_name warning when the iteration rows of one name come from several registrations
+// (family_index and per_family_instance_index): benchkit keys a benchmark by its name, so their
+// samples are one benchmark's (spdlog's formatter-bench registers "%l" and "%i" twice each).
+void note_shared_name(const std::vector<const Row*>& iterations, BenchmarkResult& result) {
+  std::set<std::pair<double, double>> registrations;
+  for (const Row* row : iterations) {
+    if (row->registration) registrations.insert(*row->registration);
+  }
+  if (registrations.size() < 2) return;
+  result.diagnostics.push_back(Diagnostic{
+      "duplicate_name", "warning",
+      fmt::format("{} benchmarks of this suite are named {}: benchkit keys a benchmark by its "
+                  "name, so their samples are pooled here as one benchmark's, and its interval "
+                  "and spread mix them. Give each its own name (the name given to "
+                  "RegisterBenchmark, a BENCHMARK_CAPTURE's label, an Arg)",
+                  registrations.size(), result.name)});
+}
+
 // The benchmark of one run name: its failures, label, and samples from its iteration rows (or
 // from its aggregates when it has only those).
 BenchmarkResult read_benchmark(const std::string& name, const std::vector<Row>& group) {
@@ -384,6 +408,7 @@ BenchmarkResult read_benchmark(const std::string& name, const std::vector<Row>& 
   }
   add_iteration_samples(iterations, result);
   if (iterations.empty() && result.failures.empty()) add_aggregate_sample(group, result);
+  note_shared_name(iterations, result);
   return result;
 }
 

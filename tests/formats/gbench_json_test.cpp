@@ -203,6 +203,35 @@ TEST(GbenchJson, AThreadedRowsRatesAreWrittenBackByItsCpuTime) {
   EXPECT_TRUE(seen);
 }
 
+// Two registrations of one name (spdlog's formatter-bench registers "%l" twice): one benchmark
+// of both's samples, which says so; the repetitions of one registration say nothing.
+TEST(GbenchJson, ANameRegisteredTwiceIsOneBenchmarkThatSaysSo) {
+  const auto row = [](int family, int repetition) {
+    return fmt::format(R"({{"name": "%l", "family_index": {}, "per_family_instance_index": 0,
+      "run_name": "%l", "run_type": "iteration", "repetitions": 2, "repetition_index": {},
+      "threads": 1, "iterations": 1000, "real_time": 6.0, "cpu_time": 6.0, "time_unit": "ns"}})",
+                       family, repetition);
+  };
+  const auto read_rows = [](const std::string& rows) {
+    const auto run = from_gbench_json(
+        R"({"context": {"date": "2026-12-07T14:30:00+00:00"}, "benchmarks": [)" + rows + "]}",
+        "dup.json");
+    EXPECT_TRUE(run) << run.error().message;
+    return run ? *run : RunResult{};
+  };
+  const RunResult twice =
+      read_rows(row(1, 0) + "," + row(1, 1) + "," + row(4, 0) + "," + row(4, 1));
+  ASSERT_EQ(twice.benchmarks.size(), 1u);
+  EXPECT_EQ(twice.benchmarks[0].samples.size(), 4u);
+  ASSERT_EQ(twice.benchmarks[0].diagnostics.size(), 1u);
+  EXPECT_EQ(twice.benchmarks[0].diagnostics[0].code, "duplicate_name");
+  EXPECT_THAT(twice.benchmarks[0].diagnostics[0].message,
+              HasSubstr("2 benchmarks of this suite are named %l"));
+  const RunResult once = read_rows(row(1, 0) + "," + row(1, 1));
+  ASSERT_EQ(once.benchmarks.size(), 1u);
+  EXPECT_TRUE(once.benchmarks[0].diagnostics.empty());
+}
+
 TEST(GbenchJson, CountersAndTheLabelAreWrittenAsGoogleBenchmarkWritesThem) {
   // A rate is written divided by each row's time, as Google Benchmark's are; the label on every
   // row; the values read back.
