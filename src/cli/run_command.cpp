@@ -183,6 +183,7 @@ void add_output_flags(CLI::App& command, RunOptions& o) {
   command.add_option("--baseline", o.baseline);
   add_fail_on_regression_flag(command, o.fail_on_regression);
   add_recording_flags(command, o.record, o.store, o.group);
+  command.add_option("--filter", o.filter);
   add_shard_options(command, o.shard, &o.shard_by);
   add_processes_option(command, o.processes, 1, 64);
 }

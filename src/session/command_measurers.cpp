@@ -109,6 +109,7 @@ class GbenchRunMeasurer final : public Measurer {
     processes.processes = plan_.processes;
     processes.flags = plan_.flags;
     processes.min_time_s = gbench_process_min_time(plan_.flags, plan_.processes);
+    processes.filter = plan_.filter;
     processes.shard = plan_.shard;
     if (plan_.timeout) processes.timeout = plan_.timeout;
     // Each process runs the whole suite: benchmark 0 of 1, named by the binary.

@@ -25,6 +25,7 @@
 #include "process/placement.hpp"
 #include "process/temporary_folder.hpp"
 #include "process/turns.hpp"
+#include "session/name_filter.hpp"
 #include "session/result_files.hpp"
 #include "stats/summary.hpp"
 
@@ -781,14 +782,52 @@ class GbenchRunProcesses {
 
 }  // namespace
 
+namespace {
+
+// The names of `listed` that --filter `pattern` keeps (session::NameFilter); the error says when
+// it is no regular expression or keeps none of `executable`'s.
+model::Result<std::vector<std::string>> filtered_names(const std::vector<std::string>& listed,
+                                                       const std::string& pattern,
+                                                       const std::string& executable) {
+  std::optional<NameFilter> filter;
+  try {
+    filter.emplace(pattern);
+  } catch (const std::regex_error& error) {
+    return model::Error{
+        fmt::format("--filter \"{}\" is not a regular expression ({})", pattern, error.what()),
+        model::ErrorKind::usage};
+  }
+  std::vector<std::string> kept;
+  for (const std::string& name : listed) {
+    if (filter->keeps(name)) kept.push_back(name);
+  }
+  if (kept.empty()) {
+    return model::Error{fmt::format("--filter \"{}\" matches no benchmark of {}: see them with "
+                                    "{} --benchmark_list_tests",
+                                    pattern, executable, executable),
+                        model::ErrorKind::usage};
+  }
+  return kept;
+}
+
+}  // namespace
+
 model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
   // Listed first: a filter that matches nothing is said as such (Google Benchmark then writes
   // no result file), before any process runs.
-  const auto listed = list_gbench_benchmarks(plan.executable, plan.flags);
+  auto listed = list_gbench_benchmarks(plan.executable, plan.flags);
   if (!listed) return listed.error();
+  if (!plan.filter.empty()) {
+    auto kept = filtered_names(*listed, plan.filter, plan.executable);
+    if (!kept) return kept.error();
+    *listed = std::move(*kept);
+  }
   std::vector<std::string> flags = plan.flags;
   std::vector<std::string> names = *listed;
   std::optional<Shard> shard;
+  if (!plan.filter.empty() && !plan.shard) {
+    flags.push_back("--benchmark_filter=" + exact_gbench_filter_of(names));
+  }
   if (plan.shard) {
     names = names_in_shard(*listed, *plan.shard);
     shard = shard_record(*plan.shard, names.size(), listed->size());

@@ -126,6 +126,9 @@ struct GbenchProcesses {
   // The --benchmark_min_time benchkit gives each process (seconds; gbench_process_min_time), spelt
   // as the binary reads it (MinTimeSpelling); none when the user's `flags` set it.
   std::optional<double> min_time_s;
+  // --filter REGEX (session::NameFilter, as compare reads it): only the listed benchmarks it
+  // keeps, each process told them with one --benchmark_filter of their exact names; "" all.
+  std::string filter;
   // --shard K/N: only that part of the listed benchmarks (session/shard.hpp), each process told
   // them with one --benchmark_filter of their exact names; recorded in the run's context.
   std::optional<ShardSpec> shard;

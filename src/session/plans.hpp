@@ -125,6 +125,7 @@ struct GbenchRunPlan {
   std::string executable;
   std::size_t processes = 5;
   std::vector<std::string> flags;  // Google Benchmark's, given to every process
+  std::string filter;              // --filter: ECMAScript regex searched in the names ("" all)
   std::optional<ShardSpec> shard;  // --shard K/N: one part of the listed benchmarks
   std::optional<RunResult> baseline;
   std::string command_line;  // of the results' context

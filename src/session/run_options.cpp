@@ -121,6 +121,7 @@ BenchBinaryCommand bench_binary_command(const RunOptions& o) {
   forward("--out", o.export_json);  // the bench binary writes JSON to --out by default
   if (o.fail_on_regression) argv.push_back("--fail-on-regression");
   if (o.record) argv.push_back("--record");
+  forward("--filter", o.filter);
   forward("--shard", o.shard);
   forward("--shard-by", o.shard_by);
   forward("--store", o.store);
@@ -248,6 +249,7 @@ model::Result<Plan> gbench_beside_plan(const RunOptions& o, std::string kept,
   binaries.base = std::move(kept);
   binaries.candidate = o.positional.front();
   binaries.flags = o.trailing;
+  binaries.filter = o.filter;
   binaries.shard = std::move(shard);
   binaries.worker_timeout = gbench_timeout(o);
   Steps then = steps_of(o);
@@ -264,6 +266,7 @@ model::Result<Plan> gbench_plan(const RunOptions& o) {
   what.executable = o.positional.front();
   what.processes = o.processes == 0 ? kGbenchProcesses : o.processes;
   what.flags = o.trailing;
+  what.filter = o.filter;
   what.timeout = gbench_timeout(o);
   auto shard = optional_shard(o.shard);
   if (!shard) return shard.error();
@@ -515,6 +518,11 @@ model::Result<RunTarget> plan_for(const RunOptions& o) {
         "reads the CPU's counters around each benchmark's region)");
   }
   const bool gbench = is_gbench_binary(o);
+  if (!o.filter.empty() && !gbench) {
+    return usage_error(
+        "--filter selects the benchmarks of a bench binary or a Google Benchmark binary; "
+        "commands are run whole: drop --filter, or name the ones to run with --cmd");
+  }
   if ((!o.shard.empty() && !gbench) || !o.shard_by.empty()) {
     return usage_error(
         !o.shard_by.empty()

@@ -58,6 +58,9 @@ struct RunOptions {
   bool record = false;
   std::string store;
   std::string group;  // --group: the run group (session/run_groups.hpp); "" the default
+  // --filter REGEX: the benchmarks of a bench binary (passed on) or of a Google Benchmark binary
+  // (session::NameFilter, as compare reads it); "" every one.
+  std::string filter;
   // --shard K/N, --shard-by: a bench binary (passed on) or a Google Benchmark binary (by count).
   std::string shard;
   std::string shard_by;

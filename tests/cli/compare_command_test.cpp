@@ -313,6 +313,33 @@ TEST(RunGbenchBinary, RunsInFreshProcesses) {
   }
 }
 
+// --filter on run, as compare reads it: a Google Benchmark binary's processes run the names it
+// keeps; one that keeps none, and one given for commands, are refused.
+TEST(RunGbenchBinary, AFilterSelectsTheBenchmarksAsCompareDoes) {
+  const auto kept =
+      run_command(kTool + " run " + kSuite + " --filter accumulate --processes 1" + kQuick);
+  ASSERT_EQ(kept.exit_code, 0) << kept.err;
+  EXPECT_THAT(kept.out, HasSubstr("BM_accumulate/4096"));
+  EXPECT_THAT(kept.out, Not(HasSubstr("BM_sum")));
+  const auto negated =
+      run_command(kTool + " run " + kSuite + " --filter -accumulate --processes 1" + kQuick);
+  ASSERT_EQ(negated.exit_code, 0) << negated.err;
+  EXPECT_THAT(negated.out, HasSubstr("BM_sum"));
+  EXPECT_THAT(negated.out, Not(HasSubstr("BM_accumulate")));
+  const auto none = run_command(kTool + " run " + kSuite + " --filter zzz" + kQuick);
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_THAT(none.err, HasSubstr("--filter \"zzz\" matches no benchmark of " + kSuite));
+  // A benchkit bench binary is handed it.
+  const auto bench = run_command(kTool + " run " + kBenchkitBuild +
+                                 " --filter copy --processes 1 -- --time-budget 20ms");
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  EXPECT_THAT(bench.out, HasSubstr("copy_string"));
+  EXPECT_THAT(bench.out, Not(HasSubstr("add/")));
+  const auto commands = run_command(kTool + " run --filter x -- true");
+  EXPECT_EQ(commands.exit_code, 2);
+  EXPECT_THAT(commands.err, HasSubstr("commands are run whole: drop --filter"));
+}
+
 // Ctrl-C once the first of four processes finished (its checkpoint wrote the export): the
 // table and the exports hold the processes that finished, and the exit status is 130.
 TEST(RunGbenchBinary, CtrlCKeepsTheProcessesThatFinished) {
