@@ -121,14 +121,20 @@ int run_tool(int argc, char** argv) {
     const std::string what = error.what();
     const bool run_out = asked == "run" && (what.find("--out") != std::string::npos ||
                                             what.find("--format") != std::string::npos);
+    // A Google Benchmark flag before `--` (run, compare): the binary's own flags go after it.
+    const bool gbench_flag = what.find("--benchmark_") != std::string::npos;
     return report_error(model::Error{
-        fmt::format("{}\n{}Run benchkit --help to see the subcommands, or benchkit SUBCOMMAND "
+        fmt::format("{}\n{}{}Run benchkit --help to see the subcommands, or benchkit SUBCOMMAND "
                     "--help for one.",
                     what,
                     run_out ? "benchkit run writes its results with --export-json FILE (or "
                               "--export-markdown, --export-csv, --export-junit); benchkit report "
                               "FILE --format F renders a file in any format.\n"
-                            : ""),
+                            : "",
+                    gbench_flag ? "A Google Benchmark binary's own flags go after --: benchkit "
+                                  "run ./gb_bench -- --benchmark_min_time=0.1 (and --filter "
+                                  "REGEX, before --, selects its benchmarks).\n"
+                                : ""),
         model::ErrorKind::usage});
   }
   for (const CommandRunner& runner : runners) {

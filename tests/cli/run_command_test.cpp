@@ -241,6 +241,8 @@ INSTANTIATE_TEST_SUITE_P(
         UsageCase{"run ./no_such_suite -- --benchmark_filter=x", "./no_such_suite: no such file"},
         UsageCase{"run --format json --out r.json -- true",
                   "benchkit run writes its results with --export-json FILE"},
+        UsageCase{"run ./gb --benchmark_filter=x",
+                  "A Google Benchmark binary's own flags go after --"},
         UsageCase{"run --cmd 'sort < x'", "--shell"},
         UsageCase{"run --pin 0-x -- true", "is not a CPU number"},
         UsageCase{"run --time-budget soon -- true", "is not a positive duration"},
