@@ -65,16 +65,9 @@ model::Result<std::vector<std::string>> list_benchmarks(const std::string& binar
 model::Result<BenchmarkSets> split_benchmarks(const std::vector<std::string>& baseline,
                                               const std::vector<std::string>& candidate,
                                               const std::string& regex) {
-  std::optional<NameFilter> pattern;
-  if (!regex.empty()) {
-    try {
-      pattern.emplace(regex);
-    } catch (const std::regex_error& error) {
-      return model::Error{
-          fmt::format("--bench \"{}\" is not a regular expression: {}", regex, error.what()),
-          model::ErrorKind::usage};
-    }
-  }
+  const auto parsed = parse_name_filter(regex, "--bench");
+  if (!parsed) return parsed.error();
+  const std::optional<NameFilter>& pattern = *parsed;
   const auto chosen = [&](const std::string& name) { return !pattern || pattern->keeps(name); };
   const std::set<std::string> theirs(baseline.begin(), baseline.end());
   const std::set<std::string> ours(candidate.begin(), candidate.end());

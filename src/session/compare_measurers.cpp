@@ -112,16 +112,9 @@ std::optional<model::Error> check_worker_flags(const std::vector<std::string>& f
 model::Result<std::vector<std::string>> shared_benchmarks(const BinariesPlan& plan,
                                                           const Probed& base,
                                                           const Probed& candidate) {
-  std::optional<NameFilter> filter;
-  if (!plan.filter.empty()) {
-    try {
-      filter.emplace(plan.filter);
-    } catch (const std::regex_error& error) {
-      return model::Error{fmt::format("--filter \"{}\" is not a regular expression ({})",
-                                      plan.filter, error.what()),
-                          model::ErrorKind::usage};
-    }
-  }
+  const auto parsed = parse_name_filter(plan.filter, "--filter");
+  if (!parsed) return parsed.error();
+  const std::optional<NameFilter>& filter = *parsed;
   std::vector<std::string> benchmarks = common(base.names, candidate.names, filter);
   if (benchmarks.empty()) {
     return model::Error{

@@ -789,17 +789,11 @@ namespace {
 model::Result<std::vector<std::string>> filtered_names(const std::vector<std::string>& listed,
                                                        const std::string& pattern,
                                                        const std::string& executable) {
-  std::optional<NameFilter> filter;
-  try {
-    filter.emplace(pattern);
-  } catch (const std::regex_error& error) {
-    return model::Error{
-        fmt::format("--filter \"{}\" is not a regular expression ({})", pattern, error.what()),
-        model::ErrorKind::usage};
-  }
+  const auto filter = parse_name_filter(pattern, "--filter");
+  if (!filter) return filter.error();
   std::vector<std::string> kept;
   for (const std::string& name : listed) {
-    if (filter->keeps(name)) kept.push_back(name);
+    if (!*filter || (*filter)->keeps(name)) kept.push_back(name);
   }
   if (kept.empty()) {
     return model::Error{fmt::format("--filter \"{}\" matches no benchmark of {}: see them with "

@@ -58,17 +58,10 @@ std::vector<measure::Instance> select(const std::vector<measure::Instance>& inst
     }
     return chosen;
   }
-  std::optional<NameFilter> filter;
-  try {
-    filter.emplace(pattern);
-  } catch (const std::regex_error& error) {
-    throw std::invalid_argument(fmt::format(
-        "--filter \"{}\" is not a valid regular expression ({}); escape special characters "
-        "such as < > ( ) with a backslash, or use --exact NAME",
-        pattern, error.what()));
-  }
+  const auto filter = parse_name_filter(pattern, "--filter");
+  if (!filter) throw std::invalid_argument(filter.error().message + ", or use --exact NAME");
   for (const auto& instance : instances) {
-    if (filter->keeps(instance.name)) chosen.push_back(instance);
+    if (!*filter || (*filter)->keeps(instance.name)) chosen.push_back(instance);
   }
   return chosen;
 }

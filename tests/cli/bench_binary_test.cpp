@@ -155,7 +155,7 @@ INSTANTIATE_TEST_SUITE_P(
                       UsageError{"--format xml", "--format"},
                       UsageError{"--color sometimes", "--color"},
                       UsageError{"--filter nothing-matches", "run with --list"},
-                      UsageError{"--filter '('", "not a valid regular expression"},
+                      UsageError{"--filter '('", "is not a regular expression"},
                       UsageError{"--test --out /proc/no/such/dir/x.json", "cannot"}));
 
 TEST(BenchBinary, HelpExplainsTheFlags) {
