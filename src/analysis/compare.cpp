@@ -693,8 +693,9 @@ void explain_inconclusive(BenchmarkComparison& c, double family, std::size_t tes
     }
     c.note = fmt::format(
         "{} paired rounds cannot be significant after adjusting over {} benchmarks (the "
-        "smallest p-value of {} pairs is {:.2g}",
-        c.pairs, tested_count, c.pairs, 2.0 / std::pow(2.0, static_cast<double>(c.pairs)));
+        "smallest p-value of {} pairs is {:.2g}, {:.2g} once adjusted",
+        c.pairs, tested_count, c.pairs, 2.0 / std::pow(2.0, static_cast<double>(c.pairs)),
+        std::min(1.0, smallest_adjusted_p(family, c.pairs)));
     if (c.level > 0.0) {
       c.note += fmt::format(", against {:.2g} at this look of the sequential design", c.level);
     }

@@ -692,6 +692,8 @@ TEST(Compare, TooFewPairedRoundsForTheSuiteSayHowManyAreNeeded) {
   EXPECT_EQ(b0.design, Design::paired);
   EXPECT_EQ(b0.verdict, Verdict::inconclusive);
   EXPECT_THAT(b0.note, HasSubstr("6 paired rounds cannot be significant"));
+  // The p-value the level is held against is the adjusted one: 7 × 2 / 2^6.
+  EXPECT_THAT(b0.note, HasSubstr("the smallest p-value of 6 pairs is 0.031, 0.22 once adjusted"));
   EXPECT_THAT(b0.note, HasSubstr("run at least 9 rounds"));  // 7 * 2 / 2^9 < 0.05
   // One benchmark alone: 6 rounds suffice.
   const Comparison alone = compare(run_of({base[0]}), run_of({slower[0]}));
