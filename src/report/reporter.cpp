@@ -52,9 +52,10 @@ std::optional<model::Error> format_refusal(Format format, const Document& docume
   const std::string refused = make_reporter(format)->refusal(document);
   if (refused.empty()) return std::nullopt;
   return model::Error{
-      fmt::format("--format {}: {}; choose console, json, markdown or csv here, and write a "
-                  "run's results in {} with benchkit report FILE --format {}",
-                  to_string(format), refused, to_string(format), to_string(format)),
+      fmt::format("--format {}: {}; choose {} here, and write a run's results in {} with "
+                  "benchkit report FILE --format {}",
+                  to_string(format), refused, formats_accepting(document), to_string(format),
+                  to_string(format)),
       model::ErrorKind::usage};
 }
 

@@ -652,9 +652,9 @@ TEST(FormatRefusal, AFormatWithNoFormForTheDocumentSaysHowToWriteTheRunInIt) {
   EXPECT_EQ(gbench->kind, model::ErrorKind::usage);
   EXPECT_THAT(gbench->message, ::testing::StartsWith("--format gbench: "));
   EXPECT_THAT(gbench->message,
-              ::testing::EndsWith("; choose console, json, markdown or csv here, and write a "
-                                  "run's results in gbench with benchkit report FILE --format "
-                                  "gbench"));
+              ::testing::EndsWith("; choose console, json, markdown, csv, html or junit here, "
+                                  "and write a run's results in gbench with benchkit report FILE "
+                                  "--format gbench"));
   const RunResult run = testing::sample_run();
   EXPECT_FALSE(format_refusal(Format::gbench, Document{.results = &run}));
 }
