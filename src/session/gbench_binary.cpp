@@ -1183,6 +1183,15 @@ class GbenchPairs {
     into.threads = found->threads;
     into.params = found->params;
     into.diagnostics = found->diagnostics;
+    // A trend or states across the repetitions of this process (the last round's) are of
+    // repetitions benchkit chose, short ones of a fresh process still warming up, which the
+    // rounds pair: not the code's, and "make each repetition start from the same state" would
+    // send the user after them (re2's BM_CompileToProg "fell 39%" over 20 repetitions of 1 ms).
+    if (gives(turn_flags(index), "--benchmark_repetitions")) {
+      std::erase_if(into.diagnostics, [](const Diagnostic& d) {
+        return d.code == analysis::code::drift || d.code == analysis::code::multimodal;
+      });
+    }
   }
 
   const GbenchSideBySide& plan_;

@@ -967,6 +967,34 @@ TEST(GbenchBinary, EveryFormOfNameRunsTogether) {
 // A suite's own arguments (given after --, not Google Benchmark's --benchmark_ flags) reach its
 // listings too, first, so that benchmarks its main() registers by them are listed and compared;
 // a main() that refuses benchkit's flags is named with what it said, on either stream.
+// A trend across a process's repetitions is the code's when the user chose them (one process,
+// --benchmark_repetitions), and is left out side by side, where benchkit chose short ones that a
+// fresh process runs while still warming up and the rounds pair.
+TEST(GbenchBinary, ATrendAcrossRepetitionsBenchkitChoseIsNotBlamedOnTheCode) {
+  const auto has_drift = [](const BenchmarkResult& b) {
+    return std::any_of(b.diagnostics.begin(), b.diagnostics.end(),
+                       [](const Diagnostic& d) { return d.code == "drift"; });
+  };
+  GbenchProcesses own;
+  own.executable = kOwnArguments;
+  own.processes = 1;
+  own.flags = {"growing", "--benchmark_filter=BM_growing", "--benchmark_repetitions=10",
+               "--benchmark_min_time=0.002"};
+  const auto run = run_gbench_processes(own);
+  ASSERT_TRUE(run) << run.error().message;
+  ASSERT_EQ(run->benchmarks.size(), 1u);
+  EXPECT_TRUE(has_drift(run->benchmarks[0])) << "each repetition slower: the user's to see";
+
+  GbenchSideBySide plan = self_pairs(kOwnArguments, {"BM_growing"}, 2);
+  plan.flags = {"growing"};
+  const auto runs = run_gbench_side_by_side(plan);
+  ASSERT_TRUE(runs) << runs.error().message;
+  for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
+    ASSERT_EQ(side->benchmarks.size(), 1u);
+    EXPECT_FALSE(has_drift(side->benchmarks[0]));
+  }
+}
+
 TEST(GbenchBinary, ASuitesOwnArgumentsReachItsListings) {
   const std::string& suite = kOwnArguments;
   const auto listed = [&](const std::vector<std::string>& flags) {

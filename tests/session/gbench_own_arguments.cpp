@@ -5,7 +5,8 @@
 // google/benchmark's own test programs do (multiple_ranges_test's fixture prints its checks at
 // exit); with "crash" and "hang" it registers a benchmark that aborts, or one that never ends;
 // with "twice", BM_base twice (google/benchmark's options_test registers BM_basic/1 six times);
-// with "brackets", BM_base/arr[4] {x} (spdlog's formatter-bench names its benchmarks
+// with "growing", BM_growing, each call (a repetition) slower than the one before; with
+// "brackets", BM_base/arr[4] {x} (spdlog's formatter-bench names its benchmarks
 // "[%D %X] [%l] [%n] %v/iterations:2500000"); with "min-time" it exits 1 unless a
 // --benchmark_min_time is given (NumKong's main() adds
 // --benchmark_min_time=10s when none is, which Google Benchmark 1.7 refuses); with "setup",
@@ -40,6 +41,14 @@ static void BM_setup(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(sum += 3);
 }
 
+static void BM_growing(benchmark::State& state) {
+  static std::int64_t calls = 0;
+  const std::int64_t work = 200 * ++calls;
+  std::int64_t sum = 0;
+  for (auto _ : state) {
+    for (std::int64_t i = 0; i < work; ++i) benchmark::DoNotOptimize(sum += i);
+  }
+}
 static void BM_full(benchmark::State& state) {
   std::int64_t sum = 0;
   for (auto _ : state) benchmark::DoNotOptimize(sum += 2);
@@ -71,6 +80,7 @@ int main(int argc, char** argv) {
   if (first == "hang") benchmark::RegisterBenchmark("BM_hang", BM_hang);
   if (first == "twice") benchmark::RegisterBenchmark("BM_base", BM_base);
   if (first == "setup") benchmark::RegisterBenchmark("BM_setup", BM_setup);
+  if (first == "growing") benchmark::RegisterBenchmark("BM_growing", BM_growing);
   if (first == "brackets") benchmark::RegisterBenchmark("BM_base/arr[4] {x}", BM_base);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
