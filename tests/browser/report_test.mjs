@@ -26,6 +26,9 @@ const at = (name) => path.join(work, name);
 const benchkit = (...args) => execFileSync(tool, args, { stdio: ['ignore', 'pipe', 'pipe'] });
 benchkit('report', at('results.json'), '--format', 'html', '--out', at('results.html'));
 benchkit('compare', at('base.json'), at('new.json'), '--format', 'html', '--out', at('comparison.html'));
+// A comparison's JSON alone, as benchkit report renders it: no interval, rate or sample count.
+benchkit('compare', at('base.json'), at('new.json'), '--format', 'json', '--out', at('comparison.json'));
+benchkit('report', at('comparison.json'), '--format', 'html', '--out', at('comparison-alone.html'));
 // Rounds in both orders whose second process runs faster: compared as an AB/BA crossover.
 benchkit('compare', at('order_base.json'), at('order_new.json'), '--format', 'html', '--out', at('crossover.html'));
 benchkit('noise', at('noise.json'), '--format', 'console', '--html', at('noise.html'));
@@ -174,6 +177,22 @@ const dotCount = (svg) =>
   const images = await page.$$eval('img', (imgs) => imgs.length);
   check('comparison: the hostile name made no element', images === 0, images);
   clean('comparison', seen);
+  await page.close();
+}
+
+// ---- a comparison's JSON alone ---------------------------------------------------------------
+{
+  const { page, seen } = await open(at('comparison-alone.html'));
+  const headers = await page.$$eval('#summary-table thead th', (ths) => ths.map((t) => t.textContent));
+  check('comparison alone: no column that no row fills', !headers.includes('95% CI') && !headers.includes('throughput') && !headers.includes('samples') && headers.includes('change'), headers.join(','));
+  const cells = await page.$$eval('#summary-table tbody tr', (rows) => rows.map((r) => r.children.length));
+  check('comparison alone: a cell per column in every row', cells.every((n) => n === headers.length), cells.join(','));
+  const full = await open(at('results.html'));
+  const kept = await full.page.$$eval('#summary-table thead th', (ths) => ths.map((t) => t.textContent));
+  check('results: the interval, throughput and samples columns stay', kept.includes('95% CI') && kept.includes('throughput') && kept.includes('samples'), kept.join(','));
+  clean('comparison alone', seen);
+  clean('results (columns)', full.seen);
+  await full.page.close();
   await page.close();
 }
 

@@ -235,13 +235,18 @@
     controls.appendChild(filter);
     controls.appendChild(count);
     section.appendChild(controls);
+    // A column no row fills (a comparison read alone has no intervals, rates or samples) is left
+    // out rather than shown empty on every row.
+    const hasCi = rows.some((r) => r.lo !== undefined);
+    const hasThroughput = rows.some((r) => r.throughput);
+    const hasSamples = rows.some((r) => r.samples !== undefined);
     const columns = [
       { key: 'name', label: 'benchmark', text: true },
       { key: 'median', label: 'median', format: duration },
-      { key: 'ci', label: '95% CI' },
-      { key: 'throughput_value', label: 'throughput' },
-      { key: 'samples', label: 'samples' },
     ];
+    if (hasCi) columns.push({ key: 'ci', label: '95% CI' });
+    if (hasThroughput) columns.push({ key: 'throughput_value', label: 'throughput' });
+    if (hasSamples) columns.push({ key: 'samples', label: 'samples' });
     if (data.compared) {
       columns.push({ key: 'ratio', label: 'change' });
       columns.push({ key: 'verdict_rank', label: 'verdict' });
@@ -273,10 +278,14 @@
       }
       tr.appendChild(nameCell);
       tr.appendChild(el('td', { class: 'num' }, r.failed ? 'failed: ' + r.failed : duration(r.median)));
-      tr.appendChild(el('td', null, r.lo !== undefined ? duration(r.lo) + ' … ' + duration(r.hi) +
-        (r.confidence !== undefined ? ' (' + (Math.round(r.confidence * 1000) / 10) + '%)' : '') : ''));
-      tr.appendChild(el('td', { class: 'num' }, r.throughput || ''));
-      tr.appendChild(el('td', { class: 'num' }, r.samples !== undefined ? String(r.samples) : ''));
+      if (hasCi) {
+        tr.appendChild(el('td', null, r.lo !== undefined ? duration(r.lo) + ' … ' + duration(r.hi) +
+          (r.confidence !== undefined ? ' (' + (Math.round(r.confidence * 1000) / 10) + '%)' : '') : ''));
+      }
+      if (hasThroughput) tr.appendChild(el('td', { class: 'num' }, r.throughput || ''));
+      if (hasSamples) {
+        tr.appendChild(el('td', { class: 'num' }, r.samples !== undefined ? String(r.samples) : ''));
+      }
       if (data.compared) {
         tr.appendChild(
           el(
