@@ -148,9 +148,13 @@ model::Result<RunResult> run_one_process(
   }
   auto run = load_result_file(out);
   if (!run) {
-    return model::Error{fmt::format("{} ({}) exited without a readable result: {}", what,
-                                    executable, run.error().message),
-                        model::ErrorKind::failed};
+    // What the process said is the likelier cause (Google Benchmark 1.7.1 refusing a filter:
+    // "Could not compile benchmark re: Invalid escape in regular expression") than a damaged file.
+    return model::Error{
+        fmt::format("{} ({}) exited without a readable result{}: {}", what, executable,
+                    lines.empty() ? "" : " after writing to standard error: " + tail_of(lines),
+                    run.error().message),
+        model::ErrorKind::failed};
   }
   return run;
 }

@@ -970,6 +970,20 @@ TEST(GbenchBinary, EveryFormOfNameRunsTogether) {
 // A trend across a process's repetitions is the code's when the user chose them (one process,
 // --benchmark_repetitions), and is left out side by side, where benchkit chose short ones that a
 // fresh process runs while still warming up and the rounds pair.
+// A process that wrote no result says why in its error when it said anything (Google Benchmark
+// refusing a filter exits 0), not only that the file is missing or damaged.
+TEST(GbenchBinary, AProcessWithoutAResultIsExplainedByWhatItSaid) {
+  GbenchProcesses plan;
+  plan.executable = kOwnArguments;
+  plan.processes = 1;
+  plan.flags = {"refuse-run"};
+  const auto run = run_gbench_processes(plan);
+  ASSERT_FALSE(run);
+  EXPECT_THAT(run.error().message,
+              HasSubstr("exited without a readable result after writing to standard error: Could "
+                        "not compile benchmark re: Invalid escape in regular expression"));
+}
+
 TEST(GbenchBinary, ATrendAcrossRepetitionsBenchkitChoseIsNotBlamedOnTheCode) {
   const auto has_drift = [](const BenchmarkResult& b) {
     return std::any_of(b.diagnostics.begin(), b.diagnostics.end(),

@@ -5,6 +5,8 @@
 // google/benchmark's own test programs do (multiple_ranges_test's fixture prints its checks at
 // exit); with "crash" and "hang" it registers a benchmark that aborts, or one that never ends;
 // with "twice", BM_base twice (google/benchmark's options_test registers BM_basic/1 six times);
+// with "refuse-run", it lists its benchmarks but, asked to run them, says on standard error what
+// Google Benchmark 1.7.1 says of a filter its regex refuses, and exits 0 without a result file;
 // with "growing", BM_growing, each call (a repetition) slower than the one before; with
 // "brackets", BM_base/arr[4] {x} (spdlog's formatter-bench names its benchmarks
 // "[%D %X] [%l] [%n] %v/iterations:2500000"); with "min-time" it exits 1 unless a
@@ -73,6 +75,17 @@ int main(int argc, char** argv) {
   if (first == "chatty") {
     std::printf("running with 2 threads\n");
     std::atexit([] { std::printf("EXPECTED\n{1, 3, }\nACTUAL\n"); });
+  }
+  if (first == "refuse-run") {
+    bool listing = false;
+    for (int i = 1; i < argc; ++i) {
+      listing = listing || std::string(argv[i]).rfind("--benchmark_list_tests", 0) == 0;
+    }
+    if (!listing) {
+      std::fprintf(stderr,
+                   "Could not compile benchmark re: Invalid escape in regular expression\n");
+      return 0;
+    }
   }
   benchmark::RegisterBenchmark("BM_base", BM_base);
   if (first == "full") benchmark::RegisterBenchmark("BM_full", BM_full);
