@@ -146,6 +146,27 @@ TEST(RoundBudget, InconclusiveRowsSayHowManyMoreRoundsAndHowLongWouldSettleThem)
   EXPECT_FALSE(uncosted.benchmarks[0].more_time_ns);
 }
 
+// A change near an edge makes the estimate large, not the width: the note says so, and how many
+// rounds would settle it were there no change (nlohmann/json's Dump/canada, an A/A comparison of
+// 31 rounds: -1.9% [-5.3%, +0.7%]).
+TEST(RoundBudget, AChangeNearAnEdgeSaysItIsWhatMakesTheEstimateLarge) {
+  Comparison comparison;
+  comparison.benchmarks = {row("canada", 0.98096, 0.94718, 1.00728, Verdict::inconclusive, 31)};
+  note_settle_estimates(comparison, std::nullopt);
+  const BenchmarkComparison& canada = comparison.benchmarks[0];
+  ASSERT_TRUE(canada.more_rounds);
+  EXPECT_GT(*canada.more_rounds, 30000u);
+  EXPECT_THAT(canada.note,
+              ::testing::EndsWith("more rounds would settle it, as long as its change stays at "
+                                  "-1.9%, near the edge of the ±2% noise threshold; were there no "
+                                  "change, about 44 more would"));
+  // Centred on no change: the width is what it needs, and nothing is added.
+  Comparison centred;
+  centred.benchmarks = {row("same", 1.0, 0.97, 1.03)};
+  note_settle_estimates(centred, std::nullopt);
+  EXPECT_EQ(centred.benchmarks[0].note, "about 13 more rounds would settle it");
+}
+
 TEST(RoundBudget, ARowStopsWhenEvenAFavourableEstimateNeedsMoreThanTheLastRound) {
   const CompareSettings settings;  // ±2%
   // "faster", 0.96 (0.90-1.02) after 10 rounds: log centre -0.0408, half-width 0.0626. Half a
