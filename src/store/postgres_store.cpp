@@ -720,6 +720,11 @@ class PostgresStore final : public Store {
     } catch (const pqxx::in_doubt_error&) {
       throw;
     } catch (const std::exception& failure) {
+      // The server ending the session (a restart) is a lost connection, whichever statement
+      // met it (libpqxx 6.4 maps only class 08 to broken_connection: a restart's 57P01 inside a
+      // COPY comes as a plain sql_error).
+      const auto* sql = dynamic_cast<const pqxx::sql_error*>(&failure);
+      if (sql && session_ended(sql->sqlstate())) throw pqxx::broken_connection(failure.what());
       return model::Error{fmt::format("cannot {} history {}: {}", operation, shown_,
                                       trimmed(scrub(failure.what(), secret_)))};
     }

@@ -17,6 +17,12 @@ bool is_postgresql_url(std::string_view location);
 // `url` with its password, if any, replaced by *** (for every message that shows the URL).
 std::string redact_url(std::string_view url);
 
+// Whether an error of SQLSTATE `sqlstate` means the server ended the session, so that the
+// connection is lost whatever statement met it: class 08 (connection exception) and 57P01-57P03
+// (administrator command, crash, cannot connect now; a restart's "terminating connection due to
+// administrator command" reached a writer inside a COPY as a plain SQL error, and it gave up).
+bool session_ended(std::string_view sqlstate);
+
 // How long a connection may take before it is given up: a CI job must not hang on a database
 // host that does not answer (libpq waits for the system's TCP timeout, minutes, without one).
 inline constexpr int kConnectTimeoutSeconds = 5;

@@ -8,6 +8,11 @@
 
 namespace benchkit::store {
 
+bool session_ended(std::string_view sqlstate) {
+  return sqlstate.starts_with("08") || sqlstate == "57P01" || sqlstate == "57P02" ||
+         sqlstate == "57P03";
+}
+
 bool is_postgresql_url(std::string_view location) {
   return location.starts_with("postgresql://") || location.starts_with("postgres://");
 }

@@ -42,6 +42,15 @@ TEST(PostgresUrl, HidesThePassword) {
   EXPECT_FALSE(is_postgresql_url(".benchkit/history.db"));
 }
 
+TEST(PostgresErrors, ASessionTheServerEndedIsALostConnection) {
+  for (const char* ended : {"57P01", "57P02", "57P03", "08006", "08003"}) {
+    EXPECT_TRUE(session_ended(ended)) << ended;
+  }
+  for (const char* other : {"23505", "42P01", "57014", "40001", ""}) {
+    EXPECT_FALSE(session_ended(other)) << other;
+  }
+}
+
 // A loopback port that nothing listens on (bound, then closed).
 int closed_port() {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -224,6 +233,40 @@ TEST(PostgresStore, ReadsTheSeriesAgainAfterTheServerDroppedItsConnections) {
       EXPECT_EQ((*after)[r].summaries[b].median, (*before)[r].summaries[b].median);
     }
   }
+}
+
+// A session the server ends (a restart's "terminating connection due to administrator command",
+// SQLSTATE 57P01) is a lost connection whatever statement meets it: the next run is recorded over
+// a new connection, as after a dropped socket (reliability_postgres_restart once saw a writer give
+// up when the error reached it inside the COPY of a run's summaries).
+TEST(PostgresStore, RecordsAgainAfterTheServerEndedItsSession) {
+  testing::PostgresBackend backend;
+  BENCHKIT_NEED_POSTGRES(backend.server);
+  const std::string name = "benchkit_end_" + std::to_string(::getpid());
+  const auto store = open_postgres_store(backend.location() + "&application_name=" + name);
+  ASSERT_TRUE(store.ok()) << store.error().message;
+  const auto add = [&](int i) {
+    return (*store)->add(
+        make_stored_run(testing::made_run({.commit = "e" + std::to_string(i),
+                                           .benchmarks = 3,
+                                           .seed = static_cast<std::uint64_t>(100 + i)}),
+                        "m2", "b2"));
+  };
+  ASSERT_TRUE(add(0).ok());
+  for (int i = 1; i <= 3; ++i) {
+    {
+      pqxx::connection admin(backend.server);
+      pqxx::work work(admin);
+      work.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = " +
+                work.quote(name));
+      work.commit();
+    }
+    const auto added = add(i);
+    EXPECT_TRUE(added.ok()) << added.error().message;
+  }
+  const auto series = (*store)->series({.machine = "m2"});
+  ASSERT_TRUE(series.ok()) << series.error().message;
+  EXPECT_EQ(series->size(), 4u);
 }
 
 TEST(PostgresStore, RefusesASchemaNewerThanItsOwnAndChangesNothing) {
