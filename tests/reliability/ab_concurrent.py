@@ -87,8 +87,13 @@ def finish(run):
     try:
         document = json.load(open(run["out"], encoding="utf-8"))
         run["verdicts"] = [b.get("verdict") for b in document.get("benchmarks", [])]
+        # What a wrong verdict rested on, for its failure message.
+        run["figures"] = [{key: b.get(key) for key in ("ratio", "ratio_lower", "ratio_upper",
+                                                       "p_value", "p_adjusted", "rounds", "design")}
+                          for b in document.get("benchmarks", [])]
     except (OSError, ValueError) as error:
         run["verdicts"] = [f"unreadable: {error}"]
+        run["figures"] = []
     return run
 
 
@@ -104,7 +109,8 @@ def check_pair(run):
         check(f"{what}: C regressed", verdicts == [wanted], f"{verdicts}")
     else:
         check(f"{what}: B (the same script) did not regress or improve",
-              len(verdicts) == 1 and verdicts[0] not in ("regressed", "improved"), f"{verdicts}")
+              len(verdicts) == 1 and verdicts[0] not in ("regressed", "improved"),
+              f"{verdicts} {run['figures']}")
 
 
 def check_worktrees(repo, commits, used, before):
