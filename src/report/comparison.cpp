@@ -22,14 +22,14 @@ std::string change_percent(double ratio) {
   return fmt::format("{:+.1f}%", (ratio - 1.0) * 100.0);
 }
 
-// Whether the two sides were measured against each other (not added, removed, invalid or
-// skipped).
 // A side of a row that failed before it measured anything: no time to show, not "0 ns" (a snappy
 // benchmark whose input file was missing read "0 ns -> 0 ns").
 bool measured_nothing(const BenchmarkComparison& c, double median) {
   return c.verdict == Verdict::invalid && median <= 0;
 }
 
+// Whether the two sides were measured against each other (not added, removed, invalid or
+// skipped).
 bool compared(const BenchmarkComparison& c) {
   return c.verdict != Verdict::added && c.verdict != Verdict::removed &&
          c.verdict != Verdict::invalid && c.verdict != Verdict::skipped;

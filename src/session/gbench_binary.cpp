@@ -784,10 +784,6 @@ class GbenchRunProcesses {
   std::optional<model::Error> first_failure_;
 };
 
-}  // namespace
-
-namespace {
-
 // The names of `listed` that --filter `pattern` keeps (session::NameFilter); the error says when
 // it is no regular expression or keeps none of `executable`'s.
 model::Result<std::vector<std::string>> filtered_names(const std::vector<std::string>& listed,
@@ -820,12 +816,8 @@ model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
     if (!kept) return kept.error();
     *listed = std::move(*kept);
   }
-  std::vector<std::string> flags = plan.flags;
   std::vector<std::string> names = *listed;
   std::optional<Shard> shard;
-  if (!plan.filter.empty() && !plan.shard) {
-    flags.push_back("--benchmark_filter=" + exact_gbench_filter_of(names));
-  }
   if (plan.shard) {
     names = names_in_shard(*listed, *plan.shard);
     shard = shard_record(*plan.shard, names.size(), listed->size());
@@ -835,6 +827,10 @@ model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
       nothing.context.shard = shard;
       return nothing;
     }
+  }
+  // Narrowed by --filter or --shard: each process is told the names kept.
+  std::vector<std::string> flags = plan.flags;
+  if (!plan.filter.empty() || plan.shard) {
     flags.push_back("--benchmark_filter=" + exact_gbench_filter_of(names));
   }
   const RunScope scope("benchkit-gbench");

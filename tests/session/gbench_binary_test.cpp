@@ -964,12 +964,6 @@ TEST(GbenchBinary, EveryFormOfNameRunsTogether) {
   }
 }
 
-// A suite's own arguments (given after --, not Google Benchmark's --benchmark_ flags) reach its
-// listings too, first, so that benchmarks its main() registers by them are listed and compared;
-// a main() that refuses benchkit's flags is named with what it said, on either stream.
-// A trend across a process's repetitions is the code's when the user chose them (one process,
-// --benchmark_repetitions), and is left out side by side, where benchkit chose short ones that a
-// fresh process runs while still warming up and the rounds pair.
 // A process that wrote no result says why in its error when it said anything (Google Benchmark
 // refusing a filter exits 0), not only that the file is missing or damaged.
 TEST(GbenchBinary, AProcessWithoutAResultIsExplainedByWhatItSaid) {
@@ -984,6 +978,9 @@ TEST(GbenchBinary, AProcessWithoutAResultIsExplainedByWhatItSaid) {
                         "not compile benchmark re: Invalid escape in regular expression"));
 }
 
+// A trend across a process's repetitions is the code's when the user chose them (one process,
+// --benchmark_repetitions), and is left out side by side, where benchkit chose short ones that a
+// fresh process runs while still warming up and the rounds pair.
 TEST(GbenchBinary, ATrendAcrossRepetitionsBenchkitChoseIsNotBlamedOnTheCode) {
   const auto has_drift = [](const BenchmarkResult& b) {
     return std::any_of(b.diagnostics.begin(), b.diagnostics.end(),
@@ -1009,6 +1006,9 @@ TEST(GbenchBinary, ATrendAcrossRepetitionsBenchkitChoseIsNotBlamedOnTheCode) {
   }
 }
 
+// A suite's own arguments (given after --, not Google Benchmark's --benchmark_ flags) reach its
+// listings too, first, so that benchmarks its main() registers by them are listed and compared;
+// a main() that refuses benchkit's flags is named with what it said, on either stream.
 TEST(GbenchBinary, ASuitesOwnArgumentsReachItsListings) {
   const std::string& suite = kOwnArguments;
   const auto listed = [&](const std::vector<std::string>& flags) {
