@@ -118,7 +118,8 @@ std::vector<std::string> allocate_next_round(std::span<const BenchmarkComparison
   return chosen;
 }
 
-void note_settle_estimates(Comparison& comparison, std::optional<double> round_cost_ns) {
+void note_settle_estimates(Comparison& comparison, std::optional<double> round_cost_ns,
+                           bool interrupted) {
   for (BenchmarkComparison& row : comparison.benchmarks) {
     // A row with the rounds planned for --mde needs none: its note says the power was reached.
     if (!wants_more_rounds(row) || row.design != Design::paired || row.pairs < 2) continue;
@@ -142,7 +143,7 @@ void note_settle_estimates(Comparison& comparison, std::optional<double> round_c
       sentence += near_edge_clause(row, comparison.settings, *estimate.more_rounds);
     }
     const std::size_t most = design_max_rounds(comparison.settings);
-    if (beyond_reach(row, comparison.settings, most)) {
+    if (!interrupted && beyond_reach(row, comparison.settings, most)) {
       sentence +=
           fmt::format("; it stopped at {} of up to {} rounds, since what it needs is beyond them",
                       row.pairs, most);

@@ -69,9 +69,10 @@ std::vector<std::string> allocate_next_round(std::span<const BenchmarkComparison
 // estimate: more_rounds, more_time_ns (more_rounds times `round_cost_ns`, one benchmark's round,
 // when given) and a sentence at the end of its note saying both, or that no practical number of
 // rounds would settle it (its centre on an edge of the noise band), and, for a row that stopped
-// before the design's last round because of beyond_reach, that it stopped there. Other rows are
-// left alone.
-void note_settle_estimates(Comparison& comparison, std::optional<double> round_cost_ns);
+// before the design's last round because of beyond_reach, that it stopped there (unless
+// `interrupted`: Ctrl-C stopped the rounds, whatever the rows needed). Other rows are left alone.
+void note_settle_estimates(Comparison& comparison, std::optional<double> round_cost_ns,
+                           bool interrupted = false);
 
 // "30 s", "2.5 min", "3 h", "27 days", "250 ms", "40 µs": a duration as the notes say it.
 std::string describe_duration(double ns);

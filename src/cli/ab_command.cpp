@@ -18,6 +18,7 @@
 #include "report/command_table.hpp"
 #include "report/progress_printer.hpp"
 #include "report/reporter.hpp"
+#include "report/run_failures.hpp"
 #include "session/bisect_run.hpp"
 #include "session/plans.hpp"
 #include "session/revision_options.hpp"
@@ -62,6 +63,7 @@ int report_ab(const AbOptions& o, const session::Outcome& outcome) {
       status != 0) {
     return status;
   }
+  if (outcome.interrupted) std::cerr << report::interrupted_comparison_note();
   return outcome.exit_status();
 }
 

@@ -12,6 +12,7 @@
 #include "cli/terminal.hpp"
 #include "report/progress_printer.hpp"
 #include "report/reporter.hpp"
+#include "report/run_failures.hpp"
 #include "session/compare_options.hpp"
 #include "session/plans.hpp"
 
@@ -30,6 +31,7 @@ int report(const CompareOptions& options, const session::Outcome& outcome) {
   }
   const int written = emit_status(report::plan_comparison_report(
       {format, options.out, options.html}, report::OutStyle::replaced, comparison, &outcome.run));
+  if (outcome.interrupted) std::cerr << report::interrupted_comparison_note();
   return written != 0 ? written : outcome.exit_status();
 }
 

@@ -41,4 +41,9 @@ RunFailures bench_failures(
   return failures;
 }
 
+std::string interrupted_comparison_note() {
+  return "interrupted: the verdicts rest on the rounds that finished before it (exit status "
+         "130)\n";
+}
+
 }  // namespace benchkit::report

@@ -28,4 +28,9 @@ RunFailures bench_failures(
     const std::vector<std::pair<std::string, std::vector<std::string>>>& invalid_runs,
     bool interrupted);
 
+// What `compare` and `ab` say on stderr after their report when Ctrl-C stopped the rounds once
+// one had finished (session::SideBySideRuns::interrupted_in): "interrupted: the verdicts rest
+// on the rounds that finished before it".
+std::string interrupted_comparison_note();
+
 }  // namespace benchkit::report

@@ -299,6 +299,16 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
         into->benchmarks.push_back(std::move(result));
       }
     }
+    if (runs->interrupted_in) {
+      // The rounds before Ctrl-C, and no later pair.
+      outcome.interrupted_note = interrupted_note(*runs);
+      if (several) {
+        const bool more = k + 1 < request.binaries.size();
+        outcome.interrupted_note += fmt::format(" (of {}{})", pair.target,
+                                                more ? "; the targets after it did not run" : "");
+      }
+      break;
+    }
   }
   analysis::compute_estimates(outcome.baseline);
   analysis::compute_estimates(outcome.candidate);
@@ -324,6 +334,10 @@ model::Result<AbRuns> measure_ab(const AbRequest& request) {
 model::Result<AbOutcome> run_ab(const AbRequest& request) {
   auto runs = measure_ab(request);
   if (!runs) return runs.error();
+  if (!runs->interrupted_note.empty()) {
+    return model::Error{"interrupted while the two builds ran side by side: nothing compared",
+                        model::ErrorKind::interrupted};
+  }
   AbOutcome outcome;
   outcome.comparison = judge(runs->baseline, runs->candidate, request.compare, {},
                              /*measured_together=*/true);

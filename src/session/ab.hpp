@@ -100,6 +100,10 @@ struct AbRuns {
   std::string budget_note;
   // Some pair was of Google Benchmark binaries (run as `benchkit compare OLD NEW` runs them).
   bool gbench = false;
+  // What the method note adds when Ctrl-C stopped a pair's rounds after the first (see
+  // session::interrupted_note): the runs then hold the rounds before it, and no later pair ran.
+  // Empty when nothing was interrupted.
+  std::string interrupted_note = {};
 };
 
 // Lists and runs side by side (or counts, `counted`); the errors are run_ab's.

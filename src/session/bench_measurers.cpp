@@ -158,7 +158,7 @@ model::Result<SideBySideRuns> run_beside(const BenchPlan& plan, const std::strin
                                                   ? model::ErrorKind::interrupted
                                                   : model::ErrorKind::failed};
   }
-  if (!only_here.empty()) {
+  if (!only_here.empty() && !runs->interrupted_in) {
     SuiteOutcome alone = run_suite(suite_request(plan, only_here, 1), observer);
     if (runs->candidate.benchmarks.empty()) runs->candidate.context = alone.run.context;
     for (BenchmarkResult& result : alone.run.benchmarks) {
@@ -211,6 +211,8 @@ model::Result<Measured> measure_beside(const BenchPlan& plan, const std::string&
                 plan.rounds, max_rounds_of(plan))
           : "");
   if (plan.budget_ns > 0) measured.method_note += "; " + budget.summary();
+  measured.method_note += interrupted_note(*runs);
+  measured.interrupted = runs->interrupted_in.has_value();
   return measured;
 }
 

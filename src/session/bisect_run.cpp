@@ -68,6 +68,13 @@ class Bisector {
     auto runs = workshop_.measure_binaries(request);
     observer_.measuring_ended();
     if (!runs) return runs.error();
+    // A step judged on the rounds before Ctrl-C would send the search on: it stops instead.
+    if (!runs->interrupted_note.empty()) {
+      return model::Error{
+          "interrupted while the two builds ran side by side: this step is not "
+          "judged",
+          model::ErrorKind::interrupted};
+    }
     analysis::Comparison comparison =
         session::judge(runs->baseline, runs->candidate, longer.compare,
                        pairs_note(**baseline, **candidate, place_.description, runs->rounds, longer,

@@ -187,6 +187,8 @@ class BinariesMeasurer final : public Measurer {
     budget.ended(*runs);
     measured.round_cost_ns = budget.round_cost_ns();
     if (plan_.budget_ns > 0) measured.method_note += "; " + budget.summary();
+    measured.method_note += interrupted_note(*runs);
+    measured.interrupted = runs->interrupted_in.has_value();
     runs->baseline.context.shard = shard;
     runs->candidate.context.shard = shard;
     identify_build(plan_.base, runs->baseline.context);

@@ -1027,6 +1027,9 @@ class GbenchPairs {
       const std::size_t first = (round + together.front()) % 2;
       for (const std::size_t side : {first, 1 - first}) {
         if (auto failed = run_side(round, planned, together, side, side == first ? 0 : 1)) {
+          // Ctrl-C: the processes of this round that finished are left out (the round loop
+          // keeps the rounds before it).
+          if (failed->kind == model::ErrorKind::interrupted) forget_round(round);
           return failed;
         }
       }
@@ -1036,6 +1039,17 @@ class GbenchPairs {
 
   bool valid(std::size_t index) const {
     return merged_[0][index].valid() && merged_[1][index].valid();
+  }
+
+  // Leaves out every sample of round `round` (keep() numbers them by round).
+  void forget_round(std::size_t round) {
+    for (std::vector<BenchmarkResult>& side : merged_) {
+      for (BenchmarkResult& result : side) {
+        std::erase_if(result.samples, [round](const Sample& sample) {
+          return sample.round && *sample.round == round;
+        });
+      }
+    }
   }
 
   // When a process failed and no benchmark is left to compare, the first such failure: a build

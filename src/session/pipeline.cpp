@@ -172,7 +172,8 @@ Outcome finish(Measured measured, const Steps& steps, Keeper& keeper) {
     outcome.comparison = judge(*outcome.baseline, outcome.run, steps.compare, measured.method_note,
                                measured.measured_together);
     if (measured.round_cost_ns) {
-      analysis::note_settle_estimates(*outcome.comparison, measured.round_cost_ns);
+      analysis::note_settle_estimates(*outcome.comparison, measured.round_cost_ns,
+                                      measured.interrupted);
     }
   }
   if (!steps.save_baseline.empty()) save(outcome, steps, keeper);

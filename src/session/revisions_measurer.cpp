@@ -71,6 +71,8 @@ class RevisionsMeasurer final : public Measurer {
     measured.method_note = pairs_note(builds.base, builds.candidate, builds.place.description,
                                       runs->rounds, plan_.pairs, plan_.mode, runs->gbench);
     if (!runs->budget_note.empty()) measured.method_note += "; " + runs->budget_note;
+    measured.method_note += runs->interrupted_note;
+    measured.interrupted = !runs->interrupted_note.empty();
     measured.round_cost_ns = runs->round_cost_ns;
     measured.baseline = std::move(runs->baseline);
     measured.run = std::move(runs->candidate);

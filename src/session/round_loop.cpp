@@ -15,6 +15,13 @@ bool named_in(const std::vector<std::string>& names, const std::string& name) {
 
 }  // namespace
 
+std::string interrupted_note(const SideBySideRuns& runs) {
+  if (!runs.interrupted_in) return {};
+  return fmt::format(
+      "; Ctrl-C stopped it in round {}: the verdicts rest on the rounds that finished before it",
+      *runs.interrupted_in + 1);
+}
+
 model::Result<SideBySideRuns> run_round_loop(const RoundLoop& loop, const RoundSteps& steps,
                                              const Undecided& undecided) {
   const std::size_t first = std::max<std::size_t>(1, loop.rounds);
@@ -35,7 +42,13 @@ model::Result<SideBySideRuns> run_round_loop(const RoundLoop& loop, const RoundS
       for (const std::size_t index : running) {
         if (had[index] < most && !steps.failed(index)) active.push_back(index);
       }
-      if (auto failed = steps.run_round(round, planned, active)) return *failed;
+      if (auto failed = steps.run_round(round, planned, active)) {
+        // Ctrl-C once a round has finished: the comparison of the rounds so far, not nothing.
+        if (failed->kind != model::ErrorKind::interrupted || round == 0) return *failed;
+        SideBySideRuns so_far = steps.result();
+        so_far.interrupted_in = round;
+        return so_far;
+      }
       for (const std::size_t index : active) ++had[index];
     }
     done = planned;

@@ -27,7 +27,14 @@ struct SideBySideRuns {
   // Google Benchmark binaries whose calls were costly (kCostlyCallS): no short row was given
   // twenty repetitions.
   bool costly_calls = false;
+  // Ctrl-C came in this round (from 0), after at least one round had finished: the runs hold the
+  // rounds before it, nothing of this one.
+  std::optional<std::size_t> interrupted_in;
 };
+
+// For the comparison's method note: "; Ctrl-C stopped it in round 8, ..." when `runs` were
+// interrupted, else empty.
+std::string interrupted_note(const SideBySideRuns& runs);
 
 // What a look at the runs so far decides: the benchmarks whose comparison is not decided yet
 // (for instance inconclusive), and, when not every one of them can have the next batch of
@@ -53,7 +60,10 @@ struct RoundLoop {
 
 struct RoundSteps {
   // Runs benchmarks `active` (indices into RoundLoop::benchmarks, in order) in round `round`
-  // (from 0) of the `planned` so far; an error stops the loop and is its result.
+  // (from 0) of the `planned` so far; an error stops the loop and is its result, except Ctrl-C
+  // (an error of kind interrupted) after the first round: the loop's result is then the rounds
+  // before it (SideBySideRuns::interrupted_in), so a round that was interrupted must leave
+  // nothing in `result`.
   std::function<std::optional<model::Error>(std::size_t round, std::size_t planned,
                                             const std::vector<std::size_t>& active)>
       run_round;

@@ -142,6 +142,7 @@ struct PairFailure {
   bool fatal = false;
   std::size_t side = 0;
   Failure failure;
+  model::ErrorKind kind = model::ErrorKind::input;  // of a fatal one: interrupted for Ctrl-C
 };
 
 // The failed benchmarks in the merged runs: on both sides a failed result in place of what they
@@ -279,6 +280,7 @@ PairFailure Session::failure(const Pair& pair, std::size_t side, const std::stri
   const std::string& name = plan_.benchmarks[pair.index];
   if (process::interrupt_requested()) {
     failed.fatal = true;
+    failed.kind = model::ErrorKind::interrupted;
     failed.message = fmt::format(
         "interrupted in round {} of {} (at {}): the workers were stopped and nothing was "
         "compared",
@@ -447,7 +449,7 @@ model::Result<SideBySideRuns> Session::run(const Undecided& undecided) {
       pair.index = active[k];
       auto pair_failed = run_pair(pair, this_round);
       if (!pair_failed) continue;
-      if (pair_failed->fatal) return model::Error{pair_failed->message};
+      if (pair_failed->fatal) return model::Error{pair_failed->message, pair_failed->kind};
       if (plan_.failed) plan_.failed(name, pair_failed->message);
       failed_.emplace(active[k], std::move(*pair_failed));
     }

@@ -146,6 +146,21 @@ TEST_F(BaselineFlow, CtrlCStopsASideBySideComparisonAndLeavesNoTemporaryFiles) {
   EXPECT_EQ(stopped.exit_code, 130) << stopped.out << stopped.err;
   EXPECT_THAT(stopped.err, HasSubstr("interrupted in round 1 of 10 (at copy_string)"));
   EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "the workers' folder is removed";
+
+  // Once the fourth round has begun (its copies are SIDE-3.bin): the comparison of the rounds
+  // before it is shown.
+  const std::string later =
+      env_ + "TMPDIR=" + tmp + " " + kSampleBench +
+      " --filter copy --time-budget 2s --warm-up 5ms --no-machine-warnings --baseline main & "
+      "pid=$!; while ! ls " +
+      tmp +
+      "/*/ 2>/dev/null | grep -Eq '^[a-z]+-3[.]'; do sleep 0.02; done; "
+      "kill -INT $pid; wait $pid";
+  const auto compared = run_command("(" + later + ")");
+  EXPECT_EQ(compared.exit_code, 130) << compared.out << compared.err;
+  EXPECT_THAT(compared.out, HasSubstr("Ctrl-C stopped it in round "));
+  EXPECT_THAT(compared.out, ::testing::ContainsRegex("copy_string +[0-9.]+ [nµ]s +[0-9.]+ [nµ]s"));
+  EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "the workers' folder is removed";
 }
 
 TEST_F(BaselineFlow, WithoutAUsableKeptBinaryTheSavedSamplesAreCompared) {

@@ -218,6 +218,44 @@ TEST(CompareCommand, TwoBenchkitBuildsRunInPairedRoundsAndGiveVerdicts) {
   std::filesystem::remove(page);
 }
 
+// Ctrl-C once the fourth round has begun, for Google Benchmark and for benchkit binaries: the
+// verdicts of the rounds that finished are written, the note says where it stopped, the exit
+// status is 130, and the temporary folder is gone.
+TEST(CompareCommand, CtrlCAfterARoundGivesTheVerdictsOfTheRoundsBeforeIt) {
+  const std::vector<std::pair<std::string, std::string>> kinds = {
+      {kSuite + " " + kGbenchSuiteSlower, kQuick}, {kBenchkitBuild + " " + kBenchkitSlower, ""}};
+  for (const auto& [binaries, flags] : kinds) {
+    const std::string tmp = temporary("interrupted-compare");
+    const std::string out = temporary("interrupted-compare.json");
+    std::filesystem::remove_all(tmp);
+    std::filesystem::remove(out);
+    std::filesystem::create_directories(tmp);
+    // A round's files are named SIDE-ROUND-... (from round 0): base-3-0.json, new-3.bin.
+    const std::string command = "(TMPDIR=" + tmp + " " + kTool + " compare " + binaries +
+                                " --rounds 10 --max-rounds 10 --format json --out " + out + flags +
+                                " & pid=$!; while ! ls " + tmp +
+                                "/*/ 2>/dev/null | grep -Eq '^[a-z]+-3[-.]'; do sleep 0.02; "
+                                "done; kill -INT $pid; wait $pid)";
+    const auto stopped = run_command(command);
+    EXPECT_EQ(stopped.exit_code, 130) << binaries << stopped.out << stopped.err;
+    EXPECT_THAT(stopped.err, HasSubstr("interrupted: the verdicts rest on the rounds that finished "
+                                       "before it"));
+    std::ifstream file(out);
+    ASSERT_TRUE(file) << stopped.err;
+    const auto document = nlohmann::json::parse(file);
+    EXPECT_THAT(document["method_note"].get<std::string>(),
+                HasSubstr("; Ctrl-C stopped it in round "));
+    ASSERT_FALSE(document["benchmarks"].empty());
+    for (const auto& row : document["benchmarks"]) {
+      EXPECT_GE(row["rounds"].get<int>(), 3) << row.dump(1);
+      EXPECT_LT(row["rounds"].get<int>(), 10) << row.dump(1);
+    }
+    EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "the rounds' folder is removed";
+    std::filesystem::remove_all(tmp);
+    std::filesystem::remove(out);
+  }
+}
+
 TEST(CompareCommand, AFilterAfterTheDashesIsRefusedBeforeAnythingRuns) {
   const auto result = run_command(kTool + " compare " + kBenchkitBuild + " " + kBenchkitSlower +
                                   " -- --filter copy_string");

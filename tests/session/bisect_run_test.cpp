@@ -142,6 +142,20 @@ TEST(BisectRevisions, AStepThatFailsToBuildIsSkippedAndAnInterruptionStops) {
   report = bisect_revisions(bisect_plan_for("c0", "c8", log), interrupted, steps);
   ASSERT_FALSE(report);
   EXPECT_EQ(exit_status_of(report.error().kind), 130);
+
+  // Ctrl-C once a round had finished: the side-by-side runs come back with the rounds before
+  // it, which are not enough to judge a step by. The search stops at the first step.
+  FakeWorkshop stopped_later;
+  stopped_later.first_slow = 3;
+  stopped_later.measure = [&](const AbRequest&) -> model::Result<AbRuns> {
+    AbRuns runs{testing::made(100.0, 1), testing::made(130.0, 2), "3", {}, {}};
+    runs.interrupted_note = "; Ctrl-C stopped it in round 4";
+    return runs;
+  };
+  report = bisect_revisions(bisect_plan_for("c0", "c8", log), stopped_later, steps);
+  ASSERT_FALSE(report);
+  EXPECT_EQ(exit_status_of(report.error().kind), 130);
+  EXPECT_EQ(stopped_later.requests.size(), 1u) << "no step after the interrupted one";
 }
 
 TEST(BisectRevisions, CommitsThatStayInconclusiveLeaveTheAnswerUndecided) {

@@ -104,6 +104,33 @@ TEST(AbPipeline, BuildsNewThenBaseAndJudgesTheRegressionOnce) {
   EXPECT_EQ(outcome.exit_status(), 1);
 }
 
+// Ctrl-C once a round had finished: the comparison of the rounds before it is the outcome, its
+// method note says so, the exit status is 130, and the history keeps nothing of a partial run.
+TEST(AbPipeline, CtrlCAfterARoundIsJudgedOnTheRoundsBeforeItAndNotRecorded) {
+  FakeWorkshop workshop;
+  workshop.first_slow = 3;
+  workshop.measure = [](const AbRequest&) -> model::Result<AbRuns> {
+    AbRuns runs{made(100.0, 1), made(120.0, 2), "4", {}, {}};
+    runs.interrupted_note = "; Ctrl-C stopped it in round 5";
+    return runs;
+  };
+  Told told;
+  Keeping keeper;
+  Steps steps = ab_steps();
+  steps.record = true;
+  steps.record_baseline = true;
+  const Outcome outcome =
+      run_ab_plan(revisions_plan_for("c2", "c3"), workshop, told, keeper, steps);
+  ASSERT_TRUE(outcome.measured);
+  EXPECT_TRUE(outcome.interrupted);
+  ASSERT_TRUE(outcome.comparison);
+  EXPECT_TRUE(outcome.regressed());
+  EXPECT_THAT(outcome.comparison->method_note,
+              ::testing::EndsWith("; Ctrl-C stopped it in round 5"));
+  EXPECT_TRUE(keeper.recorded.empty());
+  EXPECT_EQ(outcome.exit_status(), 130);
+}
+
 // A folder standing for the repository, whose bench binaries are files a test writes.
 class BinariesFolder {
  public:

@@ -275,5 +275,40 @@ TEST(RoundLoop, EachBenchmarkStopsAtItsOwnMaximum) {
   EXPECT_EQ(rounds.rounds_of["wide"].size(), 10u);
 }
 
+// Ctrl-C in round 6: the rounds before it are the result, marked interrupted; in the first
+// round, before any finished, it is the loop's error.
+TEST(RoundLoop, CtrlCAfterTheFirstRoundKeepsTheRoundsBeforeIt) {
+  for (const std::size_t stop : {std::size_t{5}, std::size_t{0}}) {
+    benchkit::testing::FakeClock clock;
+    FakeRounds rounds(clock);
+    RoundSteps steps = rounds.steps();
+    const auto each_round = steps.run_round;
+    steps.run_round = [&](std::size_t round, std::size_t planned,
+                          const std::vector<std::size_t>& active) -> std::optional<model::Error> {
+      if (round == stop) return model::Error{"stopped", model::ErrorKind::interrupted};
+      return each_round(round, planned, active);
+    };
+    const Undecided undecided = [](const SideBySideRuns&) {
+      return Look(std::vector<std::string>{"mid", "steady", "wide"});
+    };
+    const auto runs = run_round_loop(loop_of(rounds, 20), steps, undecided);
+    if (stop == 0) {
+      ASSERT_FALSE(runs);
+      EXPECT_EQ(runs.error().kind, model::ErrorKind::interrupted);
+      continue;
+    }
+    ASSERT_TRUE(runs) << runs.error().message;
+    ASSERT_TRUE(runs->interrupted_in.has_value());
+    EXPECT_EQ(*runs->interrupted_in, stop);
+    for (const BenchmarkResult& result : runs->candidate.benchmarks) {
+      EXPECT_EQ(result.samples.size(), 3 * stop) << result.name << ": three samples a round";
+    }
+    EXPECT_EQ(interrupted_note(*runs),
+              "; Ctrl-C stopped it in round 6: the verdicts rest on the rounds that finished "
+              "before it");
+  }
+  EXPECT_EQ(interrupted_note(SideBySideRuns{}), "");
+}
+
 }  // namespace
 }  // namespace benchkit::session
