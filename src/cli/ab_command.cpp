@@ -63,7 +63,7 @@ int report_ab(const AbOptions& o, const session::Outcome& outcome) {
       status != 0) {
     return status;
   }
-  if (outcome.interrupted) std::cerr << report::interrupted_comparison_note();
+  if (outcome.interrupted) std::cerr << report::interrupted_note("the verdicts", "rounds");
   return outcome.exit_status();
 }
 

@@ -31,7 +31,7 @@ int report(const CompareOptions& options, const session::Outcome& outcome) {
   }
   const int written = emit_status(report::plan_comparison_report(
       {format, options.out, options.html}, report::OutStyle::replaced, comparison, &outcome.run));
-  if (outcome.interrupted) std::cerr << report::interrupted_comparison_note();
+  if (outcome.interrupted) std::cerr << report::interrupted_note("the verdicts", "rounds");
   return written != 0 ? written : outcome.exit_status();
 }
 

@@ -16,6 +16,7 @@
 #include "report/order_report.hpp"
 #include "report/progress_printer.hpp"
 #include "report/reporter.hpp"
+#include "report/run_failures.hpp"
 #include "session/noise.hpp"
 #include "session/noise_options.hpp"
 #include "session/plans.hpp"
@@ -65,6 +66,11 @@ int measure_and_report(session::Plan plan, const NoiseCommandOptions& options,
   }
   // The failed benchmarks are named above and in the report; the run still failed.
   const int status = report_noise(outcome.run, options, shown);
+  // Ctrl-C comes first (Outcome::exit_status), whatever the report found.
+  if (outcome.interrupted) {
+    std::cerr << report::interrupted_note("the figures", "processes");
+    return outcome.exit_status();
+  }
   return status != 0 ? status : outcome.exit_status();
 }
 

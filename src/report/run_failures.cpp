@@ -41,9 +41,9 @@ RunFailures bench_failures(
   return failures;
 }
 
-std::string interrupted_comparison_note() {
-  return "interrupted: the verdicts rest on the rounds that finished before it (exit status "
-         "130)\n";
+std::string interrupted_note(std::string_view figures, std::string_view parts) {
+  return fmt::format("interrupted: {} rest on the {} that finished before it (exit status 130)\n",
+                     figures, parts);
 }
 
 }  // namespace benchkit::report

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,9 +29,10 @@ RunFailures bench_failures(
     const std::vector<std::pair<std::string, std::vector<std::string>>>& invalid_runs,
     bool interrupted);
 
-// What `compare` and `ab` say on stderr after their report when Ctrl-C stopped the rounds once
-// one had finished (session::SideBySideRuns::interrupted_in): "interrupted: the verdicts rest
-// on the rounds that finished before it".
-std::string interrupted_comparison_note();
+// What a command says on stderr after its report when Ctrl-C stopped it once some of its
+// `parts` had finished: "interrupted: `figures` rest on the `parts` that finished before it (exit
+// status 130)". `compare` and `ab`: the verdicts, the rounds
+// (session::SideBySideRuns::interrupted_in); `noise`: the figures, the processes.
+std::string interrupted_note(std::string_view figures, std::string_view parts);
 
 }  // namespace benchkit::report

@@ -249,7 +249,8 @@ std::shared_future<vcs::GitFacts> git_facts_in_background() {
 
 model::Result<RunResult> run_command_repeatedly(const std::vector<std::string>& argv,
                                                 std::size_t runs, process::Executor& executor,
-                                                clock::Clock& clock, CommandObserver& observer) {
+                                                clock::Clock& clock, CommandObserver& observer,
+                                                bool* interrupted) {
   CommandPlan plan;
   process::RoundBenchmark benchmark;
   benchmark.command.argv = argv;
@@ -263,7 +264,12 @@ model::Result<RunResult> run_command_repeatedly(const std::vector<std::string>& 
   process::install_interrupt_handler();
   const process::RoundsResult rounds =
       process::run_rounds(plan.benchmarks, settings, executor, clock, nullptr, tracker);
-  if (rounds.interrupted) return model::Error{"interrupted", model::ErrorKind::interrupted};
+  if (rounds.interrupted) {
+    if (!interrupted || rounds.benchmarks[0].runs.empty()) {
+      return model::Error{"interrupted before a run finished", model::ErrorKind::interrupted};
+    }
+    *interrupted = true;
+  }
   if (!rounds.benchmarks[0].failure.empty()) {  // the observer has heard how
     return model::Error{benchmark.command.display + " failed; every run must succeed",
                         model::ErrorKind::failed};

@@ -118,9 +118,12 @@ std::shared_future<vcs::GitFacts> git_facts_in_background();
 
 // `argv` (no shell) run `runs` times after one warm-up run, each run a fresh process, as
 // `benchkit run` does; one sample per run, each numbered as its own process. The error says
-// the command failed (the observer heard how) or was interrupted.
+// the command failed (the observer heard how) or was interrupted before a run finished; Ctrl-C
+// after one did gives the runs that finished, with `*interrupted` set when given (else it is
+// the error too).
 model::Result<RunResult> run_command_repeatedly(const std::vector<std::string>& argv,
                                                 std::size_t runs, process::Executor& executor,
-                                                clock::Clock& clock, CommandObserver& observer);
+                                                clock::Clock& clock, CommandObserver& observer,
+                                                bool* interrupted = nullptr);
 
 }  // namespace benchkit::session

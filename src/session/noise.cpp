@@ -10,6 +10,7 @@
 #include "analysis/compare.hpp"
 #include "process/capture.hpp"
 #include "process/handshake.hpp"
+#include "process/interrupt.hpp"
 #include "process/run.hpp"
 #include "process/temporary_folder.hpp"
 #include "process/worker_protocol.hpp"
@@ -37,9 +38,20 @@ model::Result<NoiseRun> run_noise_experiment(const NoiseRequest& request) {
   process::CaptureOptions spawn;
   spawn.out = process::Stream::discard;
   spawn.err = process::Stream::inherit;
+  // Ctrl-C reaches the binary too (one process group): it stops, writes what finished and exits
+  // with status 130, which this process waits for instead of ending at once.
+  process::install_interrupt_handler();
   const auto finished = process::run_captured(argv, spawn);
+  process::restore_default_interrupt_action();
   auto loaded = load_result_file(out);
   if (!finished) return model::Error{finished.error().message, model::ErrorKind::failed};
+  if (process::interrupt_requested() || finished->exit.exit_code == 130) {
+    if (!loaded) {
+      return model::Error{fmt::format("interrupted while {} ran: nothing finished", request.name),
+                          model::ErrorKind::interrupted};
+    }
+    return NoiseRun{std::move(*loaded), false, true};
+  }
   // Exit status 1 with a result: some benchmarks failed (said by the binary), the others are
   // measured.
   const bool partial = finished->exit.exit_code == 1 && loaded;
@@ -133,9 +145,13 @@ class NoiseMeasurer final : public Measurer {
     observer.measuring_started(fmt::format("running {} in {} fresh processes, one after another",
                                            plan_.target, plan_.processes));
     auto ran = run_noise_experiment(request);
-    if (!ran) return input(ran.error().message);
+    if (!ran) {
+      if (ran.error().kind == model::ErrorKind::interrupted) return ran.error();
+      return input(ran.error().message);
+    }
     Measured measured;
     measured.run = std::move(ran->run);
+    measured.interrupted = ran->interrupted;
     return measured;
   }
 
@@ -220,12 +236,18 @@ class CommandNoiseMeasurer final : public Measurer {
                                            fmt::join(plan_.argv, " "), plan_.runs));
     process::ExecutorChoice executor = process::make_executor();
     CommandEvents events(observer);
+    // Ctrl-C after some runs: the noise of those (exit status 130).
+    bool interrupted = false;
     auto run = run_command_repeatedly(plan_.argv, plan_.runs, *executor.executor,
-                                      clock::steady_clock(), events);
-    if (!run) return input(run.error().message);
+                                      clock::steady_clock(), events, &interrupted);
+    if (!run) {
+      if (run.error().kind == model::ErrorKind::interrupted) return run.error();
+      return input(run.error().message);
+    }
     run->context = command_context(0, plan_.command_line);
     Measured measured;
     measured.run = std::move(*run);
+    measured.interrupted = interrupted;
     return measured;
   }
 

@@ -30,6 +30,8 @@ struct NoiseRun {
   // The binary exited with status 1 but left a result: some benchmarks failed (it said which,
   // and they are failed results in `run`), the others were measured.
   bool partial = false;
+  // Ctrl-C: the binary stopped and left what finished before it (it exited with status 130).
+  bool interrupted = false;
 };
 
 // The command that runs the experiment, writing the result to `out`.

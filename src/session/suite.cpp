@@ -57,6 +57,12 @@ class Tracker final : public IsolationObserver {
     changed(name);
   }
   void failed(std::size_t /*index*/, const BenchmarkResult& failed) override {
+    // Ctrl-C in a later process of a benchmark: the processes of it that finished are its
+    // result, in a run reported as interrupted, not a failure that would throw them away.
+    if (failed.failure && failed.failure->cause == Failure::Cause::interrupted &&
+        measured_before(failed.name)) {
+      return;
+    }
     observer_.failed(failed);
     runs_[process_].benchmarks.push_back(failed);
     failed_names_.insert(failed.name);
@@ -64,6 +70,15 @@ class Tracker final : public IsolationObserver {
   }
 
   bool has_failed(const std::string& name) const { return failed_names_.count(name) > 0; }
+  // Whether a process before the current one measured `name`.
+  bool measured_before(const std::string& name) const {
+    for (std::size_t process = 0; process < process_; ++process) {
+      for (const BenchmarkResult& result : runs_[process].benchmarks) {
+        if (result.name == name && !result.failure) return true;
+      }
+    }
+    return false;
+  }
   std::size_t failed_count() const { return failed_names_.size(); }
   // The run of every process merged; with one process its results are moved out, not copied.
   RunResult take_merged() {

@@ -123,6 +123,60 @@ TEST(NoiseCommand, ACommandIsRunInFreshProcessesOneRunEach) {
   EXPECT_THAT(result.err, HasSubstr("5 times, each a fresh process"));
 }
 
+// The lines of `path` (0 when it does not exist yet).
+std::size_t lines_of(const std::string& path) {
+  std::ifstream file(path);
+  std::size_t lines = 0;
+  for (std::string line; std::getline(file, line);) ++lines;
+  return lines;
+}
+
+// Ctrl-C, sent to the whole job as a terminal sends it, once some processes have finished: the
+// noise of those is reported and the exit status is 130, for a command (each run marks a file
+// as it starts: the warm-up and three runs began) and for a bench binary (its result file holds
+// a second process).
+TEST(NoiseCommand, CtrlCAfterSomeProcessesReportsTheirNoise) {
+  const std::string folder = ::testing::TempDir() + "/noise-interrupted";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder + "/tmp");
+  const std::string marks = folder + "/marks";
+  const std::string script = folder + "/mark.sh";
+  std::ofstream(script) << "#!/bin/sh\necho x >> " << marks << "\nsleep 0.05\n";
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  const auto command =
+      testing::run_interrupted_when(kTool + " noise --processes 500 --format json -- " + script,
+                                    [&] { return lines_of(marks) >= 4; });
+  ASSERT_EQ(command.exit_code, 130) << command.out << command.err;
+  const auto runs = nlohmann::json::parse(command.out);
+  ASSERT_EQ(runs["benchmarks"].size(), 1u);
+  EXPECT_GE(runs["benchmarks"][0]["processes"].get<int>(), 2);  // the third had begun
+  EXPECT_LT(runs["benchmarks"][0]["processes"].get<int>(), 500);
+  EXPECT_THAT(command.err, HasSubstr("interrupted: the figures rest on the processes that "
+                                     "finished before it"));
+
+  const std::string tmp = folder + "/tmp";
+  const auto second_process = [&] {
+    for (const auto& entry : std::filesystem::directory_iterator(tmp)) {
+      std::ifstream result(entry.path().string() + "/result.json");
+      std::stringstream text;
+      text << result.rdbuf();
+      if (text.str().find("\"process\": 1") != std::string::npos) return true;
+    }
+    return false;
+  };
+  const auto binary = testing::run_interrupted_when(
+      "TMPDIR=" + tmp + " " + kTool + " noise " + kSampleBench +
+          " --processes 40 --format json -- --filter copy --time-budget 10s --warm-up 1ms",
+      second_process);
+  ASSERT_EQ(binary.exit_code, 130) << binary.out << binary.err;
+  const auto processes = nlohmann::json::parse(binary.out);
+  ASSERT_EQ(processes["benchmarks"].size(), 1u);
+  EXPECT_GE(processes["benchmarks"][0]["process_medians_ns"].size(), 2u);
+  EXPECT_LT(processes["benchmarks"][0]["process_medians_ns"].size(), 40u);
+  EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "the experiment's folder is removed";
+  std::filesystem::remove_all(folder);
+}
+
 TEST(NoiseCommand, AFileThatIsNeitherExecutableNorAResultIsNamed) {
   const std::string path = ::testing::TempDir() + "/not-a-bench.txt";
   std::ofstream(path) << "hello\n";

@@ -268,6 +268,37 @@ TEST(CommandRepeatedly, EachRunIsItsOwnProcessAfterOneWarmUp) {
   }
 }
 
+// Ctrl-C during the fourth run (the warm-up, then three runs): the three runs are the result,
+// said to be interrupted; a caller that cannot take part of a run gets the error instead, as
+// does one interrupted in the warm-up.
+TEST(CommandRepeatedly, CtrlCAfterSomeRunsGivesThoseRuns) {
+  for (const int stop_at : {5, 1}) {
+    FakeClock clock;
+    int calls = 0;
+    FakeExecutor executor(clock, [&](const process::RunRequest&) {
+      process::RunRecord record = FakeExecutor::ok_after(1e6);
+      if (++calls == stop_at) record.interrupted = true;
+      return record;
+    });
+    CommandRecorder observer;
+    bool interrupted = false;
+    const auto run = run_command_repeatedly({"tool"}, 6, executor, clock, observer, &interrupted);
+    if (stop_at == 1) {
+      ASSERT_FALSE(run);
+      EXPECT_EQ(run.error().kind, model::ErrorKind::interrupted);
+      continue;
+    }
+    ASSERT_TRUE(run) << run.error().message;
+    EXPECT_TRUE(interrupted);
+    ASSERT_EQ(run->benchmarks.size(), 1u);
+    EXPECT_EQ(run->benchmarks[0].samples.size(), 3u);
+    calls = 0;
+    const auto refused = run_command_repeatedly({"tool"}, 6, executor, clock, observer);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().kind, model::ErrorKind::interrupted);
+  }
+}
+
 TEST(CommandRepeatedly, AFailedRunIsAnErrorAndTheObserverHearsHow) {
   FakeClock clock;
   FakeExecutor executor(clock, [](const process::RunRequest&) {

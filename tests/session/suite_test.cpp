@@ -117,6 +117,40 @@ TEST(Suite, ProcessesRotateAndAFailedBenchmarkIsNotRunAgain) {
   EXPECT_FALSE(observer.saved.front().context.tool_version.empty());
 }
 
+// Ctrl-C in the third of three processes, at suite_b: suite_b keeps the samples of the two
+// processes that measured it (it is not a failed benchmark), the run stops there and says it
+// was interrupted. Interrupted in the first process, where nothing of it finished, it fails.
+TEST(Suite, CtrlCInALaterProcessKeepsWhatTheProcessesBeforeItMeasured) {
+  for (const std::size_t stop_in : {std::size_t{2}, std::size_t{0}}) {
+    std::vector<std::unique_ptr<FakeLauncher>> made;
+    const std::vector<std::string> names = {"suite_a", "suite_b", "suite_c"};
+    const LauncherFactory launchers = [&](std::size_t process) -> std::unique_ptr<Launcher> {
+      made.push_back(std::make_unique<FakeLauncher>(names, [=](const std::string& n) {
+        return n == "suite_b" && process == stop_in ? Act::interrupt : Act::finish;
+      }));
+      made.back()->payload = served;
+      return std::make_unique<Forward>(*made.back());
+    };
+    Checkpoints observer;
+    const SuiteOutcome outcome = run_suite(request_for(3), launchers, observer);
+    EXPECT_TRUE(outcome.interrupted);
+    EXPECT_EQ(made.size(), stop_in + 1) << "no process after the interrupted one";
+    const BenchmarkResult* b = find(outcome.run, "suite_b");
+    ASSERT_TRUE(b);
+    if (stop_in == 0) {
+      ASSERT_TRUE(b->failure);
+      EXPECT_EQ(b->failure->cause, Failure::Cause::interrupted);
+      EXPECT_EQ(outcome.failed, 1u);
+      continue;
+    }
+    EXPECT_FALSE(b->failure);
+    EXPECT_EQ(b->samples.size(), 6u) << "three samples from each of the first two processes";
+    EXPECT_GT(b->estimates.median.value, 0.0);
+    EXPECT_EQ(outcome.failed, 0u);
+    EXPECT_TRUE(observer.failed_names.empty());
+  }
+}
+
 TEST(Suite, OneWorkerPerBenchmarkAndACheckpointAfterEach) {
   const std::vector<std::string> names = {"suite_a", "suite_b", "suite_c"};
   FakeLauncher fake(
