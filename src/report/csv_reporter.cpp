@@ -2,6 +2,10 @@
 // benchmark in nanoseconds per iteration; for a comparison or a noise report, theirs.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
 #include "model/counters.hpp"
 #include "model/failure.hpp"
 #include "report/parts.hpp"
@@ -12,6 +16,19 @@ namespace {
 
 std::string optional_number(const std::optional<double>& value) {
   return value ? fmt::format("{}", *value) : "";
+}
+
+// The samples' iteration count: their median (the lower of the middle two). Samples of several
+// processes or rounds are each sized anew, so the first sample's count (what the column held
+// until 2026-12-07) can be far from the others'.
+std::uint64_t median_iterations(const std::vector<Sample>& samples) {
+  if (samples.empty()) return 0;
+  std::vector<std::uint64_t> counts;
+  counts.reserve(samples.size());
+  for (const Sample& sample : samples) counts.push_back(sample.iters);
+  const auto middle = counts.begin() + static_cast<std::ptrdiff_t>((counts.size() - 1) / 2);
+  std::nth_element(counts.begin(), middle, counts.end());
+  return *middle;
 }
 
 // The user counters as one field, "name=value;name=value/s": each value with its kind applied
@@ -52,7 +69,7 @@ std::string parts::results_csv(const RunResult& run) {
     if (b.skipped || failed) {
       figures = fmt::format(",,,,,,,,{},", b.samples.size());
     } else {
-      const std::uint64_t iterations = b.samples.empty() ? 0 : b.samples.front().iters;
+      const std::uint64_t iterations = median_iterations(b.samples);
       figures = fmt::format("{},{},{},{},{},{},{},{},{},{}", e.median.value, e.median.lower,
                             e.median.upper, e.mean.value, e.stddev, e.min, e.max, e.mad,
                             b.samples.size(), iterations);

@@ -305,6 +305,19 @@ TEST(Reporters, CsvMatchesTheGoldenFile) {
   ratios.benchmarks.resize(1);
   ratios.benchmarks[0].counters = {{"ratio", (0.2222 + 0.2222 + 0.2222) / 3}};
   EXPECT_THAT(make_reporter(Format::csv)->render(ratios), ::testing::HasSubstr("ratio=0.2222,"));
+  // iterations_per_sample is the samples' median count, not the first sample's (a process that
+  // sized its samples otherwise: 1 iteration there, 1000 in the others).
+  RunResult sized = testing::sample_run();
+  sized.benchmarks.resize(1);
+  for (std::size_t k = 0; k < sized.benchmarks[0].samples.size(); ++k) {
+    sized.benchmarks[0].samples[k].iters = k == 0 ? 1 : 1000;
+  }
+  ASSERT_GE(sized.benchmarks[0].samples.size(), 3u);
+  const std::string csv = make_reporter(Format::csv)->render(sized);
+  const std::string row = csv.substr(csv.find('\n') + 1);
+  EXPECT_THAT(row,
+              ::testing::HasSubstr(fmt::format(",{},1000,", sized.benchmarks[0].samples.size())))
+      << row;
 }
 
 TEST(Reporters, ColourIsOnlyUsedWhenAsked) {
