@@ -133,30 +133,27 @@ TEST_F(BaselineFlow, CtrlCStopsASideBySideComparisonAndLeavesNoTemporaryFiles) {
             0);
   const std::string tmp = folder_ + "/tmp";
   std::filesystem::create_directories(tmp);
-  // Interrupted once its workers' folder exists, that is once the comparison is under way.
-  const std::string command =
-      env_ + "TMPDIR=" + tmp + " " + kSampleBench +
-      " --filter copy --time-budget 20s --warm-up 5ms --no-machine-warnings --baseline main & "
-      "pid=$!; while ! ls " +
-      tmp +
-      " | grep -q side-by-side; do sleep 0.05; done; "
-      "kill -INT $pid; wait $pid";
-  // In parentheses, so that the helper's 2> takes the bench binary's messages too.
-  const auto stopped = run_command("(" + command + ")");
+  // A side-by-side comparison with the baseline of `budget` a benchmark, Ctrl-C once `ls` of
+  // `listed` shows a name matching `pattern` (grep -E). In parentheses, so that the helper's 2>
+  // takes the bench binary's messages too.
+  const auto interrupted = [&](const std::string& budget, const std::string& listed,
+                               const std::string& pattern) {
+    return run_command("(" + env_ + "TMPDIR=" + tmp + " " + kSampleBench +
+                       " --filter copy --time-budget " + budget +
+                       " --warm-up 5ms --no-machine-warnings --baseline main & pid=$!; while ! "
+                       "ls " +
+                       listed + " 2>/dev/null | grep -Eq '" + pattern +
+                       "'; do sleep 0.02; done; kill -INT $pid; wait $pid)");
+  };
+  // Once its workers' folder exists, that is once the comparison is under way.
+  const auto stopped = interrupted("20s", tmp, "side-by-side");
   EXPECT_EQ(stopped.exit_code, 130) << stopped.out << stopped.err;
   EXPECT_THAT(stopped.err, HasSubstr("interrupted in round 1 of 10 (at copy_string)"));
   EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "the workers' folder is removed";
 
   // Once the fourth round has begun (its copies are SIDE-3.bin): the comparison of the rounds
   // before it is shown.
-  const std::string later =
-      env_ + "TMPDIR=" + tmp + " " + kSampleBench +
-      " --filter copy --time-budget 2s --warm-up 5ms --no-machine-warnings --baseline main & "
-      "pid=$!; while ! ls " +
-      tmp +
-      "/*/ 2>/dev/null | grep -Eq '^[a-z]+-3[.]'; do sleep 0.02; done; "
-      "kill -INT $pid; wait $pid";
-  const auto compared = run_command("(" + later + ")");
+  const auto compared = interrupted("2s", tmp + "/*/", "^[a-z]+-3[.]");
   EXPECT_EQ(compared.exit_code, 130) << compared.out << compared.err;
   EXPECT_THAT(compared.out, HasSubstr("Ctrl-C stopped it in round "));
   EXPECT_THAT(compared.out, ::testing::ContainsRegex("copy_string +[0-9.]+ [nµ]s +[0-9.]+ [nµ]s"));

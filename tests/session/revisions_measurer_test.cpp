@@ -74,6 +74,14 @@ Steps ab_steps() {
   return steps;
 }
 
+// ab --record: both runs recorded, the baseline first.
+Steps recording_steps() {
+  Steps steps = ab_steps();
+  steps.record = true;
+  steps.record_baseline = true;
+  return steps;
+}
+
 Outcome run_ab_plan(RevisionsPlan plan, FakeWorkshop& workshop, Observer& observer, Keeper& keeper,
                     const Steps& steps = ab_steps()) {
   const auto measurer = make_measurer(std::move(plan), workshop);
@@ -116,11 +124,8 @@ TEST(AbPipeline, CtrlCAfterARoundIsJudgedOnTheRoundsBeforeItAndNotRecorded) {
   };
   Told told;
   Keeping keeper;
-  Steps steps = ab_steps();
-  steps.record = true;
-  steps.record_baseline = true;
   const Outcome outcome =
-      run_ab_plan(revisions_plan_for("c2", "c3"), workshop, told, keeper, steps);
+      run_ab_plan(revisions_plan_for("c2", "c3"), workshop, told, keeper, recording_steps());
   ASSERT_TRUE(outcome.measured);
   EXPECT_TRUE(outcome.interrupted);
   ASSERT_TRUE(outcome.comparison);
@@ -246,9 +251,7 @@ TEST(AbPipeline, TheWorkingTreeIsNewAndBothRunsAreRecordedBaseFirst) {
   FakeWorkshop workshop;
   Told told;
   Keeping keeper;
-  Steps steps = ab_steps();
-  steps.record = true;
-  steps.record_baseline = true;
+  const Steps steps = recording_steps();
   const Outcome outcome = run_ab_plan(revisions_plan_for("c1", ""), workshop, told, keeper, steps);
   ASSERT_TRUE(outcome.measured);
   EXPECT_EQ(keeper.recorded, (std::vector<std::string>{"c1", "c99"}));
