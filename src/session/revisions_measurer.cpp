@@ -108,7 +108,8 @@ class RevisionsMeasurer final : public Measurer {
     request.context.command_line = plan_.command_line;
     CommandEvents events(observer);
     CommandOutcome outcome = workshop_.measure_commands(request, *commands, events);
-    if (outcome.interrupted) {
+    // Ctrl-C before a pair of rounds could be compared: nothing to show; after, the rounds so far.
+    if (outcome.interrupted && !outcome.against_reference) {
       return model::Error{"interrupted while the commands ran: nothing compared",
                           model::ErrorKind::interrupted};
     }
@@ -125,6 +126,11 @@ class RevisionsMeasurer final : public Measurer {
         "same way; the command of each build ran interleaved in {} rounds (BASE NEW, NEW BASE, "
         "...), compared on the paired rounds",
         builds.candidate.revision.label(), builds.base.revision.label(), outcome.rounds);
+    if (outcome.interrupted) {
+      measured.comparison->method_note +=
+          "; Ctrl-C stopped them: the verdicts rest on the rounds that finished before it";
+    }
+    measured.interrupted = outcome.interrupted;
     measured.run = std::move(outcome.run);
     return measured;
   }

@@ -134,6 +134,22 @@ def main():
     done = benchkit(repo, "ab", c[4], c[5], "--cmd", "{build}/tool", "--time-budget", "300ms")
     expect(done.returncode == 0 and "BASE " + c[4][:12] in done.stdout and "paired rounds" in done.stdout,
            "ab --cmd runs each build's command interleaved", done)
+    # Ctrl-C to the whole job (as a terminal sends it) once some rounds ran, each run of the
+    # command marking a file: the comparison of the rounds that finished, exit 130.
+    marks = os.path.join(work, "cmd-marks")
+    proc = subprocess.Popen([BENCHKIT, "ab", c[4], c[5], "--cmd", "sh -c 'echo x >> %s; sleep 0.02'" % marks,
+                             "--time-budget", "60s"], cwd=repo, env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    waited = 0.0
+    while waited < 60 and (not os.path.exists(marks) or len(open(marks).readlines()) < 16):
+        time.sleep(0.05)
+        waited += 0.05
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    expect(proc.returncode == 130 and "Ctrl-C stopped them" in out
+           and "interrupted: the verdicts rest on the rounds that finished" in err,
+           "Ctrl-C during ab --cmd shows the comparison of the rounds so far, exit 130",
+           subprocess.CompletedProcess([], proc.returncode, out, err))
 
     # Bad input.
     done = benchkit(repo, "ab", "no-such-tag", c[5])

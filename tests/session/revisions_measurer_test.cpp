@@ -394,13 +394,30 @@ TEST(AbPipeline, CommandsOfBothBuildsAreFilledInAndComparedOnTheirRounds) {
   ASSERT_TRUE(outcome.comparison);
   EXPECT_NE(outcome.comparison->method_note.find("interleaved in 7 rounds"), std::string::npos);
 
-  // Interrupted, or too few rounds to compare: nothing compared.
+  // Interrupted before a comparison could be made, or too few rounds to compare: nothing
+  // compared.
   workshop.measure_command_rounds = [](const CommandRequest&, CommandObserver&) {
     CommandOutcome outcome;
     outcome.interrupted = true;
     return outcome;
   };
   EXPECT_EQ(run_ab_plan(plan, workshop, told, keeper, Steps{}).exit_status(), 130);
+  // Interrupted once rounds could be compared: the comparison of those, exit status 130.
+  workshop.measure_command_rounds = [](const CommandRequest& request, CommandObserver&) {
+    CommandOutcome outcome;
+    outcome.interrupted = true;
+    outcome.rounds = 4;
+    outcome.against_reference = analysis::Comparison{};
+    outcome.run.benchmarks.resize(request.commands.size());
+    return outcome;
+  };
+  const Outcome partial = run_ab_plan(plan, workshop, told, keeper, Steps{});
+  ASSERT_TRUE(partial.measured);
+  ASSERT_TRUE(partial.comparison);
+  EXPECT_THAT(partial.comparison->method_note,
+              ::testing::HasSubstr("interleaved in 4 rounds (BASE NEW, NEW BASE, ...), compared on "
+                                   "the paired rounds; Ctrl-C stopped them"));
+  EXPECT_EQ(partial.exit_status(), 130);
   workshop.measure_command_rounds = [](const CommandRequest&, CommandObserver&) {
     return CommandOutcome{};
   };
