@@ -97,8 +97,11 @@ int report_outcome(const BenchFlags& flags, report::Format format, session::Outc
   cli::emit(plan.verdicts, options);
   // On stderr, whatever the format: every scenario whose verify failed, every benchmark that
   // failed to run (with its cause), an interruption.
+  std::vector<std::string> kept_in;
+  if (!flags.out.empty()) kept_in.push_back(flags.out);
+  if (outcome.saved) kept_in.push_back("baseline " + outcome.saved->name);
   const report::RunFailures failures =
-      report::bench_failures(outcome.run, outcome.invalid_runs(), outcome.interrupted);
+      report::bench_failures(outcome.run, outcome.invalid_runs(), outcome.interrupted, kept_in);
   for (const std::string& error : failures.errors) cli::say_error(model::Error{error});
   std::cerr << failures.note;
   return outcome.exit_status();

@@ -27,7 +27,7 @@ std::string failure_summary(const RunResult& run, std::size_t invalid_runs) {
 RunFailures bench_failures(
     const RunResult& run,
     const std::vector<std::pair<std::string, std::vector<std::string>>>& invalid_runs,
-    bool interrupted) {
+    bool interrupted, const std::vector<std::string>& kept_in) {
   RunFailures failures;
   for (const auto& [name, checks] : invalid_runs) {
     for (const std::string& check : checks) {
@@ -36,7 +36,9 @@ RunFailures bench_failures(
   }
   failures.note = failure_summary(run, invalid_runs.size());
   if (interrupted) {
-    failures.note += "interrupted: the benchmarks that finished before it are shown and saved\n";
+    failures.note += fmt::format(
+        "interrupted: what finished before it is shown{}\n",
+        kept_in.empty() ? "" : fmt::format(" and kept in {}", fmt::join(kept_in, " and ")));
   }
   return failures;
 }

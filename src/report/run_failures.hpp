@@ -22,12 +22,12 @@ std::string failure_summary(const RunResult& run, std::size_t invalid_runs);
 
 // What the bench binary says on stderr at the end of its run: `errors`, "NAME is invalid: CHECK"
 // for each failed check of each scenario run in `invalid_runs` (session::Outcome::invalid_runs);
-// `note`, the failure_summary, then "interrupted: the benchmarks that finished before it are
-// shown and saved" when `interrupted`.
+// `note`, the failure_summary, then when `interrupted` "interrupted: what finished before it is
+// shown", and "and kept in A and B" for `kept_in` (the --out file, "baseline NAME").
 RunFailures bench_failures(
     const RunResult& run,
     const std::vector<std::pair<std::string, std::vector<std::string>>>& invalid_runs,
-    bool interrupted);
+    bool interrupted, const std::vector<std::string>& kept_in = {});
 
 // What a command says on stderr after its report when Ctrl-C stopped it once some of its
 // `parts` had finished: "interrupted: `figures` rest on the `parts` that finished before it (exit

@@ -54,7 +54,10 @@ TEST(BenchFailures, NamesEachFailedCheckThenSumsUpThenSaysAnInterruption) {
                                                        "lifecycle is invalid: no leak"}));
   EXPECT_EQ(failures.note,
             "1 scenario run(s) failed a check and are kept out of comparisons\n"
-            "interrupted: the benchmarks that finished before it are shown and saved\n");
+            "interrupted: what finished before it is shown\n");
+  EXPECT_EQ(bench_failures(run, {}, true, {"out.json", "baseline main"}).note,
+            "interrupted: what finished before it is shown and kept in out.json and baseline "
+            "main\n");
   const report::RunFailures clean = bench_failures(run, {}, false);
   EXPECT_TRUE(clean.errors.empty());
   EXPECT_EQ(clean.note, "");
