@@ -483,9 +483,10 @@ TEST(Compare, AMedianTimeOfZeroIsNoRatioToTest) {
   EXPECT_THAT(row.note, HasSubstr("the baseline's median time is 0"));
 }
 
-TEST(Compare, RoundsTooFewToPairAskForRoundsNotForASideBySideComparison) {
-  // Three rounds of a side-by-side comparison (--rounds 3), each round a fresh process a side,
-  // swinging by ±5%: compared as processes, and the advice is the rounds that would pair them.
+TEST(Compare, RoundsTooFewToPairGiveNoVerdictAndAskForRounds) {
+  // Three rounds of a side-by-side comparison (--rounds 3, or Ctrl-C in the fourth), each round
+  // a fresh process a side, swinging by ±5%: compared as processes for the ratio and interval,
+  // no verdict, and the advice is the rounds that would pair them.
   BenchmarkResult base;
   BenchmarkResult cand;
   base.name = cand.name = "few";
@@ -507,9 +508,38 @@ TEST(Compare, RoundsTooFewToPairAskForRoundsNotForASideBySideComparison) {
   EXPECT_EQ(few.design, Design::processes);
   EXPECT_EQ(few.pairs, 3u);
   EXPECT_EQ(few.verdict, Verdict::inconclusive);
+  EXPECT_FALSE(few.tested);
+  EXPECT_LT(few.ratio_lower, few.ratio_upper) << "the processes' interval is kept";
+  EXPECT_THAT(few.note, HasSubstr("3 rounds of the side-by-side comparison, fewer than the 6 a "
+                                  "verdict needs"));
   EXPECT_THAT(few.note, HasSubstr("run at least 6 rounds"));
-  EXPECT_THAT(few.note, HasSubstr("3 rounds were compared as unpaired processes"));
   EXPECT_THAT(few.note, Not(HasSubstr("side by side")));
+
+  // One round: one process a side, its twenty samples a 30% slower build's, tightly spread. A
+  // test of them as independent samples called such rows regressed in A/A comparisons (they
+  // share one process's state): no verdict, no interval.
+  BenchmarkResult one_base;
+  BenchmarkResult one_cand;
+  one_base.name = one_cand.name = "one";
+  for (int k = 0; k < 20; ++k) {
+    Sample sample;
+    sample.ns = 100.0 * (1.0 + 0.001 * k);
+    sample.round = 0;
+    sample.process = 0;
+    one_base.samples.push_back(sample);
+    sample.ns *= 1.3;
+    one_cand.samples.push_back(sample);
+  }
+  compute_estimates(one_base);
+  compute_estimates(one_cand);
+  const Comparison single = compare(run_of({one_base}), run_of({one_cand}));
+  const auto& one = find(single, "one");
+  EXPECT_EQ(one.verdict, Verdict::inconclusive);
+  EXPECT_FALSE(one.tested);
+  EXPECT_NEAR(one.ratio, 1.3, 1e-9);
+  EXPECT_EQ(one.ratio_lower, one.ratio_upper);
+  EXPECT_THAT(one.note, HasSubstr("1 round of the side-by-side comparison"));
+  EXPECT_THAT(one.note, HasSubstr("one process a side"));
 }
 
 // Rounds whose second process runs `second` times as long as the first (0.8: 20% faster, as a
