@@ -207,28 +207,21 @@ class BinariesMeasurer final : public Measurer {
     auto pairs = paired<GbenchSideBySide>(plan_, std::move(benchmarks), observer);
     pairs.flags = plan_.flags;
     pairs.listed_start_s = start_s;
-    // Three short repetitions a process, twenty shorter ones for a benchmark whose iteration is
-    // short, unless the user's flags say otherwise (gbench_turn_flags).
+    // Three short repetitions a process, longer ones for a benchmark of several threads, unless
+    // the user's flags say otherwise (gbench_turn_flags).
     pairs.turn_flags = true;
     std::string added_text;
     for (const std::string& flag : gbench_turn_flags(plan_.flags)) added_text += ", " + flag;
-    if (gbench_repetitions_follow_iterations(plan_.flags)) {
-      added_text += fmt::format(
-          "; a benchmark whose iteration took at most {:.0f} µs in a pilot run of the baseline "
-          "gets --benchmark_repetitions={}, --benchmark_min_time={:g} instead",
-          kShortIterationNs / 1000.0, kShortRowRepetitions, kShortRowMinTimeS);
+    if (!gbench_turn_flags(plan_.flags, std::nullopt, "BM/threads:2").empty() &&
+        gbench_repetitions_follow_iterations(plan_.flags)) {
+      added_text += fmt::format("; --benchmark_min_time={:g} for a benchmark of several threads",
+                                kThreadedTurnMinTimeS);
     }
     pairs.note = [&observer](const std::string& line) { observer.note(line); };
     pairs.look_every = 1;
     if (plan_.worker_timeout) pairs.timeout = plan_.worker_timeout;
     auto runs = run_gbench_side_by_side(pairs, undecided());
     if (!runs) return runs;
-    if (runs->costly_calls && gbench_repetitions_follow_iterations(plan_.flags)) {
-      added_text += fmt::format(
-          "; not here: a call of the suite's benchmark functions cost {:.0f} ms or more beyond "
-          "its iterations, which twenty repetitions would pay twenty times",
-          kCostlyCallS * 1000.0);
-    }
     // Together: a suite slow to start (GbenchPairs::choose_processes).
     const bool together = runs->together;
     measured.method_note = fmt::format(

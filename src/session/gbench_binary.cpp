@@ -427,21 +427,6 @@ std::optional<double> code_repetition_ns(const std::string& name,
 
 }  // namespace
 
-double gbench_call_cost_s(const RunResult& run, double wall_s, double start_s) {
-  double timed_s = 0.0;
-  double calls = 0.0;
-  for (const BenchmarkResult& result : run.benchmarks) {
-    for (const Sample& sample : result.samples) timed_s += sample.ns * 1e-9;
-    if (result.samples.empty()) continue;
-    calls += static_cast<double>(result.samples.size());
-    const double iterations =
-        static_cast<double>(std::max<std::uint64_t>(1, result.samples[0].iters));
-    calls += std::ceil(std::log10(iterations));  // the search's tries before the first
-  }
-  if (calls == 0.0) return 0.0;
-  return std::max(0.0, wall_s - start_s - timed_s) / calls;
-}
-
 std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
                                            std::optional<double> iteration_ns,
                                            const std::string& name) {
@@ -449,22 +434,28 @@ std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags
     if (gives(flags, "--benchmark_repetitions")) return {};
     const double wanted_ns = kGbenchTurnRepetitions * kGbenchTurnMinTimeS * 1e9;
     const long repetitions =
-        std::clamp(std::lround(wanted_ns / *repetition_ns), 1L, long{kShortRowRepetitions});
+        std::clamp(std::lround(wanted_ns / *repetition_ns), 1L, long{kMostCodeRepetitions});
     return {fmt::format("--benchmark_repetitions={}", repetitions)};
-  }
-  const bool short_row = iteration_ns && *iteration_ns <= kShortIterationNs;
-  if (short_row && gbench_repetitions_follow_iterations(flags)) {
-    return {fmt::format("--benchmark_repetitions={}", kShortRowRepetitions),
-            fmt::format("--benchmark_min_time={:g}", kShortRowMinTimeS)};
   }
   std::vector<std::string> added;
   if (!gives(flags, "--benchmark_repetitions")) {
     added.push_back(fmt::format("--benchmark_repetitions={}", kGbenchTurnRepetitions));
   }
   if (!gives(flags, "--benchmark_min_time")) {
-    added.push_back(fmt::format("--benchmark_min_time={:g}", kGbenchTurnMinTimeS));
+    added.push_back(fmt::format("--benchmark_min_time={:g}", gbench_threads(name) > 1
+                                                                 ? kThreadedTurnMinTimeS
+                                                                 : kGbenchTurnMinTimeS));
   }
   return added;
+}
+
+std::size_t gbench_threads(const std::string& name) {
+  const auto text = name_part(name, "threads:");
+  if (!text) return 1;
+  std::size_t count = 0;
+  const char* last = text->data() + text->size();
+  const auto [end, error] = std::from_chars(text->data(), last, count);
+  return error != std::errc() || end != last || count == 0 ? 1 : count;
 }
 
 model::Result<std::vector<std::string>> list_gbench_benchmarks(
@@ -627,7 +618,7 @@ std::optional<std::string> code_settings_note(const std::vector<std::string>& na
         "which no flag changes: a process runs as many repetitions of them as fill {} of {:g} "
         "ms (one at least, {} at most)",
         own, names.size(), kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS,
-        kShortRowRepetitions));
+        kMostCodeRepetitions));
   }
   if (const auto own = with("min_time:"); own > 0) {
     parts.push_back(fmt::format(
@@ -907,87 +898,54 @@ class GbenchPairs {
     return std::nullopt;
   }
 
-  // Before the first round, when a benchmark's repetitions depend on how long its iteration
-  // takes (gbench_turn_flags): one process of the baseline runs each benchmark twice for 1 ms
-  // and times its iterations, the faster of the two kept. Once was not enough on a loaded
-  // machine: Google Benchmark's search for an iteration count starts with one iteration and
-  // stops as soon as a try lasts the minimum time, so a process preempted for a millisecond
-  // during that one iteration reports it as an iteration of over a millisecond (a benchmark of
-  // 14 ns was taken for one of 500 µs or more). A pilot that fails decides nothing (the benchmarks
-  // keep the five repetitions, a note says why, and the first round fails if the builds do); only
-  // Ctrl-C stops here.
+  // Before the first round, when a benchmark's code fixes its iterations (/iterations:N), whose
+  // repetitions therefore depend on how long an iteration takes (gbench_turn_flags): one process
+  // of the baseline runs each such benchmark twice for 1 ms and times its iterations, the faster
+  // of the two kept. Once was not enough on a loaded machine: Google Benchmark's search for an
+  // iteration count starts with one iteration and stops as soon as a try lasts the minimum time,
+  // so a process preempted for a millisecond during that one iteration reports it as an
+  // iteration of over a millisecond (a benchmark of 14 ns was taken for one of 500 µs or more).
+  // A pilot that fails decides nothing (those benchmarks keep kGbenchTurnRepetitions, a note
+  // says why, and the first round fails if the builds do); only Ctrl-C stops here.
   std::optional<model::Error> time_iterations() {
     iteration_ns_.assign(plan_.benchmarks.size(), std::nullopt);
     if (!plan_.turn_flags || plan_.benchmarks.empty() ||
         !gbench_repetitions_follow_iterations(plan_.flags)) {
       return std::nullopt;
     }
-    const std::string filter = exact_gbench_filter_of(plan_.benchmarks);
-    // A suite whose filter is that long keeps the five.
-    if (filter.size() > kLongestGbenchFilter) return std::nullopt;
+    if (const auto say = notes_.sink()) {
+      if (auto note = code_settings_note(plan_.benchmarks, 0)) say(*note);
+    }
+    std::vector<std::string> fixed;
+    for (const std::string& name : plan_.benchmarks) {
+      if (fixed_gbench_iterations(name)) fixed.push_back(name);
+    }
+    const std::string filter = exact_gbench_filter_of(fixed);
+    if (fixed.empty() || filter.size() > kLongestGbenchFilter) return std::nullopt;
     std::vector<std::string> flags = plan_.flags;
     flags.insert(flags.end(), {"--benchmark_repetitions=2", "--benchmark_min_time=0.001",
                                "--benchmark_filter=" + filter});
-    const auto pilot_started = std::chrono::steady_clock::now();
     const auto pilot = run_one_process(
         plan_.baseline_executable, flags, folder_ + "/pilot.json",
         // The error adds the executable's path: "...once (PATH) exited with status 1".
         "the baseline build's run timing each benchmark's iterations once", notes_.sink(),
-        round_cpu(cpus_, 0, plan_.benchmarks.front()), &spelling_[0],
-        process_allowance(plan_.timeout, flags, plan_.benchmarks.size()));
+        round_cpu(cpus_, 0, fixed.front()), &spelling_[0],
+        process_allowance(plan_.timeout, flags, fixed.size()));
     if (!pilot) {
       if (pilot.error().kind == model::ErrorKind::interrupted) return pilot.error();
       if (const auto say = notes_.sink()) {
         say(fmt::format(
-            "timing each benchmark's iterations before the first round failed, so "
-            "every benchmark keeps {} repetitions of {:g} ms a process: {}",
-            kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS, pilot.error().message));
+            "timing the iterations of the benchmarks that fix their iterations failed before "
+            "the first round, so each of them runs {} repetitions a process: {}",
+            kGbenchTurnRepetitions, pilot.error().message));
       }
       return std::nullopt;
-    }
-    const double call_s = gbench_call_cost_s(
-        *pilot,
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - pilot_started).count(),
-        start_s_[0]);
-    costly_calls_ = call_s >= kCostlyCallS;
-    if (const auto say = notes_.sink(); say && costly_calls_) {
-      say(
-          fmt::format("a call of the suite's benchmark functions took about {:.0f} ms beyond its "
-                      "iterations in a pilot run (set-up before the timed loop), so every "
-                      "benchmark keeps {} repetitions of {:g} ms a process: twenty short ones "
-                      "would pay it twenty times",
-                      call_s * 1000.0, kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS));
     }
     for (const BenchmarkResult& result : pilot->benchmarks) {
       const auto at = std::find(plan_.benchmarks.begin(), plan_.benchmarks.end(), result.name);
       if (at == plan_.benchmarks.end() || !result.valid() || result.samples.empty()) continue;
       const std::vector<double> times = result.per_iteration_ns();
       iteration_ns_[at - plan_.benchmarks.begin()] = *std::min_element(times.begin(), times.end());
-    }
-    // Those whose code sets their iterations are given repetitions by their length instead.
-    // Costly calls: a short row's time is forgotten, so it is given what the others are.
-    std::size_t short_rows = 0;
-    for (std::size_t k = 0; k < iteration_ns_.size(); ++k) {
-      std::optional<double>& ns = iteration_ns_[k];
-      if (!ns || *ns > kShortIterationNs || code_repetition_ns(plan_.benchmarks[k], ns)) continue;
-      if (costly_calls_) {
-        ns.reset();
-      } else {
-        ++short_rows;
-      }
-    }
-    if (const auto say = notes_.sink(); say && short_rows > 0) {
-      const bool all = short_rows == plan_.benchmarks.size();
-      say(
-          fmt::format("{} of {} benchmarks took at most {:.0f} µs an iteration when timed "
-                      "before the first round: twenty repetitions of 1 ms a process for {}",
-                      short_rows, plan_.benchmarks.size(), kShortIterationNs / 1000.0,
-                      all ? "each"
-                          : fmt::format("them, {} of {:g} ms for the others",
-                                        kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS)));
-    }
-    if (const auto say = notes_.sink()) {
-      if (auto note = code_settings_note(plan_.benchmarks, 0)) say(*note);
     }
     return std::nullopt;
   }
@@ -1065,7 +1023,6 @@ class GbenchPairs {
   SideBySideRuns result() const {
     SideBySideRuns runs;
     runs.together = together_;
-    runs.costly_calls = costly_calls_;
     std::array<RunResult*, 2> sides = {&runs.baseline, &runs.candidate};
     for (std::size_t side = 0; side < 2; ++side) {
       sides[side]->context = contexts_[side];
@@ -1220,11 +1177,9 @@ class GbenchPairs {
   // Per side: how its binary reads the --benchmark_min_time benchkit gives (the two builds can
   // link different versions of Google Benchmark).
   std::array<MinTimeSpelling, 2> spelling_;
-  // Per benchmark: how long an iteration took in the pilot (time_iterations), when it ran (and
-  // was not a short row of a suite whose calls are costly).
+  // Per benchmark: how long an iteration took in the pilot (time_iterations), for those whose
+  // code fixes their iterations, when it ran.
   std::vector<std::optional<double>> iteration_ns_;
-  // The pilot found a call of the benchmarks' functions costly (kCostlyCallS).
-  bool costly_calls_ = false;
   // Per side: how long a process took to start (check_listed); whether a round's benchmarks run
   // together (choose_processes).
   std::array<double, 2> start_s_ = {0.0, 0.0};

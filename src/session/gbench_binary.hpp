@@ -208,28 +208,6 @@ struct GbenchSideBySide {
 model::Result<SideBySideRuns> run_gbench_side_by_side(const GbenchSideBySide& plan,
                                                       const Undecided& undecided = {});
 
-// A benchmark whose iteration takes at most this long is given twenty repetitions of 1 ms a
-// process instead of kGbenchTurnRepetitions of kGbenchTurnMinTimeS (gbench_turn_flags): twenty
-// or more iterations a repetition. At 500 µs (two or more, until 2026-12-07) google/snappy's
-// BM_UFlat/1/1 read 480-500 µs an iteration against the 375-390 µs of its own run: each call of a
-// benchmark's function pays its first iterations' costs again, and two iterations bear them whole.
-inline constexpr double kShortIterationNs = 50'000.0;
-// What such a benchmark's process is given: twenty repetitions of 1 ms.
-inline constexpr int kShortRowRepetitions = 20;
-inline constexpr double kShortRowMinTimeS = 0.001;
-// Unless a call of the suite's benchmark functions costs this much beyond its iterations (set-up
-// before the timed loop: NumKong fills a 1 GiB input budget in every call), as the pilot run's
-// wall time tells (gbench_call_cost_s): twenty repetitions would pay it twenty times a process
-// (8.4 s against 2.5 s with three of 8 ms), so the short rows keep three of 8 ms. nlohmann/json's
-// calls, which parse a file each, cost about 10 ms: its one short row keeps its twenty.
-inline constexpr double kCostlyCallS = 0.05;
-
-// About what a call of a benchmark's function cost beyond its timed iterations in one process
-// that ran `run`'s benchmarks in `wall_s` seconds, `start_s` of them starting: the time not timed,
-// shared among the calls Google Benchmark made (each repetition's, and its search for an iteration
-// count on the first: one try per tenfold of its iterations).
-double gbench_call_cost_s(const RunResult& run, double wall_s, double start_s);
-
 // The repetitions of a benchmark's process in a side-by-side comparison, and the
 // --benchmark_min_time of each (seconds), unless the user's flags set them: three of 8 ms. Google
 // Benchmark calls the benchmark's function anew for each repetition, so what it does before its
@@ -239,6 +217,13 @@ double gbench_call_cost_s(const RunResult& run, double wall_s, double start_s);
 // Benchmark process runs"). Three is the fewest whose median a burst in one leaves alone.
 inline constexpr int kGbenchTurnRepetitions = 3;
 inline constexpr double kGbenchTurnMinTimeS = 0.008;
+// The minimum time of a repetition of a benchmark that runs several threads (/threads:N, N > 1):
+// its threads start anew in each repetition, and in 1 ms two threads incrementing one atomic
+// barely ran together (2.65 ns an operation against Google Benchmark's own 6.7-6.8 ns; 5.9 ns in
+// 8 ms repetitions, 6.75 ns in 50 ms ones: docs/interop.md, "No shorter repetitions").
+inline constexpr double kThreadedTurnMinTimeS = 0.05;
+// The most repetitions a process is given of a benchmark whose code fixes its iterations.
+inline constexpr int kMostCodeRepetitions = 20;
 
 // What a side-by-side comparison adds to the flags of a benchmark's process: a few short
 // repetitions (kGbenchTurnRepetitions of kGbenchTurnMinTimeS, seconds as Google Benchmark reads a
@@ -246,19 +231,24 @@ inline constexpr double kGbenchTurnMinTimeS = 0.008;
 // the median of the repetitions' ratios (analysis/compare.hpp), which a burst of noise in one
 // repetition does not move; and short processes make cheap rounds, while the rounds average the
 // differences between processes, most of a round's scatter. Measured on two real suites
-// (docs/interop.md, "How long a process runs"). `iteration_ns`, how long an iteration of the
-// benchmark took in a pilot run before the first round: at most kShortIterationNs, and neither
-// flag set by the user, twenty repetitions of 1 ms instead, in which crc32c's 1 MiB rows settle
-// where five of 5 ms left them scattering (docs/interop.md, "Shorter repetitions for short
-// iterations").
-// `name`, the benchmark's: when its code fixes how long a repetition lasts, a count of iterations
-// (->Iterations(N), "/iterations:N": N × iteration_ns) or a minimum time (->MinTime(S),
-// "/min_time:S": S), which no flag changes, the process is given as many repetitions as fill the
-// three of 8 ms (one at least, twenty at most) instead, unless the user's flags set the
-// repetitions: twenty repetitions of a hundred million iterations took 0.5 s a process.
+// (docs/interop.md, "How long a process runs"). Every benchmark gets the same shape, however
+// short its iteration: twenty repetitions of 1 ms for iterations of at most 50 µs (until
+// 2026-12-07) timed each call's first-touch costs (+38% on a copy into a fresh 1 MiB buffer),
+// ran threads that barely overlapped, and turned flatbuffers' -O1 build from faster into
+// `regressed` (docs/interop.md, "No shorter repetitions"). `name`, the benchmark's: several
+// threads (/threads:N) get repetitions of kThreadedTurnMinTimeS; when its code fixes how long a
+// repetition lasts, a count of iterations (->Iterations(N), "/iterations:N": N × `iteration_ns`,
+// how long an iteration took in a pilot run before the first round) or a minimum time
+// (->MinTime(S), "/min_time:S": S), which no flag changes, the process is given as many
+// repetitions as fill the three of 8 ms (one at least, kMostCodeRepetitions at most) instead,
+// unless the user's flags set the repetitions: twenty repetitions of a hundred million
+// iterations took 0.5 s a process.
 std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags,
                                            std::optional<double> iteration_ns = std::nullopt,
                                            const std::string& name = {});
+
+// The threads of the benchmark `name` as Google Benchmark names them (/threads:N); 1 without.
+std::size_t gbench_threads(const std::string& name);
 
 // The iteration count that a benchmark's code sets, read from its name ("/iterations:N", as
 // Google Benchmark names a benchmark with ->Iterations(N)); nothing when it sets none.

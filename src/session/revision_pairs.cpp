@@ -111,12 +111,12 @@ std::string pairs_note(const Prepared& base, const Prepared& candidate,
       candidate.revision.label(), base.revision.label(), description, rounds,
       gbench ? fmt::format("(Google Benchmark binaries, as benchkit compare OLD NEW runs them: "
                            "unless the flags after -- set them, {} repetitions of {:g} ms a "
-                           "process, or twenty of 1 ms for a benchmark whose iteration a pilot "
-                           "run timed at {:.0f} µs or less; both processes of a round on one "
-                           "CPU; a suite whose process takes {:g} s or more to start runs a "
-                           "round's benchmarks together, one process a build)",
+                           "process ({:g} ms for a benchmark of several threads); both "
+                           "processes of a round on one CPU; a suite whose process takes {:g} s "
+                           "or more to start runs a round's benchmarks together, one process a "
+                           "build)",
                            kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS,
-                           kShortIterationNs / 1000.0, kSlowStartS)
+                           1000.0 * kThreadedTurnMinTimeS, kSlowStartS)
              : std::string("taking samples in turns"),
       settings.max_rounds > settings.rounds
           ? fmt::format(

@@ -24,9 +24,6 @@ struct SideBySideRuns {
   // Google Benchmark binaries: each round ran its benchmarks together, one process a build (a
   // suite slow to start, GbenchSideBySide::together_from_s), not each in a process of its own.
   bool together = false;
-  // Google Benchmark binaries whose calls were costly (kCostlyCallS): no short row was given
-  // twenty repetitions.
-  bool costly_calls = false;
   // Ctrl-C came in this round (from 0), after at least one round had finished: the runs hold the
   // rounds before it, nothing of this one.
   std::optional<std::size_t> interrupted_in;

@@ -420,20 +420,24 @@ TEST(GbenchBinary, ARunsProcessesShareGoogleBenchmarksHalfSecondABenchmark) {
   EXPECT_EQ(gbench_process_min_time({"--benchmark_min_time_extra=1"}, 5), 0.1);
 }
 
-TEST(GbenchBinary, AShortIterationGetsTwentyRepetitionsOfAMillisecond) {
-  const std::vector<std::string> twenty = {"--benchmark_repetitions=20",
-                                           "--benchmark_min_time=0.001"};
-  EXPECT_EQ(gbench_turn_flags({}, 35'000.0), twenty);  // crc32c's 1 MiB rows
-  EXPECT_EQ(gbench_turn_flags({}, kShortIterationNs), twenty);
-  EXPECT_THAT(gbench_turn_flags({}, kShortIterationNs * 1.01),
-              ElementsAre("--benchmark_repetitions=3", "--benchmark_min_time=0.008"));
-  // Without a pilot's time (it failed, or the suite's filter was too long), the three of 8 ms.
-  EXPECT_THAT(gbench_turn_flags({}, std::nullopt),
-              ElementsAre("--benchmark_repetitions=3", "--benchmark_min_time=0.008"));
-  // The user's choice of either is kept whole: nothing of the twenty is mixed into it.
-  EXPECT_THAT(gbench_turn_flags({"--benchmark_repetitions=3"}, 1'000.0),
+TEST(GbenchBinary, EveryIterationGetsThreeRepetitionsOf8MsAndThreadsLongerOnes) {
+  const std::vector<std::string> three = {"--benchmark_repetitions=3",
+                                          "--benchmark_min_time=0.008"};
+  // However short its iteration (twenty of 1 ms for 50 µs or less until 2026-12-07).
+  EXPECT_EQ(gbench_turn_flags({}, 35'000.0, "BM_crc/1048576"), three);
+  EXPECT_EQ(gbench_turn_flags({}, 1.4, "BM_Raw_Decode"), three);
+  EXPECT_EQ(gbench_turn_flags({}, std::nullopt), three);
+  // Several threads: repetitions of 50 ms, in which they run together.
+  EXPECT_THAT(gbench_turn_flags({}, std::nullopt, "BM_Atomic/real_time/threads:2"),
+              ElementsAre("--benchmark_repetitions=3", "--benchmark_min_time=0.05"));
+  EXPECT_EQ(gbench_turn_flags({}, std::nullopt, "BM_Atomic/threads:1"), three);
+  EXPECT_EQ(gbench_threads("BM_Atomic/real_time/threads:8"), 8u);
+  EXPECT_EQ(gbench_threads("BM_threads:x"), 1u);
+  EXPECT_EQ(gbench_threads("BM_plain"), 1u);
+  // The user's choice of either is kept whole.
+  EXPECT_THAT(gbench_turn_flags({"--benchmark_repetitions=5"}, 1'000.0),
               ElementsAre("--benchmark_min_time=0.008"));
-  EXPECT_THAT(gbench_turn_flags({"--benchmark_min_time=0.05"}, 1'000.0),
+  EXPECT_THAT(gbench_turn_flags({"--benchmark_min_time=0.05"}, 1'000.0, "BM/threads:2"),
               ElementsAre("--benchmark_repetitions=3"));
   EXPECT_TRUE(gbench_repetitions_follow_iterations({"--benchmark_filter=x"}));
   EXPECT_FALSE(gbench_repetitions_follow_iterations({"--benchmark_min_time=0.05"}));
@@ -464,19 +468,19 @@ GbenchSideBySide self_pairs(const std::string& executable, std::vector<std::stri
   return plan;
 }
 
-// Two rounds of BM_sum (2,000 additions: far below 50 µs an iteration) against itself, its
-// repetitions chosen by its iteration time.
+// Two rounds of BM_sum (2,000 additions: a few µs an iteration) against itself, its repetitions
+// chosen by benchkit.
 GbenchSideBySide short_benchmark_plan() {
   return self_pairs(kSuite, {"BM_sum"}, 2);
 }
 
-TEST(GbenchBinary, AShortBenchmarkIsTimedFirstAndTakesTwentyRepetitionsAProcess) {
+TEST(GbenchBinary, AShortBenchmarkTakesThreeRepetitionsAProcessAsAnyOther) {
   GbenchSideBySide plan = short_benchmark_plan();
   const auto runs = run_gbench_side_by_side(plan);
   ASSERT_TRUE(runs) << runs.error().message;
   EXPECT_EQ(runs->baseline.benchmarks.at(0).samples.size(),
             runs->candidate.benchmarks.at(0).samples.size());
-  EXPECT_EQ(samples_by_round(*runs), (std::map<std::uint32_t, std::size_t>{{0, 20}, {1, 20}}));
+  EXPECT_EQ(samples_by_round(*runs), (std::map<std::uint32_t, std::size_t>{{0, 3}, {1, 3}}));
   // The user's repetitions are kept whatever the iteration takes.
   plan.flags = {"--benchmark_repetitions=2"};
   const auto asked = run_gbench_side_by_side(plan);
@@ -484,9 +488,9 @@ TEST(GbenchBinary, AShortBenchmarkIsTimedFirstAndTakesTwentyRepetitionsAProcess)
   EXPECT_EQ(samples_by_round(*asked), (std::map<std::uint32_t, std::size_t>{{0, 2}, {1, 2}}));
 }
 
-TEST(GbenchBinary, ThePilotTimesEveryFormOfNameAndASuitesOwnRepetitionsStay) {
-  // Each short: a space and a slash, a template with a comma, threads, manual time, and a
-  // benchmark whose code sets its own repetitions (->Repetitions(3)), which no flag overrides.
+TEST(GbenchBinary, EveryFormOfNameRunsAndASuitesOwnRepetitionsStay) {
+  // A space and a slash, a template with a comma, threads, manual time, and a benchmark whose
+  // code sets its own repetitions (->Repetitions(3)), which no flag overrides.
   std::vector<std::string> notes;
   const auto runs = run_gbench_side_by_side(
       self_pairs(kGbenchNames,
@@ -494,14 +498,13 @@ TEST(GbenchBinary, ThePilotTimesEveryFormOfNameAndASuitesOwnRepetitionsStay) {
                   "BM_shared_sum/threads:2", "BM_manual/manual_time", "BM_shared_sum/repeats:3"},
                  1, &notes));
   ASSERT_TRUE(runs) << runs.error().message;
-  EXPECT_THAT(notes, Contains(HasSubstr("5 of 5 benchmarks took at most 50 µs an iteration")));
   EXPECT_THAT(notes, Contains(HasSubstr("1 of 5 benchmarks set their repetitions in their code")));
   for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
     ASSERT_EQ(side->benchmarks.size(), 5u);
-    for (std::size_t k = 0; k < 4; ++k) {
-      EXPECT_EQ(side->benchmarks[k].samples.size(), 20u) << side->benchmarks[k].name;
+    for (std::size_t k = 0; k < 5; ++k) {
+      EXPECT_TRUE(side->benchmarks[k].valid()) << side->benchmarks[k].name;
+      EXPECT_EQ(side->benchmarks[k].samples.size(), 3u) << side->benchmarks[k].name;
     }
-    EXPECT_EQ(side->benchmarks[4].samples.size(), 3u);
   }
 }
 
@@ -558,7 +561,7 @@ TEST(GbenchBinary, ASuiteThatWritesOnlyAggregatesGivesASampleAProcess) {
     // median.
     EXPECT_EQ(side->benchmarks[0].samples.size(), 2u);
     EXPECT_TRUE(side->benchmarks[0].diagnostics.empty());
-    EXPECT_EQ(side->benchmarks[1].samples.size(), 2u * kShortRowRepetitions);
+    EXPECT_EQ(side->benchmarks[1].samples.size(), 2u * kGbenchTurnRepetitions);
     EXPECT_THAT(note_of(*side), HasSubstr("only the aggregates of BM_add/16/repeats:4's"));
   }
 }
@@ -617,16 +620,15 @@ TEST(GbenchBinary, IterationsSetInCodeGetRepetitionsByTheirLength) {
   EXPECT_THAT(gbench_turn_flags({}, std::nullopt, "BM_y/8/min_time:0.500/real_time"),
               ElementsAre("--benchmark_repetitions=1"));
   EXPECT_THAT(gbench_turn_flags({}, 5.0, "BM_y/min_time:zero"),
-              ElementsAre("--benchmark_repetitions=20", "--benchmark_min_time=0.001"));
+              ElementsAre("--benchmark_repetitions=3", "--benchmark_min_time=0.008"));
 
-  // Real processes: BM_plain's hundred million iterations (a few tens of ms a repetition) are short
-  // iterations, which would have had twenty repetitions a process; BM_plain alone still does.
+  // Real processes: BM_plain's hundred million iterations (a few tens of ms a repetition) are
+  // timed by a pilot and get repetitions by their length; BM_plain alone, the usual three.
   std::vector<std::string> notes;
   const auto runs = run_gbench_side_by_side(
       self_pairs(std::string(BENCHKIT_BINARY_DIR) + "/tests/gbench_aggregates",
                  {"BM_plain/iterations:100000000", "BM_plain"}, 2, &notes));
   ASSERT_TRUE(runs) << runs.error().message;
-  EXPECT_THAT(notes, Contains(HasSubstr("1 of 2 benchmarks took at most 50 µs an iteration")));
   EXPECT_THAT(notes, Contains(HasSubstr("1 of 2 benchmarks set their iterations in their code")));
   for (const RunResult* side : {&runs->baseline, &runs->candidate}) {
     const BenchmarkResult& fixed = side->benchmarks.at(0);
@@ -634,70 +636,46 @@ TEST(GbenchBinary, IterationsSetInCodeGetRepetitionsByTheirLength) {
     EXPECT_GE(fixed.samples.size(), 2u);
     EXPECT_LE(fixed.samples.size(), 2u * 10) << "each of 2 rounds: at most 10 repetitions";
     EXPECT_EQ(fixed.samples.front().iters, 100'000'000u);
-    EXPECT_EQ(side->benchmarks.at(1).samples.size(), 2u * kShortRowRepetitions);
+    EXPECT_EQ(side->benchmarks.at(1).samples.size(), 2u * kGbenchTurnRepetitions);
   }
 }
 
 TEST(GbenchBinary, AMinimumTimeSetInCodeGetsRepetitionsByItsLength) {
-  // BM_shared_sum/min_time:0.010 iterates in nanoseconds, which would have given it twenty
-  // repetitions of its own 10 ms a process; two fill the 24 ms.
+  // BM_shared_sum/min_time:0.010 iterates in nanoseconds, in repetitions of its own 10 ms: two
+  // fill the 24 ms.
   std::vector<std::string> notes;
   const auto runs = run_gbench_side_by_side(
       self_pairs(kGbenchNames, {"BM_shared_sum/min_time:0.010"}, 2, &notes));
   ASSERT_TRUE(runs) << runs.error().message;
   EXPECT_EQ(samples_by_round(*runs), (std::map<std::uint32_t, std::size_t>{{0, 2}, {1, 2}}));
   EXPECT_THAT(notes, Contains(HasSubstr("1 of 1 benchmarks set their minimum time in their code")));
-  EXPECT_THAT(notes, Not(Contains(HasSubstr("took at most 50 µs"))));
-}
-
-TEST(GbenchBinary, TheCostOfACallIsWhatThePilotDidNotTimeSharedAmongItsCalls) {
-  RunResult run;
-  BenchmarkResult short_row;
-  short_row.name = "a";
-  for (int k = 0; k < 2; ++k) {
-    Sample sample;
-    sample.iters = 1000;  // three tries of the search before the first repetition
-    sample.ns = 1e6;      // 1 ms
-    short_row.samples.push_back(sample);
-  }
-  run.benchmarks = {short_row};
-  // 0.5 s of wall time, 0.1 s of it starting, 2 ms timed: 398 ms over 5 calls.
-  EXPECT_NEAR(gbench_call_cost_s(run, 0.5, 0.1), 0.398 / 5, 1e-9);
-  EXPECT_EQ(gbench_call_cost_s(run, 0.05, 0.1), 0.0);  // never below nothing
-  EXPECT_EQ(gbench_call_cost_s(RunResult{}, 1.0, 0.0), 0.0);
-}
-
-TEST(GbenchBinary, ASuiteWhoseCallsAreCostlyKeepsThreeRepetitionsForItsShortRows) {
-  // BM_setup sleeps 80 ms in every call before a loop of a few ns an iteration: twenty
-  // repetitions of 1 ms would pay 1.6 s a process, three of 8 ms 0.24 s.
-  std::vector<std::string> notes;
-  GbenchSideBySide plan = self_pairs(kOwnArguments, {"BM_setup"}, 2, &notes);
-  plan.flags = {"setup"};
-  const auto runs = run_gbench_side_by_side(plan);
-  ASSERT_TRUE(runs) << runs.error().message;
-  EXPECT_EQ(samples_by_round(*runs), (std::map<std::uint32_t, std::size_t>{{0, 3}, {1, 3}}));
-  EXPECT_TRUE(runs->costly_calls);  // for the comparison's method note
-  EXPECT_THAT(notes, Contains(HasSubstr("a call of the suite's benchmark functions took about")));
-  EXPECT_THAT(notes, Not(Contains(HasSubstr("twenty repetitions of 1 ms a process for"))));
 }
 
 TEST(GbenchBinary, APilotThatFailsSaysSoAndDecidesNothing) {
-  // BM_crash aborts in every process, the pilot's too (a flag the suite refuses now fails its
-  // listings first: ASuitesOwnArgumentsReachItsListings).
+  // BM_crash/iterations:1000 aborts in every process, the pilot's too (a flag the suite refuses
+  // now fails its listings first: ASuitesOwnArgumentsReachItsListings).
   std::vector<std::string> notes;
-  GbenchSideBySide plan = self_pairs(kOwnArguments, {"BM_crash"}, 2, &notes);
-  plan.flags = {"crash"};
+  GbenchSideBySide plan = self_pairs(kOwnArguments, {"BM_crash/iterations:1000"}, 2, &notes);
+  plan.flags = {"crash-fixed"};
   const auto runs = run_gbench_side_by_side(plan);
   // The first round fails as it did before there was a pilot, naming its process.
   ASSERT_FALSE(runs);
   EXPECT_THAT(runs.error().message, HasSubstr("round 1 of 2"));
-  ASSERT_EQ(notes.size(), 1u);
-  EXPECT_THAT(notes[0], HasSubstr("timing each benchmark's iterations before the first round "
-                                  "failed, so every benchmark keeps 3 repetitions of 8 ms"));
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_THAT(notes[0], HasSubstr("1 of 1 benchmarks set their iterations in their code"));
+  EXPECT_THAT(notes[1], HasSubstr("timing the iterations of the benchmarks that fix their "
+                                  "iterations failed before the first round, so each of them "
+                                  "runs 3 repetitions a process"));
   // The process is named once, its path after what it was doing.
-  EXPECT_THAT(notes[0], HasSubstr("the baseline build's run timing each benchmark's iterations "
+  EXPECT_THAT(notes[1], HasSubstr("the baseline build's run timing each benchmark's iterations "
                                   "once (" +
                                   plan.baseline_executable + ")"));
+  // No benchmark fixes its iterations: no pilot, nothing said of one.
+  notes.clear();
+  GbenchSideBySide plain = self_pairs(kOwnArguments, {"BM_crash"}, 2, &notes);
+  plain.flags = {"crash"};
+  ASSERT_FALSE(run_gbench_side_by_side(plain));
+  EXPECT_THAT(notes, Not(Contains(HasSubstr("timing"))));
 }
 
 // A benchmark whose process crashes or hangs fails on its own: the others are compared, alone
@@ -893,8 +871,9 @@ TEST(GbenchBinary, ASuiteSlowToStartRunsARoundsBenchmarksTogether) {
   std::vector<std::string> notes;
   const auto runs = run_gbench_side_by_side(self_pairs(suite, names, 2, &notes));
   const std::size_t together = processes_started();
-  // Each build listed (two processes), the pilot, then two processes a round.
-  EXPECT_EQ(together, 2u * 2u + 1u + 2u * 2u);
+  // Each build listed (two processes), then two processes a round (no pilot: no benchmark fixes
+  // its iterations).
+  EXPECT_EQ(together, 2u * 2u + 2u * 2u);
   ASSERT_TRUE(runs) << runs.error().message;
   EXPECT_TRUE(runs->together);
   EXPECT_THAT(notes, Contains(HasSubstr("so each round runs its benchmarks together")));
@@ -904,7 +883,7 @@ TEST(GbenchBinary, ASuiteSlowToStartRunsARoundsBenchmarksTogether) {
       const BenchmarkResult& b = side->benchmarks.at(k);
       EXPECT_EQ(b.name, names[k]);
       ASSERT_TRUE(b.valid()) << b.name;
-      ASSERT_EQ(b.samples.size(), 2u * kShortRowRepetitions) << b.name;
+      ASSERT_EQ(b.samples.size(), 2u * kGbenchTurnRepetitions) << b.name;
       for (const Sample& sample : b.samples) {
         ASSERT_TRUE(sample.round && sample.turn) << b.name;
         if (side == &runs->baseline) {
@@ -921,18 +900,18 @@ TEST(GbenchBinary, ASuiteSlowToStartRunsARoundsBenchmarksTogether) {
   GbenchSideBySide apart = self_pairs(suite, names, 2);
   apart.together_from_s = std::numeric_limits<double>::infinity();
   const auto alone = run_gbench_side_by_side(apart);
-  EXPECT_EQ(processes_started(), 2u * 2u + 1u + 2u * 2u * names.size());
+  EXPECT_EQ(processes_started(), 2u * 2u + 2u * 2u * names.size());
   // Listed by the caller already (compare and ab list both builds to find the benchmarks they
-  // share): not listed again, the start times given decide. The pilot, then the rounds.
+  // share): not listed again, the start times given decide. Then the rounds.
   GbenchSideBySide listed = self_pairs(suite, names, 2);
   listed.listed_start_s = std::array<double, 2>{0.5, 0.6};
   const auto known = run_gbench_side_by_side(listed);
-  EXPECT_EQ(processes_started(), 1u + 2u * 2u);
+  EXPECT_EQ(processes_started(), 2u * 2u);
   ASSERT_TRUE(known) << known.error().message;
   EXPECT_TRUE(known->together);
   listed.listed_start_s = std::array<double, 2>{0.001, 0.002};
   const auto quick = run_gbench_side_by_side(listed);
-  EXPECT_EQ(processes_started(), 1u + 2u * 2u * names.size());
+  EXPECT_EQ(processes_started(), 2u * 2u * names.size());
   ::unsetenv("GBENCH_START_LOG");
   ASSERT_TRUE(alone) << alone.error().message;
   EXPECT_FALSE(alone->together);
@@ -1056,7 +1035,7 @@ TEST(GbenchBinary, ASuitesOwnArgumentsReachItsListings) {
           << (side->benchmarks[0].failures.empty() ? "" : side->benchmarks[0].failures[0]);
       // Both registrations of a name registered twice: their samples together.
       EXPECT_EQ(side->benchmarks[0].samples.size(),
-                (argument == "twice" ? 4u : 2u) * kShortRowRepetitions);
+                (argument == "twice" ? 4u : 2u) * kGbenchTurnRepetitions);
     }
   }
 }
