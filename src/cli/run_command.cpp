@@ -186,6 +186,9 @@ void add_output_flags(CLI::App& command, RunOptions& o) {
   command.add_option("--filter", o.filter);
   add_shard_options(command, o.shard, &o.shard_by);
   add_processes_option(command, o.processes, 1, 64);
+  add_rounds_option(command, o.rounds, 1);
+  add_max_rounds_option(command, o.max_rounds);
+  command.add_option("--budget", o.budget);
 }
 
 }  // namespace

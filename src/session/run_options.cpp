@@ -16,6 +16,7 @@
 #include "model/duration.hpp"
 #include "process/handshake.hpp"
 #include "process/spawn.hpp"
+#include "session/command_options.hpp"
 #include "session/gbench_binary.hpp"
 #include "session/result_files.hpp"
 #include "session/shard.hpp"
@@ -126,6 +127,9 @@ BenchBinaryCommand bench_binary_command(const RunOptions& o) {
   forward("--shard-by", o.shard_by);
   forward("--store", o.store);
   forward("--group", o.group);
+  if (o.rounds > 0) argv.insert(argv.end(), {"--rounds", std::to_string(o.rounds)});
+  if (o.max_rounds > 0) argv.insert(argv.end(), {"--max-rounds", std::to_string(o.max_rounds)});
+  forward("--budget", o.budget);
   argv.insert(argv.end(), {"--noise-threshold", fmt::format("{}", o.comparison.noise_threshold)});
   argv.insert(argv.end(), {"--count-threshold", fmt::format("{}", o.comparison.count_threshold)});
   argv.insert(argv.end(), {"--adjust", o.comparison.adjustment});
@@ -237,6 +241,23 @@ std::optional<std::chrono::milliseconds> gbench_timeout(const RunOptions& o) {
   return std::chrono::milliseconds(std::llround(o.timeout * 1000.0));
 }
 
+// --rounds, --max-rounds and --budget given to a run that compares nothing side by side: the
+// error says where they apply.
+std::optional<model::Error> side_by_side_only(const RunOptions& o) {
+  const char* given = o.rounds > 0        ? "--rounds"
+                      : o.max_rounds > 0  ? "--max-rounds"
+                      : !o.budget.empty() ? "--budget"
+                                          : nullptr;
+  if (!given) return std::nullopt;
+  return model::Error{
+      fmt::format("{} sets the rounds of a side-by-side comparison with a baseline: a bench "
+                  "binary's --baseline NAME, or a Google Benchmark binary's when NAME kept its "
+                  "binary (benchkit run ./gb --save-baseline NAME); here nothing runs side by "
+                  "side ({}): leave it out, or use --runs and --time-budget",
+                  given, o.baseline.empty() ? "no --baseline" : "the baseline kept no binary"),
+      model::ErrorKind::usage};
+}
+
 model::Result<Plan> gbench_beside_plan(const RunOptions& o, std::string kept,
                                        std::optional<ShardSpec> shard) {
   if (o.processes != 0) {
@@ -245,6 +266,12 @@ model::Result<Plan> gbench_beside_plan(const RunOptions& o, std::string kept,
         "this one in rounds of fresh process pairs; leave --processes out",
         o.baseline));
   }
+  const std::size_t rounds = o.rounds > 0 ? o.rounds : BinariesPlan{}.rounds;
+  if (o.max_rounds > 0 && o.max_rounds < rounds) {
+    return usage_error(fmt::format("--max-rounds {} is below --rounds {}", o.max_rounds, rounds));
+  }
+  const auto budget = parse_budget(o.budget);
+  if (!budget) return budget.error();
   BinariesPlan binaries;
   binaries.base = std::move(kept);
   binaries.candidate = o.positional.front();
@@ -252,8 +279,10 @@ model::Result<Plan> gbench_beside_plan(const RunOptions& o, std::string kept,
   binaries.filter = o.filter;
   binaries.shard = std::move(shard);
   binaries.worker_timeout = gbench_timeout(o);
+  binaries.rounds = rounds;
+  binaries.budget_ns = *budget;
   Steps then = steps_of(o);
-  look_after_every_round(binaries, then);
+  look_after_every_round(binaries, then, o.max_rounds);
   binaries.command_line = o.command_line;
   if (!o.save_baseline.empty()) then.keep_executable = binaries.candidate;
   return Plan{std::move(binaries), std::move(then)};
@@ -275,6 +304,7 @@ model::Result<Plan> gbench_plan(const RunOptions& o) {
       return gbench_beside_plan(o, std::move(*kept), *shard);
     }
   }
+  if (auto problem = side_by_side_only(o)) return *problem;
   what.shard = *shard;
   auto plan = plan_of(o, std::move(what), 1);
   if (plan && !o.save_baseline.empty()) plan->then.keep_executable = o.positional.front();
@@ -530,6 +560,9 @@ model::Result<RunTarget> plan_for(const RunOptions& o) {
               "durations; a Google Benchmark binary is split by count: drop --shard-by"
             : "--shard splits the benchmarks of a bench binary or a Google Benchmark binary; a "
               "command is one whole program: drop --shard");
+  }
+  if (!gbench) {
+    if (auto problem = side_by_side_only(o)) return *problem;
   }
   model::Result<Plan> plan = o.mode == Mode::instructions ? counted_plan(o)
                              : gbench                     ? gbench_plan(o)

@@ -66,6 +66,12 @@ struct RunOptions {
   std::string shard_by;
   // Mode::instructions: counted under valgrind (docs/instructions.md).
   Mode mode = Mode::time;
+  // --rounds, --max-rounds and --budget of a side-by-side comparison with a baseline: a bench
+  // binary's (passed on), or a Google Benchmark binary's beside the binary its baseline kept.
+  // 0 and "": the defaults (10 rounds, up to kMaxRoundsFactor times as many, no budget).
+  std::size_t rounds = 0;
+  std::size_t max_rounds = 0;
+  std::string budget;
   std::string command_line;  // the whole `benchkit run ...`, for the results' context
 };
 

@@ -449,6 +449,19 @@ TEST(RunGbenchBinary, ABaselineKeepsItsBinaryWhichRunsBesideTheNextBuild) {
   EXPECT_EQ(processes.exit_code, 2);
   EXPECT_THAT(processes.err, HasSubstr("baseline main kept its Google Benchmark binary"));
 
+  // Its rounds are set as compare's are: --rounds, --max-rounds, --budget.
+  const auto rounds =
+      run_command(env + kTool + " run " + kGbenchSuiteSlower +
+                  " --baseline main --rounds 6 --max-rounds 8 --budget 20s" + kQuick + only_sum);
+  EXPECT_EQ(rounds.exit_code, 0) << rounds.out << rounds.err;
+  EXPECT_THAT(rounds.out, HasSubstr("Google Benchmark binaries: 6 rounds (up to 8 for a "
+                                    "benchmark still undecided)"));
+  EXPECT_THAT(rounds.out, HasSubstr("within the --budget of 20 s"));
+  const auto below = run_command(env + kTool + " run " + kGbenchSuiteSlower +
+                                 " --baseline main --rounds 8 --max-rounds 6" + kQuick + only_sum);
+  EXPECT_EQ(below.exit_code, 2);
+  EXPECT_THAT(below.err, HasSubstr("--max-rounds 6 is below --rounds 8"));
+
   // A baseline without its binary (saved before binaries were kept) compares saved samples.
   std::filesystem::remove(folder / "baselines" / "main.bin");
   const auto saved_samples = run_command(env + kTool + " run " + kGbenchSuiteSlower +
@@ -457,6 +470,12 @@ TEST(RunGbenchBinary, ABaselineKeepsItsBinaryWhichRunsBesideTheNextBuild) {
   EXPECT_THAT(saved_samples.out, HasSubstr("fresh processes of"));
   EXPECT_THAT(saved_samples.out, HasSubstr("against baseline main"));
   EXPECT_THAT(saved_samples.out, Not(HasSubstr("Google Benchmark binaries: 10 rounds")));
+  // Nothing runs side by side there: --rounds is refused, saying where it applies.
+  const auto no_rounds = run_command(env + kTool + " run " + kGbenchSuiteSlower +
+                                     " --baseline main --rounds 6" + kQuick + only_sum);
+  EXPECT_EQ(no_rounds.exit_code, 2);
+  EXPECT_THAT(no_rounds.err, HasSubstr("--rounds sets the rounds of a side-by-side comparison"));
+  EXPECT_THAT(no_rounds.err, HasSubstr("the baseline kept no binary"));
   std::filesystem::remove_all(folder);
 }
 

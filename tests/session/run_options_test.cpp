@@ -1,13 +1,18 @@
 #include "session/run_options.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
-
+#include <functional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
+
+#include "support/test_programs.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -240,6 +245,37 @@ TEST(PlanFor, RefusesWhatDoesNotApplyToCommands) {
   const auto missing = plan_for(baseline);
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().kind, model::ErrorKind::usage);
+  // The rounds of a side-by-side comparison: nothing runs side by side here.
+  for (const auto& [set, flag] :
+       std::vector<std::pair<std::function<void(RunOptions&)>, std::string>>{
+           {[](RunOptions& o) { o.rounds = 6; }, "--rounds"},
+           {[](RunOptions& o) { o.max_rounds = 40; }, "--max-rounds"},
+           {[](RunOptions& o) { o.budget = "30s"; }, "--budget"}}) {
+    RunOptions side = two_commands();
+    set(side);
+    const auto refused = plan_for(side);
+    ASSERT_FALSE(refused) << flag;
+    EXPECT_EQ(refused.error().kind, model::ErrorKind::usage);
+    EXPECT_THAT(refused.error().message,
+                HasSubstr(flag + " sets the rounds of a side-by-side comparison with a baseline"));
+    EXPECT_THAT(refused.error().message, HasSubstr("no --baseline"));
+  }
+}
+
+// A bench binary is handed the rounds of its side-by-side comparison with its baseline.
+TEST(PlanFor, ABenchBinaryIsHandedTheRoundsOfItsComparison) {
+  RunOptions o;
+  o.positional = {benchkit::testing::kSampleBench};
+  o.baseline = "main";
+  o.rounds = 6;
+  o.max_rounds = 40;
+  o.budget = "30s";
+  const auto target = plan_for(o);
+  ASSERT_TRUE(target) << target.error().message;
+  const auto* command = std::get_if<BenchBinaryCommand>(&*target);
+  ASSERT_NE(command, nullptr);
+  const std::string argv = fmt::format("{}", fmt::join(command->argv, " "));
+  EXPECT_THAT(argv, HasSubstr("--baseline main --rounds 6 --max-rounds 40 --budget 30s"));
 }
 
 // A bench binary's own run: its exit status is the command's; a signal or a program that cannot
