@@ -335,8 +335,16 @@ std::string benchmark_table(const RunResult& run, Options options) {
     if (!model::failed_unmeasured(b)) continue;
     if (!any_diagnostic) out += "\n";
     any_diagnostic = true;
-    out += fmt::format("{} failed, kept out of comparisons: {}\n", b.name, b.failures.front());
-    if (b.failure && !b.failure->stderr_tail.empty()) {
+    const bool tail = b.failure && !b.failure->stderr_tail.empty();
+    // The lines follow as a block: not also the one-line tail a process's failure carries
+    // (session/gbench_binary.cpp), which printed them twice.
+    std::string message = b.failures.front();
+    if (const auto inline_tail = message.find("; its standard error ends: ");
+        tail && inline_tail != std::string::npos) {
+      message.resize(inline_tail);
+    }
+    out += fmt::format("{} failed, kept out of comparisons: {}\n", b.name, message);
+    if (tail) {
       out += "  the last lines it wrote to stderr:\n";
       std::size_t start = 0;
       const std::string& tail = b.failure->stderr_tail;

@@ -114,23 +114,30 @@ std::string parts::results_markdown(const RunResult& run) {
   // With samples from several processes, the share of the variance between them.
   const bool between = any_between_processes(run);
   const std::string empty_between = between ? " |" : "";
-  std::string out = between ? "| benchmark | median | 95% CI | throughput | samples | between "
-                              "processes | diagnostics |\n|---|---:|---|---:|---:|---:|---|\n"
-                            : "| benchmark | median | 95% CI | throughput | samples | diagnostics "
-                              "|\n|---|---:|---|---:|---:|---|\n";
+  // A throughput column only when a benchmark declares its bytes or items, as on the console.
+  const bool throughput =
+      std::any_of(run.benchmarks.begin(), run.benchmarks.end(), [](const BenchmarkResult& b) {
+        return !b.skipped && !model::failed_unmeasured(b) &&
+               !format_throughput(b.estimates).empty();
+      });
+  const std::string empty_throughput = throughput ? " |" : "";
+  std::string out = fmt::format(
+      "| benchmark | median | 95% CI |{} samples |{} diagnostics |\n|---|---:|---|{}---:|{}---|\n",
+      throughput ? " throughput |" : "", between ? " between processes |" : "",
+      throughput ? "---:|" : "", between ? "---:|" : "");
   for (const BenchmarkResult& b : run.benchmarks) {
     if (b.skipped) {
-      out += fmt::format("| {} | skipped | | | |{} {} |\n", markdown_code(b.name), empty_between,
-                         markdown_code("--skip-tag " + b.skipped->tag));
+      out += fmt::format("| {} | skipped | |{} |{} {} |\n", markdown_code(b.name), empty_throughput,
+                         empty_between, markdown_code("--skip-tag " + b.skipped->tag));
       continue;
     }
     if (model::failed_unmeasured(b)) {
-      out += fmt::format("| {} | **failed** | | | |{} `{}` |\n", markdown_code(b.name),
-                         empty_between, model::unmeasured_cause(b));
+      out += fmt::format("| {} | **failed** | |{} |{} `{}` |\n", markdown_code(b.name),
+                         empty_throughput, empty_between, model::unmeasured_cause(b));
       continue;
     }
     const Estimates& e = b.estimates;
-    const std::string throughput = format_throughput(e);
+    const std::string rate = throughput ? " " + format_throughput(e) + " |" : "";
     std::string flags;
     for (const Diagnostic& d : b.diagnostics) {
       if (!flags.empty()) flags += ", ";
@@ -142,10 +149,9 @@ std::string parts::results_markdown(const RunResult& run) {
             ? std::string("no interval (1 sample)")
             : fmt::format("{} … {}{}", format_measure(e.median.lower, b.metric),
                           format_measure(e.median.upper, b.metric), confidence_suffix(e.median));
-    out += fmt::format("| {} | {} | {} | {} | {} |{} {} |\n", markdown_code(b.name),
-                       format_measure(e.median.value, b.metric), interval, throughput,
-                       format_samples(b), between ? " " + format_between_processes(e) + " |" : "",
-                       flags);
+    out += fmt::format("| {} | {} | {} |{} {} |{} {} |\n", markdown_code(b.name),
+                       format_measure(e.median.value, b.metric), interval, rate, format_samples(b),
+                       between ? " " + format_between_processes(e) + " |" : "", flags);
   }
   return out + results_notes_markdown(run);
 }

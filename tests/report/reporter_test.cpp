@@ -113,6 +113,18 @@ TEST(Reporters, AFailedBenchmarkIsARowWithItsCauseAndItsReasonAfterTheTable) {
   const std::string markdown = make_reporter(Format::markdown)->render(run);
   EXPECT_NE(markdown.find("| `crashes` | **failed** | | | | `crashed` |"), std::string::npos)
       << markdown;
+  // A Google Benchmark process's failure carries the tail on one line too: the block alone
+  // shows it (a crash's lines were printed twice there).
+  RunResult gbench = run;
+  gbench.benchmarks.back().failures = {
+      "process 1 of 3 (./pc) killed by signal 6 (SIGABRT); its standard error ends: about to "
+      "crash | now"};
+  const std::string once = make_reporter(Format::console)->render(gbench);
+  EXPECT_NE(once.find("crashes failed, kept out of comparisons: process 1 of 3 (./pc) killed by "
+                      "signal 6 (SIGABRT)\n  the last lines it wrote to stderr:\n"),
+            std::string::npos)
+      << once;
+  EXPECT_EQ(once.find("about to crash |"), std::string::npos) << once;
   EXPECT_NE(markdown.find("- `crashes` **failed**, kept out of comparisons: crashed:"),
             std::string::npos);
 }
