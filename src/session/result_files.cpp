@@ -162,6 +162,25 @@ model::Result<RunResult> load_merged(const std::vector<std::string>& paths) {
   RunResult merged = model::merge_processes(runs);
   analysis::compute_estimates(merged);
   analysis::diagnose_processes(merged);
+  // Files of two programs pooled as one build's processes: said (benchkit merge refuses them).
+  for (std::size_t k = 1; k < runs.size(); ++k) {
+    const Context& first = runs.front().context;
+    const Context& other = runs[k].context;
+    const bool programs = !first.executable.empty() && !other.executable.empty() &&
+                          first.executable != other.executable;
+    const bool builds = !first.executable_sha256.empty() && !other.executable_sha256.empty() &&
+                        first.executable_sha256 != other.executable_sha256;
+    if (!programs && !builds) continue;
+    merged.context.warnings.push_back(Diagnostic{
+        "mixed_programs", "warning",
+        fmt::format("{} and {} were made by different {} ({} and {}): their samples are pooled "
+                    "as processes of one build; import the files of one build (compare two "
+                    "builds with benchkit compare)",
+                    paths.front(), paths[k], builds ? "builds" : "programs",
+                    builds ? first.executable_sha256.substr(0, 12) : first.executable,
+                    builds ? other.executable_sha256.substr(0, 12) : other.executable)});
+    break;
+  }
   return merged;
 }
 

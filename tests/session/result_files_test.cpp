@@ -9,6 +9,8 @@
 #include <fstream>
 #include <string>
 
+#include "formats/result_json.hpp"
+
 namespace benchkit::session {
 namespace {
 
@@ -120,6 +122,26 @@ TEST_F(ResultFiles, SeveralFilesAreMergedWithTheFileAsTheProcess) {
   ASSERT_EQ(both->benchmarks.size(), 1u);
   EXPECT_EQ(both->benchmarks.front().samples.size(), 4u);
   EXPECT_FALSE(load_merged({first, folder_ + "/missing.json"}));
+  const auto mixed = [](const RunResult& run) {
+    return std::count_if(run.context.warnings.begin(), run.context.warnings.end(),
+                         [](const Diagnostic& d) { return d.code == "mixed_programs"; });
+  };
+  EXPECT_EQ(mixed(*both), 0);
+  // Files of two programs (./fbO2 and ./fbO1) are pooled, and said to be.
+  RunResult other = *one;
+  other.context.executable = "./other_build";
+  const std::string third = folder_ + "/third.json";
+  std::ofstream(third) << formats::to_json(other);
+  RunResult own = *one;
+  own.context.executable = "./this_build";
+  std::ofstream(first, std::ios::trunc) << formats::to_json(own);
+  const auto pooled = load_merged({first, third});
+  ASSERT_TRUE(pooled) << pooled.error().message;
+  ASSERT_EQ(mixed(*pooled), 1);
+  const auto warning =
+      std::find_if(pooled->context.warnings.begin(), pooled->context.warnings.end(),
+                   [](const Diagnostic& d) { return d.code == "mixed_programs"; });
+  EXPECT_THAT(warning->message, HasSubstr("different programs (./this_build and ./other_build)"));
 }
 
 TEST(RefuseRecompute, AComparisonKeepsNoSamplesToRecomputeFrom) {
