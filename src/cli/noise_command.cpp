@@ -37,7 +37,7 @@ int report_noise(const RunResult& run, const NoiseCommandOptions& options,
   const model::Format format = options.format;
   const session::NoiseFindings findings = session::noise_findings(run);
   const report::NoiseReport noise{shown.subject, shown.example, findings.analysis,
-                                  run.context.warnings};
+                                  run.context.warnings, session::from_google_benchmark(run)};
   const report::Document document{.noise = &noise};
   if (auto refused = report::format_refusal(format, document)) return report_error(*refused);
   if (const int status = emit_status(

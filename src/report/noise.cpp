@@ -344,7 +344,15 @@ std::string noise_summary(const NoiseReport& report) {
   const std::string rate = fmt::format("{:g}%", s.false_alarm_rate * 100.0);
   const std::string use =
       report.example.empty() ? flags_text(r) : report.example + " " + flags_text(r);
-  if (r.within_target) {
+  if (report.side_by_side) {
+    text += fmt::format(
+        " A Google Benchmark suite's two builds are compared side by side (benchkit compare "
+        "OLD_BINARY NEW_BINARY), in paired rounds of fresh processes whose intervals take this "
+        "spread in: the thresholds above are those of comparing saved process medians, which "
+        "that comparison does not do, and they need no --noise-threshold of their own (±{} "
+        "stays the band of \"unchanged\").",
+        percent(s.target_threshold));
+  } else if (r.within_target) {
     text += fmt::format(
         " For at most {} false alarms per benchmark, compare with {}: {} a side is the fewest "
         "at which {} threshold is within ±{}{}.",
@@ -384,7 +392,7 @@ std::string noise_summary(const NoiseReport& report) {
       }
     }
   }
-  if (!r.within_target) {
+  if (!r.within_target && !report.side_by_side) {
     text +=
         " Smaller changes need a quieter machine (benchkit system says what adds noise here) or "
         "more processes.";

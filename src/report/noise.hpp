@@ -17,6 +17,10 @@ struct NoiseReport {
   std::string example;
   analysis::NoiseAnalysis analysis;
   std::vector<Diagnostic> warnings;  // the run's machine warnings, shown once below the summary
+  // The processes of a Google Benchmark suite (`benchkit run ./gb --export-json`): its builds are
+  // compared side by side in paired rounds, never by saved process medians, so the summary says
+  // that instead of a --baseline and --processes a Google Benchmark binary does not have.
+  bool side_by_side = false;
 };
 
 // console: a heading, a table per benchmark (median, spread, CV, thresholds for 1, 3 and 5

@@ -151,6 +151,10 @@ model::Result<RunResult> load_file_or_baseline(const std::string& reference) {
   return run;
 }
 
+bool from_google_benchmark(const RunResult& run) {
+  return run.context.machine.count("google_benchmark_build") > 0;
+}
+
 model::Result<RunResult> load_merged(const std::vector<std::string>& paths) {
   std::vector<RunResult> runs;
   for (const std::string& path : paths) {

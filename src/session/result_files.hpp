@@ -64,6 +64,10 @@ model::Result<RunResult> load_baseline(const std::string& name);
 // which were tried.
 model::Result<RunResult> load_file_or_baseline(const std::string& reference);
 
+// Whether Google Benchmark measured `run` (a Google Benchmark file, or `benchkit run ./gb`'s
+// processes): its context names the library's build.
+bool from_google_benchmark(const RunResult& run);
+
 // Several result files read (each format told from its content) as one run (`benchkit import`):
 // one file as it is; several merged, a benchmark held by several getting the samples of all,
 // numbered by file (the file is its process), and its estimates computed again.

@@ -130,6 +130,24 @@ TEST(NoiseReport, SummaryRefusesThresholdsAComparisonCannotTake) {
                                  "--noise-threshold 0.0"));
 }
 
+// The processes of a Google Benchmark suite: its builds are compared side by side, which the
+// summary says instead of flags such a binary does not have.
+TEST(NoiseReport, AGoogleBenchmarkSuiteIsToldToCompareSideBySide) {
+  RunResult run;
+  run.benchmarks.push_back(benchmark("BM_Raw_Decode", {1000, 1400, 1000, 1390, 1010}));
+  NoiseReport report;
+  report.subject = "fb_run.json";
+  report.example = "BENCH_BINARY --baseline NAME";
+  report.side_by_side = true;
+  report.analysis = analysis::analyse_noise(run);
+  const std::string summary = noise_summary(report);
+  EXPECT_THAT(summary, HasSubstr("compared side by side (benchkit compare OLD_BINARY "
+                                 "NEW_BINARY)"));
+  EXPECT_THAT(summary, Not(HasSubstr("--baseline")));
+  EXPECT_THAT(summary, Not(HasSubstr("--processes 3")));
+  EXPECT_THAT(summary, Not(HasSubstr("quieter machine")));
+}
+
 TEST(NoiseReport, NothingToAnalyseIsSaid) {
   RunResult run;
   run.benchmarks.push_back(benchmark("single", {5}));
