@@ -9,8 +9,8 @@
 namespace benchkit::clock {
 
 struct Calibration {
-  double resolution_ns = 1.0;  // smallest non-zero difference between two consecutive reads
-  double read_cost_ns = 0.0;   // median cost of one read, from back-to-back pairs
+  double resolution_ns = 1.0;     // smallest non-zero difference between two consecutive reads
+  double read_cost_ns = 0.0;      // median cost of one read, from back-to-back pairs
   double loop_overhead_ns = 0.0;  // cost per iteration of an empty measured loop
   double probe_ns = 0.0;          // how long the calibration itself took
 };

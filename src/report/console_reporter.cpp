@@ -284,6 +284,28 @@ std::vector<std::string> benchmark_row(const BenchmarkResult& b, bool between) {
   return row;
 }
 
+// "NAME failed, kept out of comparisons: CAUSE", then the last lines it wrote to stderr, when
+// they were kept, as a block: not also the one-line tail a process's failure carries
+// (session/gbench_binary.cpp), which printed them twice.
+std::string failure_lines(const BenchmarkResult& b) {
+  const bool tail = b.failure && !b.failure->stderr_tail.empty();
+  std::string message = b.failures.front();
+  if (const auto inline_tail = message.find("; its standard error ends: ");
+      tail && inline_tail != std::string::npos) {
+    message.resize(inline_tail);
+  }
+  std::string out = fmt::format("{} failed, kept out of comparisons: {}\n", b.name, message);
+  if (!tail) return out;
+  out += "  the last lines it wrote to stderr:\n";
+  const std::string& lines = b.failure->stderr_tail;
+  for (std::size_t start = 0; start < lines.size();) {
+    const std::size_t end = std::min(lines.find('\n', start), lines.size());
+    out += "  | " + lines.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
 // The benchmark table, scenario blocks, failures, diagnostics and the run's warnings.
 std::string benchmark_table(const RunResult& run, Options options) {
   // With samples from several processes, the share of the variance between them, before flags.
@@ -335,25 +357,7 @@ std::string benchmark_table(const RunResult& run, Options options) {
     if (!model::failed_unmeasured(b)) continue;
     if (!any_diagnostic) out += "\n";
     any_diagnostic = true;
-    const bool tail = b.failure && !b.failure->stderr_tail.empty();
-    // The lines follow as a block: not also the one-line tail a process's failure carries
-    // (session/gbench_binary.cpp), which printed them twice.
-    std::string message = b.failures.front();
-    if (const auto inline_tail = message.find("; its standard error ends: ");
-        tail && inline_tail != std::string::npos) {
-      message.resize(inline_tail);
-    }
-    out += fmt::format("{} failed, kept out of comparisons: {}\n", b.name, message);
-    if (tail) {
-      out += "  the last lines it wrote to stderr:\n";
-      std::size_t start = 0;
-      const std::string& tail = b.failure->stderr_tail;
-      while (start < tail.size()) {
-        const std::size_t end = std::min(tail.find('\n', start), tail.size());
-        out += "  | " + tail.substr(start, end - start) + "\n";
-        start = end + 1;
-      }
-    }
+    out += failure_lines(b);
   }
   for (const BenchmarkResult& b : run.benchmarks) {
     if (!b.skipped) continue;
