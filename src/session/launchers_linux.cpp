@@ -177,6 +177,11 @@ class PipeWorker final : public Worker {
     event.kind = WorkerEvent::Kind::ended;
     event.end.exit = process::exit_from_status(status_);
     event.end.stderr_tail = stderr_tail(stderr_text_);
+    // A terminal's Ctrl-C reaches the worker too (one process group), and can end it before this
+    // process has seen its own: a worker ended by SIGINT, or when Ctrl-C was asked, was
+    // interrupted, not crashed (`benchkit noise` then lost every process of the benchmark).
+    event.end.interrupted =
+        event.end.exit.signal == SIGINT || (process::interrupt_requested() && !event.end.exit.ok());
     return event;
   }
 
