@@ -120,7 +120,8 @@ TEST(Compare, TheDetectableChangeOfPairedRoundsIsNotInflatedByAFewFarOff) {
   }
   compute_estimates(base);
   compute_estimates(cand);
-  const auto& tails = find(compare(run_of({base}), run_of({cand})), "tails");
+  const Comparison c = compare(run_of({base}), run_of({cand}));
+  const auto& tails = find(c, "tails");
   ASSERT_EQ(tails.design, Design::paired);
   ASSERT_TRUE(tails.minimum_detectable_change.has_value());
   const double half_width = 0.5 * (tails.ratio_upper - tails.ratio_lower);
