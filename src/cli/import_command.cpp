@@ -28,7 +28,8 @@ CommandRunner add_import_command(CLI::App& app) {
     const auto merged = session::load_merged(options->files);
     if (!merged) return report_error(merged.error());
     for (const Diagnostic& warning : merged->context.warnings) {
-      if (warning.code == "mixed_programs") std::cerr << "warning: " << warning.message << "\n";
+      if (warning.code == session::kMixedPrograms)
+        std::cerr << "warning: " << warning.message << "\n";
     }
     return print_or_write(formats::to_json(*merged), options->out);
   });

@@ -20,4 +20,9 @@ bool failed_unmeasured(const BenchmarkResult& b);
 // The word a report's table shows for such a benchmark: its failure's cause, else "error".
 std::string_view unmeasured_cause(const BenchmarkResult& b);
 
+// What joins a failed process's last lines on standard error, on one line, to its failure's
+// message ("... killed by signal 6 (SIGABRT); its standard error ends: LINE | LINE"): a report
+// that shows Failure::stderr_tail as a block of its own leaves this part of the message out.
+inline constexpr std::string_view kStderrTailJoint = "; its standard error ends: ";
+
 }  // namespace benchkit::model

@@ -290,7 +290,7 @@ std::vector<std::string> benchmark_row(const BenchmarkResult& b, bool between) {
 std::string failure_lines(const BenchmarkResult& b) {
   const bool tail = b.failure && !b.failure->stderr_tail.empty();
   std::string message = b.failures.front();
-  if (const auto inline_tail = message.find("; its standard error ends: ");
+  if (const auto inline_tail = message.find(model::kStderrTailJoint);
       tail && inline_tail != std::string::npos) {
     message.resize(inline_tail);
   }

@@ -212,8 +212,7 @@ class BinariesMeasurer final : public Measurer {
     pairs.turn_flags = true;
     std::string added_text;
     for (const std::string& flag : gbench_turn_flags(plan_.flags)) added_text += ", " + flag;
-    if (!gbench_turn_flags(plan_.flags, std::nullopt, "BM/threads:2").empty() &&
-        gbench_repetitions_follow_iterations(plan_.flags)) {
+    if (gbench_repetitions_follow_iterations(plan_.flags)) {
       added_text += fmt::format("; --benchmark_min_time={:g} for a benchmark of several threads",
                                 kThreadedTurnMinTimeS);
     }

@@ -19,6 +19,7 @@
 
 #include "analysis/diagnostics.hpp"
 #include "analysis/estimates.hpp"
+#include "model/failure.hpp"
 #include "model/merge.hpp"
 #include "process/capture.hpp"
 #include "process/interrupt.hpp"
@@ -138,10 +139,11 @@ model::Result<RunResult> run_one_process(
         model::ErrorKind::failed};
   }
   if (!ran->exit.ok()) {
-    return model::Error{fmt::format("{} ({}) {}; {}", what, executable, ran->exit.describe(),
-                                    lines.empty() ? "it wrote nothing to standard error"
-                                                  : "its standard error ends: " + tail_of(lines)),
-                        model::ErrorKind::failed};
+    return model::Error{
+        fmt::format("{} ({}) {}{}", what, executable, ran->exit.describe(),
+                    lines.empty() ? std::string("; it wrote nothing to standard error")
+                                  : std::string(model::kStderrTailJoint) + tail_of(lines)),
+        model::ErrorKind::failed};
   }
   if (said) {
     for (const std::string& line : lines) said(line);
@@ -387,14 +389,24 @@ std::optional<double> gbench_process_min_time(const std::vector<std::string>& fl
   return kGbenchMinTimeS / static_cast<double>(processes);
 }
 
-std::optional<std::uint64_t> fixed_gbench_iterations(const std::string& name) {
-  const auto text = name_part(name, "iterations:");
+namespace {
+
+// The positive whole number that part `key` of the benchmark `name` holds ("iterations:1000",
+// "threads:2"); nothing when there is no such part, or it holds anything else.
+std::optional<std::uint64_t> name_count(const std::string& name, std::string_view key) {
+  const auto text = name_part(name, key);
   if (!text) return std::nullopt;
   std::uint64_t count = 0;
   const char* last = text->data() + text->size();
   const auto [end, error] = std::from_chars(text->data(), last, count);
   if (error != std::errc() || end != last || count == 0) return std::nullopt;
   return count;
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> fixed_gbench_iterations(const std::string& name) {
+  return name_count(name, "iterations:");
 }
 
 namespace {
@@ -450,12 +462,7 @@ std::vector<std::string> gbench_turn_flags(const std::vector<std::string>& flags
 }
 
 std::size_t gbench_threads(const std::string& name) {
-  const auto text = name_part(name, "threads:");
-  if (!text) return 1;
-  std::size_t count = 0;
-  const char* last = text->data() + text->size();
-  const auto [end, error] = std::from_chars(text->data(), last, count);
-  return error != std::errc() || end != last || count == 0 ? 1 : count;
+  return static_cast<std::size_t>(name_count(name, "threads:").value_or(1));
 }
 
 model::Result<std::vector<std::string>> list_gbench_benchmarks(

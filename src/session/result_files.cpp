@@ -176,7 +176,7 @@ model::Result<RunResult> load_merged(const std::vector<std::string>& paths) {
                         first.executable_sha256 != other.executable_sha256;
     if (!programs && !builds) continue;
     merged.context.warnings.push_back(Diagnostic{
-        "mixed_programs", "warning",
+        kMixedPrograms, "warning",
         fmt::format("{} and {} were made by different {} ({} and {}): their samples are pooled "
                     "as processes of one build; import the files of one build (compare two "
                     "builds with benchkit compare)",

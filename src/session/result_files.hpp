@@ -64,6 +64,9 @@ model::Result<RunResult> load_baseline(const std::string& name);
 // which were tried.
 model::Result<RunResult> load_file_or_baseline(const std::string& reference);
 
+// The code of the run warning of several files, merged, that name different programs or builds.
+inline constexpr const char* kMixedPrograms = "mixed_programs";
+
 // Whether Google Benchmark measured `run` (a Google Benchmark file, or `benchkit run ./gb`'s
 // processes): its context names the library's build.
 bool from_google_benchmark(const RunResult& run);

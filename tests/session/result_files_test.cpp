@@ -124,7 +124,7 @@ TEST_F(ResultFiles, SeveralFilesAreMergedWithTheFileAsTheProcess) {
   EXPECT_FALSE(load_merged({first, folder_ + "/missing.json"}));
   const auto mixed = [](const RunResult& run) {
     return std::count_if(run.context.warnings.begin(), run.context.warnings.end(),
-                         [](const Diagnostic& d) { return d.code == "mixed_programs"; });
+                         [](const Diagnostic& d) { return d.code == kMixedPrograms; });
   };
   EXPECT_EQ(mixed(*both), 0);
   // Files of two programs (./fbO2 and ./fbO1) are pooled, and said to be.
@@ -140,7 +140,7 @@ TEST_F(ResultFiles, SeveralFilesAreMergedWithTheFileAsTheProcess) {
   ASSERT_EQ(mixed(*pooled), 1);
   const auto warning =
       std::find_if(pooled->context.warnings.begin(), pooled->context.warnings.end(),
-                   [](const Diagnostic& d) { return d.code == "mixed_programs"; });
+                   [](const Diagnostic& d) { return d.code == kMixedPrograms; });
   EXPECT_THAT(warning->message, HasSubstr("different programs (./this_build and ./other_build)"));
 }
 
