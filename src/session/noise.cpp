@@ -99,6 +99,12 @@ model::Error input(std::string message) {
   return model::Error{std::move(message), model::ErrorKind::input};
 }
 
+// An experiment that did not run is bad input (exit status 2, docs/noise.md), unless Ctrl-C
+// stopped it (130).
+model::Error did_not_run(const model::Error& error) {
+  return error.kind == model::ErrorKind::interrupted ? error : input(error.message);
+}
+
 std::string hint_for_commands(const std::string& target) {
   return fmt::format(
       "to measure the noise of any other program, run it as a command: benchkit noise -- {} "
@@ -145,10 +151,7 @@ class NoiseMeasurer final : public Measurer {
     observer.measuring_started(fmt::format("running {} in {} fresh processes, one after another",
                                            plan_.target, plan_.processes));
     auto ran = run_noise_experiment(request);
-    if (!ran) {
-      if (ran.error().kind == model::ErrorKind::interrupted) return ran.error();
-      return input(ran.error().message);
-    }
+    if (!ran) return did_not_run(ran.error());
     Measured measured;
     measured.run = std::move(ran->run);
     measured.interrupted = ran->interrupted;
@@ -240,10 +243,7 @@ class CommandNoiseMeasurer final : public Measurer {
     bool interrupted = false;
     auto run = run_command_repeatedly(plan_.argv, plan_.runs, *executor.executor,
                                       clock::steady_clock(), events, &interrupted);
-    if (!run) {
-      if (run.error().kind == model::ErrorKind::interrupted) return run.error();
-      return input(run.error().message);
-    }
+    if (!run) return did_not_run(run.error());
     run->context = command_context(0, plan_.command_line);
     Measured measured;
     measured.run = std::move(*run);
