@@ -525,26 +525,56 @@ void diagnose(BenchmarkResult& result, const ClockFacts& clock) {
 
 namespace {
 
-// The median per iteration of each process's samples, in process order.
-std::vector<double> process_medians(const BenchmarkResult& result) {
+// The median per iteration of each process's samples, in process order, and whether every
+// process gave one sample (a Google Benchmark binary's processes without repetitions).
+struct ProcessMedians {
+  std::vector<double> medians;
+  bool one_sample_each = true;
+};
+
+ProcessMedians process_medians(const BenchmarkResult& result) {
   std::map<std::uint32_t, std::vector<double>> by_process;
   const std::vector<double> times = result.per_iteration_ns();
   for (std::size_t i = 0; i < times.size(); ++i) {
     by_process[result.samples[i].process].push_back(times[i]);
   }
-  std::vector<double> medians;
-  for (auto& [process, values] : by_process) medians.push_back(median_of(std::move(values)));
-  return medians;
+  ProcessMedians found;
+  for (auto& [process, values] : by_process) {
+    found.one_sample_each = found.one_sample_each && values.size() == 1;
+    found.medians.push_back(median_of(std::move(values)));
+  }
+  return found;
+}
+
+// Why the result depends on the states, and what to do: a process of several samples that stayed
+// in its state is told from one paused during a sample; a process of one sample is not.
+std::string process_states_reason(bool one_sample_each) {
+  if (!one_sample_each) {
+    return "Each process stayed in its state (where its code and memory landed, or other work "
+           "that ran beside it), so the result depends on how many processes land in each: "
+           "measure more processes, or compare side by side, where both builds meet the same "
+           "states";
+  }
+  return "Each process gave one sample, so a process that ran in another state (where its code "
+         "and memory landed) and one that other work paused during its sample look alike; "
+         "either way the result depends on how many processes land in each: measure more "
+         "processes, or several samples in each (a Google Benchmark binary: "
+         "--benchmark_repetitions=3 after --), or compare side by side";
 }
 
 }  // namespace
 
 void diagnose_processes(BenchmarkResult& result) {
   if (result.samples.empty()) return;
-  const std::vector<double> medians = process_medians(steady_samples(result).steady);
+  const ProcessMedians found = process_medians(steady_samples(result).steady);
+  const std::vector<double>& medians = found.medians;
   if (medians.size() < stats::ProcessStateOptions{}.min_processes) return;
   if (std::any_of(medians.begin(), medians.end(), [](double m) { return m <= 0; })) return;
-  const std::vector<stats::ProcessState> states = stats::process_states(medians);
+  // A process of one sample that stands apart alone is one slow sample (a pause, a neighbour),
+  // which a shared machine gives a run of six often: two such processes make a state.
+  stats::ProcessStateOptions options;
+  if (found.one_sample_each) options.min_state_processes = 2;
+  const std::vector<stats::ProcessState> states = stats::process_states(medians, options);
   if (states.size() < 2) return;
   std::string where;
   for (std::size_t i = 0; i < states.size(); ++i) {
@@ -556,12 +586,9 @@ void diagnose_processes(BenchmarkResult& result) {
     where += fmt::format(" in {} of {} processes", state.processes, medians.size());
   }
   add(result, code::process_states,
-      fmt::format("the processes fell into {} states, by their medians: {}. Each process stayed "
-                  "in its state (where its code and memory landed, or other work that ran "
-                  "beside it), so the result depends on how many processes land in each: "
-                  "measure more processes, or compare side by side, where both builds meet the "
-                  "same states",
-                  states.size(), where));
+      fmt::format("the processes fell into {} states, by their {}: {}. {}", states.size(),
+                  found.one_sample_each ? "samples" : "medians", where,
+                  process_states_reason(found.one_sample_each)));
 }
 
 void diagnose_processes(RunResult& run) {

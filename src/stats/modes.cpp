@@ -292,7 +292,8 @@ std::vector<ProcessState> process_states(std::span<const double> values,
     for (const double v : sorted) logs.push_back(std::log(v));
     const Prefix prefix(logs);
     const auto min_group = std::max<std::size_t>(
-        1, static_cast<std::size_t>(std::ceil(options.min_share * static_cast<double>(n) - 1e-9)));
+        std::max<std::size_t>(1, options.min_state_processes),
+        static_cast<std::size_t>(std::ceil(options.min_share * static_cast<double>(n) - 1e-9)));
     for (std::size_t k = std::min<std::size_t>(options.max_states, 4); k >= 2; --k) {
       // Three or four states need two processes in each: a lone process has no spread of its
       // own, so a state with a wide spread would otherwise break into single processes, each

@@ -68,8 +68,9 @@ struct ProcessStateOptions {
   // Fewer processes than this: one state, untested (with 5 the critical value is 14 standard
   // deviations and a single stray process decides).
   std::size_t min_processes = 6;
-  // The smaller state must hold at least this share of the processes (and at least one).
+  // The smaller state must hold at least this share of the processes, and at least this many.
   double min_share = 0.1;
+  std::size_t min_state_processes = 1;
   // States closer than this (ratio of their centres minus 1) count as one. Process medians of
   // a steady benchmark here differ by 0.3-0.6%, so states 1.5% apart are real and were found
   // (x += x under load: 0.272, 0.276 and 0.281 ns), but flagging them would flag most

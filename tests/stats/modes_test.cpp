@@ -104,6 +104,19 @@ TEST(ProcessStates, StatesCloserThanTheSeparationCountAsOne) {
   EXPECT_EQ(process_states(medians, fine).size(), 2u);
 }
 
+TEST(ProcessStates, AStateCanBeAskedToHoldTwoProcesses) {
+  // Six processes, one 26% slower: a state of its own unless a state must hold two.
+  const std::vector<double> lone{215, 214, 216, 272, 215, 217};
+  EXPECT_EQ(process_states(lone).size(), 2u);
+  ProcessStateOptions two;
+  two.min_state_processes = 2;
+  EXPECT_EQ(process_states(lone, two).size(), 1u);
+  const std::vector<double> pair{215, 272, 216, 272, 215, 217};
+  const auto states = process_states(pair, two);
+  ASSERT_EQ(states.size(), 2u);
+  EXPECT_EQ(states[1].processes, 2u);
+}
+
 TEST(ProcessStates, ThreeStatesAreSplitAgain) {
   Draw draw(3);
   std::vector<double> medians;
