@@ -210,10 +210,11 @@ int run_main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& help) {
     return app.exit(help);
   } catch (const CLI::ParseError& error) {
-    return report_error(model::Error{
-        fmt::format("{}{}\nRun {} --help to see every flag.", error.what(),
-                    session::gbench_flag_hint(words), argc > 0 ? argv[0] : "the benchmark binary"),
-        model::ErrorKind::usage});
+    const std::string program = argc > 0 ? argv[0] : "the benchmark binary";
+    return report_error(model::Error{fmt::format("{}{}\n{}Run {} --help to see every flag.",
+                                                 error.what(), session::gbench_flag_hint(words),
+                                                 cli::misspelt_flags(app, program, words), program),
+                                     model::ErrorKind::usage});
   }
   flags.given = cli::given_flags(app);
   flags.command_line = store::recorded_command_line(argc, argv);

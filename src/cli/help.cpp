@@ -1,7 +1,11 @@
 #include "cli/help.hpp"
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <string_view>
+
+#include "model/spelling.hpp"
 
 namespace benchkit::cli {
 
@@ -49,6 +53,35 @@ bool asks_for_help(int argc, const char* const* argv) {
     if (word == "--help" || word == "-h" || word == "--help-all") return true;
   }
   return false;
+}
+
+namespace {
+
+void long_flags_into(const CLI::App& command, std::vector<std::string>& flags) {
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& name : option->get_lnames()) flags.push_back("--" + name);
+  }
+  for (const CLI::App* sub : command.get_subcommands([](const CLI::App*) { return true; })) {
+    long_flags_into(*sub, flags);
+  }
+}
+
+}  // namespace
+
+std::string misspelt_flags(const CLI::App& command, const std::string& name,
+                           const std::vector<std::string>& words) {
+  std::vector<std::string> flags;
+  long_flags_into(command, flags);
+  std::string lines;
+  for (const std::string& word : words) {
+    if (word == "--") break;
+    if (word.size() < 3 || word.rfind("--", 0) != 0) continue;
+    const std::string flag = word.substr(0, word.find('='));
+    if (const auto meant = model::likely_meant(flag, flags)) {
+      lines += fmt::format("{} is not a flag of {}: did you mean {}?\n", flag, name, *meant);
+    }
+  }
+  return lines;
 }
 
 Described describe(CLI::App& app, const std::string& key, const formats::CliReference& reference) {

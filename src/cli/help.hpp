@@ -40,4 +40,11 @@ Described describe(CLI::App& app, const std::string& key,
 // alone.
 bool asks_for_help(int argc, const char* const* argv);
 
+// A line "--filer is not a flag of NAME: did you mean --filter?" for each word of `words` that
+// looks like a long flag (--name or --name=value, up to a lone --), is none of the long flags of
+// `command` or its subcommands, and likely misspells one of them (model::likely_meant); "" when
+// none does.
+std::string misspelt_flags(const CLI::App& command, const std::string& name,
+                           const std::vector<std::string>& words);
+
 }  // namespace benchkit::cli

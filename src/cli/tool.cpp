@@ -10,6 +10,7 @@
 #include "benchkit_build_info.hpp"
 #include "cli/commands.hpp"
 #include "cli/help.hpp"
+#include "model/spelling.hpp"
 #include "session/plans.hpp"
 #include "store/atomic_file.hpp"
 #include "store/redaction.hpp"
@@ -62,19 +63,35 @@ const std::string& tool_command_line() {
   return whole_command_line;
 }
 
+namespace {
+
+using Adder = CommandRunner (*)(CLI::App&);
+constexpr std::pair<const char*, Adder> kSubcommands[] = {
+    {"report", add_report_command},   {"compare", add_compare_command},
+    {"system", add_system_command},   {"run", add_run_command},
+    {"noise", add_noise_command},     {"ab", add_ab_command},
+    {"bisect", add_bisect_command},   {"history", add_history_command},
+    {"data", add_data_command},       {"import", add_import_command},
+    {"profile", add_profile_command}, {"merge", add_merge_command},
+};
+
+// "unknown subcommand ..." with the one it likely misspells.
+model::Error unknown_subcommand(const std::string& asked) {
+  std::vector<std::string> names;
+  for (const auto& [name, add] : kSubcommands) names.emplace_back(name);
+  const auto meant = model::likely_meant(asked, names);
+  return model::Error{fmt::format("unknown subcommand \"{}\"{}; run benchkit --help to see the "
+                                  "subcommands",
+                                  asked, meant ? " (did you mean " + *meant + "?)" : ""),
+                      model::ErrorKind::usage};
+}
+
+}  // namespace
+
 std::vector<CommandRunner> add_subcommands(CLI::App& app, const std::string& only) {
   // Each subcommand's options are made only when it is the one asked for (`benchkit run ...`
   // builds `run`'s alone): building all eleven was 2.8 million instructions of every start.
   // The top-level --help and a misspelt name need them all.
-  using Adder = CommandRunner (*)(CLI::App&);
-  static constexpr std::pair<const char*, Adder> kSubcommands[] = {
-      {"report", add_report_command},   {"compare", add_compare_command},
-      {"system", add_system_command},   {"run", add_run_command},
-      {"noise", add_noise_command},     {"ab", add_ab_command},
-      {"bisect", add_bisect_command},   {"history", add_history_command},
-      {"data", add_data_command},       {"import", add_import_command},
-      {"profile", add_profile_command}, {"merge", add_merge_command},
-  };
   std::vector<CommandRunner> runners;
   for (const auto& [name, add] : kSubcommands) {
     if (only.empty() || only == name) runners.push_back(add(app));
@@ -103,11 +120,7 @@ int run_tool(int argc, char** argv) {
   app.require_subcommand(1);
   const std::string asked = argc > 1 && argv[1][0] != '-' ? argv[1] : "";
   std::vector<CommandRunner> runners = add_subcommands(app, asked);
-  if (runners.empty()) {
-    return report_error(model::Error{
-        fmt::format("unknown subcommand \"{}\"; run benchkit --help to see the subcommands", asked),
-        model::ErrorKind::usage});
-  }
+  if (runners.empty()) return report_error(unknown_subcommand(asked));
   // The descriptions only serve --help: read only for it.
   if (asks_for_help(argc, argv)) describe(app, "benchkit");
   try {
@@ -123,10 +136,13 @@ int run_tool(int argc, char** argv) {
                                             what.find("--format") != std::string::npos);
     // A Google Benchmark flag before `--` (run, compare): the binary's own flags go after it.
     const bool gbench_flag = what.find("--benchmark_") != std::string::npos;
+    const CLI::App& chosen = asked.empty() ? app : *app.get_subcommand(asked);
     return report_error(model::Error{
-        fmt::format("{}\n{}{}Run benchkit --help to see the subcommands, or benchkit SUBCOMMAND "
+        fmt::format("{}\n{}{}{}Run benchkit --help to see the subcommands, or benchkit SUBCOMMAND "
                     "--help for one.",
                     what,
+                    misspelt_flags(chosen, asked.empty() ? "benchkit" : "benchkit " + asked,
+                                   std::vector<std::string>(argv + 1, argv + argc)),
                     run_out ? "benchkit run writes its results with --export-json FILE (or "
                               "--export-markdown, --export-csv, --export-junit); benchkit report "
                               "FILE --format F renders a file in any format.\n"

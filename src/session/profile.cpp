@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "formats/folded_stacks.hpp"
+#include "model/spelling.hpp"
 #include "process/worker_invocation.hpp"
 #include "session/launcher.hpp"
 #include "session/profiled.hpp"
@@ -49,21 +50,6 @@ class RealProcesses final : public ProfileProcesses {
     return process::run_captured(argv, options);
   }
 };
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 std::string safe_name(const std::string& name) {
   std::string out;
@@ -283,7 +269,7 @@ std::vector<std::string> near_names(const std::string& wanted,
   for (const std::string& name : names) {
     const bool contains = name.find(wanted) != std::string::npos ||
                           (!name.empty() && wanted.find(name) != std::string::npos);
-    const std::size_t distance = contains ? 0 : edit_distance(wanted, name);
+    const std::size_t distance = contains ? 0 : model::edit_distance(wanted, name);
     if (contains || distance <= std::max<std::size_t>(3, wanted.size() / 3)) {
       scored.emplace_back(distance, name);
     }

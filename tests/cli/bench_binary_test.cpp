@@ -47,6 +47,11 @@ TEST(BenchBinary, GoogleBenchmarkUsersFiltersAndFlagsAreUnderstood) {
   EXPECT_EQ(flag.exit_code, 2);
   EXPECT_THAT(flag.err, ::testing::HasSubstr("--benchmark_filter is Google Benchmark's flag; this "
                                              "is a benchkit bench binary (here: --filter REGEX)"));
+  // A misspelt flag of its own: the one meant.
+  const auto misspelt = run_command(kSampleBench + " --fliter add");
+  EXPECT_EQ(misspelt.exit_code, 2);
+  EXPECT_THAT(misspelt.err, ::testing::HasSubstr("--fliter is not a flag of " + kSampleBench +
+                                                 ": did you mean --filter?"));
 }
 
 // A registration's mistake is a usage error naming it and where it was registered (exit 2);

@@ -54,5 +54,26 @@ TEST(Tool, UnknownSubcommandsAndFlagsAreUsageErrors) {
   EXPECT_EQ(run_command(kTool + " --version").exit_code, 0);
 }
 
+// A misspelt subcommand or flag is named with the one it likely misspells; a word far from every
+// flag is refused without a guess.
+TEST(Tool, AMisspeltSubcommandOrFlagIsNamedWithTheOneMeant) {
+  const auto subcommand = run_command(kTool + " compar a b");
+  EXPECT_EQ(subcommand.exit_code, 2);
+  EXPECT_THAT(subcommand.err, HasSubstr("unknown subcommand \"compar\" (did you mean compare?)"));
+  const auto flag = run_command(kTool + " run ./bench --filer x --rounds=3 --procesess=4");
+  EXPECT_EQ(flag.exit_code, 2);
+  EXPECT_THAT(flag.err, HasSubstr("--filer is not a flag of benchkit run: did you mean --filter?"));
+  EXPECT_THAT(flag.err,
+              HasSubstr("--procesess is not a flag of benchkit run: did you mean --processes?"));
+  EXPECT_THAT(flag.err, Not(HasSubstr("--rounds is not")));
+  // A nested subcommand's flag, and words after -- (the command's own) left alone.
+  const auto nested = run_command(kTool + " history trend --sotre x.db");
+  EXPECT_THAT(nested.err, HasSubstr("--sotre is not a flag of benchkit history: did you mean "
+                                    "--store?"));
+  const auto far = run_command(kTool + " report x.json --frobnicate");
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_THAT(far.err, Not(HasSubstr("did you mean")));
+}
+
 }  // namespace
 }  // namespace benchkit
