@@ -140,7 +140,22 @@ void note_settle_estimates(Comparison& comparison, std::optional<double> round_c
             fmt::format(" (about {} more, at {} a round)", describe_duration(*row.more_time_ns),
                         describe_duration(*round_cost_ns));
       }
-      sentence += near_edge_clause(row, comparison.settings, *estimate.more_rounds);
+      // More than --max-rounds accepts: not a --max-rounds to try. Near an edge, where the
+      // change is what makes the estimate large, the clause after says so; else the width is,
+      // and the threshold is out of this machine's reach.
+      const bool beyond_allowed = row.pairs + *estimate.more_rounds > kMostRoundsAllowed;
+      if (beyond_allowed) {
+        sentence += fmt::format(", more than the {} --max-rounds allows", kMostRoundsAllowed);
+      }
+      const std::string near_edge =
+          near_edge_clause(row, comparison.settings, *estimate.more_rounds);
+      sentence += near_edge;
+      if (beyond_allowed && near_edge.empty()) {
+        sentence += fmt::format(
+            ": on this machine ±{:g}% is out of its reach; a wider --noise-threshold, or a "
+            "quieter machine, would settle it",
+            100.0 * noise_threshold_for(row, comparison.settings));
+      }
     }
     const std::size_t most = design_max_rounds(comparison.settings);
     if (!interrupted && beyond_reach(row, comparison.settings, most)) {

@@ -37,6 +37,11 @@ struct SettleEstimate {
 // milliseconds a round), the row is said to lie on the edge of the band.
 inline constexpr std::size_t kMostRoundsEstimated = 100'000;
 
+// The most rounds --max-rounds accepts. A row whose estimate goes past it is out of reach at its
+// noise threshold on this machine: the notes say so rather than suggest a --max-rounds the
+// command would refuse.
+inline constexpr std::size_t kMostRoundsAllowed = 3000;
+
 // The estimate of one row, judged against `settings`' noise threshold for it. A row that is not
 // paired, or has fewer than 2 rounds: remoteness infinite, no estimate.
 SettleEstimate settle_estimate(const BenchmarkComparison& row, const CompareSettings& settings);

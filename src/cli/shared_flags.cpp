@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 
+#include "analysis/round_budget.hpp"
 #include "cli/commands.hpp"
 
 namespace benchkit::cli {
@@ -80,7 +81,7 @@ void add_mode_option(CLI::App& command, session::Mode& mode,
 
 void add_max_rounds_option(CLI::App& command, std::size_t& max_rounds) {
   command.add_option("--max-rounds", max_rounds)
-      ->check(CLI::Range(std::size_t{2}, std::size_t{3000}));
+      ->check(CLI::Range(std::size_t{2}, analysis::kMostRoundsAllowed));
 }
 
 void add_precision_option(CLI::App& command, double& precision) {

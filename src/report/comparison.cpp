@@ -231,7 +231,8 @@ std::string undecided_line(const std::vector<BenchmarkComparison>& all) {
   std::size_t undecided = 0;
   std::size_t settled_by_more = 0;
   std::size_t more_rounds = 0;
-  std::size_t most_rounds = 0;
+  std::size_t most_rounds = 0;  // of the rows --max-rounds can reach
+  std::size_t out_of_reach = 0;
   double more_ns = 0.0;
   bool timed = true;
   std::optional<double> low;
@@ -246,7 +247,11 @@ std::string undecided_line(const std::vector<BenchmarkComparison>& all) {
     if (!c.more_rounds) continue;
     ++settled_by_more;
     more_rounds += *c.more_rounds;
-    most_rounds = std::max(most_rounds, c.pairs + *c.more_rounds);
+    if (c.pairs + *c.more_rounds > analysis::kMostRoundsAllowed) {
+      ++out_of_reach;
+    } else {
+      most_rounds = std::max(most_rounds, c.pairs + *c.more_rounds);
+    }
     timed = timed && c.more_time_ns.has_value();
     more_ns += c.more_time_ns.value_or(0.0);
   }
@@ -258,12 +263,21 @@ std::string undecided_line(const std::vector<BenchmarkComparison>& all) {
                         : fmt::format(", a typical round of each scattering {:.1f}%", high * 100.0);
   }
   if (settled_by_more > 0) {
-    line += fmt::format("; about {} more rounds in all would settle {} of them{} (--max-rounds {})",
-                        more_rounds,
+    line += fmt::format("; about {} more rounds in all would settle {} of them{}", more_rounds,
                         settled_by_more == undecided ? "all" : std::to_string(settled_by_more),
                         timed ? fmt::format(", about {} more", analysis::describe_duration(more_ns))
-                              : std::string(),
-                        most_rounds);
+                              : std::string());
+    // A --max-rounds to suggest for those it can reach; the others are out of this machine's
+    // reach at their threshold (their notes say so).
+    if (out_of_reach == 0) {
+      line += fmt::format(" (--max-rounds {})", most_rounds);
+    } else {
+      line += fmt::format(
+          " ({}{} more than the {} --max-rounds allows: out of reach at their noise threshold)",
+          most_rounds > 0 ? fmt::format("--max-rounds {} for some; ", most_rounds) : "",
+          out_of_reach == 1 ? "1 needs" : fmt::format("{} need", out_of_reach),
+          analysis::kMostRoundsAllowed);
+    }
   }
   if (settled_by_more < undecided) {
     const std::size_t on_edge = undecided - settled_by_more;

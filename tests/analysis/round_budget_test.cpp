@@ -157,7 +157,8 @@ TEST(RoundBudget, AChangeNearAnEdgeSaysItIsWhatMakesTheEstimateLarge) {
   ASSERT_TRUE(canada.more_rounds);
   EXPECT_GT(*canada.more_rounds, 30000u);
   EXPECT_THAT(canada.note,
-              ::testing::EndsWith("more rounds would settle it, as long as its change stays at "
+              ::testing::EndsWith("more rounds would settle it, more than the 3000 --max-rounds "
+                                  "allows, as long as its change stays at "
                                   "-1.9%, near the edge of the ±2% noise threshold; were there no "
                                   "change, about 44 more would"));
   // Centred on no change: the width is what it needs, and nothing is added.
@@ -165,6 +166,17 @@ TEST(RoundBudget, AChangeNearAnEdgeSaysItIsWhatMakesTheEstimateLarge) {
   centred.benchmarks = {row("same", 1.0, 0.97, 1.03)};
   note_settle_estimates(centred, std::nullopt);
   EXPECT_EQ(centred.benchmarks[0].note, "about 13 more rounds would settle it");
+  // Centred, but so wide that more rounds than --max-rounds allows would settle it: out of reach
+  // at ±2% here, not a --max-rounds to try.
+  Comparison wide;
+  wide.benchmarks = {row("wide", 1.0, 0.7, 1.3, Verdict::inconclusive, 30)};
+  note_settle_estimates(wide, std::nullopt);
+  ASSERT_TRUE(wide.benchmarks[0].more_rounds);
+  EXPECT_GT(*wide.benchmarks[0].more_rounds + 30, kMostRoundsAllowed);
+  EXPECT_THAT(wide.benchmarks[0].note,
+              ::testing::EndsWith("more rounds would settle it, more than the 3000 --max-rounds "
+                                  "allows: on this machine ±2% is out of its reach; a wider "
+                                  "--noise-threshold, or a quieter machine, would settle it"));
 }
 
 TEST(RoundBudget, ARowStopsWhenEvenAFavourableEstimateNeedsMoreThanTheLastRound) {
