@@ -121,11 +121,13 @@ std::string width_driver(std::span<const double> round_ratios,
   auto percent = [](double log_spread) { return (std::exp(log_spread) - 1.0) * 100.0; };
   if (far > 0 && typical < 0.6 * spread) {
     return order + fmt::format(
-                       "the interval is wide because {} of {} rounds lie far off the others (a "
-                       "typical round scatters {:.1f}%, all of them {:.1f}%): in those rounds a "
-                       "process ran in another state (where its code and memory landed, or work "
-                       "beside it); more rounds outvote them",
-                       far, logs.size(), percent(typical), percent(spread));
+                       "the interval is wide because {} of {} rounds {} far off the others (a "
+                       "typical round scatters {:.1f}%, all of them {:.1f}%): in {} a process ran "
+                       "in another state (where its code and memory landed, or work beside it); "
+                       "more rounds outvote {}",
+                       far, logs.size(), far == 1 ? "lies" : "lie", percent(typical),
+                       percent(spread), far == 1 ? "that round" : "those rounds",
+                       far == 1 ? "it" : "them");
   }
   return order + fmt::format(
                      "the interval is wide because every round scatters (about {:.1f}%): the two "

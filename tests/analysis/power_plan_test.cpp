@@ -158,6 +158,13 @@ TEST(WidthDriver, AFewFarRoundsAreToldApartFromAnEvenScatter) {
   const std::string far = width_driver(states);
   EXPECT_THAT(far, ::testing::HasSubstr("3 of 23 rounds lie far off the others"));
   EXPECT_THAT(far, ::testing::HasSubstr("another state"));
+  EXPECT_THAT(far, ::testing::HasSubstr("more rounds outvote them"));
+  // One far round is said in the singular (frozen's A/A: "1 of 25 rounds lie far off").
+  states.resize(21);
+  const std::string one = width_driver(states);
+  EXPECT_THAT(one, ::testing::HasSubstr("1 of 21 rounds lies far off the others"));
+  EXPECT_THAT(one, ::testing::HasSubstr("in that round a process ran"));
+  EXPECT_THAT(one, ::testing::HasSubstr("more rounds outvote it"));
 
   // Rounds spread evenly from -5% to +5%: no round is far off, every round scatters.
   std::vector<double> even;
