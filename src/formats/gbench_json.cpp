@@ -328,27 +328,34 @@ void add_iteration_samples(const std::vector<const Row*>& iterations, BenchmarkR
   }
 }
 
-// A group of aggregates only: the median when there is one, else the mean, as one sample, with
-// the aggregates_only diagnostic; a failure when neither is there.
-void add_aggregate_sample(const std::vector<Row>& group, BenchmarkResult& result) {
-  const Row* chosen = nullptr;
+// A group of aggregates only: the median when there is one, else the mean, as one sample of each
+// registration that wrote one (a name registered twice wrote two: frozen's BM_StrNotInStdArray,
+// 443 and 370 ns, of which only the first was read), with the aggregates_only diagnostic; a
+// failure when neither is there. Returns the rows read.
+std::vector<const Row*> add_aggregate_samples(const std::vector<Row>& group,
+                                              BenchmarkResult& result) {
+  std::vector<const Row*> read;
   for (const char* wanted : {"median", "mean"}) {
     for (const Row& row : group) {
-      if (!chosen && row.aggregate && row.aggregate_name == wanted && finite_time(row.real_ns)) {
-        chosen = &row;
+      if (row.aggregate && row.aggregate_name == wanted && finite_time(row.real_ns)) {
+        read.push_back(&row);
       }
     }
+    if (!read.empty()) break;
   }
-  if (!chosen) {
+  if (read.empty()) {
     result.failures.push_back(
         "Google Benchmark wrote no iteration row and no median or mean for it: nothing to "
         "read");
-    return;
+    return read;
   }
-  Sample sample;
-  sample.ns = *chosen->real_ns;
-  if (finite_time(chosen->cpu_ns)) sample.counters["cpu_ns"] = *chosen->cpu_ns;
-  result.samples.push_back(std::move(sample));
+  for (const Row* row : read) {
+    Sample sample;
+    sample.ns = *row->real_ns;
+    if (finite_time(row->cpu_ns)) sample.counters["cpu_ns"] = *row->cpu_ns;
+    result.samples.push_back(std::move(sample));
+  }
+  const Row* chosen = read.front();
   result.counters = chosen->counters;
   result.bytes_per_iteration = work_per_iteration(chosen->bytes_per_second, *chosen);
   result.items_per_iteration = work_per_iteration(chosen->items_per_second, *chosen);
@@ -368,14 +375,16 @@ void add_aggregate_sample(const std::vector<Row>& group, BenchmarkResult& result
                   "(benchkit run ./SUITE, benchkit compare OLD_BINARY NEW_BINARY), each "
                   "process's {} a sample, or without the flag when it was given",
                   repetitions, chosen->aggregate_name, chosen->aggregate_name)});
+  return read;
 }
 
-// The duplicate_name warning when the iteration rows of one name come from several registrations
-// (family_index and per_family_instance_index): benchkit keys a benchmark by its name, so their
-// samples are one benchmark's (spdlog's formatter-bench registers "%l" and "%i" twice each).
-void note_shared_name(const std::vector<const Row*>& iterations, BenchmarkResult& result) {
+// The duplicate_name warning when the rows read for one name (its iterations, or its aggregates)
+// come from several registrations (family_index and per_family_instance_index): benchkit keys a
+// benchmark by its name, so their samples are one benchmark's (spdlog's formatter-bench registers
+// "%l" and "%i" twice each).
+void note_shared_name(const std::vector<const Row*>& rows, BenchmarkResult& result) {
   std::set<std::pair<double, double>> registrations;
-  for (const Row* row : iterations) {
+  for (const Row* row : rows) {
     if (row->registration) registrations.insert(*row->registration);
   }
   if (registrations.size() < 2) return;
@@ -407,8 +416,11 @@ BenchmarkResult read_benchmark(const std::string& name, const std::vector<Row>& 
     if (row.threads > 1) result.threads = row.threads;
   }
   add_iteration_samples(iterations, result);
-  if (iterations.empty() && result.failures.empty()) add_aggregate_sample(group, result);
-  note_shared_name(iterations, result);
+  if (iterations.empty() && result.failures.empty()) {
+    note_shared_name(add_aggregate_samples(group, result), result);
+  } else {
+    note_shared_name(iterations, result);
+  }
   return result;
 }
 
@@ -514,7 +526,7 @@ void add_run_warnings(RunResult& run) {
         "unoptimised, which shows most in the shortest benchmarks; link a release build of the "
         "library (CMAKE_BUILD_TYPE=Release) for figures to publish"});
   }
-  // Aggregates stand for repetitions too (add_aggregate_sample).
+  // Aggregates stand for repetitions too (add_aggregate_samples).
   const bool repeated =
       std::any_of(run.benchmarks.begin(), run.benchmarks.end(), [](const BenchmarkResult& b) {
         return b.samples.size() > 1 ||

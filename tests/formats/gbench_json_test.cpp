@@ -230,6 +230,29 @@ TEST(GbenchJson, ANameRegisteredTwiceIsOneBenchmarkThatSaysSo) {
   const RunResult once = read_rows(row(1, 0) + "," + row(1, 1));
   ASSERT_EQ(once.benchmarks.size(), 1u);
   EXPECT_TRUE(once.benchmarks[0].diagnostics.empty());
+
+  // Aggregates only (--benchmark_report_aggregates_only): each registration's median is a sample,
+  // and the name says so too. frozen's BM_StrNotInStdArray wrote 443 and 370 ns; only the first
+  // was read, without a word.
+  const auto median = [](int family, double ns) {
+    return fmt::format(R"({{"name": "%l_median", "family_index": {}, "per_family_instance_index": 0,
+      "run_name": "%l", "run_type": "aggregate", "repetitions": 5, "threads": 1,
+      "aggregate_name": "median", "aggregate_unit": "time", "iterations": 5, "real_time": {},
+      "cpu_time": {}, "time_unit": "ns"}})",
+                       family, ns, ns);
+  };
+  const RunResult aggregates = read_rows(median(11, 443.0) + "," + median(27, 370.3));
+  ASSERT_EQ(aggregates.benchmarks.size(), 1u);
+  const BenchmarkResult& pooled = aggregates.benchmarks[0];
+  ASSERT_EQ(pooled.samples.size(), 2u);
+  EXPECT_DOUBLE_EQ(pooled.samples[0].ns, 443.0);
+  EXPECT_DOUBLE_EQ(pooled.samples[1].ns, 370.3);
+  std::vector<std::string> codes;
+  for (const Diagnostic& d : pooled.diagnostics) codes.push_back(d.code);
+  EXPECT_THAT(codes, ::testing::UnorderedElementsAre("aggregates_only", "duplicate_name"));
+  const RunResult one_median = read_rows(median(11, 443.0));
+  ASSERT_EQ(one_median.benchmarks.at(0).samples.size(), 1u);
+  EXPECT_EQ(one_median.benchmarks[0].diagnostics.size(), 1u);
 }
 
 TEST(GbenchJson, CountersAndTheLabelAreWrittenAsGoogleBenchmarkWritesThem) {
