@@ -389,7 +389,7 @@ void note_shared_name(const std::vector<const Row*>& rows, BenchmarkResult& resu
   }
   if (registrations.size() < 2) return;
   result.diagnostics.push_back(Diagnostic{
-      "duplicate_name", "warning",
+      model::kDuplicateName, "warning",
       fmt::format("{} benchmarks of this suite are named {}: benchkit keys a benchmark by its "
                   "name, so their samples are pooled here as one benchmark's, and its interval "
                   "and spread mix them. Give each its own name (the name given to "

@@ -31,6 +31,9 @@ bool has_one_process_warning(const Context& context);
 // code calls ReportAggregatesOnly(), or --benchmark_report_aggregates_only): its run holds one
 // sample, their median, and a file of it has no spread to test.
 inline constexpr const char* kAggregatesOnly = "aggregates_only";
+// The code of the diagnostic of a name that several registrations of a Google Benchmark suite
+// share: benchkit keys a benchmark by its name, so their samples are pooled as one benchmark's.
+inline constexpr const char* kDuplicateName = "duplicate_name";
 // The code of the run note that replaces them once the run's samples come from several
 // processes, each process's aggregate a sample.
 inline constexpr const char* kAggregatesPerProcess = "aggregates_per_process";

@@ -10,6 +10,7 @@
 #include "analysis/power_plan.hpp"
 #include "analysis/round_budget.hpp"
 #include "formats/comparison_json.hpp"
+#include "model/merge.hpp"
 #include "report/parts.hpp"
 
 namespace benchkit::report {
@@ -200,27 +201,39 @@ std::string who(const SharedNote& note, const std::string& name) {
              : fmt::format("{} benchmarks ({} and {} more)", note.count, name, note.count - 1);
 }
 
-// The rows whose new build's run found their work optimised away (below_resolution): whatever
-// their verdict, it compares nothing. One line for all of them, or nothing. (A whole command's
-// below_resolution is a time its tool could not resolve: its row's note says so.)
-std::string optimised_away_line(const std::vector<BenchmarkComparison>& all) {
+// One line for every row (of a benchmark, not a whole command) whose new build's run has the
+// diagnostic `code`: "NAME [code]: TEXT", or "N benchmarks (NAME and N-1 more) [code]: TEXT";
+// nothing when none has it.
+std::string rows_with(const std::vector<BenchmarkComparison>& all, std::string_view code,
+                      std::string_view text) {
   std::vector<std::string> names;
   for (const BenchmarkComparison& c : all) {
     if (c.command) continue;
     const auto& codes = c.candidate_diagnostics;
-    if (std::find(codes.begin(), codes.end(), analysis::code::below_resolution) != codes.end()) {
-      names.push_back(c.name);
-    }
+    if (std::find(codes.begin(), codes.end(), code) != codes.end()) names.push_back(c.name);
   }
   if (names.empty()) return {};
-  return fmt::format(
-      "{} [{}]: less than one CPU cycle an iteration in the new build, so the work was optimised "
-      "away and the comparison times an empty loop; pass the inputs and results through "
-      "DoNotOptimize\n",
-      names.size() == 1 ? names.front()
-                        : fmt::format("{} benchmarks ({} and {} more)", names.size(), names.front(),
-                                      names.size() - 1),
-      analysis::code::below_resolution);
+  return fmt::format("{} [{}]: {}\n",
+                     names.size() == 1 ? names.front()
+                                       : fmt::format("{} benchmarks ({} and {} more)", names.size(),
+                                                     names.front(), names.size() - 1),
+                     code, text);
+}
+
+// What the rows' own runs found that their verdicts cannot show, one line a finding before the
+// rows' notes: work optimised away in the new build (below_resolution: whatever the verdict, it
+// compares nothing; a whole command's is a time its tool could not resolve, which its row's note
+// says), and a name several benchmarks of a Google Benchmark suite share (duplicate_name: the row
+// pools them, and frozen's two BM_StrNotInStdArray ran 447 and 294 ns; the JSON alone said so).
+std::string findings_lines(const std::vector<BenchmarkComparison>& all) {
+  return rows_with(all, analysis::code::below_resolution,
+                   "less than one CPU cycle an iteration in the new build, so the work was "
+                   "optimised away and the comparison times an empty loop; pass the inputs and "
+                   "results through DoNotOptimize") +
+         rows_with(all, model::kDuplicateName,
+                   "several benchmarks of the suite share the name, and the row pools their "
+                   "samples, so its change and verdict mix them; give each its own name (the name "
+                   "given to RegisterBenchmark, a BENCHMARK_CAPTURE's label, an Arg)");
 }
 
 // When several paired rows stayed undecided, one line for them all before their notes: how much
@@ -336,7 +349,7 @@ std::string parts::comparison_console(const analysis::Comparison& comparison, Op
     out += fmt::format("{} [{}]: {}\n", who(note, note.first->name), to_string(note.first->verdict),
                        note.first->note);
   }
-  out += optimised_away_line(comparison.benchmarks);
+  out += findings_lines(comparison.benchmarks);
   return out;
 }
 
@@ -366,9 +379,12 @@ std::string parts::comparison_markdown(const analysis::Comparison& comparison) {
     (decided ? changed : others).push_back(line);
   }
   std::vector<std::string> notes;
-  // Work optimised away is said before the rows' notes, as on the console.
-  if (const std::string away = optimised_away_line(comparison.benchmarks); !away.empty()) {
-    notes.push_back("- " + away);
+  // What the rows' runs found is said before the rows' notes, as on the console.
+  const std::string findings = findings_lines(comparison.benchmarks);
+  for (std::size_t start = 0; start < findings.size();) {
+    const std::size_t end = findings.find('\n', start);
+    notes.push_back("- " + findings.substr(start, end + 1 - start));
+    start = end + 1;
   }
   for (const SharedNote& note : shared_notes(comparison.benchmarks)) {
     notes.push_back(

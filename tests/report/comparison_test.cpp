@@ -362,5 +362,24 @@ TEST(ConsoleComparison, RowsWhoseWorkWasOptimisedAwayAreSaidOnce) {
                         " and 1 more) [below_resolution]: less than one CPU cycle"));
 }
 
+// A name several registrations of a Google Benchmark suite share: the row pools them, which the
+// comparison's JSON alone used to say (frozen's four names registered twice, compared as binaries).
+TEST(ConsoleComparison, ANameSeveralBenchmarksShareIsSaidBeforeTheNotes) {
+  analysis::Comparison comparison = comparison_of(3, 0);
+  EXPECT_THAT(render_comparison(comparison, Format::console),
+              ::testing::Not(HasSubstr("duplicate_name")));
+  comparison.benchmarks[1].candidate_diagnostics = {"duplicate_name"};
+  const std::string line = comparison.benchmarks[1].name +
+                           " [duplicate_name]: several benchmarks of the suite share the name, and "
+                           "the row pools their samples, so its change and verdict mix them";
+  EXPECT_THAT(render_comparison(comparison, Format::console), HasSubstr(line));
+  EXPECT_THAT(render_comparison(comparison, Format::markdown), HasSubstr("\n- " + line));
+  // With work optimised away too: a line each.
+  comparison.benchmarks[0].candidate_diagnostics = {"below_resolution"};
+  const std::string markdown = render_comparison(comparison, Format::markdown);
+  EXPECT_THAT(markdown, HasSubstr("\n- " + comparison.benchmarks[0].name + " [below_resolution]"));
+  EXPECT_THAT(markdown, HasSubstr("\n- " + line));
+}
+
 }  // namespace
 }  // namespace benchkit::report
