@@ -11,6 +11,7 @@
 #include <string>
 
 #include "analysis/estimates.hpp"
+#include "model/merge.hpp"
 
 namespace benchkit::analysis {
 namespace {
@@ -561,6 +562,30 @@ TEST(DiagnoseProcesses, OneStateOrTooFewProcessesRaiseNothing) {
   BenchmarkResult one = from_times(mixed(100, 700, 100, 800, 0.01, 3, 4));
   diagnose_processes(one);
   EXPECT_TRUE(one.diagnostics.empty());
+}
+
+// Samples of several benchmarks that share a name (duplicate_name): ten of one registration,
+// then ten of the other, are no drift, no two modes and no process states of one benchmark
+// (frozen's BM_StrNotInStdArray "fell 33%", 447 ns then 294 ns).
+TEST(DiagnosePooledNames, SeveralBenchmarksOfOneNameHaveNoShape) {
+  // Each registration's repetitions a little slower than the one before, as in frozen's file.
+  std::vector<double> times;
+  for (int i = 0; i < 10; ++i) times.push_back(447.0 - 2.0 * i);
+  for (int i = 0; i < 10; ++i) times.push_back(320.0 - 2.0 * i);
+  BenchmarkResult alone = from_times(times);
+  check_imported_repetitions(alone);
+  ASSERT_THAT(codes(alone), ::testing::Contains(code::drift));  // as one benchmark's: a trend
+  const Diagnostic shared{model::kDuplicateName, "warning", "2 benchmarks ... named b"};
+  BenchmarkResult pooled = from_times(times);
+  pooled.diagnostics.push_back(shared);
+  check_imported_repetitions(pooled);
+  diagnose(pooled, kClock);
+  EXPECT_THAT(codes(pooled), ::testing::ElementsAre(model::kDuplicateName));
+  BenchmarkResult in_two = in_processes(
+      10, [](std::size_t p) { return p < 5 ? 447.0 : 294.0; }, 17);
+  in_two.diagnostics.push_back(shared);
+  diagnose_processes(in_two);
+  EXPECT_THAT(codes(in_two), ::testing::ElementsAre(model::kDuplicateName));
 }
 
 TEST(DiagnoseCounted, CleanCountsHaveNoFinding) {
