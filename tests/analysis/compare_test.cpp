@@ -130,6 +130,46 @@ TEST(Compare, TheDetectableChangeOfPairedRoundsIsNotInflatedByAFewFarOff) {
   EXPECT_LT(*tails.minimum_detectable_change, 0.05);
 }
 
+// ... nor smaller than the interval shown: cctz's BM_PrevWeekday, an A/A comparison of 23 rounds
+// within 1% but for four far off (0.633, 0.647, 1.568, 1.637), read +0.0% [-1.8%, +7.0%] beside
+// "could detect changes of about 0.9%" and "the change is close to it".
+TEST(Compare, TheDetectableChangeOfPairedRoundsIsNoSmallerThanTheirInterval) {
+  BenchmarkResult base;
+  BenchmarkResult cand;
+  base.name = cand.name = "weekday";
+  // Its 23 round ratios as the comparison's JSON kept them.
+  const std::vector<double> ratios = {0.6328, 0.9984, 1.0109, 0.9903, 0.9899, 1.0038,
+                                      0.9972, 1.0040, 0.9681, 1.0092, 1.6365, 0.9958,
+                                      1.0008, 0.9908, 1.0019, 1.5676, 0.6475, 0.9889,
+                                      1.0477, 1.1399, 0.9884, 1.0115, 1.0034};
+  for (std::uint32_t round = 0; round < ratios.size(); ++round) {
+    Sample sample;
+    sample.ns = 100.0;
+    sample.round = round;
+    sample.process = round;
+    base.samples.push_back(sample);
+    sample.ns *= ratios[round];
+    cand.samples.push_back(sample);
+  }
+  compute_estimates(base);
+  compute_estimates(cand);
+  // Read at a strict level, as a sequential look reads it (the interval above was its look's).
+  CompareSettings strict;
+  strict.confidence = 0.999;
+  strict.alpha = 0.001;
+  const Comparison c = compare(run_of({base}), run_of({cand}), strict);
+  const auto& weekday = find(c, "weekday");
+  ASSERT_EQ(weekday.design, Design::paired);
+  ASSERT_TRUE(weekday.minimum_detectable_change.has_value());
+  const double half_width = 0.5 * (weekday.ratio_upper - weekday.ratio_lower);
+  EXPECT_GE(*weekday.minimum_detectable_change, half_width)
+      << "[" << weekday.ratio_lower << ", " << weekday.ratio_upper << "]";
+  ASSERT_EQ(weekday.verdict, Verdict::inconclusive)
+      << "[" << weekday.ratio_lower << ", " << weekday.ratio_upper << "]";
+  EXPECT_THAT(weekday.note, Not(HasSubstr("the change is close to it")));
+  EXPECT_THAT(weekday.note, HasSubstr("rounds lie far off the others")) << weekday.note;
+}
+
 TEST(Compare, NoisyDataIsInconclusiveAndSaysWhatCouldBeDetected) {
   const Comparison c =
       compare(run_of({benchmark("a", 100, 0.2, 30, 1)}), run_of({benchmark("a", 104, 0.2, 30, 2)}));
