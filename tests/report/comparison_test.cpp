@@ -362,6 +362,23 @@ TEST(ConsoleComparison, RowsWhoseWorkWasOptimisedAwayAreSaidOnce) {
                         " and 1 more) [below_resolution]: less than one CPU cycle"));
 }
 
+// A row that took no part in the suite's test (runs made apart, no verdict given) shows its change
+// and interval but no p: "1.000" beside -18.1% [-21.3%, -12.8%] read as a measured p.
+TEST(ConsoleComparison, ARowNotTestedShowsNoP) {
+  analysis::Comparison comparison = comparison_of(2, 0);
+  comparison.benchmarks[0].tested = true;
+  comparison.benchmarks[0].p_adjusted = 0.5;
+  comparison.benchmarks[1].tested = false;
+  comparison.benchmarks[1].p_adjusted = 1.0;
+  comparison.benchmarks[1].ratio = 0.819;
+  comparison.benchmarks[1].ratio_lower = 0.787;
+  comparison.benchmarks[1].ratio_upper = 0.872;
+  const std::string text = render_comparison(comparison, Format::console);
+  EXPECT_THAT(text, HasSubstr("0.500"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("1.000")));
+  EXPECT_THAT(text, HasSubstr("[-21.3%, -12.8%]"));
+}
+
 // A name several registrations of a Google Benchmark suite share: the row pools them, which the
 // comparison's JSON alone used to say (frozen's four names registered twice, compared as binaries).
 TEST(ConsoleComparison, ANameSeveralBenchmarksShareIsSaidBeforeTheNotes) {
