@@ -29,6 +29,7 @@
 #include "session/name_filter.hpp"
 #include "session/result_files.hpp"
 #include "stats/summary.hpp"
+#include "system/context.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -839,12 +840,21 @@ model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
     if (auto note = code_settings_note(names, total)) plan.note(*note);
   }
   GbenchRunProcesses processes(plan, std::move(flags), std::move(names), *made);
+  // What Google Benchmark's file leaves out of the context and benchkit, running it here, knows:
+  // the operating system, the kernel and the CPU's model (a result of cctz's suite had them
+  // empty, which a history or a comparison of machines then could not tell apart).
+  const Context here = system::collect_context(/*identify_executable=*/false);
   // The processes so far as the run's result: merged, estimated, diagnosed.
-  const auto merged = [&processes, &shard] {
+  const auto merged = [&processes, &shard, &here] {
     RunResult run = processes.merged();
     analysis::compute_estimates(run);
     analysis::diagnose_processes(run);
     run.context.shard = shard;
+    for (const auto& [field, known] :
+         {std::pair{&run.context.os, &here.os}, std::pair{&run.context.kernel, &here.kernel},
+          std::pair{&run.context.cpu_model, &here.cpu_model}}) {
+      if (field->empty()) *field = *known;
+    }
     return run;
   };
   for (std::size_t index = 0; index < total; ++index) {

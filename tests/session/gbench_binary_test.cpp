@@ -18,6 +18,7 @@
 #include "process/temporary_folder.hpp"
 #include "process/turns.hpp"
 #include "support/test_programs.hpp"
+#include "system/context.hpp"
 
 namespace benchkit::session {
 namespace {
@@ -794,6 +795,12 @@ TEST(GbenchBinary, FreshProcessesAreMergedWithTheProcessAsUnit) {
   EXPECT_EQ(processes, (std::multiset<std::uint32_t>{0, 0, 1, 1}));
   EXPECT_GT(sum.estimates.median.value, 0.0);
   EXPECT_EQ(sum.items_per_iteration, std::optional<std::uint64_t>(2000));
+  // What Google Benchmark's file leaves out, benchkit knows of the machine it ran it on.
+  const Context here = system::collect_context(false);
+  EXPECT_EQ(run->context.os, here.os);
+  EXPECT_EQ(run->context.kernel, here.kernel);
+  EXPECT_EQ(run->context.cpu_model, here.cpu_model);
+  EXPECT_FALSE(run->context.kernel.empty());
 }
 
 TEST(GbenchBinary, AProcessThatFailsNamesItself) {
