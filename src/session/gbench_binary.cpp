@@ -21,6 +21,7 @@
 #include "analysis/estimates.hpp"
 #include "model/failure.hpp"
 #include "model/merge.hpp"
+#include "model/spelling.hpp"
 #include "process/capture.hpp"
 #include "process/interrupt.hpp"
 #include "process/placement.hpp"
@@ -278,8 +279,28 @@ model::Result<Listing> list_with(const std::string& path, const std::vector<std:
   return listing;
 }
 
+// Google Benchmark's flags (1.7 and 1.8), for the one a refused flag likely misspells.
+const std::vector<std::string> kGbenchFlags = {"--benchmark_list_tests",
+                                               "--benchmark_filter",
+                                               "--benchmark_min_time",
+                                               "--benchmark_min_warmup_time",
+                                               "--benchmark_repetitions",
+                                               "--benchmark_enable_random_interleaving",
+                                               "--benchmark_report_aggregates_only",
+                                               "--benchmark_display_aggregates_only",
+                                               "--benchmark_format",
+                                               "--benchmark_out",
+                                               "--benchmark_out_format",
+                                               "--benchmark_color",
+                                               "--benchmark_counters_tabular",
+                                               "--benchmark_context",
+                                               "--benchmark_time_unit",
+                                               "--benchmark_perf_counters",
+                                               "--benchmark_dry_run"};
+
 // What a listing that went wrong did, for the message: timed out, failed (naming the flag of
-// `given`, the user's, that the suite refused, if it did), or printed a table.
+// `given`, the user's, that the suite refused, if it did, first: the command benchkit ran to list
+// it only after), or printed a table.
 std::optional<std::string> listing_problem(const Listing& listing, const std::string& asked,
                                            const std::vector<std::string>& given) {
   if (listing.ran.timed_out) {
@@ -296,11 +317,12 @@ std::optional<std::string> listing_problem(const Listing& listing, const std::st
     // release, a value spelt as another release reads it): that flag is what to mend.
     for (const std::string& flag : given) {
       if (flag.starts_with("--benchmark_") && said.find(flag) != std::string::npos) {
+        const auto meant = model::likely_meant(flag.substr(0, flag.find('=')), kGbenchFlags);
         return fmt::format(
-            "{} {}{} (the flag {} given after -- was refused: this suite's "
-            "Google Benchmark does not read it so; leave it out or spell it as "
-            "that release does)",
-            asked, listing.ran.exit.describe(), said, flag);
+            "the flag {} given after -- was refused: this suite's Google Benchmark does not read "
+            "it so{}; leave it out or spell it as that release does ({} {}{})",
+            flag, meant ? fmt::format(" (did you mean {}?)", *meant) : "", asked,
+            listing.ran.exit.describe(), said);
       }
     }
     return fmt::format(

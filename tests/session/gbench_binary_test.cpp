@@ -1027,6 +1027,14 @@ TEST(GbenchBinary, ASuitesOwnArgumentsReachItsListings) {
   ASSERT_FALSE(unknown);
   EXPECT_THAT(unknown.error().message,
               HasSubstr("the flag --benchmark_no_such_flag given after -- was refused"));
+  EXPECT_THAT(unknown.error().message, Not(HasSubstr("did you mean")));
+  // The message starts with the flag, and names the one it likely misspells.
+  const auto misspelt = list_gbench_benchmarks(kSuite, {"--benchmark_repetitons=3"});
+  ASSERT_FALSE(misspelt);
+  EXPECT_THAT(misspelt.error().message,
+              ::testing::StartsWith("the flag --benchmark_repetitons=3 given after -- was refused: "
+                                    "this suite's Google Benchmark does not read it so (did you "
+                                    "mean --benchmark_repetitions?)"));
   const auto refused = list_gbench_benchmarks(suite, {"usage"});
   ASSERT_FALSE(refused);
   EXPECT_THAT(refused.error().message, HasSubstr(suite + " usage --benchmark_list_tests=true"));
