@@ -634,12 +634,39 @@ std::string gbench_name(const BenchmarkResult& b) {
 }
 
 // The keys every row starts with: `name` is the row's, `b` (the `family`th benchmark) its run.
-ordered_json row_head(const BenchmarkResult& b, std::size_t family, const std::string& name,
+// Where Google Benchmark would number a benchmark: its family (the registration, whose instances
+// share the name before the first '/': BM_Format_ParseTime/0 to /6 are one) and its instance in
+// it, in the order they first appear.
+struct Registration {
+  std::size_t family = 0;
+  std::size_t instance = 0;
+};
+
+std::vector<Registration> registrations(const RunResult& run) {
+  std::map<std::string, Registration> seen;
+  std::vector<Registration> out;
+  for (const BenchmarkResult& b : run.benchmarks) {
+    const std::string family = b.name.substr(0, b.name.find('/'));
+    auto [found, added] = seen.try_emplace(family, Registration{seen.size(), 0});
+    if (!added) ++found->second.instance;
+    out.push_back(found->second);
+  }
+  return out;
+}
+
+// How many families `at` numbers.
+std::size_t families_of(const std::vector<Registration>& at) {
+  std::size_t families = 0;
+  for (const Registration& one : at) families = std::max(families, one.family + 1);
+  return families;
+}
+
+ordered_json row_head(const BenchmarkResult& b, Registration at, const std::string& name,
                       const char* type, std::size_t repetitions) {
   ordered_json row = ordered_json::object();
   row["name"] = name;
-  row["family_index"] = family;
-  row["per_family_instance_index"] = 0;
+  row["family_index"] = at.family;
+  row["per_family_instance_index"] = at.instance;
   row["run_name"] = gbench_name(b);
   row["run_type"] = type;
   row["repetitions"] = repetitions;
@@ -647,8 +674,8 @@ ordered_json row_head(const BenchmarkResult& b, std::size_t family, const std::s
 }
 
 // A benchmark that failed or has no samples: one row with error_occurred and its failures.
-ordered_json failed_row(const BenchmarkResult& b, std::size_t family) {
-  ordered_json row = row_head(b, family, gbench_name(b), "iteration", 1);
+ordered_json failed_row(const BenchmarkResult& b, Registration at) {
+  ordered_json row = row_head(b, at, gbench_name(b), "iteration", 1);
   row["repetition_index"] = 0;
   row["threads"] = model::thread_count(b);
   row["error_occurred"] = true;
@@ -712,13 +739,13 @@ double work_time_ns(bool by_cpu, double cpu_ns, double real_ns) {
 // One iteration row per sample, as Google Benchmark writes one per repetition. A threaded
 // benchmark's row is Google Benchmark's: iterations of all the threads, and the time per one of
 // them (benchkit's time per iteration, which is one thread's, divided by the threads).
-void add_iteration_rows(const BenchmarkResult& b, std::size_t family, ordered_json& rows) {
+void add_iteration_rows(const BenchmarkResult& b, Registration at, ordered_json& rows) {
   const std::vector<double> per_iteration = b.per_iteration_ns();
   const std::size_t count = per_iteration.size();
   const double threads = model::gbench_thread_share(b);
   for (std::size_t i = 0; i < count; ++i) {
     const Sample& sample = b.samples[i];
-    ordered_json row = row_head(b, family, gbench_name(b), "iteration", count);
+    ordered_json row = row_head(b, at, gbench_name(b), "iteration", count);
     row["repetition_index"] = i;
     row["threads"] = model::thread_count(b);
     row["iterations"] = sample.iters * model::gbench_thread_share(b);
@@ -760,7 +787,7 @@ std::map<std::string, double> cpu_aggregates(const BenchmarkResult& b) {
 
 // The aggregates Google Benchmark adds after repetitions, from benchkit's estimates (which
 // leave out samples taken while the machine ran slow).
-void add_aggregate_rows(const BenchmarkResult& b, std::size_t family, ordered_json& rows) {
+void add_aggregate_rows(const BenchmarkResult& b, Registration at, ordered_json& rows) {
   const std::size_t count = b.samples.size();
   const Estimates& e = b.estimates;
   const std::pair<const char*, double> aggregates[] = {
@@ -774,7 +801,7 @@ void add_aggregate_rows(const BenchmarkResult& b, std::size_t family, ordered_js
     const bool percentage = std::string(name) == "cv";
     // Times per iteration of all the threads, as the iteration rows (a ratio stays).
     const double share = percentage ? 1.0 : model::gbench_thread_share(b);
-    ordered_json row = row_head(b, family, gbench_name(b) + "_" + name, "aggregate", count);
+    ordered_json row = row_head(b, at, gbench_name(b) + "_" + name, "aggregate", count);
     row["threads"] = model::thread_count(b);
     row["aggregate_name"] = name;
     row["aggregate_unit"] = percentage ? "percentage" : "time";
@@ -863,16 +890,17 @@ std::string to_gbench_json(const RunResult& run) {
   ordered_json root = ordered_json::object();
   root["context"] = context_of(run);
   ordered_json rows = ordered_json::array();
-  for (std::size_t family = 0; family < run.benchmarks.size(); ++family) {
-    const BenchmarkResult& b = run.benchmarks[family];
+  const std::vector<Registration> at = registrations(run);
+  for (std::size_t index = 0; index < run.benchmarks.size(); ++index) {
+    const BenchmarkResult& b = run.benchmarks[index];
     if (!b.valid() || b.samples.empty()) {
-      rows.push_back(failed_row(b, family));
+      rows.push_back(failed_row(b, at[index]));
     } else {
-      add_iteration_rows(b, family, rows);
-      if (b.samples.size() >= 2) add_aggregate_rows(b, family, rows);
+      add_iteration_rows(b, at[index], rows);
+      if (b.samples.size() >= 2) add_aggregate_rows(b, at[index], rows);
     }
-    if (const ComplexityResult* fit = last_of_sweep(run, family)) {
-      add_complexity_rows(*fit, b.samples.size(), family, rows);
+    if (const ComplexityResult* fit = last_of_sweep(run, index)) {
+      add_complexity_rows(*fit, b.samples.size(), at[index].family, rows);
     }
   }
   // A fit read with none of its sizes (a file of a sweep's BigO and RMS rows alone, as
@@ -882,7 +910,7 @@ std::string to_gbench_json(const RunResult& run) {
         std::any_of(run.benchmarks.begin(), run.benchmarks.end(), [&fit](const BenchmarkResult& b) {
           return b.complexity && b.complexity->family == fit.family;
         });
-    if (!placed) add_complexity_rows(fit, 1, run.benchmarks.size(), rows);
+    if (!placed) add_complexity_rows(fit, 1, families_of(at), rows);
   }
   root["benchmarks"] = std::move(rows);
   return root.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

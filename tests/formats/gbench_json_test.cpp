@@ -255,6 +255,32 @@ TEST(GbenchJson, ANameRegisteredTwiceIsOneBenchmarkThatSaysSo) {
   EXPECT_EQ(one_median.benchmarks[0].diagnostics.size(), 1u);
 }
 
+// A family's instances share its family_index, numbered within it, as Google Benchmark numbers
+// them (cctz's BM_Format_ParseTime/0 to /6 were written as seven families), and read back as
+// seven benchmarks, not one name registered seven times.
+TEST(GbenchJson, TheInstancesOfAFamilyShareItsIndex) {
+  RunResult run;
+  for (const char* name : {"BM_Format/0", "BM_Format/1", "BM_Zone", "BM_Format/2"}) {
+    BenchmarkResult b;
+    b.name = name;
+    b.samples = {Sample{1000, 50'000.0, {}, 0, {}, {}, {}, {}}};
+    analysis::compute_estimates(b);
+    run.benchmarks.push_back(b);
+  }
+  const auto rows = nlohmann::json::parse(to_gbench_json(run))["benchmarks"];
+  ASSERT_EQ(rows.size(), 4u);
+  std::vector<std::pair<int, int>> numbered;
+  for (const auto& row : rows) {
+    numbered.emplace_back(row["family_index"].get<int>(),
+                          row["per_family_instance_index"].get<int>());
+  }
+  EXPECT_EQ(numbered, (std::vector<std::pair<int, int>>{{0, 0}, {0, 1}, {1, 0}, {0, 2}}));
+  const auto back = from_gbench_json(to_gbench_json(run), "written");
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->benchmarks.size(), 4u);
+  for (const BenchmarkResult& b : back->benchmarks) EXPECT_TRUE(b.diagnostics.empty()) << b.name;
+}
+
 TEST(GbenchJson, CountersAndTheLabelAreWrittenAsGoogleBenchmarkWritesThem) {
   // A rate is written divided by each row's time, as Google Benchmark's are; the label on every
   // row; the values read back.
