@@ -9,6 +9,7 @@
 
 #include "analysis/compare.hpp"
 #include "analysis/estimates.hpp"
+#include "model/merge.hpp"
 #include "stats/summary.hpp"
 #include "stats/test_data.hpp"
 
@@ -335,6 +336,12 @@ TEST(NoiseBetweenShare, TheEstimatesOfARunOfSeveralProcessesCarryIt) {
   compute_estimates(one.benchmarks.front());
   EXPECT_FALSE(one.benchmarks.front().estimates.between_process_share.has_value())
       << "one process: nothing between processes";
+  // Several benchmarks that share a name: each process's samples are theirs, not one's.
+  RunResult pooled = balanced_run();
+  pooled.benchmarks.front().diagnostics.push_back(
+      Diagnostic{model::kDuplicateName, "warning", "2 benchmarks ... are named"});
+  compute_estimates(pooled.benchmarks.front());
+  EXPECT_FALSE(pooled.benchmarks.front().estimates.between_process_share.has_value());
 }
 
 TEST(NoiseBetweenShare, SeededRunsTellProcessNoiseFromSampleNoise) {
