@@ -383,6 +383,16 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
       // Rounds are the unit: what varies from one process pair to the next is what limits it.
       text += fmt::format("to resolve ±{:.0f}%, run more rounds (--rounds, --max-rounds)",
                           settings.noise_threshold * 100.0);
+      // Several benchmarks of one name: each round's median falls between them, wherever their
+      // samples happen to split it, which no process state explains (frozen's BM_IntInStdArray:
+      // "9 of 23 rounds lie far off").
+      if (std::find(c.candidate_diagnostics.begin(), c.candidate_diagnostics.end(),
+                    model::kDuplicateName) != c.candidate_diagnostics.end()) {
+        return text +
+               "; the interval is wide because several benchmarks of the suite share the name: "
+               "each round's median falls between theirs, where their samples happen to split it "
+               "(give each its own name)";
+      }
       const std::string driver = width_driver(c.round_ratios, c.baseline_first);
       if (!driver.empty()) text += "; " + driver;
       return text;

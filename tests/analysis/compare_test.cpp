@@ -168,6 +168,14 @@ TEST(Compare, TheDetectableChangeOfPairedRoundsIsNoSmallerThanTheirInterval) {
       << "[" << weekday.ratio_lower << ", " << weekday.ratio_upper << "]";
   EXPECT_THAT(weekday.note, Not(HasSubstr("the change is close to it")));
   EXPECT_THAT(weekday.note, HasSubstr("rounds lie far off the others")) << weekday.note;
+  // The same rounds of a name several benchmarks share: their pooled samples, not a process
+  // state, put each round's median where it lands.
+  cand.diagnostics.push_back(Diagnostic{model::kDuplicateName, "warning", "2 benchmarks ..."});
+  const Comparison pooled = compare(run_of({base}), run_of({cand}), strict);
+  const std::string& note = find(pooled, "weekday").note;
+  EXPECT_THAT(note, HasSubstr("the interval is wide because several benchmarks of the suite share "
+                              "the name"));
+  EXPECT_THAT(note, Not(HasSubstr("far off")));
 }
 
 TEST(Compare, NoisyDataIsInconclusiveAndSaysWhatCouldBeDetected) {
