@@ -489,14 +489,6 @@ void add_modes(BenchmarkResult& result, const std::vector<double>& kept, const s
                   subject, kept.size(), listed_durations(kept), unit, unit, unit));
 }
 
-// Whether the samples are several benchmarks' that share a name (model::kDuplicateName): their
-// order and spread are of two benchmarks, not one's shape (frozen's BM_StrNotInStdArray "fell 33%"
-// over its 20 repetitions: ten of one registration at 447 ns, then ten of the other at 294 ns).
-bool pools_several(const BenchmarkResult& result) {
-  return std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
-                     [](const Diagnostic& d) { return d.code == model::kDuplicateName; });
-}
-
 void check_modes(BenchmarkResult& result, const std::vector<double>& times) {
   const std::vector<double> kept = find_modes(times);
   if (!kept.empty()) add_modes(result, kept, "the samples", "sample");
@@ -520,7 +512,10 @@ void diagnose(BenchmarkResult& result, const ClockFacts& clock) {
   check_resolution(result, clock);
   check_memory_growth(result);
   check_setup(result);
-  if (pools_several(result)) return;
+  // Several benchmarks' samples under one name have no shape of one benchmark (frozen's
+  // BM_StrNotInStdArray "fell 33%" over its 20 repetitions: ten of one registration at 447 ns,
+  // then ten of the other at 294 ns).
+  if (model::pools_several_benchmarks(result)) return;
   // The shape of the times is read from the samples taken at one machine speed: a machine that
   // slowed down for a second is not a benchmark that drifts, has two modes or is unstable (the
   // run's machine_speed warning says it once). Memory is read from every sample.
@@ -575,7 +570,7 @@ std::string process_states_reason(bool one_sample_each) {
 }  // namespace
 
 void diagnose_processes(BenchmarkResult& result) {
-  if (result.samples.empty() || pools_several(result)) return;
+  if (result.samples.empty() || model::pools_several_benchmarks(result)) return;
   const ProcessMedians found = process_medians(steady_samples(result).steady);
   const std::vector<double>& medians = found.medians;
   if (medians.size() < stats::ProcessStateOptions{}.min_processes) return;
@@ -681,7 +676,7 @@ void diagnose_counted(BenchmarkResult& result) {
 }
 
 void check_imported_repetitions(BenchmarkResult& result) {
-  if (pools_several(result)) return;
+  if (model::pools_several_benchmarks(result)) return;
   const std::vector<double> times = result.per_iteration_ns();
   if (const std::optional<Drift> drift = find_drift(times)) {
     add(result, code::drift,

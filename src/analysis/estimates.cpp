@@ -88,10 +88,9 @@ void compute_estimates(BenchmarkResult& result) {
   // Not of several benchmarks that share a name (model::kDuplicateName): each process's samples
   // are then the two registrations', and "within a process" is the gap between them (frozen's
   // BM_IntNotInStdArray: 37%, beside 0% for the others that had a process each).
-  const bool pooled =
-      std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
-                  [](const Diagnostic& d) { return d.code == model::kDuplicateName; });
-  estimates.between_process_share = pooled ? std::nullopt : between_process_share(selection.steady);
+  estimates.between_process_share = model::pools_several_benchmarks(result)
+                                        ? std::nullopt
+                                        : between_process_share(selection.steady);
   // Throughput is work per second: a count per iteration (a metric) has no seconds.
   if (median > 0.0 && result.metric.empty()) {
     if (result.bytes_per_iteration) {

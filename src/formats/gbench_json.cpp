@@ -633,7 +633,6 @@ std::string gbench_name(const BenchmarkResult& b) {
   return b.name.substr(0, b.name.size() - suffix.size()) + "/threads:" + threads->second;
 }
 
-// The keys every row starts with: `name` is the row's, `b` (the `family`th benchmark) its run.
 // Where Google Benchmark would number a benchmark: its family (the registration, whose instances
 // share the name before the first '/': BM_Format_ParseTime/0 to /6 are one) and its instance in
 // it, in the order they first appear.
@@ -661,6 +660,7 @@ std::size_t families_of(const std::vector<Registration>& at) {
   return families;
 }
 
+// The keys every row starts with: `name` is the row's, `b` (numbered `at`) its run.
 ordered_json row_head(const BenchmarkResult& b, Registration at, const std::string& name,
                       const char* type, std::size_t repetitions) {
   ordered_json row = ordered_json::object();

@@ -95,6 +95,11 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
   return merged;
 }
 
+bool pools_several_benchmarks(const BenchmarkResult& result) {
+  return std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                     [](const Diagnostic& d) { return d.code == kDuplicateName; });
+}
+
 bool has_one_process_warning(const Context& context) {
   return std::any_of(context.warnings.begin(), context.warnings.end(),
                      [](const Diagnostic& d) { return d.code == kOneProcessRepetitions; });

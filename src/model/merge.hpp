@@ -34,6 +34,9 @@ inline constexpr const char* kAggregatesOnly = "aggregates_only";
 // The code of the diagnostic of a name that several registrations of a Google Benchmark suite
 // share: benchkit keys a benchmark by its name, so their samples are pooled as one benchmark's.
 inline constexpr const char* kDuplicateName = "duplicate_name";
+// Whether `result`'s samples are several benchmarks' that share its name (kDuplicateName): their
+// order, spread and processes are then of those benchmarks, not one's shape.
+bool pools_several_benchmarks(const BenchmarkResult& result);
 // The code of the run note that replaces them once the run's samples come from several
 // processes, each process's aggregate a sample.
 inline constexpr const char* kAggregatesPerProcess = "aggregates_per_process";
