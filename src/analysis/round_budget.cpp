@@ -145,7 +145,7 @@ void note_settle_estimates(Comparison& comparison, std::optional<double> round_c
       // and the threshold is out of this machine's reach.
       const bool beyond_allowed = row.pairs + *estimate.more_rounds > kMostRoundsAllowed;
       if (beyond_allowed) {
-        sentence += fmt::format(", more than the {} --max-rounds allows", kMostRoundsAllowed);
+        sentence += fmt::format(", more than --max-rounds can be set to ({})", kMostRoundsAllowed);
       }
       const std::string near_edge =
           near_edge_clause(row, comparison.settings, *estimate.more_rounds);

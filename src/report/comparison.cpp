@@ -288,7 +288,8 @@ std::string undecided_line(const std::vector<BenchmarkComparison>& all) {
       line += fmt::format(" (--max-rounds {})", most_rounds);
     } else {
       line += fmt::format(
-          " ({}{} more than the {} --max-rounds allows: out of reach at their noise threshold)",
+          " ({}{} more than --max-rounds can be set to ({}): out of reach at their noise "
+          "threshold)",
           most_rounds > 0 ? fmt::format("--max-rounds {} for some; ", most_rounds) : "",
           out_of_reach == 1 ? "1 needs" : fmt::format("{} need", out_of_reach),
           analysis::kMostRoundsAllowed);

@@ -157,8 +157,8 @@ TEST(RoundBudget, AChangeNearAnEdgeSaysItIsWhatMakesTheEstimateLarge) {
   ASSERT_TRUE(canada.more_rounds);
   EXPECT_GT(*canada.more_rounds, 30000u);
   EXPECT_THAT(canada.note,
-              ::testing::EndsWith("more rounds would settle it, more than the 3000 --max-rounds "
-                                  "allows, as long as its change stays at "
+              ::testing::EndsWith("more rounds would settle it, more than --max-rounds can be set "
+                                  "to (3000), as long as its change stays at "
                                   "-1.9%, near the edge of the ±2% noise threshold; were there no "
                                   "change, about 44 more would"));
   // Centred on no change: the width is what it needs, and nothing is added.
@@ -174,8 +174,8 @@ TEST(RoundBudget, AChangeNearAnEdgeSaysItIsWhatMakesTheEstimateLarge) {
   ASSERT_TRUE(wide.benchmarks[0].more_rounds);
   EXPECT_GT(*wide.benchmarks[0].more_rounds + 30, kMostRoundsAllowed);
   EXPECT_THAT(wide.benchmarks[0].note,
-              ::testing::EndsWith("more rounds would settle it, more than the 3000 --max-rounds "
-                                  "allows: on this machine ±2% is out of its reach; a wider "
+              ::testing::EndsWith("more rounds would settle it, more than --max-rounds can be set "
+                                  "to (3000): on this machine ±2% is out of its reach; a wider "
                                   "--noise-threshold, or a quieter machine, would settle it"));
 }
 

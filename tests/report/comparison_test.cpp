@@ -315,12 +315,13 @@ TEST(PairedComparison, SeveralUndecidedRowsAreSummedUpInOneLineBeforeTheirNotes)
   // (frozen's A/A suggested --max-rounds 68653), the others' still given.
   rows[0].more_rounds = 68'645;
   EXPECT_THAT(render_comparison(comparison, Format::console),
-              HasSubstr("(--max-rounds 48 for some; 1 needs more than the 3000 --max-rounds "
-                        "allows: out of reach at their noise threshold)\n"));
+              HasSubstr("(--max-rounds 48 for some; 1 needs more than --max-rounds can be set "
+                        "to (3000): out of reach at their noise threshold)\n"));
   rows[1].more_rounds = rows[2].more_rounds = 5'000;
-  EXPECT_THAT(render_comparison(comparison, Format::console),
-              HasSubstr("(3 need more than the 3000 --max-rounds allows: out of reach at their "
-                        "noise threshold)\n"));
+  EXPECT_THAT(
+      render_comparison(comparison, Format::console),
+      HasSubstr("(3 need more than --max-rounds can be set to (3000): out of reach at their "
+                "noise threshold)\n"));
   // One undecided row: its note says it all, no line.
   rows[1].verdict = analysis::Verdict::unchanged;
   rows[2].verdict = analysis::Verdict::regressed;
