@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace benchkit::model {
@@ -22,23 +23,28 @@ void add_unique(std::vector<Diagnostic>& into, const std::vector<Diagnostic>& fr
   }
 }
 
-// Another process's counters of the same benchmark: a per_iteration counter is a total over the
-// iterations its process ran, and the merged result divides by every process's iterations, so
-// the totals add; any other counter is a value per iteration (or a plain value): the last one
-// read is kept, as is the last label.
-void merge_counters(BenchmarkResult& into, const BenchmarkResult& from) {
+}  // namespace
+
+void merge_counters(BenchmarkResult& into, std::size_t into_samples, const BenchmarkResult& from,
+                    std::size_t from_samples) {
+  const double before = static_cast<double>(std::max<std::size_t>(into_samples, 1));
+  const double added = static_cast<double>(std::max<std::size_t>(from_samples, 1));
   for (const auto& [name, value] : from.counters) {
+    if (std::isnan(value)) continue;  // no value to weigh in (a Google Benchmark file's NaN)
+    const auto held = into.counters.find(name);
+    if (held == into.counters.end() || std::isnan(held->second)) {
+      into.counters[name] = value;
+      continue;
+    }
     const auto kind = from.counter_kinds.find(name);
-    const bool total = kind != from.counter_kinds.end() &&
-                       counter::has(kind->second, counter::per_iteration) &&
-                       into.counters.count(name) != 0;
-    into.counters[name] = total ? into.counters[name] + value : value;
+    const bool total =
+        kind != from.counter_kinds.end() && counter::has(kind->second, counter::per_iteration);
+    held->second =
+        total ? held->second + value : (held->second * before + value * added) / (before + added);
   }
   for (const auto& [name, kind] : from.counter_kinds) into.counter_kinds[name] = kind;
   if (!from.label.empty()) into.label = from.label;
 }
-
-}  // namespace
 
 RunResult merge_processes(const std::vector<RunResult>& runs) {
   RunResult merged;
@@ -66,6 +72,7 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
         continue;
       }
       BenchmarkResult& into = merged.benchmarks[found->second];
+      merge_counters(into, into.samples.size(), benchmark, benchmark.samples.size());
       for (Sample sample : benchmark.samples) {
         sample.process = static_cast<std::uint32_t>(process);
         into.samples.push_back(std::move(sample));
@@ -79,7 +86,6 @@ RunResult merge_processes(const std::vector<RunResult>& runs) {
       // A result that failed its checks in any process is invalid as a whole.
       for (const std::string& failure : benchmark.failures) add_failure(into, failure);
       if (benchmark.failure && !into.failure) into.failure = benchmark.failure;
-      merge_counters(into, benchmark);
       if (auto disagreement =
               count_disagreement("process", into.exact_counts, first_process[benchmark.name],
                                  benchmark.exact_counts, process)) {

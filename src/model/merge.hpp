@@ -20,6 +20,15 @@ namespace benchkit::model {
 // (note_aggregates_per_process).
 RunResult merge_processes(const std::vector<RunResult>& runs);
 
+// Another process's (or round's) counters of the same benchmark into `into`, which held
+// `into_samples` samples before `from`'s `from_samples`: a per_iteration counter is a total over
+// the iterations its process ran, and the merged result divides by every process's iterations,
+// so the totals add; any other counter is a value per iteration (or a plain value, a mean over a
+// Google Benchmark file's iteration rows), so the merged value is the mean over every sample,
+// each process's value weighted by its samples (at least one). The last label read is kept.
+void merge_counters(BenchmarkResult& into, std::size_t into_samples, const BenchmarkResult& from,
+                    std::size_t from_samples);
+
 // The code of the run warning that says every sample of the run was taken in one process of a
 // program that repeats its benchmarks itself (a Google Benchmark file's repetitions): the
 // samples show the spread within that process, not between runs of the program, so a
@@ -34,6 +43,10 @@ inline constexpr const char* kAggregatesOnly = "aggregates_only";
 // The code of the diagnostic of a name that several registrations of a Google Benchmark suite
 // share: benchkit keys a benchmark by its name, so their samples are pooled as one benchmark's.
 inline constexpr const char* kDuplicateName = "duplicate_name";
+// The code of the diagnostic of a Google Benchmark row whose items_per_second or
+// bytes_per_second gives a fraction of an item or byte per iteration (formats/gbench_json.hpp):
+// no throughput is kept for it.
+inline constexpr const char* kWorkNotPerIteration = "work_not_per_iteration";
 // Whether `result`'s samples are several benchmarks' that share its name (kDuplicateName): their
 // order, spread and processes are then of those benchmarks, not one's shape.
 bool pools_several_benchmarks(const BenchmarkResult& result);

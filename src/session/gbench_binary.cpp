@@ -827,11 +827,23 @@ model::Result<std::vector<std::string>> filtered_names(const std::vector<std::st
 
 }  // namespace
 
+std::string slow_start_note(const std::string& executable, double start_s, std::size_t processes) {
+  return fmt::format(
+      "a process of {} took {:.1f} s to start (timed as it listed the benchmarks: its main() "
+      "runs before any benchmark): each of the {} processes pays it again, about {:.0f} s of "
+      "the run (--processes N sets how many)",
+      executable, start_s, processes, start_s * static_cast<double>(processes));
+}
+
 model::Result<RunResult> run_gbench_processes(const GbenchProcesses& plan) {
   // Listed first: a filter that matches nothing is said as such (Google Benchmark then writes
   // no result file), before any process runs.
-  auto listed = list_gbench_benchmarks(plan.executable, plan.flags);
+  double start_s = 0.0;
+  auto listed = list_gbench_benchmarks(plan.executable, plan.flags, &start_s);
   if (!listed) return listed.error();
+  if (plan.note && plan.processes > 1 && start_s >= plan.say_start_from_s) {
+    plan.note(slow_start_note(plan.executable, start_s, plan.processes));
+  }
   if (!plan.filter.empty()) {
     auto kept = filtered_names(*listed, plan.filter, plan.executable);
     if (!kept) return kept.error();
@@ -1171,6 +1183,9 @@ class GbenchPairs {
           kSideNames[side], name));
       return;
     }
+    // The counters: the mean over every round's samples (model::merge_counters), not the last
+    // round's.
+    model::merge_counters(into, into.samples.size(), *found, found->samples.size());
     // Every registration of the name (first_of_each): their samples together, as `benchkit run`
     // merges them.
     for (auto each = found; each != run.benchmarks.end();
@@ -1188,7 +1203,6 @@ class GbenchPairs {
     }
     into.bytes_per_iteration = found->bytes_per_iteration;
     into.items_per_iteration = found->items_per_iteration;
-    into.counters = found->counters;
     into.label = found->label;
     into.threads = found->threads;
     into.params = found->params;

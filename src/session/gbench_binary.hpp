@@ -115,6 +115,13 @@ class MinTimeSpelling {
 // its flags ask): as long as `--worker-timeout`'s default for a bench binary's worker.
 inline constexpr std::chrono::milliseconds kGbenchProcessTimeout{120'000};
 
+// A start this long (seconds) is said before `benchkit run` of a Google Benchmark binary runs
+// its processes, each of which pays it (CRoaring's microbenchmarks load 200 bitmaps in main():
+// 12.1 s, so six processes and the listing took 125 s where the suite alone took 43 s).
+inline constexpr double kSayStartS = 1.0;
+// The note: how long a process took to start, and what the processes pay for it in all.
+std::string slow_start_note(const std::string& executable, double start_s, std::size_t processes);
+
 struct GbenchProcesses {
   std::string executable;
   // Fresh processes, each running the whole suite (or what `flags` select) once: the process is
@@ -139,6 +146,9 @@ struct GbenchProcesses {
   // Each line the processes wrote to standard error, once, Google Benchmark's banner left out
   // (the date, "Running", "Run on", caches, load, its warnings: the run's context has them).
   std::function<void(const std::string& line)> note;
+  // A listing that took this long (seconds) is said through `note` before the processes run,
+  // since each pays it again (slow_start_note; more than one process only).
+  double say_start_from_s = kSayStartS;
   // After each process: the processes so far, merged as the whole run is (the exports rewritten
   // as the run goes).
   std::function<void(const RunResult& so_far)> checkpoint;

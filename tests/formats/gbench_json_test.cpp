@@ -203,6 +203,36 @@ TEST(GbenchJson, AThreadedRowsRatesAreWrittenBackByItsCpuTime) {
   EXPECT_TRUE(seen);
 }
 
+// CRoaring's synthetic_bench calls SetItemsProcessed(10000) and SetBytesProcessed once, not
+// times the iterations: its rates give 3.65 items and 35.7 bytes an iteration in a row of 2738
+// iterations (and other fractions in rows of other counts). No throughput is kept (rounded to 4
+// and 36 it was off, and from 0.07 items nothing was said), and the warning says why; a whole
+// amount in the same file is kept.
+TEST(GbenchJson, ARateThatGivesAFractionOfAnItemAnIterationIsNotAThroughput) {
+  const std::string file = R"({"context": {"date": "2026-12-07T22:22:44+00:00", "num_cpus": 2},
+    "benchmarks": [
+     {"name": "r64PortableSerialize/10000/65536", "run_name": "r64PortableSerialize/10000/65536",
+      "run_type": "iteration", "repetitions": 1, "repetition_index": 0, "threads": 1,
+      "iterations": 2738, "real_time": 254846.0, "cpu_time": 254836.0, "time_unit": "ns",
+      "bytes_per_second": 139989.0, "items_per_second": 14332.1},
+     {"name": "BM_copy", "run_name": "BM_copy", "run_type": "iteration", "repetitions": 1,
+      "repetition_index": 0, "threads": 1, "iterations": 1000, "real_time": 100.5,
+      "cpu_time": 100.0, "time_unit": "ns", "bytes_per_second": 640000000.0}]})";
+  const auto run = from_gbench_json(file, "synthetic.json");
+  ASSERT_TRUE(run) << run.error().message;
+  const BenchmarkResult& fraction = named(*run, "r64PortableSerialize/10000/65536");
+  EXPECT_FALSE(fraction.items_per_iteration);
+  EXPECT_FALSE(fraction.bytes_per_iteration);
+  ASSERT_EQ(fraction.diagnostics.size(), 1u);
+  EXPECT_EQ(fraction.diagnostics[0].code, model::kWorkNotPerIteration);
+  EXPECT_THAT(fraction.diagnostics[0].message,
+              HasSubstr("items_per_second and bytes_per_second give 3.65 items an iteration"));
+  EXPECT_THAT(fraction.diagnostics[0].message, HasSubstr("state.iterations()"));
+  const BenchmarkResult& whole = named(*run, "BM_copy");
+  EXPECT_EQ(whole.bytes_per_iteration, std::optional<std::uint64_t>(64));
+  EXPECT_TRUE(whole.diagnostics.empty());
+}
+
 // Two registrations of one name (spdlog's formatter-bench registers "%l" twice): one benchmark
 // of both's samples, which says so; the repetitions of one registration say nothing.
 TEST(GbenchJson, ANameRegisteredTwiceIsOneBenchmarkThatSaysSo) {

@@ -24,10 +24,11 @@ RunResult run_with(const std::string& name, int samples, double peak, const char
   return run;
 }
 
-TEST(Merge, PerIterationCountersAddAcrossProcessesOthersKeepTheLastValue) {
+TEST(Merge, PerIterationCountersAddAcrossProcessesOthersAreTheMeanOverTheSamples) {
   RunResult first = run_with("a", 2, 1000, nullptr);
   RunResult second = run_with("a", 2, 1000, nullptr);
-  for (RunResult* run : {&first, &second}) {
+  RunResult third = run_with("a", 4, 1000, nullptr);
+  for (RunResult* run : {&first, &second, &third}) {
     BenchmarkResult& b = run->benchmarks[0];
     b.counter_kinds["calls"] = counter::per_iteration;
     b.counter_kinds["bytes"] = counter::rate;
@@ -35,15 +36,32 @@ TEST(Merge, PerIterationCountersAddAcrossProcessesOthersKeepTheLastValue) {
   first.benchmarks[0].counters = {{"calls", 25}, {"bytes", 64}, {"ratio", 1}};
   second.benchmarks[0].counters = {{"calls", 25}, {"bytes", 64}, {"ratio", 2}};
   second.benchmarks[0].label = "compact";
-  const BenchmarkResult merged = merge_processes({first, second}).benchmarks[0];
-  // Each process counted 25 calls over its 5 + 2 × 10 iterations: 1 per iteration, merged too.
+  // A third process of four samples, with a value of its own (CRoaring's ns/query read 54.6,
+  // 387, 51.9, 51.3, 51.3 and 404 in six processes, and the last one was kept), and a NaN,
+  // which has no value to weigh in (as a Google Benchmark file's NaN is left out of its mean).
+  third.benchmarks[0].counters = {{"calls", 0}, {"bytes", 64}, {"ratio", 4}, {"odd", NAN}};
+  const BenchmarkResult merged = merge_processes({first, second, third}).benchmarks[0];
+  // Each of the first two processes counted 25 calls over its 5 + 2 × 10 iterations, the third
+  // none over its 5 + 4 × 10: 50 in all.
   EXPECT_DOUBLE_EQ(merged.counters.at("calls"), 50.0);
-  EXPECT_EQ(iterations_run(merged), 50u);
-  EXPECT_DOUBLE_EQ(*counter_value(merged, "calls"), 1.0);
   EXPECT_DOUBLE_EQ(merged.counters.at("bytes"), 64.0);
-  EXPECT_DOUBLE_EQ(merged.counters.at("ratio"), 2.0);
+  // The mean over the 8 samples: (1 × 2 + 2 × 2 + 4 × 4) / 8, not the last process's 4.
+  EXPECT_DOUBLE_EQ(merged.counters.at("ratio"), 22.0 / 8.0);
+  EXPECT_EQ(merged.counters.count("odd"), 0u);
   EXPECT_EQ(merged.counter_kinds.at("bytes"), counter::rate);
   EXPECT_EQ(merged.label, "compact");
+}
+
+TEST(Merge, TwoProcessesPerIterationCountIsTheirTotalOverTheirIterations) {
+  RunResult first = run_with("a", 2, 1000, nullptr);
+  RunResult second = run_with("a", 2, 1000, nullptr);
+  for (RunResult* run : {&first, &second}) {
+    run->benchmarks[0].counter_kinds["calls"] = counter::per_iteration;
+    run->benchmarks[0].counters = {{"calls", 25}};
+  }
+  const BenchmarkResult merged = merge_processes({first, second}).benchmarks[0];
+  EXPECT_EQ(iterations_run(merged), 50u);
+  EXPECT_DOUBLE_EQ(*counter_value(merged, "calls"), 1.0);
 }
 
 TEST(Merge, SamplesAreNumberedByProcessAndTotalsCombine) {
