@@ -54,6 +54,7 @@ CommandRunner add_compare_command(CLI::App& app) {
   command->add_option("--budget", options->budget);
   command->add_option("--filter,--bench", options->filter);
   add_shard_options(*command, options->shard, nullptr);
+  command->add_flag("--together", options->together);
   return when_parsed(command, [options]() -> int {
     options->trailing = trailing_arguments();
     // Two executables run side by side: the rounds on a terminal, and what a Google Benchmark

@@ -164,6 +164,15 @@ class BinariesMeasurer final : public Measurer {
     }
     if (base->benchkit) {
       if (auto problem = check_worker_flags(plan_.flags)) return *problem;
+      if (plan_.together) {
+        return model::Error{
+            fmt::format("--together runs a round's benchmarks of Google Benchmark binaries in one "
+                        "process a build; {} and {} are benchkit bench binaries, whose workers "
+                        "run one benchmark each, taking samples in turns with the other build's "
+                        "(leave --together out)",
+                        plan_.base, plan_.candidate),
+            model::ErrorKind::usage};
+      }
     }
     auto benchmarks = shared_benchmarks(plan_, *base, *candidate);
     if (!benchmarks) return benchmarks.error();
@@ -207,6 +216,7 @@ class BinariesMeasurer final : public Measurer {
     auto pairs = paired<GbenchSideBySide>(plan_, std::move(benchmarks), observer);
     pairs.flags = plan_.flags;
     pairs.listed_start_s = start_s;
+    if (plan_.together) pairs.together_from_s = 0.0;
     // Three short repetitions a process, longer ones for a benchmark of several threads, unless
     // the user's flags say otherwise (gbench_turn_flags).
     pairs.turn_flags = true;
@@ -228,11 +238,14 @@ class BinariesMeasurer final : public Measurer {
         "(--benchmark_filter{}){}, both on one CPU, the first of the two alternating; the "
         "comparison pairs the rounds. {}",
         rounds_text(), together ? "running the benchmarks left" : "per benchmark", added_text,
-        together ? ", since the suite was slow to start" : "",
+        !together        ? ""
+        : plan_.together ? ", as --together asks"
+                         : ", since the suite was slow to start",
         together ? "Benchmarks run one after another in a process, alike in both builds"
                  : "Each benchmark runs alone in its process, so its times can differ from those "
                    "of the suite's own run, where it follows the others in one process (caches, "
-                   "heap and clock speed as they left them)");
+                   "heap and clock speed as they left them); benchkit compare --together runs them "
+                   "so");
     return runs;
   }
 

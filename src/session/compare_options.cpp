@@ -32,6 +32,11 @@ model::Result<Plan> plan_for(const CompareOptions& o) {
   const auto budget = parse_budget(o.budget);
   if (!budget) return budget.error();
   if (!base_runs) {
+    if (o.together) {
+      return usage_error(
+          "--together chooses how two Google Benchmark executables run now; two result files are "
+          "compared as they are (leave --together out)");
+    }
     if (*budget > 0) {
       return usage_error(
           "--budget limits the rounds of two executables run now; two result files are compared "
@@ -55,6 +60,7 @@ model::Result<Plan> plan_for(const CompareOptions& o) {
   binaries.rounds = o.rounds;
   binaries.shard = *shard;
   binaries.budget_ns = *budget;
+  binaries.together = o.together;
   std::int64_t timeout_ns = 0;
   if (auto error = duration_flag(o.worker_timeout, "--worker-timeout", timeout_ns)) return *error;
   if (timeout_ns > 0) binaries.worker_timeout = std::chrono::milliseconds(timeout_ns / 1'000'000);

@@ -28,6 +28,7 @@ struct CompareOptions {
   std::string filter;
   std::vector<std::string> trailing;  // after --: flags for both executables
   std::string shard;                  // --shard K/N: two executables, one part of their benchmarks
+  bool together = false;              // --together (BinariesPlan::together)
 };
 
 // BASE and NEW: two executables (BinariesPlan), or two result files or baselines (FilesPlan);

@@ -1008,7 +1008,8 @@ class GbenchPairs {
     // slow to start (both builds' main() do the same set-up).
     const double start_s = std::min(start_s_[0], start_s_[1]);
     together_ = plan_.benchmarks.size() > 1 && start_s >= plan_.together_from_s;
-    if (!together_) return;
+    // Together whatever the start (compare --together): nothing to explain.
+    if (!together_ || plan_.together_from_s <= 0.0) return;
     if (const auto say = notes_.sink()) {
       say(fmt::format(
           "a process of these builds took {:.2f} s to start (timed as it listed the benchmarks), "

@@ -92,6 +92,10 @@ struct BinariesPlan {
   // of its benchmarks (beyond what its flags ask), is killed: compare's --worker-timeout, run's
   // --timeout. None: 60 s and kGbenchProcessTimeout.
   std::optional<std::chrono::milliseconds> worker_timeout;
+  // --together: Google Benchmark binaries run each round's benchmarks in one process a build,
+  // one after another as in the suite's own run, rather than each alone in a process of its own
+  // (which a suite slow to start gets anyway: GbenchSideBySide::together_from_s).
+  bool together = false;
 };
 
 // `benchkit compare OLD NEW` of two result files or baselines: nothing to measure, both read.

@@ -75,6 +75,28 @@ TEST(CompareCommand, TwoGoogleBenchmarkBuildsGiveVerdicts) {
   EXPECT_NE(verdict(document, "BM_accumulate/4096"), "(absent)") << result.out;
 }
 
+// --together: each round's benchmarks run one after another in one process a build, as in the
+// suite's own run (chfast/intx's shl_public/0 read "improved 17%" alone in its process, where the
+// suite's own alternated runs, and --together, read it 7-9% slower); the method note says so.
+// Refused for benchkit binaries and for two files, where it would change nothing.
+TEST(CompareCommand, TogetherRunsARoundsBenchmarksInOneProcessABuild) {
+  const auto result = run_command(kTool + " compare " + kSuite + " " + kGbenchSuiteSlower +
+                                  " --together --rounds 8 --max-rounds 8 --format json" + kQuick);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto document = nlohmann::json::parse(result.out);
+  EXPECT_EQ(verdict(document, "BM_sum"), "regressed") << result.out;
+  const std::string note = document["method_note"].get<std::string>();
+  EXPECT_THAT(note, HasSubstr("running the benchmarks left"));
+  EXPECT_THAT(note, HasSubstr(", as --together asks"));
+  EXPECT_THAT(result.err, Not(HasSubstr("to start (timed as it listed")));
+  EXPECT_THAT(note, HasSubstr("Benchmarks run one after another in a process"));
+  const auto benchkit = run_command(kTool + " compare " + kBenchkitBuild + " " + kBenchkitBuild +
+                                    " --together --rounds 2");
+  EXPECT_EQ(benchkit.exit_code, 2) << benchkit.err;
+  EXPECT_THAT(benchkit.err, HasSubstr("are benchkit bench binaries"));
+  EXPECT_THAT(benchkit.err, HasSubstr("leave --together out"));
+}
+
 TEST(CompareCommand, FailOnRegressionExitsOne) {
   const auto result =
       run_command(kTool + " compare " + kSuite + " " + kGbenchSuiteSlower +

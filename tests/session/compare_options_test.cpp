@@ -103,6 +103,23 @@ TEST(CompareOptions, TheBudgetIsAPositiveDurationOfTwoExecutablesRunNow) {
   EXPECT_THAT(files.error().message, HasSubstr("leave --budget out"));
 }
 
+TEST(CompareOptions, TogetherIsOfTwoExecutablesRunNow) {
+  CompareOptions o;
+  o.base = "/bin/true";
+  o.candidate = "/bin/false";
+  EXPECT_FALSE(std::get<BinariesPlan>(plan_for(o)->what).together);
+  o.together = true;
+  const auto plan = plan_for(o);
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_TRUE(std::get<BinariesPlan>(plan->what).together);
+  o.base = "base.json";
+  o.candidate = "new.json";
+  const auto files = plan_for(o);
+  ASSERT_FALSE(files);
+  EXPECT_EQ(files.error().kind, model::ErrorKind::usage);
+  EXPECT_THAT(files.error().message, HasSubstr("leave --together out"));
+}
+
 TEST(CompareOptions, OneOfEachIsRefused) {
   CompareOptions o;
   o.base = "/bin/true";
