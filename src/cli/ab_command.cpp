@@ -142,6 +142,7 @@ void add_shared_flags(CLI::App& command, AbOptions& o) {
   command.add_option("--budget", o.budget);
   command.add_option("--time-budget", o.time_budget);
   command.add_option("--worker-timeout", o.worker_timeout);
+  command.add_flag("--together", o.together);
   add_format_option(command, o.format);
   command.add_option("--out", o.out);
   command.add_option("--html", o.html);

@@ -148,6 +148,7 @@ model::Result<SideBySideRuns> run_gbench_pair(const AbRequest& request, const Bi
   plan.flags = request.bench_flags;
   plan.turn_flags = true;
   plan.listed_start_s = sets.start_s;  // both builds listed already (names_of)
+  if (request.together) plan.together_from_s = 0.0;
   if (request.worker_timeout) plan.timeout = request.worker_timeout;
   return run_gbench_side_by_side(plan, undecided);
 }

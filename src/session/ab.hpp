@@ -47,6 +47,9 @@ struct AbRequest {
   // --shard K/N: of each pair of binaries, only that part of the benchmarks either build has
   // (session/shard.hpp, by count over the pair's names); recorded in both runs' contexts.
   std::optional<ShardSpec> shard;
+  // Pairs of Google Benchmark binaries: a round's benchmarks in one process a build
+  // (GbenchSideBySide::together_from_s 0), as compare --together.
+  bool together = false;
   // As SideBySide::progress and ::failed, with the target's name first.
   std::function<void(const std::string& target, std::size_t round, std::size_t planned,
                      std::size_t index, std::size_t count, const std::string& name)>

@@ -151,6 +151,9 @@ struct PairSettings {
   std::int64_t budget_ns = 0;  // --budget of the rounds, as BinariesPlan::budget_ns (0: none)
   analysis::CompareSettings compare;  // for the looks that decide extra rounds, the method note
   std::optional<ShardSpec> shard;     // ab --shard K/N: one part of each binary's benchmarks
+  // --together: pairs of Google Benchmark binaries run a round's benchmarks in one process a
+  // build, as BinariesPlan::together.
+  bool together = false;
 };
 
 // `benchkit ab BASE NEW`: two git revisions of the repository of the current folder, checked out

@@ -32,6 +32,11 @@ model::Result<PairSettings> pair_settings(const RevisionOptions& o) {
         "--budget shares the rounds of bench binaries among their benchmarks; a --cmd is timed "
         "with --time-budget instead");
   }
+  if (o.together && !o.commands.empty()) {
+    return usage_error(
+        "--together runs a round's benchmarks of Google Benchmark binaries in one process a "
+        "build; a --cmd is one command already (leave --together out)");
+  }
   if (o.commands.size() > 1) {
     return usage_error(
         "give one --cmd: benchkit ab compares one command's two builds (run it once per "
@@ -40,6 +45,7 @@ model::Result<PairSettings> pair_settings(const RevisionOptions& o) {
   PairSettings pairs;
   pairs.bench_regex = o.bench;
   pairs.bench_flags = o.trailing;
+  pairs.together = o.together;
   pairs.rounds = o.rounds;
   // The bench binary's --baseline default (session/bench_options.hpp), for the same reason.
   pairs.max_rounds = o.max_rounds > 0 ? o.max_rounds : kMaxRoundsFactor * o.rounds;
@@ -70,8 +76,8 @@ std::optional<model::Error> check_ab(const RevisionOptions& o) {
           "ab --mode instructions counts the builds' bench binaries; a whole command is "
           "counted with benchkit run --mode instructions -- CMD (in each build folder)");
     }
-    for (const char* flag :
-         {"--rounds", "--max-rounds", "--budget", "--time-budget", "--worker-timeout"}) {
+    for (const char* flag : {"--rounds", "--max-rounds", "--budget", "--time-budget",
+                             "--worker-timeout", "--together"}) {
       if (std::find(o.given.begin(), o.given.end(), flag) != o.given.end()) {
         return usage_error(fmt::format(
             "{} is for --mode time (samples taken in turns); --mode instructions counts each "

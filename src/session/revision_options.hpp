@@ -21,7 +21,8 @@ struct RevisionOptions {
   BuildChoice build;
   std::vector<std::string> commands;  // --cmd
   std::string bench;
-  std::string shard;  // ab --shard K/N: one part of the benchmarks of every bench binary
+  std::string shard;      // ab --shard K/N: one part of the benchmarks of every bench binary
+  bool together = false;  // --together: Google Benchmark binaries, a round's benchmarks together
   std::size_t rounds = 10;
   std::size_t max_rounds = 0;  // 0: kMaxRoundsFactor times `rounds`
   std::string budget;          // ab --budget DURATION of the rounds ("" none)

@@ -81,6 +81,7 @@ AbRequest pair_request(const PairSettings& settings, Observer& observer) {
   request.worker_timeout = settings.worker_timeout;
   request.compare = settings.compare;
   request.shard = settings.shard;
+  request.together = settings.together;
   request.progress = [&observer](const std::string& target, std::size_t round, std::size_t planned,
                                  std::size_t index, std::size_t count, const std::string& name) {
     observer.pair_round_started(target, round, planned, index, count, name);
@@ -112,11 +113,16 @@ std::string pairs_note(const Prepared& base, const Prepared& candidate,
       gbench ? fmt::format("(Google Benchmark binaries, as benchkit compare OLD NEW runs them: "
                            "unless the flags after -- set them, {} repetitions of {:g} ms a "
                            "process ({:g} ms for a benchmark of several threads); both "
-                           "processes of a round on one CPU; a suite whose process takes {:g} s "
-                           "or more to start runs a round's benchmarks together, one process a "
-                           "build)",
+                           "processes of a round on one CPU; {})",
                            kGbenchTurnRepetitions, 1000.0 * kGbenchTurnMinTimeS,
-                           1000.0 * kThreadedTurnMinTimeS, kSlowStartS)
+                           1000.0 * kThreadedTurnMinTimeS,
+                           settings.together
+                               ? std::string("a round's benchmarks together, one process a "
+                                             "build, as --together asks")
+                               : fmt::format("a suite whose process takes {:g} s or more to "
+                                             "start runs a round's benchmarks together, one "
+                                             "process a build (--together: every suite)",
+                                             kSlowStartS))
              : std::string("taking samples in turns"),
       settings.max_rounds > settings.rounds
           ? fmt::format(

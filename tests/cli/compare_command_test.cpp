@@ -81,7 +81,7 @@ TEST(CompareCommand, TwoGoogleBenchmarkBuildsGiveVerdicts) {
 // Refused for benchkit binaries and for two files, where it would change nothing.
 TEST(CompareCommand, TogetherRunsARoundsBenchmarksInOneProcessABuild) {
   const auto result = run_command(kTool + " compare " + kSuite + " " + kGbenchSuiteSlower +
-                                  " --together --rounds 8 --max-rounds 8 --format json" + kQuick);
+                                  " --together --rounds 10 --max-rounds 10 --format json" + kQuick);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto document = nlohmann::json::parse(result.out);
   EXPECT_EQ(verdict(document, "BM_sum"), "regressed") << result.out;

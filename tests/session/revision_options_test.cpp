@@ -58,6 +58,12 @@ TEST(RevisionOptions, PairSettingsRefuseBadValues) {
   RevisionOptions commands;
   commands.commands = {"a", "b"};
   EXPECT_THAT(pair_settings(commands).error().message, HasSubstr("give one --cmd"));
+  RevisionOptions together;
+  together.together = true;
+  ASSERT_TRUE(pair_settings(together));
+  EXPECT_TRUE(pair_settings(together)->together);
+  together.commands = {"./tool"};
+  EXPECT_THAT(pair_settings(together).error().message, HasSubstr("leave --together out"));
 }
 
 TEST(RevisionOptions, AbRefusesWhatCountedRunsCannotTake) {
@@ -72,6 +78,10 @@ TEST(RevisionOptions, AbRefusesWhatCountedRunsCannotTake) {
   rounds.mode = Mode::instructions;
   rounds.given = {"--rounds"};
   EXPECT_THAT(check_ab(rounds)->message, HasSubstr("--rounds is for --mode time"));
+  RevisionOptions together;
+  together.mode = Mode::instructions;
+  together.given = {"--together"};
+  EXPECT_THAT(check_ab(together)->message, HasSubstr("--together is for --mode time"));
   RevisionOptions store;
   store.store = "h.db";
   EXPECT_THAT(check_ab(store)->message, HasSubstr("add --record"));

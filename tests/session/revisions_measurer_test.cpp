@@ -112,6 +112,36 @@ TEST(AbPipeline, BuildsNewThenBaseAndJudgesTheRegressionOnce) {
   EXPECT_EQ(outcome.exit_status(), 1);
 }
 
+// ab --together reaches the pairs' request (where ab.cpp runs Google Benchmark pairs with a
+// round's benchmarks in one process a build), and the method note says so.
+TEST(AbPipeline, TogetherReachesTheRequestAndTheMethodNote) {
+  for (const bool together : {false, true}) {
+    FakeWorkshop workshop;
+    Told told;
+    Keeping keeper;
+    RevisionsPlan plan = revisions_plan_for("c2", "c3");
+    plan.pairs.together = together;
+    const Outcome outcome = run_ab_plan(plan, workshop, told, keeper);
+    ASSERT_TRUE(outcome.measured) << outcome.errors.front().message;
+    ASSERT_EQ(workshop.requests.size(), 1u);
+    EXPECT_EQ(workshop.requests[0].together, together);
+  }
+  FakeWorkshop gbench;
+  gbench.measure = [](const AbRequest&) -> model::Result<AbRuns> {
+    AbRuns runs{made(100.0, 1), made(100.0, 2), "5", {}, {}};
+    runs.gbench = true;
+    return runs;
+  };
+  Told told;
+  Keeping keeper;
+  RevisionsPlan plan = revisions_plan_for("c2", "c3");
+  plan.pairs.together = true;
+  const Outcome outcome = run_ab_plan(plan, gbench, told, keeper);
+  ASSERT_TRUE(outcome.comparison);
+  EXPECT_THAT(outcome.comparison->method_note,
+              HasSubstr("a round's benchmarks together, one process a build, as --together asks"));
+}
+
 // Ctrl-C once a round had finished: the comparison of the rounds before it is the outcome, its
 // method note says so, the exit status is 130, and the history keeps nothing of a partial run.
 TEST(AbPipeline, CtrlCAfterARoundIsJudgedOnTheRoundsBeforeItAndNotRecorded) {
