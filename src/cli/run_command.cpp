@@ -189,6 +189,7 @@ void add_output_flags(CLI::App& command, RunOptions& o) {
   add_rounds_option(command, o.rounds, 1);
   add_max_rounds_option(command, o.max_rounds);
   command.add_option("--budget", o.budget);
+  command.add_flag("--together", o.together);
 }
 
 }  // namespace

@@ -241,11 +241,12 @@ class BinariesMeasurer final : public Measurer {
         !together        ? ""
         : plan_.together ? ", as --together asks"
                          : ", since the suite was slow to start",
-        together ? "Benchmarks run one after another in a process, alike in both builds"
-                 : "Each benchmark runs alone in its process, so its times can differ from those "
-                   "of the suite's own run, where it follows the others in one process (caches, "
-                   "heap and clock speed as they left them); benchkit compare --together runs them "
-                   "so");
+        together
+            ? "Benchmarks run one after another in a process, alike in both builds"
+            : "Each benchmark runs alone in its process, so its times can differ from those "
+              "of the suite's own run, where it follows the others in one process (caches, "
+              "heap and clock speed as they left them)" +
+                  std::string(plan_.together ? "" : "; benchkit compare --together runs them so"));
     return runs;
   }
 

@@ -258,6 +258,16 @@ std::optional<model::Error> side_by_side_only(const RunOptions& o) {
       model::ErrorKind::usage};
 }
 
+// --together given where no Google Benchmark binary runs beside a kept one (`what`).
+model::Error together_refused(const std::string& what) {
+  return model::Error{
+      fmt::format("--together runs a round's benchmarks of a Google Benchmark binary beside its "
+                  "baseline's kept binary (benchkit run ./gb --baseline NAME) in one process a "
+                  "build; here {}: leave --together out",
+                  what),
+      model::ErrorKind::usage};
+}
+
 model::Result<Plan> gbench_beside_plan(const RunOptions& o, std::string kept,
                                        std::optional<ShardSpec> shard) {
   if (o.processes != 0) {
@@ -281,6 +291,7 @@ model::Result<Plan> gbench_beside_plan(const RunOptions& o, std::string kept,
   binaries.worker_timeout = gbench_timeout(o);
   binaries.rounds = rounds;
   binaries.budget_ns = *budget;
+  binaries.together = o.together;
   Steps then = steps_of(o);
   look_after_every_round(binaries, then, o.max_rounds);
   binaries.command_line = o.command_line;
@@ -305,6 +316,9 @@ model::Result<Plan> gbench_plan(const RunOptions& o) {
     }
   }
   if (auto problem = side_by_side_only(o)) return *problem;
+  if (o.together) {
+    return together_refused(o.baseline.empty() ? "no --baseline" : "the baseline kept no binary");
+  }
   what.shard = *shard;
   auto plan = plan_of(o, std::move(what), 1);
   if (plan && !o.save_baseline.empty()) plan->then.keep_executable = o.positional.front();
@@ -540,6 +554,7 @@ model::Result<RunTarget> plan_for(const RunOptions& o) {
       if (!shard) return shard.error();
     }
     if (auto problem = check_bench_binary_exports(o)) return *problem;
+    if (o.together) return together_refused("a benchkit bench binary runs");
     return RunTarget{bench_binary_command(o)};
   }
   if (o.mode == Mode::counters) {
@@ -563,6 +578,7 @@ model::Result<RunTarget> plan_for(const RunOptions& o) {
   }
   if (!gbench) {
     if (auto problem = side_by_side_only(o)) return *problem;
+    if (o.together) return together_refused("commands run");
   }
   model::Result<Plan> plan = o.mode == Mode::instructions ? counted_plan(o)
                              : gbench                     ? gbench_plan(o)

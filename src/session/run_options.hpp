@@ -72,6 +72,9 @@ struct RunOptions {
   std::size_t rounds = 0;
   std::size_t max_rounds = 0;
   std::string budget;
+  // --together: a Google Benchmark binary beside its baseline's kept binary runs a round's
+  // benchmarks in one process a build (BinariesPlan::together).
+  bool together = false;
   std::string command_line;  // the whole `benchkit run ...`, for the results' context
 };
 

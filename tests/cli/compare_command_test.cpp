@@ -483,6 +483,12 @@ TEST(RunGbenchBinary, ABaselineKeepsItsBinaryWhichRunsBesideTheNextBuild) {
                                  " --baseline main --rounds 8 --max-rounds 6" + kQuick + only_sum);
   EXPECT_EQ(below.exit_code, 2);
   EXPECT_THAT(below.err, HasSubstr("--max-rounds 6 is below --rounds 8"));
+  // --together is taken there (one benchmark: alone and together are one).
+  const auto together =
+      run_command(env + kTool + " run " + kGbenchSuiteSlower +
+                  " --baseline main --together --fail-on-regression" + kQuick + only_sum);
+  EXPECT_EQ(together.exit_code, 1) << together.out << together.err;
+  EXPECT_THAT(together.out, HasSubstr("1 regressed"));
 
   // A baseline without its binary (saved before binaries were kept) compares saved samples.
   std::filesystem::remove(folder / "baselines" / "main.bin");
@@ -498,6 +504,10 @@ TEST(RunGbenchBinary, ABaselineKeepsItsBinaryWhichRunsBesideTheNextBuild) {
   EXPECT_EQ(no_rounds.exit_code, 2);
   EXPECT_THAT(no_rounds.err, HasSubstr("--rounds sets the rounds of a side-by-side comparison"));
   EXPECT_THAT(no_rounds.err, HasSubstr("the baseline kept no binary"));
+  const auto no_together = run_command(env + kTool + " run " + kGbenchSuiteSlower +
+                                       " --baseline main --together" + kQuick + only_sum);
+  EXPECT_EQ(no_together.exit_code, 2);
+  EXPECT_THAT(no_together.err, HasSubstr("here the baseline kept no binary: leave --together out"));
   std::filesystem::remove_all(folder);
 }
 

@@ -260,6 +260,13 @@ TEST(PlanFor, RefusesWhatDoesNotApplyToCommands) {
                 HasSubstr(flag + " sets the rounds of a side-by-side comparison with a baseline"));
     EXPECT_THAT(refused.error().message, HasSubstr("no --baseline"));
   }
+  // --together too: commands run whole, not beside a kept Google Benchmark binary.
+  RunOptions together = two_commands();
+  together.together = true;
+  const auto refused = plan_for(together);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, model::ErrorKind::usage);
+  EXPECT_THAT(refused.error().message, HasSubstr("here commands run: leave --together out"));
 }
 
 // A bench binary is handed the rounds of its side-by-side comparison with its baseline.
