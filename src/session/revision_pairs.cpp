@@ -107,9 +107,10 @@ std::string pairs_note(const Prepared& base, const Prepared& candidate,
   }
   return fmt::format(
       "{} against {}: both checked out in worktrees under .benchkit/worktrees and built the same "
-      "way ({}); their bench binaries ran side by side, {} rounds of fresh process pairs per "
-      "benchmark {}, so both met the machine in the same state{}",
+      "way ({}); their bench binaries ran side by side, {} rounds of fresh process pairs {} "
+      "{}, so both met the machine in the same state{}",
       candidate.revision.label(), base.revision.label(), description, rounds,
+      gbench && settings.together ? "(each running the benchmarks left)" : "per benchmark",
       gbench ? fmt::format("(Google Benchmark binaries, as benchkit compare OLD NEW runs them: "
                            "unless the flags after -- set them, {} repetitions of {:g} ms a "
                            "process ({:g} ms for a benchmark of several threads); both "

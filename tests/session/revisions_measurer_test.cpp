@@ -140,6 +140,8 @@ TEST(AbPipeline, TogetherReachesTheRequestAndTheMethodNote) {
   ASSERT_TRUE(outcome.comparison);
   EXPECT_THAT(outcome.comparison->method_note,
               HasSubstr("a round's benchmarks together, one process a build, as --together asks"));
+  EXPECT_THAT(outcome.comparison->method_note,
+              HasSubstr("rounds of fresh process pairs (each running the benchmarks left)"));
 }
 
 // Ctrl-C once a round had finished: the comparison of the rounds before it is the outcome, its
