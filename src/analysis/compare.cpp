@@ -386,8 +386,7 @@ std::string sharpen_advice(const BenchmarkComparison& c, const CompareSettings& 
       // Several benchmarks of one name: each round's median falls between them, wherever their
       // samples happen to split it, which no process state explains (frozen's BM_IntInStdArray:
       // "9 of 23 rounds lie far off").
-      if (std::find(c.candidate_diagnostics.begin(), c.candidate_diagnostics.end(),
-                    model::kDuplicateName) != c.candidate_diagnostics.end()) {
+      if (c.candidate_has(model::kDuplicateName)) {
         return text +
                "; the interval is wide because several benchmarks of the suite share the name: "
                "each round's median falls between theirs, where their samples happen to split it "

@@ -3,9 +3,11 @@
 // writes and reads them, report/ renders them; kept here, below all three.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "benchkit/result.hpp"
@@ -143,6 +145,11 @@ struct BenchmarkComparison {
   std::optional<std::size_t> more_rounds;
   std::optional<double> more_time_ns;
   std::vector<std::string> candidate_diagnostics;
+  // Whether the new build's run of this row has the diagnostic `code`.
+  bool candidate_has(std::string_view code) const {
+    return std::find(candidate_diagnostics.begin(), candidate_diagnostics.end(), code) !=
+           candidate_diagnostics.end();
+  }
   // Samples of each side left out because the machine ran slow while they were taken.
   std::size_t baseline_slow_samples = 0;
   std::size_t candidate_slow_samples = 0;

@@ -211,8 +211,7 @@ std::string rows_with(const std::vector<BenchmarkComparison>& all, std::string_v
   std::vector<std::string> names;
   for (const BenchmarkComparison& c : all) {
     if (c.command) continue;
-    const auto& codes = c.candidate_diagnostics;
-    if (std::find(codes.begin(), codes.end(), code) != codes.end()) names.push_back(c.name);
+    if (c.candidate_has(code)) names.push_back(c.name);
   }
   if (names.empty()) return {};
   return fmt::format("{} [{}]: {}\n",
